@@ -1,0 +1,97 @@
+import type { AgentMessage, ToolCall } from "../messages/agent-message";
+import type { FinishReason, LanguageModelUsage } from "../models/language-model";
+
+interface RunEventBase {
+  sessionId: string;
+  /** Unique per run; ties the events of one run together. */
+  runId: string;
+  agentName?: string;
+}
+
+/** Payloads of the agent's events (DESIGN.md §5). */
+export interface AgentEventMap {
+  "run:start": RunEventBase & { userId?: string; input: string };
+  "run:end": RunEventBase & {
+    text: string;
+    usage: LanguageModelUsage;
+    steps: number;
+    durationMs: number;
+    finishReason: FinishReason | "aborted" | "error";
+    error?: unknown;
+  };
+  "step:start": RunEventBase & { step: number; messageCount: number };
+  "step:end": RunEventBase & {
+    step: number;
+    text: string;
+    toolCalls: ToolCall[];
+    finishReason: FinishReason;
+    usage: LanguageModelUsage;
+  };
+  "tool:call": RunEventBase & { step: number; toolCall: ToolCall };
+  "tool:result": RunEventBase & {
+    step: number;
+    toolCallId: string;
+    toolName: string;
+    result: unknown;
+    isError: boolean;
+    durationMs: number;
+  };
+  "memory:read": RunEventBase & { messageCount: number; factCount: number; recalledCount: number };
+  "memory:write": RunEventBase & { messages: AgentMessage[]; messageIds: string[] };
+  "memory:error": RunEventBase & { source: string; operation: string; error: unknown };
+  "context:trimmed": RunEventBase & {
+    strategy: string;
+    droppedCount: number;
+    droppedMessageIds: string[];
+    keptCount: number;
+    summarized: boolean;
+    tokensBefore?: number;
+    tokensAfter?: number;
+  };
+}
+
+export type AgentEventName = keyof AgentEventMap;
+export type AgentEventListener<Name extends AgentEventName> = (event: AgentEventMap[Name]) => void;
+
+/**
+ * A small typed emitter. A listener that throws (or rejects) never breaks a run: its error is
+ * reported to `onListenerError` (default: `console.error`).
+ */
+export class AgentEventEmitter {
+  private readonly listeners = new Map<AgentEventName, Set<(event: never) => void>>();
+
+  constructor(private readonly onListenerError: (error: unknown, event: AgentEventName) => void = defaultListenerError) {}
+
+  on<Name extends AgentEventName>(name: Name, listener: AgentEventListener<Name>): () => void {
+    let set = this.listeners.get(name);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(name, set);
+    }
+    set.add(listener as (event: never) => void);
+    return () => this.off(name, listener);
+  }
+
+  off<Name extends AgentEventName>(name: Name, listener: AgentEventListener<Name>): void {
+    this.listeners.get(name)?.delete(listener as (event: never) => void);
+  }
+
+  emit<Name extends AgentEventName>(name: Name, event: AgentEventMap[Name]): void {
+    const set = this.listeners.get(name);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        const returned = (listener as AgentEventListener<Name>)(event) as unknown;
+        if (returned && typeof (returned as Promise<unknown>).catch === "function") {
+          (returned as Promise<unknown>).catch((error) => this.onListenerError(error, name));
+        }
+      } catch (error) {
+        this.onListenerError(error, name);
+      }
+    }
+  }
+}
+
+function defaultListenerError(error: unknown, event: AgentEventName): void {
+  console.error(`[agentcore] a "${event}" listener threw; the run goes on:`, error);
+}

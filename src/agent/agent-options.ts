@@ -1,0 +1,61 @@
+import type { LanguageModel } from "../models/language-model";
+import type { MemoryProvider } from "../providers/memory-provider";
+import type { IMemoryStrategy, MemoryStrategyName } from "../strategies/memory-strategy";
+import type { MemoryStore } from "../stores/memory-store";
+import type { ToolSet } from "../tools/tool";
+
+export interface AgentOptions {
+  /** Recorded as `agentName` in memory metadata and event payloads. */
+  name?: string;
+  /** A `"provider/model"` string (e.g. `"openai/gpt-4o"`) or a `LanguageModel` instance. */
+  model: string | LanguageModel;
+  /** The agent's instructions, sent as the system prompt on every call. */
+  systemPrompt?: string;
+  /**
+   * What the model sees of the history: a strategy name or your own `IMemoryStrategy`.
+   * @default "full"
+   */
+  memory?: MemoryStrategyName | IMemoryStrategy;
+  /** `sliding_window`: turns kept. @default 20 */
+  maxMessages?: number;
+  /** `token_window`: history budget in tokens. @default 4000 */
+  maxTokens?: number;
+  /** Where sessions and facts are stored. @default new InMemoryStore() */
+  memoryStore?: MemoryStore;
+  /** Registers `remember_fact`, `recall_fact` and `forget_fact` for the model. @default false */
+  enableMemoryTools?: boolean;
+  /** Semantic memory consulted before each turn and given each finished turn. */
+  memoryProvider?: MemoryProvider;
+  /** Most records of the memory provider rendered into the prompt. @default 5 */
+  recallLimit?: number;
+  /** How long the memory provider may take before the turn goes on without it. @default 3000 */
+  memoryProviderTimeoutMs?: number;
+  /** Tools the model may call. */
+  tools?: ToolSet;
+  /** Model calls per run (the tool loop). @default 5 */
+  maxSteps?: number;
+  /** Default session of this agent. Without it, one id is generated per Agent instance. */
+  sessionId?: string;
+  /** Retries of the provider SDK on retryable failures (the one retry layer). Provider default when omitted. */
+  maxRetries?: number;
+  /** Upper bound on generated tokens per model call. Provider default when omitted. */
+  maxOutputTokens?: number;
+  temperature?: number;
+  /**
+   * What a second run on a session does while one is in progress: wait for it (`"queue"`), or
+   * fail at once with a `SessionBusyError` (`"reject"`). @default "queue"
+   */
+  concurrency?: "queue" | "reject";
+}
+
+/** The input of `agent.run()` and `agent.stream()`. */
+export interface AgentRunOptions {
+  /** The user's message. */
+  input: string;
+  /** The conversation to continue. Defaults to the agent's `sessionId`. */
+  sessionId?: string;
+  /** Who is asking; used by per-user facts and memory providers. */
+  userId?: string;
+  /** Stops the model call, the tool loop and the run. */
+  signal?: AbortSignal;
+}

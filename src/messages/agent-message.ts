@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
+
+/** A tool call made by the model. `arguments` is the parsed JSON object. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface SystemMessage {
+  id?: string;
+  role: "system";
+  content: string;
+  timestamp?: number;
+}
+
+export interface UserMessage {
+  id?: string;
+  role: "user";
+  content: string;
+  timestamp?: number;
+}
+
+export interface AssistantMessage {
+  id?: string;
+  role: "assistant";
+  content: string;
+  toolCalls?: ToolCall[];
+  timestamp?: number;
+}
+
+export interface ToolMessage {
+  id?: string;
+  role: "tool";
+  toolCallId: string;
+  name: string;
+  content: string;
+  timestamp?: number;
+}
+
+/**
+ * The one canonical message shape (DESIGN.md §2). Persisted as is; provider adapters convert
+ * it to each wire format at the edge.
+ */
+export type AgentMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** A message as stored: it always has an id (the idempotency key) and a timestamp. */
+export type StoredMessage = AgentMessage & { id: string; timestamp: number };
+
+const idSchema = z.string().min(1).max(512);
+const timestampSchema = z.number().finite().nonnegative();
+
+export const toolCallSchema = z.object({
+  id: z.string().min(1).max(512),
+  name: z.string().min(1).max(256),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+export const agentMessageSchema = z.discriminatedUnion("role", [
+  z.object({
+    id: idSchema.optional(),
+    role: z.literal("system"),
+    content: z.string(),
+    timestamp: timestampSchema.optional(),
+  }),
+  z.object({
+    id: idSchema.optional(),
+    role: z.literal("user"),
+    content: z.string(),
+    timestamp: timestampSchema.optional(),
+  }),
+  z.object({
+    id: idSchema.optional(),
+    role: z.literal("assistant"),
+    content: z.string(),
+    toolCalls: z.array(toolCallSchema).optional(),
+    timestamp: timestampSchema.optional(),
+  }),
+  z.object({
+    id: idSchema.optional(),
+    role: z.literal("tool"),
+    toolCallId: z.string().min(1).max(512),
+    name: z.string().min(1).max(256),
+    content: z.string(),
+    timestamp: timestampSchema.optional(),
+  }),
+]);
+
+/**
+ * Parses a list of messages that came from outside (a store, a request body). Returns the
+ * parsed messages or throws an `InvalidMessageError` naming each message and field that was
+ * wrong. Unknown fields are dropped.
+ */
+export function parseAgentMessages(input: unknown, options: { source?: string } = {}): AgentMessage[] {
+  if (!Array.isArray(input)) {
+    throw new InvalidMessageError({
+      issues: [{ index: -1, path: "", message: `expected an array of messages, got ${describe(input)}` }],
+      message: `${options.source ?? "Messages"} must be an array of messages, got ${describe(input)}.`,
+    });
+  }
+  const issues: MessageIssue[] = [];
+  const messages: AgentMessage[] = [];
+  input.forEach((candidate, index) => {
+    const result = agentMessageSchema.safeParse(candidate);
+    if (result.success) {
+      messages.push(result.data as AgentMessage);
+    } else {
+      for (const issue of result.error.issues) {
+        issues.push({ index, path: issue.path.join("."), message: issue.message });
+      }
+    }
+  });
+  if (issues.length > 0) {
+    throw new InvalidMessageError({ issues });
+  }
+  return messages;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value;
+}

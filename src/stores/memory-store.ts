@@ -1,0 +1,86 @@
+import type { AgentMessage } from "../messages/agent-message";
+
+/** A key/value note the agent keeps about a session or a user. */
+export interface Fact {
+  /** Normalised key (trimmed, lower-case). */
+  key: string;
+  value: string;
+  /** When the key was first set (ms since epoch). */
+  createdAt: number;
+  /** When the value last changed (ms since epoch). */
+  updatedAt: number;
+  /** Id of the message during whose turn the fact was set, when known. */
+  messageId?: string;
+}
+
+/** A summary of a stretch of a session's history, kept beside (never instead of) the messages. */
+export interface SummaryRecord {
+  id: string;
+  /** The summary text. */
+  content: string;
+  /** Id of the first message the summary covers. */
+  fromMessageId: string;
+  /** Id of the last message the summary covers. */
+  toMessageId: string;
+  /** How many messages it covers, from the start of the session. */
+  messageCount: number;
+  /** The model that wrote it, as `provider/model`. */
+  model: string;
+  createdAt: number;
+  /** Tokens of `content`, when counted. */
+  tokenCount?: number;
+}
+
+/** What a store knows about one session. */
+export interface SessionEntry {
+  sessionId: string;
+  createdAt: number;
+  /** Last read or write. */
+  accessedAt: number;
+  messageCount: number;
+  agentName?: string;
+  tags?: string[];
+  /** Estimated tokens of the stored history, when known. */
+  tokenCount?: number;
+}
+
+/**
+ * Where conversations and facts live. A custom store implements the six required methods; the
+ * optional ones (built-in stores have them) let the agent do less work per turn, and the agent
+ * uses each one only when it is present.
+ *
+ * `scopeId` of the fact methods is the session id, or a user scope when facts are kept per user.
+ */
+export interface MemoryStore {
+  /** The whole history of a session, oldest first. An unknown session has `[]`. */
+  getMessages(sessionId: string): Promise<AgentMessage[]>;
+  /** Replaces the history of a session. */
+  setMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
+  /** Deletes the history of a session (and its summaries and metadata). */
+  clearMessages(sessionId: string): Promise<void>;
+  getFacts(scopeId: string): Promise<Fact[]>;
+  /** Creates or replaces the fact with `fact.key`. */
+  setFact(scopeId: string, fact: Fact): Promise<void>;
+  /** Deletes a fact. Resolves to whether it existed. */
+  deleteFact(scopeId: string, key: string): Promise<boolean | void>;
+
+  /**
+   * Appends one turn atomically. Idempotent by message id: a message whose id is already
+   * stored in the session is skipped, so a retried append never duplicates.
+   */
+  appendMessages?(sessionId: string, messages: AgentMessage[]): Promise<void>;
+  /** The last `limit` messages of a session, oldest first, without loading the rest. */
+  getRecentMessages?(sessionId: string, limit: number): Promise<AgentMessage[]>;
+  /** Metadata of one session, or undefined when it does not exist. */
+  getSession?(sessionId: string): Promise<SessionEntry | undefined>;
+  /** Records metadata (agent name, tags) on a session. */
+  updateSession?(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void>;
+  /** Every session the store holds, with its metadata. */
+  entries?(): Promise<SessionEntry[]>;
+  /** Deletes sessions not accessed since `olderThan` (ms since epoch). Resolves to the ids deleted. */
+  prune?(options: { olderThan: number }): Promise<string[]>;
+  /** The summaries kept for a session, oldest first. */
+  getSummaries?(sessionId: string): Promise<SummaryRecord[]>;
+  /** Keeps a summary for a session. Idempotent by `record.id`. */
+  saveSummary?(sessionId: string, record: SummaryRecord): Promise<void>;
+}

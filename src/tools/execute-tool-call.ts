@@ -1,0 +1,61 @@
+import type { ToolCall } from "../messages/agent-message";
+import type { ToolExecutionContext, ToolSet } from "./tool";
+
+export interface ToolCallOutcome {
+  toolCall: ToolCall;
+  /** The value `execute` returned, or the error text when it failed. */
+  result: unknown;
+  /** The text sent back to the model as the tool message content. */
+  content: string;
+  isError: boolean;
+}
+
+/**
+ * Runs one tool call. Failures the model can fix (unknown tool, invalid arguments, a throwing
+ * `execute`) come back as an error result for the model, never as a thrown error. Only an abort
+ * of the run is rethrown.
+ */
+export async function executeToolCall(
+  tools: ToolSet,
+  toolCall: ToolCall,
+  context: Omit<ToolExecutionContext, "toolCallId">,
+): Promise<ToolCallOutcome> {
+  const toolValue = Object.hasOwn(tools, toolCall.name) ? tools[toolCall.name] : undefined;
+  if (!toolValue) {
+    const available = Object.keys(tools);
+    return errorOutcome(
+      toolCall,
+      `Unknown tool "${toolCall.name}". Available tools: ${available.length ? available.join(", ") : "none"}.`,
+    );
+  }
+  const parsed = toolValue.parameters.safeParse(toolCall.arguments);
+  if (!parsed.success) {
+    const details = parsed.error.issues
+      .map((issue) => `${issue.path.length ? issue.path.join(".") : "(input)"}: ${issue.message}`)
+      .join("; ");
+    return errorOutcome(toolCall, `Invalid arguments for tool "${toolCall.name}": ${details}. Fix the arguments and call it again.`);
+  }
+  try {
+    const result = await toolValue.execute(parsed.data, { ...context, toolCallId: toolCall.id });
+    return { toolCall, result, content: serializeToolResult(result), isError: false };
+  } catch (error) {
+    if (context.abortSignal?.aborted) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    return errorOutcome(toolCall, `Tool "${toolCall.name}" failed: ${reason}`);
+  }
+}
+
+function errorOutcome(toolCall: ToolCall, message: string): ToolCallOutcome {
+  return { toolCall, result: message, content: `Error: ${message}`, isError: true };
+}
+
+/** Strings go to the model as they are; anything else as JSON. */
+export function serializeToolResult(result: unknown): string {
+  if (typeof result === "string") return result;
+  if (result === undefined) return "";
+  try {
+    return JSON.stringify(result) ?? String(result);
+  } catch {
+    return String(result);
+  }
+}

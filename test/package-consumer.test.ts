@@ -1,0 +1,76 @@
+// Imports the built package the way users do: ESM and CommonJS consumers, and a TypeScript
+// consumer type-checked with node16 resolution. `npm test` builds first.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+let project: string;
+
+beforeAll(() => {
+  if (!existsSync(join(root, "dist", "index.js"))) {
+    execFileSync("npx", ["tsup", "--silent"], { cwd: root, stdio: "inherit" });
+  }
+  project = mkdtempSync(join(tmpdir(), "agentcore-consumer-"));
+  mkdirSync(join(project, "node_modules"));
+  symlinkSync(root, join(project, "node_modules", "agentcore"), "dir");
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
+});
+
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+const script = (kind: "esm" | "cjs") => `
+${kind === "esm" ? 'import { Agent, tool, InMemoryStore, AgentCoreError } from "agentcore";\nimport { MockLanguageModel } from "agentcore/testing";' : 'const { Agent, tool, InMemoryStore, AgentCoreError } = require("agentcore");\nconst { MockLanguageModel } = require("agentcore/testing");'}
+async function main() {
+  const model = new MockLanguageModel({ responses: [{ text: "one" }, { text: "two" }] });
+  const agent = new Agent({ model, memoryStore: new InMemoryStore() });
+  await agent.run("first");
+  const result = await agent.run("second");
+  let unknown;
+  try { new Agent({ model: "nope/x" }); } catch (error) { unknown = AgentCoreError.isInstance(error) && error.name; }
+  console.log(JSON.stringify({ text: result.text, seen: model.calls[1].messages.length, unknown, tool: typeof tool }));
+}
+main();
+`;
+
+describe("the built package", () => {
+  it.each(["esm", "cjs"] as const)("imports and runs in a %s consumer", (kind) => {
+    const file = join(project, kind === "esm" ? "main.mjs" : "main.cjs");
+    writeFileSync(file, script(kind));
+    const output = execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" });
+    expect(JSON.parse(output)).toEqual({ text: "two", seen: 3, unknown: "NoSuchProviderError", tool: "function" });
+  });
+
+  it("type-checks for a TypeScript consumer (node16 resolution, ESM and CJS)", () => {
+    writeFileSync(
+      join(project, "consumer.mts"),
+      `import { Agent, tool, type AgentMessage, type MemoryStore } from "agentcore";
+import { MockLanguageModel } from "agentcore/testing";
+import { z } from "zod";
+const weather = tool({ description: "w", parameters: z.object({ city: z.string() }), execute: async ({ city }) => ({ city }) });
+const agent = new Agent({ model: new MockLanguageModel({ responses: [] }), tools: { weather } });
+const history: AgentMessage[] = [{ role: "user", content: "hi" }];
+export const store: MemoryStore | undefined = undefined;
+export const run = agent.run("hi").then((result) => result.text.toUpperCase() + history.length);
+`,
+    );
+    writeFileSync(join(project, "consumer.cts"), `import { Agent } from "agentcore";\nexport const make = () => Agent;\n`);
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { module: "node16", moduleResolution: "node16", strict: true, noEmit: true, skipLibCheck: false, types: [] , lib: ["ES2022", "DOM"] },
+        files: ["consumer.mts", "consumer.cts"],
+      }),
+    );
+    // zod is a dependency of agentcore; a consumer's own zod resolves through the symlinked package.
+    symlinkSync(join(root, "node_modules", "zod"), join(project, "node_modules", "zod"), "dir");
+    mkdirSync(join(project, "node_modules", "@types"), { recursive: true });
+    symlinkSync(join(root, "node_modules", "@types", "node"), join(project, "node_modules", "@types", "node"), "dir");
+    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], { cwd: project, encoding: "utf8" });
+  });
+});
