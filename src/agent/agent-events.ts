@@ -1,5 +1,6 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
+import type { FactChange } from "../tools/memory-tools";
 
 interface RunEventBase {
   sessionId: string;
@@ -37,7 +38,8 @@ export interface AgentEventMap {
     durationMs: number;
   };
   "memory:read": RunEventBase & { messageCount: number; factCount: number; recalledCount: number };
-  "memory:write": RunEventBase & { messages: AgentMessage[]; messageIds: string[] };
+  /** Messages appended to the session, or a fact set or deleted (then `messages` is empty and `fact` says what changed). */
+  "memory:write": RunEventBase & { messages: AgentMessage[]; messageIds: string[]; fact?: FactChange };
   "memory:error": RunEventBase & { source: string; operation: string; error: unknown };
   "context:trimmed": RunEventBase & {
     strategy: string;

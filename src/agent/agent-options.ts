@@ -2,6 +2,8 @@ import type { LanguageModel } from "../models/language-model";
 import type { MemoryProvider } from "../providers/memory-provider";
 import type { IMemoryStrategy, MemoryStrategyName } from "../strategies/memory-strategy";
 import type { MemoryStore } from "../stores/memory-store";
+import type { FactScope } from "../stores/fact-scope";
+import type { FactLimits } from "../tools/memory-tools";
 import type { ToolSet } from "../tools/tool";
 
 export interface AgentOptions {
@@ -22,8 +24,18 @@ export interface AgentOptions {
   maxTokens?: number;
   /** Where sessions and facts are stored. @default new InMemoryStore() */
   memoryStore?: MemoryStore;
-  /** Registers `remember_fact`, `recall_fact` and `forget_fact` for the model. @default false */
+  /**
+   * Registers `remember_fact`, `recall_fact` and `forget_fact` for the model, and renders the saved
+   * facts into the system prompt on every later turn. @default false
+   */
   enableMemoryTools?: boolean;
+  /**
+   * Where facts are kept: per session, or per user (`userId` on each run), so a user's facts
+   * follow them into new sessions. @default "session"
+   */
+  factScope?: FactScope;
+  /** Bounds on facts: count, key and value length, tokens in the prompt. */
+  factLimits?: FactLimits;
   /** Semantic memory consulted before each turn and given each finished turn. */
   memoryProvider?: MemoryProvider;
   /** Most records of the memory provider rendered into the prompt. @default 5 */

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
-import { UnsupportedFeatureError } from "../errors/unsupported-feature-error";
+import { factScopeId, type FactScope } from "../stores/fact-scope";
+import { createMemoryTools, DEFAULT_FACT_LIMITS, MEMORY_TOOL_NAMES, type FactLimits } from "../tools/memory-tools";
 import type { LanguageModel, ToolDefinition } from "../models/language-model";
 import { resolveLanguageModel } from "../models/model-registry";
 import type { MemoryProvider } from "../providers/memory-provider";
@@ -36,6 +37,8 @@ export class Agent {
   private readonly toolDefinitions: ToolDefinition[];
   private readonly memoryProvider: MemoryProvider | undefined;
   private readonly maxSteps: number;
+  private readonly factScope: FactScope;
+  private readonly factLimits: Required<FactLimits>;
   private readonly events = new AgentEventEmitter();
   private readonly queue = new SessionQueue();
 
@@ -60,13 +63,45 @@ export class Agent {
     this.memoryProvider = options.memoryProvider;
     this.sessionId = options.sessionId === undefined ? `session-${newId()}` : validateSessionId(options.sessionId);
     this.maxSteps = positiveInteger(options.maxSteps, "maxSteps", 5);
-    if (options.enableMemoryTools) {
-      throw new UnsupportedFeatureError({
-        feature: "enableMemoryTools",
-        message: "enableMemoryTools is not available in this version of agentcore yet.",
-      });
+    this.factScope = options.factScope ?? "session";
+    if (this.factScope !== "session" && this.factScope !== "user") {
+      throw new InvalidArgumentError({ argument: "factScope", value: this.factScope, message: 'factScope must be "session" or "user".' });
+    }
+    this.factLimits = { ...DEFAULT_FACT_LIMITS };
+    for (const [name, value] of Object.entries(options.factLimits ?? {})) {
+      if (!(name in DEFAULT_FACT_LIMITS)) {
+        throw new InvalidArgumentError({ argument: `factLimits.${name}`, message: `Unknown fact limit "${name}". Known: ${Object.keys(DEFAULT_FACT_LIMITS).join(", ")}.` });
+      }
+      this.factLimits[name as keyof FactLimits] = positiveInteger(value, `factLimits.${name}`, 1);
     }
     this.tools = { ...(options.tools ?? {}) };
+    if (options.enableMemoryTools) {
+      for (const name of MEMORY_TOOL_NAMES) {
+        if (Object.hasOwn(this.tools, name)) {
+          throw new InvalidArgumentError({
+            argument: `tools.${name}`,
+            message: `The tool name "${name}" is taken by the memory tools (enableMemoryTools: true). Rename your tool.`,
+          });
+        }
+      }
+      Object.assign(
+        this.tools,
+        createMemoryTools({
+          store: this.memoryStore,
+          scopeOf: (context) => factScopeId(this.factScope, context),
+          limits: this.factLimits,
+          onChange: (fact, context) =>
+            this.events.emit("memory:write", {
+              sessionId: context.sessionId,
+              runId: context.runId ?? "",
+              ...(this.name === undefined ? {} : { agentName: this.name }),
+              messages: [],
+              messageIds: [],
+              fact,
+            }),
+        }),
+      );
+    }
     this.toolDefinitions = toToolDefinitions(this.tools);
   }
 
@@ -97,6 +132,9 @@ export class Agent {
     const runOptions = normaliseRunInput(input);
     const sessionId = runOptions.sessionId === undefined ? this.sessionId : validateSessionId(runOptions.sessionId);
     const userId = runOptions.userId === undefined ? undefined : validateSessionId(runOptions.userId, "userId");
+    const facts = this.options.enableMemoryTools
+      ? { scopeId: factScopeId(this.factScope, { sessionId, ...(userId === undefined ? {} : { userId }) }), maxPromptTokens: this.factLimits.maxPromptTokens }
+      : undefined;
     const release = await this.queue.acquire(sessionId, this.options.concurrency ?? "queue");
     try {
       return yield* runTurn({
@@ -114,6 +152,7 @@ export class Agent {
         toolDefinitions: this.toolDefinitions,
         maxSteps: this.maxSteps,
         ...(this.memoryProvider ? { memoryProvider: this.memoryProvider } : {}),
+        ...(facts ? { facts } : {}),
         recallLimit: positiveInteger(this.options.recallLimit, "recallLimit", 5),
         memoryProviderTimeoutMs: positiveInteger(this.options.memoryProviderTimeoutMs, "memoryProviderTimeoutMs", 3000),
         callSettings: {

@@ -19,6 +19,9 @@ import type { AgentEventEmitter, AgentEventMap } from "./agent-events";
 import type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent-result";
 import { appendSessionMessages, loadSessionHistory } from "./session-history";
 import { buildSystemPrompt } from "./system-prompt";
+import { renderFactsBlock } from "./facts-block";
+import { StoreError } from "../errors/store-error";
+import type { Fact } from "../stores/memory-store";
 
 /** Everything one run needs, resolved by the Agent. */
 export interface TurnContext {
@@ -36,6 +39,8 @@ export interface TurnContext {
   toolDefinitions: ToolDefinition[];
   maxSteps: number;
   memoryProvider?: MemoryProvider;
+  /** Set when memory tools are on: where this run's facts live and how much of the prompt they may take. */
+  facts?: { scopeId: string; maxPromptTokens: number };
   recallLimit: number;
   memoryProviderTimeoutMs: number;
   callSettings: Pick<LanguageModelCall, "maxOutputTokens" | "temperature" | "maxRetries">;
@@ -71,8 +76,9 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
   try {
     throwIfAborted(context);
     const history = await loadSessionHistory(context.store, context.sessionId);
+    let facts = await loadFacts(context);
     const recalled = await recallMemories(context, base);
-    context.events.emit("memory:read", { ...base, messageCount: history.length, factCount: 0, recalledCount: recalled.length });
+    context.events.emit("memory:read", { ...base, messageCount: history.length, factCount: facts.length, recalledCount: recalled.length });
 
     const userMessage: UserMessage = { id: newId(), role: "user", content: context.input, timestamp: Date.now() };
     turn.push(userMessage);
@@ -83,6 +89,7 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
       const window = await fitWindow(context, base, [...history, ...turn]);
       const system = buildSystemPrompt({
         ...(context.systemPrompt ? { systemPrompt: context.systemPrompt } : {}),
+        ...(context.facts && facts.length ? { factsBlock: renderFactsBlock(facts, { maxTokens: context.facts.maxPromptTokens }) } : {}),
         ...(window.summary ? { summary: window.summary } : {}),
         recalled,
       });
@@ -125,6 +132,9 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
         for (const result of step.toolResults) yield { type: "tool-result", ...result };
         // The step is complete only now: the call and its results enter history together.
         turn.push(assistant, ...toolMessages);
+        if (toolCalls.some((toolCall) => toolCall.name === "remember_fact" || toolCall.name === "forget_fact")) {
+          facts = await loadFacts(context);
+        }
       } else {
         turn.push(assistant);
       }
@@ -173,6 +183,22 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
 }
 
 type EventBase = AgentEventMap["run:start"];
+
+async function loadFacts(context: TurnContext): Promise<Fact[]> {
+  if (!context.facts) return [];
+  const scopeId = context.facts.scopeId;
+  try {
+    return (await context.store.getFacts(scopeId)) ?? [];
+  } catch (error) {
+    throw new StoreError({
+      store: context.store.constructor?.name ?? "custom store",
+      operation: "getFacts",
+      sessionId: context.sessionId,
+      message: `Could not read the facts of "${scopeId}": ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+}
 
 async function recallMemories(context: TurnContext, base: Omit<EventBase, "input">): Promise<MemoryRecord[]> {
   const provider = context.memoryProvider;
@@ -280,6 +306,7 @@ async function runTools(
       const startedAt = Date.now();
       const outcome = await executeToolCall(context.tools, toolCall, {
         sessionId: context.sessionId,
+        runId: context.runId,
         ...(context.userId ? { userId: context.userId } : {}),
         ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
         messages: window,

@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore } from "./memory-store";
-import { validateSessionId } from "./session-id";
+import { validateScopeId, validateSessionId } from "./session-id";
 
 interface SessionRecord {
   messages: AgentMessage[];
@@ -48,12 +48,12 @@ export class InMemoryStore implements MemoryStore {
   }
 
   async getFacts(scopeId: string): Promise<Fact[]> {
-    validateSessionId(scopeId, "scopeId");
+    validateScopeId(scopeId);
     return structuredClone([...(this.facts.get(scopeId)?.values() ?? [])]);
   }
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
-    validateSessionId(scopeId, "scopeId");
+    validateScopeId(scopeId);
     let scope = this.facts.get(scopeId);
     if (!scope) {
       scope = new Map();
@@ -63,7 +63,7 @@ export class InMemoryStore implements MemoryStore {
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
-    validateSessionId(scopeId, "scopeId");
+    validateScopeId(scopeId);
     const scope = this.facts.get(scopeId);
     const existed = scope?.delete(key) ?? false;
     if (scope && scope.size === 0) this.facts.delete(scopeId);

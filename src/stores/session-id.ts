@@ -3,6 +3,9 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 /** Longest session (or user) id accepted. */
 export const MAX_SESSION_ID_LENGTH = 256;
 
+/** Longest fact scope id: a session or user id with its namespace prefix (`session:`, `user:`). */
+export const MAX_SCOPE_ID_LENGTH = MAX_SESSION_ID_LENGTH + 16;
+
 // C0 and C1 control characters, DEL, and the Unicode line/paragraph separators.
 const forbidden = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
@@ -10,19 +13,24 @@ const forbidden = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
  * Validates a session or user id once, where it enters agentcore. Ids are opaque to stores:
  * each store keeps an id inside its own place (escaped path, key prefix, row) by its own means.
  */
-export function validateSessionId(id: unknown, argument = "sessionId"): string {
+export function validateSessionId(id: unknown, argument = "sessionId", maxLength = MAX_SESSION_ID_LENGTH): string {
   if (typeof id !== "string" || id.length === 0) {
     throw new InvalidArgumentError({ argument, value: id, message: `${argument} must be a non-empty string.` });
   }
-  if (id.length > MAX_SESSION_ID_LENGTH) {
+  if (id.length > maxLength) {
     throw new InvalidArgumentError({
       argument,
       value: id,
-      message: `${argument} is ${id.length} characters long; the limit is ${MAX_SESSION_ID_LENGTH}.`,
+      message: `${argument} is ${id.length} characters long; the limit is ${maxLength}.`,
     });
   }
   if (forbidden.test(id)) {
     throw new InvalidArgumentError({ argument, value: id, message: `${argument} must not contain control characters.` });
   }
   return id;
+}
+
+/** Validates the scope id of the fact methods of a store (see `factScopeId`). */
+export function validateScopeId(id: unknown): string {
+  return validateSessionId(id, "scopeId", MAX_SCOPE_ID_LENGTH);
 }

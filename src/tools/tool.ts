@@ -8,6 +8,8 @@ export interface ToolExecutionContext {
   toolCallId: string;
   /** Session of the run that called the tool. */
   sessionId: string;
+  /** The run that called the tool (as in event payloads). */
+  runId?: string;
   /** User of the run, when the run named one. */
   userId?: string;
   /** Aborts with the run. Pass it on to fetches and other slow work. */

@@ -1,0 +1,194 @@
+import { z } from "zod";
+import type { AgentMessage } from "../messages/agent-message";
+import type { Fact, MemoryStore } from "../stores/memory-store";
+import { tool, type ToolExecutionContext, type ToolSet } from "./tool";
+
+/** Bounds on what the model may store with the memory tools. */
+export interface FactLimits {
+  /** Facts kept per scope; `remember_fact` of a new key past it is refused. @default 100 */
+  maxFacts?: number;
+  /** Characters of a normalised key. @default 64 */
+  maxKeyLength?: number;
+  /** Characters of a value. @default 2000 */
+  maxValueLength?: number;
+  /** Tokens of the facts block in the system prompt (estimated); the newest facts win. @default 1000 */
+  maxPromptTokens?: number;
+}
+
+export const DEFAULT_FACT_LIMITS: Required<FactLimits> = {
+  maxFacts: 100,
+  maxKeyLength: 64,
+  maxValueLength: 2000,
+  maxPromptTokens: 1000,
+};
+
+/** A fact that changed, as reported in `memory:write` events. */
+export interface FactChange {
+  action: "set" | "delete";
+  scopeId: string;
+  key: string;
+  value?: string;
+  previousValue?: string;
+  messageId?: string;
+}
+
+/** The names of the memory tools. */
+export const MEMORY_TOOL_NAMES = ["remember_fact", "recall_fact", "forget_fact"] as const;
+
+/**
+ * Normalises a fact key: Unicode NFKC, trimmed, case-folded, inner whitespace as `_`. Returns
+ * an error text for the model when the key is empty, too long or has characters other than
+ * letters, digits, `_`, `-` and `.`.
+ */
+export function normalizeFactKey(raw: string, maxKeyLength = DEFAULT_FACT_LIMITS.maxKeyLength): { key: string } | { error: string } {
+  const key = raw.normalize("NFKC").trim().toLowerCase().replace(/\s+/g, "_");
+  if (key.length === 0) return { error: "The key is empty. Use a short name such as \"preferred_language\"." };
+  if (key.length > maxKeyLength) {
+    return { error: `The key is ${key.length} characters long; the limit is ${maxKeyLength}. Use a shorter key.` };
+  }
+  if (!/^[\p{L}\p{N}_.-]+$/u.test(key)) {
+    return { error: `The key "${key.slice(0, 40)}" may only contain letters, digits, "_", "-" and ".".` };
+  }
+  return { key };
+}
+
+interface MemoryToolsOptions {
+  store: MemoryStore;
+  /** The scope id of a call's facts. */
+  scopeOf: (context: ToolExecutionContext) => string;
+  limits: Required<FactLimits>;
+  /** Called after a fact was stored or deleted. */
+  onChange: (change: FactChange, context: ToolExecutionContext) => void;
+}
+
+/**
+ * The three tools the model manages its own notes with. Every bound or unknown key answers the
+ * model with a tool result that says so; nothing throws for the model's mistakes. Writes to one
+ * scope are serialised in this process so the fact count bound holds under parallel calls.
+ */
+export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
+  const { store, limits } = options;
+  const chains = new Map<string, Promise<unknown>>();
+  const serialised = <T>(scopeId: string, work: () => Promise<T>): Promise<T> => {
+    const previous = chains.get(scopeId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => {});
+    chains.set(scopeId, settled);
+    void settled.then(() => {
+      if (chains.get(scopeId) === settled) chains.delete(scopeId);
+    });
+    return next;
+  };
+
+  const rememberFact = tool({
+    description:
+      "Save a lasting fact about the user or the conversation (a preference, a name, a decision) so it is remembered in later turns. " +
+      "A new value for an existing key replaces the old one.",
+    parameters: z.object({
+      key: z.string().describe('Short snake_case name, e.g. "preferred_language"'),
+      value: z.string().describe("The fact, in a short sentence or phrase"),
+    }),
+    execute: async ({ key: rawKey, value }, context) => {
+      const normalised = normalizeFactKey(rawKey, limits.maxKeyLength);
+      if ("error" in normalised) return `Not saved: ${normalised.error}`;
+      const { key } = normalised;
+      const trimmed = value.trim();
+      if (trimmed.length === 0) return `Not saved: the value for "${key}" is empty. To remove a fact use forget_fact.`;
+      if (trimmed.length > limits.maxValueLength) {
+        return `Not saved: the value for "${key}" is ${trimmed.length} characters long; the limit is ${limits.maxValueLength}. Save a shorter summary.`;
+      }
+      const scopeId = options.scopeOf(context);
+      return serialised(scopeId, async () => {
+        const facts = await store.getFacts(scopeId);
+        const existing = facts.find((fact) => fact.key === key);
+        if (!existing && facts.length >= limits.maxFacts) {
+          return `Not saved: ${facts.length} facts are already stored, the limit is ${limits.maxFacts}. Forget one with forget_fact, or update an existing key.`;
+        }
+        if (existing?.value === trimmed) return `Already remembered: ${key} = ${trimmed}`;
+        const now = Date.now();
+        const messageId = currentUserMessageId(context.messages);
+        const fact: Fact = {
+          key,
+          value: trimmed,
+          createdAt: existing?.createdAt ?? now,
+          updatedAt: now,
+          ...(messageId === undefined ? {} : { messageId }),
+        };
+        await store.setFact(scopeId, fact);
+        options.onChange(
+          {
+            action: "set",
+            scopeId,
+            key,
+            value: trimmed,
+            ...(existing ? { previousValue: existing.value } : {}),
+            ...(messageId === undefined ? {} : { messageId }),
+          },
+          context,
+        );
+        return existing ? `Updated: ${key} = ${trimmed} (was: ${existing.value})` : `Remembered: ${key} = ${trimmed}`;
+      });
+    },
+  });
+
+  const recallFact = tool({
+    description: "Read a saved fact by key, or every saved fact when no key is given.",
+    parameters: z.object({ key: z.string().optional().describe("The key to read; omit to list all facts") }),
+    execute: async ({ key: rawKey }, context) => {
+      const facts = sortFacts(await store.getFacts(options.scopeOf(context)));
+      if (rawKey === undefined || rawKey.trim() === "") {
+        if (facts.length === 0) return "No facts are saved yet.";
+        return JSON.stringify(facts.map((fact) => ({ key: fact.key, value: fact.value, updatedAt: new Date(fact.updatedAt).toISOString() })));
+      }
+      const normalised = normalizeFactKey(rawKey, limits.maxKeyLength);
+      if ("error" in normalised) return `No such fact: ${normalised.error}`;
+      const fact = facts.find((candidate) => candidate.key === normalised.key);
+      if (!fact) return `No fact named "${normalised.key}". ${knownKeys(facts)}`;
+      return JSON.stringify({ key: fact.key, value: fact.value, updatedAt: new Date(fact.updatedAt).toISOString() });
+    },
+  });
+
+  const forgetFact = tool({
+    description: "Delete a saved fact by key (when the user asks to forget it, or it is no longer true).",
+    parameters: z.object({ key: z.string().describe("The key to delete") }),
+    execute: async ({ key: rawKey }, context) => {
+      const normalised = normalizeFactKey(rawKey, limits.maxKeyLength);
+      if ("error" in normalised) return `Nothing deleted: ${normalised.error}`;
+      const { key } = normalised;
+      const scopeId = options.scopeOf(context);
+      return serialised(scopeId, async () => {
+        const facts = await store.getFacts(scopeId);
+        const existing = facts.find((fact) => fact.key === key);
+        if (!existing) return `Nothing deleted: no fact named "${key}". ${knownKeys(facts)}`;
+        await store.deleteFact(scopeId, key);
+        const messageId = currentUserMessageId(context.messages);
+        options.onChange(
+          { action: "delete", scopeId, key, previousValue: existing.value, ...(messageId === undefined ? {} : { messageId }) },
+          context,
+        );
+        return `Forgotten: ${key}`;
+      });
+    },
+  });
+
+  return { remember_fact: rememberFact, recall_fact: recallFact, forget_fact: forgetFact };
+}
+
+/** Facts in their stable order: by key. */
+export function sortFacts(facts: Fact[]): Fact[] {
+  return [...facts].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+function knownKeys(facts: Fact[]): string {
+  if (facts.length === 0) return "No facts are saved.";
+  const keys = sortFacts(facts).map((fact) => fact.key);
+  return `Known keys: ${keys.slice(0, 50).join(", ")}${keys.length > 50 ? `, … (${keys.length} in all)` : ""}.`;
+}
+
+function currentUserMessageId(messages: readonly AgentMessage[]): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role === "user") return message.id;
+  }
+  return undefined;
+}
