@@ -42,6 +42,7 @@ export type {
   LanguageModelUsage,
   ToolDefinition,
 } from "./models/language-model";
+export type { EmbeddingCall, EmbeddingModel, EmbeddingResult } from "./models/embedding-model";
 export { listProviders, registerProvider, resolveLanguageModel, unregisterProvider, type LanguageModelFactory } from "./models/model-registry";
 
 export { tool, type Tool, type ToolExecutionContext, type ToolOptions, type ToolSet } from "./tools/tool";
