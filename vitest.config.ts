@@ -1,6 +1,17 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Examples and tests import "agentcore" as users do; in tests that means the sources.
+    // (test/package-consumer.test.ts checks the built package separately.)
+    alias: [
+      { find: /^agentcore$/, replacement: source("./src/index.ts") },
+      { find: /^agentcore\/testing$/, replacement: source("./src/testing/index.ts") },
+    ],
+  },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 20_000,

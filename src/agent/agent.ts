@@ -40,7 +40,7 @@ export class Agent {
   private readonly factScope: FactScope;
   private readonly factLimits: Required<FactLimits>;
   private readonly events = new AgentEventEmitter();
-  private readonly queue = new SessionQueue();
+  private readonly queue: SessionQueue;
 
   constructor(options: AgentOptions) {
     if (options == null || typeof options !== "object") {
@@ -60,6 +60,7 @@ export class Agent {
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     });
     this.memoryStore = options.memoryStore ?? new InMemoryStore();
+    this.queue = SessionQueue.for(this.memoryStore);
     this.memoryProvider = options.memoryProvider;
     this.sessionId = options.sessionId === undefined ? `session-${newId()}` : validateSessionId(options.sessionId);
     this.maxSteps = positiveInteger(options.maxSteps, "maxSteps", 5);

@@ -5,6 +5,21 @@ import { SessionBusyError } from "../errors/session-busy-error";
  * (`queue`) or fails at once (`reject`). Different sessions never wait for each other.
  */
 export class SessionQueue {
+  private static readonly byStore = new WeakMap<object, SessionQueue>();
+
+  /**
+   * The queue of one store: every Agent (and every streamText call) on the same store object
+   * shares it, so runs on one session wait for each other even across agent instances.
+   */
+  static for(store: object): SessionQueue {
+    let queue = SessionQueue.byStore.get(store);
+    if (!queue) {
+      queue = new SessionQueue();
+      SessionQueue.byStore.set(store, queue);
+    }
+    return queue;
+  }
+
   private readonly tails = new Map<string, Promise<void>>();
 
   /** Waits for the session to be free and returns the function that frees it again. */

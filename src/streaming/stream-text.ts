@@ -1,0 +1,164 @@
+import { Agent } from "../agent/agent";
+import type { AgentOptions } from "../agent/agent-options";
+import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
+import type { AgentStream } from "../agent/agent-stream";
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
+import { repairToolPairing } from "../messages/repair-tool-pairing";
+import type { LanguageModelUsage } from "../models/language-model";
+import { InMemoryStore } from "../stores/in-memory-store";
+import { encodeUIMessageStream, toUIMessageChunks, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk, type UIMessageStreamOptions } from "./ui-message-stream";
+
+export interface StreamTextFinishEvent {
+  /** The whole result of the run. */
+  response: AgentResult;
+  /** The messages this request added to the session: the user message, then the turn. */
+  messages: AgentMessage[];
+  text: string;
+  usage: LanguageModelUsage;
+}
+
+export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "systemPrompt"> {
+  /** The conversation as the client sent it, converted with `convertToModelMessages`. Its last message is the new user message. */
+  messages: AgentMessage[];
+  /** The system prompt. */
+  system?: string;
+  /** Alias of `system`. */
+  systemPrompt?: string;
+  /**
+   * With `memoryStore`, the session to continue: the store is then the source of truth and only
+   * the new user message is taken from `messages`. Take it from what the server knows of the
+   * caller (a signed cookie, the auth session), never from the request body.
+   */
+  sessionId?: string;
+  /** Who is asking (for per-user facts and memory providers); from the auth session. */
+  userId?: string;
+  /** Stops the model call and the run (e.g. `request.signal`). */
+  abortSignal?: AbortSignal;
+  /** Lets client-sent system messages reach the model. They are dropped otherwise. @default false */
+  allowSystemMessages?: boolean;
+  /** Called once the run has finished and been stored. Its errors are logged, never thrown. */
+  onFinish?: (event: StreamTextFinishEvent) => void | Promise<void>;
+  /** Called when the run fails. */
+  onError?: (error: unknown) => void;
+}
+
+export interface StreamTextResult {
+  /** The text as it is generated. */
+  readonly textStream: AsyncIterable<string>;
+  /** Every part: steps, text deltas, tool calls and results, finish or error. */
+  readonly fullStream: AsyncIterable<AgentStreamPart>;
+  /** The final text. */
+  readonly text: Promise<string>;
+  /** The final result. */
+  readonly response: Promise<AgentResult>;
+  /** A `text/plain` streaming response of the text. */
+  toTextStreamResponse(init?: ResponseInit): Response;
+  /** The chunks of the AI SDK's UI message stream protocol. */
+  toUIMessageStream(options?: UIMessageStreamOptions): AsyncIterable<UIMessageChunk>;
+  /** A server-sent-events response in the AI SDK's UI message stream protocol, for `useChat`. */
+  toUIMessageStreamResponse(options?: UIMessageStreamOptions & ResponseInit): Response;
+}
+
+/**
+ * Runs one agent turn for a route handler and streams it. With `memoryStore` and `sessionId`
+ * the store is the source of truth (only the client's new user message is used, and client-sent
+ * assistant, tool or system messages never reach the model). Without a store the messages are
+ * used as given (stateless), validated and with the pairing rule restored.
+ *
+ * A client that disconnects does not stop the run: it finishes and is stored, so the answer is
+ * there on reload. Pass `abortSignal` to stop it.
+ */
+export function streamText(options: StreamTextOptions): StreamTextResult {
+  const { messages: clientMessages, system, sessionId, userId, abortSignal, allowSystemMessages, onFinish, onError, ...agentOptions } = options;
+  const messages = parseAgentMessages(clientMessages, { source: "streamText messages" });
+  const last = messages.at(-1);
+  if (!last || last.role !== "user") {
+    throw new InvalidArgumentError({
+      argument: "messages",
+      message: "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)).",
+    });
+  }
+  const clientSystem = allowSystemMessages
+    ? messages.filter((message) => message.role === "system").map((message) => message.content)
+    : [];
+  const systemPrompt = [system ?? options.systemPrompt, ...clientSystem].filter(Boolean).join("\n\n") || undefined;
+
+  let agent: Agent;
+  let runSessionId: string;
+  if (agentOptions.memoryStore) {
+    if (sessionId === undefined) {
+      throw new InvalidArgumentError({
+        argument: "sessionId",
+        message: "streamText with a memoryStore needs a sessionId (from the auth session or a signed cookie) to know whose history to continue.",
+      });
+    }
+    runSessionId = sessionId;
+    agent = new Agent({ ...agentOptions, ...(systemPrompt ? { systemPrompt } : {}), sessionId });
+  } else {
+    // Stateless: the client's history, seeded into a store that lives for this request only.
+    runSessionId = sessionId ?? `request-${globalThis.crypto.randomUUID()}`;
+    const history = repairToolPairing(messages.slice(0, -1).filter((message) => message.role !== "system")).messages;
+    const store = new InMemoryStore();
+    const seeded = store.setMessages(runSessionId, history);
+    agent = new Agent({ ...agentOptions, ...(systemPrompt ? { systemPrompt } : {}), memoryStore: store, sessionId: runSessionId });
+    void seeded; // InMemoryStore writes synchronously; the promise is already settled
+  }
+
+  const stream: AgentStream = agent.stream({
+    input: last.content,
+    sessionId: runSessionId,
+    ...(userId === undefined ? {} : { userId }),
+    ...(abortSignal ? { signal: abortSignal } : {}),
+  });
+
+  stream.response.then(
+    async (response) => {
+      try {
+        await onFinish?.({ response, messages: response.messages, text: response.text, usage: response.usage });
+      } catch (error) {
+        console.error("[agentcore] streamText onFinish threw:", error);
+      }
+    },
+    (error) => onError?.(error),
+  );
+
+  return {
+    textStream: stream.textStream,
+    fullStream: stream.fullStream,
+    text: stream.text,
+    response: stream.response,
+    toTextStreamResponse(init = {}) {
+      const encoder = new TextEncoder();
+      const iterator = stream.textStream[Symbol.asyncIterator]();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const next = await iterator.next();
+            if (next.done) controller.close();
+            else controller.enqueue(encoder.encode(next.value));
+          } catch (error) {
+            controller.error(error);
+          }
+        },
+      });
+      return new Response(body, { ...init, status: init.status ?? 200, headers: mergeHeaders({ "content-type": "text/plain; charset=utf-8" }, init.headers) });
+    },
+    toUIMessageStream(streamOptions = {}) {
+      return toUIMessageChunks(stream.fullStream, streamOptions);
+    },
+    toUIMessageStreamResponse(responseOptions = {}) {
+      const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
+      const body = encodeUIMessageStream(
+        toUIMessageChunks(stream.fullStream, { ...(messageId ? { messageId } : {}), ...(mapError ? { onError: mapError } : {}) }),
+      );
+      return new Response(body, { status: status ?? 200, ...(statusText ? { statusText } : {}), headers: mergeHeaders(UI_MESSAGE_STREAM_HEADERS, headers) });
+    },
+  };
+}
+
+function mergeHeaders(base: Record<string, string>, extra: HeadersInit | undefined): Headers {
+  const headers = new Headers(base);
+  if (extra) new Headers(extra).forEach((value, key) => headers.set(key, value));
+  return headers;
+}

@@ -1,0 +1,46 @@
+import { InvalidMessageError } from "../errors/invalid-message-error";
+
+export interface PayloadLimits {
+  /** Most messages accepted. @default 1000 */
+  maxMessages?: number;
+  /** Largest payload accepted, in bytes of its JSON. @default 4 MiB */
+  maxBytes?: number;
+  /** Deepest nesting accepted (objects and arrays). @default 64 */
+  maxDepth?: number;
+}
+
+const forbiddenKeys = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * First line of defence for message lists that arrive from a browser: an array, not too many
+ * messages, not too large or deep, no cycles, and no prototype-polluting keys anywhere.
+ */
+export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unknown[] {
+  const maxMessages = limits.maxMessages ?? 1000;
+  const maxBytes = limits.maxBytes ?? 4 * 1024 * 1024;
+  const maxDepth = limits.maxDepth ?? 64;
+  const refuse = (index: number, path: string, message: string): never => {
+    throw new InvalidMessageError({ issues: [{ index, path, message }] });
+  };
+  if (!Array.isArray(input)) refuse(-1, "", `expected an array of UI messages, got ${input === null ? "null" : typeof input}`);
+  const list = input as unknown[];
+  if (list.length > maxMessages) refuse(-1, "", `${list.length} messages is more than the limit of ${maxMessages}`);
+
+  // Walk every value once: depth, cycles and keys.
+  const seen = new Set<object>();
+  const stack: { value: unknown; depth: number; index: number; path: string }[] = list.map((value, index) => ({ value, depth: 1, index, path: "" }));
+  while (stack.length > 0) {
+    const { value, depth, index, path } = stack.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    if (depth > maxDepth) refuse(index, path, `nested deeper than ${maxDepth} levels`);
+    if (seen.has(value)) refuse(index, path, "contains a cycle");
+    seen.add(value);
+    for (const key of Object.keys(value)) {
+      if (forbiddenKeys.has(key)) refuse(index, path ? `${path}.${key}` : key, `the key "${key}" is not accepted`);
+      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, index, path: path ? `${path}.${key}` : key });
+    }
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(list), "utf8");
+  if (bytes > maxBytes) refuse(-1, "", `the payload is ${bytes} bytes, more than the limit of ${maxBytes}`);
+  return list;
+}

@@ -1,0 +1,80 @@
+/**
+ * UI messages: the shapes chat front ends keep (the AI SDK's `useChat`). agentcore reads the v4
+ * shape (`content` + `toolInvocations`) and the v5+ shape (`parts`), and writes the v5+ shape.
+ */
+
+export type UIToolState =
+  | "input-streaming"
+  | "input-available"
+  | "approval-requested"
+  | "approval-responded"
+  | "output-available"
+  | "output-error"
+  | "output-denied";
+
+/** A tool call as a part of a UI message: `tool-<name>` (static) or `dynamic-tool`. */
+export interface UIToolPart {
+  type: `tool-${string}`;
+  toolCallId: string;
+  state: UIToolState;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+}
+
+export interface UIDynamicToolPart {
+  type: "dynamic-tool";
+  toolName: string;
+  toolCallId: string;
+  state: UIToolState;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+}
+
+export type UIMessagePart =
+  | { type: "text"; text: string; state?: "streaming" | "done" }
+  | { type: "reasoning"; text: string; state?: "streaming" | "done" }
+  | { type: "file"; mediaType: string; url: string; filename?: string }
+  | { type: "step-start" }
+  | UIToolPart
+  | UIDynamicToolPart;
+
+/** What agentcore keeps in a UI message's metadata so a round trip restores ids and times. */
+export interface UIMessageAgentMetadata {
+  agentcore?: {
+    /** Ids of the agent messages this UI message was made from, in order. */
+    ids?: string[];
+    /** Their timestamps, in the same order. */
+    timestamps?: number[];
+  };
+  [key: string]: unknown;
+}
+
+/** A UI message in the AI SDK v5+ shape. */
+export interface UIMessage {
+  id: string;
+  role: "system" | "user" | "assistant";
+  parts: UIMessagePart[];
+  metadata?: UIMessageAgentMetadata;
+}
+
+/** A tool invocation of the AI SDK v4 message shape. */
+export interface UIToolInvocationV4 {
+  toolCallId: string;
+  toolName: string;
+  args?: unknown;
+  state: "partial-call" | "call" | "result";
+  result?: unknown;
+  step?: number;
+}
+
+/** A UI message in the AI SDK v4 shape. */
+export interface UIMessageV4 {
+  id: string;
+  role: "system" | "user" | "assistant" | "data";
+  content: string;
+  createdAt?: string | number | Date;
+  toolInvocations?: UIToolInvocationV4[];
+  parts?: unknown[];
+}
