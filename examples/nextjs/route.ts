@@ -4,49 +4,65 @@
  * The session id comes from the server's own knowledge of who is asking: here a signed cookie
  * set at login, verified by `sessionFromRequest`. Never take it from the request body.
  */
-import { convertToModelMessages, convertToUIMessages, streamText, tool } from "agentcore";
+import { convertToModelMessages, convertToUIMessages, InvalidMessageError, streamText, tool, type LanguageModel, type MemoryStore } from "agentcore";
 import { z } from "zod";
 import { createChatStore, scriptedModel, sessionFromRequest } from "./shared";
 
-const memoryStore = createChatStore();
+const tools = {
+  get_weather: tool({
+    description: "Current weather in a city",
+    parameters: z.object({ city: z.string() }),
+    execute: async ({ city }) => ({ city, temperature: "22°C", condition: "Sunny" }),
+  }),
+};
 
-export async function POST(request: Request): Promise<Response> {
-  const session = await sessionFromRequest(request);
-  if (!session) return new Response("Sign in first.", { status: 401 });
+/** Builds the POST and GET handlers over one store and model (tests pass their own). */
+export function createChatHandlers(options: { memoryStore: MemoryStore; model: () => string | LanguageModel }) {
+  const { memoryStore } = options;
 
-  const body = (await request.json()) as { messages?: unknown };
-  let messages;
-  try {
-    messages = convertToModelMessages(body.messages); // untrusted: validated, typed errors
-  } catch (error) {
-    return Response.json({ error: (error as Error).message }, { status: 400 });
+  async function POST(request: Request): Promise<Response> {
+    const session = await sessionFromRequest(request);
+    if (!session) return new Response("Sign in first.", { status: 401 });
+
+    let messages;
+    try {
+      const body = (await request.json()) as { messages?: unknown };
+      messages = convertToModelMessages(body.messages); // untrusted: validated, typed errors
+    } catch (error) {
+      const message = InvalidMessageError.isInstance(error) ? error.message : "The body must be JSON: { messages: UIMessage[] }.";
+      return Response.json({ error: message }, { status: 400 });
+    }
+    if (messages.at(-1)?.role !== "user") {
+      return Response.json({ error: "The last message must be the new user message." }, { status: 400 });
+    }
+
+    const result = streamText({
+      model: options.model(),
+      system: "You are a helpful assistant.",
+      messages, // with a store, only the new user message is taken from these
+      sessionId: session.sessionId,
+      userId: session.userId,
+      memory: "full",
+      memoryStore,
+      enableMemoryTools: true,
+      maxSteps: 3,
+      tools,
+      abortSignal: request.signal,
+    });
+    return result.toUIMessageStreamResponse();
   }
 
-  const result = streamText({
-    model: process.env.OPENAI_API_KEY ? "openai/gpt-4o-mini" : scriptedModel(),
-    system: "You are a helpful assistant.",
-    messages, // with a store, only the new user message is taken from these
-    sessionId: session.sessionId,
-    userId: session.userId,
-    memory: "full",
-    memoryStore,
-    enableMemoryTools: true,
-    maxSteps: 3,
-    tools: {
-      get_weather: tool({
-        description: "Current weather in a city",
-        parameters: z.object({ city: z.string() }),
-        execute: async ({ city }) => ({ city, temperature: "22°C", condition: "Sunny" }),
-      }),
-    },
-    abortSignal: request.signal,
-  });
-  return result.toUIMessageStreamResponse();
+  /** GET /api/chat: the stored history, for the page to show on load (useChat's initial messages). */
+  async function GET(request: Request): Promise<Response> {
+    const session = await sessionFromRequest(request);
+    if (!session) return new Response("Sign in first.", { status: 401 });
+    return Response.json(convertToUIMessages(await memoryStore.getMessages(session.sessionId)));
+  }
+
+  return { POST, GET };
 }
 
-/** GET /api/chat: the stored history, for the page to show on load (useChat's initial messages). */
-export async function GET(request: Request): Promise<Response> {
-  const session = await sessionFromRequest(request);
-  if (!session) return new Response("Sign in first.", { status: 401 });
-  return Response.json(convertToUIMessages(await memoryStore.getMessages(session.sessionId)));
-}
+export const { POST, GET } = createChatHandlers({
+  memoryStore: createChatStore(),
+  model: () => (process.env.OPENAI_API_KEY ? "openai/gpt-4o-mini" : scriptedModel()),
+});

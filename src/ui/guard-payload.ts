@@ -10,10 +10,13 @@ export interface PayloadLimits {
 }
 
 const forbiddenKeys = new Set(["__proto__", "constructor", "prototype"]);
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * First line of defence for message lists that arrive from a browser: an array, not too many
- * messages, not too large or deep, no cycles, and no prototype-polluting keys anywhere.
+ * messages, not too large or deep, no cycles, no prototype-polluting keys anywhere, and only
+ * well-formed text (no lone surrogates, which providers reject or mangle).
  */
 export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unknown[] {
   const maxMessages = limits.maxMessages ?? 1000;
@@ -31,12 +34,17 @@ export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unkn
   const stack: { value: unknown; depth: number; index: number; path: string }[] = list.map((value, index) => ({ value, depth: 1, index, path: "" }));
   while (stack.length > 0) {
     const { value, depth, index, path } = stack.pop()!;
+    if (typeof value === "string") {
+      if (loneSurrogate.test(value)) refuse(index, path, "contains a lone surrogate (text that is not valid UTF-16)");
+      continue;
+    }
     if (value === null || typeof value !== "object") continue;
     if (depth > maxDepth) refuse(index, path, `nested deeper than ${maxDepth} levels`);
     if (seen.has(value)) refuse(index, path, "contains a cycle");
     seen.add(value);
     for (const key of Object.keys(value)) {
       if (forbiddenKeys.has(key)) refuse(index, path ? `${path}.${key}` : key, `the key "${key}" is not accepted`);
+      if (loneSurrogate.test(key)) refuse(index, path, "has a key with a lone surrogate (not valid UTF-16)");
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, index, path: path ? `${path}.${key}` : key });
     }
   }
