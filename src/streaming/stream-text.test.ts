@@ -100,6 +100,19 @@ describe("streamText with a store", () => {
     expect((await store.getMessages("user-42")).map((message) => message.content)).toEqual(["My name is Ada.", "Hello Ada.", "Who am I?", "You are Ada."]);
   });
 
+  it("finishes and stores the answer when the client disconnects mid-stream", async () => {
+    const store = new InMemoryStore();
+    const model = new MockLanguageModel({ responses: [{ text: "A fairly long answer that keeps streaming after the tab closes." }], chunkSize: 2, chunkDelayMs: 2 });
+    const result = streamText({ model, memoryStore: store, sessionId: "gone", messages: [{ role: "user", content: "hi" }] });
+    const reader = result.toUIMessageStreamResponse().body!.getReader();
+    await reader.read();
+    await reader.read();
+    await reader.cancel(); // the browser went away
+    await result.response;
+    const stored = await store.getMessages("gone");
+    expect(stored.map((message) => message.content)).toEqual(["hi", "A fairly long answer that keeps streaming after the tab closes."]);
+  });
+
   it("needs a session id with a store", () => {
     expect(() => streamText({ model: new MockLanguageModel({ responses: [] }), memoryStore: new InMemoryStore(), messages: [{ role: "user", content: "x" }] })).toThrow(
       expect.objectContaining({ argument: "sessionId" }),
