@@ -60,10 +60,8 @@ export { APICallError, MissingApiKeyError } from "./errors";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
 export { createOpenAI, openai, type OpenAIProvider, type OpenAIProviderSettings } from "./models/openai/openai-provider";
 export { createOpenAICompatible, type OpenAICompatibleProviderSettings } from "./models/openai/create-openai-compatible";
-export { OpenAIChatLanguageModel } from "./models/openai/openai-chat-language-model";
-export { OpenAIEmbeddingModel, type OpenAIEmbeddingModelOptions } from "./models/openai/openai-embedding-model";
+export type { OpenAIEmbeddingModelOptions } from "./models/openai/openai-embedding-model";
 export { anthropic, createAnthropic, type AnthropicProvider, type AnthropicProviderSettings } from "./models/anthropic/anthropic-provider";
-export { AnthropicMessagesLanguageModel } from "./models/anthropic/anthropic-messages-language-model";
 export {
   ANTHROPIC_DEFAULT_MAX_TOKENS,
   ANTHROPIC_FALLBACK_MAX_TOKENS,

@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { MissingApiKeyError } from "../../errors/missing-api-key-error";
+import type { LanguageModel } from "../language-model";
 import { AnthropicMessagesLanguageModel } from "./anthropic-messages-language-model";
 import { ANTHROPIC_MODEL_ALIASES, defaultAnthropicMaxTokens, resolveAnthropicModelId } from "./anthropic-model-ids";
 
@@ -27,15 +28,16 @@ export interface AnthropicProviderSettings {
   fetch?: typeof globalThis.fetch;
 }
 
-/** Makes Claude models from their ids or short names: `provider("claude-sonnet-4")`. */
+/**
+ * Makes Claude models from their ids or short names: `provider("claude-sonnet-4")`; the model's
+ * `modelId` is the resolved id. (Its public types do not mention the SDK's.)
+ */
 export interface AnthropicProvider {
-  (modelId: string): AnthropicMessagesLanguageModel;
+  (modelId: string): LanguageModel;
   /** Provider id, `"anthropic"`. */
   readonly name: string;
   /** A Messages API model. */
-  messages(modelId: string): AnthropicMessagesLanguageModel;
-  /** The provider's `@anthropic-ai/sdk` client, created on first use and shared by its models. */
-  getClient(): Promise<Anthropic>;
+  messages(modelId: string): LanguageModel;
 }
 
 /**
@@ -65,7 +67,7 @@ export function createAnthropic(settings: AnthropicProviderSettings = {}): Anthr
       settings.modelAliases ? resolveAnthropicModelId(modelId, aliases) : resolveAnthropicModelId(modelId),
       config,
     );
-  const provider = Object.assign((modelId: string) => messages(modelId), { messages, getClient });
+  const provider = Object.assign((modelId: string) => messages(modelId), { messages });
   Object.defineProperty(provider, "name", { value: "anthropic" });
   return provider as AnthropicProvider;
 }

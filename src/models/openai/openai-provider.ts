@@ -1,5 +1,7 @@
 import type OpenAI from "openai";
 import { MissingApiKeyError } from "../../errors/missing-api-key-error";
+import type { EmbeddingModel } from "../embedding-model";
+import type { LanguageModel } from "../language-model";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model";
 import { OpenAIEmbeddingModel, type OpenAIEmbeddingModelOptions } from "./openai-embedding-model";
 
@@ -25,17 +27,18 @@ export interface OpenAIProviderSettings {
   fetch?: typeof globalThis.fetch;
 }
 
-/** Makes OpenAI models from their ids: `provider("gpt-4o")`, `provider.embedding("text-embedding-3-small")`. */
+/**
+ * Makes OpenAI models from their ids: `provider("gpt-4o")`, `provider.embedding("text-embedding-3-small")`.
+ * (Its public types do not mention the SDK's, so type-checking a consumer stays fast.)
+ */
 export interface OpenAIProvider {
-  (modelId: string): OpenAIChatLanguageModel;
+  (modelId: string): LanguageModel;
   /** Provider id, `"openai"` (or the name given to `createOpenAICompatible`). */
   readonly name: string;
   /** A Chat Completions model. */
-  chat(modelId: string): OpenAIChatLanguageModel;
+  chat(modelId: string): LanguageModel;
   /** An embedding model, e.g. `"text-embedding-3-small"`. */
-  embedding(modelId: string, options?: OpenAIEmbeddingModelOptions): OpenAIEmbeddingModel;
-  /** The provider's `openai` SDK client, created on first use and shared by its models. */
-  getClient(): Promise<OpenAI>;
+  embedding(modelId: string, options?: OpenAIEmbeddingModelOptions): EmbeddingModel;
 }
 
 /** Internal knobs shared with `createOpenAICompatible`. */
@@ -93,7 +96,6 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings, internals
     chat,
     embedding: (modelId: string, options?: OpenAIEmbeddingModelOptions) =>
       new OpenAIEmbeddingModel(modelId, { provider: internals.name, getClient }, options),
-    getClient,
   });
   Object.defineProperty(provider, "name", { value: internals.name });
   return provider as OpenAIProvider;
