@@ -63,9 +63,15 @@ const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
 export function createOpenAI(settings: OpenAIProviderSettings = {}): OpenAIProvider {
   return createOpenAIProvider(settings, {
     name: "openai",
+    // A key is required for OpenAI itself, optional for a server elsewhere (a local model).
     requireApiKey: () => {
       const baseURL = settings.baseURL ?? readEnv("OPENAI_BASE_URL");
-      return baseURL === undefined || baseURL === "" || new URL(baseURL, DEFAULT_OPENAI_URL).hostname === "api.openai.com";
+      if (baseURL === undefined) return true;
+      try {
+        return new URL(baseURL, DEFAULT_OPENAI_URL).hostname === "api.openai.com";
+      } catch {
+        return true;
+      }
     },
     apiKeyVariable: "OPENAI_API_KEY",
     factoryName: "createOpenAI",
