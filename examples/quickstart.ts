@@ -3,13 +3,21 @@
  *
  *   npm install && npm run demo
  *
- * With no API key it runs offline on agentcore's scripted model and says so.
+ * With OPENAI_API_KEY set it uses "openai/gpt-4o-mini"; else with ANTHROPIC_API_KEY set,
+ * "anthropic/claude-haiku". With no API key it runs offline on agentcore's scripted model.
+ * The first line of output says which.
  */
 import { Agent, InMemoryStore, type LanguageModel } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 
 function chooseModel(): { model: string | LanguageModel; note: string } {
-  // Real providers resolve from "provider/model" strings once registered; offline, use the script.
+  // Real providers resolve from "provider/model" strings; offline, use the script.
+  if (process.env.OPENAI_API_KEY) {
+    return { model: "openai/gpt-4o-mini", note: "OPENAI_API_KEY found: using the real model openai/gpt-4o-mini." };
+  }
+  if (process.env.ANTHROPIC_API_KEY) {
+    return { model: "anthropic/claude-haiku", note: "ANTHROPIC_API_KEY found: using the real model anthropic/claude-haiku." };
+  }
   return {
     model: new MockLanguageModel({
       responses: (call) => {

@@ -42,7 +42,6 @@ export type {
   LanguageModelUsage,
   ToolDefinition,
 } from "./models/language-model";
-export type { EmbeddingCall, EmbeddingModel, EmbeddingResult } from "./models/embedding-model";
 export { listProviders, registerProvider, resolveLanguageModel, unregisterProvider, type LanguageModelFactory } from "./models/model-registry";
 
 export { tool, type Tool, type ToolExecutionContext, type ToolOptions, type ToolSet } from "./tools/tool";
@@ -65,3 +64,18 @@ export { streamText, type StreamTextFinishEvent, type StreamTextOptions, type St
 export { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk, type UIMessageStreamOptions } from "./streaming/ui-message-stream";
 export { DEFAULT_FACT_LIMITS, MEMORY_TOOL_NAMES, type FactChange, type FactLimits } from "./tools/memory-tools";
 export { factScopeId, type FactScope } from "./stores/fact-scope";
+
+// --- model providers ---
+export { APICallError, MissingApiKeyError } from "./errors";
+export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
+export { createOpenAI, openai, type OpenAIProvider, type OpenAIProviderSettings } from "./models/openai/openai-provider";
+export { createOpenAICompatible, type OpenAICompatibleProviderSettings } from "./models/openai/create-openai-compatible";
+export type { OpenAIEmbeddingModelOptions } from "./models/openai/openai-embedding-model";
+export { anthropic, createAnthropic, type AnthropicProvider, type AnthropicProviderSettings } from "./models/anthropic/anthropic-provider";
+export {
+  ANTHROPIC_DEFAULT_MAX_TOKENS,
+  ANTHROPIC_FALLBACK_MAX_TOKENS,
+  ANTHROPIC_MODEL_ALIASES,
+  defaultAnthropicMaxTokens,
+  resolveAnthropicModelId,
+} from "./models/anthropic/anthropic-model-ids";

@@ -6,3 +6,5 @@ export { NoSuchProviderError } from "./no-such-provider-error";
 export { StoreError } from "./store-error";
 export { UnsupportedFeatureError } from "./unsupported-feature-error";
 export { SessionBusyError } from "./session-busy-error";
+export { APICallError } from "./api-call-error";
+export { MissingApiKeyError } from "./missing-api-key-error";

@@ -1,0 +1,74 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { AgentMessage } from "../../messages/agent-message";
+import type { ToolDefinition } from "../language-model";
+
+type MessageParam = Anthropic.Messages.MessageParam;
+type ContentBlock = Anthropic.Messages.ContentBlockParam;
+
+/**
+ * Maps the system prompt and the conversation to the Messages API: the system prompt (and any
+ * system message) as the top-level `system`; assistant `toolCalls` as `tool_use` blocks; `tool`
+ * messages as `tool_result` blocks in the user message that follows, all results of one step
+ * together; consecutive messages of the same role merged into one (the API requires
+ * alternation, e.g. two user messages in a row after an aborted turn). Empty text is left out
+ * (the API rejects empty text blocks).
+ */
+export function convertToAnthropicMessages(
+  system: string | undefined,
+  messages: readonly AgentMessage[],
+): { system: string | undefined; messages: MessageParam[] } {
+  const systemParts = system ? [system] : [];
+  const result: { role: "user" | "assistant"; content: ContentBlock[] }[] = [];
+  const push = (role: "user" | "assistant", blocks: ContentBlock[]) => {
+    if (blocks.length === 0) return;
+    const last = result.at(-1);
+    if (last && last.role === role) {
+      // tool_result blocks must open a user message: keep them ahead of text merged into it.
+      if (role === "user" && blocks.some((block) => block.type === "tool_result")) {
+        const results = [...last.content, ...blocks].filter((block) => block.type === "tool_result");
+        const others = [...last.content, ...blocks].filter((block) => block.type !== "tool_result");
+        last.content = [...results, ...others];
+      } else {
+        last.content.push(...blocks);
+      }
+    } else {
+      result.push({ role, content: [...blocks] });
+    }
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case "system":
+        if (message.content) systemParts.push(message.content);
+        break;
+      case "user":
+        push("user", textBlocks(message.content));
+        break;
+      case "assistant":
+        push("assistant", [
+          ...textBlocks(message.content),
+          ...(message.toolCalls ?? []).map(
+            (toolCall): ContentBlock => ({ type: "tool_use", id: toolCall.id, name: toolCall.name, input: toolCall.arguments }),
+          ),
+        ]);
+        break;
+      case "tool":
+        push("user", [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content }]);
+        break;
+    }
+  }
+  return { system: systemParts.length ? systemParts.join("\n\n") : undefined, messages: result };
+}
+
+function textBlocks(text: string): ContentBlock[] {
+  return text === "" ? [] : [{ type: "text", text }];
+}
+
+/** Tools as Messages API tools; `undefined` when there are none. */
+export function convertToAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.Messages.Tool[] | undefined {
+  if (tools.length === 0) return undefined;
+  return tools.map((definition) => ({
+    name: definition.name,
+    ...(definition.description === undefined ? {} : { description: definition.description }),
+    input_schema: { type: "object" as const, ...definition.parameters },
+  }));
+}

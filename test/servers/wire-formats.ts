@@ -1,0 +1,169 @@
+// Builders of provider responses in their real wire formats, from one provider-neutral answer,
+// so the same script can be played by OpenAI, Anthropic and the MockLanguageModel.
+import type { ScriptedResponse, ServerSentEvent } from "./fake-llm-server";
+
+export interface ScriptedAnswer {
+  text?: string;
+  toolCalls?: { id: string; name: string; arguments: object }[];
+  usage?: { inputTokens: number; outputTokens: number };
+}
+
+const usageOf = (answer: ScriptedAnswer) => answer.usage ?? { inputTokens: 10, outputTokens: 5 };
+
+/** Splits text in pieces of `size` characters (at least one piece, maybe empty). */
+function pieces(text: string, size: number): string[] {
+  const result: string[] = [];
+  for (let offset = 0; offset < text.length; offset += size) result.push(text.slice(offset, offset + size));
+  return result;
+}
+
+// --- OpenAI Chat Completions ---
+
+export function openaiCompletion(answer: ScriptedAnswer, model = "gpt-4o-mini"): ScriptedResponse {
+  const usage = usageOf(answer);
+  const toolCalls = answer.toolCalls ?? [];
+  return {
+    kind: "json",
+    body: {
+      id: "chatcmpl-test",
+      object: "chat.completion",
+      created: 1_700_000_000,
+      model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: answer.text ?? (toolCalls.length ? null : ""),
+            refusal: null,
+            ...(toolCalls.length
+              ? {
+                  tool_calls: toolCalls.map((call) => ({
+                    id: call.id,
+                    type: "function",
+                    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                  })),
+                }
+              : {}),
+          },
+          logprobs: null,
+          finish_reason: toolCalls.length ? "tool_calls" : "stop",
+        },
+      ],
+      usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+    },
+  };
+}
+
+export function openaiStreamEvents(answer: ScriptedAnswer, model = "gpt-4o-mini"): ServerSentEvent[] {
+  const usage = usageOf(answer);
+  const base = { id: "chatcmpl-test", object: "chat.completion.chunk", created: 1_700_000_000, model };
+  const chunk = (delta: object, finishReason: string | null = null) => ({
+    data: { ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] },
+  });
+  const events: ServerSentEvent[] = [chunk({ role: "assistant", content: "" })];
+  for (const piece of pieces(answer.text ?? "", 5)) events.push(chunk({ content: piece }));
+  (answer.toolCalls ?? []).forEach((call, index) => {
+    const argumentsText = JSON.stringify(call.arguments);
+    events.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    for (const piece of pieces(argumentsText, 7)) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  events.push(chunk({}, answer.toolCalls?.length ? "tool_calls" : "stop"));
+  events.push({
+    data: {
+      ...base,
+      choices: [],
+      usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+    },
+  });
+  events.push({ data: "[DONE]" });
+  return events;
+}
+
+export function openaiStream(answer: ScriptedAnswer, options: { delayMs?: number; hang?: boolean } = {}): ScriptedResponse {
+  const events = openaiStreamEvents(answer);
+  return { kind: "sse", events: options.hang ? events.slice(0, 3) : events, ...options };
+}
+
+export function openaiError(status: number, message: string, headers: Record<string, string> = {}): ScriptedResponse {
+  return {
+    kind: "json",
+    status,
+    headers,
+    body: { error: { message, type: status === 429 ? "rate_limit_error" : "invalid_request_error", param: null, code: null } },
+  };
+}
+
+// --- Anthropic Messages ---
+
+export function anthropicMessage(answer: ScriptedAnswer, model = "claude-sonnet-5-5"): ScriptedResponse {
+  const usage = usageOf(answer);
+  const toolCalls = answer.toolCalls ?? [];
+  return {
+    kind: "json",
+    body: {
+      id: "msg_test",
+      type: "message",
+      role: "assistant",
+      model,
+      content: [
+        ...(answer.text ? [{ type: "text", text: answer.text }] : []),
+        ...toolCalls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.arguments })),
+      ],
+      stop_reason: toolCalls.length ? "tool_use" : "end_turn",
+      stop_sequence: null,
+      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    },
+  };
+}
+
+export function anthropicStreamEvents(answer: ScriptedAnswer, model = "claude-sonnet-5-5"): ServerSentEvent[] {
+  const usage = usageOf(answer);
+  const events: ServerSentEvent[] = [];
+  const send = (event: string, data: object) => events.push({ event, data: { type: event, ...data } });
+  send("message_start", {
+    message: {
+      id: "msg_test",
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: usage.inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    },
+  });
+  let index = 0;
+  if (answer.text) {
+    send("content_block_start", { index, content_block: { type: "text", text: "" } });
+    events.push({ event: "ping", data: { type: "ping" } });
+    for (const piece of pieces(answer.text, 5)) send("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+    send("content_block_stop", { index });
+    index++;
+  }
+  for (const call of answer.toolCalls ?? []) {
+    send("content_block_start", { index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } });
+    send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: "" } });
+    for (const piece of pieces(JSON.stringify(call.arguments), 7)) {
+      send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
+    }
+    send("content_block_stop", { index });
+    index++;
+  }
+  send("message_delta", {
+    delta: { stop_reason: answer.toolCalls?.length ? "tool_use" : "end_turn", stop_sequence: null },
+    usage: { output_tokens: usage.outputTokens },
+  });
+  send("message_stop", {});
+  return events;
+}
+
+export function anthropicStream(answer: ScriptedAnswer, options: { delayMs?: number; hang?: boolean } = {}): ScriptedResponse {
+  const events = anthropicStreamEvents(answer);
+  return { kind: "sse", events: options.hang ? events.slice(0, 4) : events, ...options };
+}
+
+export function anthropicError(status: number, message: string, headers: Record<string, string> = {}): ScriptedResponse {
+  const type = status === 429 ? "rate_limit_error" : status >= 500 ? "api_error" : "invalid_request_error";
+  return { kind: "json", status, headers, body: { type: "error", error: { type, message } } };
+}
