@@ -55,3 +55,10 @@ export type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "./stores/me
 export { MAX_SESSION_ID_LENGTH, validateSessionId } from "./stores/session-id";
 
 export type { MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryWriteOptions } from "./providers/memory-provider";
+
+// --- semantic memory ---
+export type { MemoryEntry, MemoryScope } from "./providers/memory-provider";
+export { MemoryProviderError } from "./errors";
+export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
+export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
+export type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./providers/semantic-index";
