@@ -62,3 +62,12 @@ export { MemoryProviderError } from "./errors";
 export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
 export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
 export type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./providers/semantic-index";
+export {
+  VectorMemoryProvider,
+  type VectorMemoryHit,
+  type VectorMemoryItem,
+  type VectorMemoryMetadata,
+  type VectorMemoryProviderOptions,
+  type VectorMemoryQuery,
+} from "./providers/vector-memory-provider";
+export { CompositeMemory, type CompositeMemoryMember, type CompositeMemoryOptions } from "./providers/composite-memory";

@@ -5,6 +5,7 @@ import type { EmbeddingModel } from "../models/embedding-model";
 import { InMemorySemanticIndex } from "./in-memory-semantic-index";
 import { testMemoryProvider } from "./memory-provider-contract";
 import { SemanticMemoryProvider } from "./semantic-memory-provider";
+import { MockEmbeddingModel } from "../testing/mock-embedding-model";
 
 testMemoryProvider("SemanticMemoryProvider (lexical, session scope)", () => new SemanticMemoryProvider(), { scope: "session" });
 testMemoryProvider("SemanticMemoryProvider (lexical, user scope)", () => new SemanticMemoryProvider({ scope: "user" }), { scope: "user" });
@@ -12,28 +13,15 @@ testMemoryProvider("SemanticMemoryProvider (hybrid, toy embedder)", () => new Se
   scope: "session",
 });
 
-/** A deterministic bag-of-letter-trigrams embedder: texts sharing trigrams are close. */
 function toyEmbedder(calls: string[][] = []): EmbeddingModel {
-  const dimensions = 64;
+  const model = new MockEmbeddingModel({ maxValuesPerCall: 3 });
   return {
-    provider: "toy",
-    modelId: "trigrams",
-    dimensions,
+    provider: model.provider,
+    modelId: model.modelId,
     maxValuesPerCall: 3,
-    async doEmbed({ values }) {
-      calls.push(values);
-      return {
-        embeddings: values.map((value) => {
-          const vector = new Array<number>(dimensions).fill(0);
-          const text = ` ${value.toLowerCase().replace(/[^a-z]+/g, " ")} `;
-          for (let index = 0; index + 3 <= text.length; index++) {
-            let hash = 0;
-            for (const char of text.slice(index, index + 3)) hash = (hash * 31 + char.charCodeAt(0)) % 9973;
-            vector[hash % dimensions]! += 1;
-          }
-          return vector;
-        }),
-      };
+    doEmbed: async (call) => {
+      calls.push(call.values);
+      return model.doEmbed(call);
     },
   };
 }

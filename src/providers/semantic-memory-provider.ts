@@ -2,6 +2,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { EmbeddingModel } from "../models/embedding-model";
 import { validateSessionId } from "../stores/session-id";
+import { listScope, readScope } from "./scope-filter";
 import { embedAll } from "./embed-all";
 import { InMemorySemanticIndex } from "./in-memory-semantic-index";
 import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
@@ -121,7 +122,7 @@ export class SemanticMemoryProvider implements MemoryProvider {
   }
 
   async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
-    const scope = this.readFilter(options);
+    const scope = readScope(this.scope, options);
     const limit = options.limit === undefined ? this.limit : count(options.limit, "limit", this.limit);
     if (!scope || limit === 0) return [];
     const filter: SemanticFilter = { ...scope, ...(options.tags?.length ? { tags: options.tags } : {}) };
@@ -138,11 +139,11 @@ export class SemanticMemoryProvider implements MemoryProvider {
   }
 
   async clear(options?: MemoryScope): Promise<void> {
-    await this.index.delete(this.listFilter(options));
+    await this.index.delete(listScope(this.scope, options));
   }
 
   async entries(options?: MemoryScope): Promise<MemoryEntry[]> {
-    const documents = await this.index.list(this.listFilter(options));
+    const documents = await this.index.list(listScope(this.scope, options));
     return documents.map((document) => ({
       id: document.id,
       content: document.content,
@@ -208,21 +209,6 @@ export class SemanticMemoryProvider implements MemoryProvider {
       });
     }
     return records;
-  }
-
-  /** The filter of a read, or undefined when it has no scope to read (never "everything"). */
-  private readFilter(options: MemoryScope): SemanticFilter | undefined {
-    if (this.scope === "user" && options.userId !== undefined) return { userId: options.userId };
-    if (options.sessionId === undefined) return undefined;
-    return { sessionId: options.sessionId, ...(options.userId !== undefined ? { userId: options.userId } : {}) };
-  }
-
-  private listFilter(options?: MemoryScope): SemanticFilter {
-    if (!options) return {};
-    if (this.scope === "user" && options.userId !== undefined) return { userId: options.userId };
-    if (options.sessionId !== undefined) return { sessionId: options.sessionId, ...(options.userId !== undefined ? { userId: options.userId } : {}) };
-    if (options.userId !== undefined) return { userId: options.userId };
-    return {};
   }
 }
 
