@@ -71,3 +71,4 @@ export {
   type VectorMemoryQuery,
 } from "./providers/vector-memory-provider";
 export { CompositeMemory, type CompositeMemoryMember, type CompositeMemoryOptions } from "./providers/composite-memory";
+export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./providers/mem0-provider";
