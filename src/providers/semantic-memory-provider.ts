@@ -187,7 +187,8 @@ export class SemanticMemoryProvider implements MemoryProvider {
       if (this.before > 0 || this.after > 0) {
         const around = await this.index.neighbours(document.id, this.before, this.after);
         const visible = (neighbour: SemanticDocument) => matchesFilter(neighbour, { ...filter, tags: [] });
-        parts = [...around.before.filter(visible), document, ...around.after.filter(visible)];
+        const fresh = (neighbour: SemanticDocument) => visible(neighbour) && !shown.has(neighbour.id);
+        parts = [...around.before.filter(fresh), document, ...around.after.filter(fresh)];
       }
       for (const part of parts) shown.add(part.id);
       records.push({

@@ -1,3 +1,2 @@
 export { MockLanguageModel, type MockCall, type MockLanguageModelOptions, type MockResponse } from "./mock-language-model";
 export { MockEmbeddingModel, type MockEmbeddingModelOptions } from "./mock-embedding-model";
-export { testMemoryProvider, type MemoryProviderContractOptions } from "../providers/memory-provider-contract";
