@@ -72,3 +72,4 @@ export {
 } from "./providers/vector-memory-provider";
 export { CompositeMemory, type CompositeMemoryMember, type CompositeMemoryOptions } from "./providers/composite-memory";
 export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./providers/mem0-provider";
+export { PgVectorSemanticIndex, type PgVectorSemanticIndexOptions, type SqlClient } from "./providers/pgvector-semantic-index";
