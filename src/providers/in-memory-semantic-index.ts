@@ -48,6 +48,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private postings = new Map<string, number[]>();
   private readonly documentFrequency = new Map<string, number>();
   private liveCount = 0;
+  private scratchOwn = new Float64Array(0);
+  private scratchTotal = new Float64Array(0);
+  private scratchSeen = new Uint8Array(0);
   private totalLength = 0;
   private deadPostings = 0;
   private livePostings = 0;
@@ -73,17 +76,46 @@ export class InMemorySemanticIndex implements SemanticIndex {
     for (const term of analyzeText(query)) queryTerms.set(term, (queryTerms.get(term) ?? 0) + 1);
     if (queryTerms.size === 0 || this.liveCount === 0 || limit <= 0) return [];
     const averageLength = this.totalLength / this.liveCount || 1;
+    // Scratch arrays indexed by ordinal, reused between searches (this method never awaits, so
+    // searches cannot interleave) and reset through the lists of what was touched.
     const size = this.entries.length;
-    // Scratch arrays indexed by ordinal: far cheaper than maps at 100k documents.
-    const own = new Float64Array(size);
-    const seen = new Uint8Array(size); // 0 unknown, 1 passes the filter, 2 does not
+    if (this.scratchOwn.length < size) {
+      const capacity = Math.max(size, this.scratchOwn.length * 2, 1024);
+      this.scratchOwn = new Float64Array(capacity);
+      this.scratchTotal = new Float64Array(capacity);
+      this.scratchSeen = new Uint8Array(capacity);
+    }
+    const own = this.scratchOwn;
+    const total = this.scratchTotal;
+    const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
+    const checked: number[] = [];
     const passes = (ordinal: number): boolean => {
       if (seen[ordinal] === 0) {
         const entry = this.entries[ordinal];
         seen[ordinal] = entry !== undefined && matchesFilter(entry.document, filter) ? 1 : 2;
+        checked.push(ordinal);
       }
       return seen[ordinal] === 1;
     };
+    try {
+      return this.rankText(queryTerms, averageLength, own, total, passes, limit);
+    } finally {
+      for (const ordinal of checked) {
+        seen[ordinal] = 0;
+        own[ordinal] = 0;
+        total[ordinal] = 0;
+      }
+    }
+  }
+
+  private rankText(
+    queryTerms: Map<string, number>,
+    averageLength: number,
+    own: Float64Array,
+    total: Float64Array,
+    passes: (ordinal: number) => boolean,
+    limit: number,
+  ): ScoredDocument[] {
     const hits: number[] = [];
     for (const [term, queryFrequency] of queryTerms) {
       const list = this.postings.get(term);
@@ -104,7 +136,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     }
     const ranked = new Map<number, number>();
     if (this.contextWeight > 0 && this.contextWindow > 0) {
-      const total = Float64Array.from(own);
+      for (const ordinal of hits) total[ordinal] = own[ordinal]!;
       const candidates = [...hits];
       for (const ordinal of hits) {
         let share = this.contextWeight * own[ordinal]!;
