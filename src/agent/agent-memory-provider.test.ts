@@ -5,6 +5,7 @@ import { MAX_RECALLED_CHARS } from "./system-prompt";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { SemanticMemoryProvider } from "../providers/semantic-memory-provider";
 import type { MemoryProvider } from "../providers/memory-provider";
+import { CompositeMemory } from "../providers/composite-memory";
 
 function recalledBlock(system: string | undefined): string {
   const match = /<recalled_memories>[\s\S]*<\/recalled_memories>/.exec(system ?? "");
@@ -40,6 +41,28 @@ describe("Agent with semantic memory", () => {
     const entries = await memoryProvider.entries({ sessionId: "s" });
     expect(entries.map((entry) => entry.messageId)).toEqual(result.messages.map((message) => message.id));
     expect(entries[0]).toMatchObject({ sessionId: "s", agentName: "painter", role: "user", content: "Paint the kitchen blue." });
+  });
+
+  it("a CompositeMemory with a hanging member still recalls from the others within its timeout", async () => {
+    const semantic = new SemanticMemoryProvider();
+    const hanging: MemoryProvider = { type: "hanging", read: () => new Promise(() => {}), write: () => new Promise(() => {}) };
+    const skipped: string[] = [];
+    const memoryProvider = new CompositeMemory({
+      providers: [{ provider: hanging, timeoutMs: 40 }, semantic],
+      onError: (_error, { provider, operation }) => skipped.push(`${provider} ${operation}`),
+    });
+    const model = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
+    const agent = new Agent({ model, memoryProvider, memoryProviderTimeoutMs: 2000 });
+    const errors: AgentEventMap["memory:error"][] = [];
+    agent.on("memory:error", (event) => errors.push(event));
+    await agent.run({ input: "The spare key is under the blue flowerpot.", sessionId: "s" });
+    await agent.run({ input: "Where is the spare key?", sessionId: "s2" });
+    await agent.run({ input: "Where is the spare key?", sessionId: "s" });
+    expect(recalledBlock(model.calls[1]!.system)).toBe("");
+    expect(recalledBlock(model.calls[2]!.system)).toContain("under the blue flowerpot");
+    expect(errors).toEqual([]);
+    expect(skipped).toContain("hanging read");
+    expect(skipped).toContain("hanging write");
   });
 
   describe("degrades, never fails, when the provider misbehaves", () => {
