@@ -14,4 +14,6 @@ export default defineConfig({
   treeshake: true,
   // Optional peers and vitest (used only by agentcore/testing's conformance suite) stay external.
   external: ["ioredis", "pg", "better-sqlite3", "mem0ai", "vitest"],
+  // stemmer is ESM-only and tiny: bundled so the CommonJS build needs no require() of an ES module.
+  noExternal: ["stemmer"],
 });

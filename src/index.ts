@@ -79,3 +79,20 @@ export {
   defaultAnthropicMaxTokens,
   resolveAnthropicModelId,
 } from "./models/anthropic/anthropic-model-ids";
+// --- semantic memory ---
+export type { MemoryEntry, MemoryScope } from "./providers/memory-provider";
+export { MemoryProviderError } from "./errors";
+export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
+export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
+export type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./providers/semantic-index";
+export {
+  VectorMemoryProvider,
+  type VectorMemoryHit,
+  type VectorMemoryItem,
+  type VectorMemoryMetadata,
+  type VectorMemoryProviderOptions,
+  type VectorMemoryQuery,
+} from "./providers/vector-memory-provider";
+export { CompositeMemory, type CompositeMemoryMember, type CompositeMemoryOptions } from "./providers/composite-memory";
+export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./providers/mem0-provider";
+export { PgVectorSemanticIndex, type PgVectorSemanticIndexOptions, type SqlClient } from "./providers/pgvector-semantic-index";

@@ -215,12 +215,17 @@ async function recallMemories(context: TurnContext, base: Omit<EventBase, "input
       context.memoryProviderTimeoutMs,
       `${provider.type} read`,
     );
-    return Array.isArray(records) ? records.slice(0, context.recallLimit) : [];
+    // Records come from outside: keep only well-formed ones, so a bad one cannot break the prompt.
+    return Array.isArray(records) ? records.filter(isMemoryRecord).slice(0, context.recallLimit) : [];
   } catch (error) {
     if (context.abortSignal?.aborted) throw error;
     context.events.emit("memory:error", { ...base, source: provider.type, operation: "read", error });
     return [];
   }
+}
+
+function isMemoryRecord(record: unknown): record is MemoryRecord {
+  return typeof record === "object" && record !== null && typeof (record as MemoryRecord).content === "string";
 }
 
 async function rememberTurn(context: TurnContext, base: Omit<EventBase, "input">, turn: AgentMessage[]): Promise<void> {

@@ -8,3 +8,4 @@ export { UnsupportedFeatureError } from "./unsupported-feature-error";
 export { SessionBusyError } from "./session-busy-error";
 export { APICallError } from "./api-call-error";
 export { MissingApiKeyError } from "./missing-api-key-error";
+export { MemoryProviderError } from "./memory-provider-error";

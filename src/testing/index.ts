@@ -1,1 +1,2 @@
 export { MockLanguageModel, type MockCall, type MockLanguageModelOptions, type MockResponse } from "./mock-language-model";
+export { MockEmbeddingModel, type MockEmbeddingModelOptions } from "./mock-embedding-model";

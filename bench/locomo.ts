@@ -1,0 +1,98 @@
+/**
+ * Loads LoCoMo (../shared/data/locomo-dev.json, see its README) for the recall benchmark and
+ * the recall-quality test. Not shipped: the data is CC BY-NC 4.0 and lives outside the package.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AgentMessage } from "agentcore";
+
+export interface LocomoTurn {
+  /** The turn's `dia_id`, e.g. "D3:12". */
+  id: string;
+  speaker: string;
+  text: string;
+  /** Caption of the photo the speaker shared in this turn, if any. */
+  caption?: string;
+}
+
+export interface LocomoQuestion {
+  question: string;
+  /** Normalised evidence turn ids, all present in the conversation; never empty. */
+  evidence: string[];
+  category: number;
+}
+
+export interface LocomoConversation {
+  sampleId: string;
+  turns: LocomoTurn[];
+  questions: LocomoQuestion[];
+}
+
+export const LOCOMO_PATH = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "data", "locomo-dev.json");
+
+/** Published anchors on all ten conversations (LoCoMo paper, Table 3; BM25 over turns). */
+export const LOCOMO_ANCHORS = {
+  "DRAGON (dense)": { 5: 56.7, 10: 66.2, 25: 76.7, 50: 82.7 },
+  BM25: { 5: 51.6, 10: 58.5, 25: 66.8, 50: 71.1 },
+} as const;
+
+/** "D8:6; D9:17" → ["D8:6", "D9:17"], "D:11:26" → ["D11:26"], "D30:05" → ["D30:5"]. */
+export function normaliseEvidence(raw: readonly string[]): string[] {
+  const ids: string[] = [];
+  for (const item of raw) {
+    for (const match of String(item).matchAll(/D\s*:?\s*(\d+)\s*:\s*(\d+)/g)) {
+      const id = `D${Number(match[1])}:${Number(match[2])}`;
+      if (!ids.includes(id)) ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/** The text a turn is remembered as: who said it, what they said, and the photo they shared. */
+export function turnContent(turn: LocomoTurn): string {
+  return `${turn.speaker}: ${turn.text}${turn.caption ? ` [shares ${turn.caption}]` : ""}`;
+}
+
+/** A conversation's turns as the messages an agent would have stored: id = dia_id. */
+export function turnMessages(conversation: LocomoConversation): AgentMessage[] {
+  return conversation.turns.map((turn, index) => ({
+    id: turn.id,
+    role: index % 2 === 0 ? "user" : "assistant",
+    content: turnContent(turn),
+    timestamp: index,
+  }));
+}
+
+export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
+  const samples = JSON.parse(readFileSync(path, "utf8")) as {
+    sample_id: string;
+    conversation: Record<string, unknown>;
+    qa: { question: string; evidence?: string[]; category: number }[];
+  }[];
+  return samples.map((sample) => {
+    const sessions = Object.keys(sample.conversation)
+      .map((key) => /^session_(\d+)$/.exec(key))
+      .filter((match): match is RegExpExecArray => match !== null && Array.isArray(sample.conversation[match[0]]))
+      .sort((left, right) => Number(left[1]) - Number(right[1]));
+    const turns: LocomoTurn[] = sessions.flatMap((match) =>
+      (sample.conversation[match[0]] as { speaker: string; dia_id: string; text: string; blip_caption?: string }[]).map((turn) => ({
+        id: normaliseEvidence([turn.dia_id])[0] ?? turn.dia_id,
+        speaker: turn.speaker,
+        text: turn.text,
+        ...(turn.blip_caption ? { caption: turn.blip_caption } : {}),
+      })),
+    );
+    const known = new Set(turns.map((turn) => turn.id));
+    const questions = sample.qa
+      .map((item) => ({ question: item.question, category: item.category, evidence: normaliseEvidence(item.evidence ?? []).filter((id) => known.has(id)) }))
+      .filter((item) => item.evidence.length > 0);
+    return { sampleId: sample.sample_id, turns, questions };
+  });
+}
+
+/** Fractional recall: the share of `evidence` among `retrieved`. */
+export function fractionalRecall(evidence: readonly string[], retrieved: readonly (string | undefined)[]): number {
+  const found = new Set(retrieved);
+  return evidence.filter((id) => found.has(id)).length / evidence.length;
+}

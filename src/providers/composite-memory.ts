@@ -1,0 +1,152 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { MemoryProviderError } from "../errors/memory-provider-error";
+import type { AgentMessage } from "../messages/agent-message";
+import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import { normaliseContent } from "./normalise-content";
+import { withTimeout } from "./with-timeout";
+
+/** A provider of a `CompositeMemory`, with its own timeout. */
+export interface CompositeMemoryMember {
+  provider: MemoryProvider;
+  /** Milliseconds this provider may take per call. @default the composite's `timeoutMs` */
+  timeoutMs?: number;
+}
+
+export interface CompositeMemoryOptions {
+  /** Providers in priority order: a provider, or `{ provider, timeoutMs }`. */
+  providers: (MemoryProvider | CompositeMemoryMember)[];
+  /**
+   * - `"interleave"`: the first record of each provider, then the second of each, …
+   * - `"concat"`: every record of the first provider, then of the second, …
+   * - `"priority"`: only the records of the first provider (in order) that answered with any;
+   *   the others are fallbacks for when it fails, times out or has nothing.
+   * @default "interleave"
+   */
+  mergeStrategy?: "interleave" | "concat" | "priority";
+  /** Milliseconds each provider may take per call, unless it has its own. @default 2000 */
+  timeoutMs?: number;
+  /** Records a read returns when it gives no `limit`. @default 5 */
+  limit?: number;
+  /** Called when one provider fails or times out (the others still answer). @default none */
+  onError?: (error: unknown, context: { provider: string; operation: string }) => void;
+}
+
+/**
+ * Several memory providers behind one (itself a `MemoryProvider`): reads ask every provider at
+ * once, each under its own timeout, then merge and de-duplicate (same id, same source message or
+ * same normalised content); writes go to all. A failing provider is skipped (and reported to
+ * `onError`); only when every provider fails does the call fail, so the agent emits `memory:error`.
+ */
+export class CompositeMemory implements MemoryProvider {
+  readonly type = "composite";
+  private readonly members: Required<CompositeMemoryMember>[];
+  private readonly mergeStrategy: "interleave" | "concat" | "priority";
+  private readonly limit: number;
+  private readonly onError: CompositeMemoryOptions["onError"];
+
+  constructor(options: CompositeMemoryOptions) {
+    if (!options || !Array.isArray(options.providers) || options.providers.length === 0) {
+      throw new InvalidArgumentError({ argument: "providers", message: "CompositeMemory needs `providers`: a non-empty array of memory providers." });
+    }
+    const timeoutMs = options.timeoutMs ?? 2000;
+    this.members = options.providers.map((member, index) => {
+      const provider = "provider" in member && typeof (member as CompositeMemoryMember).provider?.read === "function" ? (member as CompositeMemoryMember).provider : (member as MemoryProvider);
+      if (!provider || typeof provider.read !== "function" || typeof provider.write !== "function") {
+        throw new InvalidArgumentError({ argument: `providers[${index}]`, message: `providers[${index}] is not a memory provider (it needs read and write).` });
+      }
+      const ms = ("provider" in member ? (member as CompositeMemoryMember).timeoutMs : undefined) ?? timeoutMs;
+      if (!Number.isFinite(ms) || ms <= 0) {
+        throw new InvalidArgumentError({ argument: `providers[${index}].timeoutMs`, value: ms, message: "timeoutMs must be a positive number of milliseconds." });
+      }
+      return { provider, timeoutMs: ms };
+    });
+    this.mergeStrategy = options.mergeStrategy ?? "interleave";
+    if (!["interleave", "concat", "priority"].includes(this.mergeStrategy)) {
+      throw new InvalidArgumentError({ argument: "mergeStrategy", value: options.mergeStrategy, message: 'mergeStrategy must be "interleave", "concat" or "priority".' });
+    }
+    this.limit = options.limit ?? 5;
+    this.onError = options.onError;
+  }
+
+  async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
+    const limit = options.limit ?? this.limit;
+    const lists = await this.each("read", (provider, signal) => provider.read({ ...options, limit, abortSignal: signal }), options.abortSignal);
+    const answered = lists.map((list) => (Array.isArray(list) ? list.filter(isRecord) : undefined));
+    let ordered: { record: MemoryRecord; provider: string }[];
+    if (this.mergeStrategy === "priority") {
+      const index = answered.findIndex((list) => list !== undefined && list.length > 0);
+      ordered = index === -1 ? [] : answered[index]!.map((record) => ({ record, provider: this.members[index]!.provider.type }));
+    } else if (this.mergeStrategy === "concat") {
+      ordered = answered.flatMap((list, index) => (list ?? []).map((record) => ({ record, provider: this.members[index]!.provider.type })));
+    } else {
+      ordered = [];
+      const longest = Math.max(0, ...answered.map((list) => list?.length ?? 0));
+      for (let rank = 0; rank < longest; rank++) {
+        answered.forEach((list, index) => {
+          const record = list?.[rank];
+          if (record) ordered.push({ record, provider: this.members[index]!.provider.type });
+        });
+      }
+    }
+    const seenIds = new Set<string>();
+    const seenContent = new Set<string>();
+    const merged: MemoryRecord[] = [];
+    for (const { record, provider } of ordered) {
+      if (merged.length >= limit) break;
+      const keys = [`id:${record.id}`, ...(record.messageId ? [`message:${record.messageId}`] : [])];
+      const content = normaliseContent(record.content);
+      if (keys.some((key) => seenIds.has(key)) || seenContent.has(content)) continue;
+      for (const key of keys) seenIds.add(key);
+      seenContent.add(content);
+      merged.push({ ...record, metadata: { ...record.metadata, provider } });
+    }
+    return merged;
+  }
+
+  async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+    await this.each("write", (provider, signal) => provider.write(messages, { ...options, abortSignal: signal }), options.abortSignal);
+  }
+
+  async clear(options?: MemoryScope): Promise<void> {
+    await this.each("clear", (provider) => (provider.clear ? provider.clear(options) : Promise.resolve()));
+  }
+
+  async entries(options?: MemoryScope): Promise<MemoryEntry[]> {
+    const lists = await this.each("entries", (provider) => (provider.entries ? provider.entries(options) : Promise.resolve([])));
+    return lists.flatMap((list) => (Array.isArray(list) ? list : []));
+  }
+
+  /** Runs one operation on every provider at once; undefined for those that failed. Throws only when all failed. */
+  private async each<T>(operation: string, call: (provider: MemoryProvider, signal: AbortSignal) => Promise<T>, parent?: AbortSignal): Promise<(T | undefined)[]> {
+    const settled = await Promise.allSettled(
+      this.members.map((member) =>
+        withTimeout((signal) => call(member.provider, signal), { ms: member.timeoutMs, provider: member.provider.type, operation, ...(parent ? { parent } : {}) }),
+      ),
+    );
+    parent?.throwIfAborted();
+    const failures: unknown[] = [];
+    const results = settled.map((outcome, index) => {
+      if (outcome.status === "fulfilled") return outcome.value;
+      failures.push(outcome.reason);
+      try {
+        this.onError?.(outcome.reason, { provider: this.members[index]!.provider.type, operation });
+      } catch {
+        // A failing error listener must not fail the read.
+      }
+      return undefined;
+    });
+    if (failures.length === this.members.length) {
+      throw new MemoryProviderError({
+        provider: this.type,
+        operation,
+        message: `Every provider of the CompositeMemory failed to ${operation}: ${failures.map((failure) => (failure instanceof Error ? failure.message : String(failure))).join("; ")}`,
+        cause: new AggregateError(failures),
+      });
+    }
+    return results;
+  }
+}
+
+function isRecord(record: unknown): record is MemoryRecord {
+  return typeof record === "object" && record !== null && typeof (record as MemoryRecord).id === "string" && typeof (record as MemoryRecord).content === "string";
+}

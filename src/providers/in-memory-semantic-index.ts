@@ -1,0 +1,344 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { analyzeText } from "./text-analysis";
+import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
+
+export interface InMemorySemanticIndexOptions {
+  /** BM25 term-frequency saturation. @default 1.2 */
+  k1?: number;
+  /** BM25 length normalisation, 0 (none) to 1 (full). @default 0.75 */
+  b?: number;
+  /**
+   * Share of a turn's lexical score lent to its neighbouring turns of the same session. A turn
+   * that answers a question often shares no word with the query while the turn before it does.
+   * 0 turns it off. @default 0.5
+   */
+  contextWeight?: number;
+  /** Turns on each side of a hit that receive its lent score (halved at each further step). @default 2 */
+  contextWindow?: number;
+}
+
+interface Entry {
+  document: SemanticDocument;
+  /** Distinct terms of the content, for document-frequency bookkeeping on delete. */
+  terms: string[];
+  length: number;
+  chain: string;
+  previous: number;
+  next: number;
+}
+
+const NONE = -1;
+
+/**
+ * The default index of `SemanticMemoryProvider`: everything in process memory. Lexical search is
+ * BM25 over stemmed terms (see `analyzeText`) through an inverted index, plus a share of each
+ * hit's score lent to its neighbouring turns; vector search is exact cosine similarity.
+ */
+export class InMemorySemanticIndex implements SemanticIndex {
+  private readonly k1: number;
+  private readonly b: number;
+  private readonly contextWeight: number;
+  private readonly contextWindow: number;
+  private readonly entries: (Entry | undefined)[] = [];
+  private readonly ordinalById = new Map<string, number>();
+  private readonly ordinalByMessage = new Map<string, number>();
+  private readonly tails = new Map<string, number>();
+  private readonly heads = new Map<string, number>();
+  /** term → flat [ordinal, term frequency, ordinal, term frequency, …]; dead ordinals are skipped. */
+  private postings = new Map<string, number[]>();
+  private readonly documentFrequency = new Map<string, number>();
+  private liveCount = 0;
+  private scratchOwn = new Float64Array(0);
+  private scratchTotal = new Float64Array(0);
+  private scratchSeen = new Uint8Array(0);
+  private totalLength = 0;
+  private deadPostings = 0;
+  private livePostings = 0;
+
+  constructor(options: InMemorySemanticIndexOptions = {}) {
+    this.k1 = nonNegative(options.k1, "k1", 1.2);
+    this.b = nonNegative(options.b, "b", 0.75);
+    this.contextWeight = nonNegative(options.contextWeight, "contextWeight", 0.5);
+    this.contextWindow = Math.floor(nonNegative(options.contextWindow, "contextWindow", 2));
+  }
+
+  /** Live documents. */
+  get size(): number {
+    return this.liveCount;
+  }
+
+  async add(documents: SemanticDocument[]): Promise<void> {
+    for (const document of documents) this.addOne(document);
+  }
+
+  async searchText(query: string, filter: SemanticFilter, limit: number): Promise<ScoredDocument[]> {
+    const queryTerms = new Map<string, number>();
+    for (const term of analyzeText(query)) queryTerms.set(term, (queryTerms.get(term) ?? 0) + 1);
+    if (queryTerms.size === 0 || this.liveCount === 0 || limit <= 0) return [];
+    const averageLength = this.totalLength / this.liveCount || 1;
+    // Scratch arrays indexed by ordinal, reused between searches (this method never awaits, so
+    // searches cannot interleave) and reset through the lists of what was touched.
+    const size = this.entries.length;
+    if (this.scratchOwn.length < size) {
+      const capacity = Math.max(size, this.scratchOwn.length * 2, 1024);
+      this.scratchOwn = new Float64Array(capacity);
+      this.scratchTotal = new Float64Array(capacity);
+      this.scratchSeen = new Uint8Array(capacity);
+    }
+    const own = this.scratchOwn;
+    const total = this.scratchTotal;
+    const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
+    const checked: number[] = [];
+    const passes = (ordinal: number): boolean => {
+      if (seen[ordinal] === 0) {
+        const entry = this.entries[ordinal];
+        seen[ordinal] = entry !== undefined && matchesFilter(entry.document, filter) ? 1 : 2;
+        checked.push(ordinal);
+      }
+      return seen[ordinal] === 1;
+    };
+    try {
+      return this.rankText(queryTerms, averageLength, own, total, passes, limit);
+    } finally {
+      for (const ordinal of checked) {
+        seen[ordinal] = 0;
+        own[ordinal] = 0;
+        total[ordinal] = 0;
+      }
+    }
+  }
+
+  private rankText(
+    queryTerms: Map<string, number>,
+    averageLength: number,
+    own: Float64Array,
+    total: Float64Array,
+    passes: (ordinal: number) => boolean,
+    limit: number,
+  ): ScoredDocument[] {
+    const hits: number[] = [];
+    for (const [term, queryFrequency] of queryTerms) {
+      const list = this.postings.get(term);
+      const frequency = this.documentFrequency.get(term);
+      if (!list || !frequency) continue;
+      const idf = Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
+      const weight = idf * (1 + Math.log(queryFrequency));
+      const k1 = this.k1;
+      const lengthNorm = this.b / averageLength;
+      for (let index = 0; index < list.length; index += 2) {
+        const ordinal = list[index]!;
+        if (!passes(ordinal)) continue;
+        const termFrequency = list[index + 1]!;
+        const saturation = (termFrequency * (k1 + 1)) / (termFrequency + k1 * (1 - this.b + lengthNorm * this.entries[ordinal]!.length));
+        if (own[ordinal] === 0) hits.push(ordinal);
+        own[ordinal] = own[ordinal]! + weight * saturation;
+      }
+    }
+    const ranked = new Map<number, number>();
+    if (this.contextWeight > 0 && this.contextWindow > 0) {
+      for (const ordinal of hits) total[ordinal] = own[ordinal]!;
+      const candidates = [...hits];
+      for (const ordinal of hits) {
+        let share = this.contextWeight * own[ordinal]!;
+        let previous = this.entries[ordinal]!.previous;
+        let next = this.entries[ordinal]!.next;
+        for (let step = 0; step < this.contextWindow; step++, share /= 2) {
+          if (previous !== NONE) {
+            if (passes(previous)) {
+              if (total[previous] === 0) candidates.push(previous);
+              total[previous] = total[previous]! + share;
+            }
+            previous = this.entries[previous]!.previous;
+          }
+          if (next !== NONE) {
+            if (passes(next)) {
+              if (total[next] === 0) candidates.push(next);
+              total[next] = total[next]! + share;
+            }
+            next = this.entries[next]!.next;
+          }
+        }
+      }
+      for (const ordinal of candidates) ranked.set(ordinal, total[ordinal]!);
+    } else {
+      for (const ordinal of hits) ranked.set(ordinal, own[ordinal]!);
+    }
+    return topK(ranked, limit).map(([ordinal, score]) => ({ document: this.entries[ordinal]!.document, score }));
+  }
+
+  async searchVector(vector: number[], filter: SemanticFilter, limit: number): Promise<ScoredDocument[]> {
+    const queryNorm = norm(vector);
+    if (queryNorm === 0 || limit <= 0) return [];
+    const scores = new Map<number, number>();
+    this.entries.forEach((entry, ordinal) => {
+      const candidate = entry?.document.vector;
+      if (!candidate || candidate.length !== vector.length || !matchesFilter(entry.document, filter)) return;
+      const candidateNorm = norm(candidate);
+      if (candidateNorm === 0) return;
+      let dot = 0;
+      for (let index = 0; index < vector.length; index++) dot += vector[index]! * candidate[index]!;
+      scores.set(ordinal, dot / (queryNorm * candidateNorm));
+    });
+    return topK(scores, limit).map(([ordinal, score]) => ({ document: this.entries[ordinal]!.document, score }));
+  }
+
+  async neighbours(id: string, before: number, after: number): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }> {
+    const ordinal = this.ordinalById.get(id);
+    if (ordinal === undefined) return { before: [], after: [] };
+    const earlier: SemanticDocument[] = [];
+    for (let cursor = this.entries[ordinal]!.previous; cursor !== NONE && earlier.length < before; cursor = this.entries[cursor]!.previous) {
+      earlier.unshift(this.entries[cursor]!.document);
+    }
+    const later: SemanticDocument[] = [];
+    for (let cursor = this.entries[ordinal]!.next; cursor !== NONE && later.length < after; cursor = this.entries[cursor]!.next) {
+      later.push(this.entries[cursor]!.document);
+    }
+    return { before: earlier, after: later };
+  }
+
+  async list(filter: SemanticFilter): Promise<SemanticDocument[]> {
+    const found: SemanticDocument[] = [];
+    for (const entry of this.entries) if (entry && matchesFilter(entry.document, filter)) found.push(entry.document);
+    return found.sort((left, right) => left.createdAt - right.createdAt);
+  }
+
+  async delete(filter: SemanticFilter): Promise<void> {
+    this.entries.forEach((entry, ordinal) => {
+      if (entry && matchesFilter(entry.document, filter)) this.remove(ordinal);
+    });
+    this.compactIfSparse();
+  }
+
+  private addOne(document: SemanticDocument): void {
+    if (this.ordinalById.has(document.id)) this.remove(this.ordinalById.get(document.id)!);
+    const chain = document.sessionId ?? "";
+    const messageKey = document.messageId === undefined ? undefined : `${chain}\u0000${document.messageId}`;
+    const replaced = messageKey === undefined ? undefined : this.ordinalByMessage.get(messageKey);
+    const ordinal = this.entries.length;
+    const counts = new Map<string, number>();
+    const terms = analyzeText(document.content);
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE };
+    this.entries.push(entry);
+    if (replaced !== undefined && this.entries[replaced]) {
+      // Take the old document's place in its session's order.
+      const old = this.entries[replaced]!;
+      entry.previous = old.previous;
+      entry.next = old.next;
+      old.previous = NONE;
+      old.next = NONE;
+      if (entry.previous !== NONE) this.entries[entry.previous]!.next = ordinal;
+      else this.heads.set(chain, ordinal);
+      if (entry.next !== NONE) this.entries[entry.next]!.previous = ordinal;
+      else this.tails.set(chain, ordinal);
+      this.remove(replaced, false);
+    } else {
+      const tail = this.tails.get(chain);
+      if (tail === undefined) this.heads.set(chain, ordinal);
+      else {
+        entry.previous = tail;
+        this.entries[tail]!.next = ordinal;
+      }
+      this.tails.set(chain, ordinal);
+    }
+    this.ordinalById.set(document.id, ordinal);
+    if (messageKey !== undefined) this.ordinalByMessage.set(messageKey, ordinal);
+    for (const [term, count] of counts) {
+      let list = this.postings.get(term);
+      if (!list) this.postings.set(term, (list = []));
+      list.push(ordinal, count);
+      this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+    }
+    this.livePostings += counts.size;
+    this.liveCount++;
+    this.totalLength += terms.length;
+  }
+
+  private remove(ordinal: number, unlink = true): void {
+    const entry = this.entries[ordinal];
+    if (!entry) return;
+    if (unlink) {
+      if (entry.previous !== NONE) this.entries[entry.previous]!.next = entry.next;
+      else if (entry.next !== NONE) this.heads.set(entry.chain, entry.next);
+      else this.heads.delete(entry.chain);
+      if (entry.next !== NONE) this.entries[entry.next]!.previous = entry.previous;
+      else if (entry.previous !== NONE) this.tails.set(entry.chain, entry.previous);
+      else this.tails.delete(entry.chain);
+    }
+    for (const term of entry.terms) {
+      const frequency = (this.documentFrequency.get(term) ?? 1) - 1;
+      if (frequency > 0) this.documentFrequency.set(term, frequency);
+      else this.documentFrequency.delete(term);
+    }
+    if (this.ordinalById.get(entry.document.id) === ordinal) this.ordinalById.delete(entry.document.id);
+    if (entry.document.messageId !== undefined) {
+      const key = `${entry.chain}\u0000${entry.document.messageId}`;
+      if (this.ordinalByMessage.get(key) === ordinal) this.ordinalByMessage.delete(key);
+    }
+    this.livePostings -= entry.terms.length;
+    this.deadPostings += entry.terms.length;
+    this.liveCount--;
+    this.totalLength -= entry.length;
+    this.entries[ordinal] = undefined;
+  }
+
+  /** Rebuilds the posting lists once most of their entries point at deleted documents. */
+  private compactIfSparse(): void {
+    if (this.deadPostings < 1024 || this.deadPostings < this.livePostings) return;
+    const postings = new Map<string, number[]>();
+    for (const [term, list] of this.postings) {
+      const kept: number[] = [];
+      for (let index = 0; index < list.length; index += 2) if (this.entries[list[index]!]) kept.push(list[index]!, list[index + 1]!);
+      if (kept.length) postings.set(term, kept);
+    }
+    this.postings = postings;
+    this.deadPostings = 0;
+  }
+}
+
+/** The `limit` highest-scoring entries, best first (ties: earlier ordinal first). */
+function topK(scores: Map<number, number>, limit: number): [number, number][] {
+  const better = (left: [number, number], right: [number, number]) => left[1] > right[1] || (left[1] === right[1] && left[0] < right[0]);
+  if (scores.size <= limit * 4) return [...scores].sort((left, right) => (better(left, right) ? -1 : 1)).slice(0, limit);
+  // A min-heap of the best `limit` seen so far.
+  const heap: [number, number][] = [];
+  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
+  for (const item of scores) {
+    if (heap.length < limit) {
+      heap.push(item);
+      for (let index = heap.length - 1; index > 0; ) {
+        const parent = (index - 1) >> 1;
+        if (!better(heap[parent]!, heap[index]!)) break;
+        swap(parent, index);
+        index = parent;
+      }
+    } else if (better(item, heap[0]!)) {
+      heap[0] = item;
+      for (let index = 0; ; ) {
+        const left = 2 * index + 1;
+        const right = left + 1;
+        let worst = index;
+        if (left < heap.length && better(heap[worst]!, heap[left]!)) worst = left;
+        if (right < heap.length && better(heap[worst]!, heap[right]!)) worst = right;
+        if (worst === index) break;
+        swap(worst, index);
+        index = worst;
+      }
+    }
+  }
+  return heap.sort((left, right) => (better(left, right) ? -1 : 1));
+}
+
+function norm(vector: number[]): number {
+  let sum = 0;
+  for (const value of vector) sum += value * value;
+  return Math.sqrt(sum);
+}
+
+function nonNegative(value: number | undefined, argument: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a finite number of 0 or more.` });
+  }
+  return value;
+}

@@ -1,0 +1,71 @@
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MockEmbeddingModel } from "../testing/mock-embedding-model";
+import { testMemoryProvider } from "./memory-provider-contract";
+import { PgVectorSemanticIndex, type SqlClient } from "./pgvector-semantic-index";
+import { SemanticMemoryProvider } from "./semantic-memory-provider";
+
+// PostgreSQL 18 with pgvector, in process (PGlite). Booting it takes seconds on a busy machine.
+let database: PGlite | undefined;
+let tables = 0;
+const client: SqlClient = { query: (text, params) => database!.query(text, params) as Promise<{ rows: Record<string, unknown>[] }> };
+
+beforeAll(async () => {
+  database = await PGlite.create({ extensions: { vector } });
+}, 120_000);
+afterAll(async () => {
+  await database?.close();
+});
+
+const index = (options: { dimensions?: number } = {}) => new PgVectorSemanticIndex({ client, table: `memories_${++tables}`, ...options });
+
+testMemoryProvider("SemanticMemoryProvider on pgvector (full-text ranking)", () => new SemanticMemoryProvider({ index: index() }), { scope: "session" });
+testMemoryProvider(
+  "SemanticMemoryProvider on pgvector (hybrid, user scope, HNSW)",
+  () => new SemanticMemoryProvider({ index: index({ dimensions: 64 }), embedder: new MockEmbeddingModel(), scope: "user" }),
+  { scope: "user" },
+);
+
+describe("PgVectorSemanticIndex", () => {
+  it("ranks by cosine distance and keeps the session's order for neighbours", async () => {
+    const provider = new SemanticMemoryProvider({ index: index({ dimensions: 64 }), embedder: new MockEmbeddingModel(), ranking: "vector", neighbours: 1 });
+    await provider.write(
+      [
+        { id: "m1", role: "user", content: "Where did you park?" },
+        { id: "m2", role: "assistant", content: "Level three of the garage, near the lifts." },
+        { id: "m3", role: "user", content: "Thanks, see you at dinner." },
+      ],
+      { sessionId: "s" },
+    );
+    const [record] = await provider.read({ sessionId: "s", query: "the garage lifts", limit: 1 });
+    expect(record!.messageId).toBe("m2");
+    expect(record!.content).toBe("Where did you park?\nLevel three of the garage, near the lifts.\nThanks, see you at dinner.");
+  });
+
+  it("replaces a message written again, in place, and deletes by scope", async () => {
+    const table = index();
+    const provider = new SemanticMemoryProvider({ index: table, neighbours: { before: 0, after: 1 } });
+    await provider.write(
+      [
+        { id: "m1", role: "user", content: "draft answer", timestamp: 1 },
+        { id: "m2", role: "user", content: "after", timestamp: 2 },
+      ],
+      { sessionId: "s", tags: ["x"] },
+    );
+    await provider.write([{ id: "m1", role: "user", content: "final answer", timestamp: 1 }], { sessionId: "s", tags: ["y"] });
+    expect((await provider.read({ sessionId: "s", query: "final answer", limit: 1 }))[0]!.content).toBe("final answer\nafter");
+    expect((await provider.entries({ sessionId: "s" })).map((entry) => [entry.content, entry.tags])).toEqual([
+      ["final answer", ["y"]],
+      ["after", ["x"]],
+    ]);
+    await provider.clear({ sessionId: "s" });
+    expect(await provider.entries()).toEqual([]);
+  });
+
+  it("rejects unsafe identifiers and reports SQL failures as MemoryProviderError", async () => {
+    expect(() => new PgVectorSemanticIndex({ client, table: "x; DROP TABLE y" })).toThrow(/identifier/);
+    const broken = new PgVectorSemanticIndex({ client: { query: async () => Promise.reject(new Error("connection refused")) } });
+    await expect(broken.list({})).rejects.toMatchObject({ name: "MemoryProviderError", message: expect.stringContaining("pgvector extension") });
+  });
+});

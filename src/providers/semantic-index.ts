@@ -1,0 +1,59 @@
+import type { AgentMessage } from "../messages/agent-message";
+
+/** One indexed memory: a message (or part of one) with its scope and metadata. */
+export interface SemanticDocument {
+  /** Unique id of the memory. */
+  id: string;
+  content: string;
+  /** Id of the stored message it came from. Unique per session: writing it again replaces the memory. */
+  messageId?: string;
+  sessionId?: string;
+  userId?: string;
+  agentName?: string;
+  tags: string[];
+  role?: AgentMessage["role"];
+  createdAt: number;
+  /** Embedding of `content`, when the provider has an embedder. */
+  vector?: number[];
+}
+
+/** Which documents a search or listing may see. Every given field must match. */
+export interface SemanticFilter {
+  sessionId?: string;
+  userId?: string;
+  /** Documents carrying every one of these tags. */
+  tags?: string[];
+}
+
+export interface ScoredDocument {
+  document: SemanticDocument;
+  score: number;
+}
+
+/**
+ * Where `SemanticMemoryProvider` keeps its documents. An index answers lexical queries
+ * (`searchText`), vector queries (`searchVector`), or both; documents of one session keep
+ * their write order so a hit's neighbouring turns can be read back.
+ */
+export interface SemanticIndex {
+  /** Adds documents in order; a document with the `messageId` of one already in its session replaces it in place. */
+  add(documents: SemanticDocument[]): Promise<void>;
+  /** Best documents for a text query, best first. */
+  searchText?(query: string, filter: SemanticFilter, limit: number): Promise<ScoredDocument[]>;
+  /** Nearest documents to a vector (cosine similarity), best first. */
+  searchVector?(vector: number[], filter: SemanticFilter, limit: number): Promise<ScoredDocument[]>;
+  /** Up to `before` documents written just before `id` in its session and `after` just after, in order. */
+  neighbours(id: string, before: number, after: number): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }>;
+  /** Documents matching the filter, oldest first. */
+  list(filter: SemanticFilter): Promise<SemanticDocument[]>;
+  /** Deletes the documents matching the filter (all of them with an empty filter). */
+  delete(filter: SemanticFilter): Promise<void>;
+}
+
+/** Whether a document passes a filter. */
+export function matchesFilter(document: SemanticDocument, filter: SemanticFilter): boolean {
+  if (filter.sessionId !== undefined && document.sessionId !== filter.sessionId) return false;
+  if (filter.userId !== undefined && document.userId !== filter.userId) return false;
+  if (filter.tags?.length && !filter.tags.every((tag) => document.tags.includes(tag))) return false;
+  return true;
+}

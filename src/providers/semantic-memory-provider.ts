@@ -1,0 +1,223 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import type { AgentMessage } from "../messages/agent-message";
+import type { EmbeddingModel } from "../models/embedding-model";
+import { validateSessionId } from "../stores/session-id";
+import { listScope, readScope } from "./scope-filter";
+import { embedAll } from "./embed-all";
+import { InMemorySemanticIndex } from "./in-memory-semantic-index";
+import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
+
+export interface SemanticMemoryProviderOptions {
+  /** Embeds memories and queries. Without it, retrieval is lexical (BM25 over stemmed terms). */
+  embedder?: EmbeddingModel;
+  /** Where memories live. @default new InMemorySemanticIndex() */
+  index?: SemanticIndex;
+  /**
+   * `"session"`: a read sees the memories of its session (and, given a userId, only that user's).
+   * `"user"`: a read sees the memories of its userId across all their sessions; without a userId
+   * it falls back to its session. @default "session"
+   */
+  scope?: "session" | "user";
+  /**
+   * Turns written just before and after each hit, joined into its content (in order), so a recalled
+   * answer comes with the question it answered. A number means that many on each side. @default 0
+   */
+  neighbours?: number | { before?: number; after?: number };
+  /**
+   * How reads rank, given an embedder: by vectors only, lexically only, or both fused by
+   * reciprocal rank. Without an embedder, always lexical. @default "hybrid"
+   */
+  ranking?: "lexical" | "vector" | "hybrid";
+  /** Records a read returns when it gives no `limit`. @default 5 */
+  limit?: number;
+  /** Roles of the messages that are remembered. @default ["user", "assistant"] */
+  roles?: AgentMessage["role"][];
+}
+
+/** Rank constant of reciprocal-rank fusion (Cormack et al., 2009). */
+const RRF_K = 60;
+
+/**
+ * Built-in semantic memory that needs no external service. Every message of a finished turn
+ * becomes one memory (carrying `messageId`); a read ranks the memories of its scope against the
+ * query — lexically by default, by embeddings or both when an `embedder` is given.
+ *
+ * ```ts
+ * const agent = new Agent({ model, memoryProvider: new SemanticMemoryProvider({ scope: "user", neighbours: 1 }) });
+ * ```
+ */
+export class SemanticMemoryProvider implements MemoryProvider {
+  readonly type = "semantic";
+  private readonly index: SemanticIndex;
+  private readonly embedder: EmbeddingModel | undefined;
+  private readonly scope: "session" | "user";
+  private readonly before: number;
+  private readonly after: number;
+  private readonly ranking: "lexical" | "vector" | "hybrid";
+  private readonly limit: number;
+  private readonly roles: ReadonlySet<AgentMessage["role"]>;
+
+  constructor(options: SemanticMemoryProviderOptions = {}) {
+    this.index = options.index ?? new InMemorySemanticIndex();
+    this.embedder = options.embedder;
+    this.scope = options.scope ?? "session";
+    if (this.scope !== "session" && this.scope !== "user") {
+      throw new InvalidArgumentError({ argument: "scope", value: options.scope, message: 'scope must be "session" or "user".' });
+    }
+    const neighbours = typeof options.neighbours === "number" ? { before: options.neighbours, after: options.neighbours } : (options.neighbours ?? {});
+    this.before = count(neighbours.before, "neighbours.before", 0);
+    this.after = count(neighbours.after, "neighbours.after", 0);
+    this.ranking = this.embedder ? (options.ranking ?? "hybrid") : "lexical";
+    this.limit = count(options.limit, "limit", 5);
+    this.roles = new Set(options.roles ?? ["user", "assistant"]);
+    const needsText = this.ranking !== "vector";
+    const needsVector = this.ranking !== "lexical";
+    if ((needsText && !this.index.searchText) || (needsVector && !this.index.searchVector)) {
+      throw new InvalidArgumentError({
+        argument: "index",
+        message: `This index cannot rank ${needsText && !this.index.searchText ? "lexically" : "by vectors"}: ${
+          this.embedder ? 'pass ranking: "vector" (or "lexical") to match it' : "pass an embedder"
+        }, or use an index that can.`,
+      });
+    }
+  }
+
+  async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+    const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
+    const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
+    if (this.scope === "session" && sessionId === undefined) {
+      throw new InvalidArgumentError({ argument: "sessionId", message: "A session-scoped SemanticMemoryProvider needs a sessionId to write." });
+    }
+    if (this.scope === "user" && sessionId === undefined && userId === undefined) {
+      throw new InvalidArgumentError({ argument: "userId", message: "A user-scoped SemanticMemoryProvider needs a userId (or a sessionId) to write." });
+    }
+    options.abortSignal?.throwIfAborted();
+    const now = Date.now();
+    const documents: SemanticDocument[] = [];
+    for (const message of messages) {
+      if (!this.roles.has(message.role) || typeof message.content !== "string" || message.content.trim() === "") continue;
+      documents.push({
+        id: globalThis.crypto.randomUUID(),
+        content: message.content,
+        ...(message.id ? { messageId: message.id } : {}),
+        ...(sessionId !== undefined ? { sessionId } : {}),
+        ...(userId !== undefined ? { userId } : {}),
+        ...(options.agentName ? { agentName: options.agentName } : {}),
+        tags: [...(options.tags ?? [])],
+        role: message.role,
+        createdAt: message.timestamp ?? now,
+      });
+    }
+    if (documents.length === 0) return;
+    if (this.embedder && this.ranking !== "lexical") {
+      const vectors = await embedAll(
+        this.embedder,
+        documents.map((document) => document.content),
+        options.abortSignal,
+      );
+      documents.forEach((document, position) => (document.vector = vectors[position]));
+    }
+    await this.index.add(documents);
+  }
+
+  async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
+    const scope = readScope(this.scope, options);
+    const limit = options.limit === undefined ? this.limit : count(options.limit, "limit", this.limit);
+    if (!scope || limit === 0) return [];
+    const filter: SemanticFilter = { ...scope, ...(options.tags?.length ? { tags: options.tags } : {}) };
+    options.abortSignal?.throwIfAborted();
+    const query = options.query?.trim() ?? "";
+    let hits: ScoredDocument[];
+    if (query === "") {
+      const recent = (await this.index.list(filter)).slice(-limit).reverse();
+      hits = recent.map((document) => ({ document, score: 0 }));
+    } else {
+      hits = await this.rank(query, filter, limit, options.abortSignal);
+    }
+    return this.withNeighbours(hits, filter);
+  }
+
+  async clear(options?: MemoryScope): Promise<void> {
+    await this.index.delete(listScope(this.scope, options));
+  }
+
+  async entries(options?: MemoryScope): Promise<MemoryEntry[]> {
+    const documents = await this.index.list(listScope(this.scope, options));
+    return documents.map((document) => ({
+      id: document.id,
+      content: document.content,
+      ...(document.messageId ? { messageId: document.messageId } : {}),
+      createdAt: document.createdAt,
+      ...(document.sessionId !== undefined ? { sessionId: document.sessionId } : {}),
+      ...(document.userId !== undefined ? { userId: document.userId } : {}),
+      ...(document.agentName ? { agentName: document.agentName } : {}),
+      tags: [...document.tags],
+      ...(document.role ? { role: document.role } : {}),
+    }));
+  }
+
+  private async rank(query: string, filter: SemanticFilter, limit: number, abortSignal?: AbortSignal): Promise<ScoredDocument[]> {
+    const fused = this.ranking === "hybrid";
+    const depth = fused ? Math.max(limit * 4, 50) : limit;
+    const lexical = this.ranking !== "vector" ? this.index.searchText!(query, filter, depth) : Promise.resolve([]);
+    const vector =
+      this.ranking !== "lexical"
+        ? embedAll(this.embedder!, [query], abortSignal).then(([embedding]) => this.index.searchVector!(embedding!, filter, depth))
+        : Promise.resolve([]);
+    const [lexicalHits, vectorHits] = await Promise.all([lexical, vector]);
+    if (!fused) return this.ranking === "lexical" ? lexicalHits : vectorHits;
+    const fusedScores = new Map<string, ScoredDocument>();
+    for (const list of [lexicalHits, vectorHits]) {
+      list.forEach((hit, rank) => {
+        const entry = fusedScores.get(hit.document.id) ?? { document: hit.document, score: 0 };
+        entry.score += 1 / (RRF_K + rank + 1);
+        fusedScores.set(hit.document.id, entry);
+      });
+    }
+    return [...fusedScores.values()].sort((left, right) => right.score - left.score).slice(0, limit);
+  }
+
+  private async withNeighbours(hits: ScoredDocument[], filter: SemanticFilter): Promise<MemoryRecord[]> {
+    const records: MemoryRecord[] = [];
+    const shown = new Set<string>();
+    for (const { document, score } of hits) {
+      if (shown.has(document.id)) continue;
+      let parts = [document];
+      if (this.before > 0 || this.after > 0) {
+        const around = await this.index.neighbours(document.id, this.before, this.after);
+        const visible = (neighbour: SemanticDocument) => matchesFilter(neighbour, { ...filter, tags: [] });
+        const fresh = (neighbour: SemanticDocument) => visible(neighbour) && !shown.has(neighbour.id);
+        parts = [...around.before.filter(fresh), document, ...around.after.filter(fresh)];
+      }
+      for (const part of parts) shown.add(part.id);
+      records.push({
+        id: document.id,
+        content: parts.map((part) => part.content).join("\n"),
+        score,
+        ...(document.messageId ? { messageId: document.messageId } : {}),
+        metadata: {
+          createdAt: document.createdAt,
+          ...(document.role ? { role: document.role } : {}),
+          ...(document.sessionId !== undefined ? { sessionId: document.sessionId } : {}),
+          ...(document.userId !== undefined ? { userId: document.userId } : {}),
+          ...(document.agentName ? { agentName: document.agentName } : {}),
+          tags: [...document.tags],
+          ...(parts.length > 1
+            ? { neighbourMessageIds: parts.filter((part) => part !== document).map((part) => part.messageId ?? part.id) }
+            : {}),
+        },
+      });
+    }
+    return records;
+  }
+}
+
+function count(value: number | undefined, argument: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) {
+    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a whole number of 0 or more.` });
+  }
+  return value;
+}
+

@@ -1,0 +1,32 @@
+import { stemmer } from "stemmer";
+
+// English stop words: function words plus the question words and auxiliaries queries are made of.
+const STOP_WORDS = new Set(
+  (
+    "a about above after again against all am an and any are aren as at be because been before being below between both but by " +
+    "can cannot could couldn did didn do does doesn doing don down during each few for from further had hadn has hasn have haven " +
+    "having he her here hers herself him himself his how i if in into is isn it its itself just let ll me more most mustn my myself " +
+    "no nor not now of off on once only or other ought our ours ourselves out over own re same shan she should shouldn so some such " +
+    "than that the their theirs them themselves then there these they this those through to too under until up ve very was wasn we " +
+    "were weren what when where which while who whom why will with won would wouldn you your yours yourself yourselves " +
+    "also yes yeah oh ok okay hey hi wow really thing things lot get got would like just im ive id youre thats dont didnt doesnt cant wont isnt arent wasnt werent havent hasnt hadnt couldnt wouldnt shouldnt"
+  ).split(" "),
+);
+
+/** Words and numbers of a text, lower-cased, without diacritics, stop words and one-letter words, stemmed. */
+export function analyzeText(text: string): string[] {
+  const terms: string[] = [];
+  const words = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/['’]/g, "")
+    .split(/[^\p{L}\p{N}]+/u);
+  for (const word of words) {
+    if (word.length < 2 && !/\d/.test(word)) continue;
+    if (STOP_WORDS.has(word)) continue;
+    if (word.length > 40) continue;
+    terms.push(/^\p{N}+$/u.test(word) ? word : stemmer(word));
+  }
+  return terms;
+}
