@@ -1,1 +1,2 @@
 export { MockLanguageModel, type MockCall, type MockLanguageModelOptions, type MockResponse } from "./mock-language-model";
+export { testMemoryStore, type TestMemoryStoreOptions } from "./test-memory-store";
