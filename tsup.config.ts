@@ -4,6 +4,9 @@ export default defineConfig({
   entry: {
     index: "src/index.ts",
     "testing/index": "src/testing/index.ts",
+    "redis/index": "src/stores/redis/index.ts",
+    "postgres/index": "src/stores/postgres/index.ts",
+    "sqlite/index": "src/stores/sqlite/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -13,5 +16,5 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   // Optional peers and vitest (used only by agentcore/testing's conformance suite) stay external.
-  external: ["ioredis", "pg", "better-sqlite3", "mem0ai", "vitest"],
+  external: ["ioredis", "pg", "better-sqlite3", "proper-lockfile", "mem0ai", "vitest"],
 });

@@ -46,7 +46,7 @@ if (available) {
       await store.appendMessages("a}b:{c", [{ id: "1", role: "user", content: "x" }]);
       await store.setFact("a}b:{c", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
       expect(await client.exists(`${prefix}{a%7Db%3A%7Bc}:messages`, `${prefix}{a%7Db%3A%7Bc}:facts`, `${prefix}{a%7Db%3A%7Bc}:meta`)).toBe(3);
-      expect(await client.zrange(`${prefix}sessions`, 0, -1)).toEqual(["a}b:{c"]);
+      expect(await client.zrange(`${prefix}sessions`, "0", "-1")).toEqual(["a}b:{c"]);
     });
 
     it("sets the ttl on every key of a session and refreshes it on write", async () => {
