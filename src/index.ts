@@ -51,6 +51,7 @@ export { FullMemory } from "./strategies/full-memory";
 export type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyName, MemoryStrategyResult } from "./strategies/memory-strategy";
 
 export { InMemoryStore, type InMemoryStoreOptions } from "./stores/in-memory-store";
+export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file-memory-store";
 export type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "./stores/memory-store";
 export { MAX_SESSION_ID_LENGTH, validateSessionId } from "./stores/session-id";
 
