@@ -1,7 +1,6 @@
 // A child process for the multi-process and crash tests. Bundled to CommonJS by
 // test/helpers/bundle.ts (fast start-up), run with one JSON argument.
 //   { mode: "writer", kind, target, writer, turns }: appends `turns` turns of 2 messages, then exits.
-//   { mode: "crash", target, compactAfterBytes }: appends turns forever, printing "acked <n>" after each.
 import BetterSqlite3 from "better-sqlite3";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -30,7 +29,7 @@ async function open(): Promise<{ store: MemoryStore; close: () => Promise<void> 
       return { store: new FileMemoryStore({ path: config.target, ...(config.compactAfterBytes ? { compactAfterBytes: config.compactAfterBytes } : {}) }), close: async () => {} };
     case "sqlite": {
       const store = new SqliteMemoryStore({ database: new BetterSqlite3(config.target), busyTimeoutMs: 20_000 });
-      return { store, close: async () => store.database.close() };
+      return { store, close: async () => void store.database.close() };
     }
     case "redis": {
       const [url, prefix] = config.target.split("|");
