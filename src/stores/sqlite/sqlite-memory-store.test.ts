@@ -21,6 +21,7 @@ describe("SqliteMemoryStore specifics", () => {
     const store = new SqliteMemoryStore({ database: join(directory, "pragmas.db"), busyTimeoutMs: 1234 });
     expect(store.database.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(store.database.pragma("busy_timeout", { simple: true })).toBe(1234);
+    expect(store.database.pragma("synchronous", { simple: true })).toBe(2); // FULL
     expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 1 });
     store.close();
     // Reopening migrates nothing and keeps data.
