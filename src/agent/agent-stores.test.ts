@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import type { AgentMessage } from "../messages/agent-message";
+import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { SessionBusyError } from "../errors/session-busy-error";
 import { isToolPairingValid } from "../messages/validate-tool-pairing";
 import { FileMemoryStore } from "../stores/file/file-memory-store";
@@ -58,5 +60,47 @@ describe("two runs on one session in different processes", () => {
     await agent.run("hi");
     await agent.run("again");
     expect(await store.getSession("s")).toMatchObject({ agentName: "assistant", messageCount: 4 });
+  });
+});
+
+describe("reading only the tail a strategy needs", () => {
+  const lastSix: IMemoryStrategy = {
+    name: "last-six",
+    historyLimit: 7,
+    apply: (history) => ({ messages: history.slice(-6), dropped: history.slice(0, -6) }),
+  };
+  const stored: AgentMessage[] = Array.from({ length: 40 }, (_, index) => ({
+    id: `m${index}`,
+    role: index % 2 === 0 ? "user" : "assistant",
+    content: `message ${index}`,
+    timestamp: index,
+  }));
+
+  it("reads getRecentMessages(historyLimit) instead of the whole history, starting at a whole turn", async () => {
+    const store = new InMemoryStore();
+    await store.setMessages("s", stored);
+    const full = vi.spyOn(store, "getMessages");
+    const recent = vi.spyOn(store, "getRecentMessages");
+    const model = new MockLanguageModel({ responses: [{ text: "ok" }] });
+    await new Agent({ model, memoryStore: store, memory: lastSix, sessionId: "s" }).run("next");
+    expect(full).not.toHaveBeenCalled();
+    expect(recent).toHaveBeenCalledWith("s", 7);
+    // Tail m33..m39 starts with an assistant message: the cut turn is dropped.
+    expect(model.calls[0]!.messages.map((message) => message.content)).toEqual([
+      "message 35", "message 36", "message 37", "message 38", "message 39", "next",
+    ]);
+  });
+
+  it("reads everything from a custom store without getRecentMessages, and without a hint", async () => {
+    const store = new InMemoryStore();
+    await store.setMessages("s", stored);
+    const custom = { getMessages: (id: string) => store.getMessages(id), setMessages: store.setMessages.bind(store), clearMessages: store.clearMessages.bind(store), getFacts: store.getFacts.bind(store), setFact: store.setFact.bind(store), deleteFact: store.deleteFact.bind(store) };
+    const model = new MockLanguageModel({ responses: [{ text: "ok" }, { text: "ok" }] });
+    await new Agent({ model, memoryStore: custom, memory: lastSix, sessionId: "s" }).run("next");
+    expect(model.calls[0]!.messages).toHaveLength(6);
+    const recent = vi.spyOn(store, "getRecentMessages");
+    await new Agent({ model, memoryStore: store, sessionId: "s" }).run("again");
+    expect(recent).not.toHaveBeenCalled();
+    expect(model.calls[1]!.messages).toHaveLength(43);
   });
 });
