@@ -127,11 +127,12 @@ export class FileMemoryStore implements MemoryStore {
     if (messages.length === 0) return;
     const copy = structuredClone(messages);
     await this.write("appendMessages", sessionId, (state) => {
-      const ids = new Set(state.sessions.get(sessionId)?.ids);
+      const stored = state.sessions.get(sessionId)?.ids;
+      const batch = new Set<string>();
       const fresh = copy.filter((message) => {
         if (message.id === undefined) return true;
-        if (ids.has(message.id)) return false;
-        ids.add(message.id);
+        if (stored?.has(message.id) || batch.has(message.id)) return false;
+        batch.add(message.id);
         return true;
       });
       return fresh.length === 0 ? undefined : { op: "append", session: sessionId, messages: fresh, at: Date.now() };
