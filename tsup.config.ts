@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
@@ -17,4 +18,19 @@ export default defineConfig({
   treeshake: true,
   // Optional peers and vitest (used only by agentcore/testing's conformance suite) stay external.
   external: ["ioredis", "pg", "better-sqlite3", "proper-lockfile", "mem0ai", "vitest"],
+  esbuildOptions(options, { format }) {
+    // tsup builds every format as ESM first when tree-shaking; remember the real one for the plugin below.
+    options.define = { ...options.define, __AGENTCORE_FORMAT__: JSON.stringify(format) };
+  },
+  esbuildPlugins: [
+    {
+      // vitest cannot be require()d: the CommonJS build of agentcore/testing gets a stub whose
+      // functions explain that testMemoryStore needs an ES module test file.
+      name: "vitest-cjs-stub",
+      setup(build) {
+        if (build.initialOptions.define?.__AGENTCORE_FORMAT__ !== '"cjs"') return;
+        build.onResolve({ filter: /\/vitest-api$/ }, (args) => ({ path: resolve(args.resolveDir, "vitest-api.cjs-stub.ts") }));
+      },
+    },
+  ],
 });

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "./vitest-api";
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore, SummaryRecord } from "../stores/memory-store";
 
