@@ -271,10 +271,10 @@ export class RedisMemoryStore implements MemoryStore {
     const keys = this.keys(sessionId);
     const now = Date.now();
     await this.call(operation, sessionId, async () => {
-      // Index first: a crash in between leaves an index entry without data, which entries()
-      // drops, never data that no index knows about.
-      await this.client.zadd(this.indexKey, now, sessionId);
-      await this.eval(body, sessionKeys(keys), [String(now), String(this.ttl), ...extra]);
+      // Index first (sent first on the connection, without waiting for its reply): a crash in
+      // between leaves an index entry without data, which entries() drops, never data that no
+      // index knows about.
+      await Promise.all([this.client.zadd(this.indexKey, now, sessionId), this.eval(body, sessionKeys(keys), [String(now), String(this.ttl), ...extra])]);
     });
   }
 
