@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { access, mkdir, open, readFile, readdir, rename, truncate, unlink, type FileHandle } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { access, mkdir, open, readFile, readdir, rename, stat, truncate, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import lockfile from "proper-lockfile";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
@@ -269,10 +270,20 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   private async tryRefresh(locked: boolean): Promise<"done" | "retry"> {
+    // Fast path, the common case: one stat per file shows nothing changed since the last look.
+    const snapshotStats = await statIfExists(this.path);
+    if ((snapshotStats ? identityOf(snapshotStats) : "missing") === this.snapshotIdentity) {
+      const journalStats = await statIfExists(this.journalPath);
+      if (journalStats && journalStats.ino === this.journal.ino && (this.journal.stale || journalStats.size === this.journal.offset)) {
+        this.journal.size = journalStats.size;
+        return "done";
+      }
+      if (!journalStats && this.journal.ino === undefined) return "done";
+    }
     const snapshot = await openIfExists(this.path);
     try {
       const stats = snapshot ? await snapshot.stat() : undefined;
-      const identity = stats ? `${stats.ino}:${stats.size}:${stats.mtimeMs}` : "missing";
+      const identity = stats ? identityOf(stats) : "missing";
       if (identity !== this.snapshotIdentity) {
         let state = emptyState();
         if (snapshot) {
@@ -443,7 +454,7 @@ export class FileMemoryStore implements MemoryStore {
     const handle = await open(this.path, "r");
     try {
       const stats = await handle.stat();
-      this.snapshotIdentity = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+      this.snapshotIdentity = identityOf(stats);
       this.snapshotSize = stats.size;
     } finally {
       await handle.close();
@@ -561,6 +572,20 @@ export class FileMemoryStore implements MemoryStore {
 async function openIfExists(path: string): Promise<FileHandle | undefined> {
   try {
     return await open(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Identifies one version of the snapshot: a replacement (rename) changes the inode. */
+function identityOf(stats: Stats): string {
+  return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
+async function statIfExists(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
