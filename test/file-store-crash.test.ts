@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { FileMemoryStore } from "../src/stores/file/file-memory-store";
 import { bundleChild } from "./helpers/bundle";
 
@@ -67,6 +67,9 @@ describe("FileMemoryStore under SIGKILL", () => {
     let acknowledged = 0;
     let maxTemps = 0;
     const spares = [spawnWriter(), spawnWriter()];
+    onTestFinished(() => {
+      for (const spare of spares) spare.process.kill("SIGKILL"); // only left over when the test failed
+    });
     for (let kill = 0; kill < KILLS; kill++) {
       const writer = spares.shift()!;
       if (kill + spares.length + 1 < KILLS) spares.push(spawnWriter());
