@@ -70,6 +70,7 @@ export class InMemoryStore implements MemoryStore {
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    if (messages.length === 0) return;
     const record = this.use(sessionId);
     for (const message of structuredClone(messages)) {
       if (message.id !== undefined) {
