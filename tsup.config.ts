@@ -1,9 +1,13 @@
+import { resolve } from "node:path";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
   entry: {
     index: "src/index.ts",
     "testing/index": "src/testing/index.ts",
+    "redis/index": "src/stores/redis/index.ts",
+    "postgres/index": "src/stores/postgres/index.ts",
+    "sqlite/index": "src/stores/sqlite/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -13,7 +17,22 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   // Optional peers and vitest (used only by agentcore/testing's conformance suite) stay external.
-  external: ["ioredis", "pg", "better-sqlite3", "mem0ai", "vitest"],
+  external: ["ioredis", "pg", "better-sqlite3", "proper-lockfile", "mem0ai", "vitest"],
   // stemmer is ESM-only and tiny: bundled so the CommonJS build needs no require() of an ES module.
   noExternal: ["stemmer"],
+  esbuildOptions(options, { format }) {
+    // tsup builds every format as ESM first when tree-shaking; remember the real one for the plugin below.
+    options.define = { ...options.define, __AGENTCORE_FORMAT__: JSON.stringify(format) };
+  },
+  esbuildPlugins: [
+    {
+      // vitest cannot be require()d: the CommonJS build of agentcore/testing gets a stub whose
+      // functions explain that testMemoryStore needs an ES module test file.
+      name: "vitest-cjs-stub",
+      setup(build) {
+        if (build.initialOptions.define?.__AGENTCORE_FORMAT__ !== '"cjs"') return;
+        build.onResolve({ filter: /\/vitest-api$/ }, (args) => ({ path: resolve(args.resolveDir, "vitest-api.cjs-stub.ts") }));
+      },
+    },
+  ],
 });

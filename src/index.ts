@@ -14,6 +14,7 @@ export {
   NoSuchProviderError,
   SessionBusyError,
   StoreError,
+  CorruptStoreError,
   UnsupportedFeatureError,
   type MessageIssue,
 } from "./errors";
@@ -49,7 +50,8 @@ export { tool, type Tool, type ToolExecutionContext, type ToolOptions, type Tool
 export { FullMemory } from "./strategies/full-memory";
 export type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyName, MemoryStrategyResult } from "./strategies/memory-strategy";
 
-export { InMemoryStore } from "./stores/in-memory-store";
+export { InMemoryStore, type InMemoryStoreOptions } from "./stores/in-memory-store";
+export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file-memory-store";
 export type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "./stores/memory-store";
 export { MAX_SESSION_ID_LENGTH, validateSessionId } from "./stores/session-id";
 

@@ -58,6 +58,12 @@ export interface AgentOptions {
    * fail at once with a `SessionBusyError` (`"reject"`). @default "queue"
    */
   concurrency?: "queue" | "reject";
+  /**
+   * With `concurrency: "queue"` and a store that can lock a session across processes
+   * (`lockSession`: file, SQLite, Redis, PostgreSQL stores), how long a run waits for a run on
+   * the same session in another process before failing with a `SessionBusyError`. @default 120_000
+   */
+  sessionLockTimeoutMs?: number;
 }
 
 /** The input of `agent.run()` and `agent.stream()`. */

@@ -41,6 +41,7 @@ export class Agent {
   private readonly factLimits: Required<FactLimits>;
   private readonly events = new AgentEventEmitter();
   private readonly queue: SessionQueue;
+  private readonly namedSessions = new Set<string>();
 
   constructor(options: AgentOptions) {
     if (options == null || typeof options !== "object") {
@@ -136,8 +137,12 @@ export class Agent {
     const facts = this.options.enableMemoryTools
       ? { scopeId: factScopeId(this.factScope, { sessionId, ...(userId === undefined ? {} : { userId }) }), maxPromptTokens: this.factLimits.maxPromptTokens }
       : undefined;
-    const release = await this.queue.acquire(sessionId, this.options.concurrency ?? "queue");
+    const policy = this.options.concurrency ?? "queue";
+    const release = await this.queue.acquire(sessionId, policy);
+    let releaseStoreLock: (() => Promise<void>) | undefined;
     try {
+      releaseStoreLock = await lockStoreSession(this.memoryStore, sessionId, policy, this.options.sessionLockTimeoutMs);
+      await this.recordAgentName(sessionId);
       return yield* runTurn({
         runId: newId(),
         sessionId,
@@ -165,8 +170,16 @@ export class Agent {
         mode,
       });
     } finally {
+      await releaseStoreLock?.().catch(() => {});
       release();
     }
+  }
+
+  /** Records this agent's name on the session once per Agent instance, where the store keeps metadata. */
+  private async recordAgentName(sessionId: string): Promise<void> {
+    if (this.name === undefined || typeof this.memoryStore.updateSession !== "function" || this.namedSessions.has(sessionId)) return;
+    await this.memoryStore.updateSession(sessionId, { agentName: this.name });
+    this.namedSessions.add(sessionId);
   }
 }
 
@@ -197,4 +210,18 @@ function positiveInteger(value: number | undefined, argument: string, fallback: 
     throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive integer, got ${String(value)}.` });
   }
   return value;
+}
+
+/**
+ * Takes the store's cross-process session lock when it has one (file, SQLite, Redis,
+ * PostgreSQL stores do): `queue` waits for a run elsewhere to finish, `reject` fails at once.
+ */
+async function lockStoreSession(
+  store: MemoryStore,
+  sessionId: string,
+  policy: "queue" | "reject",
+  timeoutMs: number | undefined,
+): Promise<(() => Promise<void>) | undefined> {
+  if (typeof store.lockSession !== "function") return undefined;
+  return await store.lockSession(sessionId, { timeoutMs: policy === "reject" ? 0 : (timeoutMs ?? 120_000) });
 }

@@ -75,7 +75,9 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
 
   try {
     throwIfAborted(context);
-    const history = await loadSessionHistory(context.store, context.sessionId);
+    const history = await loadSessionHistory(context.store, context.sessionId, {
+      ...(context.strategy.historyLimit === undefined ? {} : { limit: context.strategy.historyLimit }),
+    });
     let facts = await loadFacts(context);
     const recalled = await recallMemories(context, base);
     context.events.emit("memory:read", { ...base, messageCount: history.length, factCount: facts.length, recalledCount: recalled.length });

@@ -12,11 +12,16 @@ function storeName(store: MemoryStore): string {
  * Reads a session's history for the model: parsed at the boundary (a bad record is a typed
  * error naming it), system messages left out (they are never part of stored history), and the
  * pairing rule restored for histories that arrive broken (a custom store, an old import).
+ *
+ * With `limit` (a strategy's `historyLimit`) and a store that has `getRecentMessages`, only the
+ * last `limit` messages are read; a turn cut at the start of that tail is dropped, so the
+ * history still begins with a user message.
  */
-export async function loadSessionHistory(store: MemoryStore, sessionId: string): Promise<AgentMessage[]> {
+export async function loadSessionHistory(store: MemoryStore, sessionId: string, options: { limit?: number } = {}): Promise<AgentMessage[]> {
+  const tail = options.limit !== undefined && options.limit > 0 && typeof store.getRecentMessages === "function";
   let raw: unknown;
   try {
-    raw = await store.getMessages(sessionId);
+    raw = tail ? await store.getRecentMessages!(sessionId, options.limit!) : await store.getMessages(sessionId);
   } catch (error) {
     throw new StoreError({
       store: storeName(store),
@@ -39,7 +44,12 @@ export async function loadSessionHistory(store: MemoryStore, sessionId: string):
       cause: error,
     });
   }
-  return repairToolPairing(messages.filter((message) => message.role !== "system")).messages;
+  let history = messages.filter((message) => message.role !== "system");
+  if (tail && (raw as unknown[]).length >= options.limit!) {
+    const firstUser = history.findIndex((message) => message.role === "user");
+    history = firstUser === -1 ? [] : history.slice(firstUser);
+  }
+  return repairToolPairing(history).messages;
 }
 
 /**

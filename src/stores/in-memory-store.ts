@@ -1,38 +1,77 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { Fact, MemoryStore } from "./memory-store";
+import type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "./memory-store";
 import { validateScopeId, validateSessionId } from "./session-id";
 
-interface SessionRecord {
+/** Options of {@link InMemoryStore}. */
+export interface InMemoryStoreOptions {
+  /**
+   * Most sessions (and fact scopes) kept. Past it, the least recently used one is evicted,
+   * messages, metadata, summaries and facts together. @default Infinity
+   */
+  maxSessions?: number;
+  /** Milliseconds a session (or fact scope) is kept after its last read or write. @default Infinity */
+  ttl?: number;
+}
+
+interface SessionMetadata {
+  createdAt: number;
+  accessedAt: number;
+  agentName?: string;
+  tags?: string[];
+}
+
+/** Everything kept under one id: a session's messages and metadata, and the facts of that scope. */
+interface ScopeRecord {
   messages: AgentMessage[];
   ids: Set<string>;
+  /** Present once the session has been written; facts alone do not make a session. */
+  session: SessionMetadata | undefined;
+  summaries: SummaryRecord[];
+  facts: Map<string, Fact>;
+  /** Last read or write, for LRU and ttl. */
+  usedAt: number;
 }
 
 /**
  * Keeps sessions and facts in this process's memory. The default store: fast, and gone when the
  * process exits. Values are copied in and out, so callers can never change what is stored.
+ * Bound it with `maxSessions` (LRU eviction) and `ttl` on a long-running server.
  */
 export class InMemoryStore implements MemoryStore {
-  private readonly sessions = new Map<string, SessionRecord>();
-  private readonly facts = new Map<string, Map<string, Fact>>();
+  /** In least- to most-recently-used order (a Map keeps insertion order; use moves to the end). */
+  private readonly records = new Map<string, ScopeRecord>();
+  private readonly maxSessions: number;
+  private readonly ttl: number;
+
+  constructor(options: InMemoryStoreOptions = {}) {
+    this.maxSessions = positive(options.maxSessions, "maxSessions");
+    this.ttl = positive(options.ttl, "ttl");
+  }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
     validateSessionId(sessionId);
-    return structuredClone(this.sessions.get(sessionId)?.messages ?? []);
+    return structuredClone(this.find(sessionId)?.messages ?? []);
+  }
+
+  async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
+    validateSessionId(sessionId);
+    const messages = this.find(sessionId)?.messages ?? [];
+    return limit <= 0 ? [] : structuredClone(messages.slice(-limit));
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
-    const copy = structuredClone(messages);
-    this.sessions.set(sessionId, { messages: copy, ids: idsOf(copy) });
+    const record = this.use(sessionId);
+    record.messages = structuredClone(messages);
+    record.ids = new Set(record.messages.flatMap((message) => (message.id === undefined ? [] : [message.id])));
+    this.touchSession(record);
   }
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
-    let record = this.sessions.get(sessionId);
-    if (!record) {
-      record = { messages: [], ids: new Set() };
-      this.sessions.set(sessionId, record);
-    }
+    if (messages.length === 0) return;
+    const record = this.use(sessionId);
     for (const message of structuredClone(messages)) {
       if (message.id !== undefined) {
         if (record.ids.has(message.id)) continue;
@@ -40,39 +79,138 @@ export class InMemoryStore implements MemoryStore {
       }
       record.messages.push(message);
     }
+    this.touchSession(record);
   }
 
   async clearMessages(sessionId: string): Promise<void> {
     validateSessionId(sessionId);
-    this.sessions.delete(sessionId);
+    const record = this.find(sessionId);
+    if (!record) return;
+    record.messages = [];
+    record.ids = new Set();
+    record.session = undefined;
+    record.summaries = [];
+    if (record.facts.size === 0) this.records.delete(sessionId);
   }
 
   async getFacts(scopeId: string): Promise<Fact[]> {
     validateScopeId(scopeId);
-    return structuredClone([...(this.facts.get(scopeId)?.values() ?? [])]);
+    return structuredClone([...(this.find(scopeId)?.facts.values() ?? [])]);
   }
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     validateScopeId(scopeId);
-    let scope = this.facts.get(scopeId);
-    if (!scope) {
-      scope = new Map();
-      this.facts.set(scopeId, scope);
-    }
-    scope.set(fact.key, structuredClone(fact));
+    this.use(scopeId).facts.set(fact.key, structuredClone(fact));
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
     validateScopeId(scopeId);
-    const scope = this.facts.get(scopeId);
-    const existed = scope?.delete(key) ?? false;
-    if (scope && scope.size === 0) this.facts.delete(scopeId);
+    const record = this.find(scopeId);
+    const existed = record?.facts.delete(key) ?? false;
+    if (record && record.facts.size === 0 && !record.session) this.records.delete(scopeId);
     return existed;
+  }
+
+  async getSession(sessionId: string): Promise<SessionEntry | undefined> {
+    validateSessionId(sessionId);
+    const record = this.find(sessionId);
+    return record?.session ? entryOf(sessionId, record, record.session) : undefined;
+  }
+
+  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+    validateSessionId(sessionId);
+    const record = this.use(sessionId);
+    this.touchSession(record);
+    if (metadata.agentName !== undefined) record.session!.agentName = metadata.agentName;
+    if (metadata.tags !== undefined) record.session!.tags = [...metadata.tags];
+  }
+
+  async entries(): Promise<SessionEntry[]> {
+    this.sweep(Date.now());
+    return [...this.records].flatMap(([id, record]) => (record.session ? [entryOf(id, record, record.session)] : []));
+  }
+
+  async prune(options: { olderThan: number }): Promise<string[]> {
+    const pruned: string[] = [];
+    for (const [id, record] of this.records) {
+      if (record.session && record.session.accessedAt < options.olderThan) {
+        pruned.push(id);
+        await this.clearMessages(id);
+      }
+    }
+    return pruned;
+  }
+
+  async getSummaries(sessionId: string): Promise<SummaryRecord[]> {
+    validateSessionId(sessionId);
+    return structuredClone(this.find(sessionId)?.summaries ?? []);
+  }
+
+  async saveSummary(sessionId: string, summary: SummaryRecord): Promise<void> {
+    validateSessionId(sessionId);
+    const record = this.use(sessionId);
+    if (record.summaries.some((existing) => existing.id === summary.id)) return;
+    record.summaries.push(structuredClone(summary));
+    this.touchSession(record);
+  }
+
+  /** The live record of an id, marking it used; undefined when absent or expired. */
+  private find(id: string): ScopeRecord | undefined {
+    const record = this.records.get(id);
+    if (!record) return undefined;
+    const now = Date.now();
+    if (now - record.usedAt > this.ttl) {
+      this.records.delete(id);
+      return undefined;
+    }
+    record.usedAt = now;
+    this.records.delete(id);
+    this.records.set(id, record);
+    return record;
+  }
+
+  /** The record of an id, created when absent; evicts past the bounds. */
+  private use(id: string): ScopeRecord {
+    const found = this.find(id);
+    if (found) return found;
+    const now = Date.now();
+    const record: ScopeRecord = { messages: [], ids: new Set(), session: undefined, summaries: [], facts: new Map(), usedAt: now };
+    this.records.set(id, record);
+    this.sweep(now);
+    return record;
+  }
+
+  /** Drops expired records and, past `maxSessions`, the least recently used ones. */
+  private sweep(now: number): void {
+    for (const [id, record] of this.records) {
+      const expired = now - record.usedAt > this.ttl;
+      if (!expired && this.records.size <= this.maxSessions) break;
+      this.records.delete(id);
+    }
+  }
+
+  private touchSession(record: ScopeRecord): void {
+    const now = Date.now();
+    if (record.session) record.session.accessedAt = Math.max(now, record.session.accessedAt);
+    else record.session = { createdAt: now, accessedAt: now };
   }
 }
 
-function idsOf(messages: AgentMessage[]): Set<string> {
-  const ids = new Set<string>();
-  for (const message of messages) if (message.id !== undefined) ids.add(message.id);
-  return ids;
+function entryOf(sessionId: string, record: ScopeRecord, session: SessionMetadata): SessionEntry {
+  return {
+    sessionId,
+    createdAt: session.createdAt,
+    accessedAt: session.accessedAt,
+    messageCount: record.messages.length,
+    ...(session.agentName === undefined ? {} : { agentName: session.agentName }),
+    ...(session.tags === undefined ? {} : { tags: [...session.tags] }),
+  };
+}
+
+function positive(value: number | undefined, argument: string): number {
+  if (value === undefined) return Infinity;
+  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
+    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive number, got ${String(value)}.` });
+  }
+  return value;
 }

@@ -35,7 +35,10 @@ export interface SummaryRecord {
 export interface SessionEntry {
   sessionId: string;
   createdAt: number;
-  /** Last read or write. */
+  /**
+   * Last write (a turn appended, history replaced, metadata or a summary saved). The agent writes
+   * on every turn, so a session in use stays fresh; `prune` compares against this.
+   */
   accessedAt: number;
   messageCount: number;
   agentName?: string;
@@ -54,9 +57,9 @@ export interface SessionEntry {
 export interface MemoryStore {
   /** The whole history of a session, oldest first. An unknown session has `[]`. */
   getMessages(sessionId: string): Promise<AgentMessage[]>;
-  /** Replaces the history of a session. */
+  /** Replaces the history of a session (stored exactly as given, in order). */
   setMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
-  /** Deletes the history of a session (and its summaries and metadata). */
+  /** Deletes the history of a session (and its summaries and metadata; facts stay). */
   clearMessages(sessionId: string): Promise<void>;
   getFacts(scopeId: string): Promise<Fact[]>;
   /** Creates or replaces the fact with `fact.key`. */
@@ -83,4 +86,11 @@ export interface MemoryStore {
   getSummaries?(sessionId: string): Promise<SummaryRecord[]>;
   /** Keeps a summary for a session. Idempotent by `record.id`. */
   saveSummary?(sessionId: string, record: SummaryRecord): Promise<void>;
+  /**
+   * Takes a lock on the session that holds across processes (and machines, for server stores),
+   * waiting up to `timeoutMs` (0: try once). Resolves to the function that releases it, or
+   * rejects with a `SessionBusyError` when the lock stays taken. The agent holds it for a whole
+   * run so two runs on one session, anywhere, never interleave their turns.
+   */
+  lockSession?(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>>;
 }

@@ -33,6 +33,12 @@ export interface MemoryStrategyResult {
  */
 export interface IMemoryStrategy {
   readonly name: string;
+  /**
+   * The most recent stored messages this strategy can ever use. When set, the agent reads only
+   * that tail from stores that have `getRecentMessages` (instead of the whole history), so a
+   * turn's cost does not grow with the session. Leave it undefined to receive everything.
+   */
+  readonly historyLimit?: number;
   apply(history: readonly AgentMessage[], context: MemoryStrategyContext): MemoryStrategyResult | Promise<MemoryStrategyResult>;
 }
 

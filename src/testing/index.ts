@@ -1,2 +1,3 @@
 export { MockLanguageModel, type MockCall, type MockLanguageModelOptions, type MockResponse } from "./mock-language-model";
 export { MockEmbeddingModel, type MockEmbeddingModelOptions } from "./mock-embedding-model";
+export { testMemoryStore, type TestMemoryStoreOptions } from "./test-memory-store";

@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { FileMemoryStore, InMemoryStore, type AgentMessage, type MemoryStore } from "agentcore";
+import { PostgresMemoryStore } from "agentcore/postgres";
+import { RedisMemoryStore } from "agentcore/redis";
+import { SqliteMemoryStore } from "agentcore/sqlite";
+import { formatSample, measure, table, type Benchmark } from "./harness";
+
+const redisUrl = process.env.AGENTCORE_REDIS_URL ?? "redis://127.0.0.1:6379";
+const postgresUrl = process.env.AGENTCORE_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const TAIL = 20;
+
+interface Candidate {
+  name: string;
+  open(): Promise<{ store: MemoryStore; close(): Promise<void> } | string>;
+}
+
+function message(index: number, label = "m"): AgentMessage {
+  return {
+    id: `${label}${index}`,
+    role: index % 2 === 0 ? "user" : "assistant",
+    content: `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`,
+    timestamp: 1_700_000_000_000 + index,
+  };
+}
+
+const candidates = (directory: string): Candidate[] => [
+  { name: "InMemoryStore", open: async () => ({ store: new InMemoryStore(), close: async () => {} }) },
+  {
+    name: "FileMemoryStore (fsync)",
+    open: async () => ({ store: new FileMemoryStore(join(directory, `file-${Math.random()}.json`)), close: async () => {} }),
+  },
+  {
+    name: "FileMemoryStore (fsync: false)",
+    open: async () => ({ store: new FileMemoryStore({ path: join(directory, `file-${Math.random()}.json`), fsync: false }), close: async () => {} }),
+  },
+  {
+    name: "SqliteMemoryStore (WAL, synchronous full)",
+    open: async () => {
+      const store = new SqliteMemoryStore({ database: new BetterSqlite3(join(directory, `sqlite-${Math.random()}.db`)) });
+      return { store, close: async () => void store.database.close() };
+    },
+  },
+  {
+    name: "SqliteMemoryStore (WAL, synchronous normal)",
+    open: async () => {
+      const store = new SqliteMemoryStore({ database: new BetterSqlite3(join(directory, `sqlite-${Math.random()}.db`)), synchronous: "normal" });
+      return { store, close: async () => void store.database.close() };
+    },
+  },
+  {
+    name: "RedisMemoryStore (local)",
+    open: async () => {
+      const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+      try {
+        await client.connect();
+      } catch {
+        client.disconnect();
+        return `skipped: Redis not reachable at ${redisUrl}`;
+      }
+      const prefix = `agentcore-bench-${process.pid}-${Math.random().toString(36).slice(2)}:`;
+      const store = new RedisMemoryStore({ client, prefix });
+      return { store, close: async () => { await store.clearMessages("bench"); await client.quit(); } };
+    },
+  },
+  {
+    name: "PostgresMemoryStore (local)",
+    open: async () => {
+      const pool = new pg.Pool({ connectionString: postgresUrl, max: 4 });
+      try {
+        await pool.query("SELECT 1");
+      } catch {
+        await pool.end();
+        return `skipped: PostgreSQL not reachable at ${postgresUrl}`;
+      }
+      const schema = `agentcore_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+      const store = new PostgresMemoryStore({ pool, schema });
+      return { store, close: async () => { await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`); await pool.end(); } };
+    },
+  },
+];
+
+/** One turn's store cost: append a 2-message turn, then read the recent tail, as the agent does per turn. */
+export const benchmark: Benchmark = {
+  title: "Stores: one turn's store cost by stored history size",
+  async run({ quick }) {
+    const sizes = quick ? [100, 1_000] : [100, 10_000, 100_000];
+    const runs = quick ? 5 : 30;
+    const directory = mkdtempSync(join(tmpdir(), "agentcore-bench-stores-"));
+    const rows: string[][] = [];
+    try {
+      for (const candidate of candidates(directory)) {
+        const row = [candidate.name];
+        for (const size of sizes) {
+          const opened = await candidate.open();
+          if (typeof opened === "string") {
+            row.push(opened);
+            continue;
+          }
+          const { store, close } = opened;
+          try {
+            for (let start = 0; start < size; start += 1_000) {
+              await store.appendMessages!("bench", Array.from({ length: Math.min(1_000, size - start) }, (_, index) => message(start + index)));
+            }
+            let turn = 0;
+            const sample = await measure(
+              async () => {
+                turn += 1;
+                await store.appendMessages!("bench", [message(turn * 2, "t"), message(turn * 2 + 1, "t")]);
+                const tail = await store.getRecentMessages!("bench", TAIL);
+                if (tail.length !== TAIL) throw new Error(`${candidate.name} returned ${tail.length} tail messages`);
+              },
+              { runs, warmup: quick ? 1 : 5 },
+            );
+            row.push(formatSample(sample));
+          } finally {
+            await close();
+          }
+        }
+        rows.push(row);
+      }
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+    return [
+      `Per turn: \`appendMessages\` of a 2-message turn, then \`getRecentMessages(${TAIL})\`, on a session already holding N messages (seeded in batches of 1,000). File and SQLite stores on a local disk, with and without an fsync per write; Redis and PostgreSQL on this machine over loopback. Median (p10–p90) of ${runs} turns.`,
+      "",
+      table(["store", ...sizes.map((size) => `${size.toLocaleString("en-US")} stored`)], rows),
+    ].join("\n");
+  },
+};

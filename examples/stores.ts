@@ -1,0 +1,64 @@
+/**
+ * One agent, five stores: the same conversation kept in memory, in a JSON file, in SQLite, in
+ * Redis and in PostgreSQL. Redis and PostgreSQL parts are skipped with a message when no server
+ * answers (set REDIS_URL / DATABASE_URL to point at yours).
+ *
+ *   npx tsx examples/stores.ts
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { Agent, FileMemoryStore, InMemoryStore, type MemoryStore } from "agentcore";
+import { PostgresMemoryStore } from "agentcore/postgres";
+import { RedisMemoryStore } from "agentcore/redis";
+import { SqliteMemoryStore } from "agentcore/sqlite";
+import { MockLanguageModel } from "agentcore/testing";
+
+const model = new MockLanguageModel({
+  responses: (call) => ({ text: `I have seen ${call.messages.length} message(s) of this conversation.` }),
+});
+
+/** Two turns on one session; the second answer shows the first turn came back from the store. */
+async function converse(label: string, memoryStore: MemoryStore): Promise<void> {
+  const agent = new Agent({ name: "assistant", model, memoryStore, sessionId: "user-42" });
+  await agent.run("Hi, I prefer TypeScript.");
+  const second = await agent.run("What do I prefer?");
+  const session = await memoryStore.getSession?.("user-42");
+  console.log(`${label.padEnd(10)} ${second.text}  (stored: ${session?.messageCount ?? "?"} messages, agent ${session?.agentName ?? "?"})`);
+  await memoryStore.clearMessages("user-42");
+}
+
+const directory = mkdtempSync(join(tmpdir(), "agentcore-example-stores-"));
+try {
+  await converse("memory", new InMemoryStore({ maxSessions: 10_000, ttl: 24 * 60 * 60 * 1000 }));
+  await converse("file", new FileMemoryStore(join(directory, "agent-sessions.json")));
+
+  const sqlite = new SqliteMemoryStore(join(directory, "agent.db"));
+  await converse("sqlite", sqlite);
+  sqlite.close();
+
+  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await converse("redis", new RedisMemoryStore({ client: redis, prefix: "agentcore-example:", ttl: 7 * 24 * 60 * 60 * 1000 }));
+  } catch (error) {
+    console.log(`redis      skipped: no Redis server answered (${error instanceof Error ? error.message : String(error)})`);
+  } finally {
+    redis.disconnect();
+  }
+
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", connectionTimeoutMillis: 2000 });
+  try {
+    const store = new PostgresMemoryStore({ pool, tablePrefix: "agentcore_example_" });
+    await store.migrate(); // also runs on first use; calling it at start-up fails early
+    await converse("postgres", store);
+  } catch (error) {
+    console.log(`postgres   skipped: no PostgreSQL server answered (${error instanceof Error ? error.message : String(error)})`);
+  } finally {
+    await pool.end();
+  }
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}

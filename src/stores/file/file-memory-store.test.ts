@@ -1,0 +1,162 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CorruptStoreError } from "../../errors/corrupt-store-error";
+import { SessionBusyError } from "../../errors/session-busy-error";
+import type { AgentMessage } from "../../messages/agent-message";
+import { testMemoryStore } from "../../testing/test-memory-store";
+import { FileMemoryStore } from "./file-memory-store";
+
+const root = mkdtempSync(join(tmpdir(), "agentcore-file-store-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let counter = 0;
+const freshPath = () => join(root, `case-${counter++}`, "sessions.json");
+
+testMemoryStore("FileMemoryStore", () => new FileMemoryStore(freshPath()));
+testMemoryStore("FileMemoryStore (compacting often)", () => new FileMemoryStore({ path: freshPath(), compactAfterBytes: 1, fsync: false }), {
+  largeContentLength: 200_000,
+});
+
+const turn = (index: number): AgentMessage[] => [
+  { id: `u${index}`, role: "user", content: `question ${index}`, timestamp: index },
+  { id: `a${index}`, role: "assistant", content: `answer ${index}`, timestamp: index },
+];
+
+describe("FileMemoryStore on disk", () => {
+  it("writes a readable JSON snapshot and a JSON Lines journal, never a path from a session id", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore({ path, compactAfterBytes: 1 });
+    await store.appendMessages("../../escape", turn(0));
+    await store.appendMessages("a/b", turn(1));
+    const snapshot = JSON.parse(readFileSync(path, "utf8"));
+    expect(snapshot.format).toBe("agentcore-file-store");
+    expect(snapshot.sessions["../../escape"].messages).toEqual(turn(0));
+    expect(readFileSync(`${path}.journal`, "utf8").split("\n")[1]).toContain('"session":"a/b"');
+    expect((await new FileMemoryStore(path).entries()).map((entry) => entry.sessionId).sort()).toEqual(["../../escape", "a/b"]);
+    expect(readdirSync(join(path, "..")).sort()).toEqual(["sessions.json", "sessions.json.journal"]);
+    expect(existsSync(join(root, "escape"))).toBe(false);
+  });
+
+  it("costs one journal line per turn: the snapshot is not rewritten until the journal outgrows it", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore({ path, compactAfterBytes: 1 });
+    await store.setMessages("s", Array.from({ length: 2000 }, (_, index) => turn(index)).flat()); // compacts at once
+    const before = statSync(path);
+    const journalBefore = statSync(`${path}.journal`).size;
+    for (let index = 2000; index < 2010; index++) await store.appendMessages("s", turn(index));
+    const after = statSync(path);
+    expect(after.ino).toBe(before.ino);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    const perTurn = (statSync(`${path}.journal`).size - journalBefore) / 10;
+    expect(perTurn).toBeLessThan(400);
+    expect(await new FileMemoryStore(path).getMessages("s")).toHaveLength(4020);
+  });
+
+  it("sees another instance's writes (another process, in effect) incrementally", async () => {
+    const path = freshPath();
+    const [writer, reader] = [new FileMemoryStore(path), new FileMemoryStore(path)];
+    await writer.appendMessages("s", turn(0));
+    expect(await reader.getMessages("s")).toEqual(turn(0));
+    await reader.appendMessages("s", turn(1));
+    await writer.setFact("s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
+    expect(await writer.getMessages("s")).toEqual([...turn(0), ...turn(1)]);
+    expect(await reader.getFacts("s")).toHaveLength(1);
+  });
+
+  it("throws CorruptStoreError for a truncated snapshot, keeps a copy aside, never reads it as empty", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore({ path, compactAfterBytes: 1 });
+    await store.appendMessages("s", turn(0));
+    const text = readFileSync(path, "utf8");
+    writeFileSync(path, text.slice(0, text.length / 2));
+    const reopened = new FileMemoryStore(path);
+    const error = await reopened.getMessages("s").catch((caught: unknown) => caught);
+    expect(CorruptStoreError.isInstance(error)).toBe(true);
+    const corrupt = error as CorruptStoreError;
+    expect(corrupt.path).toBe(path);
+    expect(readFileSync(corrupt.keptAt!, "utf8")).toBe(text.slice(0, text.length / 2));
+    expect(corrupt.message).toMatch(/Repair or restore/);
+    // Nobody starts over from nothing: this instance, and any other, keep refusing.
+    await expect(reopened.appendMessages("s", turn(1))).rejects.toSatisfy(CorruptStoreError.isInstance);
+    await expect(new FileMemoryStore(path).appendMessages("s", turn(1))).rejects.toSatisfy(CorruptStoreError.isInstance);
+    await expect(new FileMemoryStore(path).getMessages("s")).rejects.toSatisfy(CorruptStoreError.isInstance);
+    expect(readdirSync(join(path, "..")).filter((name) => name.includes(".corrupt-"))).toHaveLength(1);
+  });
+
+  it("throws CorruptStoreError for a snapshot that is not an agentcore file", async () => {
+    const path = freshPath();
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, JSON.stringify({ some: "other file" }));
+    await expect(new FileMemoryStore(path).getMessages("s")).rejects.toThrow(/not an agentcore file store/);
+  });
+
+  it("throws CorruptStoreError for a bad line inside the journal", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore(path);
+    await store.appendMessages("s", turn(0));
+    appendFileSync(`${path}.journal`, "{garbage\n");
+    await store.appendMessages("other", turn(1)).catch(() => {});
+    const error = await new FileMemoryStore(path).getMessages("s").catch((caught: unknown) => caught);
+    expect(CorruptStoreError.isInstance(error)).toBe(true);
+    expect((error as CorruptStoreError).path).toBe(`${path}.journal`);
+  });
+
+  it("skips a line cut short by a crash and truncates it on the next write", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore(path);
+    await store.appendMessages("s", turn(0));
+    appendFileSync(`${path}.journal`, '{"op":"append","session":"s","messages":[{"id":"x","ro');
+    const reopened = new FileMemoryStore(path);
+    expect(await reopened.getMessages("s")).toEqual(turn(0));
+    await reopened.appendMessages("s", turn(1));
+    expect(await new FileMemoryStore(path).getMessages("s")).toEqual([...turn(0), ...turn(1)]);
+    expect(readFileSync(`${path}.journal`, "utf8")).not.toContain('"id":"x"');
+  });
+
+  it("ignores a journal left over from a compaction that stopped after the snapshot was replaced", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore(path);
+    await store.appendMessages("s", turn(0));
+    await store.clearMessages("s");
+    await store.appendMessages("s", turn(1));
+    const oldJournal = readFileSync(`${path}.journal`);
+    const compacting = new FileMemoryStore({ path, compactAfterBytes: 1 });
+    await compacting.appendMessages("s", turn(2)); // compacts: snapshot generation 1
+    writeFileSync(`${path}.journal`, oldJournal); // as if the crash came before the journal was reset
+    expect(await new FileMemoryStore(path).getMessages("s")).toEqual([...turn(1), ...turn(2)]);
+  });
+
+  it("breaks a stale lock left by a dead process", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore({ path, staleLockMs: 2000 });
+    await store.appendMessages("s", turn(0));
+    mkdirSync(`${path}.lock`);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.lock`, old, old);
+    const started = Date.now();
+    await store.appendMessages("s", turn(1));
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it("times out with a StoreError naming the lock file when a live process holds it", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore({ path, lockTimeoutMs: 100 });
+    await store.appendMessages("s", turn(0));
+    mkdirSync(`${path}.lock`); // fresh mtime: a live holder
+    await expect(store.appendMessages("s", turn(1))).rejects.toThrow(/sessions\.json\.lock/);
+    rmSync(`${path}.lock`, { recursive: true });
+  });
+
+  it("locks a session across instances by a hashed lock file name", async () => {
+    const path = freshPath();
+    const [first, second] = [new FileMemoryStore(path), new FileMemoryStore(path)];
+    const release = await first.lockSession("../user/1", { timeoutMs: 0 });
+    await expect(second.lockSession("../user/1", { timeoutMs: 30 })).rejects.toSatisfy(SessionBusyError.isInstance);
+    expect(readdirSync(join(path, "..")).some((name) => /^sessions\.json\.session-[0-9a-f]{32}\.lock$/.test(name))).toBe(true);
+    const waiting = second.lockSession("../user/1", { timeoutMs: 5_000 });
+    await release();
+    await (await waiting)();
+  });
+});

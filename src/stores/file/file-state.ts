@@ -1,0 +1,195 @@
+import type { AgentMessage } from "../../messages/agent-message";
+import type { Fact, SessionEntry, SummaryRecord } from "../memory-store";
+
+/** Marks the snapshot file, so a stranger's JSON file is never mistaken for one. */
+export const SNAPSHOT_FORMAT = "agentcore-file-store";
+export const JOURNAL_FORMAT = "agentcore-journal";
+export const SNAPSHOT_VERSION = 1;
+
+export interface SessionState {
+  createdAt: number;
+  accessedAt: number;
+  agentName?: string;
+  tags?: string[];
+  messages: AgentMessage[];
+  ids: Set<string>;
+  summaries: SummaryRecord[];
+}
+
+/** The whole store, as the snapshot plus the journal replayed on it describe it. */
+export interface FileState {
+  /** Pairs a snapshot with its journal: a journal of another generation is not applied. */
+  generation: number;
+  sessions: Map<string, SessionState>;
+  facts: Map<string, Map<string, Fact>>;
+}
+
+/** One line of the journal: a change, applied in order on top of the snapshot. */
+export type JournalOperation =
+  | { op: "append"; session: string; messages: AgentMessage[]; at: number }
+  | { op: "set"; session: string; messages: AgentMessage[]; at: number }
+  | { op: "clear"; session: string }
+  | { op: "fact"; scope: string; fact: Fact }
+  | { op: "unfact"; scope: string; key: string }
+  | { op: "meta"; session: string; agentName?: string; tags?: string[]; at: number }
+  | { op: "summary"; session: string; summary: SummaryRecord; at: number }
+  | { op: "prune"; sessions: string[] };
+
+/** The snapshot file's JSON. Readable: one object per session, messages as stored. */
+interface SnapshotDocument {
+  format: typeof SNAPSHOT_FORMAT;
+  version: number;
+  generation: number;
+  sessions: Record<string, Omit<SessionState, "ids">>;
+  facts: Record<string, Record<string, Fact>>;
+}
+
+export function emptyState(): FileState {
+  return { generation: 0, sessions: new Map(), facts: new Map() };
+}
+
+/** Parses a snapshot file. Throws a plain Error saying what is wrong; the caller makes it typed. */
+export function parseSnapshot(text: string): FileState {
+  const document = JSON.parse(text) as Partial<SnapshotDocument> | null;
+  if (document === null || typeof document !== "object" || document.format !== SNAPSHOT_FORMAT) {
+    throw new Error(`it is not an agentcore file store (no "format": "${SNAPSHOT_FORMAT}")`);
+  }
+  if (document.version !== SNAPSHOT_VERSION) throw new Error(`its version ${String(document.version)} is not ${SNAPSHOT_VERSION}`);
+  if (!Number.isInteger(document.generation)) throw new Error("it has no generation number");
+  if (!isRecord(document.sessions) || !isRecord(document.facts)) throw new Error('it has no "sessions" or "facts" object');
+  const state: FileState = { generation: document.generation!, sessions: new Map(), facts: new Map() };
+  for (const [id, session] of Object.entries(document.sessions)) {
+    if (!isRecord(session) || !Array.isArray(session.messages)) throw new Error(`session ${JSON.stringify(id)} has no messages array`);
+    state.sessions.set(id, {
+      createdAt: Number(session.createdAt),
+      accessedAt: Number(session.accessedAt),
+      ...(session.agentName === undefined ? {} : { agentName: session.agentName }),
+      ...(session.tags === undefined ? {} : { tags: session.tags }),
+      messages: session.messages,
+      ids: idsOf(session.messages),
+      summaries: Array.isArray(session.summaries) ? session.summaries : [],
+    });
+  }
+  for (const [scope, facts] of Object.entries(document.facts)) {
+    if (!isRecord(facts)) throw new Error(`facts of ${JSON.stringify(scope)} are not an object`);
+    state.facts.set(scope, new Map(Object.entries(facts)));
+  }
+  return state;
+}
+
+/** The snapshot text for a state at a generation. */
+export function serializeSnapshot(state: FileState, generation: number): string {
+  const sessions: SnapshotDocument["sessions"] = {};
+  for (const [id, { ids: _ids, ...session }] of state.sessions) sessions[id] = session;
+  const facts: SnapshotDocument["facts"] = {};
+  for (const [scope, map] of state.facts) facts[scope] = Object.fromEntries(map);
+  const document: SnapshotDocument = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, generation, sessions, facts };
+  return `${JSON.stringify(document, null, 1)}\n`;
+}
+
+export function journalHeader(generation: number): string {
+  return `${JSON.stringify({ format: JOURNAL_FORMAT, generation })}\n`;
+}
+
+/** Parses a journal's first line; undefined when it is not a header. */
+export function parseJournalHeader(line: string): number | undefined {
+  try {
+    const header = JSON.parse(line) as { format?: unknown; generation?: unknown };
+    return header?.format === JOURNAL_FORMAT && Number.isInteger(header.generation) ? (header.generation as number) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const operations = new Set(["append", "set", "clear", "fact", "unfact", "meta", "summary", "prune"]);
+
+/** Parses one journal line; throws a plain Error when it is not an operation. */
+export function parseOperation(line: string): JournalOperation {
+  const operation = JSON.parse(line) as JournalOperation;
+  if (!isRecord(operation) || !operations.has(operation.op)) throw new Error("it is not a journal operation");
+  return operation;
+}
+
+/** Applies one operation to the state, in place. Replaying the same journal always gives the same state. */
+export function applyOperation(state: FileState, operation: JournalOperation): void {
+  switch (operation.op) {
+    case "append": {
+      const session = sessionFor(state, operation.session, operation.at);
+      for (const message of operation.messages) {
+        if (message.id !== undefined) {
+          if (session.ids.has(message.id)) continue;
+          session.ids.add(message.id);
+        }
+        session.messages.push(message);
+      }
+      return;
+    }
+    case "set": {
+      const session = sessionFor(state, operation.session, operation.at);
+      session.messages = [...operation.messages];
+      session.ids = idsOf(session.messages);
+      return;
+    }
+    case "clear":
+      state.sessions.delete(operation.session);
+      return;
+    case "fact": {
+      let facts = state.facts.get(operation.scope);
+      if (!facts) state.facts.set(operation.scope, (facts = new Map()));
+      facts.set(operation.fact.key, operation.fact);
+      return;
+    }
+    case "unfact": {
+      const facts = state.facts.get(operation.scope);
+      facts?.delete(operation.key);
+      if (facts && facts.size === 0) state.facts.delete(operation.scope);
+      return;
+    }
+    case "meta": {
+      const session = sessionFor(state, operation.session, operation.at);
+      if (operation.agentName !== undefined) session.agentName = operation.agentName;
+      if (operation.tags !== undefined) session.tags = operation.tags;
+      return;
+    }
+    case "summary": {
+      const session = sessionFor(state, operation.session, operation.at);
+      if (!session.summaries.some((summary) => summary.id === operation.summary.id)) session.summaries.push(operation.summary);
+      return;
+    }
+    case "prune":
+      for (const id of operation.sessions) state.sessions.delete(id);
+      return;
+  }
+}
+
+export function entryOf(sessionId: string, session: SessionState): SessionEntry {
+  return {
+    sessionId,
+    createdAt: session.createdAt,
+    accessedAt: session.accessedAt,
+    messageCount: session.messages.length,
+    ...(session.agentName === undefined ? {} : { agentName: session.agentName }),
+    ...(session.tags === undefined ? {} : { tags: [...session.tags] }),
+  };
+}
+
+/** The session, created when absent, its `accessedAt` moved to `at`. */
+function sessionFor(state: FileState, id: string, at: number): SessionState {
+  let session = state.sessions.get(id);
+  if (!session) {
+    session = { createdAt: at, accessedAt: at, messages: [], ids: new Set(), summaries: [] };
+    state.sessions.set(id, session);
+  }
+  session.accessedAt = Math.max(session.accessedAt, at);
+  return session;
+}
+
+function idsOf(messages: AgentMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) if (message.id !== undefined) ids.add(message.id);
+  return ids;
+}
+
+function isRecord(value: unknown): value is Record<string, any> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

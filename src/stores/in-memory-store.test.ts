@@ -1,0 +1,81 @@
+import { describe, expect, it, vi } from "vitest";
+import type { AgentMessage } from "../messages/agent-message";
+import { testMemoryStore } from "../testing/test-memory-store";
+import { InMemoryStore } from "./in-memory-store";
+import type { Fact, MemoryStore } from "./memory-store";
+
+testMemoryStore("InMemoryStore", () => new InMemoryStore());
+testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions: 10_000, ttl: 60_000 }));
+
+/** A custom store written as a plain object with only the six required methods. */
+function sixMethodStore(): MemoryStore {
+  const sessions = new Map<string, string>();
+  const facts = new Map<string, Map<string, string>>();
+  return {
+    async getMessages(sessionId) {
+      return JSON.parse(sessions.get(sessionId) ?? "[]") as AgentMessage[];
+    },
+    async setMessages(sessionId, messages) {
+      sessions.set(sessionId, JSON.stringify(messages));
+    },
+    async clearMessages(sessionId) {
+      sessions.delete(sessionId);
+    },
+    async getFacts(scopeId) {
+      return [...(facts.get(scopeId)?.values() ?? [])].map((value) => JSON.parse(value) as Fact);
+    },
+    async setFact(scopeId, fact) {
+      if (!facts.has(scopeId)) facts.set(scopeId, new Map());
+      facts.get(scopeId)!.set(fact.key, JSON.stringify(fact));
+    },
+    async deleteFact(scopeId, key) {
+      return facts.get(scopeId)?.delete(key) ?? false;
+    },
+  };
+}
+
+testMemoryStore("a custom store with only the six methods (object literal)", sixMethodStore);
+
+describe("InMemoryStore bounds", () => {
+  it("evicts the least recently used session past maxSessions", async () => {
+    const store = new InMemoryStore({ maxSessions: 2 });
+    await store.appendMessages("a", [{ id: "1", role: "user", content: "a" }]);
+    await store.appendMessages("b", [{ id: "1", role: "user", content: "b" }]);
+    await store.getMessages("a"); // a is now more recent than b
+    await store.appendMessages("c", [{ id: "1", role: "user", content: "c" }]);
+    expect((await store.entries()).map((entry) => entry.sessionId).sort()).toEqual(["a", "c"]);
+    expect(await store.getMessages("b")).toEqual([]);
+    expect(await store.getMessages("a")).toHaveLength(1);
+  });
+
+  it("forgets sessions idle longer than ttl", async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    try {
+      const store = new InMemoryStore({ ttl: 1_000 });
+      await store.appendMessages("a", [{ id: "1", role: "user", content: "a" }]);
+      await store.setFact("a", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
+      vi.setSystemTime(1_000_900);
+      expect(await store.getMessages("a")).toHaveLength(1); // a read keeps it alive
+      vi.setSystemTime(1_001_800);
+      expect(await store.getFacts("a")).toHaveLength(1);
+      vi.setSystemTime(1_003_000);
+      expect(await store.getMessages("a")).toEqual([]);
+      expect(await store.getFacts("a")).toEqual([]);
+      expect(await store.entries()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("rejects bad bounds", () => {
+    expect(() => new InMemoryStore({ maxSessions: 0 })).toThrow(/maxSessions/);
+    expect(() => new InMemoryStore({ ttl: -1 })).toThrow(/ttl/);
+  });
+
+  it("rejects invalid session ids in one place", async () => {
+    const store = new InMemoryStore();
+    await expect(store.getMessages("")).rejects.toThrow(/sessionId/);
+    await expect(store.appendMessages("a\nb", [])).rejects.toThrow(/control/);
+    await expect(store.getFacts("x".repeat(300))).rejects.toThrow(/scopeId/);
+  });
+});

@@ -1,0 +1,396 @@
+import type { Pool, PoolClient } from "pg";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import { StoreError } from "../../errors/store-error";
+import type { AgentMessage } from "../../messages/agent-message";
+import type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "../memory-store";
+import { pollLock } from "../poll-lock";
+import { validateScopeId, validateSessionId } from "../session-id";
+import { parseStoredJson } from "../stored-json";
+
+/** Options of {@link PostgresMemoryStore}. */
+export interface PostgresMemoryStoreOptions {
+  /** A `pg` Pool you own (`new pg.Pool({ connectionString })`). The store never ends it. */
+  pool: Pool;
+  /** Schema of the tables; created when missing. Lower-case letters, digits, `_`. @default "public" */
+  schema?: string;
+  /** Put before each table name. Lower-case letters, digits, `_`. @default "agentcore_" */
+  tablePrefix?: string;
+}
+
+/** The schema version this code writes; `migrate()` brings older schemas up to it. */
+const SCHEMA_VERSION = 1;
+const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
+const store = "PostgresMemoryStore";
+
+interface SessionRow {
+  session_id: string;
+  created_at: string;
+  accessed_at: string;
+  agent_name: string | null;
+  tags: string | null;
+  message_count: string;
+}
+
+/**
+ * Keeps sessions in PostgreSQL, for agents served by many processes or machines.
+ *
+ * Tables (`<prefix>sessions`, `<prefix>messages`, `<prefix>facts`, `<prefix>summaries`) are
+ * created by `migrate()`, which also runs on first use; `<prefix>schema_version` records the
+ * version. Messages are ordered by a per-session sequence handed out from the session row: an
+ * append is one statement that locks that row (so concurrent appends to one session queue up,
+ * other sessions never wait), takes the next numbers and inserts, skipping ids already stored
+ * (unique `(session_id, message_id)`). Bodies are JSON in `text` columns, so they round-trip
+ * byte for byte (`jsonb` would reorder keys and refuse `\u0000`). SQL is parameterised; only
+ * the validated schema and prefix are spliced in, quoted.
+ */
+export class PostgresMemoryStore implements MemoryStore {
+  private readonly pool: Pool;
+  private readonly schema: string;
+  private readonly tablePrefix: string;
+  private readonly tables: { sessions: string; messages: string; facts: string; summaries: string; version: string };
+  private ready: Promise<void> | undefined;
+
+  constructor(options: PostgresMemoryStoreOptions) {
+    if (options == null || typeof options !== "object" || options.pool == null || typeof options.pool.query !== "function") {
+      throw new InvalidArgumentError({
+        argument: "pool",
+        message: 'new PostgresMemoryStore() needs { pool }: a pg Pool, e.g. new pg.Pool({ connectionString: "postgres://…" }).',
+      });
+    }
+    this.pool = options.pool;
+    this.schema = checkIdentifier(options.schema ?? "public", "schema");
+    this.tablePrefix = checkIdentifier(options.tablePrefix ?? "agentcore_", "tablePrefix");
+    const table = (name: string) => `"${this.schema}"."${this.tablePrefix}${name}"`;
+    this.tables = {
+      sessions: table("sessions"),
+      messages: table("messages"),
+      facts: table("facts"),
+      summaries: table("summaries"),
+      version: table("schema_version"),
+    };
+  }
+
+  /**
+   * Creates the schema and tables, or upgrades them, under an advisory lock so concurrent
+   * processes migrate once. Safe to call any number of times; runs on first use anyway.
+   */
+  async migrate(): Promise<void> {
+    const t = this.tables;
+    await this.transaction("migrate", undefined, async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`agentcore:migrate:${this.schema}.${this.tablePrefix}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${t.version} (id int PRIMARY KEY, version int NOT NULL)`);
+      const current = (await client.query<{ version: number }>(`SELECT version FROM ${t.version} WHERE id = 1`)).rows[0]?.version ?? 0;
+      if (current > SCHEMA_VERSION) {
+        throw new StoreError({
+          store,
+          operation: "migrate",
+          message: `The tables ${this.schema}.${this.tablePrefix}* are at schema version ${current}, newer than this agentcore (${SCHEMA_VERSION}). Upgrade agentcore.`,
+        });
+      }
+      if (current < 1) {
+        await client.query(`CREATE TABLE ${t.sessions} (
+          session_id text PRIMARY KEY,
+          created_at bigint NOT NULL,
+          accessed_at bigint NOT NULL,
+          agent_name text,
+          tags text,
+          next_seq bigint NOT NULL DEFAULT 0)`);
+        await client.query(`CREATE INDEX "${this.tablePrefix}sessions_accessed_at" ON ${t.sessions} (accessed_at)`);
+        await client.query(`CREATE TABLE ${t.messages} (
+          session_id text NOT NULL,
+          seq bigint NOT NULL,
+          message_id text,
+          body text NOT NULL,
+          PRIMARY KEY (session_id, seq),
+          UNIQUE (session_id, message_id))`);
+        await client.query(`CREATE TABLE ${t.facts} (scope_id text NOT NULL, key text NOT NULL, body text NOT NULL, PRIMARY KEY (scope_id, key))`);
+        await client.query(`CREATE TABLE ${t.summaries} (
+          session_id text NOT NULL,
+          summary_id text NOT NULL,
+          seq bigint GENERATED ALWAYS AS IDENTITY,
+          body text NOT NULL,
+          PRIMARY KEY (session_id, summary_id))`);
+      }
+      await client.query(`INSERT INTO ${t.version} (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`, [SCHEMA_VERSION]);
+    });
+  }
+
+  async getMessages(sessionId: string): Promise<AgentMessage[]> {
+    validateSessionId(sessionId);
+    const rows = await this.query<{ body: string }>("getMessages", sessionId, `SELECT body FROM ${this.tables.messages} WHERE session_id = $1 ORDER BY seq`, [sessionId]);
+    return rows.map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getMessages", sessionId, record: `message ${index}` }));
+  }
+
+  async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
+    validateSessionId(sessionId);
+    if (!(limit > 0)) return [];
+    const rows = await this.query<{ body: string }>(
+      "getRecentMessages",
+      sessionId,
+      `SELECT body FROM (SELECT body, seq FROM ${this.tables.messages} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) recent ORDER BY seq`,
+      [sessionId, Math.floor(limit)],
+    );
+    return rows.map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getRecentMessages", sessionId, record: `message ${index}` }));
+  }
+
+  async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateSessionId(sessionId);
+    const fresh = uniqueById(messages);
+    if (fresh.length === 0) return;
+    const t = this.tables;
+    // One statement: the upsert locks the session row until commit, so appends to one session
+    // take their sequence numbers one after another; ids already stored are skipped.
+    await this.query(
+      "appendMessages",
+      sessionId,
+      `WITH session AS (
+         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + $3
+         RETURNING next_seq - $3 AS first_seq)
+       INSERT INTO ${t.messages} (session_id, seq, message_id, body)
+       SELECT $1, session.first_seq + item.ord - 1, item.id, item.body
+       FROM session, unnest($4::text[], $5::text[]) WITH ORDINALITY AS item(id, body, ord)
+       ON CONFLICT (session_id, message_id) DO NOTHING`,
+      [sessionId, Date.now(), fresh.length, fresh.map((message) => message.id ?? null), fresh.map((message) => JSON.stringify(message))],
+    );
+  }
+
+  async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateSessionId(sessionId);
+    const t = this.tables;
+    await this.transaction("setMessages", sessionId, async (client) => {
+      await client.query(
+        `INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = $3`,
+        [sessionId, Date.now(), messages.length],
+      );
+      await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
+      // Stored exactly as given; a repeated id keeps its first occurrence (ids are unique per session).
+      const seen = new Set<string>();
+      const rows = messages.flatMap((message, index) => {
+        if (message.id !== undefined) {
+          if (seen.has(message.id)) return [];
+          seen.add(message.id);
+        }
+        return [{ seq: index, id: message.id ?? null, body: JSON.stringify(message) }];
+      });
+      await client.query(
+        `INSERT INTO ${t.messages} (session_id, seq, message_id, body)
+         SELECT $1, item.seq, item.id, item.body FROM unnest($2::bigint[], $3::text[], $4::text[]) AS item(seq, id, body)`,
+        [sessionId, rows.map((row) => row.seq), rows.map((row) => row.id), rows.map((row) => row.body)],
+      );
+    });
+  }
+
+  async clearMessages(sessionId: string): Promise<void> {
+    validateSessionId(sessionId);
+    const t = this.tables;
+    await this.transaction("clearMessages", sessionId, async (client) => {
+      // The session row first: it waits for an append in flight, and holds later ones back.
+      await client.query(`DELETE FROM ${t.sessions} WHERE session_id = $1`, [sessionId]);
+      await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
+      await client.query(`DELETE FROM ${t.summaries} WHERE session_id = $1`, [sessionId]);
+    });
+  }
+
+  async getFacts(scopeId: string): Promise<Fact[]> {
+    validateScopeId(scopeId);
+    const rows = await this.query<{ key: string; body: string }>("getFacts", scopeId, `SELECT key, body FROM ${this.tables.facts} WHERE scope_id = $1 ORDER BY key`, [scopeId]);
+    return rows.map((row) => parseStoredJson<Fact>(row.body, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${row.key}"` }));
+  }
+
+  async setFact(scopeId: string, fact: Fact): Promise<void> {
+    validateScopeId(scopeId);
+    await this.query(
+      "setFact",
+      scopeId,
+      `INSERT INTO ${this.tables.facts} (scope_id, key, body) VALUES ($1, $2, $3) ON CONFLICT (scope_id, key) DO UPDATE SET body = EXCLUDED.body`,
+      [scopeId, fact.key, JSON.stringify(fact)],
+    );
+  }
+
+  async deleteFact(scopeId: string, key: string): Promise<boolean> {
+    validateScopeId(scopeId);
+    const rows = await this.query("deleteFact", scopeId, `DELETE FROM ${this.tables.facts} WHERE scope_id = $1 AND key = $2 RETURNING key`, [scopeId, key]);
+    return rows.length > 0;
+  }
+
+  async getSession(sessionId: string): Promise<SessionEntry | undefined> {
+    validateSessionId(sessionId);
+    const rows = await this.query<SessionRow>("getSession", sessionId, `${this.sessionSelect()} WHERE s.session_id = $1`, [sessionId]);
+    return rows[0] ? entryOf(rows[0]) : undefined;
+  }
+
+  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+    validateSessionId(sessionId);
+    await this.query(
+      "updateSession",
+      sessionId,
+      `INSERT INTO ${this.tables.sessions} AS s (session_id, created_at, accessed_at, agent_name, tags) VALUES ($1, $2, $2, $3, $4)
+       ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at),
+         agent_name = COALESCE(EXCLUDED.agent_name, s.agent_name), tags = COALESCE(EXCLUDED.tags, s.tags)`,
+      [sessionId, Date.now(), metadata.agentName ?? null, metadata.tags === undefined ? null : JSON.stringify(metadata.tags)],
+    );
+  }
+
+  async entries(): Promise<SessionEntry[]> {
+    const rows = await this.query<SessionRow>("entries", undefined, `${this.sessionSelect()} ORDER BY s.accessed_at`, []);
+    return rows.map(entryOf);
+  }
+
+  async prune(options: { olderThan: number }): Promise<string[]> {
+    const t = this.tables;
+    return await this.transaction("prune", undefined, async (client) => {
+      const { rows } = await client.query<{ session_id: string }>(`DELETE FROM ${t.sessions} WHERE accessed_at < $1 RETURNING session_id`, [options.olderThan]);
+      const ids = rows.map((row) => row.session_id);
+      if (ids.length > 0) {
+        await client.query(`DELETE FROM ${t.messages} WHERE session_id = ANY($1::text[])`, [ids]);
+        await client.query(`DELETE FROM ${t.summaries} WHERE session_id = ANY($1::text[])`, [ids]);
+      }
+      return ids;
+    });
+  }
+
+  async getSummaries(sessionId: string): Promise<SummaryRecord[]> {
+    validateSessionId(sessionId);
+    const rows = await this.query<{ body: string }>("getSummaries", sessionId, `SELECT body FROM ${this.tables.summaries} WHERE session_id = $1 ORDER BY seq`, [sessionId]);
+    return rows.map((row, index) => parseStoredJson<SummaryRecord>(row.body, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }));
+  }
+
+  async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
+    validateSessionId(sessionId);
+    const t = this.tables;
+    await this.query(
+      "saveSummary",
+      sessionId,
+      `WITH session AS (
+         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at) VALUES ($1, $2, $2)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at)
+         RETURNING session_id)
+       INSERT INTO ${t.summaries} (session_id, summary_id, body) SELECT session_id, $3, $4 FROM session
+       ON CONFLICT (session_id, summary_id) DO NOTHING`,
+      [sessionId, Date.now(), record.id, JSON.stringify(record)],
+    );
+  }
+
+  /**
+   * A session-level advisory lock, held on one pooled connection until released. A process
+   * that dies loses its connection, and PostgreSQL frees the lock at once.
+   */
+  async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
+    validateSessionId(sessionId);
+    await this.ensureReady();
+    const key = `agentcore:lock:${this.schema}.${this.tablePrefix}:${sessionId}`;
+    const client = await this.pool.connect();
+    try {
+      await pollLock(sessionId, options.timeoutMs, async () => {
+        const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [key]);
+        return rows[0]?.locked ? true : undefined;
+      });
+    } catch (error) {
+      client.release();
+      throw error;
+    }
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      try {
+        await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]);
+        client.release();
+      } catch (error) {
+        client.release(error instanceof Error ? error : true);
+      }
+    };
+  }
+
+  private sessionSelect(): string {
+    return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags,
+              (SELECT count(*) FROM ${this.tables.messages} m WHERE m.session_id = s.session_id) AS message_count
+            FROM ${this.tables.sessions} s`;
+  }
+
+  private ensureReady(): Promise<void> {
+    if (!this.ready) {
+      this.ready = this.migrate().catch((error: unknown) => {
+        this.ready = undefined;
+        throw error;
+      });
+    }
+    return this.ready;
+  }
+
+  private async query<Row extends object>(operation: string, sessionId: string | undefined, sql: string, values: unknown[]): Promise<Row[]> {
+    await this.ensureReady();
+    try {
+      return (await this.pool.query(sql, values)).rows as Row[];
+    } catch (error) {
+      throw storeError(operation, sessionId, error);
+    }
+  }
+
+  private async transaction<T>(operation: string, sessionId: string | undefined, body: (client: PoolClient) => Promise<T>): Promise<T> {
+    if (operation !== "migrate") await this.ensureReady();
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw storeError(operation, sessionId, error);
+    }
+    try {
+      await client.query("BEGIN");
+      const result = await body(client);
+      await client.query("COMMIT");
+      client.release();
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      client.release();
+      throw storeError(operation, sessionId, error);
+    }
+  }
+}
+
+function storeError(operation: string, sessionId: string | undefined, error: unknown): unknown {
+  if (StoreError.isInstance(error)) return error;
+  return new StoreError({
+    store,
+    operation,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    message: `PostgreSQL failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${error instanceof Error ? error.message : String(error)}`,
+    cause: error,
+  });
+}
+
+function checkIdentifier(value: string, argument: string): string {
+  if (typeof value !== "string" || !identifier.test(value)) {
+    throw new InvalidArgumentError({
+      argument,
+      value,
+      message: `${argument} must match ${identifier} (lower-case letters, digits and _, at most 40 characters), got ${JSON.stringify(value)}.`,
+    });
+  }
+  return value;
+}
+
+function uniqueById(messages: AgentMessage[]): AgentMessage[] {
+  const seen = new Set<string>();
+  return messages.filter((message) => {
+    if (message.id === undefined) return true;
+    if (seen.has(message.id)) return false;
+    seen.add(message.id);
+    return true;
+  });
+}
+
+function entryOf(row: SessionRow): SessionEntry {
+  return {
+    sessionId: row.session_id,
+    createdAt: Number(row.created_at),
+    accessedAt: Number(row.accessed_at),
+    messageCount: Number(row.message_count),
+    ...(row.agent_name === null ? {} : { agentName: row.agent_name }),
+    ...(row.tags === null ? {} : { tags: JSON.parse(row.tags) as string[] }),
+  };
+}

@@ -1,0 +1,2 @@
+// agentcore/redis: needs the optional peer `ioredis`.
+export { RedisMemoryStore, type RedisMemoryStoreOptions } from "./redis-memory-store";

@@ -1,0 +1,20 @@
+import { StoreError } from "../errors/store-error";
+
+/**
+ * Parses one JSON record a store read back. A record that does not parse is a `StoreError`
+ * naming the store, the session and the record, never a crash three calls later.
+ */
+export function parseStoredJson<T>(text: string, where: { store: string; operation: string; sessionId?: string; record: string }): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new StoreError({
+      store: where.store,
+      operation: where.operation,
+      ...(where.sessionId === undefined ? {} : { sessionId: where.sessionId }),
+      message: `The ${where.store} holds a record that is not valid JSON (${where.record}${where.sessionId === undefined ? "" : ` of session "${where.sessionId}"`}): ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+}
+

@@ -1,0 +1,37 @@
+// The conformance suite must be able to fail: run it on deliberately broken stores in a
+// separate vitest process and check that it fails exactly the tests that should catch them.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+describe("testMemoryStore", () => {
+  it("fails broken stores: non-idempotent racy appends, ids that collide", () => {
+    const directory = mkdtempSync(join(tmpdir(), "agentcore-suite-"));
+    try {
+      const report = join(directory, "report.json");
+      const run = spawnSync(
+        process.execPath,
+        [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "test/fixtures/vitest.fixture.config.ts", "--reporter=json", `--outputFile=${report}`],
+        { cwd: root, encoding: "utf8", env: { ...process.env, CI: "" } },
+      );
+      expect(run.status).not.toBe(0);
+      const results = JSON.parse(readFileSync(report, "utf8")) as {
+        testResults: { assertionResults: { fullName: string; status: string }[] }[];
+      };
+      const failed = results.testResults.flatMap((file) => file.assertionResults.filter((test) => test.status === "failed").map((test) => test.fullName));
+      expect(failed.filter((name) => name.includes("RacyStore")).map((name) => name.replace("MemoryStore conformance: RacyStore appendMessages (optional) ", "")).sort()).toEqual([
+        "is idempotent by message id [appendMessages]",
+        "loses and duplicates nothing under concurrent appends, keeping each writer's order [appendMessages]",
+      ]);
+      expect(failed.some((name) => name.includes("CollidingStore") && name.includes("isolates sessions"))).toBe(true);
+      expect(failed.filter((name) => !name.includes("RacyStore") && !name.includes("CollidingStore"))).toEqual([]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,49 @@
+// The store subpaths of the built package: each loads in ESM and CommonJS, and the main entry
+// never loads an optional peer (ioredis, pg, better-sqlite3). `npm test` builds first.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+beforeAll(() => {
+  if (!existsSync(join(root, "dist", "redis", "index.js"))) execFileSync("npx", ["tsup", "--silent"], { cwd: root, stdio: "inherit" });
+}, 120_000);
+
+/** Every file the entry loads, following relative imports and requires. */
+function closure(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(/(?:from\s*|require\()\s*["'](\.\.?\/[^"']+)["']/g)) visit(resolve(dirname(file), match[1]!));
+  };
+  visit(join(root, "dist", entry));
+  return [...seen];
+}
+
+describe("store subpaths of the built package", () => {
+  it.each(["index.js", "index.cjs"])("the main entry (%s) loads no optional peer", (entry) => {
+    for (const file of closure(entry)) {
+      expect(readFileSync(file, "utf8"), file).not.toMatch(/(?:from\s*|require\()\s*["'](?:ioredis|pg|better-sqlite3)["']/);
+    }
+  });
+
+  it.each([
+    ["redis", "RedisMemoryStore"],
+    ["postgres", "PostgresMemoryStore"],
+    ["sqlite", "SqliteMemoryStore"],
+  ])("agentcore/%s exports %s in ESM and CommonJS", (subpath, name) => {
+    const esm = execFileSync(process.execPath, ["--input-type=module", "-e", `import(${JSON.stringify(join(root, "dist", subpath, "index.js"))}).then((m) => console.log(typeof m.${name}))`], { encoding: "utf8" });
+    const cjs = execFileSync(process.execPath, ["-e", `console.log(typeof require(${JSON.stringify(join(root, "dist", subpath, "index.cjs"))}).${name})`], { encoding: "utf8" });
+    expect([esm.trim(), cjs.trim()]).toEqual(["function", "function"]);
+  });
+
+  it("declares the subpaths in package.json exports", () => {
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(["./redis", "./postgres", "./sqlite", "./testing"]));
+  });
+});
