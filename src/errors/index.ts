@@ -6,3 +6,4 @@ export { NoSuchProviderError } from "./no-such-provider-error";
 export { StoreError } from "./store-error";
 export { UnsupportedFeatureError } from "./unsupported-feature-error";
 export { SessionBusyError } from "./session-busy-error";
+export { SummarizationError, type SummarizationFailure } from "./summarization-error";
