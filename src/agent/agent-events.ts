@@ -45,8 +45,16 @@ export interface AgentEventMap {
     droppedMessageIds: string[];
     keptCount: number;
     summarized: boolean;
+    /** Estimated input tokens of the history handed to the strategy (messages only, as `estimateMessagesTokens` counts them). */
     tokensBefore?: number;
+    /** Estimated input tokens of the window sent. */
     tokensAfter?: number;
+    /** `tokensAfter` times the model's calibration ratio: what the provider is expected to count. */
+    calibratedTokensAfter?: number;
+    /** The calibration ratio (provider count / our estimate) learnt for the model, when known. */
+    calibration?: number;
+    /** The token budget the strategy fitted the window to, when it has one. */
+    budget?: number;
   };
 }
 

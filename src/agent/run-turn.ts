@@ -19,6 +19,8 @@ import type { AgentEventEmitter, AgentEventMap } from "./agent-events";
 import type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent-result";
 import { appendSessionMessages, loadSessionHistory } from "./session-history";
 import { buildSystemPrompt } from "./system-prompt";
+import { estimateMessagesTokens } from "../tokens/estimate-tokens";
+import { sharedTokenCalibration } from "../tokens/token-calibration";
 
 /** Everything one run needs, resolved by the Agent. */
 export interface TurnContext {
@@ -97,6 +99,7 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
         ...context.callSettings,
       };
       const response = yield* callModel(context, call);
+      calibrateTokens(context.model, call, response.usage.inputTokens);
       usage = addUsage(usage, response.usage);
       finishReason = response.finishReason;
       const toolCalls = response.toolCalls.map((toolCall) => ({ ...toolCall, id: toolCall.id || newId() }));
@@ -216,16 +219,24 @@ async function rememberTurn(context: TurnContext, base: Omit<EventBase, "input">
 }
 
 async function fitWindow(context: TurnContext, base: Omit<EventBase, "input">, messages: AgentMessage[]) {
+  const calibration = sharedTokenCalibration.ratio(context.model);
   const result = await context.strategy.apply(messages, {
     sessionId: context.sessionId,
     ...(context.systemPrompt ? { system: context.systemPrompt } : {}),
     model: context.model,
     store: context.store,
     ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+    ...(calibration === undefined ? {} : { calibration }),
     onError: (error) => context.events.emit("memory:error", { ...base, source: context.strategy.name, operation: "apply", error }),
   });
   if (result.dropped.length > 0 || result.summary) {
+    const tokensAfter = estimateMessagesTokens(result.messages, { model: context.model });
     context.events.emit("context:trimmed", {
+      tokensBefore: estimateMessagesTokens(messages, { model: context.model }),
+      tokensAfter,
+      calibratedTokensAfter: Math.ceil(tokensAfter * (calibration ?? 1)),
+      ...(calibration === undefined ? {} : { calibration }),
+      ...(result.budget === undefined ? {} : { budget: result.budget }),
       ...base,
       strategy: context.strategy.name,
       droppedCount: result.dropped.length,
@@ -235,6 +246,13 @@ async function fitWindow(context: TurnContext, base: Omit<EventBase, "input">, m
     });
   }
   return result;
+}
+
+/** Learns the ratio of the provider's input-token count to our estimate of the same request. */
+function calibrateTokens(model: LanguageModel, call: LanguageModelCall, reportedInputTokens: number): void {
+  if (!(reportedInputTokens > 0)) return;
+  const estimated = estimateMessagesTokens(call.messages, { model, ...(call.system === undefined ? {} : { system: call.system }), tools: call.tools });
+  sharedTokenCalibration.record(model, estimated, reportedInputTokens);
 }
 
 async function* callModel(context: TurnContext, call: LanguageModelCall): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
