@@ -7,9 +7,9 @@ import type { AgentMessage, AssistantMessage, ToolMessage } from "../../messages
 const words = ["the", "weather", "in", "Tokyo", "is", "sunny", "user", "prefers", "TypeScript", "ok", "42", "über", "日本", "<|endoftext|>", "{", "}", "\n"];
 
 const text = fc.oneof(
-  { weight: 2, arbitrary: fc.constant("") },
-  { weight: 12, arbitrary: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 30 }).map((parts) => parts.join(" ")) },
-  { weight: 1, arbitrary: fc.integer({ min: 5_000, max: 40_000 }).map((length) => "lorem ipsum dolor sit amet ".repeat(Math.ceil(length / 27)).slice(0, length)) },
+  { weight: 10, arbitrary: fc.constant("") },
+  { weight: 80, arbitrary: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 30 }).map((parts) => parts.join(" ")) },
+  { weight: 1, arbitrary: fc.integer({ min: 5_000, max: 30_000 }).map((length) => "lorem ipsum dolor sit amet ".repeat(Math.ceil(length / 27)).slice(0, length)) },
 );
 
 interface TurnShape {
@@ -39,11 +39,12 @@ const turnShape: fc.Arbitrary<TurnShape> = fc.record({
 let historyCounter = 0;
 
 /** Builds messages with ids unique across all generated histories (the count cache keys on ids). */
-function build(shapes: TurnShape[], leading: string | undefined): AgentMessage[] {
+function build(shapes: TurnShape[], leading: string | undefined, system: boolean): AgentMessage[] {
   const nonce = `h${++historyCounter}`;
   let counter = 0;
   const id = () => `${nonce}-${counter++}`;
   const messages: AgentMessage[] = [];
+  if (system) messages.push({ id: id(), role: "system", content: "You are a careful assistant.", timestamp: 0 });
   if (leading !== undefined) messages.push({ id: id(), role: "assistant", content: leading, timestamp: 1 });
   shapes.forEach((shape, turnIndex) => {
     messages.push({ id: id(), role: "user", content: shape.user, timestamp: turnIndex });
@@ -70,8 +71,9 @@ function build(shapes: TurnShape[], leading: string | undefined): AgentMessage[]
 export function arbitraryHistory(options: { maxTurns?: number } = {}): fc.Arbitrary<AgentMessage[]> {
   return fc
     .tuple(
-      fc.array(turnShape, { minLength: 1, maxLength: options.maxTurns ?? 300 }),
+      fc.array(turnShape, { minLength: 1, maxLength: options.maxTurns ?? 300, size: "max" }),
       fc.option(text, { nil: undefined, freq: 6 }),
+      fc.boolean(),
     )
-    .map(([shapes, leading]) => build(shapes, leading));
+    .map(([shapes, leading, system]) => build(shapes, leading, system));
 }
