@@ -134,6 +134,36 @@ describe("SummaryMemory", () => {
     expect(await store.getMessages("s")).toHaveLength(6);
   });
 
+  it("after a failure, waits for more history before calling the summariser again, then recovers", async () => {
+    let down = true;
+    const { agent, summarizer, model, errors } = setup({ summarizer: () => (down ? { error: new Error("down") } : { text: "recovered summary" }) });
+    await agent.run("question 1");
+    await agent.run("question 2");
+    await agent.run("question 3"); // fails (5 messages)
+    expect(summarizer.calls).toHaveLength(1);
+    down = false;
+    await agent.run("question 4"); // 7 messages ≥ 5 + (4 − 2): retried, and it works now
+    expect(summarizer.calls).toHaveLength(2);
+    expect(errors).toHaveLength(1);
+    expect(model.calls[3]!.system).toContain("recovered summary");
+  });
+
+  it("does not call a failing summariser again until the history grew by summarizeThreshold - recentMessages", async () => {
+    const summarizer = new MockLanguageModel({ responses: () => ({ error: new Error("down") }) });
+    const strategy = new SummaryMemory({ summarizeThreshold: 6, recentMessages: 2, model: summarizer });
+    const history: AgentMessage[] = Array.from({ length: 12 }, (_, index) => ({ id: `b${index}`, role: index % 2 ? "assistant" : "user", content: `m${index}` }));
+    const errors: unknown[] = [];
+    const context = { sessionId: "s", store: new InMemoryStore(), onError: (error: unknown) => errors.push(error) };
+    await strategy.apply(history.slice(0, 7), context); // fails at 7 messages
+    await strategy.apply(history.slice(0, 9), context); // 9 < 7 + 4: backing off
+    await strategy.apply(history.slice(0, 10), context);
+    expect(summarizer.calls).toHaveLength(1);
+    const result = await strategy.apply(history.slice(0, 11), context); // 11 ≥ 7 + 4: tried again
+    expect(summarizer.calls).toHaveLength(2);
+    expect(errors).toHaveLength(2);
+    expect(result.messages).toHaveLength(11); // token window: everything fits
+  });
+
   it("checks its options", () => {
     expect(() => new SummaryMemory(4, 4)).toThrow(InvalidArgumentError);
     expect(new SummaryMemory(10, 4)).toMatchObject({ summarizeThreshold: 10, recentMessages: 4 });

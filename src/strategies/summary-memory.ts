@@ -57,6 +57,8 @@ export class SummaryMemory implements IMemoryStrategy {
   private readonly behaviour: Pick<WindowLimits, "stepTurns" | "maxToolResultLength">;
   /** Records of runs that have no store in their context. */
   private readonly localStore = {} as MemoryStore;
+  /** History length at the last failed summary, per store and session: retry only after it grew. */
+  private readonly failedAt = new WeakMap<MemoryStore, Map<string, number>>();
 
   constructor(summarizeThreshold?: number, keepRecent?: number);
   constructor(options?: SummaryMemoryOptions);
@@ -103,13 +105,22 @@ export class SummaryMemory implements IMemoryStrategy {
 
     let summary = previous?.content;
     const uncovered = history.length - coveredEnd;
-    if (uncovered > this.summarizeThreshold) {
+    const failures = this.failedAt.get(store) ?? new Map<string, number>();
+    const lastFailure = failures.get(context.sessionId);
+    // After a failure, wait for summarizeThreshold - recentMessages more messages before calling the
+    // summariser again (a provider that is down would otherwise cost a timeout on every request).
+    const backingOff = lastFailure !== undefined && history.length < lastFailure + (this.summarizeThreshold - this.recentMessages);
+    if (uncovered > this.summarizeThreshold && !backingOff) {
       const toEnd = this.summaryEnd(history, coveredEnd);
       if (toEnd > coveredEnd) {
         const written = await this.summarize(history, pinnedEnd, coveredEnd, toEnd, previous, context, store);
         if (written) {
           summary = written.content;
           coveredEnd = toEnd;
+          failures.delete(context.sessionId);
+        } else {
+          failures.set(context.sessionId, history.length);
+          this.failedAt.set(store, failures);
         }
       }
     }
