@@ -84,6 +84,11 @@ export class AgentEventEmitter {
     this.listeners.get(name)?.delete(listener as (event: never) => void);
   }
 
+  /** Whether anyone listens to an event (lets the run loop skip work only a listener would see). */
+  hasListeners(name: AgentEventName): boolean {
+    return (this.listeners.get(name)?.size ?? 0) > 0;
+  }
+
   emit<Name extends AgentEventName>(name: Name, event: AgentEventMap[Name]): void {
     const set = this.listeners.get(name);
     if (!set) return;

@@ -229,7 +229,8 @@ async function fitWindow(context: TurnContext, base: Omit<EventBase, "input">, m
     ...(calibration === undefined ? {} : { calibration }),
     onError: (error) => context.events.emit("memory:error", { ...base, source: context.strategy.name, operation: "apply", error }),
   });
-  if (result.dropped.length > 0 || result.summary) {
+  // Counting the whole history is cached per message but still O(n): done only when someone listens.
+  if ((result.dropped.length > 0 || result.summary) && context.events.hasListeners("context:trimmed")) {
     const tokensAfter = estimateMessagesTokens(result.messages, { model: context.model });
     context.events.emit("context:trimmed", {
       tokensBefore: estimateMessagesTokens(messages, { model: context.model }),
