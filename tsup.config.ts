@@ -16,6 +16,8 @@ export default defineConfig({
   target: "node20",
   splitting: true,
   treeshake: true,
+  // import.meta.url in the CJS build: the tokenizer is loaded lazily with createRequire.
+  shims: true,
   // Optional peers and vitest (used only by agentcore/testing's conformance suite) stay external.
   external: ["ioredis", "pg", "better-sqlite3", "proper-lockfile", "mem0ai", "vitest"],
   // stemmer is ESM-only and tiny: bundled so the CommonJS build needs no require() of an ES module.

@@ -98,3 +98,16 @@ export {
 export { CompositeMemory, type CompositeMemoryMember, type CompositeMemoryOptions } from "./providers/composite-memory";
 export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./providers/mem0-provider";
 export { PgVectorSemanticIndex, type PgVectorSemanticIndexOptions, type SqlClient } from "./providers/pgvector-semantic-index";
+// --- strategies and tokens ---
+export { SlidingWindowMemory, type SlidingWindowMemoryOptions } from "./strategies/sliding-window";
+export { TokenWindowMemory, type TokenWindowMemoryOptions } from "./strategies/token-window";
+export { SummaryMemory, SummarizingMemory, SUMMARIZER_INSTRUCTIONS, type SummaryMemoryOptions, type SummarizingMemoryOptions } from "./strategies/summary-memory";
+export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
+export type { WindowBehaviourOptions } from "./strategies/window-options";
+export { groupTurns, type TurnRange } from "./strategies/group-turns";
+export { resolveMemoryStrategy } from "./strategies/resolve-memory-strategy";
+export { SummarizationError, type SummarizationFailure } from "./errors";
+export { estimateTokens, estimateMessagesTokens, type EstimateTokensOptions, type EstimateMessagesTokensOptions } from "./tokens/estimate-tokens";
+export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./tokens/trim-to-token-budget";
+export { TokenCalibration } from "./tokens/token-calibration";
+export { NON_OPENAI_TOKEN_FACTOR } from "./tokens/tokenizer";

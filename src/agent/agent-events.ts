@@ -47,8 +47,16 @@ export interface AgentEventMap {
     droppedMessageIds: string[];
     keptCount: number;
     summarized: boolean;
+    /** Estimated input tokens of the history handed to the strategy (messages only, as `estimateMessagesTokens` counts them). */
     tokensBefore?: number;
+    /** Estimated input tokens of the window sent. */
     tokensAfter?: number;
+    /** `tokensAfter` times the model's calibration ratio: what the provider is expected to count. */
+    calibratedTokensAfter?: number;
+    /** The calibration ratio (provider count / our estimate) learnt for the model, when known. */
+    calibration?: number;
+    /** The token budget the strategy fitted the window to, when it has one. */
+    budget?: number;
   };
 }
 
@@ -76,6 +84,11 @@ export class AgentEventEmitter {
 
   off<Name extends AgentEventName>(name: Name, listener: AgentEventListener<Name>): void {
     this.listeners.get(name)?.delete(listener as (event: never) => void);
+  }
+
+  /** Whether anyone listens to an event (lets the run loop skip work only a listener would see). */
+  hasListeners(name: AgentEventName): boolean {
+    return (this.listeners.get(name)?.size ?? 0) > 0;
   }
 
   emit<Name extends AgentEventName>(name: Name, event: AgentEventMap[Name]): void {

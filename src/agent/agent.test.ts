@@ -11,7 +11,6 @@ import { AbortError } from "../errors/abort-error";
 import { NoSuchProviderError } from "../errors/no-such-provider-error";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { SessionBusyError } from "../errors/session-busy-error";
-import { UnsupportedFeatureError } from "../errors/unsupported-feature-error";
 import type { AgentEventMap, AgentEventName } from "./agent-events";
 
 const weather = tool({
@@ -444,11 +443,10 @@ describe("Agent configuration errors", () => {
     expect(() => new Agent({ model: new MockLanguageModel({ responses: [] }), memory: "nope" as never })).toThrow(/memory must be one of/);
   });
 
-  it("says clearly when a feature is not built yet", () => {
-    try {
-      new Agent({ model: new MockLanguageModel({ responses: [] }), memory: "summary" });
-    } catch (error) {
-      expect(UnsupportedFeatureError.isInstance(error)).toBe(true);
+  it("builds every strategy name", () => {
+    // Every built-in strategy name is available.
+    for (const memory of ["sliding_window", "token_window", "summary", "full"] as const) {
+      expect(new Agent({ model: new MockLanguageModel({ responses: [] }), memory }).strategy.name).toBe(memory);
     }
   });
 });

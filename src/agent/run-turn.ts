@@ -22,6 +22,8 @@ import { buildSystemPrompt } from "./system-prompt";
 import { renderFactsBlock } from "./facts-block";
 import { StoreError } from "../errors/store-error";
 import type { Fact } from "../stores/memory-store";
+import { estimateMessagesTokens } from "../tokens/estimate-tokens";
+import { sharedTokenCalibration } from "../tokens/token-calibration";
 
 /** Everything one run needs, resolved by the Agent. */
 export interface TurnContext {
@@ -106,6 +108,7 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
         ...context.callSettings,
       };
       const response = yield* callModel(context, call);
+      calibrateTokens(context.model, call, response.usage.inputTokens);
       usage = addUsage(usage, response.usage);
       finishReason = response.finishReason;
       const toolCalls = response.toolCalls.map((toolCall) => ({ ...toolCall, id: toolCall.id || newId() }));
@@ -249,16 +252,25 @@ async function rememberTurn(context: TurnContext, base: Omit<EventBase, "input">
 }
 
 async function fitWindow(context: TurnContext, base: Omit<EventBase, "input">, messages: AgentMessage[]) {
+  const calibration = sharedTokenCalibration.ratio(context.model);
   const result = await context.strategy.apply(messages, {
     sessionId: context.sessionId,
     ...(context.systemPrompt ? { system: context.systemPrompt } : {}),
     model: context.model,
     store: context.store,
     ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+    ...(calibration === undefined ? {} : { calibration }),
     onError: (error) => context.events.emit("memory:error", { ...base, source: context.strategy.name, operation: "apply", error }),
   });
-  if (result.dropped.length > 0 || result.summary) {
+  // Counting the whole history is cached per message but still O(n): done only when someone listens.
+  if ((result.dropped.length > 0 || result.summary) && context.events.hasListeners("context:trimmed")) {
+    const tokensAfter = estimateMessagesTokens(result.messages, { model: context.model });
     context.events.emit("context:trimmed", {
+      tokensBefore: estimateMessagesTokens(messages, { model: context.model }),
+      tokensAfter,
+      calibratedTokensAfter: Math.ceil(tokensAfter * (calibration ?? 1)),
+      ...(calibration === undefined ? {} : { calibration }),
+      ...(result.budget === undefined ? {} : { budget: result.budget }),
       ...base,
       strategy: context.strategy.name,
       droppedCount: result.dropped.length,
@@ -268,6 +280,13 @@ async function fitWindow(context: TurnContext, base: Omit<EventBase, "input">, m
     });
   }
   return result;
+}
+
+/** Learns the ratio of the provider's input-token count to our estimate of the same request. */
+function calibrateTokens(model: LanguageModel, call: LanguageModelCall, reportedInputTokens: number): void {
+  if (!(reportedInputTokens > 0)) return;
+  const estimated = estimateMessagesTokens(call.messages, { model, ...(call.system === undefined ? {} : { system: call.system }), tools: call.tools });
+  sharedTokenCalibration.record(model, estimated, reportedInputTokens);
 }
 
 async function* callModel(context: TurnContext, call: LanguageModelCall): AsyncGenerator<AgentStreamPart, LanguageModelResult> {

@@ -10,3 +10,4 @@ export { SessionBusyError } from "./session-busy-error";
 export { APICallError } from "./api-call-error";
 export { MissingApiKeyError } from "./missing-api-key-error";
 export { MemoryProviderError } from "./memory-provider-error";
+export { SummarizationError, type SummarizationFailure } from "./summarization-error";

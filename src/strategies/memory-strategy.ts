@@ -13,6 +13,12 @@ export interface MemoryStrategyContext {
   store?: MemoryStore;
   /** Aborts with the run. */
   abortSignal?: AbortSignal;
+  /**
+   * Ratio of the provider's reported input tokens to agentcore's estimate for this model, learnt
+   * from earlier requests (1 or undefined: not calibrated). Token budgets are checked against
+   * estimates multiplied by it.
+   */
+  calibration?: number;
   /** Reports a degraded step (a summariser that failed) without failing the turn. */
   onError?: (error: unknown) => void;
 }
@@ -25,6 +31,10 @@ export interface MemoryStrategyResult {
   dropped: AgentMessage[];
   /** A summary of the dropped turns, rendered into the system prompt. */
   summary?: string;
+  /** Estimated tokens of `messages` (after model factor and calibration), when the strategy counted them. */
+  tokens?: number;
+  /** The token budget the window was fitted to, when the strategy has one. */
+  budget?: number;
 }
 
 /**

@@ -1,0 +1,36 @@
+import type { AgentMessage } from "../messages/agent-message";
+import type { MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
+import { SlidingWindowMemory } from "./sliding-window";
+import { applyWindow, positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+
+export interface BufferMemoryOptions extends WindowBehaviourOptions {
+  /** Messages kept, counted in messages but dropped in whole turns (the latest turn is always kept). @default 40 */
+  maxMessages?: number;
+  /** Token budget of the history sent. No token limit by default. */
+  maxTokens?: number;
+}
+
+/**
+ * The second design's buffer (DESIGN.md §6): the recent history within `maxMessages` messages
+ * and `maxTokens` tokens. A thin view of the same window engine as `SlidingWindowMemory`: it
+ * counts messages instead of turns, and still keeps or drops whole turns.
+ */
+export class BufferMemory extends SlidingWindowMemory {
+  override readonly name: string = "buffer";
+
+  constructor(options: BufferMemoryOptions = {}) {
+    super({ ...options, maxTurns: Number.MAX_SAFE_INTEGER });
+    const maxMessages = positiveIntegerOption(options.maxMessages, "maxMessages", 40)!;
+    const maxTokens = positiveIntegerOption(options.maxTokens, "maxTokens", undefined);
+    Object.assign(this.limits, {
+      maxTurns: undefined,
+      maxMessages,
+      maxTokens,
+      ...resolveBehaviour(options, Math.max(1, Math.floor(maxMessages / 2))),
+    });
+  }
+
+  override apply(history: readonly AgentMessage[], context: MemoryStrategyContext = { sessionId: "" }): MemoryStrategyResult {
+    return applyWindow(history, context, this.limits);
+  }
+}

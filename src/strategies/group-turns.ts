@@ -1,0 +1,46 @@
+import type { AgentMessage } from "../messages/agent-message";
+
+/** A turn as a half-open index range `[start, end)` of a message list. */
+export interface TurnRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Splits a history into turns, the unit strategies keep or drop: a user message, the assistant
+ * messages with their tool calls, the tool results, and the final assistant message. Messages
+ * before the first user message (an imported greeting, a stored assistant message) form a turn
+ * of their own. A history that keeps the pairing rule never has a tool result split from its
+ * call by a turn boundary, since a turn only starts at a user message. O(n), no copies.
+ */
+export function groupTurns(messages: readonly AgentMessage[], from = 0): TurnRange[] {
+  const turns: TurnRange[] = [];
+  let start = from;
+  for (let index = from + 1; index < messages.length; index++) {
+    if (messages[index]!.role === "user") {
+      turns.push({ start, end: index });
+      start = index;
+    }
+  }
+  if (start < messages.length) turns.push({ start, end: messages.length });
+  return turns;
+}
+
+/**
+ * Splits one turn into the pieces that can be dropped from inside it without breaking a pair:
+ * each assistant message together with the tool results that follow it, and every other message
+ * on its own.
+ */
+export function groupSteps(messages: readonly AgentMessage[], turn: TurnRange): TurnRange[] {
+  const steps: TurnRange[] = [];
+  let index = turn.start;
+  while (index < turn.end) {
+    const start = index;
+    index++;
+    if (messages[start]!.role === "assistant") {
+      while (index < turn.end && messages[index]!.role === "tool") index++;
+    }
+    steps.push({ start, end: index });
+  }
+  return steps;
+}

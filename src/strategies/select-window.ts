@@ -1,0 +1,148 @@
+import type { AgentMessage } from "../messages/agent-message";
+import { rawMessageTokens } from "../tokens/token-count-cache";
+import type { TokenizerProfile } from "../tokens/tokenizer";
+import { cutToolResult } from "./cut-tool-result";
+import { groupSteps, groupTurns, type TurnRange } from "./group-turns";
+
+/** What the window engine is asked to fit. */
+export interface WindowLimits {
+  /** Most turns kept. */
+  maxTurns?: number;
+  /** Most messages kept, in whole turns (at least the latest turn). */
+  maxMessages?: number;
+  /** Token budget of the window's messages (after the model factor and calibration). */
+  maxTokens?: number;
+  /** Move the window's start in steps of this many turns (1: every turn). */
+  stepTurns: number;
+  /** Tool results longer than this reach the model cut. */
+  maxToolResultLength: number;
+}
+
+export interface WindowCounting {
+  profile: TokenizerProfile;
+  /** Calibration ratio of the model (provider count / our estimate), 1 when unknown. */
+  calibration: number;
+}
+
+export interface SelectedWindow {
+  messages: AgentMessage[];
+  dropped: AgentMessage[];
+  /** Estimated tokens of `messages` (scaled), when a token budget applied. */
+  tokens?: number;
+  /** True when even the latest turn alone was over the budget and was trimmed inside. */
+  overBudget?: boolean;
+}
+
+/**
+ * The one windowing engine behind every built-in strategy. Keeps leading system messages, then
+ * the most recent whole turns within `maxTurns` and `maxTokens`; moves the start in steps of
+ * `stepTurns` turns so the prompt prefix stays the same for several requests; sends large tool
+ * results cut. When the latest turn alone is over the token budget, it keeps that turn's user
+ * message and its newest steps (an assistant message with its tool results, whole) that fit,
+ * always at least the newest step, so the pairing rule holds.
+ *
+ * Never mutates `history`; the returned arrays are new.
+ */
+export function selectWindow(history: readonly AgentMessage[], limits: WindowLimits, counting: WindowCounting): SelectedWindow {
+  let pinnedEnd = 0;
+  while (pinnedEnd < history.length && history[pinnedEnd]!.role === "system") pinnedEnd++;
+  const turns = groupTurns(history, pinnedEnd);
+  const scale = counting.profile.factor * counting.calibration;
+  const encoding = counting.profile.encoding;
+  const sent = (message: AgentMessage) => cutToolResult(message, limits.maxToolResultLength);
+  const cost = (from: number, to: number) => {
+    let tokens = 0;
+    for (let index = from; index < to; index++) tokens += rawMessageTokens(sent(history[index]!), encoding);
+    return tokens;
+  };
+  const budget = limits.maxTokens;
+  const rawBudget = budget === undefined ? Infinity : budget / scale;
+  const pinnedTokens = budget === undefined ? 0 : cost(0, pinnedEnd);
+
+  const turnCount = turns.length;
+  const minStartByTurns = limits.maxTurns === undefined ? 0 : Math.max(0, turnCount - limits.maxTurns);
+  let start = turnCount; // first turn kept
+  let used = pinnedTokens;
+  if (budget === undefined && limits.maxMessages === undefined) {
+    start = minStartByTurns;
+  } else {
+    const maxMessages = limits.maxMessages ?? Infinity;
+    while (start > minStartByTurns) {
+      const turn = turns[start - 1]!;
+      if (start < turnCount && history.length - turn.start > maxMessages) break;
+      const turnTokens = budget === undefined ? 0 : cost(turn.start, turn.end);
+      if (used + turnTokens > rawBudget) break;
+      used += turnTokens;
+      start--;
+    }
+  }
+
+  if (start >= turnCount && turnCount > 0) {
+    return trimInsideLatestTurn(history, pinnedEnd, turns[turnCount - 1]!, rawBudget - pinnedTokens, pinnedTokens, sent, encoding, scale);
+  }
+
+  // Stable prefixes: only start at a multiple of stepTurns (counted from the conversation's
+  // start), which keeps fewer turns but leaves the prefix unchanged for up to stepTurns requests.
+  if (limits.stepTurns > 1 && start > 0) {
+    const stepped = Math.min(Math.ceil(start / limits.stepTurns) * limits.stepTurns, turnCount - 1);
+    const fitting = turnCount - start;
+    const kept = turnCount - stepped;
+    // Under a token or message budget, never give up more than half of what fits.
+    if ((budget === undefined && limits.maxMessages === undefined) || kept * 2 >= fitting) {
+      if (budget !== undefined) {
+        for (let index = start; index < stepped; index++) used -= cost(turns[index]!.start, turns[index]!.end);
+      }
+      start = stepped;
+    }
+  }
+
+  const firstKept = turnCount === 0 ? history.length : turns[start]!.start;
+  const messages: AgentMessage[] = [];
+  for (let index = 0; index < pinnedEnd; index++) messages.push(sent(history[index]!));
+  for (let index = firstKept; index < history.length; index++) messages.push(sent(history[index]!));
+  return {
+    messages,
+    dropped: history.slice(pinnedEnd, firstKept),
+    ...(budget === undefined ? {} : { tokens: Math.ceil(used * scale) }),
+  };
+}
+
+function trimInsideLatestTurn(
+  history: readonly AgentMessage[],
+  pinnedEnd: number,
+  turn: TurnRange,
+  rawBudget: number,
+  pinnedTokens: number,
+  sent: (message: AgentMessage) => AgentMessage,
+  encoding: TokenizerProfile["encoding"],
+  scale: number,
+): SelectedWindow {
+  const steps = groupSteps(history, turn);
+  const stepCost = (step: TurnRange) => {
+    let tokens = 0;
+    for (let index = step.start; index < step.end; index++) tokens += rawMessageTokens(sent(history[index]!), encoding);
+    return tokens;
+  };
+  const anchored = history[turn.start]!.role === "user" && steps.length > 1;
+  const kept: TurnRange[] = [];
+  let used = anchored ? stepCost(steps[0]!) : 0;
+  const firstDroppable = anchored ? 1 : 0;
+  for (let index = steps.length - 1; index >= firstDroppable; index--) {
+    const tokens = stepCost(steps[index]!);
+    // The newest step is always sent: the model must see the latest results.
+    if (kept.length > 0 && used + tokens > rawBudget) break;
+    used += tokens;
+    kept.unshift(steps[index]!);
+  }
+  if (anchored) kept.unshift(steps[0]!);
+  const keptIndexes = new Set<number>();
+  for (const step of kept) for (let index = step.start; index < step.end; index++) keptIndexes.add(index);
+  const messages: AgentMessage[] = [];
+  const dropped: AgentMessage[] = [];
+  for (let index = 0; index < pinnedEnd; index++) messages.push(sent(history[index]!));
+  for (let index = pinnedEnd; index < history.length; index++) {
+    if (keptIndexes.has(index)) messages.push(sent(history[index]!));
+    else dropped.push(history[index]!);
+  }
+  return { messages, dropped, tokens: Math.ceil((used + pinnedTokens) * scale), overBudget: true };
+}

@@ -1,0 +1,34 @@
+import type { AgentMessage } from "../messages/agent-message";
+import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
+import { applyWindow, positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+import type { WindowLimits } from "./select-window";
+
+export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
+  /** Turns kept (a turn: the user message, tool calls and results, the answer). @default 20 */
+  maxMessages?: number;
+  /** Same as `maxMessages` (the name of the second design, DESIGN.md §6). */
+  maxTurns?: number;
+  /** Also keep the window under this many tokens, dropping whole turns. No token limit by default. */
+  maxTokens?: number;
+}
+
+/**
+ * `sliding_window`: the last `maxMessages` turns (default 20), whole, optionally also under a
+ * token budget. With stable prefixes on (the default) the start moves a quarter of the window at
+ * a time, so the window holds between 3/4 and all of `maxMessages` turns.
+ */
+export class SlidingWindowMemory implements IMemoryStrategy {
+  readonly name: string = "sliding_window";
+  protected readonly limits: WindowLimits;
+
+  constructor(options: number | SlidingWindowMemoryOptions = {}) {
+    const resolved = typeof options === "number" ? { maxMessages: options } : options;
+    const maxTurns = positiveIntegerOption(resolved.maxTurns ?? resolved.maxMessages, resolved.maxTurns === undefined ? "maxMessages" : "maxTurns", 20)!;
+    const maxTokens = positiveIntegerOption(resolved.maxTokens, "maxTokens", undefined);
+    this.limits = { maxTurns, ...(maxTokens === undefined ? {} : { maxTokens }), ...resolveBehaviour(resolved, maxTurns) };
+  }
+
+  apply(history: readonly AgentMessage[], context: MemoryStrategyContext = { sessionId: "" }): MemoryStrategyResult {
+    return applyWindow(history, context, this.limits);
+  }
+}

@@ -1,0 +1,74 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import type { AgentMessage } from "../messages/agent-message";
+import { tokenizerFor } from "../tokens/tokenizer";
+import { DEFAULT_MAX_TOOL_RESULT_LENGTH } from "./cut-tool-result";
+import type { MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
+import { selectWindow, type WindowLimits } from "./select-window";
+
+/** Options every windowing strategy shares. */
+export interface WindowBehaviourOptions {
+  /**
+   * Stable prefixes: move the window's start in steps of several turns instead of one turn per
+   * request, so a provider's prompt cache keeps hitting. `true` picks the step (a quarter of
+   * `maxTurns`, or 4 turns for a token budget); `{ stepTurns }` sets it; `false` cuts exactly.
+   * The window never goes over its limits because of it: it holds a few turns fewer instead.
+   * @default true
+   */
+  stablePrefix?: boolean | { stepTurns: number };
+  /**
+   * Tool results longer than this many characters reach the model cut (head and tail kept, with
+   * a marker saying how much was left out); the store keeps them whole. `Infinity` turns it off.
+   * @default 20000
+   */
+  maxToolResultLength?: number;
+}
+
+/** Checks an optional positive integer option. */
+export function positiveIntegerOption(value: number | undefined, argument: string, fallback: number | undefined): number | undefined {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive integer, got ${String(value)}.` });
+  }
+  return value;
+}
+
+export function resolveBehaviour(options: WindowBehaviourOptions, maxTurns: number | undefined): Pick<WindowLimits, "stepTurns" | "maxToolResultLength"> {
+  const maxToolResultLength = options.maxToolResultLength ?? DEFAULT_MAX_TOOL_RESULT_LENGTH;
+  if (!(maxToolResultLength >= 100)) {
+    throw new InvalidArgumentError({
+      argument: "maxToolResultLength",
+      value: maxToolResultLength,
+      message: `maxToolResultLength must be at least 100 characters (or Infinity), got ${String(maxToolResultLength)}.`,
+    });
+  }
+  let stepTurns = 1;
+  const stable = options.stablePrefix ?? true;
+  if (typeof stable === "object" && stable !== null) {
+    stepTurns = positiveIntegerOption(stable.stepTurns, "stablePrefix.stepTurns", 1)!;
+  } else if (stable) {
+    stepTurns = maxTurns === undefined ? 4 : Math.max(1, Math.floor(maxTurns / 4));
+  }
+  return { stepTurns, maxToolResultLength };
+}
+
+/** Runs the window engine for a strategy and shapes its result. */
+export function applyWindow(
+  history: readonly AgentMessage[],
+  context: Pick<MemoryStrategyContext, "model" | "calibration">,
+  limits: WindowLimits,
+): MemoryStrategyResult {
+  const window = selectWindow(history, limits, {
+    profile: tokenizerFor(context.model),
+    calibration: validCalibration(context.calibration),
+  });
+  return {
+    messages: window.messages,
+    dropped: window.dropped,
+    ...(window.tokens === undefined ? {} : { tokens: window.tokens }),
+    ...(limits.maxTokens === undefined ? {} : { budget: limits.maxTokens }),
+  };
+}
+
+export function validCalibration(value: number | undefined): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : 1;
+}

@@ -1,0 +1,138 @@
+import type { AgentMessage } from "../messages/agent-message";
+import type { ToolDefinition } from "../models/language-model";
+import { countTextTokens, type EncodingName } from "./tokenizer";
+
+/**
+ * Token counts per message, so a message is tokenized once in a conversation's life rather than
+ * once per request. Two layers:
+ * - by object (a WeakMap): free while the same message objects are reused;
+ * - by stored identity (a bounded map keyed by id, role, content length and a short fingerprint):
+ *   stores hand out fresh objects on every read, but a stored message never changes under its id.
+ * Messages without an id are cached by object only.
+ */
+const byObject: Record<EncodingName, WeakMap<object, number>> = {
+  o200k_base: new WeakMap(),
+  cl100k_base: new WeakMap(),
+};
+const byIdentity = new Map<string, number>();
+let maxIdentityEntries = 200_000;
+const stats = { hits: 0, misses: 0 };
+let enabled = true;
+
+/** Per-message overhead of the chat format (OpenAI: `<|im_start|>`, role, `<|im_sep|>`…`<|im_end|>`). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+/** Added once per request: the reply is primed with `<|im_start|>assistant<|im_sep|>`. */
+export const REPLY_PRIMING_TOKENS = 3;
+/** Per tool call inside an assistant message (id, type and the function wrapper). */
+export const TOOL_CALL_OVERHEAD_TOKENS = 3;
+/** Per tool definition (name, description and parameters wrapper). */
+export const TOOL_DEFINITION_OVERHEAD_TOKENS = 9;
+
+function identityKey(message: AgentMessage, encoding: EncodingName): string | undefined {
+  if (!message.id) return undefined;
+  const content = message.content ?? "";
+  const calls = message.role === "assistant" && message.toolCalls ? message.toolCalls.map((call) => call.id).join(",") : "";
+  return `${encoding}\u0000${message.id}\u0000${message.role}\u0000${content.length}\u0000${content.slice(0, 8)}${content.slice(-8)}\u0000${calls}`;
+}
+
+/** Tokens of one message in the chat format, before any model factor. */
+export function rawMessageTokens(message: AgentMessage, encoding: EncodingName): number {
+  if (!enabled) return computeMessageTokens(message, encoding);
+  const objectCache = byObject[encoding];
+  const cached = objectCache.get(message);
+  if (cached !== undefined) {
+    stats.hits++;
+    return cached;
+  }
+  const key = identityKey(message, encoding);
+  if (key !== undefined) {
+    const known = byIdentity.get(key);
+    if (known !== undefined) {
+      stats.hits++;
+      objectCache.set(message, known);
+      return known;
+    }
+  }
+  stats.misses++;
+  const count = computeMessageTokens(message, encoding);
+  objectCache.set(message, count);
+  if (key !== undefined) {
+    if (byIdentity.size >= maxIdentityEntries) {
+      // Drop the oldest tenth: Maps iterate in insertion order.
+      let toDrop = Math.ceil(maxIdentityEntries / 10);
+      for (const oldKey of byIdentity.keys()) {
+        byIdentity.delete(oldKey);
+        if (--toDrop <= 0) break;
+      }
+    }
+    byIdentity.set(key, count);
+  }
+  return count;
+}
+
+function computeMessageTokens(message: AgentMessage, encoding: EncodingName): number {
+  let tokens = MESSAGE_OVERHEAD_TOKENS + countTextTokens(message.content ?? "", encoding);
+  if (message.role === "assistant" && message.toolCalls) {
+    for (const call of message.toolCalls) {
+      tokens += TOOL_CALL_OVERHEAD_TOKENS + countTextTokens(call.name, encoding) + countTextTokens(safeJson(call.arguments), encoding);
+    }
+  } else if (message.role === "tool") {
+    tokens += 1 + countTextTokens(message.name, encoding);
+  }
+  return tokens;
+}
+
+const toolCache: Record<EncodingName, WeakMap<object, number>> = { o200k_base: new WeakMap(), cl100k_base: new WeakMap() };
+
+/** Tokens of the tool definitions sent with a request. */
+export function rawToolTokens(tools: readonly ToolDefinition[], encoding: EncodingName): number {
+  let total = 0;
+  for (const definition of tools) {
+    let count = toolCache[encoding].get(definition);
+    if (count === undefined) {
+      count =
+        TOOL_DEFINITION_OVERHEAD_TOKENS +
+        countTextTokens(definition.name, encoding) +
+        countTextTokens(definition.description ?? "", encoding) +
+        countTextTokens(safeJson(definition.parameters), encoding);
+      toolCache[encoding].set(definition, count);
+    }
+    total += count;
+  }
+  return total;
+}
+
+/** Tokens of a system prompt sent as the first message. */
+export function rawSystemTokens(system: string | undefined, encoding: EncodingName): number {
+  if (!system) return 0;
+  return MESSAGE_OVERHEAD_TOKENS + countTextTokens(system, encoding);
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Controls the message count cache (benchmarks and tests). `enabled: false` counts every message
+ * afresh; `clear` forgets every count; `maxEntries` bounds the by-id layer.
+ */
+export function configureTokenCountCache(options: { enabled?: boolean; clear?: boolean; maxEntries?: number }): void {
+  if (options.enabled !== undefined) enabled = options.enabled;
+  if (options.maxEntries !== undefined) maxIdentityEntries = Math.max(1, options.maxEntries);
+  if (options.clear) {
+    byIdentity.clear();
+    byObject.o200k_base = new WeakMap();
+    byObject.cl100k_base = new WeakMap();
+    stats.hits = 0;
+    stats.misses = 0;
+  }
+}
+
+/** Hits and misses of the message count cache since the last clear. */
+export function tokenCountCacheStats(): { hits: number; misses: number; entries: number } {
+  return { ...stats, entries: byIdentity.size };
+}
