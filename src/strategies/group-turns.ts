@@ -44,3 +44,37 @@ export function groupSteps(messages: readonly AgentMessage[], turn: TurnRange): 
   }
   return steps;
 }
+
+/**
+ * The turns of a history, found from the end on demand: a window over a long history only
+ * looks at its last turns, so this avoids building a range for every turn of a 100k-message
+ * session. `length` (the number of turns) is counted without allocating.
+ */
+export class TailTurns {
+  readonly length: number;
+  /** Starts of the turns found so far, newest first. */
+  private readonly starts: number[] = [];
+  private scanned: number;
+
+  constructor(
+    private readonly messages: readonly AgentMessage[],
+    private readonly from = 0,
+  ) {
+    let count = messages.length > from ? 1 : 0;
+    for (let index = from + 1; index < messages.length; index++) if (messages[index]!.role === "user") count++;
+    this.length = count;
+    this.scanned = messages.length;
+  }
+
+  /** The turn at `index` (0: the oldest), as a range. */
+  at(index: number): TurnRange {
+    const back = this.length - 1 - index;
+    while (this.starts.length <= back) {
+      let start = this.scanned - 1;
+      while (start > this.from && this.messages[start]!.role !== "user") start--;
+      this.starts.push(start);
+      this.scanned = start;
+    }
+    return { start: this.starts[back]!, end: back === 0 ? this.messages.length : this.starts[back - 1]! };
+  }
+}

@@ -2,7 +2,7 @@ import type { AgentMessage } from "../messages/agent-message";
 import { rawMessageTokens } from "../tokens/token-count-cache";
 import type { TokenizerProfile } from "../tokens/tokenizer";
 import { cutToolResult } from "./cut-tool-result";
-import { groupSteps, groupTurns, type TurnRange } from "./group-turns";
+import { groupSteps, TailTurns, type TurnRange } from "./group-turns";
 
 /** What the window engine is asked to fit. */
 export interface WindowLimits {
@@ -46,7 +46,7 @@ export interface SelectedWindow {
 export function selectWindow(history: readonly AgentMessage[], limits: WindowLimits, counting: WindowCounting): SelectedWindow {
   let pinnedEnd = 0;
   while (pinnedEnd < history.length && history[pinnedEnd]!.role === "system") pinnedEnd++;
-  const turns = groupTurns(history, pinnedEnd);
+  const turns = new TailTurns(history, pinnedEnd);
   const scale = counting.profile.factor * counting.calibration;
   const encoding = counting.profile.encoding;
   const sent = (message: AgentMessage) => cutToolResult(message, limits.maxToolResultLength);
@@ -68,7 +68,7 @@ export function selectWindow(history: readonly AgentMessage[], limits: WindowLim
   } else {
     const maxMessages = limits.maxMessages ?? Infinity;
     while (start > minStartByTurns) {
-      const turn = turns[start - 1]!;
+      const turn = turns.at(start - 1);
       if (start < turnCount && history.length - turn.start > maxMessages) break;
       const turnTokens = budget === undefined ? 0 : cost(turn.start, turn.end);
       if (used + turnTokens > rawBudget) break;
@@ -78,7 +78,7 @@ export function selectWindow(history: readonly AgentMessage[], limits: WindowLim
   }
 
   if (start >= turnCount && turnCount > 0) {
-    return trimInsideLatestTurn(history, pinnedEnd, turns[turnCount - 1]!, rawBudget - pinnedTokens, pinnedTokens, sent, encoding, scale);
+    return trimInsideLatestTurn(history, pinnedEnd, turns.at(turnCount - 1), rawBudget - pinnedTokens, pinnedTokens, sent, encoding, scale);
   }
 
   // Stable prefixes: only start at a multiple of stepTurns (counted from the conversation's
@@ -90,13 +90,13 @@ export function selectWindow(history: readonly AgentMessage[], limits: WindowLim
     // Under a token or message budget, never give up more than half of what fits.
     if ((budget === undefined && limits.maxMessages === undefined) || kept * 2 >= fitting) {
       if (budget !== undefined) {
-        for (let index = start; index < stepped; index++) used -= cost(turns[index]!.start, turns[index]!.end);
+        for (let index = start; index < stepped; index++) used -= cost(turns.at(index).start, turns.at(index).end);
       }
       start = stepped;
     }
   }
 
-  const firstKept = turnCount === 0 ? history.length : turns[start]!.start;
+  const firstKept = turnCount === 0 ? history.length : turns.at(start).start;
   const messages: AgentMessage[] = [];
   for (let index = 0; index < pinnedEnd; index++) messages.push(sent(history[index]!));
   for (let index = firstKept; index < history.length; index++) messages.push(sent(history[index]!));
