@@ -51,13 +51,16 @@ export async function openStore(url: string): Promise<OpenedStore> {
       const { Redis } = await loadPeer(() => import("ioredis"), "ioredis", "redis://");
       const { RedisMemoryStore } = await import("../stores/redis/index");
       const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null, connectTimeout: connectTimeoutMs });
-      client.on("error", () => {}); // reported below, once
+      let connectionError: unknown;
+      client.on("error", (error) => {
+        connectionError ??= error; // reported below, once
+      });
       try {
         await withTimeout(client.connect(), `redis at ${redact(url)}`);
         await client.ping();
       } catch (error) {
         client.disconnect();
-        throw new CliError(`cannot reach the Redis store at ${redact(url)}: ${message(error)}`);
+        throw new CliError(`cannot reach the Redis store at ${redact(url)}: ${message(connectionError ?? error)}`);
       }
       return { store: new RedisMemoryStore({ client }), label: redact(url), close: async () => void (await client.quit().catch(() => client.disconnect())) };
     }
