@@ -8,6 +8,8 @@ export default defineConfig({
     "redis/index": "src/stores/redis/index.ts",
     "postgres/index": "src/stores/postgres/index.ts",
     "sqlite/index": "src/stores/sqlite/index.ts",
+    // the agentcore command (package.json "bin")
+    "cli/index": "src/cli/index.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

@@ -1,0 +1,184 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { once } from "node:events";
+import cliProgress from "cli-progress";
+import type { MemoryStore, SessionEntry } from "../stores/memory-store";
+import { factScopeId } from "../stores/fact-scope";
+import { validateSessionId } from "../stores/session-id";
+import { CliError } from "./cli-error";
+import { openStore, type OpenedStore } from "./open-store";
+import { createOutput, formatTime, type Output } from "./output";
+import { parseDuration } from "./parse-duration";
+import { parseSessionRecord, type SessionRecord } from "./session-record";
+
+export interface MemoryCommandOptions {
+  store: string;
+  json?: boolean;
+}
+
+/** Runs one `agentcore memory <action>` with the store opened and closed around it. */
+export async function withStore<T>(options: MemoryCommandOptions, action: (opened: OpenedStore, output: Output) => Promise<T>): Promise<T> {
+  const opened = await openStore(options.store);
+  try {
+    return await action(opened, createOutput(Boolean(options.json)));
+  } finally {
+    await opened.close();
+  }
+}
+
+export async function listSessions({ store }: OpenedStore, output: Output): Promise<void> {
+  const entries = await requireEntries(store);
+  if (output.json) return output.data(entries);
+  if (entries.length === 0) return output.line("No sessions.");
+  output.table(
+    ["session", "messages", "created", "last used", "agent"],
+    entries.map((entry) => [entry.sessionId, String(entry.messageCount), formatTime(entry.createdAt), formatTime(entry.accessedAt), entry.agentName ?? "-"]),
+  );
+}
+
+export async function showSession({ store }: OpenedStore, output: Output, sessionId: string): Promise<void> {
+  const messages = await store.getMessages(checkId(sessionId));
+  if (output.json) return output.data(messages);
+  if (messages.length === 0) return output.line(`Session ${sessionId} has no messages.`);
+  for (const message of messages) {
+    const calls = message.role === "assistant" && message.toolCalls?.length ? ` → ${message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(", ")}` : "";
+    const who = message.role === "tool" ? `tool ${message.name}` : message.role;
+    output.line(`${formatTime(message.timestamp)}  ${who}: ${message.content}${calls}`);
+  }
+}
+
+export async function showFacts({ store }: OpenedStore, output: Output, sessionId: string, userId: string | undefined): Promise<void> {
+  const scope = userId === undefined ? factScopeId("session", { sessionId: checkId(sessionId) }) : factScopeId("user", { sessionId: checkId(sessionId), userId: checkId(userId, "--user") });
+  const facts = [...(await store.getFacts(scope))].sort((a, b) => a.key.localeCompare(b.key));
+  if (output.json) return output.data(facts);
+  if (facts.length === 0) return output.line(`No facts for ${scope}.`);
+  output.table(["key", "value", "updated"], facts.map((fact) => [fact.key, fact.value, formatTime(fact.updatedAt)]));
+}
+
+/** Writes sessions as JSON lines (one session a line) to `out` or stdout. */
+export async function exportSessions({ store }: OpenedStore, output: Output, options: { session?: string; out?: string }): Promise<void> {
+  const ids = options.session !== undefined ? [checkId(options.session)] : (await requireEntries(store)).map((entry) => entry.sessionId);
+  const target: NodeJS.WritableStream = options.out ? createWriteStream(options.out) : process.stdout;
+  const progress = startProgress(ids.length, "export");
+  let written = 0;
+  for (const sessionId of ids) {
+    const record = await readSession(store, sessionId);
+    if (!target.write(`${JSON.stringify(record)}\n`)) await once(target, "drain");
+    written++;
+    progress?.increment();
+  }
+  progress?.stop();
+  if (options.out) {
+    (target as NodeJS.WritableStream & { end(callback: () => void): void }).end(() => {});
+    await once(target, "finish");
+    if (output.json) output.data({ exported: written, out: options.out });
+    else process.stderr.write(`Exported ${written} session(s) to ${options.out}.\n`);
+  }
+}
+
+/** Reads an export and writes each session into the store (idempotent: re-importing duplicates nothing). */
+export async function importSessions({ store }: OpenedStore, output: Output, file: string): Promise<void> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
+  const records: SessionRecord[] = [];
+  let lineNumber = 0;
+  try {
+    for await (const line of lines) {
+      lineNumber++;
+      if (line.trim()) records.push(parseSessionRecord(line, lineNumber));
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") throw new CliError(`cannot read ${file}: no such file`);
+    throw error;
+  }
+  const progress = startProgress(records.length, "import");
+  let messages = 0;
+  for (const record of records) {
+    messages += await writeSession(store, record);
+    progress?.increment();
+  }
+  progress?.stop();
+  if (output.json) output.data({ imported: records.length, messages });
+  else output.line(`Imported ${records.length} session(s), ${messages} new message(s).`);
+}
+
+export async function clearSession({ store }: OpenedStore, output: Output, sessionId: string): Promise<void> {
+  const scope = factScopeId("session", { sessionId: checkId(sessionId) });
+  const [messages, facts] = await Promise.all([store.getMessages(sessionId), store.getFacts(scope)]);
+  await store.clearMessages(sessionId);
+  for (const fact of facts) await store.deleteFact(scope, fact.key);
+  if (output.json) output.data({ sessionId, messages: messages.length, facts: facts.length });
+  else output.line(`Cleared session ${sessionId}: ${messages.length} message(s), ${facts.length} fact(s).`);
+}
+
+export async function pruneSessions({ store }: OpenedStore, output: Output, olderThan: string): Promise<void> {
+  const age = parseDuration(olderThan);
+  if (typeof store.prune !== "function") throw new CliError("this store cannot prune sessions (it has no prune())");
+  const removed = await store.prune({ olderThan: Date.now() - age });
+  if (output.json) return output.data({ pruned: removed });
+  output.line(removed.length ? `Pruned ${removed.length} session(s) not used for ${olderThan}: ${removed.join(", ")}` : `No session is older than ${olderThan}.`);
+}
+
+async function readSession(store: MemoryStore, sessionId: string): Promise<SessionRecord> {
+  const [messages, facts, summaries, entry] = await Promise.all([
+    store.getMessages(sessionId),
+    store.getFacts(factScopeId("session", { sessionId })),
+    store.getSummaries?.(sessionId),
+    store.getSession?.(sessionId),
+  ]);
+  return {
+    kind: "agentcore.session",
+    version: 1,
+    sessionId,
+    messages,
+    facts,
+    ...(summaries?.length ? { summaries } : {}),
+    ...(entry ? { metadata: metadataOf(entry) } : {}),
+  };
+}
+
+async function writeSession(store: MemoryStore, record: SessionRecord): Promise<number> {
+  const existing = await store.getMessages(record.sessionId);
+  const known = new Set(existing.map((message) => message.id).filter(Boolean));
+  const fresh = record.messages.filter((message) => message.id === undefined || !known.has(message.id));
+  if (fresh.length > 0) {
+    if (typeof store.appendMessages === "function") await store.appendMessages(record.sessionId, fresh);
+    else await store.setMessages(record.sessionId, [...existing, ...fresh]);
+  }
+  const scope = factScopeId("session", { sessionId: record.sessionId });
+  for (const fact of record.facts) await store.setFact(scope, fact);
+  for (const summary of record.summaries ?? []) await store.saveSummary?.(record.sessionId, summary);
+  if (record.metadata && typeof store.updateSession === "function") {
+    const { agentName, tags } = record.metadata;
+    if (agentName !== undefined || tags !== undefined) await store.updateSession(record.sessionId, { ...(agentName === undefined ? {} : { agentName }), ...(tags === undefined ? {} : { tags }) });
+  }
+  return fresh.length;
+}
+
+function metadataOf(entry: SessionEntry): NonNullable<SessionRecord["metadata"]> {
+  return {
+    createdAt: entry.createdAt,
+    accessedAt: entry.accessedAt,
+    ...(entry.agentName === undefined ? {} : { agentName: entry.agentName }),
+    ...(entry.tags === undefined ? {} : { tags: entry.tags }),
+  };
+}
+
+async function requireEntries(store: MemoryStore): Promise<SessionEntry[]> {
+  if (typeof store.entries !== "function") throw new CliError("this store cannot list its sessions (it has no entries()); name one with --session");
+  return (await store.entries()).sort((a, b) => b.accessedAt - a.accessedAt);
+}
+
+function startProgress(total: number, label: string): cliProgress.SingleBar | undefined {
+  if (!process.stderr.isTTY || total < 20) return undefined;
+  const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {value}/{total} sessions`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
+  bar.start(total, 0);
+  return bar;
+}
+
+function checkId(id: string, flag = "session id"): string {
+  try {
+    return validateSessionId(id, flag);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+}
