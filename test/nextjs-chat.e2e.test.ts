@@ -2,7 +2,8 @@
 // drive Debian's Chromium through playwright-core. Two messages, streamed answers, a reload
 // that brings the history back from the store, and a fact from turn one used in turn three.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +19,8 @@ if (!available && servicesRequired) throw new Error(`Chromium is required for th
 if (!available) skipMessage("the Next.js browser test", `no Chromium at ${chromiumPath}`);
 
 // vitest sets NODE_ENV=test; Next.js must build and run as production.
-const environment = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" };
+const storePath = join(mkdtempSync(join(tmpdir(), "agentcore-nextjs-chat-")), "sessions.json");
+const environment = { ...process.env, CHAT_STORE_PATH: storePath, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" };
 let server: ChildProcess | undefined;
 let browser: Browser | undefined;
 let baseURL = "";
@@ -105,6 +107,10 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
 
     mkdirSync(join(root, "test-results"), { recursive: true });
     await page.screenshot({ path: join(root, "test-results", "nextjs-chat.png"), fullPage: true });
+
+    // The conversation is on disk, in the file store's readable JSON (snapshot and journal).
+    const onDisk = [storePath, `${storePath}.journal`].filter((path) => existsSync(path)).map((path) => readFileSync(path, "utf8")).join("\n");
+    expect(onDisk).toContain("Remember that my favourite colour is teal.");
 
     // A second browser (another cookie, so another session) sees none of it.
     const stranger = await (await browser!.newContext()).newPage();

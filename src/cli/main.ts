@@ -24,7 +24,7 @@ export function createProgram(): Command {
     .option("--session <id>", "the session to continue (a new one when omitted)")
     .option("--user <id>", "who is chatting: facts are then kept per user, across sessions")
     .addOption(storeOption())
-    .addOption(new Option("--memory <strategy>", "what the model sees of the history").choices(["sliding_window", "token_window", "summary", "full"]).default("full"))
+    .addOption(new Option("--memory <strategy>", "what the model sees of the history").choices(["sliding_window", "token_window", "summary", "full"]).default("sliding_window"))
     .option("--memory-tools", "let the model keep facts with remember_fact / recall_fact / forget_fact")
     .option("--system <text>", "the system prompt")
     .action(async (options) => chatCommand(options));

@@ -1,4 +1,20 @@
-// The vitest functions the conformance suite uses. The ES module build imports vitest here; the
-// CommonJS build swaps this file for vitest-api.cjs-stub.ts (vitest cannot be required), so
-// `require("agentcore/testing")` still works for MockLanguageModel.
-export { afterAll, describe, expect, it } from "vitest";
+// The vitest functions the conformance suite uses, loaded only if vitest is installed, so that
+// `import { MockLanguageModel } from "agentcore/testing"` works in any test runner. The CommonJS
+// build swaps this file for vitest-api.cjs-stub.ts (vitest cannot be required).
+type Vitest = typeof import("vitest");
+
+let vitest: Vitest | undefined;
+try {
+  vitest = await import("vitest");
+} catch {
+  vitest = undefined;
+}
+
+function unavailable(): never {
+  throw new Error("testMemoryStore runs under vitest: install it (npm install -D vitest). MockLanguageModel works without it.");
+}
+
+export const afterAll = (vitest?.afterAll ?? unavailable) as Vitest["afterAll"];
+export const describe = (vitest?.describe ?? unavailable) as Vitest["describe"];
+export const expect = (vitest?.expect ?? unavailable) as unknown as Vitest["expect"];
+export const it = (vitest?.it ?? unavailable) as Vitest["it"];

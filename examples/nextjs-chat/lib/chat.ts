@@ -3,16 +3,20 @@
  * and the model (a real provider when a key is set, the scripted model otherwise).
  */
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import { InMemoryStore, type LanguageModel, type MemoryStore } from "agentcore";
+import { FileMemoryStore, type LanguageModel, type MemoryStore } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 
 const secret = process.env.SESSION_SECRET ?? "dev-only-secret-change-me";
 export const SESSION_COOKIE = "agentcore_chat";
 
-/** The app's store, kept across hot reloads in development. In production use Redis or PostgreSQL. */
+/**
+ * The app's store: a JSON file that survives restarts (CHAT_STORE_PATH, default
+ * ./.agentcore/nextjs-chat.json), kept across hot reloads in development. Behind several
+ * server instances use RedisMemoryStore or PostgresMemoryStore instead.
+ */
 export function chatStore(): MemoryStore {
   const holder = globalThis as { agentcoreChatStore?: MemoryStore };
-  holder.agentcoreChatStore ??= new InMemoryStore();
+  holder.agentcoreChatStore ??= new FileMemoryStore({ path: process.env.CHAT_STORE_PATH ?? ".agentcore/nextjs-chat.json" });
   return holder.agentcoreChatStore;
 }
 

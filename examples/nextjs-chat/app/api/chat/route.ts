@@ -36,7 +36,8 @@ export async function POST(request: Request): Promise<Response> {
     sessionId: session.sessionId,
     userId: session.userId,
     memoryStore: chatStore(),
-    memory: "full",
+    memory: "sliding_window",
+    maxMessages: 20,
     enableMemoryTools: true,
     maxSteps: 3,
     tools: {
