@@ -62,7 +62,7 @@ export { convertToModelMessages, type ConvertToModelMessagesOptions } from "./ui
 export { convertToUIMessages } from "./ui/convert-to-ui-messages";
 export type { PayloadLimits } from "./ui/guard-payload";
 export type { UIDynamicToolPart, UIMessage, UIMessagePart, UIMessageV4, UIToolInvocationV4, UIToolPart, UIToolState } from "./ui/ui-message";
-export { streamText, type StreamTextFinishEvent, type StreamTextOptions, type StreamTextResult } from "./streaming/stream-text";
+export { streamText, type StreamResponseOptions, type StreamTextFinishEvent, type StreamTextOptions, type StreamTextResult } from "./streaming/stream-text";
 export { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk, type UIMessageStreamOptions } from "./streaming/ui-message-stream";
 export { DEFAULT_FACT_LIMITS, MEMORY_TOOL_NAMES, type FactChange, type FactLimits } from "./tools/memory-tools";
 export { factScopeId, type FactScope } from "./stores/fact-scope";

@@ -8,6 +8,7 @@ import { MockLanguageModel } from "../testing/mock-language-model";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { tool } from "../tools/tool";
 import type { AgentMessage } from "../messages/agent-message";
+import { AbortError } from "../errors/abort-error";
 
 const weather = tool({
   description: "Weather",
@@ -111,6 +112,24 @@ describe("streamText with a store", () => {
     await result.response;
     const stored = await store.getMessages("gone");
     expect(stored.map((message) => message.content)).toEqual(["hi", "A fairly long answer that keeps streaming after the tab closes."]);
+  });
+
+  it("stops and stores the run as aborted when the client disconnects, by option", async () => {
+    const store = new InMemoryStore();
+    const model = new MockLanguageModel({
+      responses: [{ toolCalls: [{ id: "w", name: "get_weather", arguments: { city: "Rome" } }] }, { text: "A long answer that the closed tab will never see in full." }],
+      chunkSize: 2,
+      chunkDelayMs: 3,
+    });
+    const result = streamText({ model, memoryStore: store, sessionId: "closed", tools: { get_weather: weather }, messages: [{ role: "user", content: "hi" }] });
+    const reader = result.toUIMessageStreamResponse({ onClientDisconnect: "abort" }).body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    while (!seen.includes('"text-delta"')) seen += decoder.decode((await reader.read()).value);
+    await reader.cancel();
+    await expect(result.response).rejects.toSatisfy(AbortError.isInstance);
+    // The user message and the completed tool step are stored; the interrupted answer is not, and the history stays valid.
+    expect((await store.getMessages("closed")).map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
   });
 
   it("needs a session id with a store", () => {

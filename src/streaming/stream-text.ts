@@ -43,6 +43,17 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
   onError?: (error: unknown) => void;
 }
 
+/** Options of the responses of `streamText`. */
+export interface StreamResponseOptions {
+  /**
+   * What a client that goes away mid-answer does to the run: `"finish"` lets it complete and be
+   * stored (the answer is there on reload); `"abort"` stops it like an abort signal, so the
+   * user message and the completed steps are stored and the interrupted step is not.
+   * @default "finish"
+   */
+  onClientDisconnect?: "finish" | "abort";
+}
+
 export interface StreamTextResult {
   /** The text as it is generated. */
   readonly textStream: AsyncIterable<string>;
@@ -53,11 +64,11 @@ export interface StreamTextResult {
   /** The final result. */
   readonly response: Promise<AgentResult>;
   /** A `text/plain` streaming response of the text. */
-  toTextStreamResponse(init?: ResponseInit): Response;
+  toTextStreamResponse(init?: ResponseInit & StreamResponseOptions): Response;
   /** The chunks of the AI SDK's UI message stream protocol. */
   toUIMessageStream(options?: UIMessageStreamOptions): AsyncIterable<UIMessageChunk>;
   /** A server-sent-events response in the AI SDK's UI message stream protocol, for `useChat`. */
-  toUIMessageStreamResponse(options?: UIMessageStreamOptions & ResponseInit): Response;
+  toUIMessageStreamResponse(options?: UIMessageStreamOptions & ResponseInit & StreamResponseOptions): Response;
 }
 
 /**
@@ -66,8 +77,9 @@ export interface StreamTextResult {
  * assistant, tool or system messages never reach the model). Without a store the messages are
  * used as given (stateless), validated and with the pairing rule restored.
  *
- * A client that disconnects does not stop the run: it finishes and is stored, so the answer is
- * there on reload. Pass `abortSignal` to stop it.
+ * A client that disconnects does not stop the run by default: it finishes and is stored, so the
+ * answer is there on reload (`onClientDisconnect: "abort"` on the response stops it instead).
+ * Pass `abortSignal` to stop it.
  */
 export function streamText(options: StreamTextOptions): StreamTextResult {
   const { messages: clientMessages, system, sessionId, userId, abortSignal, allowSystemMessages, onFinish, onError, ...agentOptions } = options;
@@ -105,12 +117,17 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     void seeded; // InMemoryStore writes synchronously; the promise is already settled
   }
 
+  // Aborted by the caller's signal, or by a response whose client went away (onClientDisconnect: "abort").
+  const disconnect = new AbortController();
   const stream: AgentStream = agent.stream({
     input: last.content,
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
-    ...(abortSignal ? { signal: abortSignal } : {}),
+    signal: abortSignal ? AbortSignal.any([abortSignal, disconnect.signal]) : disconnect.signal,
   });
+  const onCancel = (options: StreamResponseOptions) => () => {
+    if (options.onClientDisconnect === "abort") disconnect.abort(new Error("The client disconnected."));
+  };
 
   stream.response.then(
     async (response) => {
@@ -141,8 +158,10 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
             controller.error(error);
           }
         },
+        cancel: onCancel(init),
       });
-      return new Response(body, { ...init, status: init.status ?? 200, headers: mergeHeaders({ "content-type": "text/plain; charset=utf-8" }, init.headers) });
+      const { onClientDisconnect: _policy, ...responseInit } = init;
+      return new Response(body, { ...responseInit, status: init.status ?? 200, headers: mergeHeaders({ "content-type": "text/plain; charset=utf-8" }, init.headers) });
     },
     toUIMessageStream(streamOptions = {}) {
       return toUIMessageChunks(stream.fullStream, streamOptions);
@@ -151,6 +170,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
       const body = encodeUIMessageStream(
         toUIMessageChunks(stream.fullStream, { ...(messageId ? { messageId } : {}), ...(mapError ? { onError: mapError } : {}) }),
+        onCancel(responseOptions),
       );
       return new Response(body, { status: status ?? 200, ...(statusText ? { statusText } : {}), headers: mergeHeaders(UI_MESSAGE_STREAM_HEADERS, headers) });
     },

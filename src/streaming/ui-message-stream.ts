@@ -92,7 +92,7 @@ export async function* toUIMessageChunks(parts: AsyncIterable<AgentStreamPart>, 
 }
 
 /** Encodes chunks as server-sent events, ending with `data: [DONE]`. */
-export function encodeUIMessageStream(chunks: AsyncIterable<UIMessageChunk>): ReadableStream<Uint8Array> {
+export function encodeUIMessageStream(chunks: AsyncIterable<UIMessageChunk>, onCancel?: () => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const iterator = chunks[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
@@ -106,6 +106,7 @@ export function encodeUIMessageStream(chunks: AsyncIterable<UIMessageChunk>): Re
       controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
     },
     async cancel() {
+      onCancel?.();
       await iterator.return?.();
     },
   });
