@@ -29,7 +29,7 @@ export interface LocomoConversation {
   questions: LocomoQuestion[];
 }
 
-export const LOCOMO_PATH = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "data", "locomo-dev.json");
+export const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "data", "locomo-dev.json");
 
 /** Published anchors on all ten conversations (LoCoMo paper, Table 3; BM25 over turns). */
 export const LOCOMO_ANCHORS = {
