@@ -19,6 +19,7 @@ import type { AgentEventEmitter, AgentEventMap } from "./agent-events";
 import type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent-result";
 import { appendSessionMessages, loadSessionHistory } from "./session-history";
 import { buildSystemPrompt } from "./system-prompt";
+import { withTimeout } from "../providers/with-timeout";
 import { renderFactsBlock } from "./facts-block";
 import { StoreError } from "../errors/store-error";
 import type { Fact } from "../stores/memory-store";
@@ -209,16 +210,17 @@ async function recallMemories(context: TurnContext, base: Omit<EventBase, "input
   const provider = context.memoryProvider;
   if (!provider) return [];
   try {
+    // The provider's signal fires at the timeout (or with the run's), so its request is cancelled too.
     const records = await withTimeout(
-      provider.read({
-        sessionId: context.sessionId,
-        ...(context.userId ? { userId: context.userId } : {}),
-        query: context.input,
-        limit: context.recallLimit,
-        ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
-      }),
-      context.memoryProviderTimeoutMs,
-      `${provider.type} read`,
+      (abortSignal) =>
+        provider.read({
+          sessionId: context.sessionId,
+          ...(context.userId ? { userId: context.userId } : {}),
+          query: context.input,
+          limit: context.recallLimit,
+          abortSignal,
+        }),
+      { ms: context.memoryProviderTimeoutMs, provider: provider.type, operation: "read", ...(context.abortSignal ? { parent: context.abortSignal } : {}) },
     );
     // Records come from outside: keep only well-formed ones, so a bad one cannot break the prompt.
     return Array.isArray(records) ? records.filter(isMemoryRecord).slice(0, context.recallLimit) : [];
@@ -238,13 +240,14 @@ async function rememberTurn(context: TurnContext, base: Omit<EventBase, "input">
   if (!provider) return;
   try {
     await withTimeout(
-      provider.write(turn, {
-        sessionId: context.sessionId,
-        ...(context.userId ? { userId: context.userId } : {}),
-        ...(context.agentName ? { agentName: context.agentName } : {}),
-      }),
-      context.memoryProviderTimeoutMs,
-      `${provider.type} write`,
+      (abortSignal) =>
+        provider.write(turn, {
+          sessionId: context.sessionId,
+          ...(context.userId ? { userId: context.userId } : {}),
+          ...(context.agentName ? { agentName: context.agentName } : {}),
+          abortSignal,
+        }),
+      { ms: context.memoryProviderTimeoutMs, provider: provider.type, operation: "write" },
     );
   } catch (error) {
     context.events.emit("memory:error", { ...base, source: provider.type, operation: "write", error });
@@ -372,16 +375,3 @@ export function newId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  // A provider that answers after its timeout must not raise an unhandled rejection.
-  promise.catch(() => {});
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -3,6 +3,7 @@ import { MissingApiKeyError } from "../../errors/missing-api-key-error";
 import type { LanguageModel } from "../language-model";
 import { AnthropicMessagesLanguageModel } from "./anthropic-messages-language-model";
 import { ANTHROPIC_MODEL_ALIASES, defaultAnthropicMaxTokens, resolveAnthropicModelId } from "./anthropic-model-ids";
+import { readEnv } from "../read-env";
 
 export interface AnthropicProviderSettings {
   /** API key, sent by the SDK. @default process.env.ANTHROPIC_API_KEY */
@@ -87,11 +88,6 @@ async function makeClient(settings: AnthropicProviderSettings): Promise<Anthropi
     ...(settings.timeout === undefined ? {} : { timeout: settings.timeout }),
     ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
   });
-}
-
-function readEnv(name: string): string | undefined {
-  const value = globalThis.process?.env?.[name]?.trim();
-  return value ? value : undefined;
 }
 
 /** The default Anthropic provider, configured from `ANTHROPIC_API_KEY` / `ANTHROPIC_BASE_URL`. `"anthropic/<model>"` strings use it. */

@@ -4,6 +4,7 @@ import type { EmbeddingModel } from "../embedding-model";
 import type { LanguageModel } from "../language-model";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model";
 import { OpenAIEmbeddingModel, type OpenAIEmbeddingModelOptions } from "./openai-embedding-model";
+import { readEnv } from "../read-env";
 
 export interface OpenAIProviderSettings {
   /** API key. @default process.env.OPENAI_API_KEY */
@@ -132,11 +133,6 @@ async function makeClient(settings: OpenAIProviderSettings, internals: OpenAIPro
     ...(settings.timeout === undefined ? {} : { timeout: settings.timeout }),
     ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
   });
-}
-
-function readEnv(name: string): string | undefined {
-  const value = globalThis.process?.env?.[name]?.trim();
-  return value ? value : undefined;
 }
 
 /** The default OpenAI provider, configured from `OPENAI_API_KEY` / `OPENAI_BASE_URL`. `"openai/<model>"` strings use it. */
