@@ -15,7 +15,6 @@ export {
   SessionBusyError,
   StoreError,
   CorruptStoreError,
-  UnsupportedFeatureError,
   type MessageIssue,
 } from "./errors";
 

@@ -5,7 +5,6 @@ export { InvalidMessageError, type MessageIssue } from "./invalid-message-error"
 export { NoSuchProviderError } from "./no-such-provider-error";
 export { StoreError } from "./store-error";
 export { CorruptStoreError } from "./corrupt-store-error";
-export { UnsupportedFeatureError } from "./unsupported-feature-error";
 export { SessionBusyError } from "./session-busy-error";
 export { APICallError } from "./api-call-error";
 export { MissingApiKeyError } from "./missing-api-key-error";
