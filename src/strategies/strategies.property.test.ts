@@ -224,7 +224,11 @@ describe("strategies over random histories", () => {
                 break;
               }
               expect(summarizer.calls.length).toBe(calls + 1);
-              expect(again.dropped.length).toBeGreaterThan(previous.dropped.length - 1);
+              // Each extension covers more of the history than the record before it. (The number
+              // of dropped messages may move either way: the window after the summary is refitted.)
+              const records = await store.getSummaries("s");
+              expect(records.length).toBeGreaterThanOrEqual(2);
+              expect(records.at(-1)!.messageCount).toBeGreaterThan(records.at(-2)!.messageCount);
               previous = again;
             }
             const settled = summarizer.calls.length;
