@@ -7,6 +7,7 @@ import { embedAll } from "./embed-all";
 import { InMemorySemanticIndex } from "./in-memory-semantic-index";
 import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
+import { memoryMetadata, rememberable } from "./memory-metadata";
 
 export interface SemanticMemoryProviderOptions {
   /** Embeds memories and queries. Without it, retrieval is lexical (BM25 over stemmed terms). */
@@ -94,21 +95,12 @@ export class SemanticMemoryProvider implements MemoryProvider {
     }
     options.abortSignal?.throwIfAborted();
     const now = Date.now();
-    const documents: SemanticDocument[] = [];
-    for (const message of messages) {
-      if (!this.roles.has(message.role) || typeof message.content !== "string" || message.content.trim() === "") continue;
-      documents.push({
-        id: globalThis.crypto.randomUUID(),
-        content: message.content,
-        ...(message.id ? { messageId: message.id } : {}),
-        ...(sessionId !== undefined ? { sessionId } : {}),
-        ...(userId !== undefined ? { userId } : {}),
-        ...(options.agentName ? { agentName: options.agentName } : {}),
-        tags: [...(options.tags ?? [])],
-        role: message.role,
-        createdAt: message.timestamp ?? now,
-      });
-    }
+    const documents: SemanticDocument[] = rememberable(messages, this.roles).map((message) => ({
+      id: globalThis.crypto.randomUUID(),
+      content: message.content,
+      ...(message.id ? { messageId: message.id } : {}),
+      ...memoryMetadata(message, { sessionId, userId }, options, now),
+    }));
     if (documents.length === 0) return;
     if (this.embedder && this.ranking !== "lexical") {
       const vectors = await embedAll(

@@ -7,6 +7,7 @@ import { validateSessionId } from "../stores/session-id";
 import { embedAll } from "./embed-all";
 import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
 import { listScope, readScope } from "./scope-filter";
+import { memoryMetadata, rememberable } from "./memory-metadata";
 
 /** Scope and metadata stored with each item; `search` filters on it. */
 export interface VectorMemoryMetadata {
@@ -112,21 +113,12 @@ export class VectorMemoryProvider implements MemoryProvider {
       throw new InvalidArgumentError({ argument: "sessionId", message: "VectorMemoryProvider needs a sessionId or userId to write." });
     }
     const now = Date.now();
-    const items: VectorMemoryItem[] = messages
-      .filter((message) => this.roles.has(message.role) && typeof message.content === "string" && message.content.trim() !== "")
-      .map((message) => ({
-        id: this.options.generateId?.(message, options) ?? globalThis.crypto.randomUUID(),
-        content: message.content,
-        ...(message.id ? { messageId: message.id } : {}),
-        metadata: {
-          ...(sessionId !== undefined ? { sessionId } : {}),
-          ...(userId !== undefined ? { userId } : {}),
-          ...(options.agentName ? { agentName: options.agentName } : {}),
-          tags: [...(options.tags ?? [])],
-          role: message.role,
-          createdAt: message.timestamp ?? now,
-        },
-      }));
+    const items: VectorMemoryItem[] = rememberable(messages, this.roles).map((message) => ({
+      id: this.options.generateId?.(message, options) ?? globalThis.crypto.randomUUID(),
+      content: message.content,
+      ...(message.id ? { messageId: message.id } : {}),
+      metadata: memoryMetadata(message, { sessionId, userId }, options, now),
+    }));
     if (items.length === 0) return;
     if (this.options.embedder) {
       const vectors = await embedAll(this.options.embedder, items.map((item) => item.content), options.abortSignal);
