@@ -51,7 +51,7 @@ export type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyName, Memory
 
 export { InMemoryStore, type InMemoryStoreOptions } from "./stores/in-memory-store";
 export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file-memory-store";
-export type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "./stores/memory-store";
+export type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./stores/memory-store";
 export { MAX_SESSION_ID_LENGTH, validateSessionId } from "./stores/session-id";
 
 export type { MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryWriteOptions } from "./providers/memory-provider";

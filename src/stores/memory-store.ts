@@ -32,6 +32,14 @@ export interface SummaryRecord {
 }
 
 /** What a store knows about one session. */
+/** What `getMessageTail` returns. */
+export interface MessageTail {
+  /** The last messages, oldest first (at most `limit`). */
+  messages: AgentMessage[];
+  /** How many messages the session holds in all (0 when it does not exist). */
+  total: number;
+}
+
 export interface SessionEntry {
   sessionId: string;
   createdAt: number;
@@ -74,6 +82,14 @@ export interface MemoryStore {
   appendMessages?(sessionId: string, messages: AgentMessage[]): Promise<void>;
   /** The last `limit` messages of a session, oldest first, without loading the rest. */
   getRecentMessages?(sessionId: string, limit: number): Promise<AgentMessage[]>;
+  /**
+   * The last `limit` messages of a session, oldest first, and how many messages the session
+   * holds, read as one consistent snapshot in O(limit) (never by loading or counting the whole
+   * history). `total - messages.length` is the position in the session of the first message
+   * returned. The agent uses it to read only the tail a window needs while knowing where that
+   * tail sits, which keeps stable prompt prefixes stable.
+   */
+  getMessageTail?(sessionId: string, limit: number): Promise<MessageTail>;
   /** Metadata of one session, or undefined when it does not exist. */
   getSession?(sessionId: string): Promise<SessionEntry | undefined>;
   /** Records metadata (agent name, tags) on a session. */
