@@ -36,8 +36,8 @@ interface Contender {
   name: string;
   /** The comparable storage kind, for the ratio table. */
   kind: "memory" | "file" | "sqlite";
-  /** agentcore rows: `builtin` (the shipped `sliding_window`, default durability) and `tail` (with `historyLimit`, default durability) are the ratio baselines. */
-  agentcore?: "builtin" | "tail" | "variant";
+  /** agentcore rows: `builtin` (the shipped `sliding_window`, default durability) is the ratio baseline. */
+  agentcore?: "builtin" | "variant";
   open(size: number, directory: string): Promise<{ turn(index: number): Promise<void>; close(): Promise<void> }>;
 }
 
@@ -47,26 +47,20 @@ function agentMessage(index: number): AgentMessage {
   return { id: `m${index}`, role: role(index), content: text(index), timestamp: 1_700_000_000_000 + index };
 }
 
-/** The built-in sliding window, declaring that it never needs more than the last `limit` stored messages. */
-class TailSlidingWindow extends SlidingWindowMemory {
-  readonly historyLimit = WINDOW;
-}
-
-function agentcore(name: string, kind: Contender["kind"], role: "builtin" | "tail" | "variant", makeStore: (directory: string) => { store: MemoryStore; close(): void }): Contender {
+function agentcore(name: string, kind: Contender["kind"], role: "builtin" | "variant", makeStore: (directory: string) => { store: MemoryStore; close(): void }): Contender {
   return {
     name,
     kind,
     agentcore: role,
     async open(size, directory) {
       const { store, close } = makeStore(directory);
-      const tail = role !== "builtin";
       for (let start = 0; start < size; start += 1_000) {
         await store.appendMessages!(SESSION, Array.from({ length: Math.min(1_000, size - start) }, (_, index) => agentMessage(start + index)));
       }
       const model = new MockLanguageModel({ responses: () => ({ text: REPLY }) });
       // The window counts the current turn: 10 earlier user/assistant turns (20 messages) + the new one; stablePrefix off so it is cut exactly.
       const options = { maxTurns: WINDOW / 2 + 1, stablePrefix: false } as const;
-      const agent = new Agent({ model, memory: tail ? new TailSlidingWindow(options) : new SlidingWindowMemory(options), memoryStore: store, sessionId: SESSION });
+      const agent = new Agent({ model, memory: new SlidingWindowMemory(options), memoryStore: store, sessionId: SESSION });
       return {
         async turn(index) {
           const result = await agent.run(`next question ${index}`);
@@ -190,16 +184,13 @@ const sqliteStore = (synchronous?: "normal") => (directory: string) => {
 
 const contenders: Contender[] = [
   agentcore("agentcore InMemoryStore", "memory", "builtin", () => ({ store: new InMemoryStore(), close: () => {} })),
-  agentcore("agentcore InMemoryStore, tail read (historyLimit 20)", "memory", "tail", () => ({ store: new InMemoryStore(), close: () => {} })),
   mastra("Mastra Memory, InMemoryStore", "memory", () => new MastraInMemoryStore()),
   langgraph("LangGraph MemorySaver + trimMessages", "memory", () => new MemorySaver()),
   agentcore("agentcore FileMemoryStore", "file", "builtin", (directory) => ({ store: new FileMemoryStore(join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`)), close: () => {} })),
-  agentcore("agentcore FileMemoryStore, tail read (historyLimit 20)", "file", "tail", (directory) => ({ store: new FileMemoryStore(join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`)), close: () => {} })),
-  agentcore("agentcore FileMemoryStore, tail read, fsync off", "file", "variant", (directory) => ({ store: new FileMemoryStore({ path: join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`), fsync: false }), close: () => {} })),
+  agentcore("agentcore FileMemoryStore, fsync off", "file", "variant", (directory) => ({ store: new FileMemoryStore({ path: join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`), fsync: false }), close: () => {} })),
   jsonFilePattern,
   agentcore("agentcore SqliteMemoryStore", "sqlite", "builtin", sqliteStore()),
-  agentcore("agentcore SqliteMemoryStore, tail read (historyLimit 20)", "sqlite", "tail", sqliteStore()),
-  agentcore("agentcore SqliteMemoryStore, tail read, synchronous normal", "sqlite", "variant", sqliteStore("normal")),
+  agentcore("agentcore SqliteMemoryStore, synchronous normal", "sqlite", "variant", sqliteStore("normal")),
   mastra("Mastra Memory, LibSQLStore (file)", "sqlite", (directory) => new LibSQLStore({ url: `file:${join(directory, `mastra-${Math.random().toString(36).slice(2)}.db`)}` })),
   langgraph("LangGraph SqliteSaver + trimMessages", "sqlite", (directory) => SqliteSaver.fromConnString(join(directory, `langgraph-${Math.random().toString(36).slice(2)}.db`))),
 ];
@@ -233,30 +224,29 @@ export const benchmark: Benchmark = {
     for (const contender of contenders) rows.push([contender.name, ...sizes.map((size) => formatSample(results.get(contender.name)!.get(size)!))]);
 
     // File-backed alternatives compare with agentcore's FileMemoryStore, SQLite-backed ones with its SqliteMemoryStore.
-    const baselineOf = (kind: Contender["kind"], which: "builtin" | "tail") => contenders.find((contender) => contender.agentcore === which && contender.kind === kind)!;
+    const baselineOf = (kind: Contender["kind"]) => contenders.find((contender) => contender.agentcore === "builtin" && contender.kind === kind)!;
     const ratio = (row: Contender, baseline: Contender, size: number) =>
       `${(results.get(row.name)!.get(size)!.median / results.get(baseline.name)!.get(size)!.median).toFixed(2)}×`;
     const ratioRows: string[][] = [];
     for (const contender of contenders) {
       if (contender.agentcore) continue;
-      const builtin = baselineOf(contender.kind, "builtin");
-      const tail = baselineOf(contender.kind, "tail");
-      ratioRows.push([contender.name, builtin.name.replace(/^agentcore /, ""), ...sizes.flatMap((size) => [ratio(contender, builtin, size), ratio(contender, tail, size)])]);
+      const builtin = baselineOf(contender.kind);
+      ratioRows.push([contender.name, builtin.name.replace(/^agentcore /, ""), ...sizes.map((size) => ratio(contender, builtin, size))]);
     }
     const headers = sizes.map((size) => `${size.toLocaleString("en-US")} stored`);
     return [
       `One turn, the model excluded: load the session's history, apply a last-${WINDOW}-messages window, persist the new user message and a reply. Every row starts from the same seeded conversation of N messages. Median (p10–p90) of ${sizes.map((size) => `${runsFor(size)} turns at ${size.toLocaleString("en-US")}`).join(", ")}, after warm-up; each library's defaults unless the row says otherwise (agentcore's file and SQLite stores fsync every write by default; the *fsync off* and *synchronous normal* rows show them without that).`,
       "",
-      "- **agentcore**: `agent.run()` on a `MockLanguageModel` that answers at once, `SlidingWindowMemory({ maxTurns: 11, stablePrefix: false })` (the current turn plus 10 earlier user/assistant turns = 20 earlier messages). The plain rows are the built-in `sliding_window`, which reads the whole history each turn; the *tail read* rows add `historyLimit = 20` to it, so the agent reads only the last 20 messages (`getRecentMessages`). Each turn also parses the history, restores tool pairing, takes the session lock and emits events.",
+      "- **agentcore**: `agent.run()` on a `MockLanguageModel` that answers at once, `SlidingWindowMemory({ maxTurns: 11, stablePrefix: false })` (the current turn plus 10 earlier user/assistant turns = 20 earlier messages). The built-in window reads only a tail of the session (`getMessageTail`, a few dozen messages, longer only when the window reaches the tail's start), so its cost does not grow with the session. Each turn also parses the history, restores tool pairing, takes the session lock and emits events.",
       "- **Mastra** (`@mastra/memory` 0.15): `memory.rememberMessages({ lastMessages: 20 })` then `memory.saveMessages` of the user message and the reply (as Mastra's Agent does), semantic recall, working memory and title generation off.",
       "- **LangGraph** (`@langchain/langgraph` 1.7): `graph.invoke({ messages: [human] }, { configurable: { thread_id } })` on a one-node graph whose node applies `trimMessages` (last 21 messages, one token per message) and returns the reply; the checkpointer stores the whole message list per checkpoint.",
       "- **AI SDK guide pattern**: `readFile` + `JSON.parse` of the chat, append, slice the window, `JSON.stringify` + `writeFile` of the whole file (no fsync, no lock), written here with `node:fs`, as in the AI SDK's chatbot persistence guide.",
       "",
       table(["library and storage", ...headers], rows),
       "",
-      `Ratios: each alternative's median divided by agentcore's median for the same storage kind in the same run (in-memory vs \`InMemoryStore\`, file vs \`FileMemoryStore\`, SQLite vs \`SqliteMemoryStore\`, default durability), once against the built-in \`sliding_window\` as shipped (*built-in*) and once against it with \`historyLimit\` (*tail*). Above 1× means agentcore is faster.`,
+      `Ratios: each alternative's median divided by agentcore's median for the same storage kind in the same run (in-memory vs \`InMemoryStore\`, file vs \`FileMemoryStore\`, SQLite vs \`SqliteMemoryStore\`, default durability). Above 1× means agentcore is faster.`,
       "",
-      table(["alternative", "agentcore store", ...sizes.flatMap((size) => [`${size.toLocaleString("en-US")}: ÷ built-in`, `${size.toLocaleString("en-US")}: ÷ tail`])], ratioRows),
+      table(["alternative", "agentcore store", ...sizes.map((size) => `${size.toLocaleString("en-US")} stored`)], ratioRows),
     ].join("\n");
   },
 };

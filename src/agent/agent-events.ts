@@ -43,11 +43,16 @@ export interface AgentEventMap {
   "memory:error": RunEventBase & { source: string; operation: string; error: unknown };
   "context:trimmed": RunEventBase & {
     strategy: string;
+    /**
+     * Messages of the history handed to the strategy that the window left out. For strategies
+     * that read only a tail (the built-in windows), that is the part of the tail before the
+     * window, not every older message of the session.
+     */
     droppedCount: number;
     droppedMessageIds: string[];
     keptCount: number;
     summarized: boolean;
-    /** Estimated input tokens of the history handed to the strategy (messages only, as `estimateMessagesTokens` counts them). */
+    /** Estimated input tokens of the history handed to the strategy (the tail it read, for tail-reading strategies; messages only, as `estimateMessagesTokens` counts them). */
     tokensBefore?: number;
     /** Estimated input tokens of the window sent. */
     tokensAfter?: number;

@@ -17,7 +17,7 @@ import { executeToolCall } from "../tools/execute-tool-call";
 import type { ToolSet } from "../tools/tool";
 import type { AgentEventEmitter, AgentEventMap } from "./agent-events";
 import type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent-result";
-import { appendSessionMessages, loadSessionHistory } from "./session-history";
+import { appendSessionMessages, applyStrategy, loadSessionHistory, type LoadedHistory } from "./session-history";
 import { buildSystemPrompt } from "./system-prompt";
 import { withTimeout } from "../providers/with-timeout";
 import { renderFactsBlock } from "./facts-block";
@@ -78,12 +78,11 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
 
   try {
     throwIfAborted(context);
-    const history = await loadSessionHistory(context.store, context.sessionId, {
-      ...(context.strategy.historyLimit === undefined ? {} : { limit: context.strategy.historyLimit }),
-    });
+    const historyLimit = context.strategy.historyLimit;
+    let history = await loadSessionHistory(context.store, context.sessionId, historyLimit === undefined ? {} : { limit: historyLimit });
     let facts = await loadFacts(context);
     const recalled = await recallMemories(context, base);
-    context.events.emit("memory:read", { ...base, messageCount: history.length, factCount: facts.length, recalledCount: recalled.length });
+    context.events.emit("memory:read", { ...base, messageCount: history.messages.length, factCount: facts.length, recalledCount: recalled.length });
 
     const userMessage: UserMessage = { id: newId(), role: "user", content: context.input, timestamp: Date.now() };
     turn.push(userMessage);
@@ -91,7 +90,9 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
 
     for (let stepNumber = 1; stepNumber <= context.maxSteps; stepNumber++) {
       throwIfAborted(context);
-      const window = await fitWindow(context, base, [...history, ...turn]);
+      const fitted = await fitWindow(context, base, history, turn);
+      history = fitted.history;
+      const window = fitted.window;
       const system = buildSystemPrompt({
         ...(context.systemPrompt ? { systemPrompt: context.systemPrompt } : {}),
         ...(context.facts && facts.length ? { factsBlock: renderFactsBlock(facts, { maxTokens: context.facts.maxPromptTokens }) } : {}),
@@ -254,18 +255,16 @@ async function rememberTurn(context: TurnContext, base: Omit<EventBase, "input">
   }
 }
 
-async function fitWindow(context: TurnContext, base: Omit<EventBase, "input">, messages: AgentMessage[]) {
+async function fitWindow(context: TurnContext, base: Omit<EventBase, "input">, loaded: LoadedHistory, turn: readonly AgentMessage[]) {
   const calibration = sharedTokenCalibration.ratio(context.model);
-  const result = await context.strategy.apply(messages, {
-    sessionId: context.sessionId,
+  const { result, history, messages } = await applyStrategy(context.strategy, context.store, context.sessionId, loaded, turn, {
     ...(context.systemPrompt ? { system: context.systemPrompt } : {}),
     model: context.model,
-    store: context.store,
     ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
     ...(calibration === undefined ? {} : { calibration }),
     onError: (error) => context.events.emit("memory:error", { ...base, source: context.strategy.name, operation: "apply", error }),
   });
-  // Counting the whole history is cached per message but still O(n): done only when someone listens.
+  // Counting the history read (cached per message, still linear in it): done only when someone listens.
   if ((result.dropped.length > 0 || result.summary) && context.events.hasListeners("context:trimmed")) {
     const tokensAfter = estimateMessagesTokens(result.messages, { model: context.model });
     context.events.emit("context:trimmed", {
@@ -282,7 +281,7 @@ async function fitWindow(context: TurnContext, base: Omit<EventBase, "input">, m
       summarized: Boolean(result.summary),
     });
   }
-  return result;
+  return { window: result, history };
 }
 
 /** Learns the ratio of the provider's input-token count to our estimate of the same request. */

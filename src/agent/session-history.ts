@@ -3,9 +3,22 @@ import { InvalidMessageError } from "../errors/invalid-message-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { MemoryStore } from "../stores/memory-store";
+import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "../strategies/memory-strategy";
+import { AbortError } from "../errors/abort-error";
 
 function storeName(store: MemoryStore): string {
   return store.constructor?.name && store.constructor.name !== "Object" ? store.constructor.name : "custom store";
+}
+
+/** A session's history as read for the model. */
+export interface LoadedHistory {
+  messages: AgentMessage[];
+  /** Position in the stored session of `messages[0]` (0: the session's start). */
+  offset: number;
+  /** Older messages are stored that were not read (a tail read). */
+  partial: boolean;
+  /** The tail length asked for, when a tail was read. */
+  limit?: number;
 }
 
 /**
@@ -13,43 +26,107 @@ function storeName(store: MemoryStore): string {
  * error naming it), system messages left out (they are never part of stored history), and the
  * pairing rule restored for histories that arrive broken (a custom store, an old import).
  *
- * With `limit` (a strategy's `historyLimit`) and a store that has `getRecentMessages`, only the
- * last `limit` messages are read; a turn cut at the start of that tail is dropped, so the
- * history still begins with a user message.
+ * With `limit` (a strategy's `historyLimit`) and a store that has `getMessageTail`, only the last
+ * `limit` messages are read, with their position in the session; a turn cut at the start of that
+ * tail is dropped, so the history still begins with a user message. Messages whose id is in
+ * `exclude` (this run's own, already stored) are left out.
  */
-export async function loadSessionHistory(store: MemoryStore, sessionId: string, options: { limit?: number } = {}): Promise<AgentMessage[]> {
-  const tail = options.limit !== undefined && options.limit > 0 && typeof store.getRecentMessages === "function";
+export async function loadSessionHistory(
+  store: MemoryStore,
+  sessionId: string,
+  options: { limit?: number; exclude?: ReadonlySet<string> } = {},
+): Promise<LoadedHistory> {
+  const limit = options.limit !== undefined && Number.isFinite(options.limit) && options.limit > 0 ? Math.ceil(options.limit) : undefined;
+  const tail = limit !== undefined && typeof store.getMessageTail === "function";
+  const operation = tail ? "getMessageTail" : "getMessages";
   let raw: unknown;
+  let total: unknown;
   try {
-    raw = tail ? await store.getRecentMessages!(sessionId, options.limit!) : await store.getMessages(sessionId);
+    if (tail) {
+      const read = await store.getMessageTail!(sessionId, limit);
+      raw = read?.messages;
+      total = read?.total;
+    } else {
+      raw = await store.getMessages(sessionId);
+    }
   } catch (error) {
     throw new StoreError({
       store: storeName(store),
-      operation: "getMessages",
+      operation,
       sessionId,
       message: `Could not read the history of session "${sessionId}" from the ${storeName(store)}: ${errorText(error)}`,
       cause: error,
     });
   }
-  let messages: AgentMessage[];
+  let parsed: AgentMessage[];
   try {
-    messages = parseAgentMessages(raw ?? [], { source: `The history of session "${sessionId}"` });
+    parsed = parseAgentMessages(raw ?? [], { source: `The history of session "${sessionId}"` });
   } catch (error) {
     if (!InvalidMessageError.isInstance(error)) throw error;
     throw new StoreError({
       store: storeName(store),
-      operation: "getMessages",
+      operation,
       sessionId,
       message: `The ${storeName(store)} returned a bad record for session "${sessionId}": ${error.message}`,
       cause: error,
     });
   }
-  let history = messages.filter((message) => message.role !== "system");
-  if (tail && (raw as unknown[]).length >= options.limit!) {
-    const firstUser = history.findIndex((message) => message.role === "user");
-    history = firstUser === -1 ? [] : history.slice(firstUser);
+  if (tail && !(typeof total === "number" && Number.isInteger(total) && total >= parsed.length)) {
+    throw new StoreError({
+      store: storeName(store),
+      operation,
+      sessionId,
+      message: `The ${storeName(store)} returned a bad tail for session "${sessionId}": total must be an integer of at least the ${parsed.length} message(s) returned, got ${JSON.stringify(total)}.`,
+    });
   }
-  return repairToolPairing(history).messages;
+  let offset = tail ? (total as number) - parsed.length : 0;
+  const partial = offset > 0;
+  if (partial) {
+    // The tail may start inside a turn: begin at its first user message.
+    const firstUser = parsed.findIndex((message) => message.role === "user");
+    const from = firstUser === -1 ? parsed.length : firstUser;
+    offset += from;
+    parsed = parsed.slice(from);
+  }
+  const exclude = options.exclude;
+  const history = parsed.filter((message) => message.role !== "system" && !(exclude && message.id !== undefined && exclude.has(message.id)));
+  return { messages: repairToolPairing(history).messages, offset, partial, ...(tail ? { limit } : {}) };
+}
+
+/**
+ * Applies a strategy to the history read so far plus this run's messages (`turn`, already stored
+ * or about to be). When the history is a tail and the strategy's window reaches its start
+ * (`needsEarlierHistory`), reads a tail twice as long, this run's own messages left out, and
+ * applies again, up to the whole session. Returns the window, the history it was fitted on (keep
+ * it for the run's next steps) and the messages given to the strategy.
+ */
+export async function applyStrategy(
+  strategy: IMemoryStrategy,
+  store: MemoryStore,
+  sessionId: string,
+  loaded: LoadedHistory,
+  turn: readonly AgentMessage[],
+  context: Omit<MemoryStrategyContext, "sessionId" | "store" | "historyOffset" | "partialHistory">,
+): Promise<{ result: MemoryStrategyResult; history: LoadedHistory; messages: AgentMessage[] }> {
+  let history = loaded;
+  let messages = [...history.messages, ...turn];
+  const apply = () =>
+    strategy.apply(messages, {
+      ...context,
+      sessionId,
+      store,
+      ...(history.offset > 0 ? { historyOffset: history.offset } : {}),
+      ...(history.partial ? { partialHistory: true } : {}),
+    });
+  let result = await apply();
+  while (result.needsEarlierHistory && history.partial && history.limit !== undefined) {
+    if (context.abortSignal?.aborted) throw new AbortError({ sessionId, cause: context.abortSignal.reason });
+    const exclude = new Set(turn.flatMap((message) => (message.id === undefined ? [] : [message.id])));
+    history = await loadSessionHistory(store, sessionId, { limit: history.limit * 2 + turn.length, exclude });
+    messages = [...history.messages, ...turn];
+    result = await apply();
+  }
+  return { result, history, messages };
 }
 
 /**

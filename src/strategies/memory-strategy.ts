@@ -21,6 +21,18 @@ export interface MemoryStrategyContext {
   calibration?: number;
   /** Reports a degraded step (a summariser that failed) without failing the turn. */
   onError?: (error: unknown) => void;
+  /**
+   * Position in the stored session of `history[0]` (0 or undefined: the history starts at the
+   * session's start). Set when the agent read only a tail; windows anchor their stable-prefix
+   * steps to these positions, so the window is the same whether they see a tail or everything.
+   */
+  historyOffset?: number;
+  /**
+   * True when `history` is only the most recent part of the session (older messages are stored
+   * but were not read). A strategy whose window reaches `history[0]` answers
+   * `needsEarlierHistory` and is called again with a longer tail.
+   */
+  partialHistory?: boolean;
 }
 
 /** What a strategy returns: the window to send, and what it left out. */
@@ -35,6 +47,12 @@ export interface MemoryStrategyResult {
   tokens?: number;
   /** The token budget the window was fitted to, when the strategy has one. */
   budget?: number;
+  /**
+   * The history was partial (`context.partialHistory`) and the window reached its first message,
+   * so older messages may belong in it too: the agent reads a tail twice as long (up to the whole
+   * session) and calls `apply` again. Never set for a complete history.
+   */
+  needsEarlierHistory?: boolean;
 }
 
 /**
@@ -44,9 +62,13 @@ export interface MemoryStrategyResult {
 export interface IMemoryStrategy {
   readonly name: string;
   /**
-   * The most recent stored messages this strategy can ever use. When set, the agent reads only
-   * that tail from stores that have `getRecentMessages` (instead of the whole history), so a
-   * turn's cost does not grow with the session. Leave it undefined to receive everything.
+   * Read only a tail: the agent first reads this many of the most recent stored messages (from
+   * stores that have `getMessageTail`; others give the whole history), and while `apply` answers
+   * `needsEarlierHistory` it reads twice as many, up to the whole session. So a turn's cost does
+   * not grow with the session. Leave it undefined to receive the whole history every time.
+   *
+   * The tail never starts inside a turn: a turn cut at its start is left out, so the history
+   * given to `apply` begins with a user message.
    */
   readonly historyLimit?: number;
   apply(history: readonly AgentMessage[], context: MemoryStrategyContext): MemoryStrategyResult | Promise<MemoryStrategyResult>;

@@ -24,9 +24,21 @@ export interface WindowCounting {
   calibration: number;
 }
 
+/** Where the history given to the engine sits in the stored session. */
+export interface WindowPlacement {
+  /** Position in the session of `history[0]` (0: the session's start). */
+  offset: number;
+  /** Older messages exist that the history leaves out (a tail read). */
+  partial: boolean;
+}
+
+const WHOLE_SESSION: WindowPlacement = { offset: 0, partial: false };
+
 export interface SelectedWindow {
   messages: AgentMessage[];
   dropped: AgentMessage[];
+  /** The history was partial and the window reached its first turn: older turns may fit too. */
+  needsEarlierHistory?: boolean;
   /** Estimated tokens of `messages` (scaled), when a token budget applied. */
   tokens?: number;
   /** True when even the latest turn alone was over the budget and was trimmed inside. */
@@ -41,9 +53,19 @@ export interface SelectedWindow {
  * message and its newest steps (an assistant message with its tool results, whole) that fit,
  * always at least the newest step, so the pairing rule holds.
  *
+ * Stable-prefix steps are anchored to positions in the stored session (`placement.offset` plus
+ * the index), not to indexes of the array given, so a tail of the history gives the same window
+ * as the whole history whenever the tail holds the window (and says `needsEarlierHistory` when it
+ * may not).
+ *
  * Never mutates `history`; the returned arrays are new.
  */
-export function selectWindow(history: readonly AgentMessage[], limits: WindowLimits, counting: WindowCounting): SelectedWindow {
+export function selectWindow(
+  history: readonly AgentMessage[],
+  limits: WindowLimits,
+  counting: WindowCounting,
+  placement: WindowPlacement = WHOLE_SESSION,
+): SelectedWindow {
   let pinnedEnd = 0;
   while (pinnedEnd < history.length && history[pinnedEnd]!.role === "system") pinnedEnd++;
   const turns = new TailTurns(history, pinnedEnd);
@@ -81,10 +103,18 @@ export function selectWindow(history: readonly AgentMessage[], limits: WindowLim
     return trimInsideLatestTurn(history, pinnedEnd, turns.at(turnCount - 1), rawBudget - pinnedTokens, pinnedTokens, sent, encoding, scale);
   }
 
-  // Stable prefixes: only start at a multiple of stepTurns (counted from the conversation's
-  // start), which keeps fewer turns but leaves the prefix unchanged for up to stepTurns requests.
+  // A partial history whose first turn fits: older turns might fit as well.
+  const needsEarlierHistory = placement.partial && start === 0;
+
+  // Stable prefixes: only start at the first turn at or after a multiple of 2 × stepTurns stored
+  // messages (about stepTurns turns of chat), which keeps fewer turns but leaves the prefix
+  // unchanged for several requests. Never more than stepTurns - 1 turns are given up for it.
   if (limits.stepTurns > 1 && start > 0) {
-    const stepped = Math.min(Math.ceil(start / limits.stepTurns) * limits.stepTurns, turnCount - 1);
+    const quantum = 2 * limits.stepTurns;
+    const threshold = Math.ceil((placement.offset + turns.at(start).start) / quantum) * quantum;
+    let stepped = start;
+    while (stepped < turnCount - 1 && placement.offset + turns.at(stepped).start < threshold) stepped++;
+    if (stepped - start >= limits.stepTurns) stepped = start;
     const fitting = turnCount - start;
     const kept = turnCount - stepped;
     // Under a token or message budget, never give up more than half of what fits.
@@ -104,6 +134,7 @@ export function selectWindow(history: readonly AgentMessage[], limits: WindowLim
     messages,
     dropped: history.slice(pinnedEnd, firstKept),
     ...(budget === undefined ? {} : { tokens: Math.ceil(used * scale) }),
+    ...(needsEarlierHistory ? { needsEarlierHistory } : {}),
   };
 }
 

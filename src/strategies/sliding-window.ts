@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
-import { applyWindow, positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+import { applyWindow, initialTailLength, positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
 import type { WindowLimits } from "./select-window";
 
 export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
@@ -26,6 +26,11 @@ export class SlidingWindowMemory implements IMemoryStrategy {
     const maxTurns = positiveIntegerOption(resolved.maxTurns ?? resolved.maxMessages, resolved.maxTurns === undefined ? "maxMessages" : "maxTurns", 20)!;
     const maxTokens = positiveIntegerOption(resolved.maxTokens, "maxTokens", undefined);
     this.limits = { maxTurns, ...(maxTokens === undefined ? {} : { maxTokens }), ...resolveBehaviour(resolved, maxTurns) };
+  }
+
+  /** The tail the agent reads first (see `IMemoryStrategy.historyLimit`); a longer one when the window needs it. */
+  get historyLimit(): number {
+    return initialTailLength(this.limits);
   }
 
   apply(history: readonly AgentMessage[], context: MemoryStrategyContext = { sessionId: "" }): MemoryStrategyResult {

@@ -83,17 +83,28 @@ export class SummaryMemory implements IMemoryStrategy {
     this.behaviour = resolveBehaviour(options, undefined);
   }
 
+  /**
+   * The tail the agent reads first (see `IMemoryStrategy.historyLimit`): what a summary leaves
+   * uncovered between two summaries, with room to spare. The whole history is read only when no
+   * summary covers up to that tail (the first summary of a long session, or a summariser that
+   * kept failing).
+   */
+  get historyLimit(): number {
+    return 2 * this.summarizeThreshold + 16;
+  }
+
   async apply(history: readonly AgentMessage[], context: MemoryStrategyContext): Promise<MemoryStrategyResult> {
     const store = context.store ?? this.localStore;
     let pinnedEnd = 0;
     while (pinnedEnd < history.length && history[pinnedEnd]!.role === "system") pinnedEnd++;
 
+    const offset = context.historyOffset !== undefined && Number.isInteger(context.historyOffset) && context.historyOffset > 0 ? context.historyOffset : 0;
     let previous: SummaryRecord | undefined;
     let coveredEnd = pinnedEnd;
     try {
       const records = await readSummaries(store, context.sessionId);
       for (let index = records.length - 1; index >= 0 && !previous; index--) {
-        const end = findCoveredEnd(history, pinnedEnd, records[index]!);
+        const end = findCoveredEnd(history, pinnedEnd, offset, records[index]!);
         if (end !== undefined) {
           previous = records[index];
           coveredEnd = end;
@@ -103,23 +114,33 @@ export class SummaryMemory implements IMemoryStrategy {
       this.report(context, "store", `Could not read the summaries of session "${context.sessionId}": ${errorText(error)}`, error);
     }
 
+    // A tail without the end of the newest summary: the summary (or the backlog to summarise)
+    // lies further back, so ask for more history before summarising anything.
+    if (context.partialHistory === true && !previous) {
+      const profile = tokenizerFor(context.model);
+      const window = selectWindow(history, { maxTokens: this.maxTokens, ...this.behaviour }, { profile, calibration: validCalibration(context.calibration) });
+      return { messages: window.messages, dropped: window.dropped, budget: this.maxTokens, needsEarlierHistory: true };
+    }
+
     let summary = previous?.content;
     const uncovered = history.length - coveredEnd;
+    // Positions in the stored session (the history may be a tail starting at `offset`).
+    const seen = offset + history.length;
     const failures = this.failedAt.get(store) ?? new Map<string, number>();
     const lastFailure = failures.get(context.sessionId);
     // After a failure, wait for summarizeThreshold - recentMessages more messages before calling the
     // summariser again (a provider that is down would otherwise cost a timeout on every request).
-    const backingOff = lastFailure !== undefined && history.length < lastFailure + (this.summarizeThreshold - this.recentMessages);
+    const backingOff = lastFailure !== undefined && seen < lastFailure + (this.summarizeThreshold - this.recentMessages);
     if (uncovered > this.summarizeThreshold && !backingOff) {
       const toEnd = this.summaryEnd(history, coveredEnd);
       if (toEnd > coveredEnd) {
-        const written = await this.summarize(history, pinnedEnd, coveredEnd, toEnd, previous, context, store);
+        const written = await this.summarize(history, pinnedEnd, offset, coveredEnd, toEnd, previous, context, store);
         if (written) {
           summary = written.content;
           coveredEnd = toEnd;
           failures.delete(context.sessionId);
         } else {
-          failures.set(context.sessionId, history.length);
+          failures.set(context.sessionId, seen);
           this.failedAt.set(store, failures);
         }
       }
@@ -163,6 +184,7 @@ export class SummaryMemory implements IMemoryStrategy {
   private async summarize(
     history: readonly AgentMessage[],
     pinnedEnd: number,
+    offset: number,
     from: number,
     to: number,
     previous: SummaryRecord | undefined,
@@ -242,9 +264,9 @@ export class SummaryMemory implements IMemoryStrategy {
     const record: SummaryRecord = {
       id: globalThis.crypto.randomUUID(),
       content: text,
-      fromMessageId: previous?.fromMessageId ?? messageKey(first, pinnedEnd, pinnedEnd),
-      toMessageId: messageKey(last, to - 1, pinnedEnd),
-      messageCount: to - pinnedEnd,
+      fromMessageId: previous?.fromMessageId ?? messageKey(first, offset + pinnedEnd, pinnedEnd),
+      toMessageId: messageKey(last, offset + to - 1, pinnedEnd),
+      messageCount: offset + to - pinnedEnd,
       model: modelName,
       createdAt: Date.now(),
       tokenCount,
@@ -301,15 +323,19 @@ export class SummarizingMemory extends SummaryMemory {
   }
 }
 
-/** The key a summary record uses for a message: its id, or its position for messages without one. */
-function messageKey(message: AgentMessage, index: number, pinnedEnd: number): string {
-  return message.id ?? `#${index - pinnedEnd}`;
+/** The key a summary record uses for a message: its id, or its position in the session for messages without one. */
+function messageKey(message: AgentMessage, position: number, pinnedEnd: number): string {
+  return message.id ?? `#${position - pinnedEnd}`;
 }
 
-/** The index right after the last message a record covers, or undefined when the history no longer has it. */
-function findCoveredEnd(history: readonly AgentMessage[], pinnedEnd: number, record: SummaryRecord): number | undefined {
-  const expected = pinnedEnd + record.messageCount - 1;
-  const at = (index: number) => index >= pinnedEnd && index < history.length && messageKey(history[index]!, index, pinnedEnd) === record.toMessageId;
+/**
+ * The index right after the last message a record covers, or undefined when the history (a tail
+ * starting at position `offset` of the session, or all of it) does not hold that message.
+ */
+function findCoveredEnd(history: readonly AgentMessage[], pinnedEnd: number, offset: number, record: SummaryRecord): number | undefined {
+  const expected = pinnedEnd + record.messageCount - 1 - offset;
+  const at = (index: number) =>
+    index >= pinnedEnd && index < history.length && messageKey(history[index]!, offset + index, pinnedEnd) === record.toMessageId;
   let found: number | undefined;
   if (at(expected)) found = expected;
   else if (!record.toMessageId.startsWith("#")) {

@@ -1,7 +1,7 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import type { WindowLimits } from "./select-window";
-import { applyWindow, positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+import { applyWindow, initialTailLength, positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
 
 export interface TokenWindowMemoryOptions extends WindowBehaviourOptions {
   /** Token budget of the history sent (messages with their overhead; not the system prompt or tools). @default 4000 */
@@ -28,6 +28,11 @@ export class TokenWindowMemory implements IMemoryStrategy {
     const maxTokens = positiveIntegerOption(resolved.maxTokens, "maxTokens", 4000)!;
     const maxTurns = positiveIntegerOption(resolved.maxTurns, "maxTurns", undefined);
     this.limits = { maxTokens, ...(maxTurns === undefined ? {} : { maxTurns }), ...resolveBehaviour(resolved, undefined) };
+  }
+
+  /** The tail the agent reads first (see `IMemoryStrategy.historyLimit`); a longer one when the window needs it. */
+  get historyLimit(): number {
+    return initialTailLength(this.limits);
   }
 
   apply(history: readonly AgentMessage[], context: MemoryStrategyContext = { sessionId: "" }): MemoryStrategyResult {

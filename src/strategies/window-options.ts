@@ -54,19 +54,38 @@ export function resolveBehaviour(options: WindowBehaviourOptions, maxTurns: numb
 /** Runs the window engine for a strategy and shapes its result. */
 export function applyWindow(
   history: readonly AgentMessage[],
-  context: Pick<MemoryStrategyContext, "model" | "calibration">,
+  context: Pick<MemoryStrategyContext, "model" | "calibration" | "historyOffset" | "partialHistory">,
   limits: WindowLimits,
 ): MemoryStrategyResult {
-  const window = selectWindow(history, limits, {
-    profile: tokenizerFor(context.model),
-    calibration: validCalibration(context.calibration),
-  });
+  const offset = context.historyOffset;
+  const window = selectWindow(
+    history,
+    limits,
+    { profile: tokenizerFor(context.model), calibration: validCalibration(context.calibration) },
+    { offset: offset !== undefined && Number.isInteger(offset) && offset > 0 ? offset : 0, partial: context.partialHistory === true },
+  );
   return {
     messages: window.messages,
     dropped: window.dropped,
     ...(window.tokens === undefined ? {} : { tokens: window.tokens }),
     ...(limits.maxTokens === undefined ? {} : { budget: limits.maxTokens }),
+    ...(window.needsEarlierHistory ? { needsEarlierHistory: true } : {}),
   };
+}
+
+/**
+ * The first tail the agent reads for a window with these limits: enough for the usual chat
+ * (about three messages a turn, ten tokens a message) plus a margin, so most turns take one
+ * read; a window that reaches the tail's start asks for a longer one.
+ */
+export function initialTailLength(limits: WindowLimits): number {
+  const margin = 16;
+  const bounds: number[] = [];
+  if (limits.maxTurns !== undefined) bounds.push(limits.maxTurns * 3);
+  if (limits.maxMessages !== undefined) bounds.push(limits.maxMessages);
+  if (limits.maxTokens !== undefined) bounds.push(Math.ceil(limits.maxTokens / 10));
+  const bound = bounds.length === 0 ? 1024 : Math.min(...bounds);
+  return Math.min(bound, 100_000) + margin;
 }
 
 export function validCalibration(value: number | undefined): number {
