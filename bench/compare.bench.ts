@@ -14,6 +14,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { Agent, FileMemoryStore, InMemoryStore, SlidingWindowMemory, type AgentMessage, type MemoryStore } from "agentcore";
 import { SqliteMemoryStore } from "agentcore/sqlite";
 import { MockLanguageModel } from "agentcore/testing";
+import { InMemoryChatMessageHistory } from "@langchain/core/chat_history";
 import { AIMessage, HumanMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import { END, MemorySaver, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
@@ -117,6 +118,31 @@ function mastra(name: string, kind: Contender["kind"], makeStorage: (directory: 
   };
 }
 
+// ---------------------------------------------------------------- LangChain
+
+/** LangChain's chat message history with `trimMessages` (what `RunnableWithMessageHistory` plus a trimmer does per turn). */
+const langchainHistory: Contender = {
+  name: "LangChain InMemoryChatMessageHistory + trimMessages",
+  kind: "memory",
+  async open(size) {
+    const history = new InMemoryChatMessageHistory();
+    await history.addMessages(
+      Array.from({ length: size }, (_, index) =>
+        role(index) === "user" ? new HumanMessage({ id: `m${index}`, content: text(index) }) : new AIMessage({ id: `m${index}`, content: text(index) }),
+      ),
+    );
+    return {
+      async turn(index) {
+        const human = new HumanMessage({ id: `t${index}u`, content: `next question ${index}` });
+        const window = await trimMessages([...(await history.getMessages()), human], { maxTokens: WINDOW + 1, tokenCounter: (messages) => messages.length, strategy: "last" });
+        if (window.length !== WINDOW + 1) throw new Error(`LangChain: the window held ${window.length} messages, expected ${WINDOW + 1}`);
+        await history.addMessages([human, new AIMessage({ id: `t${index}a`, content: REPLY })]);
+      },
+      close: async () => {},
+    };
+  },
+};
+
 // ---------------------------------------------------------------- LangGraph
 
 function langgraph(name: string, kind: Contender["kind"], makeSaver: (directory: string) => BaseCheckpointSaver & { db?: { close(): void } }): Contender {
@@ -185,6 +211,7 @@ const sqliteStore = (synchronous?: "normal") => (directory: string) => {
 const contenders: Contender[] = [
   agentcore("agentcore InMemoryStore", "memory", "builtin", () => ({ store: new InMemoryStore(), close: () => {} })),
   mastra("Mastra Memory, InMemoryStore", "memory", () => new MastraInMemoryStore()),
+  langchainHistory,
   langgraph("LangGraph MemorySaver + trimMessages", "memory", () => new MemorySaver()),
   agentcore("agentcore FileMemoryStore", "file", "builtin", (directory) => ({ store: new FileMemoryStore(join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`)), close: () => {} })),
   agentcore("agentcore FileMemoryStore, fsync off", "file", "variant", (directory) => ({ store: new FileMemoryStore({ path: join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`), fsync: false }), close: () => {} })),
@@ -239,6 +266,7 @@ export const benchmark: Benchmark = {
       "",
       "- **agentcore**: `agent.run()` on a `MockLanguageModel` that answers at once, `SlidingWindowMemory({ maxTurns: 11, stablePrefix: false })` (the current turn plus 10 earlier user/assistant turns = 20 earlier messages). The built-in window reads only a tail of the session (`getMessageTail`, a few dozen messages, longer only when the window reaches the tail's start), so its cost does not grow with the session. Each turn also parses the history, restores tool pairing, takes the session lock and emits events.",
       "- **Mastra** (`@mastra/memory` 0.15): `memory.rememberMessages({ lastMessages: 20 })` then `memory.saveMessages` of the user message and the reply (as Mastra's Agent does), semantic recall, working memory and title generation off.",
+      "- **LangChain** (`@langchain/core` 1.4): `InMemoryChatMessageHistory.getMessages()`, `trimMessages` (last 21 messages, one token per message) over it plus the new message, then `addMessages` of the user message and the reply.",
       "- **LangGraph** (`@langchain/langgraph` 1.7): `graph.invoke({ messages: [human] }, { configurable: { thread_id } })` on a one-node graph whose node applies `trimMessages` (last 21 messages, one token per message) and returns the reply; the checkpointer stores the whole message list per checkpoint.",
       "- **AI SDK guide pattern**: `readFile` + `JSON.parse` of the chat, append, slice the window, `JSON.stringify` + `writeFile` of the whole file (no fsync, no lock), written here with `node:fs`, as in the AI SDK's chatbot persistence guide.",
       "",
