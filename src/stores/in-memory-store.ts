@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "./memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./memory-store";
 import { validateScopeId, validateSessionId } from "./session-id";
+import { tailLimit } from "./tail-limit";
 
 /** Options of {@link InMemoryStore}. */
 export interface InMemoryStoreOptions {
@@ -58,6 +59,13 @@ export class InMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     const messages = this.find(sessionId)?.messages ?? [];
     return limit <= 0 ? [] : structuredClone(messages.slice(-limit));
+  }
+
+  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    validateSessionId(sessionId);
+    const count = tailLimit(limit, "InMemoryStore");
+    const messages = this.find(sessionId)?.messages ?? [];
+    return { messages: count === 0 ? [] : structuredClone(messages.slice(-count)), total: messages.length };
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {

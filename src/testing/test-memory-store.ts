@@ -28,7 +28,7 @@ export interface TestMemoryStoreOptions {
  * ```
  *
  * The six required methods are always tested. Each optional capability (`appendMessages`,
- * `getRecentMessages`, session metadata, `entries`, `prune`, summaries) is tested when the
+ * `getRecentMessages`, `getMessageTail`, session metadata, `entries`, `prune`, summaries) is tested when the
  * store has it. Every test uses fresh random session ids, so a factory may return stores that
  * share one database; `prune` tests only look at the sessions they created.
  */
@@ -290,6 +290,60 @@ export function testMemoryStore(
         expect(await store.getRecentMessages!(id, 100)).toEqual(messages);
         expect(await store.getRecentMessages!(id, 0)).toEqual([]);
         expect(await store.getRecentMessages!(sessionId(), 5)).toEqual([]);
+      });
+    });
+
+    describe("getMessageTail (optional)", () => {
+      capability(["getMessageTail"], "returns the last messages, oldest first, and the session's size", async (store) => {
+        const id = sessionId();
+        const messages = conversation(10);
+        if (store.appendMessages) {
+          await store.appendMessages(id, messages.slice(0, 4));
+          await store.appendMessages(id, messages.slice(4));
+        } else {
+          await store.setMessages(id, messages);
+        }
+        expect(await store.getMessageTail!(id, 3)).toEqual({ messages: messages.slice(7), total: 10 });
+        expect(await store.getMessageTail!(id, 10)).toEqual({ messages, total: 10 });
+        expect(await store.getMessageTail!(id, 100)).toEqual({ messages, total: 10 });
+        expect(await store.getMessageTail!(id, Infinity)).toEqual({ messages, total: 10 });
+        expect(await store.getMessageTail!(id, 2.7)).toEqual({ messages: messages.slice(8), total: 10 });
+        expect(await store.getMessageTail!(id, 0)).toEqual({ messages: [], total: 10 });
+        expect(await store.getMessageTail!(sessionId(), 5)).toEqual({ messages: [], total: 0 });
+      });
+      capability(["getMessageTail"], "follows setMessages, appends and clearMessages", async (store) => {
+        const id = sessionId();
+        const messages = conversation(12);
+        await store.setMessages(id, messages.slice(0, 6));
+        expect(await store.getMessageTail!(id, 2)).toEqual({ messages: messages.slice(4, 6), total: 6 });
+        if (store.appendMessages) {
+          await store.appendMessages(id, messages.slice(6));
+          // A retried append is skipped by id, so the size does not grow.
+          await store.appendMessages(id, messages.slice(10));
+          expect(await store.getMessageTail!(id, 4)).toEqual({ messages: messages.slice(8), total: 12 });
+        }
+        await store.setMessages(id, messages.slice(0, 3));
+        expect(await store.getMessageTail!(id, 5)).toEqual({ messages: messages.slice(0, 3), total: 3 });
+        await store.clearMessages(id);
+        expect(await store.getMessageTail!(id, 5)).toEqual({ messages: [], total: 0 });
+      });
+      capability(["getMessageTail"], "agrees with getMessages under concurrent appends", async (store) => {
+        const id = sessionId();
+        if (!store.appendMessages) return;
+        const turns = Array.from({ length: writers }, (_, writer) =>
+          conversation(2).map((message, index) => ({ ...message, id: `w${writer}-${index}` })),
+        );
+        await Promise.all(turns.map((turn) => store.appendMessages!(id, turn)));
+        const all = await store.getMessages(id);
+        expect(all).toHaveLength(writers * 2);
+        expect(await store.getMessageTail!(id, 5)).toEqual({ messages: all.slice(-5), total: all.length });
+      });
+      capability(["getMessageTail"], "rejects a negative or non-numeric limit with an InvalidArgumentError", async (store) => {
+        const id = sessionId();
+        await store.setMessages(id, conversation(2));
+        for (const limit of [-1, Number.NaN, "3" as unknown as number]) {
+          await expect(store.getMessageTail!(id, limit)).rejects.toMatchObject({ name: "InvalidArgumentError", argument: "limit" });
+        }
       });
     });
 
