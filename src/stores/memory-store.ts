@@ -31,7 +31,6 @@ export interface SummaryRecord {
   tokenCount?: number;
 }
 
-/** What a store knows about one session. */
 /** What `getMessageTail` returns. */
 export interface MessageTail {
   /** The last messages, oldest first (at most `limit`). */
@@ -40,6 +39,7 @@ export interface MessageTail {
   total: number;
 }
 
+/** What a store knows about one session. */
 export interface SessionEntry {
   sessionId: string;
   createdAt: number;
