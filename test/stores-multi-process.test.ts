@@ -50,6 +50,8 @@ async function expectComplete(store: MemoryStore): Promise<void> {
     expect(own).toEqual(Array.from({ length: TURNS }, (_, turn) => [`w${writer}-t${turn}-u`, `w${writer}-t${turn}-a`]).flat());
   }
   for (let index = 0; index < ids.length; index += 2) expect(ids[index + 1]).toBe(ids[index]!.replace(/-u$/, "-a"));
+  // A store that keeps the session's size beside the messages kept it exact under the race.
+  if (store.getMessageTail) expect(await store.getMessageTail("shared", 2)).toEqual({ messages: (await store.getMessages("shared")).slice(-2), total: ids.length });
 }
 
 describe(`${WRITERS} processes × ${TURNS} turns on one session`, () => {

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { SessionBusyError } from "../../errors/session-busy-error";
+import type { AgentMessage } from "../../messages/agent-message";
 import { testMemoryStore } from "../../testing/test-memory-store";
 import { PostgresMemoryStore } from "./postgres-memory-store";
 
@@ -32,7 +33,7 @@ if (available) {
       const stores = Array.from({ length: 5 }, () => new PostgresMemoryStore({ pool, schema, tablePrefix }));
       await Promise.all(stores.map((store, index) => store.appendMessages(`s${index}`, [{ id: "1", role: "user", content: "x" }])));
       const { rows } = await pool.query(`SELECT version FROM "${schema}"."migrate_schema_version"`);
-      expect(rows).toEqual([{ version: 1 }]);
+      expect(rows).toEqual([{ version: 2 }]);
       await stores[0]!.migrate(); // idempotent
       await pool.query(`UPDATE "${schema}"."migrate_schema_version" SET version = 99`);
       await expect(new PostgresMemoryStore({ pool, schema, tablePrefix }).migrate()).rejects.toThrow(/newer than this agentcore/);
@@ -59,6 +60,107 @@ if (available) {
         const own = ids.filter((id) => id.startsWith(`${writer}-`));
         expect(own).toEqual(Array.from({ length: 15 }, (_, turn) => [`${writer}-${turn}-u`, `${writer}-${turn}-a`]).flat());
       }
+    });
+
+    it("migrates version 1 tables: message_count backfilled from the messages, getMessageTail reads it", async () => {
+      const tablePrefix = "v1_";
+      const t = (name: string) => `"${schema}"."${tablePrefix}${name}"`;
+      // The schema and writes of the version 1 code, verbatim.
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await pool.query(`CREATE TABLE ${t("schema_version")} (id int PRIMARY KEY, version int NOT NULL)`);
+      await pool.query(`CREATE TABLE ${t("sessions")} (session_id text PRIMARY KEY, created_at bigint NOT NULL, accessed_at bigint NOT NULL, agent_name text, tags text, next_seq bigint NOT NULL DEFAULT 0)`);
+      await pool.query(`CREATE INDEX "${tablePrefix}sessions_accessed_at" ON ${t("sessions")} (accessed_at)`);
+      await pool.query(`CREATE TABLE ${t("messages")} (session_id text NOT NULL, seq bigint NOT NULL, message_id text, body text NOT NULL, PRIMARY KEY (session_id, seq), UNIQUE (session_id, message_id))`);
+      await pool.query(`CREATE TABLE ${t("facts")} (scope_id text NOT NULL, key text NOT NULL, body text NOT NULL, PRIMARY KEY (scope_id, key))`);
+      await pool.query(`CREATE TABLE ${t("summaries")} (session_id text NOT NULL, summary_id text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY, body text NOT NULL, PRIMARY KEY (session_id, summary_id))`);
+      await pool.query(`INSERT INTO ${t("schema_version")} (id, version) VALUES (1, 1)`);
+      const appendV1 = (sessionId: string, messages: AgentMessage[]) =>
+        pool.query(
+          `WITH session AS (
+             INSERT INTO ${t("sessions")} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
+             ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + $3
+             RETURNING next_seq - $3 AS first_seq)
+           INSERT INTO ${t("messages")} (session_id, seq, message_id, body)
+           SELECT $1, session.first_seq + item.ord - 1, item.id, item.body
+           FROM session, unnest($4::text[], $5::text[]) WITH ORDINALITY AS item(id, body, ord)
+           ON CONFLICT (session_id, message_id) DO NOTHING`,
+          [sessionId, Date.now(), messages.length, messages.map((message) => message.id ?? null), messages.map((message) => JSON.stringify(message))],
+        );
+      const messages = (session: string, count: number): AgentMessage[] =>
+        Array.from({ length: count }, (_, index) => ({ id: `${session}-${index}`, role: index % 2 ? "assistant" : "user", content: `${session} ${index}` }));
+      const big = messages("big", 250);
+      for (let start = 0; start < big.length; start += 50) await appendV1("big", big.slice(start, start + 50));
+      await appendV1("big", big.slice(0, 10)); // a retried append: skipped ids leave gaps in seq
+      const small = messages("small", 3);
+      await appendV1("small", small);
+      await pool.query(`INSERT INTO ${t("sessions")} (session_id, created_at, accessed_at) VALUES ('empty', 1, 1)`);
+
+      const store = new PostgresMemoryStore({ pool, schema, tablePrefix });
+      expect(await store.getMessageTail("big", 4)).toEqual({ messages: big.slice(-4), total: 250 });
+      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 2 }]);
+      expect((await pool.query(`SELECT session_id, message_count::int AS count FROM ${t("sessions")} ORDER BY session_id`)).rows).toEqual([
+        { session_id: "big", count: 250 },
+        { session_id: "empty", count: 0 },
+        { session_id: "small", count: 3 },
+      ]);
+      expect(await store.getMessageTail("small", 10)).toEqual({ messages: small, total: 3 });
+      expect(await store.getMessageTail("empty", 10)).toEqual({ messages: [], total: 0 });
+      expect((await store.getSession("big"))?.messageCount).toBe(250);
+      await store.appendMessages("big", messages("more", 2));
+      expect((await store.getMessageTail("big", 1)).total).toBe(252);
+      // Another store on the upgraded tables migrates nothing more.
+      expect((await new PostgresMemoryStore({ pool, schema, tablePrefix }).getMessageTail("big", 0)).total).toBe(252);
+    });
+
+    it("counts exactly under concurrent appends from several store instances, and not for ids already stored", async () => {
+      const tablePrefix = "count_";
+      const stores = Array.from({ length: 6 }, () => new PostgresMemoryStore({ pool, schema, tablePrefix }));
+      await stores[0]!.migrate();
+      const turn = (writer: number, index: number): AgentMessage[] => [
+        { id: `${writer}-${index}-u`, role: "user", content: "u" },
+        { id: `${writer}-${index}-a`, role: "assistant", content: "a" },
+      ];
+      await Promise.all(
+        stores.map(async (store, writer) => {
+          for (let index = 0; index < 20; index++) {
+            await store.appendMessages("s", turn(writer, index));
+            // Every writer retries a turn another writer may be appending right now.
+            await store.appendMessages("s", turn((writer + 1) % stores.length, index));
+          }
+        }),
+      );
+      const rows = async () => Number((await pool.query(`SELECT count(*) AS n FROM "${schema}"."${tablePrefix}messages" WHERE session_id = 's'`)).rows[0].n);
+      expect(await rows()).toBe(6 * 20 * 2);
+      expect((await stores[1]!.getMessageTail("s", 3)).total).toBe(await rows());
+      // Retried appends (whole, partial, repeated within one call) change nothing.
+      await stores[2]!.appendMessages("s", [...turn(0, 0), ...turn(5, 19)]);
+      await stores[3]!.appendMessages("s", [...turn(1, 5), { id: "new", role: "user", content: "n" }, { id: "new", role: "user", content: "n" }]);
+      const tail = await stores[0]!.getMessageTail("s", 2);
+      expect(tail.total).toBe(6 * 20 * 2 + 1);
+      expect(tail.total).toBe(await rows());
+      expect(tail.messages.at(-1)?.id).toBe("new");
+      expect((await stores[0]!.getSession("s"))?.messageCount).toBe(await rows());
+    });
+
+    it("reads the tail and the count as one snapshot while appends and replacements run", async () => {
+      const store = new PostgresMemoryStore({ pool, schema, tablePrefix: "snapshot_" });
+      let writing = true;
+      const writer = (async () => {
+        for (let index = 0; index < 60; index++) {
+          if (index % 10 === 9) await store.setMessages("s", [{ id: `r${index}`, role: "user", content: String(index) }]);
+          else await store.appendMessages("s", [{ id: `m${index}`, role: "user", content: String(index) }]);
+        }
+        writing = false;
+      })();
+      let reads = 0;
+      while (writing || reads === 0) {
+        const tail = await store.getMessageTail("s", Infinity);
+        // The whole history and its count come from one snapshot, so they always agree.
+        expect(tail.messages).toHaveLength(tail.total);
+        reads++;
+      }
+      await writer;
+      expect(reads).toBeGreaterThan(0);
     });
 
     it("locks a session with an advisory lock; a second locker waits or is refused", async () => {

@@ -2,10 +2,11 @@ import type { Pool, PoolClient } from "pg";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../session-id";
 import { parseStoredJson } from "../stored-json";
+import { tailLimit } from "../tail-limit";
 
 /** Options of {@link PostgresMemoryStore}. */
 export interface PostgresMemoryStoreOptions {
@@ -18,7 +19,7 @@ export interface PostgresMemoryStoreOptions {
 }
 
 /** The schema version this code writes; `migrate()` brings older schemas up to it. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 const store = "PostgresMemoryStore";
 
@@ -37,9 +38,11 @@ interface SessionRow {
  * Tables (`<prefix>sessions`, `<prefix>messages`, `<prefix>facts`, `<prefix>summaries`) are
  * created by `migrate()`, which also runs on first use; `<prefix>schema_version` records the
  * version. Messages are ordered by a per-session sequence handed out from the session row: an
- * append is one statement that locks that row (so concurrent appends to one session queue up,
- * other sessions never wait), takes the next numbers and inserts, skipping ids already stored
- * (unique `(session_id, message_id)`). Bodies are JSON in `text` columns, so they round-trip
+ * append is one transaction whose first statement locks that row (so concurrent appends to one
+ * session queue up, other sessions never wait), takes the next numbers and inserts, skipping ids
+ * already stored (unique `(session_id, message_id)`); the second adds the rows inserted to the
+ * row's `message_count`, which every write keeps exact, so `getMessageTail` reads a tail and the
+ * session's size in one statement without counting the history. Bodies are JSON in `text` columns, so they round-trip
  * byte for byte (`jsonb` would reorder keys and refuse `\u0000`). SQL is parameterised; only
  * the validated schema and prefix are spliced in, quoted.
  */
@@ -112,6 +115,14 @@ export class PostgresMemoryStore implements MemoryStore {
           body text NOT NULL,
           PRIMARY KEY (session_id, summary_id))`);
       }
+      if (current < 2) {
+        // Version 2: each session row keeps its message count, backfilled here once (the ALTER
+        // locks the table, so writers of this version wait for the backfill).
+        await client.query(`ALTER TABLE ${t.sessions} ADD COLUMN message_count bigint NOT NULL DEFAULT 0`);
+        await client.query(`UPDATE ${t.sessions} s SET message_count = counted.n
+          FROM (SELECT session_id, count(*) AS n FROM ${t.messages} GROUP BY session_id) counted
+          WHERE s.session_id = counted.session_id`);
+      }
       await client.query(`INSERT INTO ${t.version} (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`, [SCHEMA_VERSION]);
     });
   }
@@ -134,17 +145,46 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows.map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getRecentMessages", sessionId, record: `message ${index}` }));
   }
 
+  /**
+   * The tail and the session's `message_count` from one statement (one snapshot): the session
+   * row joined to the last `limit` messages by the `(session_id, seq)` index, whatever the size
+   * of the history.
+   */
+  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    validateSessionId(sessionId);
+    const count = tailLimit(limit, store);
+    const t = this.tables;
+    // One row per message, newest first, each carrying the count; a session without messages
+    // (or limit 0) gives one row whose body is null; an unknown session gives none.
+    const rows = await this.query<{ total: string; body: string | null }>(
+      "getMessageTail",
+      sessionId,
+      `SELECT s.message_count AS total, recent.body
+       FROM ${t.sessions} s
+       LEFT JOIN LATERAL (SELECT m.body, m.seq FROM ${t.messages} m WHERE m.session_id = s.session_id ORDER BY m.seq DESC LIMIT $2) recent ON true
+       WHERE s.session_id = $1
+       ORDER BY recent.seq DESC`,
+      // LIMIT NULL is no limit (an Infinity limit: the whole history).
+      [sessionId, count === Infinity ? null : count],
+    );
+    const total = rows[0] === undefined ? 0 : Number(rows[0].total);
+    const bodies = rows.flatMap((row) => (row.body === null ? [] : [row.body])).reverse();
+    const messages = bodies.map((body, index) =>
+      parseStoredJson<AgentMessage>(body, { store, operation: "getMessageTail", sessionId, record: `message ${total - bodies.length + index}` }),
+    );
+    return { messages, total };
+  }
+
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
     const fresh = uniqueById(messages);
     if (fresh.length === 0) return;
     const t = this.tables;
-    // One statement: the upsert locks the session row until commit, so appends to one session
-    // take their sequence numbers one after another; ids already stored are skipped.
-    await this.query(
-      "appendMessages",
-      sessionId,
-      `WITH session AS (
+    await this.transaction("appendMessages", sessionId, async (client) => {
+      // The upsert locks the session row until commit, so appends to one session take their
+      // sequence numbers one after another; ids already stored are skipped, and not counted.
+      const { rowCount } = await client.query(
+        `WITH session AS (
          INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + $3
          RETURNING next_seq - $3 AS first_seq)
@@ -152,29 +192,31 @@ export class PostgresMemoryStore implements MemoryStore {
        SELECT $1, session.first_seq + item.ord - 1, item.id, item.body
        FROM session, unnest($4::text[], $5::text[]) WITH ORDINALITY AS item(id, body, ord)
        ON CONFLICT (session_id, message_id) DO NOTHING`,
-      [sessionId, Date.now(), fresh.length, fresh.map((message) => message.id ?? null), fresh.map((message) => JSON.stringify(message))],
-    );
+        [sessionId, Date.now(), fresh.length, fresh.map((message) => message.id ?? null), fresh.map((message) => JSON.stringify(message))],
+      );
+      if (rowCount) await client.query(`UPDATE ${t.sessions} SET message_count = message_count + $2 WHERE session_id = $1`, [sessionId, rowCount]);
+    });
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
     const t = this.tables;
+    // Stored exactly as given; a repeated id keeps its first occurrence (ids are unique per session).
+    const seen = new Set<string>();
+    const rows = messages.flatMap((message, index) => {
+      if (message.id !== undefined) {
+        if (seen.has(message.id)) return [];
+        seen.add(message.id);
+      }
+      return [{ seq: index, id: message.id ?? null, body: JSON.stringify(message) }];
+    });
     await this.transaction("setMessages", sessionId, async (client) => {
       await client.query(
-        `INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
-         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = $3`,
-        [sessionId, Date.now(), messages.length],
+        `INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq, message_count) VALUES ($1, $2, $2, $3, $4)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = $3, message_count = $4`,
+        [sessionId, Date.now(), messages.length, rows.length],
       );
       await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
-      // Stored exactly as given; a repeated id keeps its first occurrence (ids are unique per session).
-      const seen = new Set<string>();
-      const rows = messages.flatMap((message, index) => {
-        if (message.id !== undefined) {
-          if (seen.has(message.id)) return [];
-          seen.add(message.id);
-        }
-        return [{ seq: index, id: message.id ?? null, body: JSON.stringify(message) }];
-      });
       await client.query(
         `INSERT INTO ${t.messages} (session_id, seq, message_id, body)
          SELECT $1, item.seq, item.id, item.body FROM unnest($2::bigint[], $3::text[], $4::text[]) AS item(seq, id, body)`,
@@ -306,9 +348,7 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   private sessionSelect(): string {
-    return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags,
-              (SELECT count(*) FROM ${this.tables.messages} m WHERE m.session_id = s.session_id) AS message_count
-            FROM ${this.tables.sessions} s`;
+    return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${this.tables.sessions} s`;
   }
 
   private ensureReady(): Promise<void> {

@@ -22,11 +22,82 @@ describe("SqliteMemoryStore specifics", () => {
     expect(store.database.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(store.database.pragma("busy_timeout", { simple: true })).toBe(1234);
     expect(store.database.pragma("synchronous", { simple: true })).toBe(2); // FULL
-    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 1 });
+    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 2 });
     store.close();
     // Reopening migrates nothing and keeps data.
     const again = new SqliteMemoryStore(join(directory, "pragmas.db"));
     again.close();
+  });
+
+  it("migrates a version 1 database: message_count backfilled from the messages, getMessageTail reads it", async () => {
+    const file = join(directory, "v1.db");
+    // The schema and writes of the version 1 code, verbatim.
+    const raw = new BetterSqlite3(file);
+    raw.exec(`
+      CREATE TABLE "agentcore_schema_version" (id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
+      CREATE TABLE "agentcore_sessions" (session_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, accessed_at INTEGER NOT NULL, agent_name TEXT, tags TEXT) WITHOUT ROWID;
+      CREATE INDEX "agentcore_sessions_accessed_at" ON "agentcore_sessions" (accessed_at);
+      CREATE TABLE "agentcore_messages" (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, message_id TEXT, body TEXT NOT NULL, UNIQUE (session_id, message_id));
+      CREATE INDEX "agentcore_messages_session" ON "agentcore_messages" (session_id, seq);
+      CREATE TABLE "agentcore_facts" (scope_id TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (scope_id, key)) WITHOUT ROWID;
+      CREATE TABLE "agentcore_summaries" (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, summary_id TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (session_id, summary_id));
+      CREATE TABLE "agentcore_locks" (session_id TEXT PRIMARY KEY, token TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO "agentcore_schema_version" (id, version) VALUES (1, 1);
+    `);
+    const touch = raw.prepare(`INSERT INTO "agentcore_sessions" (session_id, created_at, accessed_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET accessed_at = max(accessed_at, excluded.accessed_at)`);
+    const insert = raw.prepare(`INSERT OR IGNORE INTO "agentcore_messages" (session_id, message_id, body) VALUES (?, ?, ?)`);
+    const messages = (session: string, count: number) => Array.from({ length: count }, (_, index) => ({ id: `${session}-${index}`, role: index % 2 ? "assistant" : "user", content: `${session} ${index}` }) as const);
+    const written = { big: messages("big", 250), small: messages("small", 3) };
+    for (const [session, list] of Object.entries(written)) {
+      touch.run(session, 1, 1);
+      for (const message of list) insert.run(session, message.id, JSON.stringify(message));
+    }
+    touch.run("empty", 1, 1); // a session with metadata only
+    raw.close();
+
+    const store = new SqliteMemoryStore(file);
+    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 2 });
+    expect(store.database.prepare(`SELECT session_id, message_count FROM "agentcore_sessions" ORDER BY session_id`).all()).toEqual([
+      { session_id: "big", message_count: 250 },
+      { session_id: "empty", message_count: 0 },
+      { session_id: "small", message_count: 3 },
+    ]);
+    expect(await store.getMessageTail("big", 4)).toEqual({ messages: written.big.slice(-4), total: 250 });
+    expect(await store.getMessageTail("small", 10)).toEqual({ messages: written.small, total: 3 });
+    expect(await store.getMessageTail("empty", 10)).toEqual({ messages: [], total: 0 });
+    expect((await store.getSession("big"))?.messageCount).toBe(250);
+    // Writes after the upgrade keep counting from the backfilled value.
+    await store.appendMessages("big", messages("more", 2));
+    expect((await store.getMessageTail("big", 1)).total).toBe(252);
+    store.close();
+    // Opening again migrates nothing more.
+    const again = new SqliteMemoryStore(file);
+    expect((await again.getMessageTail("big", 0)).total).toBe(252);
+    again.close();
+  });
+
+  it("counts exactly under concurrent appends from several store instances, and not for ids already stored", async () => {
+    const file = join(directory, "count.db");
+    const stores = Array.from({ length: 4 }, () => new SqliteMemoryStore(file));
+    const turn = (writer: number, index: number) => [
+      { id: `${writer}-${index}-u`, role: "user", content: "u" },
+      { id: `${writer}-${index}-a`, role: "assistant", content: "a" },
+    ] as const;
+    await Promise.all(stores.map(async (store, writer) => {
+      for (let index = 0; index < 25; index++) await store.appendMessages("s", [...turn(writer, index)]);
+    }));
+    const rows = () => (stores[0]!.database.prepare(`SELECT count(*) AS n FROM "agentcore_messages" WHERE session_id = 's'`).get() as { n: number }).n;
+    expect(rows()).toBe(4 * 25 * 2);
+    expect((await stores[1]!.getMessageTail("s", 3)).total).toBe(rows());
+    // Retried appends (whole, partial, repeated within one call) change nothing.
+    await stores[2]!.appendMessages("s", [...turn(0, 0), ...turn(3, 24)]);
+    await stores[3]!.appendMessages("s", [...turn(1, 5), { id: "new", role: "user", content: "n" }, { id: "new", role: "user", content: "n" }]);
+    const tail = await stores[0]!.getMessageTail("s", 2);
+    expect(tail.total).toBe(4 * 25 * 2 + 1);
+    expect(tail.total).toBe(rows());
+    expect(tail.messages.at(-1)?.id).toBe("new");
+    expect((await stores[0]!.getSession("s"))?.messageCount).toBe(rows());
+    for (const store of stores) store.close();
   });
 
   it("refuses a schema newer than itself", () => {

@@ -4,10 +4,11 @@ import type { Database } from "better-sqlite3";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../session-id";
 import { parseStoredJson } from "../stored-json";
+import { tailLimit } from "../tail-limit";
 
 /** Options of {@link SqliteMemoryStore}. */
 export interface SqliteMemoryStoreOptions {
@@ -27,7 +28,8 @@ export interface SqliteMemoryStoreOptions {
   synchronous?: "full" | "normal";
 }
 
-const SCHEMA_VERSION = 1;
+/** The schema version this code writes; `migrate()` brings older schemas up to it. */
+const SCHEMA_VERSION = 2;
 const store = "SqliteMemoryStore";
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 
@@ -44,9 +46,11 @@ interface SessionRow {
  * Keeps sessions in a SQLite database file (better-sqlite3): one file, no server, safe with
  * several processes on one machine. WAL mode, a busy timeout, one `BEGIN IMMEDIATE`
  * transaction per write (a turn is appended whole or not at all), messages unique by
- * `(session_id, message_id)` so a retried append never duplicates, ordered by rowid. The schema
- * is versioned in `<prefix>schema_version` (not `user_version`, which belongs to whoever owns
- * the database) and migrated on open.
+ * `(session_id, message_id)` so a retried append never duplicates, ordered by rowid. Each
+ * session row keeps its `message_count`, updated by every write in the same transaction, so
+ * `getMessageTail` and `getSession` never count the history. The schema is versioned in
+ * `<prefix>schema_version` (not `user_version`, which belongs to whoever owns the database) and
+ * migrated on open.
  */
 export class SqliteMemoryStore implements MemoryStore {
   /** The better-sqlite3 database in use. */
@@ -104,13 +108,36 @@ export class SqliteMemoryStore implements MemoryStore {
     return rows.reverse().map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getRecentMessages", sessionId, record: `message ${index}` }));
   }
 
+  /**
+   * The tail and the session's `message_count` in one read transaction: one snapshot, even with
+   * other processes writing, and two index lookups whatever the size of the history.
+   */
+  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    validateSessionId(sessionId);
+    const count = tailLimit(limit, store);
+    const { rows, total } = this.wrap("getMessageTail", sessionId, () =>
+      this.database
+        .transaction(() => {
+          const total = (this.statements.messageCount.get(sessionId) as { message_count: number } | undefined)?.message_count ?? 0;
+          // LIMIT -1 is SQLite's "no limit" (an Infinity limit: the whole history).
+          const rows = count === 0 ? [] : (this.statements.recent.all(sessionId, count === Infinity ? -1 : count) as { body: string }[]);
+          return { rows, total };
+        })
+        .deferred(),
+    );
+    const messages = rows
+      .reverse()
+      .map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getMessageTail", sessionId, record: `message ${total - rows.length + index}` }));
+    return { messages, total };
+  }
+
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
     if (messages.length === 0) return;
     const bodies = messages.map((message) => [message.id ?? null, JSON.stringify(message)] as const);
     this.write("appendMessages", sessionId, () => {
-      this.touch(sessionId);
-      for (const [id, body] of bodies) this.statements.insertOrIgnore.run(sessionId, id, body);
+      // Ids already stored are ignored by the insert and so not counted.
+      this.touch(sessionId, this.insert(sessionId, bodies));
     });
   }
 
@@ -120,7 +147,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.write("setMessages", sessionId, () => {
       this.touch(sessionId);
       this.statements.deleteMessages.run(sessionId);
-      for (const [id, body] of bodies) this.statements.insertOrIgnore.run(sessionId, id, body);
+      this.statements.setCount.run(this.insert(sessionId, bodies), sessionId);
     });
   }
 
@@ -232,16 +259,22 @@ export class SqliteMemoryStore implements MemoryStore {
           CREATE TABLE ${t.summaries} (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, summary_id TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (session_id, summary_id));
           CREATE TABLE ${t.locks} (session_id TEXT PRIMARY KEY, token TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
         `);
-        this.database.prepare(`INSERT OR REPLACE INTO ${t.version} (id, version) VALUES (1, ?)`).run(SCHEMA_VERSION);
       }
+      if (current < 2) {
+        // Version 2: each session row keeps its message count, backfilled here once.
+        this.database.exec(`
+          ALTER TABLE ${t.sessions} ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+          UPDATE ${t.sessions} SET message_count = (SELECT count(*) FROM ${t.messages} m WHERE m.session_id = ${t.sessions}.session_id);
+        `);
+      }
+      if (current < SCHEMA_VERSION) this.database.prepare(`INSERT OR REPLACE INTO ${t.version} (id, version) VALUES (1, ?)`).run(SCHEMA_VERSION);
     }).immediate();
   }
 
   private prepare() {
     const t = this.t;
     const db = this.database;
-    const sessionSelect = `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags,
-      (SELECT count(*) FROM ${t.messages} m WHERE m.session_id = s.session_id) AS message_count FROM ${t.sessions} s`;
+    const sessionSelect = `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${t.sessions} s`;
     return {
       messages: db.prepare(`SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq`),
       recent: db.prepare(`SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq DESC LIMIT ?`),
@@ -249,10 +282,12 @@ export class SqliteMemoryStore implements MemoryStore {
       deleteMessages: db.prepare(`DELETE FROM ${t.messages} WHERE session_id = ?`),
       deleteSummaries: db.prepare(`DELETE FROM ${t.summaries} WHERE session_id = ?`),
       deleteSession: db.prepare(`DELETE FROM ${t.sessions} WHERE session_id = ?`),
+      messageCount: db.prepare(`SELECT message_count FROM ${t.sessions} WHERE session_id = ?`),
       touch: db.prepare(
-        `INSERT INTO ${t.sessions} (session_id, created_at, accessed_at) VALUES (?, ?, ?)
-         ON CONFLICT (session_id) DO UPDATE SET accessed_at = max(accessed_at, excluded.accessed_at)`,
+        `INSERT INTO ${t.sessions} (session_id, created_at, accessed_at, message_count) VALUES (?, ?, ?, ?)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = max(accessed_at, excluded.accessed_at), message_count = message_count + excluded.message_count`,
       ),
+      setCount: db.prepare(`UPDATE ${t.sessions} SET message_count = ? WHERE session_id = ?`),
       updateMeta: db.prepare(`UPDATE ${t.sessions} SET agent_name = coalesce(?, agent_name), tags = coalesce(?, tags) WHERE session_id = ?`),
       facts: db.prepare(`SELECT key, body FROM ${t.facts} WHERE scope_id = ? ORDER BY key`),
       setFact: db.prepare(`INSERT INTO ${t.facts} (scope_id, key, body) VALUES (?, ?, ?) ON CONFLICT (scope_id, key) DO UPDATE SET body = excluded.body`),
@@ -269,9 +304,17 @@ export class SqliteMemoryStore implements MemoryStore {
     };
   }
 
-  private touch(sessionId: string): void {
+  /** Creates the session row or marks it written now, adding `added` to its message count. */
+  private touch(sessionId: string, added = 0): void {
     const now = Date.now();
-    this.statements.touch.run(sessionId, now, now);
+    this.statements.touch.run(sessionId, now, now, added);
+  }
+
+  /** Inserts messages, skipping ids the session already holds. Returns how many were inserted. */
+  private insert(sessionId: string, bodies: (readonly [string | null, string])[]): number {
+    let inserted = 0;
+    for (const [id, body] of bodies) inserted += this.statements.insertOrIgnore.run(sessionId, id, body).changes;
+    return inserted;
   }
 
   private clear(sessionId: string): void {
