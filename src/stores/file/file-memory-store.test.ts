@@ -64,6 +64,26 @@ describe("FileMemoryStore on disk", () => {
     expect(await reader.getFacts("s")).toHaveLength(1);
   });
 
+  it("getMessageTail survives reopening the store from the same files, before and after compaction", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore({ path, fsync: false });
+    for (let index = 0; index < 10; index++) await store.appendMessages("s", turn(index));
+    const all = Array.from({ length: 10 }, (_, index) => turn(index)).flat();
+    expect(await new FileMemoryStore(path).getMessageTail("s", 3)).toEqual({ messages: all.slice(-3), total: 20 });
+    const compacting = new FileMemoryStore({ path, compactAfterBytes: 1, fsync: false });
+    await compacting.appendMessages("s", turn(10)); // folds the journal into the snapshot
+    all.push(...turn(10));
+    const reopened = new FileMemoryStore(path);
+    expect(await reopened.getMessageTail("s", 4)).toEqual({ messages: all.slice(-4), total: 22 });
+    expect(await reopened.getMessageTail("s", 0)).toEqual({ messages: [], total: 22 });
+    expect(await reopened.getMessageTail("s", Infinity)).toEqual({ messages: all, total: 22 });
+    expect(await reopened.getMessageTail("unknown", 4)).toEqual({ messages: [], total: 0 });
+    // What comes back is a copy: changing it changes nothing stored.
+    const tail = await reopened.getMessageTail("s", 1);
+    tail.messages[0]!.content = "changed";
+    expect((await reopened.getMessageTail("s", 1)).messages[0]!.content).toBe("answer 10");
+  });
+
   it("throws CorruptStoreError for a truncated snapshot, keeps a copy aside, never reads it as empty", async () => {
     const path = freshPath();
     const store = new FileMemoryStore({ path, compactAfterBytes: 1 });

@@ -7,9 +7,10 @@ import { CorruptStoreError } from "../../errors/corrupt-store-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../session-id";
+import { tailLimit } from "../tail-limit";
 import {
   applyOperation,
   emptyState,
@@ -121,6 +122,19 @@ export class FileMemoryStore implements MemoryStore {
     await this.read("getRecentMessages", sessionId);
     const messages = this.state.sessions.get(sessionId)?.messages ?? [];
     return limit > 0 ? structuredClone(messages.slice(-Math.floor(limit))) : [];
+  }
+
+  /**
+   * The tail and the size of a session, both taken from one state: the in-memory state brought
+   * up to date with the journal by the same lock-free refresh as `getMessages`. Only the tail
+   * is copied.
+   */
+  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    validateSessionId(sessionId);
+    const count = tailLimit(limit, store);
+    await this.read("getMessageTail", sessionId);
+    const messages = this.state.sessions.get(sessionId)?.messages ?? [];
+    return { messages: count === 0 ? [] : structuredClone(messages.slice(-count)), total: messages.length };
   }
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
