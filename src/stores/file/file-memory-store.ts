@@ -70,7 +70,9 @@ interface JournalCursor {
  *   thrown, a copy is kept at `<file>.corrupt-<hash>`, and the file is left in place so no
  *   process ever starts over from an empty history by mistake.
  * - `path.lock` (proper-lockfile, refreshed while held, broken when stale) serialises writers
- *   across processes; in a process, writes also queue on a promise chain. Reads take no lock.
+ *   across processes; in a process, writes also queue on a promise chain. Reads take no file
+ *   lock, but queue on the same chain (concurrent reads share one refresh): two refreshes, or a
+ *   refresh and a write, interleaving would apply the same journal lines twice.
  *
  * Session ids never become paths: they are keys inside the JSON.
  */
@@ -90,6 +92,8 @@ export class FileMemoryStore implements MemoryStore {
   private journal: JournalCursor = { ino: undefined, offset: 0, size: 0, stale: false };
   private failure: CorruptStoreError | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** A read's refresh queued and not started yet: later readers share it. */
+  private queuedRefresh: Promise<void> | undefined;
   private directoryReady = false;
   private tempsCleaned = false;
 
@@ -262,10 +266,26 @@ export class FileMemoryStore implements MemoryStore {
 
   private async read(operation: string, sessionId: string | undefined): Promise<void> {
     try {
-      await this.refresh(false);
+      await this.queueRefresh();
     } catch (error) {
       throw this.storeError(operation, sessionId, error);
     }
+  }
+
+  /**
+   * Refreshes on the in-process queue, after the writes queued before it: the journal cursor and
+   * the state change only there, one change at a time. A refresh queued and not started yet
+   * starts after every reader that joins it, so they share it.
+   */
+  private queueRefresh(): Promise<void> {
+    if (this.queuedRefresh) return this.queuedRefresh;
+    const run = this.queue.then(() => {
+      this.queuedRefresh = undefined;
+      return this.refresh(false);
+    });
+    this.queuedRefresh = run;
+    this.queue = run.catch(() => {});
+    return run;
   }
 
   /**
@@ -384,7 +404,7 @@ export class FileMemoryStore implements MemoryStore {
   private async corrupt(file: string, reason: string, cause: unknown, locked: boolean): Promise<"retry"> {
     if (!locked) {
       this.snapshotIdentity = undefined;
-      await this.withLock("read", undefined, () => this.refresh(true));
+      await this.locked("read", undefined, () => this.refresh(true)); // already on the queue: only the file lock
       return "retry";
     }
     let keptAt: string | undefined;
