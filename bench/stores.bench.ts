@@ -92,13 +92,16 @@ export const benchmark: Benchmark = {
     const runs = quick ? 5 : 30;
     const directory = mkdtempSync(join(tmpdir(), "agentcore-bench-stores-"));
     const rows: string[][] = [];
+    const tailRows: string[][] = [];
     try {
       for (const candidate of candidates(directory)) {
         const row = [candidate.name];
+        const tailRow = [candidate.name];
         for (const size of sizes) {
           const opened = await candidate.open();
           if (typeof opened === "string") {
             row.push(opened);
+            tailRow.push(opened);
             continue;
           }
           const { store, close } = opened;
@@ -117,11 +120,13 @@ export const benchmark: Benchmark = {
               { runs, warmup: quick ? 1 : 5 },
             );
             row.push(formatSample(sample));
+            tailRow.push(await measureTail(candidate.name, store, { runs, warmup: quick ? 1 : 5 }));
           } finally {
             await close();
           }
         }
         rows.push(row);
+        tailRows.push(tailRow);
       }
     } finally {
       rmSync(directory, { recursive: true, force: true });
@@ -130,6 +135,30 @@ export const benchmark: Benchmark = {
       `Per turn: \`appendMessages\` of a 2-message turn, then \`getRecentMessages(${TAIL})\`, on a session already holding N messages (seeded in batches of 1,000). File and SQLite stores on a local disk, with and without an fsync per write; Redis and PostgreSQL on this machine over loopback. Median (p10–p90) of ${runs} turns.`,
       "",
       table(["store", ...sizes.map((size) => `${size.toLocaleString("en-US")} stored`)], rows),
+      "",
+      `The read alone, as the built-in windows do it: \`getMessageTail(sessionId, ${TAIL})\` (the last ${TAIL} messages and the session's size, one snapshot), on the same sessions after the turns above. A store without \`getMessageTail\` is timed on \`getRecentMessages(${TAIL})\` and labelled so. Median (p10–p90) of ${runs} reads.`,
+      "",
+      table(["store", ...sizes.map((size) => `${size.toLocaleString("en-US")} stored`)], tailRows),
     ].join("\n");
   },
 };
+
+/**
+ * Times the tail read alone. `getMessageTail` when the store has it (checking the size it
+ * reports), else `getRecentMessages`, labelled in the cell.
+ */
+async function measureTail(name: string, store: MemoryStore, options: { runs: number; warmup: number }): Promise<string> {
+  const expected = (await store.getMessages("bench")).length;
+  if (typeof store.getMessageTail !== "function") {
+    const sample = await measure(async () => {
+      const tail = await store.getRecentMessages!("bench", TAIL);
+      if (tail.length !== TAIL) throw new Error(`${name} returned ${tail.length} tail messages`);
+    }, options);
+    return `${formatSample(sample)} (no getMessageTail: getRecentMessages)`;
+  }
+  const sample = await measure(async () => {
+    const { messages, total } = await store.getMessageTail!("bench", TAIL);
+    if (messages.length !== TAIL || total !== expected) throw new Error(`${name} returned ${messages.length} tail messages of ${total} (expected ${TAIL} of ${expected})`);
+  }, options);
+  return formatSample(sample);
+}

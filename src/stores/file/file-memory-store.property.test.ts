@@ -76,3 +76,46 @@ describe("FileMemoryStore journal and compaction (property)", () => {
     );
   }, 60_000);
 });
+
+const messageWrite = fc.oneof(
+  fc.record({ op: fc.constant("append" as const), session: fc.constantFrom(...sessions), messages: fc.array(message, { maxLength: 4 }) }),
+  fc.record({ op: fc.constant("set" as const), session: fc.constantFrom(...sessions), messages: fc.array(message, { maxLength: 6 }) }),
+  fc.record({ op: fc.constant("clear" as const), session: fc.constantFrom(...sessions) }),
+);
+const limit = fc.oneof(fc.nat({ max: 12 }), fc.constantFrom(0, 1.5, 1e21, Infinity));
+
+async function tails(store: MemoryStore, limits: number[]) {
+  const result: unknown[] = [];
+  for (const id of sessions) for (const count of limits) result.push(await store.getMessageTail!(id, count));
+  return result;
+}
+
+describe("FileMemoryStore getMessageTail (property)", () => {
+  it("gives the same tail and total as InMemoryStore after any append/set/clear sequence, live, in a second instance and reopened", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(messageWrite, limit), { maxLength: 25 }),
+        fc.array(limit, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(1, 200, 1_000_000),
+        async (steps, limits, compactAfterBytes) => {
+          const path = join(root, `tail-${counter++}`, "store.json");
+          const model = new InMemoryStore();
+          const file = new FileMemoryStore({ path, compactAfterBytes, fsync: false });
+          const other = new FileMemoryStore({ path, compactAfterBytes, fsync: false });
+          for (const [index, [step, count]] of steps.entries()) {
+            await apply(model, step);
+            await apply(index % 3 === 0 ? other : file, step);
+            // Read between writes too, from the instance that did not write: it must catch up.
+            const reader = index % 3 === 0 ? file : other;
+            expect(await reader.getMessageTail(step.session, count)).toEqual(await model.getMessageTail(step.session, count));
+          }
+          const expected = await tails(model, limits);
+          expect(await tails(file, limits)).toEqual(expected);
+          expect(await tails(other, limits)).toEqual(expected);
+          expect(await tails(new FileMemoryStore(path), limits)).toEqual(expected);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+});

@@ -64,6 +64,51 @@ describe("FileMemoryStore on disk", () => {
     expect(await reader.getFacts("s")).toHaveLength(1);
   });
 
+  it("getMessageTail survives reopening the store from the same files, before and after compaction", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore({ path, fsync: false });
+    for (let index = 0; index < 10; index++) await store.appendMessages("s", turn(index));
+    const all = Array.from({ length: 10 }, (_, index) => turn(index)).flat();
+    expect(await new FileMemoryStore(path).getMessageTail("s", 3)).toEqual({ messages: all.slice(-3), total: 20 });
+    const compacting = new FileMemoryStore({ path, compactAfterBytes: 1, fsync: false });
+    await compacting.appendMessages("s", turn(10)); // folds the journal into the snapshot
+    all.push(...turn(10));
+    const reopened = new FileMemoryStore(path);
+    expect(await reopened.getMessageTail("s", 4)).toEqual({ messages: all.slice(-4), total: 22 });
+    expect(await reopened.getMessageTail("s", 0)).toEqual({ messages: [], total: 22 });
+    expect(await reopened.getMessageTail("s", Infinity)).toEqual({ messages: all, total: 22 });
+    expect(await reopened.getMessageTail("unknown", 4)).toEqual({ messages: [], total: 0 });
+    // What comes back is a copy: changing it changes nothing stored.
+    const tail = await reopened.getMessageTail("s", 1);
+    tail.messages[0]!.content = "changed";
+    expect((await reopened.getMessageTail("s", 1)).messages[0]!.content).toBe("answer 10");
+  });
+
+  it("applies each journal line once when reads overlap each other and this instance's writes", async () => {
+    const path = freshPath();
+    const [writer, reader] = [new FileMemoryStore({ path, fsync: false }), new FileMemoryStore({ path, fsync: false })];
+    // Messages without ids: a line applied twice would show as a duplicate.
+    const plain = (index: number): AgentMessage[] => [{ role: "user", content: `m${index}` }];
+    for (let index = 0; index < 30; index++) {
+      await writer.appendMessages("a", plain(index));
+      await Promise.all(Array.from({ length: 8 }, () => reader.getMessageTail("a", 2)));
+    }
+    for (let index = 30; index < 60; index++) {
+      let written = false;
+      const write = reader.appendMessages("a", plain(index)).finally(() => (written = true));
+      const reads: Promise<unknown>[] = [];
+      while (!written) {
+        reads.push(reader.getMessageTail("b", 1), reader.getMessages("a"));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await Promise.all([write, ...reads]);
+    }
+    const expected = Array.from({ length: 60 }, (_, index) => plain(index)).flat();
+    expect(await reader.getMessageTail("a", Infinity)).toEqual({ messages: expected, total: 60 });
+    expect(await writer.getMessages("a")).toEqual(expected);
+    expect(await new FileMemoryStore(path).getMessages("a")).toEqual(expected);
+  });
+
   it("throws CorruptStoreError for a truncated snapshot, keeps a copy aside, never reads it as empty", async () => {
     const path = freshPath();
     const store = new FileMemoryStore({ path, compactAfterBytes: 1 });

@@ -7,9 +7,10 @@ import { CorruptStoreError } from "../../errors/corrupt-store-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../session-id";
+import { tailLimit } from "../tail-limit";
 import {
   applyOperation,
   emptyState,
@@ -69,7 +70,9 @@ interface JournalCursor {
  *   thrown, a copy is kept at `<file>.corrupt-<hash>`, and the file is left in place so no
  *   process ever starts over from an empty history by mistake.
  * - `path.lock` (proper-lockfile, refreshed while held, broken when stale) serialises writers
- *   across processes; in a process, writes also queue on a promise chain. Reads take no lock.
+ *   across processes; in a process, writes also queue on a promise chain. Reads take no file
+ *   lock, but queue on the same chain (concurrent reads share one refresh): two refreshes, or a
+ *   refresh and a write, interleaving would apply the same journal lines twice.
  *
  * Session ids never become paths: they are keys inside the JSON.
  */
@@ -89,6 +92,8 @@ export class FileMemoryStore implements MemoryStore {
   private journal: JournalCursor = { ino: undefined, offset: 0, size: 0, stale: false };
   private failure: CorruptStoreError | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** A read's refresh queued and not started yet: later readers share it. */
+  private queuedRefresh: Promise<void> | undefined;
   private directoryReady = false;
   private tempsCleaned = false;
 
@@ -121,6 +126,19 @@ export class FileMemoryStore implements MemoryStore {
     await this.read("getRecentMessages", sessionId);
     const messages = this.state.sessions.get(sessionId)?.messages ?? [];
     return limit > 0 ? structuredClone(messages.slice(-Math.floor(limit))) : [];
+  }
+
+  /**
+   * The tail and the size of a session, both taken from one state: the in-memory state brought
+   * up to date with the journal by the same lock-free refresh as `getMessages`. Only the tail
+   * is copied.
+   */
+  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    validateSessionId(sessionId);
+    const count = tailLimit(limit, store);
+    await this.read("getMessageTail", sessionId);
+    const messages = this.state.sessions.get(sessionId)?.messages ?? [];
+    return { messages: count === 0 ? [] : structuredClone(messages.slice(-count)), total: messages.length };
   }
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
@@ -248,10 +266,26 @@ export class FileMemoryStore implements MemoryStore {
 
   private async read(operation: string, sessionId: string | undefined): Promise<void> {
     try {
-      await this.refresh(false);
+      await this.queueRefresh();
     } catch (error) {
       throw this.storeError(operation, sessionId, error);
     }
+  }
+
+  /**
+   * Refreshes on the in-process queue, after the writes queued before it: the journal cursor and
+   * the state change only there, one change at a time. A refresh queued and not started yet
+   * starts after every reader that joins it, so they share it.
+   */
+  private queueRefresh(): Promise<void> {
+    if (this.queuedRefresh) return this.queuedRefresh;
+    const run = this.queue.then(() => {
+      this.queuedRefresh = undefined;
+      return this.refresh(false);
+    });
+    this.queuedRefresh = run;
+    this.queue = run.catch(() => {});
+    return run;
   }
 
   /**
@@ -370,7 +404,7 @@ export class FileMemoryStore implements MemoryStore {
   private async corrupt(file: string, reason: string, cause: unknown, locked: boolean): Promise<"retry"> {
     if (!locked) {
       this.snapshotIdentity = undefined;
-      await this.withLock("read", undefined, () => this.refresh(true));
+      await this.locked("read", undefined, () => this.refresh(true)); // already on the queue: only the file lock
       return "retry";
     }
     let keptAt: string | undefined;

@@ -3,10 +3,11 @@ import type { Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../session-id";
 import { parseStoredJson } from "../stored-json";
+import { tailLimit } from "../tail-limit";
 
 /** Options of {@link RedisMemoryStore}. */
 export interface RedisMemoryStoreOptions {
@@ -141,6 +142,31 @@ export class RedisMemoryStore implements MemoryStore {
     if (!(limit > 0)) return [];
     const raw = await this.call("getRecentMessages", sessionId, () => this.client.lrange(keys.messages, -Math.floor(limit), -1));
     return raw.map((text, index) => parseStoredJson<AgentMessage>(text, { store, operation: "getRecentMessages", sessionId, record: `message ${index}` }));
+  }
+
+  /**
+   * One round trip: `MULTI` / `LLEN` / `LRANGE -n -1` / `EXEC`, so the size and the tail come
+   * from the same moment even while other clients append.
+   */
+  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    const keys = this.keys(sessionId);
+    const count = tailLimit(limit, store);
+    const [total, raw] = await this.call("getMessageTail", sessionId, async () => {
+      const transaction = this.client.multi().llen(keys.messages);
+      // LRANGE wants integers: a limit past 2^53 (or Infinity) is the whole list, 0..-1, never "-1e+21".
+      if (count > 0) transaction.lrange(keys.messages, Number.isSafeInteger(count) ? -count : 0, -1);
+      const replies = await transaction.exec();
+      if (replies === null) throw new Error("the MULTI transaction was aborted");
+      for (const [error] of replies) if (error) throw error;
+      return [replies[0]![1] as number, (replies[1]?.[1] ?? []) as string[]] as const;
+    });
+    const first = total - raw.length;
+    return {
+      messages: raw.map((text, index) =>
+        parseStoredJson<AgentMessage>(text, { store, operation: "getMessageTail", sessionId, record: `message ${first + index}` }),
+      ),
+      total,
+    };
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
