@@ -114,8 +114,8 @@ export const benchmark: Benchmark = {
               async () => {
                 turn += 1;
                 await store.appendMessages!("bench", [message(turn * 2, "t"), message(turn * 2 + 1, "t")]);
-                const tail = await store.getRecentMessages!("bench", TAIL);
-                if (tail.length !== TAIL) throw new Error(`${candidate.name} returned ${tail.length} tail messages`);
+                const { messages } = await store.getMessageTail!("bench", TAIL);
+                if (messages.length !== TAIL) throw new Error(`${candidate.name} returned ${messages.length} tail messages`);
               },
               { runs, warmup: quick ? 1 : 5 },
             );
@@ -132,30 +132,20 @@ export const benchmark: Benchmark = {
       rmSync(directory, { recursive: true, force: true });
     }
     return [
-      `Per turn: \`appendMessages\` of a 2-message turn, then \`getRecentMessages(${TAIL})\`, on a session already holding N messages (seeded in batches of 1,000). File and SQLite stores on a local disk, with and without an fsync per write; Redis and PostgreSQL on this machine over loopback. Median (p10–p90) of ${runs} turns.`,
+      `Per turn: \`appendMessages\` of a 2-message turn, then \`getMessageTail(sessionId, ${TAIL})\`, on a session already holding N messages (seeded in batches of 1,000). File and SQLite stores on a local disk, with and without an fsync per write; Redis and PostgreSQL on this machine over loopback. Median (p10–p90) of ${runs} turns.`,
       "",
       table(["store", ...sizes.map((size) => `${size.toLocaleString("en-US")} stored`)], rows),
       "",
-      `The read alone, as the built-in windows do it: \`getMessageTail(sessionId, ${TAIL})\` (the last ${TAIL} messages and the session's size, one snapshot), on the same sessions after the turns above. A store without \`getMessageTail\` is timed on \`getRecentMessages(${TAIL})\` and labelled so. Median (p10–p90) of ${runs} reads.`,
+      `The read alone, as the built-in windows do it: \`getMessageTail(sessionId, ${TAIL})\` (the last ${TAIL} messages and the session's size, one snapshot), on the same sessions after the turns above. Median (p10–p90) of ${runs} reads.`,
       "",
       table(["store", ...sizes.map((size) => `${size.toLocaleString("en-US")} stored`)], tailRows),
     ].join("\n");
   },
 };
 
-/**
- * Times the tail read alone. `getMessageTail` when the store has it (checking the size it
- * reports), else `getRecentMessages`, labelled in the cell.
- */
+/** Times the tail read alone, checking the size it reports against the whole history. */
 async function measureTail(name: string, store: MemoryStore, options: { runs: number; warmup: number }): Promise<string> {
   const expected = (await store.getMessages("bench")).length;
-  if (typeof store.getMessageTail !== "function") {
-    const sample = await measure(async () => {
-      const tail = await store.getRecentMessages!("bench", TAIL);
-      if (tail.length !== TAIL) throw new Error(`${name} returned ${tail.length} tail messages`);
-    }, options);
-    return `${formatSample(sample)} (no getMessageTail: getRecentMessages)`;
-  }
   const sample = await measure(async () => {
     const { messages, total } = await store.getMessageTail!("bench", TAIL);
     if (messages.length !== TAIL || total !== expected) throw new Error(`${name} returned ${messages.length} tail messages of ${total} (expected ${TAIL} of ${expected})`);
