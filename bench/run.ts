@@ -69,7 +69,8 @@ How to read these numbers: each figure is the median of several timed runs after
 the 10th–90th percentile spread in brackets. Ratios compare numbers measured side by side in
 this one run. The machine is a shared 2-core box, so absolute times move between runs; the
 ratios and the shape of each curve are what to rely on. Timings are never asserted in tests.
-One benchmark's sections can be rerun alone with \`npm run bench -- --update <name>\`.
+One benchmark's sections can be rerun alone with \`npm run bench -- --update <name>\` (the Date line
+then says which); a section's numbers always come from one run.
 `;
 
 if (update) {
