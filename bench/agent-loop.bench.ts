@@ -364,6 +364,7 @@ export const benchmark: Benchmark = {
               const { sample, tail } = await runCell(opened, storeUnderTest.name, strategy, size, quick);
               if (!tail) withoutTail.add(storeUnderTest.name);
               bySize.set(size, sample);
+              if (!quick) console.error(`bench: agent-loop ${storeUnderTest.name} × ${strategy.name} × ${count(size)}: ${formatSample(sample)}, ${sample.runs} turns`);
             }
           }
         } finally {
