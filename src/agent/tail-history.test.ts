@@ -171,6 +171,40 @@ describe("the agent reads a tail", () => {
     expect(Math.max(...tail.mock.calls.map((call) => call[1]))).toBeLessThanOrEqual(100);
   });
 
+  it("token_window learns how long messages are: later turns read a tail sized to the window, and send what a whole-history read sends", async () => {
+    // About 50 tokens a message: a 4,000-token window holds about 80 of them, far fewer than the
+    // 416 a first read sized at ten tokens a message asks for.
+    const sentence = "The replication lag you measured is within the expected range for cross-region traffic today. ";
+    const long = (count: number) => chat(count).map((message) => ({ ...message, content: `${message.content}: ${sentence.repeat(2)}` }));
+    const tailBase = new InMemoryStore();
+    const fullBase = new InMemoryStore();
+    await tailBase.setMessages("s", long(3_000));
+    await fullBase.setMessages("s", long(3_000));
+    const store = withTail(tailBase);
+    const tail = vi.spyOn(store, "getMessageTail");
+    const tailModel = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
+    const fullModel = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
+    const strategy = new TokenWindowMemory({ maxTokens: 4_000 });
+    expect(strategy.historyLimit).toBe(416);
+    const tailAgent = new Agent({ model: tailModel, memoryStore: store, memory: strategy, sessionId: "s" });
+    const fullAgent = new Agent({ model: fullModel, memoryStore: requiredOnly(fullBase), memory: new TokenWindowMemory({ maxTokens: 4_000 }), sessionId: "s" });
+    const reads: number[] = [];
+    for (let index = 0; index < 10; index++) {
+      const before = tail.mock.calls.length;
+      await tailAgent.run(`question ${index}`);
+      await fullAgent.run(`question ${index}`);
+      reads.push(tail.mock.calls.length - before);
+      const strip = (call: (typeof tailModel.calls)[number]) => call.messages.map((message) => message.content);
+      expect(strip(tailModel.calls.at(-1)!)).toEqual(strip(fullModel.calls.at(-1)!));
+    }
+    const windowLength = tailModel.calls.at(-1)!.messages.length;
+    expect(windowLength).toBeGreaterThan(40);
+    // Learned: a tail a little longer than the window, read once a turn.
+    expect(strategy.historyLimit).toBeLessThan(2 * windowLength);
+    expect(strategy.historyLimit).toBeGreaterThan(windowLength);
+    expect(reads.slice(1).every((count) => count === 1)).toBe(true);
+  });
+
   it("reads a longer tail when tool-heavy turns do not fit the first one", async () => {
     const history: AgentMessage[] = [];
     for (let turnIndex = 0; turnIndex < 60; turnIndex++) {

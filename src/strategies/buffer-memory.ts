@@ -1,7 +1,5 @@
-import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import { SlidingWindowMemory } from "./sliding-window";
-import { applyWindow, positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+import { positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
 
 export interface BufferMemoryOptions extends WindowBehaviourOptions {
   /** Messages kept, counted in messages but dropped in whole turns (the latest turn is always kept). @default 40 */
@@ -28,9 +26,5 @@ export class BufferMemory extends SlidingWindowMemory {
       maxTokens,
       ...resolveBehaviour(options, Math.max(1, Math.floor(maxMessages / 2))),
     });
-  }
-
-  override apply(history: readonly AgentMessage[], context: MemoryStrategyContext = { sessionId: "" }): MemoryStrategyResult {
-    return applyWindow(history, context, this.limits);
   }
 }

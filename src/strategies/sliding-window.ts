@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
-import { applyWindow, initialTailLength, positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+import { applyWindow, positiveIntegerOption, TailSizer, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
 import type { WindowLimits } from "./select-window";
 
 export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
@@ -20,20 +20,24 @@ export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
 export class SlidingWindowMemory implements IMemoryStrategy {
   readonly name: string = "sliding_window";
   protected readonly limits: WindowLimits;
+  private readonly tailSizer: TailSizer;
 
   constructor(options: number | SlidingWindowMemoryOptions = {}) {
     const resolved = typeof options === "number" ? { maxMessages: options } : options;
     const maxTurns = positiveIntegerOption(resolved.maxTurns ?? resolved.maxMessages, resolved.maxTurns === undefined ? "maxMessages" : "maxTurns", 20)!;
     const maxTokens = positiveIntegerOption(resolved.maxTokens, "maxTokens", undefined);
     this.limits = { maxTurns, ...(maxTokens === undefined ? {} : { maxTokens }), ...resolveBehaviour(resolved, maxTurns) };
+    this.tailSizer = new TailSizer(this.limits);
   }
 
   /** The tail the agent reads first (see `IMemoryStrategy.historyLimit`); a longer one when the window needs it. */
   get historyLimit(): number {
-    return initialTailLength(this.limits);
+    return this.tailSizer.historyLimit;
   }
 
   apply(history: readonly AgentMessage[], context: MemoryStrategyContext = { sessionId: "" }): MemoryStrategyResult {
-    return applyWindow(history, context, this.limits);
+    const result = applyWindow(history, context, this.limits);
+    this.tailSizer.observe(result);
+    return result;
   }
 }

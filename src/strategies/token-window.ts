@@ -1,7 +1,7 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import type { WindowLimits } from "./select-window";
-import { applyWindow, initialTailLength, positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+import { applyWindow, positiveIntegerOption, TailSizer, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
 
 export interface TokenWindowMemoryOptions extends WindowBehaviourOptions {
   /** Token budget of the history sent (messages with their overhead; not the system prompt or tools). @default 4000 */
@@ -22,20 +22,24 @@ export interface TokenWindowMemoryOptions extends WindowBehaviourOptions {
 export class TokenWindowMemory implements IMemoryStrategy {
   readonly name: string = "token_window";
   protected readonly limits: WindowLimits;
+  private readonly tailSizer: TailSizer;
 
   constructor(options: number | TokenWindowMemoryOptions = {}) {
     const resolved = typeof options === "number" ? { maxTokens: options } : options;
     const maxTokens = positiveIntegerOption(resolved.maxTokens, "maxTokens", 4000)!;
     const maxTurns = positiveIntegerOption(resolved.maxTurns, "maxTurns", undefined);
     this.limits = { maxTokens, ...(maxTurns === undefined ? {} : { maxTurns }), ...resolveBehaviour(resolved, undefined) };
+    this.tailSizer = new TailSizer(this.limits);
   }
 
   /** The tail the agent reads first (see `IMemoryStrategy.historyLimit`); a longer one when the window needs it. */
   get historyLimit(): number {
-    return initialTailLength(this.limits);
+    return this.tailSizer.historyLimit;
   }
 
   apply(history: readonly AgentMessage[], context: MemoryStrategyContext = { sessionId: "" }): MemoryStrategyResult {
-    return applyWindow(history, context, this.limits);
+    const result = applyWindow(history, context, this.limits);
+    this.tailSizer.observe(result);
+    return result;
   }
 }

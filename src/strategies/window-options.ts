@@ -75,17 +75,45 @@ export function applyWindow(
 
 /**
  * The first tail the agent reads for a window with these limits: enough for the usual chat
- * (about three messages a turn, ten tokens a message) plus a margin, so most turns take one
- * read; a window that reaches the tail's start asks for a longer one.
+ * (about three messages a turn; for a token limit, `tokensPerMessage` tokens a message, ten when
+ * nothing is known yet) plus a margin, so most turns take one read; a window that reaches the
+ * tail's start asks for a longer one.
  */
-export function initialTailLength(limits: WindowLimits): number {
+export function initialTailLength(limits: WindowLimits, tokensPerMessage = DEFAULT_TOKENS_PER_MESSAGE): number {
   const margin = 16;
   const bounds: number[] = [];
   if (limits.maxTurns !== undefined) bounds.push(limits.maxTurns * 3);
   if (limits.maxMessages !== undefined) bounds.push(limits.maxMessages);
-  if (limits.maxTokens !== undefined) bounds.push(Math.ceil(limits.maxTokens / 10));
+  if (limits.maxTokens !== undefined) bounds.push(Math.ceil(limits.maxTokens / Math.max(DEFAULT_TOKENS_PER_MESSAGE, tokensPerMessage)));
   const bound = bounds.length === 0 ? 1024 : Math.min(...bounds);
   return Math.min(bound, 100_000) + margin;
+}
+
+const DEFAULT_TOKENS_PER_MESSAGE = 10;
+
+/**
+ * Sizes the first tail of a token-limited window from what its windows held so far: the tokens a
+ * message took on average (a moving average over windows of at least 8 messages), counted a
+ * quarter low so the tail has room to spare. Ten tokens a message until something is known, and
+ * never more than that, so a learned size only ever shortens the read. A tail that turns out too
+ * short costs one more read (the window asks for a longer one), never a different window.
+ */
+export class TailSizer {
+  private tokensPerMessage: number | undefined;
+
+  constructor(private readonly limits: WindowLimits) {}
+
+  get historyLimit(): number {
+    return initialTailLength(this.limits, this.tokensPerMessage === undefined ? undefined : this.tokensPerMessage * 0.75);
+  }
+
+  /** Learns from a window just chosen. */
+  observe(result: MemoryStrategyResult): void {
+    if (this.limits.maxTokens === undefined || result.tokens === undefined || result.messages.length < 8) return;
+    const sample = result.tokens / result.messages.length;
+    if (!(Number.isFinite(sample) && sample > 0)) return;
+    this.tokensPerMessage = this.tokensPerMessage === undefined ? sample : 0.75 * this.tokensPerMessage + 0.25 * sample;
+  }
 }
 
 export function validCalibration(value: number | undefined): number {
