@@ -357,6 +357,8 @@ export const benchmark: Benchmark = {
         const byStrategy = new Map<string, Map<number, Sample>>();
         results.set(storeUnderTest.name, byStrategy);
         try {
+          // Untimed: the first cell of a store would otherwise also pay for compiling the code paths and warming the connection.
+          if (!quick) for (const strategy of strategies) await runCell(opened, storeUnderTest.name, strategy, 100, false);
           for (const strategy of strategies) {
             const bySize = new Map<number, Sample>();
             byStrategy.set(strategy.name, bySize);
@@ -379,7 +381,7 @@ export const benchmark: Benchmark = {
     const last = sizes.at(-1)!;
     const median = (store: string, strategy: string, size: number) => results.get(store)?.get(strategy)?.get(size)?.median;
     const sections: string[] = [
-      `One turn = one \`agent.run()\` with a model that answers "${ANSWER}" at once (a minimal \`LanguageModel\` that copies nothing and reports usage, so token calibration runs): take the session lock, load the history, apply the strategy, count tokens, persist the user message and the answer. Each cell is a fresh session seeded with N messages (user and assistant text of a few sentences, a tool call with its result every 10th turn, appended 1,000 at a time); seeding, the summary strategy's first summary and the cleanup are not timed. Median (p10–p90) of ${quick ? "3 turns after 1 warm-up turn" : "30 turns (15 at 100,000) after 3 warm-up turns, fewer (at least 5) when a cell has spent 4 s"}; each turn adds two messages to the session.`,
+      `One turn = one \`agent.run()\` with a model that answers "${ANSWER}" at once (a minimal \`LanguageModel\` that copies nothing and reports usage, so token calibration runs): take the session lock, load the history, apply the strategy, count tokens, persist the user message and the answer. Each cell is a fresh session seeded with N messages (user and assistant text of a few sentences, a tool call with its result every 10th turn, appended 1,000 at a time); seeding, the summary strategy's first summary and the cleanup are not timed, and each store first runs one untimed 100-message cell per strategy (compiling the code paths, warming connections). Median (p10–p90) of ${quick ? "3 turns after 1 warm-up turn" : "30 turns (15 at 100,000) after 3 warm-up turns, fewer (at least 5) when a cell has spent 4 s"}; each turn adds two messages to the session.`,
       "",
       "Strategies:",
       "",
