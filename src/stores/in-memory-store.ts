@@ -57,8 +57,9 @@ export class InMemoryStore implements MemoryStore {
 
   async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
     validateSessionId(sessionId);
+    const count = tailLimit(limit, "InMemoryStore", "getRecentMessages");
     const messages = this.find(sessionId)?.messages ?? [];
-    return limit <= 0 ? [] : structuredClone(messages.slice(-limit));
+    return count === 0 ? [] : structuredClone(messages.slice(-count));
   }
 
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {

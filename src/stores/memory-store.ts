@@ -80,7 +80,11 @@ export interface MemoryStore {
    * stored in the session is skipped, so a retried append never duplicates.
    */
   appendMessages?(sessionId: string, messages: AgentMessage[]): Promise<void>;
-  /** The last `limit` messages of a session, oldest first, without loading the rest. */
+  /**
+   * The last `limit` messages of a session, oldest first, without loading the rest. `limit` is a
+   * number of messages, 0 or more (fractions round down, `Infinity` is everything); anything else
+   * is an `InvalidArgumentError`. Same for `getMessageTail`.
+   */
   getRecentMessages?(sessionId: string, limit: number): Promise<AgentMessage[]>;
   /**
    * The last `limit` messages of a session, oldest first, and how many messages the session

@@ -291,6 +291,20 @@ export function testMemoryStore(
         expect(await store.getRecentMessages!(id, 0)).toEqual([]);
         expect(await store.getRecentMessages!(sessionId(), 5)).toEqual([]);
       });
+      capability(["getRecentMessages"], "rounds a fractional limit down and reads a huge or infinite one as the whole history", async (store) => {
+        const id = sessionId();
+        const messages = conversation(6);
+        await store.setMessages(id, messages);
+        expect(await store.getRecentMessages!(id, 2.7)).toEqual(messages.slice(4));
+        for (const limit of [1e21, Number.MAX_VALUE, Infinity]) expect(await store.getRecentMessages!(id, limit)).toEqual(messages);
+      });
+      capability(["getRecentMessages"], "rejects a negative or non-numeric limit with an InvalidArgumentError", async (store) => {
+        const id = sessionId();
+        await store.setMessages(id, conversation(2));
+        for (const limit of [-1, Number.NaN, "3" as unknown as number]) {
+          await expect(store.getRecentMessages!(id, limit)).rejects.toMatchObject({ name: "InvalidArgumentError", argument: "limit" });
+        }
+      });
     });
 
     describe("getMessageTail (optional)", () => {
@@ -344,6 +358,13 @@ export function testMemoryStore(
         for (const limit of [-1, Number.NaN, "3" as unknown as number]) {
           await expect(store.getMessageTail!(id, limit)).rejects.toMatchObject({ name: "InvalidArgumentError", argument: "limit" });
         }
+      });
+      capability(["getMessageTail"], "rounds a fractional limit down and reads a huge or infinite one as the whole history", async (store) => {
+        const id = sessionId();
+        const messages = conversation(6);
+        await store.setMessages(id, messages);
+        expect(await store.getMessageTail!(id, 2.7)).toEqual({ messages: messages.slice(4), total: 6 });
+        for (const limit of [1e21, Number.MAX_VALUE, Infinity]) expect(await store.getMessageTail!(id, limit)).toEqual({ messages, total: 6 });
       });
     });
 

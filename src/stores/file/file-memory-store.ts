@@ -123,9 +123,10 @@ export class FileMemoryStore implements MemoryStore {
 
   async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
     validateSessionId(sessionId);
+    const count = tailLimit(limit, store, "getRecentMessages");
     await this.read("getRecentMessages", sessionId);
     const messages = this.state.sessions.get(sessionId)?.messages ?? [];
-    return limit > 0 ? structuredClone(messages.slice(-Math.floor(limit))) : [];
+    return count === 0 ? [] : structuredClone(messages.slice(-count));
   }
 
   /**

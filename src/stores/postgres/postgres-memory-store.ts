@@ -134,30 +134,22 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    validateSessionId(sessionId);
-    if (!(limit > 0)) return [];
-    const rows = await this.query<{ body: string }>(
-      "getRecentMessages",
-      sessionId,
-      `SELECT body FROM (SELECT body, seq FROM ${this.tables.messages} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) recent ORDER BY seq`,
-      [sessionId, Math.floor(limit)],
-    );
-    return rows.map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getRecentMessages", sessionId, record: `message ${index}` }));
+    return (await this.readTail("getRecentMessages", sessionId, limit)).messages;
   }
 
-  /**
-   * The tail and the session's `message_count` from one statement (one snapshot): the session
-   * row joined to the last `limit` messages by the `(session_id, seq)` index, whatever the size
-   * of the history.
-   */
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    return this.readTail("getMessageTail", sessionId, limit);
+  }
+
+  /** The last `limit` messages and the session's count, in one statement. */
+  private async readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): Promise<MessageTail> {
     validateSessionId(sessionId);
-    const count = tailLimit(limit, store);
+    const count = tailLimit(limit, store, operation);
     const t = this.tables;
     // One row per message, newest first, each carrying the count; a session without messages
     // (or limit 0) gives one row whose body is null; an unknown session gives none.
     const rows = await this.query<{ total: string; body: string | null }>(
-      "getMessageTail",
+      operation,
       sessionId,
       `SELECT s.message_count AS total, recent.body
        FROM ${t.sessions} s
@@ -170,7 +162,7 @@ export class PostgresMemoryStore implements MemoryStore {
     const total = rows[0] === undefined ? 0 : Number(rows[0].total);
     const bodies = rows.flatMap((row) => (row.body === null ? [] : [row.body])).reverse();
     const messages = bodies.map((body, index) =>
-      parseStoredJson<AgentMessage>(body, { store, operation: "getMessageTail", sessionId, record: `message ${total - bodies.length + index}` }),
+      parseStoredJson<AgentMessage>(body, { store, operation, sessionId, record: `message ${total - bodies.length + index}` }),
     );
     return { messages, total };
   }

@@ -138,23 +138,21 @@ export class RedisMemoryStore implements MemoryStore {
   }
 
   async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    const keys = this.keys(sessionId);
-    if (!(limit > 0)) return [];
-    const raw = await this.call("getRecentMessages", sessionId, () => this.client.lrange(keys.messages, -Math.floor(limit), -1));
-    return raw.map((text, index) => parseStoredJson<AgentMessage>(text, { store, operation: "getRecentMessages", sessionId, record: `message ${index}` }));
+    return (await this.readTail("getRecentMessages", sessionId, limit)).messages;
   }
 
-  /**
-   * One round trip: `MULTI` / `LLEN` / `LRANGE -n -1` / `EXEC`, so the size and the tail come
-   * from the same moment even while other clients append.
-   */
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    return this.readTail("getMessageTail", sessionId, limit);
+  }
+
+  /** The last `limit` messages and the list's length, in one MULTI (LLEN + LRANGE). */
+  private async readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): Promise<MessageTail> {
     const keys = this.keys(sessionId);
-    const count = tailLimit(limit, store);
-    const [total, raw] = await this.call("getMessageTail", sessionId, async () => {
+    const count = tailLimit(limit, store, operation);
+    const [total, raw] = await this.call(operation, sessionId, async () => {
       const transaction = this.client.multi().llen(keys.messages);
-      // LRANGE wants integers: a limit past 2^53 (or Infinity) is the whole list, 0..-1, never "-1e+21".
-      if (count > 0) transaction.lrange(keys.messages, Number.isSafeInteger(count) ? -count : 0, -1);
+      // LRANGE wants integers: an Infinity limit (or one past 2^53) is the whole list, 0..-1.
+      if (count > 0) transaction.lrange(keys.messages, count === Infinity ? 0 : -count, -1);
       const replies = await transaction.exec();
       if (replies === null) throw new Error("the MULTI transaction was aborted");
       for (const [error] of replies) if (error) throw error;
@@ -163,7 +161,7 @@ export class RedisMemoryStore implements MemoryStore {
     const first = total - raw.length;
     return {
       messages: raw.map((text, index) =>
-        parseStoredJson<AgentMessage>(text, { store, operation: "getMessageTail", sessionId, record: `message ${first + index}` }),
+        parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` }),
       ),
       total,
     };

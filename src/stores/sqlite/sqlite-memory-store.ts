@@ -102,20 +102,18 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    validateSessionId(sessionId);
-    if (!(limit > 0)) return [];
-    const rows = this.wrap("getRecentMessages", sessionId, () => this.statements.recent.all(sessionId, Math.floor(limit)) as { body: string }[]);
-    return rows.reverse().map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getRecentMessages", sessionId, record: `message ${index}` }));
+    return this.readTail("getRecentMessages", sessionId, limit).messages;
   }
 
-  /**
-   * The tail and the session's `message_count` in one read transaction: one snapshot, even with
-   * other processes writing, and two index lookups whatever the size of the history.
-   */
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    return this.readTail("getMessageTail", sessionId, limit);
+  }
+
+  /** The last `limit` messages and the session's count, in one read transaction. */
+  private readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): MessageTail {
     validateSessionId(sessionId);
-    const count = tailLimit(limit, store);
-    const { rows, total } = this.wrap("getMessageTail", sessionId, () =>
+    const count = tailLimit(limit, store, operation);
+    const { rows, total } = this.wrap(operation, sessionId, () =>
       this.database
         .transaction(() => {
           const total = (this.statements.messageCount.get(sessionId) as { message_count: number } | undefined)?.message_count ?? 0;
@@ -127,7 +125,7 @@ export class SqliteMemoryStore implements MemoryStore {
     );
     const messages = rows
       .reverse()
-      .map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getMessageTail", sessionId, record: `message ${total - rows.length + index}` }));
+      .map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation, sessionId, record: `message ${total - rows.length + index}` }));
     return { messages, total };
   }
 
