@@ -34,7 +34,7 @@ import {
 import { PostgresMemoryStore } from "agentcore/postgres";
 import { RedisMemoryStore } from "agentcore/redis";
 import { SqliteMemoryStore } from "agentcore/sqlite";
-import { formatMs, formatSample, table, type Benchmark, type Sample } from "./harness";
+import { collectGarbage, formatMs, formatSample, table, type Benchmark, type Sample } from "./harness";
 
 const redisUrl = process.env.AGENTCORE_REDIS_URL ?? "redis://127.0.0.1:6379";
 const postgresUrl = process.env.AGENTCORE_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -326,6 +326,7 @@ async function runCell(opened: OpenedStore, storeName: string, strategy: Strateg
       await turn();
       if (summariser.calls === 0) throw new Error(`${label}: the first summary was not written`);
     }
+    collectGarbage();
     const sample = await measureTurns(turn, quick ? { runs: 3, warmup: 1, minRuns: 3, budgetMs: 0 } : { runs: size >= 100_000 ? 15 : 30, warmup: 3, minRuns: 5, budgetMs: 4_000 });
     if (strategy.primed && !model.lastCall!.system?.includes(SUMMARY.slice(0, 40))) throw new Error(`${label}: the last turn was sent without the summary`);
     return { sample, tail: typeof store.getMessageTail === "function" };

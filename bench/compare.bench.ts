@@ -22,7 +22,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { Memory } from "@mastra/memory";
 import { InMemoryStore as MastraInMemoryStore } from "@mastra/core/storage";
 import { LibSQLStore } from "@mastra/libsql";
-import { formatSample, measure, table, type Benchmark, type Sample } from "./harness";
+import { collectGarbage, formatSample, measure, table, type Benchmark, type Sample } from "./harness";
 
 /** The window: the last 20 messages (10 user/assistant turns). */
 const WINDOW = 20;
@@ -255,6 +255,7 @@ export const benchmark: Benchmark = {
           const { turn, close } = await contender.open(size, directory);
           try {
             let index = 0;
+            collectGarbage();
             // A turn over a second (LangChain's trimMessages at 100,000): 5 timed turns after the one warm-up.
             const started = performance.now();
             await turn(index++);

@@ -55,3 +55,12 @@ export function table(header: string[], rows: (string | number)[][]): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
+
+/**
+ * A full garbage collection, when node runs with `--expose-gc` (`npm run bench` does): called
+ * before each timed cell, so a cell does not pay for the garbage its untimed seeding, or the cell
+ * before it, left behind.
+ */
+export function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}

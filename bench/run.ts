@@ -67,7 +67,8 @@ ${dateLine}
 
 How to read these numbers: each figure is the median of several timed runs after warm-up, with
 the 10th–90th percentile spread in brackets. Ratios compare numbers measured side by side in
-this one run. The machine is a shared 2-core box, so absolute times move between runs; the
+this one run; a full garbage collection runs before each timed cell (untimed seeding leaves
+plenty). The machine is a shared 2-core box, so absolute times move between runs; the
 ratios and the shape of each curve are what to rely on. Timings are never asserted in tests.
 One benchmark's sections can be rerun alone with \`npm run bench -- --update <name>\` (the Date line
 then says which); a section's numbers always come from one run.

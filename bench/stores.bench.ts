@@ -8,7 +8,7 @@ import { FileMemoryStore, InMemoryStore, type AgentMessage, type MemoryStore } f
 import { PostgresMemoryStore } from "agentcore/postgres";
 import { RedisMemoryStore } from "agentcore/redis";
 import { SqliteMemoryStore } from "agentcore/sqlite";
-import { formatSample, measure, table, type Benchmark } from "./harness";
+import { collectGarbage, formatSample, measure, table, type Benchmark } from "./harness";
 
 const redisUrl = process.env.AGENTCORE_REDIS_URL ?? "redis://127.0.0.1:6379";
 const postgresUrl = process.env.AGENTCORE_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -110,6 +110,7 @@ export const benchmark: Benchmark = {
               await store.appendMessages!("bench", Array.from({ length: Math.min(1_000, size - start) }, (_, index) => message(start + index)));
             }
             let turn = 0;
+            collectGarbage();
             const sample = await measure(
               async () => {
                 turn += 1;
