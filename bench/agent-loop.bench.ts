@@ -267,14 +267,14 @@ const stores: StoreUnderTest[] = [
         await pool.end();
         return `skipped: PostgreSQL not reachable at ${postgresUrl}`;
       }
-      const tablePrefix = `bench_loop_${random()}_`;
-      const store = new PostgresMemoryStore({ pool, tablePrefix });
+      // A schema of its own, dropped at the end with everything in it (tables, trigger functions).
+      const schema = `bench_loop_${random()}`;
+      const store = new PostgresMemoryStore({ pool, schema });
       await store.migrate();
       return {
         session: async (sessionId) => ({ store, done: () => store.clearMessages(sessionId) }),
         async close() {
-          const tables = ["sessions", "messages", "facts", "summaries", "schema_version"].map((name) => `"public"."${tablePrefix}${name}"`);
-          await pool.query(`DROP TABLE IF EXISTS ${tables.join(", ")}`);
+          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
           await pool.end();
         },
       };
@@ -388,7 +388,7 @@ export const benchmark: Benchmark = {
       "",
       ...strategies.map((strategy) => `- \`${strategy.name}\`: ${strategy.configuration}.`),
       "",
-      "Stores, defaults unless said: `InMemoryStore`; `FileMemoryStore` (fsync on, a new file per cell in a temp directory, removed after); `SqliteMemoryStore` (WAL, synchronous full, a new file per cell); `RedisMemoryStore` and `PostgresMemoryStore` on local servers (a unique key prefix / table prefix for the run, each session cleared after its cell, the keys and tables dropped at the end).",
+      "Stores, defaults unless said: `InMemoryStore`; `FileMemoryStore` (fsync on, a new file per cell in a temp directory, removed after); `SqliteMemoryStore` (WAL, synchronous full, a new file per cell); `RedisMemoryStore` and `PostgresMemoryStore` on local servers (a unique key prefix / schema for the run, each session cleared after its cell, the keys and tables dropped at the end).",
     ];
     for (const store of stores) {
       sections.push("", `### ${store.name}`, "");

@@ -110,6 +110,15 @@ if (available) {
       expect((await store.getMessageTail("big", 1)).total).toBe(252);
       // Another store on the upgraded tables migrates nothing more.
       expect((await new PostgresMemoryStore({ pool, schema, tablePrefix }).getMessageTail("big", 0)).total).toBe(252);
+      // A process still running version 1 during a rolling upgrade: its writes are counted too
+      // (the triggers count rows, not callers), retried ids included, and a version-1 replace
+      // (upsert, delete, insert) and clear as well.
+      await Promise.all([appendV1("big", messages("old", 4)), store.appendMessages("big", messages("new", 4)), appendV1("big", messages("old", 4))]);
+      expect((await store.getMessageTail("big", 0)).total).toBe(260);
+      expect((await store.getMessageTail("big", 0)).total).toBe((await store.getMessages("big")).length);
+      await pool.query(`DELETE FROM ${t("messages")} WHERE session_id = 'small'`);
+      await appendV1("small", messages("small", 2));
+      expect(await store.getMessageTail("small", 10)).toEqual({ messages: messages("small", 2), total: 2 });
     });
 
     it("counts exactly under concurrent appends from several store instances, and not for ids already stored", async () => {

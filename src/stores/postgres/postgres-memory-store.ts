@@ -38,11 +38,12 @@ interface SessionRow {
  * Tables (`<prefix>sessions`, `<prefix>messages`, `<prefix>facts`, `<prefix>summaries`) are
  * created by `migrate()`, which also runs on first use; `<prefix>schema_version` records the
  * version. Messages are ordered by a per-session sequence handed out from the session row: an
- * append is one transaction whose first statement locks that row (so concurrent appends to one
- * session queue up, other sessions never wait), takes the next numbers and inserts, skipping ids
- * already stored (unique `(session_id, message_id)`); the second adds the rows inserted to the
- * row's `message_count`, which every write keeps exact, so `getMessageTail` reads a tail and the
- * session's size in one statement without counting the history. Bodies are JSON in `text` columns, so they round-trip
+ * append is one statement that locks that row (so concurrent appends to one session queue up,
+ * other sessions never wait), takes the next numbers and inserts, skipping ids already stored
+ * (unique `(session_id, message_id)`). Two statement-level triggers on the messages table
+ * (functions `<prefix>messages_inserted` / `<prefix>messages_deleted`) keep the row's
+ * `message_count` exact for every insert and delete, in the same statement, so `getMessageTail`
+ * reads a tail and the session's size in one statement without counting the history. Bodies are JSON in `text` columns, so they round-trip
  * byte for byte (`jsonb` would reorder keys and refuse `\u0000`). SQL is parameterised; only
  * the validated schema and prefix are spliced in, quoted.
  */
@@ -122,6 +123,26 @@ export class PostgresMemoryStore implements MemoryStore {
         await client.query(`UPDATE ${t.sessions} s SET message_count = counted.n
           FROM (SELECT session_id, count(*) AS n FROM ${t.messages} GROUP BY session_id) counted
           WHERE s.session_id = counted.session_id`);
+        // From here on the messages table keeps the count itself, whatever writes to it (this
+        // version, or a process still running version 1): one UPDATE per statement, from the
+        // rows the statement actually inserted or deleted (an id skipped by ON CONFLICT is not).
+        for (const [event, rows, sign] of [
+          ["inserted", "NEW", "+"],
+          ["deleted", "OLD", "-"],
+        ] as const) {
+          const fn = `"${this.schema}"."${this.tablePrefix}messages_${event}"`;
+          await client.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $body$
+            BEGIN
+              UPDATE ${t.sessions} s SET message_count = s.message_count ${sign} changed.n
+              FROM (SELECT session_id, count(*) AS n FROM changed_rows GROUP BY session_id) changed
+              WHERE s.session_id = changed.session_id;
+              RETURN NULL;
+            END $body$`);
+          await client.query(
+            `CREATE TRIGGER "${this.tablePrefix}messages_${event}" AFTER ${event === "inserted" ? "INSERT" : "DELETE"} ON ${t.messages}
+             REFERENCING ${rows} TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+          );
+        }
       }
       await client.query(`INSERT INTO ${t.version} (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`, [SCHEMA_VERSION]);
     });
@@ -172,11 +193,13 @@ export class PostgresMemoryStore implements MemoryStore {
     const fresh = uniqueById(messages);
     if (fresh.length === 0) return;
     const t = this.tables;
-    await this.transaction("appendMessages", sessionId, async (client) => {
-      // The upsert locks the session row until commit, so appends to one session take their
-      // sequence numbers one after another; ids already stored are skipped, and not counted.
-      const { rowCount } = await client.query(
-        `WITH session AS (
+    // One statement, so one round trip: the upsert locks the session row until the statement
+    // commits, so appends to one session take their sequence numbers one after another; ids
+    // already stored are skipped, and the insert trigger counts only the rows inserted.
+    await this.query(
+      "appendMessages",
+      sessionId,
+      `WITH session AS (
          INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + $3
          RETURNING next_seq - $3 AS first_seq)
@@ -184,10 +207,8 @@ export class PostgresMemoryStore implements MemoryStore {
        SELECT $1, session.first_seq + item.ord - 1, item.id, item.body
        FROM session, unnest($4::text[], $5::text[]) WITH ORDINALITY AS item(id, body, ord)
        ON CONFLICT (session_id, message_id) DO NOTHING`,
-        [sessionId, Date.now(), fresh.length, fresh.map((message) => message.id ?? null), fresh.map((message) => JSON.stringify(message))],
-      );
-      if (rowCount) await client.query(`UPDATE ${t.sessions} SET message_count = message_count + $2 WHERE session_id = $1`, [sessionId, rowCount]);
-    });
+      [sessionId, Date.now(), fresh.length, fresh.map((message) => message.id ?? null), fresh.map((message) => JSON.stringify(message))],
+    );
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
@@ -204,9 +225,9 @@ export class PostgresMemoryStore implements MemoryStore {
     });
     await this.transaction("setMessages", sessionId, async (client) => {
       await client.query(
-        `INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq, message_count) VALUES ($1, $2, $2, $3, $4)
-         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = $3, message_count = $4`,
-        [sessionId, Date.now(), messages.length, rows.length],
+        `INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = $3`,
+        [sessionId, Date.now(), messages.length],
       );
       await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
       await client.query(
