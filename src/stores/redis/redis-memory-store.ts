@@ -209,9 +209,13 @@ export class RedisMemoryStore implements MemoryStore {
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     const keys = this.keys(sessionId);
-    const [meta, count] = await this.call("getSession", sessionId, () =>
-      Promise.all([this.client.hgetall(keys.meta), this.client.llen(keys.messages)]),
-    );
+    // One MULTI, so the metadata and the count are read at the same instant.
+    const [meta, count] = await this.call("getSession", sessionId, async () => {
+      const replies = await this.client.multi().hgetall(keys.meta).llen(keys.messages).exec();
+      if (replies === null) throw new Error("the MULTI transaction was aborted");
+      for (const [error] of replies) if (error) throw error;
+      return [replies[0]![1] as Record<string, string>, replies[1]![1] as number] as const;
+    });
     return entryOf(sessionId, meta, count);
   }
 
