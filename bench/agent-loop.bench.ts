@@ -11,9 +11,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { Redis } from "ioredis";
-import pg from "pg";
 import {
   Agent,
   BufferMemory,
@@ -34,7 +31,7 @@ import {
 import { PostgresMemoryStore } from "agentcore/postgres";
 import { RedisMemoryStore } from "agentcore/redis";
 import { SqliteMemoryStore } from "agentcore/sqlite";
-import { collectGarbage, formatMs, formatSample, table, type Benchmark, type Sample } from "./harness";
+import { collectGarbage, connectPostgres, connectRedis, formatMs, formatSample, measure, table, type Benchmark, type Sample } from "./harness";
 
 const redisUrl = process.env.AGENTCORE_REDIS_URL ?? "redis://127.0.0.1:6379";
 const postgresUrl = process.env.AGENTCORE_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -233,13 +230,8 @@ const stores: StoreUnderTest[] = [
   {
     name: "RedisMemoryStore",
     async open() {
-      const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
-      try {
-        await client.connect();
-      } catch {
-        client.disconnect();
-        return `skipped: Redis not reachable at ${redisUrl}`;
-      }
+      const client = await connectRedis(redisUrl);
+      if (typeof client === "string") return client;
       const prefix = `agentcore-bench-loop-${process.pid}-${random()}:`;
       const store = new RedisMemoryStore({ client, prefix });
       return {
@@ -260,13 +252,8 @@ const stores: StoreUnderTest[] = [
   {
     name: "PostgresMemoryStore",
     async open() {
-      const pool = new pg.Pool({ connectionString: postgresUrl, max: 4 });
-      try {
-        await pool.query("SELECT 1");
-      } catch {
-        await pool.end();
-        return `skipped: PostgreSQL not reachable at ${postgresUrl}`;
-      }
+      const pool = await connectPostgres(postgresUrl);
+      if (typeof pool === "string") return pool;
       // A schema of its own, dropped at the end with everything in it (tables, trigger functions).
       const schema = `bench_loop_${random()}`;
       const store = new PostgresMemoryStore({ pool, schema });
@@ -283,25 +270,6 @@ const stores: StoreUnderTest[] = [
 ];
 
 // ---------------------------------------------------------------- one cell
-
-/**
- * Like `measure` in the harness, but a cell stops early once it has spent `budgetMs` (after at
- * least `minRuns`), so stores that still read the whole session at 100,000 messages keep the
- * full run within minutes.
- */
-async function measureTurns(fn: () => Promise<void>, options: { runs: number; warmup: number; minRuns: number; budgetMs: number }): Promise<Sample> {
-  for (let index = 0; index < options.warmup; index++) await fn();
-  const times: number[] = [];
-  const started = performance.now();
-  while (times.length < options.runs && (times.length < options.minRuns || performance.now() - started < options.budgetMs)) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * (times.length - 1)))]!;
-  return { median: at(0.5), p10: at(0.1), p90: at(0.9), runs: times.length };
-}
 
 async function runCell(opened: OpenedStore, storeName: string, strategy: StrategyUnderTest, size: number, quick: boolean): Promise<{ sample: Sample; tail: boolean }> {
   const sessionId = `bench-loop-${strategy.name}-${size}-${random()}`;
@@ -327,7 +295,7 @@ async function runCell(opened: OpenedStore, storeName: string, strategy: Strateg
       if (summariser.calls === 0) throw new Error(`${label}: the first summary was not written`);
     }
     collectGarbage();
-    const sample = await measureTurns(turn, quick ? { runs: 3, warmup: 1, minRuns: 3, budgetMs: 0 } : { runs: size >= 100_000 ? 15 : 30, warmup: 3, minRuns: 5, budgetMs: 4_000 });
+    const sample = await measure(turn, quick ? { runs: 3, warmup: 1, minRuns: 3, budgetMs: 0 } : { runs: size >= 100_000 ? 15 : 30, warmup: 3, minRuns: 5, budgetMs: 4_000 });
     if (strategy.primed && !model.lastCall!.system?.includes(SUMMARY.slice(0, 40))) throw new Error(`${label}: the last turn was sent without the summary`);
     return { sample, tail: typeof store.getMessageTail === "function" };
   } finally {

@@ -1,4 +1,6 @@
 import { performance } from "node:perf_hooks";
+import { Redis } from "ioredis";
+import pg from "pg";
 
 /** Options every benchmark receives. */
 export interface BenchOptions {
@@ -23,12 +25,19 @@ export interface Sample {
 
 /**
  * Times `fn` `runs` times after `warmup` untimed calls and returns the median and spread in
- * milliseconds.
+ * milliseconds. With `budgetMs`, stops early once the timed calls have spent that long (after at
+ * least `minRuns`, default 5), so a slow cell keeps a full run within minutes.
  */
-export async function measure(fn: () => unknown | Promise<unknown>, options: { runs: number; warmup?: number }): Promise<Sample> {
+export async function measure(
+  fn: () => unknown | Promise<unknown>,
+  options: { runs: number; warmup?: number; budgetMs?: number; minRuns?: number },
+): Promise<Sample> {
   for (let index = 0; index < (options.warmup ?? Math.min(5, options.runs)); index++) await fn();
   const times: number[] = [];
-  for (let index = 0; index < options.runs; index++) {
+  const started = performance.now();
+  const budget = options.budgetMs ?? Infinity;
+  const minRuns = options.minRuns ?? 5;
+  while (times.length < options.runs && (times.length < minRuns || performance.now() - started < budget)) {
     const start = performance.now();
     await fn();
     times.push(performance.now() - start);
@@ -36,6 +45,30 @@ export async function measure(fn: () => unknown | Promise<unknown>, options: { r
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * (times.length - 1)))]!;
   return { median: at(0.5), p10: at(0.1), p90: at(0.9), runs: times.length };
+}
+
+/** A pool for a bench, or why the rows are skipped. */
+export async function connectPostgres(url: string): Promise<pg.Pool | string> {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  try {
+    await pool.query("SELECT 1");
+    return pool;
+  } catch {
+    await pool.end();
+    return `skipped: PostgreSQL not reachable at ${url}`;
+  }
+}
+
+/** Connects to Redis for a bench, or says why the rows are skipped. */
+export async function connectRedis(url: string): Promise<Redis | string> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  try {
+    await client.connect();
+    return client;
+  } catch {
+    client.disconnect();
+    return `skipped: Redis not reachable at ${url}`;
+  }
 }
 
 /** Formats milliseconds for a table: µs below 1 ms. */

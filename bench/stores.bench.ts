@@ -2,13 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { Redis } from "ioredis";
-import pg from "pg";
 import { FileMemoryStore, InMemoryStore, type AgentMessage, type MemoryStore } from "agentcore";
 import { PostgresMemoryStore } from "agentcore/postgres";
 import { RedisMemoryStore } from "agentcore/redis";
 import { SqliteMemoryStore } from "agentcore/sqlite";
-import { collectGarbage, formatSample, measure, table, type Benchmark } from "./harness";
+import { collectGarbage, connectPostgres, connectRedis, formatSample, measure, table, type Benchmark } from "./harness";
 
 const redisUrl = process.env.AGENTCORE_REDIS_URL ?? "redis://127.0.0.1:6379";
 const postgresUrl = process.env.AGENTCORE_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -55,13 +53,8 @@ const candidates = (directory: string): Candidate[] => [
   {
     name: "RedisMemoryStore (local)",
     open: async () => {
-      const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
-      try {
-        await client.connect();
-      } catch {
-        client.disconnect();
-        return `skipped: Redis not reachable at ${redisUrl}`;
-      }
+      const client = await connectRedis(redisUrl);
+      if (typeof client === "string") return client;
       const prefix = `agentcore-bench-${process.pid}-${Math.random().toString(36).slice(2)}:`;
       const store = new RedisMemoryStore({ client, prefix });
       return { store, close: async () => { await store.clearMessages("bench"); await client.quit(); } };
@@ -70,13 +63,8 @@ const candidates = (directory: string): Candidate[] => [
   {
     name: "PostgresMemoryStore (local)",
     open: async () => {
-      const pool = new pg.Pool({ connectionString: postgresUrl, max: 4 });
-      try {
-        await pool.query("SELECT 1");
-      } catch {
-        await pool.end();
-        return `skipped: PostgreSQL not reachable at ${postgresUrl}`;
-      }
+      const pool = await connectPostgres(postgresUrl);
+      if (typeof pool === "string") return pool;
       const schema = `agentcore_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
       const store = new PostgresMemoryStore({ pool, schema });
       return { store, close: async () => { await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`); await pool.end(); } };
