@@ -2,7 +2,7 @@
 // drive Debian's Chromium through playwright-core. Two messages, streamed answers, a reload
 // that brings the history back from the store, and a fact from turn one used in turn three.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
@@ -20,6 +20,7 @@ if (!available) skipMessage("the Next.js browser test", `no Chromium at ${chromi
 
 // vitest sets NODE_ENV=test; Next.js must build and run as production.
 const storePath = join(mkdtempSync(join(tmpdir(), "agentcore-nextjs-chat-")), "sessions.json");
+afterAll(() => rmSync(dirname(storePath), { recursive: true, force: true }));
 const environment = { ...process.env, CHAT_STORE_PATH: storePath, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" };
 let server: ChildProcess | undefined;
 let browser: Browser | undefined;

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -114,6 +114,7 @@ beforeAll(async () => {
   host = await fake.start();
 });
 afterAll(() => fake.stop());
+afterAll(() => rmSync(process.env.MEM0_DIR!, { recursive: true, force: true }));
 
 testMemoryProvider(
   "Mem0Provider (mem0ai MemoryClient against a loopback fake, user scope)",
