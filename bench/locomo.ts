@@ -1,6 +1,6 @@
 /**
- * Loads LoCoMo (../shared/data/locomo-dev.json, see its README) for the recall benchmark and
- * the recall-quality test. Not shipped: the data is CC BY-NC 4.0 and lives outside the package.
+ * Loads LoCoMo (bench/data/locomo-dev.json, see its README) for the recall benchmark and the
+ * recall-quality test. In the repository, not in the package: the data is CC BY-NC 4.0.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -29,7 +29,7 @@ export interface LocomoConversation {
   questions: LocomoQuestion[];
 }
 
-export const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "data", "locomo-dev.json");
+export const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(dirname(fileURLToPath(import.meta.url)), "data", "locomo-dev.json");
 
 /** Published anchors on all ten conversations (LoCoMo paper, Table 3; BM25 over turns). */
 export const LOCOMO_ANCHORS = {

@@ -1,7 +1,6 @@
 import { InMemorySemanticIndex, SemanticMemoryProvider, type AgentMessage } from "agentcore";
 import { formatSample, measure, table, type Benchmark } from "./harness";
-import { existsSync } from "node:fs";
-import { fractionalRecall, LOCOMO_ANCHORS, LOCOMO_PATH, loadLocomo, turnMessages, type LocomoConversation } from "./locomo";
+import { fractionalRecall, LOCOMO_ANCHORS, loadLocomo, turnMessages, type LocomoConversation } from "./locomo";
 
 const KS = [5, 10, 25, 50] as const;
 
@@ -51,10 +50,6 @@ function synthesise(conversations: LocomoConversation[], count: number): AgentMe
 export const benchmark: Benchmark = {
   title: "Semantic recall on LoCoMo (built-in lexical retrieval, no model)",
   async run({ quick }) {
-    if (!existsSync(LOCOMO_PATH)) {
-      console.error(`bench: recall skipped: no LoCoMo data at ${LOCOMO_PATH} (it ships in the project's shared/data, beside the repository).`);
-      return `Skipped in this run: the LoCoMo data was not found at \`${LOCOMO_PATH}\`.`;
-    }
     const conversations = loadLocomo();
     const questions = conversations.reduce((sum, conversation) => sum + conversation.questions.length, 0);
     const turns = conversations.reduce((sum, conversation) => sum + conversation.turns.length, 0);

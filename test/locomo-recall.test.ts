@@ -1,7 +1,6 @@
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { InMemorySemanticIndex, SemanticMemoryProvider } from "../src/index";
-import { fractionalRecall, LOCOMO_PATH, loadLocomo, normaliseEvidence, turnMessages } from "../bench/locomo";
+import { fractionalRecall, loadLocomo, normaliseEvidence, turnMessages } from "../bench/locomo";
 
 describe("LoCoMo evidence ids", () => {
   it("normalises the malformed ids the data holds", () => {
@@ -12,8 +11,8 @@ describe("LoCoMo evidence ids", () => {
   });
 });
 
-// The data lives outside the package (../shared/data, CC BY-NC): skipped where it is absent.
-describe.skipIf(!existsSync(LOCOMO_PATH))("recall quality on a LoCoMo slice", () => {
+// The data is in the repository (bench/data, CC BY-NC, not in the package), so this always runs.
+describe("recall quality on a LoCoMo slice", () => {
   async function recallAt10(conversationId: string, provider: SemanticMemoryProvider): Promise<number> {
     const conversation = loadLocomo().find((sample) => sample.sampleId === conversationId)!;
     await provider.write(turnMessages(conversation), { sessionId: conversationId });
