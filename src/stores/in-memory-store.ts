@@ -56,15 +56,16 @@ export class InMemoryStore implements MemoryStore {
   }
 
   async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    validateSessionId(sessionId);
-    const count = tailLimit(limit, "InMemoryStore", "getRecentMessages");
-    const messages = this.find(sessionId)?.messages ?? [];
-    return count === 0 ? [] : structuredClone(messages.slice(-count));
+    return this.readTail("getRecentMessages", sessionId, limit).messages;
   }
 
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    return this.readTail("getMessageTail", sessionId, limit);
+  }
+
+  private readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): MessageTail {
     validateSessionId(sessionId);
-    const count = tailLimit(limit, "InMemoryStore");
+    const count = tailLimit(limit, "InMemoryStore", operation);
     const messages = this.find(sessionId)?.messages ?? [];
     return { messages: count === 0 ? [] : structuredClone(messages.slice(-count)), total: messages.length };
   }

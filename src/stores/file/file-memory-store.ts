@@ -122,11 +122,11 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    validateSessionId(sessionId);
-    const count = tailLimit(limit, store, "getRecentMessages");
-    await this.read("getRecentMessages", sessionId);
-    const messages = this.state.sessions.get(sessionId)?.messages ?? [];
-    return count === 0 ? [] : structuredClone(messages.slice(-count));
+    return (await this.readTail("getRecentMessages", sessionId, limit)).messages;
+  }
+
+  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    return this.readTail("getMessageTail", sessionId, limit);
   }
 
   /**
@@ -134,10 +134,10 @@ export class FileMemoryStore implements MemoryStore {
    * up to date with the journal by the same lock-free refresh as `getMessages`. Only the tail
    * is copied.
    */
-  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+  private async readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): Promise<MessageTail> {
     validateSessionId(sessionId);
-    const count = tailLimit(limit, store);
-    await this.read("getMessageTail", sessionId);
+    const count = tailLimit(limit, store, operation);
+    await this.read(operation, sessionId);
     const messages = this.state.sessions.get(sessionId)?.messages ?? [];
     return { messages: count === 0 ? [] : structuredClone(messages.slice(-count)), total: messages.length };
   }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Cluster, Redis } from "ioredis";
+import type { ChainableCommander, Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
@@ -153,10 +153,8 @@ export class RedisMemoryStore implements MemoryStore {
       const transaction = this.client.multi().llen(keys.messages);
       // LRANGE wants integers: an Infinity limit (or one past 2^53) is the whole list, 0..-1.
       if (count > 0) transaction.lrange(keys.messages, count === Infinity ? 0 : -count, -1);
-      const replies = await transaction.exec();
-      if (replies === null) throw new Error("the MULTI transaction was aborted");
-      for (const [error] of replies) if (error) throw error;
-      return [replies[0]![1] as number, (replies[1]?.[1] ?? []) as string[]] as const;
+      const replies = await execMulti(transaction);
+      return [replies[0] as number, (replies[1] ?? []) as string[]] as const;
     });
     const first = total - raw.length;
     return {
@@ -211,10 +209,8 @@ export class RedisMemoryStore implements MemoryStore {
     const keys = this.keys(sessionId);
     // One MULTI, so the metadata and the count are read at the same instant.
     const [meta, count] = await this.call("getSession", sessionId, async () => {
-      const replies = await this.client.multi().hgetall(keys.meta).llen(keys.messages).exec();
-      if (replies === null) throw new Error("the MULTI transaction was aborted");
-      for (const [error] of replies) if (error) throw error;
-      return [replies[0]![1] as Record<string, string>, replies[1]![1] as number] as const;
+      const replies = await execMulti(this.client.multi().hgetall(keys.meta).llen(keys.messages));
+      return [replies[0] as Record<string, string>, replies[1] as number] as const;
     });
     return entryOf(sessionId, meta, count);
   }
@@ -358,4 +354,14 @@ function positiveOrZero(value: number | undefined, argument: string): number {
     throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive number of milliseconds, got ${String(value)}.` });
   }
   return Math.ceil(value);
+}
+
+/** Runs a MULTI and returns its replies, throwing the first command's error (or an aborted transaction). */
+async function execMulti(transaction: ChainableCommander): Promise<unknown[]> {
+  const replies = await transaction.exec();
+  if (replies === null) throw new Error("the MULTI transaction was aborted");
+  return replies.map(([error, reply]) => {
+    if (error) throw error;
+    return reply;
+  });
 }
