@@ -115,6 +115,35 @@ describe("windows over a tail equal windows over the whole history", () => {
   });
 });
 
+/**
+ * Two agents on copies of one history: one reads tails (`getMessageTail`), the other the whole
+ * history. `turn(text)` runs both and checks the model got the same messages from each.
+ */
+async function tailBesideWhole(history: AgentMessage[], memory: () => IMemoryStrategy | "sliding_window") {
+  const tailBase = new InMemoryStore();
+  const fullBase = new InMemoryStore();
+  await tailBase.setMessages("s", history);
+  await fullBase.setMessages("s", history);
+  const store = withTail(tailBase);
+  const reads = { whole: vi.spyOn(store, "getMessages"), tail: vi.spyOn(store, "getMessageTail") };
+  const tailModel = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
+  const fullModel = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
+  const strategy = memory();
+  const tailAgent = new Agent({ model: tailModel, memoryStore: store, memory: strategy, sessionId: "s" });
+  const fullAgent = new Agent({ model: fullModel, memoryStore: requiredOnly(fullBase), memory: memory(), sessionId: "s" });
+  const contents = (model: MockLanguageModel) => model.calls.at(-1)!.messages.map((message) => message.content);
+  return {
+    strategy,
+    reads,
+    lastSent: () => tailModel.calls.at(-1)!.messages,
+    async turn(text: string) {
+      await tailAgent.run(text);
+      await fullAgent.run(text);
+      expect(contents(tailModel)).toEqual(contents(fullModel));
+    },
+  };
+}
+
 describe("the agent reads a tail", () => {
   it("a custom strategy's historyLimit: getMessageTail(limit), never the whole history, starting at a whole turn", async () => {
     const lastSix: IMemoryStrategy = {
@@ -150,54 +179,27 @@ describe("the agent reads a tail", () => {
   });
 
   it("sliding_window on a 5,000-message session: a short tail, and the same request as a whole-history read", async () => {
-    const tailBase = new InMemoryStore();
-    const fullBase = new InMemoryStore();
-    await tailBase.setMessages("s", chat(5_000));
-    await fullBase.setMessages("s", chat(5_000));
-    const store = withTail(tailBase);
-    const full = vi.spyOn(store, "getMessages");
-    const tail = vi.spyOn(store, "getMessageTail");
-    const tailModel = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
-    const fullModel = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
-    const tailAgent = new Agent({ model: tailModel, memoryStore: store, memory: "sliding_window", sessionId: "s" });
-    const fullAgent = new Agent({ model: fullModel, memoryStore: requiredOnly(fullBase), memory: "sliding_window", sessionId: "s" });
-    for (let index = 0; index < 12; index++) {
-      await tailAgent.run(`question ${index}`);
-      await fullAgent.run(`question ${index}`);
-      const strip = (call: (typeof tailModel.calls)[number]) => call.messages.map((message) => message.content);
-      expect(strip(tailModel.calls.at(-1)!)).toEqual(strip(fullModel.calls.at(-1)!));
-    }
-    expect(full).not.toHaveBeenCalled();
-    expect(Math.max(...tail.mock.calls.map((call) => call[1]))).toBeLessThanOrEqual(100);
+    const pair = await tailBesideWhole(chat(5_000), () => "sliding_window");
+    for (let index = 0; index < 12; index++) await pair.turn(`question ${index}`);
+    expect(pair.reads.whole).not.toHaveBeenCalled();
+    expect(Math.max(...pair.reads.tail.mock.calls.map((call) => call[1]))).toBeLessThanOrEqual(100);
   });
 
   it("token_window learns how long messages are: later turns read a tail sized to the window, and send what a whole-history read sends", async () => {
     // About 50 tokens a message: a 4,000-token window holds about 80 of them, far fewer than the
     // 416 a first read sized at ten tokens a message asks for.
     const sentence = "The replication lag you measured is within the expected range for cross-region traffic today. ";
-    const long = (count: number) => chat(count).map((message) => ({ ...message, content: `${message.content}: ${sentence.repeat(2)}` }));
-    const tailBase = new InMemoryStore();
-    const fullBase = new InMemoryStore();
-    await tailBase.setMessages("s", long(3_000));
-    await fullBase.setMessages("s", long(3_000));
-    const store = withTail(tailBase);
-    const tail = vi.spyOn(store, "getMessageTail");
-    const tailModel = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
-    const fullModel = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
-    const strategy = new TokenWindowMemory({ maxTokens: 4_000 });
+    const history = chat(3_000).map((message) => ({ ...message, content: `${message.content}: ${sentence.repeat(2)}` }));
+    const pair = await tailBesideWhole(history, () => new TokenWindowMemory({ maxTokens: 4_000 }));
+    const strategy = pair.strategy as TokenWindowMemory;
     expect(strategy.historyLimit).toBe(416);
-    const tailAgent = new Agent({ model: tailModel, memoryStore: store, memory: strategy, sessionId: "s" });
-    const fullAgent = new Agent({ model: fullModel, memoryStore: requiredOnly(fullBase), memory: new TokenWindowMemory({ maxTokens: 4_000 }), sessionId: "s" });
     const reads: number[] = [];
     for (let index = 0; index < 10; index++) {
-      const before = tail.mock.calls.length;
-      await tailAgent.run(`question ${index}`);
-      await fullAgent.run(`question ${index}`);
-      reads.push(tail.mock.calls.length - before);
-      const strip = (call: (typeof tailModel.calls)[number]) => call.messages.map((message) => message.content);
-      expect(strip(tailModel.calls.at(-1)!)).toEqual(strip(fullModel.calls.at(-1)!));
+      const before = pair.reads.tail.mock.calls.length;
+      await pair.turn(`question ${index}`);
+      reads.push(pair.reads.tail.mock.calls.length - before);
     }
-    const windowLength = tailModel.calls.at(-1)!.messages.length;
+    const windowLength = pair.lastSent().length;
     expect(windowLength).toBeGreaterThan(40);
     // Learned: a tail a little longer than the window, read once a turn.
     expect(strategy.historyLimit).toBeLessThan(2 * windowLength);
