@@ -1,7 +1,7 @@
 // Imports the built package the way users do: ESM and CommonJS consumers, and a TypeScript
-// consumer type-checked with node16 resolution. `npm test` builds first.
+// consumer type-checked with node16 resolution. The test run builds dist/ first when it is stale (test/helpers/ensure-build.ts).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,9 +11,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 let project: string;
 
 beforeAll(() => {
-  if (!existsSync(join(root, "dist", "index.js"))) {
-    execFileSync("npx", ["tsup", "--silent"], { cwd: root, stdio: "inherit" });
-  }
   project = mkdtempSync(join(tmpdir(), "agentcore-consumer-"));
   mkdirSync(join(project, "node_modules"));
   symlinkSync(root, join(project, "node_modules", "agentcore"), "dir");

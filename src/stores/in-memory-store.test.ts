@@ -4,8 +4,8 @@ import { testMemoryStore } from "../testing/test-memory-store";
 import { InMemoryStore } from "./in-memory-store";
 import type { Fact, MemoryStore } from "./memory-store";
 
-testMemoryStore("InMemoryStore", () => new InMemoryStore());
-testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions: 10_000, ttl: 60_000 }));
+testMemoryStore("InMemoryStore", () => new InMemoryStore(), { requireCapabilities: "all" });
+testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions: 10_000, ttl: 60_000 }), { requireCapabilities: "all" });
 
 /** A custom store written as a plain object with only the six required methods. */
 function sixMethodStore(): MemoryStore {

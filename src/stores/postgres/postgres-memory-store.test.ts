@@ -17,7 +17,7 @@ if (available) {
   });
 
   let counter = 0;
-  testMemoryStore("PostgresMemoryStore", () => new PostgresMemoryStore({ pool, schema, tablePrefix: `t${counter++}_` }));
+  testMemoryStore("PostgresMemoryStore", () => new PostgresMemoryStore({ pool, schema, tablePrefix: `t${counter++}_` }), { requireCapabilities: "all" });
 
   describe("PostgresMemoryStore specifics", () => {
     it("validates schema and table prefix against a strict identifier pattern", () => {

@@ -37,8 +37,8 @@ afterAll(cleanup);
 if (available) {
   let counter = 0;
   const shared = newClient();
-  testMemoryStore("RedisMemoryStore", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }));
-  testMemoryStore("RedisMemoryStore (ttl)", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }));
+  testMemoryStore("RedisMemoryStore", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }), { requireCapabilities: "all" });
+  testMemoryStore("RedisMemoryStore (ttl)", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }), { requireCapabilities: "all" });
 
   describe("RedisMemoryStore specifics", () => {
     it("keeps one session's keys in one hash-tag slot, escaped so ids cannot escape the prefix", async () => {

@@ -13,8 +13,9 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 let counter = 0;
 testMemoryStore("SqliteMemoryStore (file)", () => new SqliteMemoryStore(join(directory, `conformance-${counter++}.db`)), {
   teardown: (store) => (store as SqliteMemoryStore).close(),
+  requireCapabilities: "all",
 });
-testMemoryStore("SqliteMemoryStore (a Database you own, :memory:)", () => new SqliteMemoryStore({ database: new BetterSqlite3(":memory:") }));
+testMemoryStore("SqliteMemoryStore (a Database you own, :memory:)", () => new SqliteMemoryStore({ database: new BetterSqlite3(":memory:") }), { requireCapabilities: "all" });
 
 describe("SqliteMemoryStore specifics", () => {
   it("uses WAL, a busy timeout and a versioned schema", () => {
