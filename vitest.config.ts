@@ -14,8 +14,6 @@ export default defineConfig({
   },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    // Builds dist/ when it is missing or older than src/ (the package tests import it).
-    globalSetup: ["./test/helpers/ensure-build.ts"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -6,16 +6,18 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureFreshBuild } from "./helpers/ensure-build";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 let project: string;
 
-beforeAll(() => {
+beforeAll(async () => {
+  await ensureFreshBuild();
   project = mkdtempSync(join(tmpdir(), "agentcore-consumer-"));
   mkdirSync(join(project, "node_modules"));
   symlinkSync(root, join(project, "node_modules", "agentcore"), "dir");
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-});
+}, 240_000);
 
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });

@@ -4,9 +4,12 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureFreshBuild } from "./helpers/ensure-build";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+beforeAll(ensureFreshBuild, 240_000);
 
 /** Every file the entry loads, following relative imports and requires. */
 function closure(entry: string): string[] {
