@@ -33,7 +33,7 @@ if (available) {
       const stores = Array.from({ length: 5 }, () => new PostgresMemoryStore({ pool, schema, tablePrefix }));
       await Promise.all(stores.map((store, index) => store.appendMessages(`s${index}`, [{ id: "1", role: "user", content: "x" }])));
       const { rows } = await pool.query(`SELECT version FROM "${schema}"."migrate_schema_version"`);
-      expect(rows).toEqual([{ version: 2 }]);
+      expect(rows).toEqual([{ version: 3 }]);
       await stores[0]!.migrate(); // idempotent
       await pool.query(`UPDATE "${schema}"."migrate_schema_version" SET version = 99`);
       await expect(new PostgresMemoryStore({ pool, schema, tablePrefix }).migrate()).rejects.toThrow(/newer than this agentcore/);
@@ -97,7 +97,7 @@ if (available) {
 
       const store = new PostgresMemoryStore({ pool, schema, tablePrefix });
       expect(await store.getMessageTail("big", 4)).toEqual({ messages: big.slice(-4), total: 250 });
-      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 2 }]);
+      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 3 }]);
       expect((await pool.query(`SELECT session_id, message_count::int AS count FROM ${t("sessions")} ORDER BY session_id`)).rows).toEqual([
         { session_id: "big", count: 250 },
         { session_id: "empty", count: 0 },
@@ -172,7 +172,7 @@ if (available) {
       expect(reads).toBeGreaterThan(0);
     });
 
-    it("locks a session with an advisory lock; a second locker waits or is refused", async () => {
+    it("locks a session with a lease; a second locker waits or is refused", async () => {
       const first = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_" });
       const second = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_" });
       const release = await first.lockSession("s", { timeoutMs: 0 });
