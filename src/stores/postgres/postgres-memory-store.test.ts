@@ -1,6 +1,8 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
+import { CorruptStoreError } from "../../errors/corrupt-store-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { testMemoryStore } from "../../testing/test-memory-store";
@@ -180,6 +182,37 @@ if (available) {
       const waiting = second.lockSession("s", { timeoutMs: 5_000 });
       await release();
       await (await waiting)();
+    });
+
+    it("raises a CorruptStoreError naming the session when its metadata is corrupt (getSession, entries)", async () => {
+      const store = new PostgresMemoryStore({ pool, schema, tablePrefix: "corrupt_meta_" });
+      await store.updateSession("s", { tags: ["a"] });
+      await pool.query(`UPDATE "${schema}"."corrupt_meta_sessions" SET tags = '{oops'`);
+      for (const read of [() => store.getSession("s"), () => store.entries()]) {
+        const error = await read().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(CorruptStoreError.isInstance(error) && error.sessionId === "s").toBe(true);
+        expect((error as Error).message).toMatch(/session "s"/);
+      }
+    });
+
+    it("refuses ids with lone surrogates, so x\\ud800, x\\udfff and x\\ufffd are never merged into one session", async () => {
+      const store = new PostgresMemoryStore({ pool, schema, tablePrefix: "surrogates_" });
+      for (const id of ["x\ud800", "x\udfff", "bob\ud800"]) {
+        await expect(store.appendMessages(id, [{ id: "1", role: "user", content: id }])).rejects.toSatisfy(InvalidArgumentError.isInstance);
+        await expect(store.setFact(`user:${id}`, { key: "k", value: "v", createdAt: 1, updatedAt: 1 })).rejects.toSatisfy(InvalidArgumentError.isInstance);
+        await expect(store.lockSession(id, { timeoutMs: 0 })).rejects.toSatisfy(InvalidArgumentError.isInstance);
+      }
+      await store.appendMessages("x\ufffd", [{ id: "1", role: "user", content: "replacement character" }]);
+      expect((await store.entries()).map((entry) => [entry.sessionId, entry.messageCount])).toEqual([["x\ufffd", 1]]);
+    });
+
+    it("refuses unknown options, naming the right one (tableName is tablePrefix)", () => {
+      expect(() => new PostgresMemoryStore({ pool, tableName: "mine_" } as never)).toThrow(/no option "tableName": use "tablePrefix"/);
+      expect(() => new PostgresMemoryStore({ pool, schemaName: "x" } as never)).toThrow(/no option "schemaName". Its options are: pool, schema, tablePrefix, lockLeaseMs/);
+      expect(() => new PostgresMemoryStore({ pool, lockLeaseMs: 10 })).toThrow(/lockLeaseMs must be an integer of at least 1000/);
     });
 
     it("raises a StoreError naming the record when a stored body is bad", async () => {

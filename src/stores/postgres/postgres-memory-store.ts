@@ -4,6 +4,8 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../session-id";
+import { parseSessionTags } from "../parse-session-tags";
+import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { migrateTables, postgresTables, type PostgresTables } from "./postgres-schema";
@@ -27,6 +29,7 @@ export interface PostgresMemoryStoreOptions {
 
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 const store = "PostgresMemoryStore";
+const knownOptions = ["pool", "schema", "tablePrefix", "lockLeaseMs"] as const satisfies readonly (keyof PostgresMemoryStoreOptions)[];
 
 interface SessionRow {
   session_id: string;
@@ -67,6 +70,7 @@ export class PostgresMemoryStore implements MemoryStore {
         message: 'new PostgresMemoryStore() needs { pool }: a pg Pool, e.g. new pg.Pool({ connectionString: "postgres://…" }).',
       });
     }
+    rejectUnknownOptions(store, options, knownOptions, { tableName: "tablePrefix", prefix: "tablePrefix", client: "pool", connectionString: "pool" });
     this.pool = options.pool;
     this.schema = checkIdentifier(options.schema ?? "public", "schema");
     this.tablePrefix = checkIdentifier(options.tablePrefix ?? "agentcore_", "tablePrefix");
@@ -223,7 +227,7 @@ export class PostgresMemoryStore implements MemoryStore {
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     validateSessionId(sessionId);
     const rows = await this.query<SessionRow>("getSession", sessionId, `${this.sessionSelect()} WHERE s.session_id = $1`, [sessionId]);
-    return rows[0] ? entryOf(rows[0]) : undefined;
+    return rows[0] ? entryOf(rows[0], "getSession", this.tables.sessions) : undefined;
   }
 
   async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
@@ -240,7 +244,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async entries(): Promise<SessionEntry[]> {
     const rows = await this.query<SessionRow>("entries", undefined, `${this.sessionSelect()} ORDER BY s.accessed_at`, []);
-    return rows.map(entryOf);
+    return rows.map((row) => entryOf(row, "entries", this.tables.sessions));
   }
 
   async prune(options: { olderThan: number }): Promise<string[]> {
@@ -379,13 +383,13 @@ function uniqueById(messages: AgentMessage[]): AgentMessage[] {
   });
 }
 
-function entryOf(row: SessionRow): SessionEntry {
+function entryOf(row: SessionRow, operation: string, table: string): SessionEntry {
   return {
     sessionId: row.session_id,
     createdAt: Number(row.created_at),
     accessedAt: Number(row.accessed_at),
     messageCount: Number(row.message_count),
     ...(row.agent_name === null ? {} : { agentName: row.agent_name }),
-    ...(row.tags === null ? {} : { tags: JSON.parse(row.tags) as string[] }),
+    ...(row.tags === null ? {} : { tags: parseSessionTags(row.tags, { store, operation, sessionId: row.session_id, path: table }) }),
   };
 }
