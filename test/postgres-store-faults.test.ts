@@ -123,18 +123,28 @@ describe.skipIf(!available)("PostgresMemoryStore faults", () => {
     }
   });
 
-  it("renews a held lease, so a long run keeps its session", async () => {
+  it("renews a held lease while it is held, so a long run keeps its session", async () => {
     const pool = new pg.Pool({ connectionString: postgresUrl, max: 2 });
     try {
       const holder = new PostgresMemoryStore({ pool, schema, tablePrefix: "renew_", lockLeaseMs: 1000 });
       const other = new PostgresMemoryStore({ pool, schema, tablePrefix: "renew_", lockLeaseMs: 1000 });
       const release = await holder.lockSession("s", { timeoutMs: 0 });
-      await new Promise((resolve) => setTimeout(resolve, 2500)); // past two lease lengths
+      const expiry = async () => Number((await admin.query(`SELECT extract(epoch FROM expires_at) * 1000 AS at FROM "${schema}"."renew_session_locks"`)).rows[0].at);
+      const first = await expiry();
+      // Wait for two renewals (each pushes the expiry later), however slow the machine is.
+      let renewed = first;
+      for (let seen = 0; seen < 2; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const now = await expiry();
+        if (now > renewed) [renewed, seen] = [now, seen + 1];
+      }
+      expect(renewed).toBeGreaterThan(first);
       await expect(other.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
       await holder.appendMessages("s", [{ id: "1", role: "user", content: "still mine" }]);
       await release();
+      expect((await admin.query(`SELECT count(*)::int AS n FROM "${schema}"."renew_session_locks"`)).rows).toEqual([{ n: 0 }]);
     } finally {
       await pool.end();
     }
-  });
+  }, 20_000);
 });
