@@ -37,6 +37,12 @@ function sixMethodStore(): MemoryStore {
 testMemoryStore("a custom store with only the six methods (object literal)", sixMethodStore);
 
 describe("InMemoryStore bounds", () => {
+  it("refuses unknown options, naming the right one", () => {
+    expect(() => new InMemoryStore({ max: 10 } as never)).toThrow(/no option "max": use "maxSessions"/);
+    expect(() => new InMemoryStore({ maxSession: 10 } as never)).toThrow(/no option "maxSession". Its options are: maxSessions, ttl/);
+    expect(() => new InMemoryStore({ maxSessions: 10, ttl: undefined })).not.toThrow();
+  });
+
   it("evicts the least recently used session past maxSessions", async () => {
     const store = new InMemoryStore({ maxSessions: 2 });
     await store.appendMessages("a", [{ id: "1", role: "user", content: "a" }]);
