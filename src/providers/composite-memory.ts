@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
 import { normaliseContent } from "./normalise-content";
 import { withTimeout } from "./with-timeout";
 
@@ -111,7 +111,7 @@ export class CompositeMemory implements MemoryProvider {
     await this.each("clear", (provider) => (provider.clear ? provider.clear(options) : Promise.resolve()));
   }
 
-  async entries(options?: MemoryScope): Promise<MemoryEntry[]> {
+  async entries(options?: MemoryScope): Promise<MemoryRecordEntry[]> {
     const lists = await this.each("entries", (provider) => (provider.entries ? provider.entries(options) : Promise.resolve([])));
     return lists.flatMap((list) => (Array.isArray(list) ? list : []));
   }
