@@ -101,6 +101,7 @@ export { PgVectorSemanticIndex, type PgVectorSemanticIndexOptions, type SqlClien
 export type { MemoryRecordEntry, MemoryTags } from "./providers/memory-provider";
 export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
 export type { VectorInsertOptions, VectorSearchOptions } from "./providers/vector-memory-provider";
+export type { UIMessageV5 } from "./ui/ui-message";
 // --- end doc-providers ---
 // --- strategies and tokens ---
 export { SlidingWindowMemory, type SlidingWindowMemoryOptions } from "./strategies/sliding-window";
