@@ -102,6 +102,8 @@ export type { MemoryRecordEntry, MemoryTags } from "./providers/memory-provider"
 export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
 export type { VectorInsertOptions, VectorSearchOptions } from "./providers/vector-memory-provider";
 export type { UIMessageV5 } from "./ui/ui-message";
+export type { MemoryMetadata, MessageMemoryEntry, MessageMemoryProvider, ModelMessage, StoredMessageMemoryEntry } from "./providers/message-memory";
+export type { AnyMemoryProvider } from "./providers/composite-memory";
 // --- end doc-providers ---
 // --- strategies and tokens ---
 export { SlidingWindowMemory, type SlidingWindowMemoryOptions } from "./strategies/sliding-window";

@@ -153,7 +153,7 @@ export class Mem0Provider implements MemoryProvider {
   }
 
   /** Forgets a scope's memories. Refuses to run without a scope (mem0 would delete the whole project's). */
-  async clear(options?: MemoryScope): Promise<void> {
+  async clear(options?: MemoryScope | string): Promise<void> {
     const scope = this.requireScope(options, "clear");
     const client = await this.getClient();
     if (!client.deleteAll) throw new InvalidArgumentError({ argument: "client", message: "The injected mem0 client has no deleteAll()." });
@@ -163,7 +163,7 @@ export class Mem0Provider implements MemoryProvider {
   }
 
   /** Lists a scope's memories (first 1000). Needs a scope, as mem0's list does. */
-  async entries(options?: MemoryScope): Promise<MemoryRecordEntry[]> {
+  async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     const scope = this.requireScope(options, "entries");
     const client = await this.getClient();
     if (!client.getAll) throw new InvalidArgumentError({ argument: "client", message: "The injected mem0 client has no getAll()." });
@@ -183,7 +183,7 @@ export class Mem0Provider implements MemoryProvider {
       .sort((left, right) => left.createdAt - right.createdAt);
   }
 
-  private requireScope(options: MemoryScope | undefined, operation: string): MemoryScope {
+  private requireScope(options: MemoryScope | string | undefined, operation: string): MemoryScope {
     const scope = listScope(this.scope, options);
     if (scope.userId === undefined && scope.sessionId === undefined) {
       throw new InvalidArgumentError({ argument: "options", message: `Mem0Provider.${operation}() needs a userId or sessionId.` });

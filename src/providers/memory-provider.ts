@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../messages/agent-message";
+import type { MessageMemoryEntry } from "./message-memory";
 
 /** One memory a provider recalled. */
 export interface MemoryRecord {
@@ -67,11 +68,15 @@ export interface MemoryProvider {
   readonly type: string;
   read(options: MemoryReadOptions): Promise<MemoryRecord[]>;
   write(messages: AgentMessage[], options: MemoryWriteOptions): Promise<void>;
-  /** Forgets the memories of a scope (all of them without one). */
-  clear?(options?: MemoryScope): Promise<void>;
+  /** Forgets the memories of a scope, or of a session id (all of them without one). */
+  clear?(options?: MemoryScope | string): Promise<void>;
   /** Lists the memories of a scope (all of them without one), oldest first. */
-  entries?(options?: MemoryScope): Promise<MemoryRecordEntry[]>;
+  entries?(options?: MemoryScope | string): Promise<MemoryRecordEntry[]>;
 }
 
-/** A stored memory as `entries()` lists it. */
-export type MemoryEntry = MemoryRecordEntry;
+/**
+ * A stored memory as `entries()` lists it: a conversation (`BufferMemory` and the other
+ * conversation memories: `{ id, sessionId, messages, metadata }`) or a recalled memory
+ * (`SemanticMemoryProvider`, `VectorMemoryProvider`, `Mem0Provider`: `MemoryRecordEntry`).
+ */
+export type MemoryEntry = MessageMemoryEntry | MemoryRecordEntry;

@@ -131,11 +131,11 @@ export class SemanticMemoryProvider implements MemoryProvider {
     return this.withNeighbours(hits, filter);
   }
 
-  async clear(options?: MemoryScope): Promise<void> {
+  async clear(options?: MemoryScope | string): Promise<void> {
     await this.index.delete(listScope(this.scope, options));
   }
 
-  async entries(options?: MemoryScope): Promise<MemoryRecordEntry[]> {
+  async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     const documents = await this.index.list(listScope(this.scope, options));
     return documents.map((document) => ({
       id: document.id,

@@ -177,14 +177,14 @@ export class VectorMemoryProvider implements MemoryProvider {
     return records;
   }
 
-  async clear(options?: MemoryScope): Promise<void> {
+  async clear(options?: MemoryScope | string): Promise<void> {
     if (!this.options.delete) {
       throw new InvalidArgumentError({ argument: "delete", message: "clear() needs the `delete(filter)` option of VectorMemoryProvider." });
     }
     await this.options.delete(listScope(this.scope, options));
   }
 
-  async entries(options?: MemoryScope): Promise<MemoryRecordEntry[]> {
+  async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     if (!this.options.list) {
       throw new InvalidArgumentError({ argument: "list", message: "entries() needs the `list(filter)` option of VectorMemoryProvider." });
     }
