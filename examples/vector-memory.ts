@@ -28,10 +28,10 @@ function cosine(left: number[], right: number[]): number {
 const memory = new VectorMemoryProvider({
   embedder: new MockEmbeddingModel(),
   scope: "user",
-  insert: async (items) => {
-    rows.push(...items); // e.g. INSERT INTO memories (id, content, embedding, metadata) VALUES …
+  insert: async (content, metadata, { id, vector, messageId }) => {
+    rows.push({ id, content, metadata, ...(vector ? { vector } : {}), ...(messageId ? { messageId } : {}) }); // e.g. INSERT INTO memories (id, content, embedding, metadata) VALUES …
   },
-  search: async ({ vector, filter, limit }) =>
+  search: async (query, limit, { vector, filter }) =>
     // e.g. SELECT … WHERE metadata->>'userId' = $1 ORDER BY embedding <=> $2 LIMIT $3
     rows
       .filter((row) => (filter.userId === undefined || row.metadata.userId === filter.userId) && (filter.sessionId === undefined || row.metadata.sessionId === filter.sessionId))

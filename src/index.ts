@@ -97,6 +97,14 @@ export {
 export { CompositeMemory, type CompositeMemoryMember, type CompositeMemoryOptions } from "./providers/composite-memory";
 export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./providers/mem0-provider";
 export { PgVectorSemanticIndex, type PgVectorSemanticIndexOptions, type SqlClient } from "./providers/pgvector-semantic-index";
+// --- doc-providers (issue 17): the AgentCore/AgentLIB documents' provider API — merge into the providers block ---
+export type { MemoryRecordEntry, MemoryTags } from "./providers/memory-provider";
+export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
+export type { VectorInsertOptions, VectorSearchOptions } from "./providers/vector-memory-provider";
+export type { UIMessageV5 } from "./ui/ui-message";
+export type { MemoryMetadata, MessageMemoryEntry, MessageMemoryProvider, ModelMessage, StoredMessageMemoryEntry } from "./providers/message-memory";
+export type { AnyMemoryProvider } from "./providers/composite-memory";
+// --- end doc-providers ---
 // --- strategies and tokens ---
 export { SlidingWindowMemory, type SlidingWindowMemoryOptions } from "./strategies/sliding-window";
 export { TokenWindowMemory, type TokenWindowMemoryOptions } from "./strategies/token-window";

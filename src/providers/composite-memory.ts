@@ -1,20 +1,24 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import type { MessageMemoryProvider } from "./message-memory";
 import { normaliseContent } from "./normalise-content";
 import { withTimeout } from "./with-timeout";
 
+/** A recall provider (`read` gives records) or a conversation memory (`read` gives messages, AgentLIB's contract). */
+export type AnyMemoryProvider = MemoryProvider | MessageMemoryProvider;
+
 /** A provider of a `CompositeMemory`, with its own timeout. */
 export interface CompositeMemoryMember {
-  provider: MemoryProvider;
+  provider: AnyMemoryProvider;
   /** Milliseconds this provider may take per call. @default the composite's `timeoutMs` */
   timeoutMs?: number;
 }
 
 export interface CompositeMemoryOptions {
   /** Providers in priority order: a provider, or `{ provider, timeoutMs }`. */
-  providers: (MemoryProvider | CompositeMemoryMember)[];
+  providers: (AnyMemoryProvider | CompositeMemoryMember)[];
   /**
    * - `"interleave"`: the first record of each provider, then the second of each, …
    * - `"concat"`: every record of the first provider, then of the second, …
@@ -39,7 +43,7 @@ export interface CompositeMemoryOptions {
  */
 export class CompositeMemory implements MemoryProvider {
   readonly type = "composite";
-  private readonly members: Required<CompositeMemoryMember>[];
+  private readonly members: { provider: MemoryProvider; timeoutMs: number }[];
   private readonly mergeStrategy: "interleave" | "concat" | "priority";
   private readonly limit: number;
   private readonly onError: CompositeMemoryOptions["onError"];
@@ -58,7 +62,7 @@ export class CompositeMemory implements MemoryProvider {
       if (!Number.isFinite(ms) || ms <= 0) {
         throw new InvalidArgumentError({ argument: `providers[${index}].timeoutMs`, value: ms, message: "timeoutMs must be a positive number of milliseconds." });
       }
-      return { provider, timeoutMs: ms };
+      return { provider: provider as MemoryProvider, timeoutMs: ms };
     });
     this.mergeStrategy = options.mergeStrategy ?? "interleave";
     if (!["interleave", "concat", "priority"].includes(this.mergeStrategy)) {
@@ -68,9 +72,23 @@ export class CompositeMemory implements MemoryProvider {
     this.onError = options.onError;
   }
 
+  /**
+   * Asks every provider. When a provider answers with messages (a conversation memory such as
+   * `BufferMemory`), the answer is messages: each provider's turns merged by `mergeStrategy`
+   * (records of recall providers become system messages), duplicates by id dropped, and `limit`
+   * (when given) the most recent ones. Otherwise the answer is records, merged as described above.
+   * (Typed as records while `MemoryProvider.read` is; the agent side of AgentLIB's contract widens it.)
+   */
   async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
     const limit = options.limit ?? this.limit;
-    const lists = await this.each("read", (provider, signal) => provider.read({ ...options, limit, abortSignal: signal }), options.abortSignal);
+    const lists = await this.each(
+      "read",
+      (provider, signal) => (provider as { read(options: MemoryReadOptions): Promise<unknown[]> }).read({ ...options, ...(options.limit === undefined && isMessageMemory(provider) ? {} : { limit }), abortSignal: signal }),
+      options.abortSignal,
+    );
+    if (lists.some((list) => Array.isArray(list) && list.length > 0 && list.every(isMessage))) {
+      return mergeMessages(lists, this.mergeStrategy, options.limit) as unknown as MemoryRecord[];
+    }
     const answered = lists.map((list) => (Array.isArray(list) ? list.filter(isRecord) : undefined));
     let ordered: { record: MemoryRecord; provider: string }[];
     if (this.mergeStrategy === "priority") {
@@ -107,11 +125,12 @@ export class CompositeMemory implements MemoryProvider {
     await this.each("write", (provider, signal) => provider.write(messages, { ...options, abortSignal: signal }), options.abortSignal);
   }
 
-  async clear(options?: MemoryScope): Promise<void> {
+  async clear(options?: MemoryScope | string): Promise<void> {
     await this.each("clear", (provider) => (provider.clear ? provider.clear(options) : Promise.resolve()));
   }
 
-  async entries(options?: MemoryScope): Promise<MemoryEntry[]> {
+  /** Every provider's entries: records, and conversations (`{ id, sessionId, messages, metadata }`) from conversation memories. */
+  async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     const lists = await this.each("entries", (provider) => (provider.entries ? provider.entries(options) : Promise.resolve([])));
     return lists.flatMap((list) => (Array.isArray(list) ? list : []));
   }
@@ -149,4 +168,47 @@ export class CompositeMemory implements MemoryProvider {
 
 function isRecord(record: unknown): record is MemoryRecord {
   return typeof record === "object" && record !== null && typeof (record as MemoryRecord).id === "string" && typeof (record as MemoryRecord).content === "string";
+}
+
+function isMessage(item: unknown): item is AgentMessage {
+  return typeof item === "object" && item !== null && typeof (item as AgentMessage).role === "string" && typeof (item as AgentMessage).content === "string";
+}
+
+function isMessageMemory(provider: unknown): boolean {
+  return typeof (provider as { apply?: unknown }).apply === "function";
+}
+
+/** Each answer as units that stay together: a conversation's turns, or one system message per record. */
+function units(list: unknown): AgentMessage[][] {
+  if (!Array.isArray(list) || list.length === 0) return [];
+  if (!list.every(isMessage)) return list.filter(isRecord).map((record) => [{ role: "system", content: record.content }]);
+  const turns: AgentMessage[][] = [];
+  for (const message of list) {
+    if (message.role === "user" || message.role === "system" || turns.length === 0) turns.push([message]);
+    else turns.at(-1)!.push(message);
+  }
+  return turns;
+}
+
+function mergeMessages(lists: unknown[], strategy: "interleave" | "concat" | "priority", limit: number | undefined): AgentMessage[] {
+  const answered = lists.map(units);
+  let ordered: AgentMessage[][];
+  if (strategy === "priority") ordered = answered.find((list) => list.length > 0) ?? [];
+  else if (strategy === "concat") ordered = answered.flat();
+  else {
+    ordered = [];
+    const longest = Math.max(0, ...answered.map((list) => list.length));
+    for (let rank = 0; rank < longest; rank++) for (const list of answered) if (list[rank]) ordered.push(list[rank]!);
+  }
+  const seen = new Set<string>();
+  const merged = ordered.flat().filter((message) => {
+    if (message.id === undefined) return true;
+    if (seen.has(message.id)) return false;
+    seen.add(message.id);
+    return true;
+  });
+  if (limit === undefined) return merged;
+  let start = Math.max(0, merged.length - limit);
+  while (start < merged.length && merged[start]!.role === "tool") start++;
+  return merged.slice(start);
 }

@@ -226,6 +226,18 @@ describe("Mem0Provider with an injected client", () => {
     expect((await provider.read({ userId: "u", query: "q", tags: ["t"] })).map((record) => record.content)).toEqual(["mine"]);
   });
 
+  it("takes key/value tags: writes them as key=value and filters reads by key and value", async () => {
+    const client = recordingClient([
+      { id: "a", memory: "billing memory", user_id: "u", metadata: { tags: ["topic=billing", "priority=high"] } },
+      { id: "b", memory: "auth memory", user_id: "u", metadata: { tags: ["topic=auth"] } },
+    ]);
+    const provider = new Mem0Provider({ client });
+    await provider.write([{ role: "user", content: "about my invoice" }], { userId: "u", tags: { topic: "billing" } });
+    expect(client.calls[0]).toEqual(["add", [{ role: "user", content: "about my invoice" }], { userId: "u", infer: true, metadata: { tags: ["topic=billing"], messageIds: [] } }]);
+    const records = await provider.read({ userId: "u", query: "q", tags: { topic: "billing", priority: "high" } });
+    expect(records.map((record) => record.content)).toEqual(["billing memory"]);
+  });
+
   it("rejects a malformed answer with a typed error", async () => {
     const provider = new Mem0Provider({ client: recordingClient({ results: [{ memory: "no id" }] }) });
     await expect(provider.read({ userId: "u", query: "q" })).rejects.toThrow(/bad memory at index 0: id/);

@@ -3,7 +3,8 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { validateSessionId } from "../stores/session-id";
-import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import { tagList } from "./memory-metadata";
 import { listScope, readScope } from "./scope-filter";
 
 /**
@@ -110,6 +111,7 @@ export class Mem0Provider implements MemoryProvider {
       (message): message is AgentMessage & { role: "user" | "assistant" } =>
         (message.role === "user" || message.role === "assistant") && typeof message.content === "string" && message.content.trim() !== "",
     );
+    const tags = tagList(options.tags);
     if (turn.length === 0) return;
     const client = await this.getClient();
     await this.call("write", () =>
@@ -121,7 +123,7 @@ export class Mem0Provider implements MemoryProvider {
           infer: this.options.infer ?? true,
           metadata: {
             ...(options.agentName ? { agentName: options.agentName } : {}),
-            ...(options.tags?.length ? { tags: options.tags } : {}),
+            ...(tags.length ? { tags } : {}),
             messageIds: turn.flatMap((message) => (message.id ? [message.id] : [])),
           },
         },
@@ -135,7 +137,7 @@ export class Mem0Provider implements MemoryProvider {
     const query = options.query?.trim() ?? "";
     if (!scope || limit <= 0 || query === "") return [];
     const client = await this.getClient();
-    const tags = options.tags ?? [];
+    const tags = tagList(options.tags);
     const raw = await this.call("read", () =>
       client.search(query, { ...this.options.searchOptions, filters: toFilters(scope), topK: tags.length ? limit * 4 : limit }),
     );
@@ -151,7 +153,7 @@ export class Mem0Provider implements MemoryProvider {
   }
 
   /** Forgets a scope's memories. Refuses to run without a scope (mem0 would delete the whole project's). */
-  async clear(options?: MemoryScope): Promise<void> {
+  async clear(options?: MemoryScope | string): Promise<void> {
     const scope = this.requireScope(options, "clear");
     const client = await this.getClient();
     if (!client.deleteAll) throw new InvalidArgumentError({ argument: "client", message: "The injected mem0 client has no deleteAll()." });
@@ -161,7 +163,7 @@ export class Mem0Provider implements MemoryProvider {
   }
 
   /** Lists a scope's memories (first 1000). Needs a scope, as mem0's list does. */
-  async entries(options?: MemoryScope): Promise<MemoryEntry[]> {
+  async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     const scope = this.requireScope(options, "entries");
     const client = await this.getClient();
     if (!client.getAll) throw new InvalidArgumentError({ argument: "client", message: "The injected mem0 client has no getAll()." });
@@ -181,7 +183,7 @@ export class Mem0Provider implements MemoryProvider {
       .sort((left, right) => left.createdAt - right.createdAt);
   }
 
-  private requireScope(options: MemoryScope | undefined, operation: string): MemoryScope {
+  private requireScope(options: MemoryScope | string | undefined, operation: string): MemoryScope {
     const scope = listScope(this.scope, options);
     if (scope.userId === undefined && scope.sessionId === undefined) {
       throw new InvalidArgumentError({ argument: "options", message: `Mem0Provider.${operation}() needs a userId or sessionId.` });

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../messages/agent-message";
+import type { MessageMemoryEntry } from "./message-memory";
 
 /** One memory a provider recalled. */
 export interface MemoryRecord {
@@ -12,19 +13,25 @@ export interface MemoryRecord {
   metadata?: Record<string, unknown>;
 }
 
-/** A stored memory with its metadata (DESIGN.md §6), as `entries()` lists it. */
-export interface MemoryEntry extends MemoryRecord {
+/** A stored memory with its metadata, as the recall providers' `entries()` list it. */
+export interface MemoryRecordEntry extends MemoryRecord {
   /** When the memory was written (ms since the epoch). */
   createdAt: number;
   sessionId?: string;
   userId?: string;
   /** The `name` of the agent whose turn wrote it. */
   agentName?: string;
-  /** Tags given at write time. */
+  /** Tags given at write time (a key/value tag `{ topic: "billing" }` reads `"topic=billing"`). */
   tags: string[];
   /** Role of the message it came from. */
   role?: AgentMessage["role"];
 }
+
+/**
+ * Tags of a memory: a list of labels, or key/value tags (AgentLIB's `Record<string, string>`).
+ * Providers that keep lists store the key/value tag `{ topic: "billing" }` as `"topic=billing"`.
+ */
+export type MemoryTags = readonly string[] | Readonly<Record<string, string>>;
 
 /** The scope a read, `clear` or `entries` call applies to. */
 export interface MemoryScope {
@@ -37,13 +44,17 @@ export interface MemoryReadOptions extends MemoryScope {
   query?: string;
   /** Most records to return. @default the provider's (5 for the built-in ones) */
   limit?: number;
-  /** Only memories written with every one of these tags. */
-  tags?: string[];
+  /**
+   * Only memories written with every one of these tags: a list, or key/value tags
+   * (`{ topic: "billing" }` matches memories written with that key and value).
+   */
+  tags?: MemoryTags;
   abortSignal?: AbortSignal;
 }
 
 export interface MemoryWriteOptions extends MemoryScope {
-  tags?: string[];
+  /** Tags kept with what is written: a list, or key/value tags such as `{ category: "billing" }`. */
+  tags?: MemoryTags;
   agentName?: string;
   abortSignal?: AbortSignal;
 }
@@ -57,8 +68,15 @@ export interface MemoryProvider {
   readonly type: string;
   read(options: MemoryReadOptions): Promise<MemoryRecord[]>;
   write(messages: AgentMessage[], options: MemoryWriteOptions): Promise<void>;
-  /** Forgets the memories of a scope (all of them without one). */
-  clear?(options?: MemoryScope): Promise<void>;
+  /** Forgets the memories of a scope, or of a session id (all of them without one). */
+  clear?(options?: MemoryScope | string): Promise<void>;
   /** Lists the memories of a scope (all of them without one), oldest first. */
-  entries?(options?: MemoryScope): Promise<MemoryEntry[]>;
+  entries?(options?: MemoryScope | string): Promise<MemoryRecordEntry[]>;
 }
+
+/**
+ * A stored memory as `entries()` lists it: a conversation (`BufferMemory` and the other
+ * conversation memories: `{ id, sessionId, messages, metadata }`) or a recalled memory
+ * (`SemanticMemoryProvider`, `VectorMemoryProvider`, `Mem0Provider`: `MemoryRecordEntry`).
+ */
+export type MemoryEntry = MessageMemoryEntry | MemoryRecordEntry;

@@ -11,9 +11,13 @@ export function readScope(scope: "session" | "user", options: MemoryScope): Memo
   return { sessionId: options.sessionId, ...(options.userId !== undefined ? { userId: options.userId } : {}) };
 }
 
-/** The scope `clear` and `entries` apply to: what was given, read as above; everything without options. */
-export function listScope(scope: "session" | "user", options?: MemoryScope): MemoryScope {
-  if (!options) return {};
+/**
+ * The scope `clear` and `entries` apply to: what was given, read as above; everything without
+ * options. A string is a session id (the AgentLIB document's `clear(sessionId)`).
+ */
+export function listScope(scope: "session" | "user", given?: MemoryScope | string): MemoryScope {
+  if (given === undefined || given === null) return {};
+  const options = typeof given === "string" ? { sessionId: given } : given;
   const read = readScope(scope, options);
   if (read) return read;
   return options.userId !== undefined ? { userId: options.userId } : {};

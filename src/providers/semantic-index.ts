@@ -1,29 +1,18 @@
-import type { AgentMessage } from "../messages/agent-message";
+import { matchesMemoryFilter, type MemoryFilter, type MemoryItemMetadata } from "./memory-metadata";
 
 /** One indexed memory: a message (or part of one) with its scope and metadata. */
-export interface SemanticDocument {
+export interface SemanticDocument extends MemoryItemMetadata {
   /** Unique id of the memory. */
   id: string;
   content: string;
   /** Id of the stored message it came from. Unique per session: writing it again replaces the memory. */
   messageId?: string;
-  sessionId?: string;
-  userId?: string;
-  agentName?: string;
-  tags: string[];
-  role?: AgentMessage["role"];
-  createdAt: number;
   /** Embedding of `content`, when the provider has an embedder. */
   vector?: number[];
 }
 
 /** Which documents a search or listing may see. Every given field must match. */
-export interface SemanticFilter {
-  sessionId?: string;
-  userId?: string;
-  /** Documents carrying every one of these tags. */
-  tags?: string[];
-}
+export type SemanticFilter = MemoryFilter;
 
 export interface ScoredDocument {
   document: SemanticDocument;
@@ -52,8 +41,5 @@ export interface SemanticIndex {
 
 /** Whether a document passes a filter. */
 export function matchesFilter(document: SemanticDocument, filter: SemanticFilter): boolean {
-  if (filter.sessionId !== undefined && document.sessionId !== filter.sessionId) return false;
-  if (filter.userId !== undefined && document.userId !== filter.userId) return false;
-  if (filter.tags?.length && !filter.tags.every((tag) => document.tags.includes(tag))) return false;
-  return true;
+  return matchesMemoryFilter(document, filter);
 }

@@ -145,3 +145,16 @@ describe("SemanticMemoryProvider", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });
+
+describe("SemanticMemoryProvider key/value tags", () => {
+  it("writes Record<string, string> tags and filters reads by key and value", async () => {
+    const provider = new SemanticMemoryProvider();
+    await provider.write([turn("m1", "user", "invoice question")], { sessionId: "s", tags: { topic: "billing", priority: "high" } });
+    await provider.write([turn("m2", "user", "login question")], { sessionId: "s", tags: { topic: "auth" } });
+    const billing = await provider.read({ sessionId: "s", query: "question", tags: { topic: "billing" } });
+    expect(billing.map((record) => record.content)).toEqual(["invoice question"]);
+    expect(await provider.read({ sessionId: "s", query: "question", tags: { topic: "billing", priority: "low" } })).toEqual([]);
+    expect((await provider.entries({ sessionId: "s" }))[0]!.tags).toEqual(["topic=billing", "priority=high"]);
+    await expect(provider.write([turn("m3", "user", "x")], { sessionId: "s", tags: { "a=b": "c" } })).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
+});

@@ -5,9 +5,9 @@ import { validateSessionId } from "../stores/session-id";
 import { listScope, readScope } from "./scope-filter";
 import { embedAll } from "./embed-all";
 import { InMemorySemanticIndex } from "./in-memory-semantic-index";
-import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
-import { memoryMetadata, rememberable } from "./memory-metadata";
+import { memoryMetadata, rememberable, tagList } from "./memory-metadata";
 
 export interface SemanticMemoryProviderOptions {
   /** Embeds memories and queries. Without it, retrieval is lexical (BM25 over stemmed terms). */
@@ -117,7 +117,8 @@ export class SemanticMemoryProvider implements MemoryProvider {
     const scope = readScope(this.scope, options);
     const limit = options.limit === undefined ? this.limit : count(options.limit, "limit", this.limit);
     if (!scope || limit === 0) return [];
-    const filter: SemanticFilter = { ...scope, ...(options.tags?.length ? { tags: options.tags } : {}) };
+    const tags = tagList(options.tags);
+    const filter: SemanticFilter = { ...scope, ...(tags.length ? { tags } : {}) };
     options.abortSignal?.throwIfAborted();
     const query = options.query?.trim() ?? "";
     let hits: ScoredDocument[];
@@ -130,11 +131,11 @@ export class SemanticMemoryProvider implements MemoryProvider {
     return this.withNeighbours(hits, filter);
   }
 
-  async clear(options?: MemoryScope): Promise<void> {
+  async clear(options?: MemoryScope | string): Promise<void> {
     await this.index.delete(listScope(this.scope, options));
   }
 
-  async entries(options?: MemoryScope): Promise<MemoryEntry[]> {
+  async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     const documents = await this.index.list(listScope(this.scope, options));
     return documents.map((document) => ({
       id: document.id,

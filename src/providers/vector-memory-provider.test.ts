@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { MockEmbeddingModel } from "../testing/mock-embedding-model";
 import { testMemoryProvider } from "./memory-provider-contract";
-import { VectorMemoryProvider, type VectorMemoryHit, type VectorMemoryItem, type VectorMemoryQuery } from "./vector-memory-provider";
+import { VectorMemoryProvider, type VectorMemoryHit, type VectorMemoryItem, type VectorSearchOptions } from "./vector-memory-provider";
 
 /** A stand-in for the user's vector database: an array, cosine similarity, metadata filters. */
 function fakeVectorDatabase(options: { ignoreFilter?: boolean } = {}) {
   const items = new Map<string, VectorMemoryItem>();
-  const queries: VectorMemoryQuery[] = [];
+  const queries: ({ text: string; limit: number } & VectorSearchOptions)[] = [];
   const matches = (item: VectorMemoryItem, filter: { sessionId?: string; userId?: string; tags?: string[] }) =>
     (filter.sessionId === undefined || item.metadata.sessionId === filter.sessionId) &&
     (filter.userId === undefined || item.metadata.userId === filter.userId) &&
@@ -25,16 +25,16 @@ function fakeVectorDatabase(options: { ignoreFilter?: boolean } = {}) {
   return {
     items,
     queries,
-    insert: async (batch: VectorMemoryItem[]) => {
-      for (const item of batch) items.set(item.id, item);
+    insert: async (content: string, metadata: VectorMemoryItem["metadata"], { id, vector, messageId }: { id: string; vector?: number[]; messageId?: string }) => {
+      items.set(id, { id, content, metadata, ...(vector ? { vector } : {}), ...(messageId ? { messageId } : {}) });
     },
-    search: async (query: VectorMemoryQuery): Promise<VectorMemoryHit[]> => {
-      queries.push(query);
+    search: async (text: string, limit: number, query: VectorSearchOptions): Promise<VectorMemoryHit[]> => {
+      queries.push({ text, limit, ...query });
       return [...items.values()]
         .filter((item) => options.ignoreFilter || matches(item, query.filter))
         .map((item) => ({ id: item.id, content: item.content, messageId: item.messageId, metadata: { ...item.metadata }, score: cosine(query.vector!, item.vector!) }))
         .sort((left, right) => right.score - left.score)
-        .slice(0, query.limit);
+        .slice(0, limit);
     },
     delete: async (filter: { sessionId?: string; userId?: string }) => {
       for (const [id, item] of items) if (matches(item, filter)) items.delete(id);
@@ -94,9 +94,9 @@ describe("VectorMemoryProvider", () => {
   });
 
   it("without an embedder passes only the text, and explains missing options", async () => {
-    const queries: VectorMemoryQuery[] = [];
+    const queries: VectorSearchOptions[] = [];
     const provider = new VectorMemoryProvider({
-      search: async (query) => {
+      search: async (_text, _limit, query) => {
         queries.push(query);
         return [{ id: 7 as unknown as string, content: "hit" }];
       },
@@ -105,6 +105,61 @@ describe("VectorMemoryProvider", () => {
     expect(await provider.read({ sessionId: "s", query: "hello" })).toEqual([{ id: "7", content: "hit", metadata: {} }]);
     expect(queries[0]!.vector).toBeUndefined();
     await expect(provider.clear()).rejects.toThrow(/delete\(filter\)/);
-    expect(() => new VectorMemoryProvider({} as never)).toThrow(/search\(query\)/);
+    expect(() => new VectorMemoryProvider({} as never)).toThrow(/search\(query, limit\)/);
+  });
+});
+
+describe("VectorMemoryProvider with the AgentCore document's signatures", () => {
+  it("calls insert(text, metadata, { id, abortSignal }) once per memory and search(query, limit, { filter }) with the scope", async () => {
+    const inserts: unknown[][] = [];
+    const searches: unknown[][] = [];
+    const signal = new AbortController().signal;
+    const provider = new VectorMemoryProvider({
+      insert: async (...args) => void inserts.push(args),
+      search: async (...args) => {
+        searches.push(args);
+        return ["plain string hit", { id: "r", content: "record hit", score: 0.5 }];
+      },
+    });
+    await provider.write(
+      [
+        { id: "u1", role: "user", content: "first", timestamp: 1 },
+        { id: "a1", role: "assistant", content: "second", timestamp: 2 },
+      ],
+      { sessionId: "s", userId: "u", abortSignal: signal },
+    );
+    expect(inserts).toHaveLength(2);
+    expect(inserts[0]).toEqual(["first", { sessionId: "s", userId: "u", tags: [], role: "user", createdAt: 1 }, { id: expect.any(String), messageId: "u1", abortSignal: signal }]);
+    expect(inserts[1]![0]).toBe("second");
+    const records = await provider.read({ sessionId: "s", userId: "u", query: "hit", limit: 3, abortSignal: signal });
+    expect(searches[0]).toEqual(["hit", 3, { filter: { sessionId: "s", userId: "u" }, abortSignal: signal }]);
+    expect(records.map((record) => record.content)).toEqual(["plain string hit", "record hit"]);
+    expect(records[0]!.id).toMatch(/^text:/);
+  });
+
+  it("a user-scope read drops a hit written in another session without a user id, when search ignores its filter (issue 22 item 13)", async () => {
+    const rows: { content: string; metadata: Record<string, unknown> }[] = [];
+    const provider = new VectorMemoryProvider({
+      scope: "user",
+      insert: async (content, metadata) => void rows.push({ content, metadata: { ...metadata } }),
+      search: async () => rows.map((row, index) => ({ id: String(index), content: row.content, metadata: row.metadata })),
+    });
+    await provider.write([{ role: "user", content: "anonymous secret" }], { sessionId: "someone-else" });
+    await provider.write([{ role: "user", content: "alice note" }], { sessionId: "a", userId: "alice" });
+    const records = await provider.read({ sessionId: "b", userId: "alice", query: "secret" });
+    expect(records.map((record) => record.content)).toEqual(["alice note"]);
+  });
+
+  it("filters by key/value tags on write and read", async () => {
+    const database = fakeVectorDatabase({ ignoreFilter: true });
+    const provider = new VectorMemoryProvider({ ...database, embedder: new MockEmbeddingModel() });
+    await provider.write([{ role: "user", content: "invoice question" }], { sessionId: "s", tags: { topic: "billing" } });
+    await provider.write([{ role: "user", content: "login question" }], { sessionId: "s", tags: { topic: "auth" } });
+    const records = await provider.read({ sessionId: "s", query: "question", tags: { topic: "billing" } });
+    expect(records.map((record) => record.content)).toEqual(["invoice question"]);
+    expect(database.queries[0]!.filter).toEqual({ sessionId: "s", tags: ["topic=billing"] });
+    await expect(provider.write([{ role: "user", content: "x" }], { sessionId: "s", tags: { topic: 1 } as never })).rejects.toMatchObject({
+      name: "InvalidArgumentError",
+    });
   });
 });

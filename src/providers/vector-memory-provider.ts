@@ -5,21 +5,14 @@ import type { AgentMessage } from "../messages/agent-message";
 import type { EmbeddingModel } from "../models/embedding-model";
 import { validateSessionId } from "../stores/session-id";
 import { embedAll } from "./embed-all";
-import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import { matchesMemoryFilter, memoryMetadata, rememberable, tagList, type MemoryFilter, type MemoryItemMetadata } from "./memory-metadata";
 import { listScope, readScope } from "./scope-filter";
-import { memoryMetadata, rememberable } from "./memory-metadata";
 
-/** Scope and metadata stored with each item; `search` filters on it. */
-export interface VectorMemoryMetadata {
-  sessionId?: string;
-  userId?: string;
-  agentName?: string;
-  tags: string[];
-  role?: AgentMessage["role"];
-  createdAt: number;
-}
+/** Scope and metadata stored with each item (the same shape as `SemanticMemoryProvider`'s documents). */
+export type VectorMemoryMetadata = MemoryItemMetadata;
 
-/** One memory handed to `insert`. */
+/** One memory as `list` returns it. */
 export interface VectorMemoryItem {
   id: string;
   content: string;
@@ -29,17 +22,28 @@ export interface VectorMemoryItem {
   metadata: VectorMemoryMetadata;
 }
 
-/** What `search` is asked for. Every field of `filter` must match the item's metadata; `tags`: every one of them. */
-export interface VectorMemoryQuery {
-  text: string;
-  /** The query's embedding, when the provider has an embedder. */
+/** The third argument of `insert`: the memory's id (upsert by it), embedding and source message. */
+export interface VectorInsertOptions {
+  id: string;
+  /** The text's embedding, when the provider has an embedder. */
   vector?: number[];
-  filter: { sessionId?: string; userId?: string; tags?: string[] };
-  limit: number;
+  messageId?: string;
   abortSignal?: AbortSignal;
 }
 
-/** One hit `search` returns: the item's id and content, its score, and (ideally) its metadata. */
+/** The third argument of `search`: the scope to honour, the query's embedding, the abort signal. */
+export interface VectorSearchOptions {
+  /** Every given field must match the item's metadata; `tags`: every one of them. */
+  filter: MemoryFilter;
+  /** The query's embedding, when the provider has an embedder. */
+  vector?: number[];
+  abortSignal?: AbortSignal;
+}
+
+/** @deprecated The query and the third argument of `search`, as one object. */
+export type VectorMemoryQuery = VectorSearchOptions & { text: string; limit: number };
+
+/** One hit `search` returns: the item's id and content, its score, and (ideally) its metadata. A plain string is a hit too. */
 export interface VectorMemoryHit {
   id: string;
   content: string;
@@ -49,16 +53,19 @@ export interface VectorMemoryHit {
 }
 
 export interface VectorMemoryProviderOptions {
-  /** Finds the memories nearest to a query in your vector database, honouring `filter`. */
-  search: (query: VectorMemoryQuery) => Promise<VectorMemoryHit[]>;
-  /** Stores memories in your vector database (upsert by `id`). */
-  insert: (items: VectorMemoryItem[]) => Promise<void>;
+  /**
+   * Finds the memories nearest to `query` in your vector database: up to `limit` hits, best first,
+   * each a string or a `{ id, content, score?, metadata? }`. `options.filter` is the scope to honour.
+   */
+  search: (query: string, limit: number, options: VectorSearchOptions) => Promise<readonly (string | VectorMemoryHit)[]>;
+  /** Stores one memory in your vector database (upsert by `options.id`); called once per remembered message. */
+  insert: (text: string, metadata: VectorMemoryMetadata, options: VectorInsertOptions) => Promise<unknown>;
   /** Embeds contents and queries; without it, `search` gets only the text (databases that embed themselves). */
   embedder?: EmbeddingModel;
   /** Deletes the memories matching a filter (an empty filter: all). Enables `clear`. */
-  delete?: (filter: { sessionId?: string; userId?: string }) => Promise<void>;
+  delete?: (filter: MemoryScope) => Promise<void>;
   /** Lists the memories matching a filter. Enables `entries`. */
-  list?: (filter: { sessionId?: string; userId?: string }) => Promise<VectorMemoryItem[]>;
+  list?: (filter: MemoryScope) => Promise<VectorMemoryItem[]>;
   /** `"session"` or `"user"`, as for `SemanticMemoryProvider`. @default "session" */
   scope?: "session" | "user";
   /** Records a read returns when it gives no `limit`. @default 5 */
@@ -94,7 +101,7 @@ export class VectorMemoryProvider implements MemoryProvider {
     if (!options || typeof options.search !== "function" || typeof options.insert !== "function") {
       throw new InvalidArgumentError({
         argument: "search",
-        message: "VectorMemoryProvider needs `search(query)` and `insert(items)` functions that talk to your vector database.",
+        message: "VectorMemoryProvider needs `search(query, limit)` and `insert(text, metadata)` functions that talk to your vector database.",
       });
     }
     this.options = options;
@@ -124,7 +131,16 @@ export class VectorMemoryProvider implements MemoryProvider {
       const vectors = await embedAll(this.options.embedder, items.map((item) => item.content), options.abortSignal);
       items.forEach((item, index) => (item.vector = vectors[index]));
     }
-    await this.options.insert(items);
+    // One call per memory, in order: the shape of the AgentCore document's `insert(text, metadata)`.
+    for (const item of items) {
+      options.abortSignal?.throwIfAborted();
+      await this.options.insert(item.content, item.metadata, {
+        id: item.id,
+        ...(item.vector ? { vector: item.vector } : {}),
+        ...(item.messageId ? { messageId: item.messageId } : {}),
+        ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      });
+    }
   }
 
   async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
@@ -132,35 +148,22 @@ export class VectorMemoryProvider implements MemoryProvider {
     const limit = options.limit ?? this.limit;
     const text = options.query?.trim() ?? "";
     if (!scope || limit <= 0 || text === "") return [];
-    const filter = { ...scope, ...(options.tags?.length ? { tags: options.tags } : {}) };
+    const tags = tagList(options.tags);
+    const filter: MemoryFilter = { ...scope, ...(tags.length ? { tags } : {}) };
     const vector = this.options.embedder ? (await embedAll(this.options.embedder, [text], options.abortSignal))[0] : undefined;
-    const raw = await this.options.search({
-      text,
-      ...(vector ? { vector } : {}),
+    const raw = await this.options.search(text, limit, {
       filter,
-      limit,
+      ...(vector ? { vector } : {}),
       ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
     });
     if (!Array.isArray(raw)) {
-      throw new MemoryProviderError({ provider: this.type, operation: "read", message: "search() must return an array of { id, content, score?, metadata? }." });
+      throw new MemoryProviderError({ provider: this.type, operation: "read", message: "search() must return an array of strings or { id, content, score?, metadata? }." });
     }
     const records: MemoryRecord[] = [];
     for (const [index, item] of raw.entries()) {
-      const parsed = hitSchema.safeParse(item);
-      if (!parsed.success) {
-        throw new MemoryProviderError({
-          provider: this.type,
-          operation: "read",
-          message: `search() returned a bad hit at index ${index}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(hit)"}: ${issue.message}`).join("; ")}`,
-          cause: parsed.error,
-        });
-      }
-      const hit = parsed.data;
+      const hit = parseHit(item, index, this.type);
       const metadata = hit.metadata ?? {};
-      // Defence in depth: never pass on another scope's memory, whatever search() did.
-      if (filter.userId !== undefined && metadata.userId !== undefined && metadata.userId !== filter.userId) continue;
-      if (filter.sessionId !== undefined && metadata.sessionId !== undefined && metadata.sessionId !== filter.sessionId) continue;
-      if (filter.tags && Array.isArray(metadata.tags) && !filter.tags.every((tag) => (metadata.tags as unknown[]).includes(tag))) continue;
+      if (!inScope(metadata, filter)) continue;
       const messageId = hit.messageId ?? (typeof metadata.messageId === "string" ? metadata.messageId : undefined);
       records.push({
         id: hit.id,
@@ -174,14 +177,14 @@ export class VectorMemoryProvider implements MemoryProvider {
     return records;
   }
 
-  async clear(options?: MemoryScope): Promise<void> {
+  async clear(options?: MemoryScope | string): Promise<void> {
     if (!this.options.delete) {
       throw new InvalidArgumentError({ argument: "delete", message: "clear() needs the `delete(filter)` option of VectorMemoryProvider." });
     }
     await this.options.delete(listScope(this.scope, options));
   }
 
-  async entries(options?: MemoryScope): Promise<MemoryEntry[]> {
+  async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     if (!this.options.list) {
       throw new InvalidArgumentError({ argument: "list", message: "entries() needs the `list(filter)` option of VectorMemoryProvider." });
     }
@@ -198,4 +201,42 @@ export class VectorMemoryProvider implements MemoryProvider {
       ...(item.metadata.role ? { role: item.metadata.role } : {}),
     }));
   }
+}
+
+/** A hit as a record: a string is its own content (its id derived from it), an object is checked. */
+function parseHit(item: unknown, index: number, provider: string): z.infer<typeof hitSchema> {
+  if (typeof item === "string") return { id: `text:${contentKey(item)}`, content: item };
+  const parsed = hitSchema.safeParse(item);
+  if (parsed.success) return parsed.data;
+  throw new MemoryProviderError({
+    provider,
+    operation: "read",
+    message: `search() returned a bad hit at index ${index}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(hit)"}: ${issue.message}`).join("; ")}`,
+    cause: parsed.error,
+  });
+}
+
+/**
+ * Defence in depth: whatever `search` did, a hit passes only if it is in the read's scope.
+ * A hit whose metadata names a session or user (as every item this provider inserted does) must
+ * match the whole scope: the read's session and user and every tag. A hit that names neither
+ * (a plain string, or a record without scope metadata, as a `search` written like the AgentCore
+ * document returns) carries nothing to check against: it is `search`'s own answer to the filter
+ * it was given, kept as it is (its tags, if it has any, must still match).
+ */
+function inScope(metadata: Record<string, unknown>, filter: MemoryFilter): boolean {
+  const scoped = metadata.sessionId !== undefined || metadata.userId !== undefined;
+  if (scoped) return matchesMemoryFilter(metadata as Partial<VectorMemoryMetadata>, filter);
+  if (!Array.isArray(metadata.tags)) return true;
+  return matchesMemoryFilter(metadata as Partial<VectorMemoryMetadata>, { ...(filter.tags ? { tags: filter.tags } : {}) });
+}
+
+/** A short stable key for a text (FNV-1a, 32 bits, hex) and its length. */
+function contentKey(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${hash.toString(16)}-${text.length}`;
 }

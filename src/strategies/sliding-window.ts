@@ -1,4 +1,8 @@
 import type { AgentMessage } from "../messages/agent-message";
+import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
+import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/message-memory";
+import type { MemoryStore } from "../stores/memory-store";
+import { ConversationStorage } from "./conversation-storage";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import { applyWindow, positiveIntegerOption, TailSizer, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
 import type { WindowLimits } from "./select-window";
@@ -10,6 +14,8 @@ export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
   maxTurns?: number;
   /** Also keep the window under this many tokens, dropping whole turns. No token limit by default. */
   maxTokens?: number;
+  /** Where `write` keeps conversations when the memory is used on its own (AgentLIB's API). @default new InMemoryStore() */
+  store?: MemoryStore;
 }
 
 /**
@@ -19,8 +25,13 @@ export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
  */
 export class SlidingWindowMemory implements IMemoryStrategy {
   readonly name: string = "sliding_window";
+  /** The provider type (AgentLIB's `MemoryProvider.type`). */
+  get type(): string {
+    return this.name;
+  }
   protected readonly limits: WindowLimits;
   private readonly tailSizer: TailSizer;
+  private readonly storage: ConversationStorage;
 
   constructor(options: number | SlidingWindowMemoryOptions = {}) {
     const resolved = typeof options === "number" ? { maxMessages: options } : options;
@@ -28,6 +39,27 @@ export class SlidingWindowMemory implements IMemoryStrategy {
     const maxTokens = positiveIntegerOption(resolved.maxTokens, "maxTokens", undefined);
     this.limits = { maxTurns, ...(maxTokens === undefined ? {} : { maxTokens }), ...resolveBehaviour(resolved, maxTurns) };
     this.tailSizer = new TailSizer(this.limits);
+    this.storage = new ConversationStorage(resolved.store, (history) => applyWindow(history, {}, this.limits));
+  }
+
+  /** The session's conversation (AgentLIB's `read`): every message written, windowed by this memory's limits. */
+  read(options: MemoryReadOptions = {}): Promise<ModelMessage[]> {
+    return this.storage.read(options);
+  }
+
+  /** Stores the messages of a run (AgentLIB's `write`); system messages and messages already stored are skipped. */
+  write(messages: ModelMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+    return this.storage.write(messages, options);
+  }
+
+  /** Forgets one session's conversation, or every session's. */
+  clear(sessionId?: string | MemoryScope): Promise<void> {
+    return this.storage.clear(sessionId);
+  }
+
+  /** The stored conversations, one entry per session, with their metadata. */
+  entries(sessionId?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
+    return this.storage.entries(sessionId);
   }
 
   /** The tail the agent reads first (see `IMemoryStrategy.historyLimit`); a longer one when the window needs it. */

@@ -11,6 +11,9 @@ import { selectWindow, type WindowLimits } from "./select-window";
 import { summaryDigest } from "./summary-digest";
 import { readSummaries, writeSummary } from "./summary-records";
 import { positiveIntegerOption, resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
+import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
+import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/message-memory";
+import { ConversationStorage } from "./conversation-storage";
 
 export interface SummaryMemoryOptions extends WindowBehaviourOptions {
   /** Summarise once the history not yet covered by a summary is longer than this many messages. @default 20 */
@@ -306,6 +309,8 @@ export interface SummarizingMemoryOptions extends WindowBehaviourOptions {
   maxTokens?: number;
   /** How long the summariser may take. @default 30000 */
   timeoutMs?: number;
+  /** Where `write` keeps conversations when the memory is used on its own (AgentLIB's API). @default new InMemoryStore() */
+  store?: MemoryStore;
 }
 
 /**
@@ -318,8 +323,36 @@ export class SummarizingMemory extends SummaryMemory {
   constructor(options: SummarizingMemoryOptions = {}) {
     const recentMessages = positiveIntegerOption(options.recentMessages, "recentMessages", 10)!;
     const summarizeEvery = positiveIntegerOption(options.summarizeEvery, "summarizeEvery", 10)!;
-    const { summaryModel, summarizeEvery: _every, ...rest } = options;
+    const { summaryModel, summarizeEvery: _every, store, ...rest } = options;
     super({ ...rest, recentMessages, summarizeThreshold: recentMessages + summarizeEvery, ...(summaryModel ? { model: summaryModel } : {}) });
+    this.storage = new ConversationStorage(store, (history, sessionId, backing) => this.apply(history, { sessionId, store: backing }));
+  }
+
+  private readonly storage: ConversationStorage;
+
+  /** The provider type (AgentLIB's `MemoryProvider.type`). */
+  get type(): string {
+    return this.name;
+  }
+
+  /** The session's conversation (AgentLIB's `read`): a summary of older turns as a system message, then the recent ones. */
+  read(options: MemoryReadOptions = {}): Promise<ModelMessage[]> {
+    return this.storage.read(options);
+  }
+
+  /** Stores the messages of a run (AgentLIB's `write`); system messages and messages already stored are skipped. */
+  write(messages: ModelMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+    return this.storage.write(messages, options);
+  }
+
+  /** Forgets one session's conversation (and keeps its summaries out of later reads), or every session's. */
+  clear(sessionId?: string | MemoryScope): Promise<void> {
+    return this.storage.clear(sessionId);
+  }
+
+  /** The stored conversations, one entry per session, with their metadata. */
+  entries(sessionId?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
+    return this.storage.entries(sessionId);
   }
 }
 

@@ -3,7 +3,7 @@ import type { AgentMessage, AssistantMessage, ToolMessage } from "../messages/ag
 import { findToolPairingIssues } from "../messages/validate-tool-pairing";
 import { serializeToolResult } from "../tools/execute-tool-call";
 import { guardUIPayload, type PayloadLimits } from "./guard-payload";
-import type { UIMessage, UIMessageV4 } from "./ui-message";
+import type { UIMessage } from "./ui-message";
 
 export type ConvertToModelMessagesOptions = PayloadLimits;
 
@@ -34,7 +34,7 @@ class Issue extends Error {
  * prototype-polluting keys are refused.
  */
 export function convertToModelMessages(
-  uiMessages: readonly (UIMessage | UIMessageV4)[] | unknown,
+  uiMessages: readonly UIMessage[] | unknown,
   options: ConvertToModelMessagesOptions = {},
 ): AgentMessage[] {
   const list = guardUIPayload(uiMessages, options);

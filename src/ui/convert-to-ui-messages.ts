@@ -1,6 +1,6 @@
 import { parseAgentMessages, type AgentMessage, type ToolMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
-import type { UIMessage, UIMessagePart } from "./ui-message";
+import type { UIMessageV5, UIMessagePart } from "./ui-message";
 
 /**
  * Converts stored agent messages into UI messages (AI SDK v5+ shape) so a page can show a
@@ -9,10 +9,10 @@ import type { UIMessage, UIMessagePart } from "./ui-message";
  * `output-available`. Ids and timestamps go in `metadata.agentcore`, so
  * `convertToModelMessages(convertToUIMessages(history))` gives the history back.
  */
-export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessage[] {
+export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessageV5[] {
   const history = repairToolPairing(parseAgentMessages(messages, { source: "convertToUIMessages input" })).messages;
-  const output: UIMessage[] = [];
-  let current: { message: UIMessage; sources: AgentMessage[] } | undefined;
+  const output: UIMessageV5[] = [];
+  let current: { message: UIMessageV5; sources: AgentMessage[] } | undefined;
   const finish = () => {
     if (current) output.push(withMetadata(current.message, current.sources));
     current = undefined;
@@ -60,7 +60,7 @@ function toolOutput(content: string): unknown {
   return content;
 }
 
-function withMetadata(message: UIMessage, sources: AgentMessage[]): UIMessage {
+function withMetadata(message: UIMessageV5, sources: AgentMessage[]): UIMessageV5 {
   const ids = sources.map((source) => source.id);
   const timestamps = sources.map((source) => source.timestamp);
   const agentcore: { ids?: string[]; timestamps?: number[] } = {};

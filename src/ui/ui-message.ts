@@ -51,8 +51,8 @@ export interface UIMessageAgentMetadata {
   [key: string]: unknown;
 }
 
-/** A UI message in the AI SDK v5+ shape. */
-export interface UIMessage {
+/** A UI message in the AI SDK v5+ shape: what `convertToUIMessages` writes. */
+export interface UIMessageV5 {
   id: string;
   role: "system" | "user" | "assistant";
   parts: UIMessagePart[];
@@ -78,3 +78,10 @@ export interface UIMessageV4 {
   toolInvocations?: UIToolInvocationV4[];
   parts?: unknown[];
 }
+
+/**
+ * A UI message as a client sends it: the v5+ shape (`parts`) or the older v4 shape (`content`
+ * plus `toolInvocations`, as in the AgentCore document's converter example). `convertToModelMessages`
+ * reads both; `convertToUIMessages` writes `UIMessageV5`.
+ */
+export type UIMessage = UIMessageV5 | UIMessageV4;

@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { modelIdArgument, type ModelIdArgument } from "../model-id-argument";
 import { MissingApiKeyError } from "../../errors/missing-api-key-error";
 import type { LanguageModel } from "../language-model";
 import { AnthropicMessagesLanguageModel } from "./anthropic-messages-language-model";
@@ -34,11 +35,12 @@ export interface AnthropicProviderSettings {
  * `modelId` is the resolved id. (Its public types do not mention the SDK's.)
  */
 export interface AnthropicProvider {
-  (modelId: string): LanguageModel;
+  /** A Messages API model: `anthropic("claude-sonnet-4-5")` or `anthropic({ model: "claude-sonnet-4-5" })`. */
+  (modelId: ModelIdArgument): LanguageModel;
   /** Provider id, `"anthropic"`. */
   readonly name: string;
   /** A Messages API model. */
-  messages(modelId: string): LanguageModel;
+  messages(modelId: ModelIdArgument): LanguageModel;
 }
 
 /**
@@ -63,12 +65,14 @@ export function createAnthropic(settings: AnthropicProviderSettings = {}): Anthr
     defaultMaxTokens:
       typeof defaultMaxTokens === "number" ? () => defaultMaxTokens : (defaultMaxTokens ?? defaultAnthropicMaxTokens),
   };
-  const messages = (modelId: string) =>
-    new AnthropicMessagesLanguageModel(
+  const messages = (input: ModelIdArgument) => {
+    const modelId = modelIdArgument(input, "anthropic");
+    return new AnthropicMessagesLanguageModel(
       settings.modelAliases ? resolveAnthropicModelId(modelId, aliases) : resolveAnthropicModelId(modelId),
       config,
     );
-  const provider = Object.assign((modelId: string) => messages(modelId), { messages });
+  };
+  const provider = Object.assign((modelId: ModelIdArgument) => messages(modelId), { messages });
   Object.defineProperty(provider, "name", { value: "anthropic" });
   return provider as AnthropicProvider;
 }

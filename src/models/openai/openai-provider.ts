@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { modelIdArgument, type ModelIdArgument } from "../model-id-argument";
 import { MissingApiKeyError } from "../../errors/missing-api-key-error";
 import type { EmbeddingModel } from "../embedding-model";
 import type { LanguageModel } from "../language-model";
@@ -33,11 +34,12 @@ export interface OpenAIProviderSettings {
  * (Its public types do not mention the SDK's, so type-checking a consumer stays fast.)
  */
 export interface OpenAIProvider {
-  (modelId: string): LanguageModel;
+  /** A Chat Completions model: `openai("gpt-4o")` or `openai({ model: "gpt-4o" })`. */
+  (modelId: ModelIdArgument): LanguageModel;
   /** Provider id, `"openai"` (or the name given to `createOpenAICompatible`). */
   readonly name: string;
   /** A Chat Completions model. */
-  chat(modelId: string): LanguageModel;
+  chat(modelId: ModelIdArgument): LanguageModel;
   /** An embedding model, e.g. `"text-embedding-3-small"`. */
   embedding(modelId: string, options?: OpenAIEmbeddingModelOptions): EmbeddingModel;
 }
@@ -98,8 +100,8 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings, internals
     includeStreamUsage: internals.includeStreamUsage,
     apiKeyVariable: internals.apiKeyVariable,
   };
-  const chat = (modelId: string) => new OpenAIChatLanguageModel(modelId, chatConfig);
-  const provider = Object.assign((modelId: string) => chat(modelId), {
+  const chat = (modelId: ModelIdArgument) => new OpenAIChatLanguageModel(modelIdArgument(modelId, internals.name), chatConfig);
+  const provider = Object.assign((modelId: ModelIdArgument) => chat(modelId), {
     chat,
     embedding: (modelId: string, options?: OpenAIEmbeddingModelOptions) =>
       new OpenAIEmbeddingModel(modelId, { provider: internals.name, getClient }, options),

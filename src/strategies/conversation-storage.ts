@@ -1,0 +1,164 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import type { AgentMessage } from "../messages/agent-message";
+import { matchesMemoryFilter, tagList, tagRecord } from "../providers/memory-metadata";
+import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
+import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/message-memory";
+import { InMemoryStore } from "../stores/in-memory-store";
+import type { MemoryStore, SessionEntry } from "../stores/memory-store";
+import { estimateMessagesTokens } from "../tokens/estimate-tokens";
+import type { MemoryStrategyResult } from "./memory-strategy";
+
+/** The session a read or write without a `sessionId` uses, as in the AgentLIB document. */
+export const DEFAULT_MEMORY_SESSION = "default";
+
+/** Fits a session's stored history into the window the memory sends (its strategy's `apply`). */
+export type WindowFn = (history: readonly AgentMessage[], sessionId: string, store: MemoryStore) => MemoryStrategyResult | Promise<MemoryStrategyResult>;
+
+/**
+ * The storage behind the AgentLIB read/write contract of the conversation memories (`BufferMemory`,
+ * `SlidingWindowMemory`, `SummarizingMemory`). Everything written is kept (nothing is trimmed
+ * away on write); the memory's own window is applied on read. System messages are never stored.
+ * A message already stored (same id, e.g. history returned by `read` and written back with the new
+ * turn) is not stored again; new messages get an id and a timestamp.
+ */
+export class ConversationStorage {
+  readonly store: MemoryStore;
+  private readonly window: WindowFn;
+  /** Last read or write per session, and sessions written through a store that cannot list them. */
+  private readonly seen = new Map<string, { createdAt: number; accessedAt: number; agentName?: string; tags: string[] }>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(store: MemoryStore | undefined, window: WindowFn) {
+    if (store !== undefined && (typeof store !== "object" || store === null || typeof store.getMessages !== "function" || typeof store.setMessages !== "function")) {
+      throw new InvalidArgumentError({ argument: "store", message: "store must be a MemoryStore (getMessages, setMessages, clearMessages, …)." });
+    }
+    this.store = store ?? new InMemoryStore();
+    this.window = window;
+  }
+
+  async read(options: MemoryReadOptions = {}): Promise<ModelMessage[]> {
+    const sessionId = sessionOf(options.sessionId);
+    const limit = options.limit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
+      throw new InvalidArgumentError({ argument: "limit", value: limit, message: "limit must be a whole number of 0 or more." });
+    }
+    const wanted = tagList(options.tags);
+    const history = await this.store.getMessages(sessionId);
+    if (history.length === 0) return [];
+    if (wanted.length && !matchesMemoryFilter({ tags: (await this.session(sessionId))?.tags ?? [] }, { tags: wanted })) return [];
+    this.touch(sessionId);
+    const window = await this.window(history, sessionId, this.store);
+    const messages = [...(window.summary ? [{ role: "system" as const, content: window.summary }] : []), ...window.messages];
+    return limit === undefined ? messages : tail(messages, limit);
+  }
+
+  async write(messages: ModelMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+    if (!Array.isArray(messages)) throw new InvalidArgumentError({ argument: "messages", value: messages, message: "write() takes an array of messages." });
+    const sessionId = sessionOf(options.sessionId);
+    const tags = tagList(options.tags);
+    await this.serially(sessionId, async () => {
+      const stored = await this.store.getMessages(sessionId);
+      const known = new Set(stored.flatMap((message) => (message.id ? [message.id] : [])));
+      const now = Date.now();
+      const fresh = messages
+        .filter((message) => message.role !== "system" && !(message.id && known.has(message.id)))
+        .map((message) => ({ ...message, id: message.id ?? globalThis.crypto.randomUUID(), timestamp: message.timestamp ?? now }) as AgentMessage);
+      if (fresh.length) {
+        if (this.store.appendMessages) await this.store.appendMessages(sessionId, fresh);
+        else await this.store.setMessages(sessionId, [...stored, ...fresh]);
+      }
+      const previous = (await this.session(sessionId))?.tags ?? [];
+      const merged = tagList({ ...tagRecord(previous), ...tagRecord(tags) });
+      const own = this.seen.get(sessionId);
+      this.seen.set(sessionId, {
+        createdAt: own?.createdAt ?? now,
+        accessedAt: now,
+        ...(options.agentName ?? own?.agentName ? { agentName: options.agentName ?? own?.agentName } : {}),
+        tags: merged,
+      });
+      if (this.store.updateSession && (options.agentName || tags.length)) {
+        await this.store.updateSession(sessionId, { ...(options.agentName ? { agentName: options.agentName } : {}), tags: merged });
+      }
+    });
+  }
+
+  async clear(given?: string | MemoryScope): Promise<void> {
+    const sessionId = typeof given === "string" ? given : given?.sessionId;
+    const sessions = sessionId !== undefined ? [sessionId] : (await this.sessions()).map((session) => session.sessionId);
+    for (const id of sessions) {
+      await this.serially(id, () => this.store.clearMessages(id));
+      this.seen.delete(id);
+    }
+  }
+
+  async entries(given?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
+    const sessionId = typeof given === "string" ? given : given?.sessionId;
+    const entries: StoredMessageMemoryEntry[] = [];
+    for (const session of await this.sessions()) {
+      if (sessionId !== undefined && session.sessionId !== sessionId) continue;
+      const messages = await this.store.getMessages(session.sessionId);
+      if (messages.length === 0) continue;
+      const tags = session.tags ?? [];
+      entries.push({
+        id: session.sessionId,
+        sessionId: session.sessionId,
+        messages,
+        metadata: {
+          createdAt: new Date(session.createdAt),
+          accessedAt: new Date(Math.max(session.accessedAt, this.seen.get(session.sessionId)?.accessedAt ?? 0)),
+          ...(session.agentName ? { agentName: session.agentName } : {}),
+          ...(tags.length ? { tags: tagRecord(tags) } : {}),
+          tokenCount: estimateMessagesTokens(messages),
+        },
+      });
+    }
+    return entries;
+  }
+
+  /** Sessions the store lists (with their metadata), or those written through this memory when it cannot list them. */
+  private async sessions(): Promise<SessionEntry[]> {
+    if (this.store.entries) return this.store.entries();
+    return [...this.seen].map(([sessionId, own]) => ({ sessionId, messageCount: 0, ...own }));
+  }
+
+  private async session(sessionId: string): Promise<{ tags: string[] } | undefined> {
+    const stored = this.store.getSession ? await this.store.getSession(sessionId) : undefined;
+    if (stored) return { tags: stored.tags ?? [] };
+    return this.seen.get(sessionId);
+  }
+
+  private touch(sessionId: string): void {
+    const own = this.seen.get(sessionId);
+    const now = Date.now();
+    this.seen.set(sessionId, own ? { ...own, accessedAt: now } : { createdAt: now, accessedAt: now, tags: [] });
+  }
+
+  /** Runs the writes of one session one after another (a read-modify-write must not interleave). */
+  private serially<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(sessionId) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const settled = run.catch(() => undefined);
+    this.queues.set(sessionId, settled);
+    void settled.then(() => {
+      if (this.queues.get(sessionId) === settled) this.queues.delete(sessionId);
+    });
+    return run;
+  }
+}
+
+function sessionOf(sessionId: string | undefined): string {
+  if (sessionId === undefined) return DEFAULT_MEMORY_SESSION;
+  if (typeof sessionId !== "string" || sessionId === "") {
+    throw new InvalidArgumentError({ argument: "sessionId", value: sessionId, message: "sessionId must be a non-empty string." });
+  }
+  return sessionId;
+}
+
+/** The last `limit` messages, never starting with a tool result whose call was cut off. */
+function tail(messages: ModelMessage[], limit: number): ModelMessage[] {
+  if (limit === 0) return [];
+  const cut = messages.slice(-limit);
+  let start = 0;
+  while (start < cut.length && cut[start]!.role === "tool") start++;
+  return cut.slice(start);
+}
