@@ -172,6 +172,24 @@ describe("FileMemoryStore on disk", () => {
     expect(await new FileMemoryStore(path).getMessages("s")).toEqual([...turn(1), ...turn(2)]);
   });
 
+  it("keeps sessions, scopes and fact keys named like Object.prototype members through compaction", async () => {
+    const path = freshPath();
+    const names = ["__proto__", "constructor", "hasOwnProperty", "toString"];
+    const store = new FileMemoryStore(path);
+    for (const [index, name] of names.entries()) {
+      await store.appendMessages(name, turn(index));
+      await store.setFact(name, { key: name, value: `value of ${name}`, createdAt: index, updatedAt: index });
+    }
+    await new FileMemoryStore({ path, compactAfterBytes: 1 }).appendMessages("trigger", turn(9)); // compacts
+    expect(JSON.parse(readFileSync(path, "utf8")).generation).toBeGreaterThan(0);
+    const reopened = new FileMemoryStore(path);
+    for (const [index, name] of names.entries()) {
+      expect(await reopened.getMessages(name)).toEqual(turn(index));
+      expect(await reopened.getFacts(name)).toEqual([{ key: name, value: `value of ${name}`, createdAt: index, updatedAt: index }]);
+    }
+    expect((await reopened.entries()).map((entry) => entry.sessionId).sort()).toEqual([...names, "trigger"].sort());
+  });
+
   it("breaks a stale lock left by a dead process", async () => {
     const path = freshPath();
     const store = new FileMemoryStore({ path, staleLockMs: 2000 });

@@ -79,10 +79,11 @@ export function parseSnapshot(text: string): FileState {
 
 /** The snapshot text for a state at a generation. */
 export function serializeSnapshot(state: FileState, generation: number): string {
-  const sessions: SnapshotDocument["sessions"] = {};
+  // Null-prototype objects: a session, scope or fact key such as "__proto__" stays an own key.
+  const sessions: SnapshotDocument["sessions"] = Object.create(null);
   for (const [id, { ids: _ids, ...session }] of state.sessions) sessions[id] = session;
-  const facts: SnapshotDocument["facts"] = {};
-  for (const [scope, map] of state.facts) facts[scope] = Object.fromEntries(map);
+  const facts: SnapshotDocument["facts"] = Object.create(null);
+  for (const [scope, map] of state.facts) facts[scope] = dictionaryOf(map);
   const document: SnapshotDocument = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, generation, sessions, facts };
   return `${JSON.stringify(document, null, 1)}\n`;
 }
@@ -188,6 +189,13 @@ function idsOf(messages: AgentMessage[]): Set<string> {
   const ids = new Set<string>();
   for (const message of messages) if (message.id !== undefined) ids.add(message.id);
   return ids;
+}
+
+/** A null-prototype object holding the map's entries, so no key can reach Object.prototype. */
+function dictionaryOf<T>(map: Map<string, T>): Record<string, T> {
+  const dictionary: Record<string, T> = Object.create(null);
+  for (const [key, value] of map) dictionary[key] = value;
+  return dictionary;
 }
 
 function isRecord(value: unknown): value is Record<string, any> {
