@@ -38,7 +38,9 @@ const store = "FileMemoryStore";
  *   fresh journal the same way. Snapshot and journal carry a generation number, so a journal
  *   left over from a compaction that crashed half way is recognised and never applied twice.
  * - A line cut short by a crash was never acknowledged: readers skip it and the next writer
- *   truncates it. Anything else that does not parse is corruption: a `CorruptStoreError` is
+ *   truncates it. The journal's header records the length acknowledged so far, so a journal
+ *   truncated below it, or missing beside its snapshot, is corruption, not a torn write.
+ *   Anything else that does not parse is corruption too: a `CorruptStoreError` is
  *   thrown, a copy is kept at `<file>.corrupt-<hash>`, and the file is left in place so no
  *   process ever starts over from an empty history by mistake.
  * - `path.lock` (proper-lockfile, refreshed while held, broken when stale) serialises writers

@@ -64,6 +64,9 @@ export class FileStoreEngine {
         await this.refresh(true);
         const change = build(this.state);
         if (!change) return;
+        // Files without the journal's `committed` field or without a snapshot (a new store, or one
+        // written by an older version) are upgraded first, so a truncated or deleted journal is detected.
+        if (this.snapshot.missing || this.journal.legacy) await this.compact();
         await this.journal.append(change, this.state.generation);
         applyOperation(this.state, change);
         if (this.journal.bytes >= Math.max(this.options.compactAfterBytes, this.snapshot.size)) await this.compact();
@@ -116,7 +119,7 @@ export class FileStoreEngine {
       this.state = loaded.state;
       this.journal.reset();
     }
-    const read = await this.journal.read(this.state.generation, (operation) => applyOperation(this.state, operation));
+    const read = await this.journal.read(this.state.generation, !this.snapshot.missing, (operation) => applyOperation(this.state, operation));
     if (read.kind === "restart") {
       this.snapshot.forget();
       return "retry";
@@ -159,6 +162,8 @@ export class FileStoreEngine {
   /** Folds the journal into a new snapshot of the next generation, then starts a fresh journal. */
   private async compact(): Promise<void> {
     await this.removeLeftoverTemps();
+    // A snapshot is never left without a journal beside it: that is how a deleted journal shows.
+    if (this.journal.missing) await this.journal.replace(this.state.generation);
     const generation = this.state.generation + 1;
     await this.snapshot.write(this.state, generation);
     // From here the new snapshot holds everything; the old journal (older generation) is ignored.
