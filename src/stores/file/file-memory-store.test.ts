@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { testMemoryStore } from "../../testing/test-memory-store";
@@ -188,6 +189,15 @@ describe("FileMemoryStore on disk", () => {
       expect(await reopened.getFacts(name)).toEqual([{ key: name, value: `value of ${name}`, createdAt: index, updatedAt: index }]);
     }
     expect((await reopened.entries()).map((entry) => entry.sessionId).sort()).toEqual([...names, "trigger"].sort());
+  });
+
+  it("refuses an unknown option with an InvalidArgumentError naming it, and the right name for a known misspelling", () => {
+    const unknown = () => new FileMemoryStore({ path: freshPath(), compactAfter: 10 } as never);
+    expect(unknown).toThrow(InvalidArgumentError);
+    expect(unknown).toThrow(/"compactAfter"/);
+    const misspelt = () => new FileMemoryStore({ path: freshPath(), filename: "other.json" } as never);
+    expect(misspelt).toThrow(/"filename".*Did you mean "path"\?/);
+    expect(() => new FileMemoryStore({ path: freshPath(), fsync: false, compactAfterBytes: 1, staleLockMs: 5000, lockTimeoutMs: 100 })).not.toThrow();
   });
 
   it("breaks a stale lock left by a dead process", async () => {

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
+import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../session-id";
 import { tailLimit } from "../tail-limit";
 import { entryOf } from "./file-state";
@@ -25,6 +26,9 @@ export interface FileMemoryStoreOptions {
 }
 
 const store = "FileMemoryStore";
+const knownOptions = ["path", "fsync", "compactAfterBytes", "staleLockMs", "lockTimeoutMs"] as const;
+/** Names users bring from other libraries (nedb/lowdb `filename`, proper-lockfile `stale`). */
+const optionAliases: Record<string, string> = { filename: "path", fileName: "path", file: "path", filePath: "path", sync: "fsync", stale: "staleLockMs", lockTimeout: "lockTimeoutMs" };
 
 /**
  * Keeps sessions in one readable JSON file, for a laptop, a CLI or a single small server.
@@ -62,6 +66,7 @@ export class FileMemoryStore implements MemoryStore {
         message: 'new FileMemoryStore() needs a file path, e.g. new FileMemoryStore("./storage/agent-sessions.json").',
       });
     }
+    rejectUnknownOptions(store, resolved, knownOptions, optionAliases);
     this.path = resolve(resolved.path);
     this.engine = new FileStoreEngine({
       path: this.path,
