@@ -1,6 +1,6 @@
 // Drives the built `agentcore` command as a child process, as users run it.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -153,6 +153,22 @@ describe("agentcore memory", () => {
         })
         .sort((a, b) => String(a.sessionId).localeCompare(String(b.sessionId)));
     expect(comparable(roundTrip.stdout)).toEqual(comparable(lines.join("\n")));
+  });
+
+  it("imports sessions named like Object.prototype members into a file store, and they survive its compaction", async () => {
+    const names = ["__proto__", "constructor", "hasOwnProperty"];
+    const file = join(work, "prototype-names.jsonl");
+    const big = "x".repeat(1_100_000); // past the 1 MiB journal threshold: the import compacts
+    const record = (sessionId: string, content: string) =>
+      JSON.stringify({ kind: "agentcore.session", version: 1, sessionId, messages: [{ id: `m-${sessionId}`, role: "user", content, timestamp: 1 }], facts: [] });
+    writeFileSync(file, `${[...names.map((name) => record(name, `hello ${name}`)), record("big", big)].join("\n")}\n`);
+    const store = `file:${join(work, "prototype-names.json")}`;
+    expect((await agentcore(["memory", "import", file, "--store", store])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(work, "prototype-names.json"), "utf8")).generation).toBeGreaterThan(0);
+    const exported = await agentcore(["memory", "export", "--store", store]);
+    const sessions = exported.stdout.trim().split("\n").map((line) => JSON.parse(line) as { sessionId: string; messages: { content: string }[] });
+    expect(sessions.map((session) => session.sessionId).sort()).toEqual([...names, "big"].sort());
+    for (const name of names) expect(sessions.find((session) => session.sessionId === name)?.messages[0]?.content).toBe(`hello ${name}`);
   });
 
   it("refuses a bad export line with the line and field named", async () => {

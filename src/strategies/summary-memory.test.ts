@@ -170,4 +170,21 @@ describe("SummaryMemory", () => {
     expect(new SummarizingMemory({ recentMessages: 6, summarizeEvery: 4 })).toMatchObject({ summarizeThreshold: 10, recentMessages: 6, name: "summarizing" });
     expect(new SummarizingMemory()).toBeInstanceOf(SummaryMemory);
   });
+
+  it("keeps its summaries and failures per session in itself when the run has no store", async () => {
+    let calls = 0;
+    const summarizer = new MockLanguageModel({ provider: "mock", modelId: "summarizer", responses: () => (++calls === 1 ? { text: "" } : { text: `summary ${calls}` }) });
+    const memory = new SummaryMemory({ summarizeThreshold: 4, recentMessages: 2, model: summarizer });
+    const history: AgentMessage[] = Array.from({ length: 12 }, (_, index) => ({ id: `m${index}`, role: index % 2 ? "assistant" : "user", content: `message ${index}`, timestamp: index }) as AgentMessage);
+    const errors: unknown[] = [];
+    const failed = await memory.apply(history.slice(0, 6), { sessionId: "s", onError: (error) => errors.push(error) });
+    expect(failed.summary).toBeUndefined();
+    expect(errors).toHaveLength(1);
+    expect((await memory.apply(history.slice(0, 7), { sessionId: "s" })).summary).toBeUndefined(); // backing off
+    expect(calls).toBe(1);
+    expect((await memory.apply(history.slice(0, 8), { sessionId: "s" })).summary).toBe("summary 2");
+    expect((await memory.apply(history.slice(0, 9), { sessionId: "s" })).summary).toBe("summary 2"); // read back, no new call
+    expect(calls).toBe(2);
+    expect((await memory.apply(history.slice(0, 3), { sessionId: "other" })).summary).toBeUndefined();
+  });
 });

@@ -58,10 +58,12 @@ export class SummaryMemory implements IMemoryStrategy {
   private readonly timeoutMs: number;
   private readonly maxDigestLength: number;
   private readonly behaviour: Pick<WindowLimits, "stepTurns" | "maxToolResultLength">;
-  /** Records of runs that have no store in their context. */
-  private readonly localStore = {} as MemoryStore;
-  /** History length at the last failed summary, per store and session: retry only after it grew. */
-  private readonly failedAt = new WeakMap<MemoryStore, Map<string, number>>();
+  /** Summaries of runs that have no store in their context, per session. */
+  private readonly localSummaries = new Map<string, SummaryRecord[]>();
+  /** Stands for "no store" as a key of `failedAt`. */
+  private readonly noStore: object = Object.freeze({});
+  /** History length at the last failed summary, per store (or `noStore`) and session: retry only after it grew. */
+  private readonly failedAt = new WeakMap<object, Map<string, number>>();
 
   constructor(summarizeThreshold?: number, keepRecent?: number);
   constructor(options?: SummaryMemoryOptions);
@@ -97,7 +99,7 @@ export class SummaryMemory implements IMemoryStrategy {
   }
 
   async apply(history: readonly AgentMessage[], context: MemoryStrategyContext): Promise<MemoryStrategyResult> {
-    const store = context.store ?? this.localStore;
+    const store = context.store;
     let pinnedEnd = 0;
     while (pinnedEnd < history.length && history[pinnedEnd]!.role === "system") pinnedEnd++;
 
@@ -105,7 +107,7 @@ export class SummaryMemory implements IMemoryStrategy {
     let previous: SummaryRecord | undefined;
     let coveredEnd = pinnedEnd;
     try {
-      const records = await readSummaries(store, context.sessionId);
+      const records = store ? await readSummaries(store, context.sessionId) : (this.localSummaries.get(context.sessionId) ?? []);
       for (let index = records.length - 1; index >= 0 && !previous; index--) {
         const end = findCoveredEnd(history, pinnedEnd, offset, records[index]!);
         if (end !== undefined) {
@@ -129,7 +131,7 @@ export class SummaryMemory implements IMemoryStrategy {
     const uncovered = history.length - coveredEnd;
     // Positions in the stored session (the history may be a tail starting at `offset`).
     const seen = offset + history.length;
-    const failures = this.failedAt.get(store) ?? new Map<string, number>();
+    const failures = this.failedAt.get(store ?? this.noStore) ?? new Map<string, number>();
     const lastFailure = failures.get(context.sessionId);
     // After a failure, wait for summarizeThreshold - recentMessages more messages before calling the
     // summariser again (a provider that is down would otherwise cost a timeout on every request).
@@ -137,14 +139,14 @@ export class SummaryMemory implements IMemoryStrategy {
     if (uncovered > this.summarizeThreshold && !backingOff) {
       const toEnd = this.summaryEnd(history, coveredEnd);
       if (toEnd > coveredEnd) {
-        const written = await this.summarize(history, pinnedEnd, offset, coveredEnd, toEnd, previous, context, store);
+        const written = await this.summarize({ history, pinnedEnd, offset, from: coveredEnd, to: toEnd, previous, context, store });
         if (written) {
           summary = written.content;
           coveredEnd = toEnd;
           failures.delete(context.sessionId);
         } else {
           failures.set(context.sessionId, seen);
-          this.failedAt.set(store, failures);
+          this.failedAt.set(store ?? this.noStore, failures);
         }
       }
     }
@@ -184,16 +186,7 @@ export class SummaryMemory implements IMemoryStrategy {
     return end;
   }
 
-  private async summarize(
-    history: readonly AgentMessage[],
-    pinnedEnd: number,
-    offset: number,
-    from: number,
-    to: number,
-    previous: SummaryRecord | undefined,
-    context: MemoryStrategyContext,
-    store: MemoryStore,
-  ): Promise<SummaryRecord | undefined> {
+  private async summarize({ history, pinnedEnd, offset, from, to, previous, context, store }: SummarizeRequest): Promise<SummaryRecord | undefined> {
     const model = this.model ?? context.model;
     if (!model) {
       this.report(context, "no-model", "The summary strategy has no model: pass { model } to SummaryMemory or run it through an Agent.");
@@ -275,7 +268,8 @@ export class SummaryMemory implements IMemoryStrategy {
       tokenCount,
     };
     try {
-      await writeSummary(store, context.sessionId, record);
+      if (store) await writeSummary(store, context.sessionId, record);
+      else this.localSummaries.set(context.sessionId, [...(this.localSummaries.get(context.sessionId) ?? []), record]);
     } catch (error) {
       // The summary is good for this turn; the next turn summarises again.
       this.report(context, "store", `Could not save the summary of session "${context.sessionId}": ${errorText(error)}`, error, modelName);
@@ -294,6 +288,21 @@ export class SummaryMemory implements IMemoryStrategy {
       }),
     );
   }
+}
+
+/** What one summariser call covers: `history[from, to)`, after `previous`, in the stored session from `offset`. */
+interface SummarizeRequest {
+  history: readonly AgentMessage[];
+  /** End of the pinned system messages. */
+  pinnedEnd: number;
+  /** Position of `history[0]` in the stored session. */
+  offset: number;
+  from: number;
+  to: number;
+  previous: SummaryRecord | undefined;
+  context: MemoryStrategyContext;
+  /** Where the summary is saved; undefined: kept by this strategy. */
+  store: MemoryStore | undefined;
 }
 
 export interface SummarizingMemoryOptions extends WindowBehaviourOptions {

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { testMemoryStore } from "../../testing/test-memory-store";
@@ -173,6 +174,33 @@ describe("FileMemoryStore on disk", () => {
     expect(await new FileMemoryStore(path).getMessages("s")).toEqual([...turn(1), ...turn(2)]);
   });
 
+  it("keeps sessions, scopes and fact keys named like Object.prototype members through compaction", async () => {
+    const path = freshPath();
+    const names = ["__proto__", "constructor", "hasOwnProperty", "toString"];
+    const store = new FileMemoryStore(path);
+    for (const [index, name] of names.entries()) {
+      await store.appendMessages(name, turn(index));
+      await store.setFact(name, { key: name, value: `value of ${name}`, createdAt: index, updatedAt: index });
+    }
+    await new FileMemoryStore({ path, compactAfterBytes: 1 }).appendMessages("trigger", turn(9)); // compacts
+    expect(JSON.parse(readFileSync(path, "utf8")).generation).toBeGreaterThan(0);
+    const reopened = new FileMemoryStore(path);
+    for (const [index, name] of names.entries()) {
+      expect(await reopened.getMessages(name)).toEqual(turn(index));
+      expect(await reopened.getFacts(name)).toEqual([{ key: name, value: `value of ${name}`, createdAt: index, updatedAt: index }]);
+    }
+    expect((await reopened.entries()).map((entry) => entry.sessionId).sort()).toEqual([...names, "trigger"].sort());
+  });
+
+  it("refuses an unknown option with an InvalidArgumentError naming it, and the right name for a known misspelling", () => {
+    const unknown = () => new FileMemoryStore({ path: freshPath(), compactAfter: 10 } as never);
+    expect(unknown).toThrow(InvalidArgumentError);
+    expect(unknown).toThrow(/"compactAfter"/);
+    const misspelt = () => new FileMemoryStore({ path: freshPath(), filename: "other.json" } as never);
+    expect(misspelt).toThrow(/no option "filename": use "path"/);
+    expect(() => new FileMemoryStore({ path: freshPath(), fsync: false, compactAfterBytes: 1, staleLockMs: 5000, lockTimeoutMs: 100 })).not.toThrow();
+  });
+
   it("breaks a stale lock left by a dead process", async () => {
     const path = freshPath();
     const store = new FileMemoryStore({ path, staleLockMs: 2000 });
@@ -204,5 +232,76 @@ describe("FileMemoryStore on disk", () => {
     const waiting = second.lockSession("../user/1", { timeoutMs: 5_000 });
     await release();
     await (await waiting)();
+  });
+});
+
+describe("FileMemoryStore tells a torn last write from a truncated or missing journal", () => {
+  /** A store with `turns` turns, one journal line each, written by a fresh instance. */
+  async function written(turns: number): Promise<string> {
+    const path = freshPath();
+    const store = new FileMemoryStore(path);
+    for (let index = 0; index < turns; index++) await store.appendMessages("s", turn(index));
+    expect(await new FileMemoryStore(path).getMessages("s")).toHaveLength(turns * 2);
+    return path;
+  }
+
+  async function expectCorruptJournal(path: string, store = new FileMemoryStore(path)): Promise<void> {
+    const sizeBefore = existsSync(`${path}.journal`) ? statSync(`${path}.journal`).size : undefined;
+    const error = await store.getMessages("s").catch((caught: unknown) => caught);
+    expect(CorruptStoreError.isInstance(error)).toBe(true);
+    expect((error as CorruptStoreError).path).toBe(`${path}.journal`);
+    expect((error as Error).message).toContain(`${path}.journal`);
+    // Nothing is written over it: the loss is not made permanent.
+    await expect(new FileMemoryStore(path).appendMessages("s", turn(99))).rejects.toSatisfy(CorruptStoreError.isInstance);
+    expect(existsSync(`${path}.journal`) ? statSync(`${path}.journal`).size : undefined).toBe(sizeBefore);
+  }
+
+  it("refuses a journal truncated in the middle of a line", async () => {
+    const path = await written(10);
+    truncateSync(`${path}.journal`, Math.floor(statSync(`${path}.journal`).size / 2));
+    await expectCorruptJournal(path);
+  });
+
+  it("refuses a journal truncated at a line boundary (whole turns cut off)", async () => {
+    const path = await written(10);
+    const lines = readFileSync(`${path}.journal`, "utf8").split("\n");
+    writeFileSync(`${path}.journal`, `${lines.slice(0, -3).join("\n")}\n`); // the last two turns gone
+    await expectCorruptJournal(path);
+  });
+
+  it("refuses a journal truncated under an instance that already read it", async () => {
+    const path = await written(10);
+    const reader = new FileMemoryStore(path);
+    expect(await reader.getMessages("s")).toHaveLength(20);
+    truncateSync(`${path}.journal`, statSync(`${path}.journal`).size - 50);
+    await expectCorruptJournal(path, reader);
+  });
+
+  it("refuses a deleted journal beside its snapshot", async () => {
+    const path = await written(3);
+    unlinkSync(`${path}.journal`);
+    await expectCorruptJournal(path);
+  });
+
+  it("still recovers a torn last write after a truncation-protected write", async () => {
+    const path = await written(3);
+    appendFileSync(`${path}.journal`, '{"op":"append","session":"s","messages":[{"id":"x","ro');
+    expect(await new FileMemoryStore(path).getMessages("s")).toHaveLength(6);
+    await new FileMemoryStore(path).appendMessages("s", turn(3));
+    expect(await new FileMemoryStore(path).getMessages("s")).toEqual([0, 1, 2, 3].flatMap(turn));
+  });
+
+  it("reads files written before the journal recorded its length, and upgrades them on the next write", async () => {
+    const path = freshPath();
+    mkdirSync(join(path, ".."), { recursive: true });
+    const line = (index: number) => JSON.stringify({ op: "append", session: "s", messages: turn(index), at: index });
+    writeFileSync(`${path}.journal`, `${JSON.stringify({ format: "agentcore-journal", generation: 0 })}\n${line(0)}\n${line(1)}\n`);
+    expect(await new FileMemoryStore(path).getMessages("s")).toEqual([...turn(0), ...turn(1)]);
+    await new FileMemoryStore(path).appendMessages("s", turn(2));
+    expect(existsSync(path)).toBe(true);
+    expect(readFileSync(`${path}.journal`, "utf8").split("\n")[0]).toContain('"committed":');
+    expect(await new FileMemoryStore(path).getMessages("s")).toEqual([0, 1, 2].flatMap(turn));
+    truncateSync(`${path}.journal`, statSync(`${path}.journal`).size - 10);
+    await expectCorruptJournal(path);
   });
 });

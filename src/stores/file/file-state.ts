@@ -79,26 +79,57 @@ export function parseSnapshot(text: string): FileState {
 
 /** The snapshot text for a state at a generation. */
 export function serializeSnapshot(state: FileState, generation: number): string {
-  const sessions: SnapshotDocument["sessions"] = {};
+  // Null-prototype objects: a session, scope or fact key such as "__proto__" stays an own key.
+  const sessions: SnapshotDocument["sessions"] = Object.create(null);
   for (const [id, { ids: _ids, ...session }] of state.sessions) sessions[id] = session;
-  const facts: SnapshotDocument["facts"] = {};
-  for (const [scope, map] of state.facts) facts[scope] = Object.fromEntries(map);
+  const facts: SnapshotDocument["facts"] = Object.create(null);
+  for (const [scope, map] of state.facts) facts[scope] = dictionaryOf(map);
   const document: SnapshotDocument = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, generation, sessions, facts };
   return `${JSON.stringify(document, null, 1)}\n`;
 }
 
+/** Width of the header's `committed` field, rewritten in place (padded with spaces) after each append. */
+const COMMITTED_WIDTH = 16;
+
+/**
+ * A journal's first line: its format, the generation of the snapshot it continues, and
+ * `committed`, the journal's length in bytes when its last write was acknowledged. A journal
+ * shorter than that was truncated; bytes past it are at most one torn, unacknowledged write.
+ */
 export function journalHeader(generation: number): string {
-  return `${JSON.stringify({ format: JOURNAL_FORMAT, generation })}\n`;
+  const prefix = `{"format":"${JOURNAL_FORMAT}","generation":${generation},"committed":`;
+  const length = prefix.length + COMMITTED_WIDTH + 2;
+  return `${prefix}${committedField(length)}}\n`;
+}
+
+/** The `committed` field's text for a length: the number padded with spaces to its fixed width. */
+export function committedField(length: number): string {
+  return String(length).padEnd(COMMITTED_WIDTH, " ");
+}
+
+export interface JournalHeader {
+  generation: number;
+  /** The acknowledged length; undefined in journals written before the field existed. */
+  committed?: number;
+  /** Byte position of the `committed` field in the file, to rewrite it in place. */
+  committedAt?: number;
 }
 
 /** Parses a journal's first line; undefined when it is not a header. */
-export function parseJournalHeader(line: string): number | undefined {
+export function parseJournalHeader(line: string): JournalHeader | undefined {
+  let header: { format?: unknown; generation?: unknown; committed?: unknown };
   try {
-    const header = JSON.parse(line) as { format?: unknown; generation?: unknown };
-    return header?.format === JOURNAL_FORMAT && Number.isInteger(header.generation) ? (header.generation as number) : undefined;
+    header = JSON.parse(line) as typeof header;
   } catch {
     return undefined;
   }
+  if (header?.format !== JOURNAL_FORMAT || !Number.isInteger(header.generation)) return undefined;
+  const generation = header.generation as number;
+  if (header.committed === undefined) return { generation };
+  const marker = '"committed":';
+  const at = line.indexOf(marker);
+  if (!Number.isSafeInteger(header.committed) || at === -1 || Buffer.byteLength(line) !== line.length) return undefined;
+  return { generation, committed: header.committed as number, committedAt: at + marker.length };
 }
 
 const operations = new Set(["append", "set", "clear", "fact", "unfact", "meta", "summary", "prune"]);
@@ -188,6 +219,13 @@ function idsOf(messages: AgentMessage[]): Set<string> {
   const ids = new Set<string>();
   for (const message of messages) if (message.id !== undefined) ids.add(message.id);
   return ids;
+}
+
+/** A null-prototype object holding the map's entries, so no key can reach Object.prototype. */
+function dictionaryOf<T>(map: Map<string, T>): Record<string, T> {
+  const dictionary: Record<string, T> = Object.create(null);
+  for (const [key, value] of map) dictionary[key] = value;
+  return dictionary;
 }
 
 function isRecord(value: unknown): value is Record<string, any> {

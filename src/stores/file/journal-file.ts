@@ -1,0 +1,193 @@
+import { open, truncate } from "node:fs/promises";
+import type { AtomicWriter } from "./atomic-writer";
+import { committedField, journalHeader, parseJournalHeader, parseOperation, type JournalHeader, type JournalOperation } from "./file-state";
+import { openIfExists } from "./optional-file";
+
+/** What a read of the journal found. */
+export type JournalRead =
+  /** Every complete line not seen before was applied (or the journal is stale and ignored). */
+  | { kind: "done" }
+  /** The journal no longer continues what was applied (a compaction replaced the files): reload the snapshot. */
+  | { kind: "restart" }
+  /** The journal does not parse, was truncated, or is missing beside its snapshot. */
+  | { kind: "corrupt"; reason: string; cause?: unknown };
+
+/** A header is far shorter than this; its first read takes this many bytes. */
+const HEADER_READ = 256;
+
+/**
+ * `<path>.journal`: JSON Lines, a header `{ format, generation, committed }` then one change per
+ * line, appended under the lock. Keeps a cursor on the lines applied so far, so a refresh reads
+ * only the bytes it has not seen yet.
+ *
+ * After each append is synced, `committed` in the header is rewritten in place with the new
+ * length. A reader that finds the journal ending before `committed` (a line or more cut off) or
+ * shrunk below what it already applied reports it as corrupt; bytes past `committed` that do not
+ * end in a newline are a write torn by a crash, never acknowledged, skipped and later truncated.
+ * The header is not synced on its own: after a power loss it can lag one write behind, which only
+ * leaves that last line unprotected, never raises a false alarm. Journals written before the
+ * field existed have no such protection until the store upgrades them (see the engine).
+ */
+export class JournalFile {
+  /** Inode of the journal read so far; undefined when there is none. */
+  private ino: number | undefined;
+  /** Bytes consumed: the header and every complete line applied. */
+  private offset = 0;
+  /** Size of the file when last seen. */
+  private size = 0;
+  /** The journal belongs to an older generation (a compaction stopped half way): ignored, replaced on the next write. */
+  private stale = false;
+  /** Byte position of the header's `committed` field; undefined for a journal written before it existed. */
+  private committedAt: number | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly writer: AtomicWriter,
+    private readonly fsync: boolean,
+  ) {}
+
+  /** Forgets what was read: the next read starts from the header. */
+  reset(): void {
+    this.ino = undefined;
+    this.offset = 0;
+    this.size = 0;
+    this.stale = false;
+    this.committedAt = undefined;
+  }
+
+  /** True when the last read found no journal. */
+  get missing(): boolean {
+    return this.ino === undefined;
+  }
+
+  /** True when the journal read last has no `committed` field (written by an older version). */
+  get legacy(): boolean {
+    return this.ino !== undefined && !this.stale && this.committedAt === undefined;
+  }
+
+  /** True when the file seen by one `stat` holds nothing this cursor has not applied. */
+  isCaughtUp(stats: { ino: number; size: number } | undefined): boolean {
+    if (!stats) return this.ino === undefined;
+    if (stats.ino !== this.ino || !(this.stale || stats.size === this.offset)) return false;
+    this.size = stats.size;
+    return true;
+  }
+
+  /**
+   * Applies, through `apply`, every complete line not applied yet, for a state at `generation`.
+   * `snapshotExists`: a snapshot always has a journal beside it, so a missing one is corruption.
+   */
+  async read(generation: number, snapshotExists: boolean, apply: (operation: JournalOperation) => void): Promise<JournalRead> {
+    const journal = await openIfExists(this.path);
+    if (!journal) {
+      if (snapshotExists || (this.ino !== undefined && this.offset > 0 && !this.stale)) {
+        return { kind: "corrupt", reason: "the journal is missing: it was deleted or moved, and the changes written since the last compaction with it" };
+      }
+      this.reset();
+      return { kind: "done" };
+    }
+    try {
+      // The header first: a writer rewrites `committed` only after its line is in the file.
+      const headerBytes = Buffer.allocUnsafe(HEADER_READ);
+      const { bytesRead: headerRead } = await journal.read(headerBytes, 0, HEADER_READ, 0);
+      const headerEnd = headerBytes.subarray(0, headerRead).indexOf(10);
+      const header: JournalHeader | undefined = headerEnd === -1 ? undefined : parseJournalHeader(headerBytes.toString("utf8", 0, headerEnd));
+      if (!header) return { kind: "corrupt", reason: headerRead === 0 ? "the journal is empty" : "the journal has no valid header line" };
+      const stats = await journal.stat();
+      if (stats.ino !== this.ino) {
+        if (this.ino !== undefined && !this.stale) return { kind: "restart" }; // another journal than the one applied
+        this.reset();
+        this.ino = stats.ino;
+      }
+      this.size = stats.size;
+      if (this.offset === 0) {
+        if (header.generation < generation) {
+          this.stale = true;
+          return { kind: "done" };
+        }
+        if (header.generation > generation) {
+          this.ino = undefined;
+          return { kind: "restart" }; // a compaction replaced the snapshot after it was read
+        }
+        this.offset = headerEnd + 1;
+        this.committedAt = header.committedAt;
+      }
+      if (this.stale) return { kind: "done" };
+      if (stats.size < this.offset) return { kind: "corrupt", reason: `the journal shrank to ${stats.size} bytes after ${this.offset} were read: it was truncated` };
+      const length = stats.size - this.offset;
+      const buffer = Buffer.allocUnsafe(length);
+      const { bytesRead } = length === 0 ? { bytesRead: 0 } : await journal.read(buffer, 0, length, this.offset);
+      let start = 0;
+      for (let newline = buffer.indexOf(10, 0); newline !== -1 && newline < bytesRead; newline = buffer.indexOf(10, start)) {
+        let operation: JournalOperation;
+        try {
+          operation = parseOperation(buffer.toString("utf8", start, newline));
+        } catch (error) {
+          return { kind: "corrupt", reason: `line at byte ${this.offset + start} does not parse: ${errorText(error)}`, cause: error };
+        }
+        apply(operation);
+        start = newline + 1;
+      }
+      // Bytes after the last newline are a line still being written, or cut short by a crash:
+      // never acknowledged, so not applied. The next writer truncates them.
+      this.offset += start;
+      if (header.committed !== undefined && this.offset < header.committed) {
+        return { kind: "corrupt", reason: `its whole lines end at byte ${this.offset} but ${header.committed} bytes were written and acknowledged: it was truncated` };
+      }
+      return { kind: "done" };
+    } finally {
+      await journal.close();
+    }
+  }
+
+  /** Under the lock, on a cursor brought up to date: appends one change, syncs it, then records the new length in the header. */
+  async append(operation: JournalOperation, generation: number): Promise<void> {
+    await this.prepare(generation);
+    const line = Buffer.from(`${JSON.stringify(operation)}\n`, "utf8");
+    const handle = await open(this.path, "r+");
+    try {
+      await handle.write(line, 0, line.length, this.offset);
+      if (this.fsync) await handle.datasync();
+      this.offset += line.length;
+      this.size = this.offset;
+      if (this.committedAt !== undefined) await handle.write(committedField(this.offset), this.committedAt, "utf8");
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The journal's size when last seen. */
+  get bytes(): number {
+    return this.size;
+  }
+
+  /** Replaces the journal with an empty one for `generation` (temp file and rename). */
+  async replace(generation: number): Promise<void> {
+    const header = journalHeader(generation);
+    await this.writer.write(this.path, header);
+    const handle = await open(this.path, "r");
+    try {
+      const stats = await handle.stat();
+      this.reset();
+      this.ino = stats.ino;
+      this.offset = this.size = Buffer.byteLength(header);
+      this.committedAt = parseJournalHeader(header.slice(0, -1))?.committedAt;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Makes sure the journal exists for the current generation and ends with a whole line. */
+  private async prepare(generation: number): Promise<void> {
+    if (this.ino === undefined || this.stale) {
+      await this.replace(generation);
+    } else if (this.size > this.offset) {
+      await truncate(this.path, this.offset);
+      this.size = this.offset;
+    }
+  }
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
