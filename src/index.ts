@@ -37,12 +37,13 @@ export type {
   FinishReason,
   LanguageModel,
   LanguageModelCall,
+  LanguageModelFactory,
   LanguageModelResult,
   LanguageModelStreamPart,
   LanguageModelUsage,
   ToolDefinition,
 } from "./models/language-model";
-export { listProviders, registerProvider, resolveLanguageModel, unregisterProvider, type LanguageModelFactory } from "./models/model-registry";
+export { listProviders, registerProvider, resolveLanguageModel, unregisterProvider } from "./models/model-registry";
 
 export { tool, type Tool, type ToolExecutionContext, type ToolOptions, type ToolSet } from "./tools/tool";
 
@@ -52,7 +53,7 @@ export type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyName, Memory
 export { InMemoryStore, type InMemoryStoreOptions } from "./stores/in-memory-store";
 export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file-memory-store";
 export type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./stores/memory-store";
-export { MAX_SESSION_ID_LENGTH, validateSessionId } from "./stores/session-id";
+export { MAX_SESSION_ID_LENGTH, validateSessionId } from "./messages/session-id";
 
 export type { MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryWriteOptions } from "./providers/memory-provider";
 
@@ -107,6 +108,6 @@ export { groupTurns, type TurnRange } from "./strategies/group-turns";
 export { resolveMemoryStrategy } from "./strategies/resolve-memory-strategy";
 export { SummarizationError, type SummarizationFailure } from "./errors";
 export { estimateTokens, estimateMessagesTokens, type EstimateTokensOptions, type EstimateMessagesTokensOptions } from "./tokens/estimate-tokens";
-export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./tokens/trim-to-token-budget";
+export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./strategies/trim-to-token-budget";
 export { TokenCalibration } from "./tokens/token-calibration";
 export { NON_OPENAI_TOKEN_FACTOR } from "./tokens/tokenizer";

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { EmbeddingModel } from "../models/embedding-model";
-import { validateSessionId } from "../stores/session-id";
+import { validateSessionId } from "../messages/session-id";
 import { embedAll } from "./embed-all";
 import type { MemoryEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
 import { listScope, readScope } from "./scope-filter";
