@@ -121,7 +121,7 @@ export class Agent {
     return new AgentStream(this.start(input, "stream"));
   }
 
-  /** Listens to an event (DESIGN.md §5). Returns a function that removes the listener. */
+  /** Listens to an event (docs/architecture.md, "Events"). Returns a function that removes the listener. */
   on<Name extends AgentEventName>(name: Name, listener: AgentEventListener<Name>): () => void {
     return this.events.on(name, listener);
   }

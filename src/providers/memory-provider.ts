@@ -12,7 +12,7 @@ export interface MemoryRecord {
   metadata?: Record<string, unknown>;
 }
 
-/** A stored memory with its metadata (DESIGN.md §6), as `entries()` lists it. */
+/** A stored memory with its metadata (docs/architecture.md), as `entries()` lists it. */
 export interface MemoryEntry extends MemoryRecord {
   /** When the memory was written (ms since the epoch). */
   createdAt: number;

@@ -6,7 +6,7 @@ import type { WindowLimits } from "./select-window";
 export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
   /** Turns kept (a turn: the user message, tool calls and results, the answer). @default 20 */
   maxMessages?: number;
-  /** Same as `maxMessages` (the name of the second design, DESIGN.md §6). */
+  /** Same as `maxMessages` (the name of the second design, docs/architecture.md). */
   maxTurns?: number;
   /** Also keep the window under this many tokens, dropping whole turns. No token limit by default. */
   maxTokens?: number;

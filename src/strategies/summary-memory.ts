@@ -309,8 +309,8 @@ export interface SummarizingMemoryOptions extends WindowBehaviourOptions {
 }
 
 /**
- * The second design's summarising memory (DESIGN.md §6): a thin view of `SummaryMemory` with
- * `summarizeThreshold = recentMessages + summarizeEvery`.
+ * The second design's summarising memory (docs/architecture.md): a thin view of `SummaryMemory`
+ * with `summarizeThreshold = recentMessages + summarizeEvery`.
  */
 export class SummarizingMemory extends SummaryMemory {
   override readonly name: string = "summarizing";
