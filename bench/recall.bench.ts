@@ -92,7 +92,8 @@ export const benchmark: Benchmark = {
     const latencyRows: string[][] = [];
     const queries = conversations.flatMap((conversation) => conversation.questions.map((question) => question.question));
     for (const size of quick ? [1_000] : [1_000, 10_000, 100_000]) {
-      const provider = new SemanticMemoryProvider({ scope: "user" });
+      // The index holds exactly `size` memories (its default bound, 10,000, would evict past it).
+      const provider = new SemanticMemoryProvider({ scope: "user", index: new InMemorySemanticIndex({ maxDocuments: size }) });
       const memories = synthesise(conversations, size);
       const writeStarted = performance.now();
       for (let start = 0; start < memories.length; start += 1_000) {

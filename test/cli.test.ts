@@ -1,10 +1,11 @@
 // Drives the built `agentcore` command as a child process, as users run it.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureFreshBuild } from "./helpers/ensure-build";
 import { FakeLlmServer } from "./servers/fake-llm-server";
 import { openaiStream } from "./servers/wire-formats";
 
@@ -33,10 +34,10 @@ function agentcore(args: string[], options: { input?: string; env?: Record<strin
   });
 }
 
-beforeAll(() => {
-  if (!existsSync(bin)) execFileSync("npx", ["tsup", "--silent"], { cwd: root, stdio: "inherit" });
+beforeAll(async () => {
+  await ensureFreshBuild();
   work = mkdtempSync(join(tmpdir(), "agentcore-cli-"));
-});
+}, 240_000);
 
 afterAll(() => {
   rmSync(work, { recursive: true, force: true });

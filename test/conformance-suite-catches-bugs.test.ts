@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 describe("testMemoryStore", () => {
-  it("fails broken stores: non-idempotent racy appends, ids that collide, a miscounted tail, unchecked limits", () => {
+  it("fails broken stores: non-idempotent racy appends, ids that collide, a miscounted tail, unchecked limits, a frozen accessedAt, a missing required capability", () => {
     const directory = mkdtempSync(join(tmpdir(), "agentcore-suite-"));
     try {
       const report = join(directory, "report.json");
@@ -27,11 +27,11 @@ describe("testMemoryStore", () => {
       expect(failed.filter((name) => name.includes("RacyStore")).map((name) => name.replace(/^MemoryStore conformance: RacyStore /, "")).sort()).toEqual([
         "appendMessages (optional) is idempotent by message id [appendMessages]",
         "appendMessages (optional) loses and duplicates nothing under concurrent appends, keeping each writer's order [appendMessages]",
-        "getMessageTail (optional) agrees with getMessages under concurrent appends [getMessageTail]",
+        "getMessageTail (optional) agrees with getMessages under concurrent appends [getMessageTail, appendMessages]",
         "getMessageTail (optional) follows setMessages, appends and clearMessages [getMessageTail]",
       ]);
       expect(failed.filter((name) => name.includes("MiscountingTailStore")).map((name) => name.replace(/^MemoryStore conformance: MiscountingTailStore /, "")).sort()).toEqual([
-        "getMessageTail (optional) agrees with getMessages under concurrent appends [getMessageTail]",
+        "getMessageTail (optional) agrees with getMessages under concurrent appends [getMessageTail, appendMessages]",
         "getMessageTail (optional) follows setMessages, appends and clearMessages [getMessageTail]",
         "getMessageTail (optional) returns the last messages, oldest first, and the session's size [getMessageTail]",
         "getMessageTail (optional) rounds a fractional limit down and reads a huge or infinite one as the whole history [getMessageTail]",
@@ -40,7 +40,16 @@ describe("testMemoryStore", () => {
         "getRecentMessages (optional) rejects a negative or non-numeric limit with an InvalidArgumentError [getRecentMessages]",
       ]);
       expect(failed.some((name) => name.includes("CollidingStore") && name.includes("isolates sessions"))).toBe(true);
-      expect(failed.filter((name) => !/RacyStore|CollidingStore|MiscountingTailStore|LaxLimitStore/.test(name))).toEqual([]);
+      // accessedAt frozen after the first write: the metadata test and prune (which would delete a session in use) catch it.
+      expect(failed.filter((name) => name.includes("FrozenAccessStore")).map((name) => name.replace(/^MemoryStore conformance: FrozenAccessStore /, "")).sort()).toEqual([
+        "prune (optional) deletes sessions not written since olderThan and keeps the rest [prune]",
+        "session metadata (optional) records createdAt, accessedAt, messageCount, agentName and tags [getSession, updateSession]",
+      ]);
+      // A capability the store must have (requireCapabilities) fails when it is missing, instead of passing empty.
+      expect(failed.filter((name) => name.includes("MissingPruneStore")).map((name) => name.replace(/^MemoryStore conformance: MissingPruneStore /, ""))).toEqual([
+        "prune (optional) deletes sessions not written since olderThan and keeps the rest [prune]",
+      ]);
+      expect(failed.filter((name) => !/RacyStore|CollidingStore|MiscountingTailStore|LaxLimitStore|FrozenAccessStore|MissingPruneStore/.test(name))).toEqual([]);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureFreshBuild } from "./helpers/ensure-build";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { servicesRequired, skipMessage } from "./helpers/services";
 
@@ -63,6 +64,7 @@ async function send(page: Page, text: string, expected: RegExp): Promise<string>
 
 describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
   beforeAll(async () => {
+    await ensureFreshBuild();
     const build = spawnSync(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build", app], { cwd: root, env: environment, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
     const port = await freePort();

@@ -1,24 +1,23 @@
 // Imports the built package the way users do: ESM and CommonJS consumers, and a TypeScript
-// consumer type-checked with node16 resolution. `npm test` builds first.
+// consumer type-checked with node16 resolution. The test run builds dist/ first when it is stale (test/helpers/ensure-build.ts).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureFreshBuild } from "./helpers/ensure-build";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 let project: string;
 
-beforeAll(() => {
-  if (!existsSync(join(root, "dist", "index.js"))) {
-    execFileSync("npx", ["tsup", "--silent"], { cwd: root, stdio: "inherit" });
-  }
+beforeAll(async () => {
+  await ensureFreshBuild();
   project = mkdtempSync(join(tmpdir(), "agentcore-consumer-"));
   mkdirSync(join(project, "node_modules"));
   symlinkSync(root, join(project, "node_modules", "agentcore"), "dir");
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-});
+}, 240_000);
 
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });

@@ -1,16 +1,15 @@
 // The store subpaths of the built package: each loads in ESM and CommonJS, and the main entry
 // never loads an optional peer (ioredis, pg, better-sqlite3). `npm test` builds first.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ensureFreshBuild } from "./helpers/ensure-build";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-beforeAll(() => {
-  if (!existsSync(join(root, "dist", "redis", "index.js"))) execFileSync("npx", ["tsup", "--silent"], { cwd: root, stdio: "inherit" });
-}, 120_000);
+beforeAll(ensureFreshBuild, 240_000);
 
 /** Every file the entry loads, following relative imports and requires. */
 function closure(entry: string): string[] {

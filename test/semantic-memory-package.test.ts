@@ -1,17 +1,16 @@
 // The built package: mem0ai stays a lazy, optional import; stemmer (ESM-only) is bundled so the
-// CommonJS build works. `npm test` builds first.
+// CommonJS build works. The test run builds dist/ first when it is stale (test/helpers/ensure-build.ts).
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ensureFreshBuild } from "./helpers/ensure-build";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const dist = join(root, "dist");
 
-beforeAll(() => {
-  if (!existsSync(join(dist, "index.js"))) execFileSync("npx", ["tsup", "--silent"], { cwd: root, stdio: "inherit" });
-});
+beforeAll(ensureFreshBuild, 240_000);
+const dist = join(root, "dist");
 
 describe("semantic memory in the built package", () => {
   it("never imports mem0ai statically, and bundles stemmer", () => {

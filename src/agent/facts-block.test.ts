@@ -101,6 +101,16 @@ describe("renderFactsBlock", () => {
     expect(block).toContain(`(${50 - keys.length} older fact(s) not shown`);
   });
 
+  it("escapes every Unicode line break and control that JSON.stringify leaves raw (NEL, LS, PS, C1, bidi overrides)", () => {
+    const raw = ["nel\u0085next", "ls\u2028ps\u2029", "c1\u009b[2J", "bidi\u202eevil\u2066x\u2069"];
+    const block = renderFactsBlock(raw.map((value, index) => fact(`k${index}`, value, index)), { maxTokens: 1000 });
+    expect(block).not.toMatch(/[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(block).toContain('"nel\\u0085next"');
+    // Each line still parses back to the exact value.
+    const values = [...block.matchAll(/^- "k\d": (".*")$/gm)].map((match) => JSON.parse(match[1]!));
+    expect(values).toEqual(raw);
+  });
+
   it("renders nothing without facts", () => {
     expect(renderFactsBlock([], { maxTokens: 100 })).toBe("");
   });

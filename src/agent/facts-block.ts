@@ -41,12 +41,18 @@ function renderFactLine(fact: Fact): string {
   return `- ${escapeForBlock(JSON.stringify(fact.key))}: ${escapeForBlock(JSON.stringify(fact.value))}`;
 }
 
+/**
+ * Characters some tokenizers, terminals or providers read as a line break or a control, which
+ * JSON.stringify leaves raw: the C1 controls (NEL U+0085 among them), the line and paragraph
+ * separators, and the bidirectional overrides that can make a value display as something else.
+ */
+const LINE_BREAKING = /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
 function escapeForBlock(json: string): string {
   return json
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/!\[/g, "!\\[")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+    .replace(LINE_BREAKING, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -6,7 +6,9 @@ const symbol = Symbol.for(marker);
 /**
  * A store's data on disk does not parse (a truncated or hand-edited file). The bad file is
  * never read as empty: it is moved aside to `keptAt`, and the store refuses to go on until it
- * is reopened. Inspect or restore the kept file, then create the store again.
+ * is reopened. Inspect or restore the kept file, then create the store again. Server stores
+ * raise it too for a session's corrupt metadata: `path` is then the key or table, and
+ * `sessionId` the session.
  */
 export class CorruptStoreError extends StoreError {
   private readonly [symbol] = true;
@@ -15,8 +17,14 @@ export class CorruptStoreError extends StoreError {
   /** Where the bad file was moved, when it could be moved. */
   readonly keptAt: string | undefined;
 
-  constructor(options: { store: string; operation: string; path: string; keptAt?: string; message: string; cause?: unknown }) {
-    super({ store: options.store, operation: options.operation, message: options.message, cause: options.cause });
+  constructor(options: { store: string; operation: string; path: string; keptAt?: string; sessionId?: string; message: string; cause?: unknown }) {
+    super({
+      store: options.store,
+      operation: options.operation,
+      message: options.message,
+      cause: options.cause,
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    });
     this.name = "CorruptStoreError";
     this.path = options.path;
     this.keptAt = options.keptAt;

@@ -1,4 +1,4 @@
-import type { AgentMessage, ToolMessage } from "./agent-message";
+import type { AgentMessage, AssistantMessage, ToolCall, ToolMessage } from "./agent-message";
 
 /** Content of the tool result that closes a call whose result never arrived. */
 export const MISSING_TOOL_RESULT_CONTENT =
@@ -14,59 +14,120 @@ export interface RepairToolPairingResult {
 
 /**
  * Makes a history that arrived broken (a stored abort, an old import, a hand-written store)
- * keep the pairing rule: orphan tool results are dropped, duplicate results keep the first,
- * results separated from their call are moved right after it, and calls without a result are
- * closed with a tool message that says so. A valid history comes back unchanged (same objects).
- * The input array is never modified.
+ * keep the pairing rule. Results are matched to calls per assistant message, never by id alone,
+ * because ids are not unique across a session (some servers answer `call_0` every time):
+ *
+ * - the tool messages right after an assistant message answer its calls, in order of id;
+ * - a call id repeated within one assistant message is renamed (`<id>_2`) with the second result
+ *   that carries it, so both real results survive;
+ * - a result found elsewhere (separated from its call) goes back to the latest earlier call with
+ *   its id that has none;
+ * - results that answer nothing are dropped, calls left without a result are closed with a tool
+ *   message that says so.
+ *
+ * A valid history comes back unchanged (same objects). The input array is never modified.
  */
 export function repairToolPairing(messages: readonly AgentMessage[]): RepairToolPairingResult {
   const droppedResults: ToolMessage[] = [];
   const addedResults: ToolMessage[] = [];
-  // Every result, by call id, so a result stored out of place can be put back after its call.
-  const resultsById = new Map<string, ToolMessage>();
-  const callIds = new Set<string>();
-  for (const message of messages) {
-    if (message.role === "assistant") for (const call of message.toolCalls ?? []) callIds.add(call.id);
-  }
-  for (const message of messages) {
-    if (message.role !== "tool") continue;
-    if (!callIds.has(message.toolCallId) || resultsById.has(message.toolCallId)) {
-      droppedResults.push(message);
-    } else {
-      resultsById.set(message.toolCallId, message);
+  /** Per assistant message with calls (by index): its calls (ids made unique) and the result of each. */
+  const slots = new Map<number, { message: AssistantMessage; calls: ToolCall[]; results: (ToolMessage | undefined)[] }>();
+  const strays: { index: number; message: ToolMessage }[] = [];
+
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (message.role === "tool") {
+      strays.push({ index, message });
+      continue;
     }
+    if (message.role !== "assistant" || !message.toolCalls?.length) continue;
+    const assistantIndex = index;
+    const calls = uniqueCallIds(message.toolCalls);
+    const results: (ToolMessage | undefined)[] = calls.map(() => undefined);
+    // The run of tool messages right after it: the n-th result with an id answers the n-th call with it.
+    const seen = new Map<string, number>();
+    for (; index + 1 < messages.length && messages[index + 1]!.role === "tool"; index++) {
+      const result = messages[index + 1] as ToolMessage;
+      const occurrence = (seen.get(result.toolCallId) ?? 0) + 1;
+      seen.set(result.toolCallId, occurrence);
+      const slot = findCall(message.toolCalls, result.toolCallId, occurrence);
+      if (slot === -1 || results[slot]) {
+        strays.push({ index: index + 1, message: result });
+      } else {
+        results[slot] = calls[slot]!.id === result.toolCallId ? result : { ...result, toolCallId: calls[slot]!.id };
+      }
+    }
+    slots.set(assistantIndex, { message, calls, results });
+  }
+
+  // A result out of place answers the latest earlier call with its id that has none.
+  const ordered = [...slots.entries()].sort(([left], [right]) => right - left);
+  for (const stray of strays) {
+    const home = ordered.find(([index, slot]) => index < stray.index && slot.calls.some((call, position) => call.id === stray.message.toolCallId && !slot.results[position]));
+    if (!home) {
+      droppedResults.push(stray.message);
+      continue;
+    }
+    const slot = home[1];
+    slot.results[slot.calls.findIndex((call, position) => call.id === stray.message.toolCallId && !slot.results[position])] = stray.message;
   }
 
   const output: AgentMessage[] = [];
-  for (const message of messages) {
-    if (message.role === "tool") continue;
-    output.push(message);
-    if (message.role !== "assistant" || !message.toolCalls?.length) continue;
-    const answered = new Set<string>();
-    for (const call of message.toolCalls) {
-      if (answered.has(call.id)) continue;
-      answered.add(call.id);
-      const result = resultsById.get(call.id);
-      if (result) {
-        resultsById.delete(call.id);
-        output.push(result);
-      } else {
-        const closing: ToolMessage = {
-          role: "tool",
-          toolCallId: call.id,
-          name: call.name,
-          content: MISSING_TOOL_RESULT_CONTENT,
-          ...(message.timestamp === undefined ? {} : { timestamp: message.timestamp }),
-        };
-        addedResults.push(closing);
-        output.push(closing);
-      }
+  messages.forEach((message, index) => {
+    if (message.role === "tool") return;
+    const slot = slots.get(index);
+    if (!slot) {
+      output.push(message);
+      return;
     }
-  }
-  const unchanged =
-    droppedResults.length === 0 &&
-    addedResults.length === 0 &&
-    output.length === messages.length &&
-    output.every((message, index) => message === messages[index]);
+    const renamed = slot.calls.some((call, position) => call !== slot.message.toolCalls![position]);
+    output.push(renamed ? { ...slot.message, toolCalls: slot.calls } : message);
+    slot.calls.forEach((call, position) => {
+      const result = slot.results[position];
+      if (result) {
+        output.push(result);
+        return;
+      }
+      const closing: ToolMessage = {
+        role: "tool",
+        toolCallId: call.id,
+        name: call.name,
+        content: MISSING_TOOL_RESULT_CONTENT,
+        ...(message.timestamp === undefined ? {} : { timestamp: message.timestamp }),
+      };
+      addedResults.push(closing);
+      output.push(closing);
+    });
+  });
+  const unchanged = output.length === messages.length && output.every((message, index) => message === messages[index]);
   return { messages: unchanged ? [...messages] : output, droppedResults, addedResults };
+}
+
+/**
+ * The calls with every repeated id renamed `<id>_2`, `<id>_3`, … (skipping names already taken;
+ * letters, digits, `_` and `-` only, as Anthropic requires of tool ids).
+ */
+function uniqueCallIds(calls: readonly ToolCall[]): ToolCall[] {
+  const taken = new Set(calls.map((call) => call.id));
+  const seen = new Set<string>();
+  return calls.map((call) => {
+    if (!seen.has(call.id)) {
+      seen.add(call.id);
+      return call;
+    }
+    let suffix = 2;
+    while (taken.has(`${call.id}_${suffix}`)) suffix++;
+    const id = `${call.id}_${suffix}`;
+    taken.add(id);
+    return { ...call, id };
+  });
+}
+
+/** Position of the `occurrence`-th call (1-based) whose original id is `id`, or -1. */
+function findCall(calls: readonly ToolCall[], id: string, occurrence: number): number {
+  let found = 0;
+  for (let position = 0; position < calls.length; position++) {
+    if (calls[position]!.id === id && ++found === occurrence) return position;
+  }
+  return -1;
 }

@@ -6,6 +6,14 @@ export const MAX_SESSION_ID_LENGTH = 256;
 /** Longest fact scope id: a session or user id with its namespace prefix (`session:`, `user:`). */
 export const MAX_SCOPE_ID_LENGTH = MAX_SESSION_ID_LENGTH + 16;
 
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a string holds an unpaired UTF-16 surrogate (`String.prototype.isWellFormed` from ES2024). */
+export function hasLoneSurrogate(text: string): boolean {
+  return loneSurrogate.test(text);
+}
+
 // C0 and C1 control characters, DEL, and the Unicode line/paragraph separators.
 const forbidden = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
@@ -26,6 +34,15 @@ export function validateSessionId(id: unknown, argument = "sessionId", maxLength
   }
   if (forbidden.test(id)) {
     throw new InvalidArgumentError({ argument, value: id, message: `${argument} must not contain control characters.` });
+  }
+  // A lone surrogate has no UTF-8 form: PostgreSQL would store it as U+FFFD (merging
+  // "x\ud800" with "x\ufffd"), encodeURIComponent throws, SQLite reads back another id.
+  if (hasLoneSurrogate(id)) {
+    throw new InvalidArgumentError({
+      argument,
+      value: id,
+      message: `${argument} must be well-formed Unicode: it contains a lone surrogate (an unpaired \\ud800-\\udfff).`,
+    });
   }
   return id;
 }

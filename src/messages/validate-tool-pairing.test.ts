@@ -71,4 +71,35 @@ describe("repairToolPairing", () => {
     expect(repaired.messages).toHaveLength(2);
     expect(repaired.messages[1]!.content).toBe("r1");
   });
+
+  it("keeps every real result when a server reuses one call id across turns (call_0 every time)", () => {
+    const first = { ...result("call_0"), content: "weather: sunny" } as AgentMessage;
+    const second = { ...result("call_0"), content: "weather: rain" } as AgentMessage;
+    const history = [user("a"), calls("call_0"), first, { role: "assistant", content: "sunny" } as AgentMessage, user("b"), calls("call_0"), second];
+    const repaired = repairToolPairing(history);
+    expect(repaired.messages).toEqual(history);
+    expect(repaired.addedResults).toEqual([]);
+    expect(repaired.droppedResults).toEqual([]);
+    // A separated result goes back to the latest earlier call with its id that has none.
+    const separated = repairToolPairing([user("a"), calls("call_0"), first, user("b"), calls("call_0"), user("c"), second]);
+    expect(separated.messages.filter((message) => message.role === "tool").map((message) => message.content)).toEqual(["weather: sunny", "weather: rain"]);
+    expect(isToolPairingValid(separated.messages)).toBe(true);
+  });
+
+  it("renames a call id repeated within one message, so both results survive and the history becomes valid", () => {
+    const history = [user("a"), calls("dup", "dup"), { ...result("dup"), content: "one" } as AgentMessage, { ...result("dup"), content: "two" } as AgentMessage];
+    expect(isToolPairingValid(history)).toBe(false);
+    const repaired = repairToolPairing(history);
+    expect(isToolPairingValid(repaired.messages)).toBe(true);
+    expect(repaired.messages[1]).toMatchObject({ toolCalls: [{ id: "dup" }, { id: "dup_2" }] });
+    expect(repaired.messages.slice(2)).toMatchObject([
+      { toolCallId: "dup", content: "one" },
+      { toolCallId: "dup_2", content: "two" },
+    ]);
+    expect(repaired.droppedResults).toEqual([]);
+    // Without a second result the renamed call is closed, never left open.
+    const closed = repairToolPairing([calls("dup", "dup"), result("dup")]);
+    expect(isToolPairingValid(closed.messages)).toBe(true);
+    expect(closed.addedResults.map((message) => message.toolCallId)).toEqual(["dup_2"]);
+  });
 });

@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { analyzeText } from "./text-analysis";
+import { pickEvictions } from "./pick-evictions";
+import { norm, topK } from "./top-k";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
 
 export interface InMemorySemanticIndexOptions {
@@ -15,6 +17,19 @@ export interface InMemorySemanticIndexOptions {
   contextWeight?: number;
   /** Turns on each side of a hit that receive its lent score (halved at each further step). @default 2 */
   contextWindow?: number;
+  /**
+   * Most documents kept. Past it, adding evicts documents by `eviction`, so the index's memory
+   * stays bounded (about 2.5 KB a short turn). `Infinity` keeps everything. @default 10000
+   */
+  maxDocuments?: number;
+  /**
+   * Which documents go first when the index is full: `"oldest"` (first added; a replaced
+   * document counts as new) or `"least-recently-recalled"` (the one a search returned longest
+   * ago, or the oldest never returned). @default "oldest"
+   */
+  eviction?: "oldest" | "least-recently-recalled";
+  /** Called with the documents evicted, e.g. to archive them elsewhere. Its errors are ignored. */
+  onEvict?: (documents: SemanticDocument[]) => void;
 }
 
 interface Entry {
@@ -25,6 +40,8 @@ interface Entry {
   chain: string;
   previous: number;
   next: number;
+  /** Tick of the last search that returned it (or of its addition). */
+  used: number;
 }
 
 const NONE = -1;
@@ -39,7 +56,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly b: number;
   private readonly contextWeight: number;
   private readonly contextWindow: number;
-  private readonly entries: (Entry | undefined)[] = [];
+  private entries: (Entry | undefined)[] = [];
   private readonly ordinalById = new Map<string, number>();
   private readonly ordinalByMessage = new Map<string, number>();
   private readonly tails = new Map<string, number>();
@@ -54,12 +71,27 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private totalLength = 0;
   private deadPostings = 0;
   private livePostings = 0;
+  private readonly maxDocuments: number;
+  private readonly eviction: "oldest" | "least-recently-recalled";
+  private readonly onEvict: ((documents: SemanticDocument[]) => void) | undefined;
+  private tick = 0;
+  /** Every ordinal below it is dead: where the search for the oldest live document starts. */
+  private oldest = 0;
 
   constructor(options: InMemorySemanticIndexOptions = {}) {
     this.k1 = nonNegative(options.k1, "k1", 1.2);
     this.b = nonNegative(options.b, "b", 0.75);
     this.contextWeight = nonNegative(options.contextWeight, "contextWeight", 0.5);
     this.contextWindow = Math.floor(nonNegative(options.contextWindow, "contextWindow", 2));
+    this.maxDocuments = options.maxDocuments ?? 10_000;
+    if (!(this.maxDocuments === Infinity || (Number.isInteger(this.maxDocuments) && this.maxDocuments >= 1))) {
+      throw new InvalidArgumentError({ argument: "maxDocuments", value: options.maxDocuments, message: "maxDocuments must be a positive integer or Infinity." });
+    }
+    this.eviction = options.eviction ?? "oldest";
+    if (this.eviction !== "oldest" && this.eviction !== "least-recently-recalled") {
+      throw new InvalidArgumentError({ argument: "eviction", value: options.eviction, message: 'eviction must be "oldest" or "least-recently-recalled".' });
+    }
+    this.onEvict = options.onEvict;
   }
 
   /** Live documents. */
@@ -69,6 +101,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
 
   async add(documents: SemanticDocument[]): Promise<void> {
     for (const document of documents) this.addOne(document);
+    if (this.liveCount > this.maxDocuments) this.evict(this.liveCount - this.maxDocuments);
   }
 
   async searchText(query: string, filter: SemanticFilter, limit: number): Promise<ScoredDocument[]> {
@@ -163,7 +196,17 @@ export class InMemorySemanticIndex implements SemanticIndex {
     } else {
       for (const ordinal of hits) ranked.set(ordinal, own[ordinal]!);
     }
-    return topK(ranked, limit).map(([ordinal, score]) => ({ document: this.entries[ordinal]!.document, score }));
+    return this.results(topK(ranked, limit));
+  }
+
+  /** The documents of ranked ordinals, each marked as just recalled. */
+  private results(ranked: [number, number][]): ScoredDocument[] {
+    const tick = ++this.tick;
+    return ranked.map(([ordinal, score]) => {
+      const entry = this.entries[ordinal]!;
+      entry.used = tick;
+      return { document: entry.document, score };
+    });
   }
 
   async searchVector(vector: number[], filter: SemanticFilter, limit: number): Promise<ScoredDocument[]> {
@@ -179,7 +222,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
       for (let index = 0; index < vector.length; index++) dot += vector[index]! * candidate[index]!;
       scores.set(ordinal, dot / (queryNorm * candidateNorm));
     });
-    return topK(scores, limit).map(([ordinal, score]) => ({ document: this.entries[ordinal]!.document, score }));
+    return this.results(topK(scores, limit));
   }
 
   async neighbours(id: string, before: number, after: number): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }> {
@@ -218,7 +261,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE };
+    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE, used: ++this.tick };
     this.entries.push(entry);
     if (replaced !== undefined && this.entries[replaced]) {
       // Take the old document's place in its session's order.
@@ -282,8 +325,26 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.entries[ordinal] = undefined;
   }
 
-  /** Rebuilds the posting lists once most of their entries point at deleted documents. */
+  /** Removes `count` documents by the eviction policy and tells `onEvict`. */
+  private evict(count: number): void {
+    const chosen = pickEvictions(this.entries, this.oldest, count, this.eviction);
+    const evicted = chosen.map((ordinal) => this.entries[ordinal]!.document);
+    for (const ordinal of chosen) this.remove(ordinal);
+    while (this.oldest < this.entries.length && !this.entries[this.oldest]) this.oldest++;
+    this.compactIfSparse();
+    try {
+      this.onEvict?.(evicted);
+    } catch {
+      // An archiving callback must not break a write.
+    }
+  }
+
+  /**
+   * Rebuilds the posting lists once most of their entries point at deleted documents, and
+   * renumbers the documents once most ordinals are dead, so memory follows the live documents.
+   */
   private compactIfSparse(): void {
+    if (this.entries.length > 1024 && this.entries.length > 2 * this.liveCount) this.renumber();
     if (this.deadPostings < 1024 || this.deadPostings < this.livePostings) return;
     const postings = new Map<string, number[]>();
     for (const [term, list] of this.postings) {
@@ -294,45 +355,34 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.postings = postings;
     this.deadPostings = 0;
   }
-}
 
-/** The `limit` highest-scoring entries, best first (ties: earlier ordinal first). */
-function topK(scores: Map<number, number>, limit: number): [number, number][] {
-  const better = (left: [number, number], right: [number, number]) => left[1] > right[1] || (left[1] === right[1] && left[0] < right[0]);
-  if (scores.size <= limit * 4) return [...scores].sort((left, right) => (better(left, right) ? -1 : 1)).slice(0, limit);
-  // A min-heap of the best `limit` seen so far.
-  const heap: [number, number][] = [];
-  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
-  for (const item of scores) {
-    if (heap.length < limit) {
-      heap.push(item);
-      for (let index = heap.length - 1; index > 0; ) {
-        const parent = (index - 1) >> 1;
-        if (!better(heap[parent]!, heap[index]!)) break;
-        swap(parent, index);
-        index = parent;
-      }
-    } else if (better(item, heap[0]!)) {
-      heap[0] = item;
-      for (let index = 0; ; ) {
-        const left = 2 * index + 1;
-        const right = left + 1;
-        let worst = index;
-        if (left < heap.length && better(heap[worst]!, heap[left]!)) worst = left;
-        if (right < heap.length && better(heap[worst]!, heap[right]!)) worst = right;
-        if (worst === index) break;
-        swap(worst, index);
-        index = worst;
-      }
+  /** Gives the live documents the ordinals 0..n-1, keeping their order, and rewrites every reference. */
+  private renumber(): void {
+    const next = new Int32Array(this.entries.length).fill(NONE);
+    const live: Entry[] = [];
+    this.entries.forEach((entry, ordinal) => {
+      if (entry) next[ordinal] = live.push(entry) - 1;
+    });
+    const map = (ordinal: number) => (ordinal === NONE ? NONE : next[ordinal]!);
+    for (const entry of live) {
+      entry.previous = map(entry.previous);
+      entry.next = map(entry.next);
     }
+    for (const table of [this.ordinalById, this.ordinalByMessage, this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
+    const postings = new Map<string, number[]>();
+    for (const [term, list] of this.postings) {
+      const kept: number[] = [];
+      for (let index = 0; index < list.length; index += 2) if (next[list[index]!] !== NONE) kept.push(next[list[index]!]!, list[index + 1]!);
+      if (kept.length) postings.set(term, kept);
+    }
+    this.postings = postings;
+    this.deadPostings = 0;
+    this.entries = live;
+    this.oldest = 0;
+    this.scratchOwn = new Float64Array(0);
+    this.scratchTotal = new Float64Array(0);
+    this.scratchSeen = new Uint8Array(0);
   }
-  return heap.sort((left, right) => (better(left, right) ? -1 : 1));
-}
-
-function norm(vector: number[]): number {
-  let sum = 0;
-  for (const value of vector) sum += value * value;
-  return Math.sqrt(sum);
 }
 
 function nonNegative(value: number | undefined, argument: string, fallback: number): number {

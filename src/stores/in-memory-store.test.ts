@@ -4,8 +4,8 @@ import { testMemoryStore } from "../testing/test-memory-store";
 import { InMemoryStore } from "./in-memory-store";
 import type { Fact, MemoryStore } from "./memory-store";
 
-testMemoryStore("InMemoryStore", () => new InMemoryStore());
-testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions: 10_000, ttl: 60_000 }));
+testMemoryStore("InMemoryStore", () => new InMemoryStore(), { requireCapabilities: "all" });
+testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions: 10_000, ttl: 60_000 }), { requireCapabilities: "all" });
 
 /** A custom store written as a plain object with only the six required methods. */
 function sixMethodStore(): MemoryStore {
@@ -37,6 +37,12 @@ function sixMethodStore(): MemoryStore {
 testMemoryStore("a custom store with only the six methods (object literal)", sixMethodStore);
 
 describe("InMemoryStore bounds", () => {
+  it("refuses unknown options, naming the right one", () => {
+    expect(() => new InMemoryStore({ max: 10 } as never)).toThrow(/no option "max": use "maxSessions"/);
+    expect(() => new InMemoryStore({ maxSession: 10 } as never)).toThrow(/no option "maxSession". Its options are: maxSessions, ttl/);
+    expect(() => new InMemoryStore({ maxSessions: 10, ttl: undefined })).not.toThrow();
+  });
+
   it("evicts the least recently used session past maxSessions", async () => {
     const store = new InMemoryStore({ maxSessions: 2 });
     await store.appendMessages("a", [{ id: "1", role: "user", content: "a" }]);

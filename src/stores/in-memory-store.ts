@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./memory-store";
+import { rejectUnknownOptions } from "./reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../messages/session-id";
 import { tailLimit } from "./tail-limit";
 
@@ -46,6 +47,10 @@ export class InMemoryStore implements MemoryStore {
   private readonly ttl: number;
 
   constructor(options: InMemoryStoreOptions = {}) {
+    if (options == null || typeof options !== "object") {
+      throw new InvalidArgumentError({ argument: "options", value: options, message: "new InMemoryStore() takes { maxSessions?, ttl? } or nothing." });
+    }
+    rejectUnknownOptions("InMemoryStore", options, ["maxSessions", "ttl"] satisfies (keyof InMemoryStoreOptions)[], { max: "maxSessions", maxSize: "maxSessions", ttlMs: "ttl" });
     this.maxSessions = positive(options.maxSessions, "maxSessions");
     this.ttl = positive(options.ttl, "ttl");
   }

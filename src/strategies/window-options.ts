@@ -32,8 +32,9 @@ export function positiveIntegerOption(value: number | undefined, argument: strin
   return value;
 }
 
-export function resolveBehaviour(options: WindowBehaviourOptions, maxTurns: number | undefined): Pick<WindowLimits, "stepTurns" | "maxToolResultLength"> {
-  const maxToolResultLength = options.maxToolResultLength ?? DEFAULT_MAX_TOOL_RESULT_LENGTH;
+/** Checks the `maxToolResultLength` option every strategy takes. */
+export function resolveMaxToolResultLength(value: number | undefined): number {
+  const maxToolResultLength = value ?? DEFAULT_MAX_TOOL_RESULT_LENGTH;
   if (!(maxToolResultLength >= 100)) {
     throw new InvalidArgumentError({
       argument: "maxToolResultLength",
@@ -41,6 +42,11 @@ export function resolveBehaviour(options: WindowBehaviourOptions, maxTurns: numb
       message: `maxToolResultLength must be at least 100 characters (or Infinity), got ${String(maxToolResultLength)}.`,
     });
   }
+  return maxToolResultLength;
+}
+
+export function resolveBehaviour(options: WindowBehaviourOptions, maxTurns: number | undefined): Pick<WindowLimits, "stepTurns" | "maxToolResultLength"> {
+  const maxToolResultLength = resolveMaxToolResultLength(options.maxToolResultLength);
   let stepTurns = 1;
   const stable = options.stablePrefix ?? true;
   if (typeof stable === "object" && stable !== null) {

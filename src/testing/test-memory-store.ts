@@ -16,7 +16,16 @@ export interface TestMemoryStoreOptions {
   largeContentLength?: number;
   /** Timeout of each test in ms. @default 30_000 */
   timeout?: number;
+  /**
+   * Optional methods the store must have: their tests fail when one is missing, instead of being
+   * reported as skipped. `"all"` requires every optional capability (the built-in stores use it).
+   * @default []
+   */
+  requireCapabilities?: "all" | readonly OptionalStoreMethod[];
 }
+
+/** The optional methods of `MemoryStore`. */
+export type OptionalStoreMethod = Exclude<keyof MemoryStore, "getMessages" | "setMessages" | "clearMessages" | "getFacts" | "setFact" | "deleteFact">;
 
 /**
  * The conformance suite of the `MemoryStore` contract. Call it in a vitest test file with a
@@ -29,7 +38,8 @@ export interface TestMemoryStoreOptions {
  *
  * The six required methods are always tested. Each optional capability (`appendMessages`,
  * `getRecentMessages`, `getMessageTail`, session metadata, `entries`, `prune`, summaries) is tested when the
- * store has it. Every test uses fresh random session ids, so a factory may return stores that
+ * store has it; its tests are reported as skipped when it does not, or fail when the capability is
+ * listed in `requireCapabilities`. Every test uses fresh random session ids, so a factory may return stores that
  * share one database; `prune` tests only look at the sessions they created.
  */
 export function testMemoryStore(
@@ -51,14 +61,31 @@ export function testMemoryStore(
       await options.teardown?.(store);
     }
   };
-  /** A test of an optional capability: runs only when the store has every method named. */
-  const capability = (methods: (keyof MemoryStore)[], title: string, body: (store: MemoryStore) => Promise<void>) =>
+  const required = (method: OptionalStoreMethod) => options.requireCapabilities === "all" || (options.requireCapabilities ?? []).includes(method);
+  /**
+   * A test of an optional capability: runs when the store has every method named. A missing one
+   * fails the test when it is required, and otherwise reports the test as skipped (never as passed).
+   */
+  const capability = (methods: OptionalStoreMethod[], title: string, body: (store: MemoryStore) => Promise<void>) =>
     it(
       `${title} [${methods.join(", ")}]`,
-      withStore(async (store) => {
-        if (methods.some((method) => typeof store[method] !== "function")) return;
-        await body(store);
-      }),
+      async (context) => {
+        const store = await factory();
+        try {
+          const missing = methods.filter((method) => typeof store[method] !== "function");
+          const missingRequired = missing.filter(required);
+          if (missingRequired.length > 0) {
+            throw new Error(`${name} has no ${missingRequired.join(", ")}, which requireCapabilities says it must have.`);
+          }
+          if (missing.length > 0) {
+            context.skip(`${name} has no ${missing.join(", ")}`);
+            return;
+          }
+          await body(store);
+        } finally {
+          await options.teardown?.(store);
+        }
+      },
       timeout,
     );
   const test = (title: string, body: (store: MemoryStore) => Promise<void>) => it(title, withStore(body), timeout);
@@ -341,9 +368,8 @@ export function testMemoryStore(
         await store.clearMessages(id);
         expect(await store.getMessageTail!(id, 5)).toEqual({ messages: [], total: 0 });
       });
-      capability(["getMessageTail"], "agrees with getMessages under concurrent appends", async (store) => {
+      capability(["getMessageTail", "appendMessages"], "agrees with getMessages under concurrent appends", async (store) => {
         const id = sessionId();
-        if (!store.appendMessages) return;
         const turns = Array.from({ length: writers }, (_, writer) =>
           conversation(2).map((message, index) => ({ ...message, id: `w${writer}-${index}` })),
         );
@@ -383,7 +409,8 @@ export function testMemoryStore(
         await write(store, id, conversation(2, "later"));
         const second = await store.getSession!(id);
         expect(second).toMatchObject({ sessionId: id, messageCount: 6, agentName: "assistant", tags: ["a", "b"], createdAt: first!.createdAt });
-        expect(second!.accessedAt).toBeGreaterThanOrEqual(first!.accessedAt);
+        // A write must move accessedAt: prune compares against it.
+        expect(second!.accessedAt).toBeGreaterThan(first!.accessedAt);
         await store.updateSession!(id, { tags: ["c"] });
         expect(await store.getSession!(id)).toMatchObject({ agentName: "assistant", tags: ["c"] });
         await store.clearMessages(id);
@@ -408,18 +435,24 @@ export function testMemoryStore(
 
     describe("prune (optional)", () => {
       capability(["prune"], "deletes sessions not written since olderThan and keeps the rest", async (store) => {
-        const [old, fresh] = [sessionId(), sessionId()];
+        const [old, fresh, revived] = [sessionId(), sessionId(), sessionId()];
         await write(store, old, conversation(2));
+        await write(store, revived, conversation(2));
         await new Promise((resolve) => setTimeout(resolve, 30));
         const cutoff = Date.now();
         await new Promise((resolve) => setTimeout(resolve, 30));
         await write(store, fresh, conversation(2));
+        // Created before the cutoff, written again after it: in use, so it stays.
+        await write(store, revived, conversation(2, "later"));
         const pruned = await store.prune!({ olderThan: cutoff });
         expect(pruned).toContain(old);
         expect(pruned).not.toContain(fresh);
+        expect(pruned).not.toContain(revived);
         expect(await store.getMessages(old)).toEqual([]);
         expect(await store.getMessages(fresh)).toEqual(conversation(2));
+        expect(await store.getMessages(revived)).toEqual([...conversation(2), ...conversation(2, "later")]);
         await store.clearMessages(fresh);
+        await store.clearMessages(revived);
       });
     });
 

@@ -13,9 +13,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let counter = 0;
 const freshPath = () => join(root, `case-${counter++}`, "sessions.json");
 
-testMemoryStore("FileMemoryStore", () => new FileMemoryStore(freshPath()));
+testMemoryStore("FileMemoryStore", () => new FileMemoryStore(freshPath()), { requireCapabilities: "all" });
 testMemoryStore("FileMemoryStore (compacting often)", () => new FileMemoryStore({ path: freshPath(), compactAfterBytes: 1, fsync: false }), {
   largeContentLength: 200_000,
+  requireCapabilities: "all",
 });
 
 const turn = (index: number): AgentMessage[] => [

@@ -1,6 +1,8 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
+import { CorruptStoreError } from "../../errors/corrupt-store-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { testMemoryStore } from "../../testing/test-memory-store";
@@ -17,7 +19,7 @@ if (available) {
   });
 
   let counter = 0;
-  testMemoryStore("PostgresMemoryStore", () => new PostgresMemoryStore({ pool, schema, tablePrefix: `t${counter++}_` }));
+  testMemoryStore("PostgresMemoryStore", () => new PostgresMemoryStore({ pool, schema, tablePrefix: `t${counter++}_` }), { requireCapabilities: "all" });
 
   describe("PostgresMemoryStore specifics", () => {
     it("validates schema and table prefix against a strict identifier pattern", () => {
@@ -33,7 +35,7 @@ if (available) {
       const stores = Array.from({ length: 5 }, () => new PostgresMemoryStore({ pool, schema, tablePrefix }));
       await Promise.all(stores.map((store, index) => store.appendMessages(`s${index}`, [{ id: "1", role: "user", content: "x" }])));
       const { rows } = await pool.query(`SELECT version FROM "${schema}"."migrate_schema_version"`);
-      expect(rows).toEqual([{ version: 2 }]);
+      expect(rows).toEqual([{ version: 3 }]);
       await stores[0]!.migrate(); // idempotent
       await pool.query(`UPDATE "${schema}"."migrate_schema_version" SET version = 99`);
       await expect(new PostgresMemoryStore({ pool, schema, tablePrefix }).migrate()).rejects.toThrow(/newer than this agentcore/);
@@ -97,7 +99,7 @@ if (available) {
 
       const store = new PostgresMemoryStore({ pool, schema, tablePrefix });
       expect(await store.getMessageTail("big", 4)).toEqual({ messages: big.slice(-4), total: 250 });
-      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 2 }]);
+      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 3 }]);
       expect((await pool.query(`SELECT session_id, message_count::int AS count FROM ${t("sessions")} ORDER BY session_id`)).rows).toEqual([
         { session_id: "big", count: 250 },
         { session_id: "empty", count: 0 },
@@ -172,7 +174,7 @@ if (available) {
       expect(reads).toBeGreaterThan(0);
     });
 
-    it("locks a session with an advisory lock; a second locker waits or is refused", async () => {
+    it("locks a session with a lease; a second locker waits or is refused", async () => {
       const first = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_" });
       const second = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_" });
       const release = await first.lockSession("s", { timeoutMs: 0 });
@@ -180,6 +182,37 @@ if (available) {
       const waiting = second.lockSession("s", { timeoutMs: 5_000 });
       await release();
       await (await waiting)();
+    });
+
+    it("raises a CorruptStoreError naming the session when its metadata is corrupt (getSession, entries)", async () => {
+      const store = new PostgresMemoryStore({ pool, schema, tablePrefix: "corrupt_meta_" });
+      await store.updateSession("s", { tags: ["a"] });
+      await pool.query(`UPDATE "${schema}"."corrupt_meta_sessions" SET tags = '{oops'`);
+      for (const read of [() => store.getSession("s"), () => store.entries()]) {
+        const error = await read().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(CorruptStoreError.isInstance(error) && error.sessionId === "s").toBe(true);
+        expect((error as Error).message).toMatch(/session "s"/);
+      }
+    });
+
+    it("refuses ids with lone surrogates, so x\\ud800, x\\udfff and x\\ufffd are never merged into one session", async () => {
+      const store = new PostgresMemoryStore({ pool, schema, tablePrefix: "surrogates_" });
+      for (const id of ["x\ud800", "x\udfff", "bob\ud800"]) {
+        await expect(store.appendMessages(id, [{ id: "1", role: "user", content: id }])).rejects.toSatisfy(InvalidArgumentError.isInstance);
+        await expect(store.setFact(`user:${id}`, { key: "k", value: "v", createdAt: 1, updatedAt: 1 })).rejects.toSatisfy(InvalidArgumentError.isInstance);
+        await expect(store.lockSession(id, { timeoutMs: 0 })).rejects.toSatisfy(InvalidArgumentError.isInstance);
+      }
+      await store.appendMessages("x\ufffd", [{ id: "1", role: "user", content: "replacement character" }]);
+      expect((await store.entries()).map((entry) => [entry.sessionId, entry.messageCount])).toEqual([["x\ufffd", 1]]);
+    });
+
+    it("refuses unknown options, naming the right one (tableName is tablePrefix)", () => {
+      expect(() => new PostgresMemoryStore({ pool, tableName: "mine_" } as never)).toThrow(/no option "tableName": use "tablePrefix"/);
+      expect(() => new PostgresMemoryStore({ pool, schemaName: "x" } as never)).toThrow(/no option "schemaName". Its options are: pool, schema, tablePrefix, lockLeaseMs/);
+      expect(() => new PostgresMemoryStore({ pool, lockLeaseMs: 10 })).toThrow(/lockLeaseMs must be an integer of at least 1000/);
     });
 
     it("raises a StoreError naming the record when a stored body is bad", async () => {

@@ -3,10 +3,13 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
-import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { parseSessionTags } from "../parse-session-tags";
+import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
+import { migrateTables, postgresTables, type PostgresTables } from "./postgres-schema";
+import { PostgresSessionLeases } from "./postgres-session-leases";
 
 /** Options of {@link PostgresMemoryStore}. */
 export interface PostgresMemoryStoreOptions {
@@ -16,12 +19,17 @@ export interface PostgresMemoryStoreOptions {
   schema?: string;
   /** Put before each table name. Lower-case letters, digits, `_`. @default "agentcore_" */
   tablePrefix?: string;
+  /**
+   * Milliseconds a session lock (`lockSession`) lasts without renewal; renewed every third of
+   * it while held. A process that dies holding a lock blocks its session this long. At least
+   * 1000. @default 30000
+   */
+  lockLeaseMs?: number;
 }
 
-/** The schema version this code writes; `migrate()` brings older schemas up to it. */
-const SCHEMA_VERSION = 2;
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 const store = "PostgresMemoryStore";
+const knownOptions = ["pool", "schema", "tablePrefix", "lockLeaseMs"] as const satisfies readonly (keyof PostgresMemoryStoreOptions)[];
 
 interface SessionRow {
   session_id: string;
@@ -51,7 +59,8 @@ export class PostgresMemoryStore implements MemoryStore {
   private readonly pool: Pool;
   private readonly schema: string;
   private readonly tablePrefix: string;
-  private readonly tables: { sessions: string; messages: string; facts: string; summaries: string; version: string };
+  private readonly tables: PostgresTables;
+  private readonly leases: PostgresSessionLeases;
   private ready: Promise<void> | undefined;
 
   constructor(options: PostgresMemoryStoreOptions) {
@@ -61,17 +70,16 @@ export class PostgresMemoryStore implements MemoryStore {
         message: 'new PostgresMemoryStore() needs { pool }: a pg Pool, e.g. new pg.Pool({ connectionString: "postgres://…" }).',
       });
     }
+    rejectUnknownOptions(store, options, knownOptions, { tableName: "tablePrefix", prefix: "tablePrefix", client: "pool", connectionString: "pool" });
     this.pool = options.pool;
     this.schema = checkIdentifier(options.schema ?? "public", "schema");
     this.tablePrefix = checkIdentifier(options.tablePrefix ?? "agentcore_", "tablePrefix");
-    const table = (name: string) => `"${this.schema}"."${this.tablePrefix}${name}"`;
-    this.tables = {
-      sessions: table("sessions"),
-      messages: table("messages"),
-      facts: table("facts"),
-      summaries: table("summaries"),
-      version: table("schema_version"),
-    };
+    this.tables = postgresTables(this.schema, this.tablePrefix);
+    const leaseMs = options.lockLeaseMs ?? 30_000;
+    if (!Number.isInteger(leaseMs) || leaseMs < 1000) {
+      throw new InvalidArgumentError({ argument: "lockLeaseMs", value: leaseMs, message: `lockLeaseMs must be an integer of at least 1000, got ${String(leaseMs)}.` });
+    }
+    this.leases = new PostgresSessionLeases(this.tables.locks, leaseMs, (operation, sessionId, sql, values) => this.query(operation, sessionId, sql, values));
   }
 
   /**
@@ -79,73 +87,9 @@ export class PostgresMemoryStore implements MemoryStore {
    * processes migrate once. Safe to call any number of times; runs on first use anyway.
    */
   async migrate(): Promise<void> {
-    const t = this.tables;
-    await this.transaction("migrate", undefined, async (client) => {
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`agentcore:migrate:${this.schema}.${this.tablePrefix}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${t.version} (id int PRIMARY KEY, version int NOT NULL)`);
-      const current = (await client.query<{ version: number }>(`SELECT version FROM ${t.version} WHERE id = 1`)).rows[0]?.version ?? 0;
-      if (current > SCHEMA_VERSION) {
-        throw new StoreError({
-          store,
-          operation: "migrate",
-          message: `The tables ${this.schema}.${this.tablePrefix}* are at schema version ${current}, newer than this agentcore (${SCHEMA_VERSION}). Upgrade agentcore.`,
-        });
-      }
-      if (current < 1) {
-        await client.query(`CREATE TABLE ${t.sessions} (
-          session_id text PRIMARY KEY,
-          created_at bigint NOT NULL,
-          accessed_at bigint NOT NULL,
-          agent_name text,
-          tags text,
-          next_seq bigint NOT NULL DEFAULT 0)`);
-        await client.query(`CREATE INDEX "${this.tablePrefix}sessions_accessed_at" ON ${t.sessions} (accessed_at)`);
-        await client.query(`CREATE TABLE ${t.messages} (
-          session_id text NOT NULL,
-          seq bigint NOT NULL,
-          message_id text,
-          body text NOT NULL,
-          PRIMARY KEY (session_id, seq),
-          UNIQUE (session_id, message_id))`);
-        await client.query(`CREATE TABLE ${t.facts} (scope_id text NOT NULL, key text NOT NULL, body text NOT NULL, PRIMARY KEY (scope_id, key))`);
-        await client.query(`CREATE TABLE ${t.summaries} (
-          session_id text NOT NULL,
-          summary_id text NOT NULL,
-          seq bigint GENERATED ALWAYS AS IDENTITY,
-          body text NOT NULL,
-          PRIMARY KEY (session_id, summary_id))`);
-      }
-      if (current < 2) {
-        // Version 2: each session row keeps its message count, backfilled here once (the ALTER
-        // locks the table, so writers of this version wait for the backfill).
-        await client.query(`ALTER TABLE ${t.sessions} ADD COLUMN message_count bigint NOT NULL DEFAULT 0`);
-        await client.query(`UPDATE ${t.sessions} s SET message_count = counted.n
-          FROM (SELECT session_id, count(*) AS n FROM ${t.messages} GROUP BY session_id) counted
-          WHERE s.session_id = counted.session_id`);
-        // From here on the messages table keeps the count itself, whatever writes to it (this
-        // version, or a process still running version 1): one UPDATE per statement, from the
-        // rows the statement actually inserted or deleted (an id skipped by ON CONFLICT is not).
-        for (const [event, rows, sign] of [
-          ["inserted", "NEW", "+"],
-          ["deleted", "OLD", "-"],
-        ] as const) {
-          const fn = `"${this.schema}"."${this.tablePrefix}messages_${event}"`;
-          await client.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $body$
-            BEGIN
-              UPDATE ${t.sessions} s SET message_count = s.message_count ${sign} changed.n
-              FROM (SELECT session_id, count(*) AS n FROM changed_rows GROUP BY session_id) changed
-              WHERE s.session_id = changed.session_id;
-              RETURN NULL;
-            END $body$`);
-          await client.query(
-            `CREATE TRIGGER "${this.tablePrefix}messages_${event}" AFTER ${event === "inserted" ? "INSERT" : "DELETE"} ON ${t.messages}
-             REFERENCING ${rows} TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
-          );
-        }
-      }
-      await client.query(`INSERT INTO ${t.version} (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`, [SCHEMA_VERSION]);
-    });
+    await this.transaction("migrate", undefined, (client) =>
+      migrateTables(client, { schema: this.schema, tablePrefix: this.tablePrefix, tables: this.tables, store }),
+    );
   }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
@@ -195,20 +139,27 @@ export class PostgresMemoryStore implements MemoryStore {
     const t = this.tables;
     // One statement, so one round trip: the upsert locks the session row until the statement
     // commits, so appends to one session take their sequence numbers one after another; ids
-    // already stored are skipped, and the insert trigger counts only the rows inserted.
-    await this.query(
+    // already stored are skipped, and the insert trigger counts only the rows inserted. While
+    // this store holds the session's lock, the statement writes only if the lease is still
+    // this holder's (fencing: a holder whose lease was taken over is refused).
+    const rows = await this.query<{ ok: boolean }>(
       "appendMessages",
       sessionId,
-      `WITH session AS (
-         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
-         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + $3
-         RETURNING next_seq - $3 AS first_seq)
-       INSERT INTO ${t.messages} (session_id, seq, message_id, body)
-       SELECT $1, session.first_seq + item.ord - 1, item.id, item.body
-       FROM session, unnest($4::text[], $5::text[]) WITH ORDINALITY AS item(id, body, ord)
-       ON CONFLICT (session_id, message_id) DO NOTHING`,
-      [sessionId, Date.now(), fresh.length, fresh.map((message) => message.id ?? null), fresh.map((message) => JSON.stringify(message))],
+      `WITH ${this.leases.fence(1, 6)},
+       session AS (
+         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq)
+         SELECT $1::text, $2::bigint, $2::bigint, $3::bigint FROM permitted WHERE permitted.ok
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + $3::bigint
+         RETURNING next_seq - $3::bigint AS first_seq),
+       inserted AS (
+         INSERT INTO ${t.messages} (session_id, seq, message_id, body)
+         SELECT $1, session.first_seq + item.ord - 1, item.id, item.body
+         FROM session, unnest($4::text[], $5::text[]) WITH ORDINALITY AS item(id, body, ord)
+         ON CONFLICT (session_id, message_id) DO NOTHING)
+       SELECT ok FROM permitted`,
+      [sessionId, Date.now(), fresh.length, fresh.map((message) => message.id ?? null), fresh.map((message) => JSON.stringify(message)), this.leases.tokenOf(sessionId)],
     );
+    if (rows[0]?.ok !== true) throw this.leases.lostError("appendMessages", sessionId);
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
@@ -224,6 +175,8 @@ export class PostgresMemoryStore implements MemoryStore {
       return [{ seq: index, id: message.id ?? null, body: JSON.stringify(message) }];
     });
     await this.transaction("setMessages", sessionId, async (client) => {
+      const fenced = await client.query<{ ok: boolean }>(`WITH ${this.leases.fence(1, 2)} SELECT ok FROM permitted`, [sessionId, this.leases.tokenOf(sessionId)]);
+      if (fenced.rows[0]?.ok !== true) throw this.leases.lostError("setMessages", sessionId);
       await client.query(
         `INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = $3`,
@@ -274,7 +227,7 @@ export class PostgresMemoryStore implements MemoryStore {
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     validateSessionId(sessionId);
     const rows = await this.query<SessionRow>("getSession", sessionId, `${this.sessionSelect()} WHERE s.session_id = $1`, [sessionId]);
-    return rows[0] ? entryOf(rows[0]) : undefined;
+    return rows[0] ? entryOf(rows[0], "getSession", this.tables.sessions) : undefined;
   }
 
   async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
@@ -291,7 +244,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async entries(): Promise<SessionEntry[]> {
     const rows = await this.query<SessionRow>("entries", undefined, `${this.sessionSelect()} ORDER BY s.accessed_at`, []);
-    return rows.map(entryOf);
+    return rows.map((row) => entryOf(row, "entries", this.tables.sessions));
   }
 
   async prune(options: { olderThan: number }): Promise<string[]> {
@@ -330,34 +283,13 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   /**
-   * A session-level advisory lock, held on one pooled connection until released. A process
-   * that dies loses its connection, and PostgreSQL frees the lock at once.
+   * A session lock that holds no connection: a lease row taken, renewed and released by short
+   * statements on the pool (see `PostgresSessionLeases`). Writes of this store to the session
+   * check the lease while it is held, so a holder that lost it cannot commit.
    */
   async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
-    await this.ensureReady();
-    const key = `agentcore:lock:${this.schema}.${this.tablePrefix}:${sessionId}`;
-    const client = await this.pool.connect();
-    try {
-      await pollLock(sessionId, options.timeoutMs, async () => {
-        const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [key]);
-        return rows[0]?.locked ? true : undefined;
-      });
-    } catch (error) {
-      client.release();
-      throw error;
-    }
-    let released = false;
-    return async () => {
-      if (released) return;
-      released = true;
-      try {
-        await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]);
-        client.release();
-      } catch (error) {
-        client.release(error instanceof Error ? error : true);
-      }
-    };
+    return this.leases.acquire(sessionId, options.timeoutMs);
   }
 
   private sessionSelect(): string {
@@ -391,15 +323,22 @@ export class PostgresMemoryStore implements MemoryStore {
     } catch (error) {
       throw storeError(operation, sessionId, error);
     }
+    // A connection killed between two statements of the transaction emits 'error' on the
+    // checked-out client; without a listener that crashes the process. The next query fails.
+    const onError = () => {};
+    client.on("error", onError);
     try {
       await client.query("BEGIN");
       const result = await body(client);
       await client.query("COMMIT");
+      client.off("error", onError);
       client.release();
       return result;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
-      client.release();
+      client.off("error", onError);
+      // A broken connection is destroyed, not put back in the pool.
+      client.release(isConnectionError(error) ? (error as Error) : undefined);
       throw storeError(operation, sessionId, error);
     }
   }
@@ -414,6 +353,13 @@ function storeError(operation: string, sessionId: string | undefined, error: unk
     message: `PostgreSQL failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${error instanceof Error ? error.message : String(error)}`,
     cause: error,
   });
+}
+
+/** Whether an error may mean the connection itself is gone (killed, reset, shut down). */
+function isConnectionError(error: unknown): boolean {
+  if (StoreError.isInstance(error)) return false;
+  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
+  return typeof severity !== "string" || (typeof code === "string" && (code.startsWith("57P") || code.startsWith("08")));
 }
 
 function checkIdentifier(value: string, argument: string): string {
@@ -437,13 +383,13 @@ function uniqueById(messages: AgentMessage[]): AgentMessage[] {
   });
 }
 
-function entryOf(row: SessionRow): SessionEntry {
+function entryOf(row: SessionRow, operation: string, table: string): SessionEntry {
   return {
     sessionId: row.session_id,
     createdAt: Number(row.created_at),
     accessedAt: Number(row.accessed_at),
     messageCount: Number(row.message_count),
     ...(row.agent_name === null ? {} : { agentName: row.agent_name }),
-    ...(row.tags === null ? {} : { tags: JSON.parse(row.tags) as string[] }),
+    ...(row.tags === null ? {} : { tags: parseSessionTags(row.tags, { store, operation, sessionId: row.session_id, path: table }) }),
   };
 }

@@ -1,6 +1,8 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
+import { CorruptStoreError } from "../../errors/corrupt-store-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
@@ -37,8 +39,8 @@ afterAll(cleanup);
 if (available) {
   let counter = 0;
   const shared = newClient();
-  testMemoryStore("RedisMemoryStore", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }));
-  testMemoryStore("RedisMemoryStore (ttl)", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }));
+  testMemoryStore("RedisMemoryStore", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }), { requireCapabilities: "all" });
+  testMemoryStore("RedisMemoryStore (ttl)", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }), { requireCapabilities: "all" });
 
   describe("RedisMemoryStore specifics", () => {
     it("keeps one session's keys in one hash-tag slot, escaped so ids cannot escape the prefix", async () => {
@@ -51,17 +53,72 @@ if (available) {
       expect(await client.zrange(`${prefix}sessions`, "0", "-1")).toEqual(["a}b:{c"]);
     });
 
-    it("sets the ttl on every key of a session and refreshes it on write", async () => {
+    it("sets the ttl on every key of a session and refreshes it on every write", async () => {
       const client = newClient();
       const prefix = `${runPrefix}ttl-check:`;
-      const store = new RedisMemoryStore({ client, prefix, ttl: 5_000 });
+      const store = new RedisMemoryStore({ client, prefix, ttl: 60_000 });
+      const sessionKeys = ["messages", "ids", "meta", "summaries", "summary-ids"].map((suffix) => `${prefix}{s}:${suffix}`);
+      const factsKey = `${prefix}{s}:facts`;
+      const summary = (id: string) => ({ id, content: "summary", fromMessageId: "1", toMessageId: "1", messageCount: 1, model: "mock/mock", createdAt: 1 });
       await store.appendMessages("s", [{ id: "1", role: "user", content: "x" }]);
+      await store.saveSummary("s", summary("sum1"));
       await store.setFact("s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
-      for (const suffix of ["messages", "ids", "meta", "facts"]) {
-        const ttl = await client.pttl(`${prefix}{s}:${suffix}`);
-        expect(ttl).toBeGreaterThan(3_000);
-        expect(ttl).toBeLessThanOrEqual(5_000);
+      const ttls = (keys: string[]) => Promise.all(keys.map((key) => client.pttl(key)));
+      for (const ttl of await ttls([...sessionKeys, factsKey])) {
+        expect(ttl).toBeGreaterThan(30_000);
+        expect(ttl).toBeLessThanOrEqual(60_000);
       }
+      // Each later write must push the expiry back up: shorten it (as if 58 s had passed), write, read it again.
+      const writes: [string[], () => Promise<unknown>][] = [
+        [sessionKeys, () => store.appendMessages("s", [{ id: "2", role: "assistant", content: "y" }])],
+        [sessionKeys, () => store.updateSession("s", { tags: ["t"] })],
+        [sessionKeys, () => store.saveSummary("s", summary("sum2"))],
+        [sessionKeys, () => store.setMessages("s", [{ id: "3", role: "user", content: "z" }])],
+        [[factsKey], () => store.setFact("s", { key: "k", value: "w", createdAt: 1, updatedAt: 2 })],
+      ];
+      for (const [keys, write] of writes) {
+        for (const key of keys) await client.pexpire(key, 2_000);
+        await write();
+        for (const ttl of await ttls(keys)) expect(ttl).toBeGreaterThan(30_000);
+      }
+    });
+
+    it("raises a CorruptStoreError naming the session when its metadata is corrupt (getSession, entries)", async () => {
+      const client = newClient();
+      const prefix = `${runPrefix}corrupt-meta:`;
+      const store = new RedisMemoryStore({ client, prefix });
+      await store.updateSession("s", { tags: ["a"] });
+      await client.hset(`${prefix}{s}:meta`, "tags", "{oops");
+      for (const read of [() => store.getSession("s"), () => store.entries()]) {
+        const error = await read().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(CorruptStoreError.isInstance(error) && error.sessionId === "s" && error.path === `${prefix}{s}:meta`).toBe(true);
+        expect((error as Error).message).toMatch(/session "s"/);
+      }
+      await client.hset(`${prefix}{s}:meta`, "tags", '{"not":"an array"}');
+      await expect(store.getSession("s")).rejects.toSatisfy(CorruptStoreError.isInstance);
+    });
+
+    it("refuses ids with lone surrogates with an InvalidArgumentError, never a URIError", async () => {
+      const store = new RedisMemoryStore({ client: newClient(), prefix: `${runPrefix}surrogates:` });
+      for (const id of ["x\ud800", "x\udfff", "\udc00x", "a\ud83d"]) {
+        await expect(store.appendMessages(id, [{ id: "1", role: "user", content: "x" }])).rejects.toSatisfy(InvalidArgumentError.isInstance);
+        await expect(store.getMessages(id)).rejects.toSatisfy(InvalidArgumentError.isInstance);
+        await expect(store.getFacts(`user:${id}`)).rejects.toSatisfy(InvalidArgumentError.isInstance);
+        await expect(store.lockSession(id, { timeoutMs: 0 })).rejects.toSatisfy(InvalidArgumentError.isInstance);
+      }
+      await store.appendMessages("x\ufffd\ud83d\ude00", [{ id: "1", role: "user", content: "x" }]);
+      expect((await store.entries()).map((entry) => entry.sessionId)).toEqual(["x\ufffd\ud83d\ude00"]);
+    });
+
+    it("refuses unknown options, naming the right one (keyPrefix is prefix)", () => {
+      const client = newClient();
+      expect(() => new RedisMemoryStore({ client, keyPrefix: "mine:" } as never)).toThrow(/no option "keyPrefix": use "prefix"/);
+      expect(() => new RedisMemoryStore({ client, keyPrefix: "mine:" } as never)).toThrow(expect.objectContaining({ argument: "keyPrefix" }));
+      expect(() => new RedisMemoryStore({ client, tll: 5 } as never)).toThrow(/no option "tll". Its options are: client, prefix, ttl, lockLeaseMs/);
+      expect(() => new RedisMemoryStore({ client, prefix: "ok:", ttl: undefined })).not.toThrow();
     });
 
     it("locks a session across clients; a second locker waits or is refused", async () => {

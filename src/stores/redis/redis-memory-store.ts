@@ -5,6 +5,8 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
+import { parseSessionTags } from "../parse-session-tags";
+import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
@@ -22,6 +24,7 @@ export interface RedisMemoryStoreOptions {
 }
 
 const store = "RedisMemoryStore";
+const knownOptions = ["client", "prefix", "ttl", "lockLeaseMs"] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
 
 function script(source: string) {
   return { source, sha: createHash("sha1").update(source).digest("hex") };
@@ -122,6 +125,7 @@ export class RedisMemoryStore implements MemoryStore {
         message: 'new RedisMemoryStore() needs { client }: an ioredis client, e.g. new Redis("redis://localhost:6379").',
       });
     }
+    rejectUnknownOptions(store, options, knownOptions, { keyPrefix: "prefix", namespace: "prefix", ttlMs: "ttl", redis: "client" });
     this.client = options.client;
     this.prefix = options.prefix ?? "agentcore:";
     if (typeof this.prefix !== "string" || /[{}]/.test(this.prefix) || this.prefix.length > 128) {
@@ -212,7 +216,7 @@ export class RedisMemoryStore implements MemoryStore {
       const replies = await execMulti(this.client.multi().hgetall(keys.meta).llen(keys.messages));
       return [replies[0] as Record<string, string>, replies[1] as number] as const;
     });
-    return entryOf(sessionId, meta, count);
+    return entryOf(sessionId, meta, count, keys.meta);
   }
 
   async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
@@ -336,7 +340,7 @@ function messagesArguments(messages: AgentMessage[]): string[] {
   return messages.flatMap((message) => [message.id === undefined ? "" : `#${message.id}`, JSON.stringify(message)]);
 }
 
-function entryOf(sessionId: string, meta: Record<string, string>, count: number): SessionEntry | undefined {
+function entryOf(sessionId: string, meta: Record<string, string>, count: number, metaKey: string): SessionEntry | undefined {
   if (meta.createdAt === undefined) return undefined;
   return {
     sessionId,
@@ -344,7 +348,7 @@ function entryOf(sessionId: string, meta: Record<string, string>, count: number)
     accessedAt: Number(meta.accessedAt ?? meta.createdAt),
     messageCount: count,
     ...(meta.agentName === undefined ? {} : { agentName: meta.agentName }),
-    ...(meta.tags === undefined ? {} : { tags: JSON.parse(meta.tags) as string[] }),
+    ...(meta.tags === undefined ? {} : { tags: parseSessionTags(meta.tags, { store, operation: "getSession", sessionId, path: metaKey }) }),
   };
 }
 

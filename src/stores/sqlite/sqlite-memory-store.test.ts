@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { CorruptStoreError } from "../../errors/corrupt-store-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import { testMemoryStore } from "../../testing/test-memory-store";
 import { SqliteMemoryStore } from "./sqlite-memory-store";
@@ -13,10 +15,39 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 let counter = 0;
 testMemoryStore("SqliteMemoryStore (file)", () => new SqliteMemoryStore(join(directory, `conformance-${counter++}.db`)), {
   teardown: (store) => (store as SqliteMemoryStore).close(),
+  requireCapabilities: "all",
 });
-testMemoryStore("SqliteMemoryStore (a Database you own, :memory:)", () => new SqliteMemoryStore({ database: new BetterSqlite3(":memory:") }));
+testMemoryStore("SqliteMemoryStore (a Database you own, :memory:)", () => new SqliteMemoryStore({ database: new BetterSqlite3(":memory:") }), { requireCapabilities: "all" });
 
 describe("SqliteMemoryStore specifics", () => {
+  it("raises a CorruptStoreError naming the session when its metadata is corrupt (getSession, entries)", async () => {
+    const store = new SqliteMemoryStore({ database: new BetterSqlite3(":memory:") });
+    await store.updateSession("s", { tags: ["a"] });
+    store.database.prepare(`UPDATE "agentcore_sessions" SET tags = '{oops'`).run();
+    for (const read of [() => store.getSession("s"), () => store.entries()]) {
+      const error = await read().then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(CorruptStoreError.isInstance(error) && error.sessionId === "s").toBe(true);
+    }
+  });
+
+  it("refuses ids with lone surrogates, so entries() never returns an id other than the one written", async () => {
+    const store = new SqliteMemoryStore({ database: new BetterSqlite3(":memory:") });
+    for (const id of ["x\ud800", "x\udfff"]) {
+      await expect(store.appendMessages(id, [{ id: "1", role: "user", content: "x" }])).rejects.toSatisfy(InvalidArgumentError.isInstance);
+      await expect(store.getFacts(`user:${id}`)).rejects.toSatisfy(InvalidArgumentError.isInstance);
+    }
+    await store.appendMessages("x\ufffd\ud83d\ude00", [{ id: "1", role: "user", content: "x" }]);
+    expect((await store.entries()).map((entry) => entry.sessionId)).toEqual(["x\ufffd\ud83d\ude00"]);
+  });
+
+  it("refuses unknown options, naming the right one (tableName is tablePrefix)", () => {
+    expect(() => new SqliteMemoryStore({ database: ":memory:", tableName: "mine_" } as never)).toThrow(/no option "tableName": use "tablePrefix"/);
+    expect(() => new SqliteMemoryStore({ database: ":memory:", busytimeoutms: 5 } as never)).toThrow(/no option "busytimeoutms": use "busyTimeoutMs"/);
+  });
+
   it("uses WAL, a busy timeout and a versioned schema", () => {
     const store = new SqliteMemoryStore({ database: join(directory, "pragmas.db"), busyTimeoutMs: 1234 });
     expect(store.database.pragma("journal_mode", { simple: true })).toBe("wal");

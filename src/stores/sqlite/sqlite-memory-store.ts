@@ -7,6 +7,8 @@ import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { parseSessionTags } from "../parse-session-tags";
+import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 
@@ -31,6 +33,7 @@ export interface SqliteMemoryStoreOptions {
 /** The schema version this code writes; `migrate()` brings older schemas up to it. */
 const SCHEMA_VERSION = 2;
 const store = "SqliteMemoryStore";
+const knownOptions = ["database", "busyTimeoutMs", "synchronous", "tablePrefix", "lockLeaseMs"] as const satisfies readonly (keyof SqliteMemoryStoreOptions)[];
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 
 interface SessionRow {
@@ -68,6 +71,7 @@ export class SqliteMemoryStore implements MemoryStore {
         message: 'new SqliteMemoryStore() needs a file name or { database }: e.g. new SqliteMemoryStore("./agent.db").',
       });
     }
+    rejectUnknownOptions(store, resolved, knownOptions, { tableName: "tablePrefix", prefix: "tablePrefix", path: "database", filename: "database", timeout: "busyTimeoutMs" });
     const prefix = resolved.tablePrefix ?? "agentcore_";
     if (!identifier.test(prefix)) {
       throw new InvalidArgumentError({ argument: "tablePrefix", value: prefix, message: `tablePrefix must match ${identifier}, got ${JSON.stringify(prefix)}.` });
@@ -173,7 +177,7 @@ export class SqliteMemoryStore implements MemoryStore {
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     validateSessionId(sessionId);
     const row = this.wrap("getSession", sessionId, () => this.statements.session.get(sessionId) as SessionRow | undefined);
-    return row ? entryOf(row) : undefined;
+    return row ? entryOf(row, "getSession", this.t.sessions) : undefined;
   }
 
   async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
@@ -185,7 +189,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async entries(): Promise<SessionEntry[]> {
-    return this.wrap("entries", undefined, () => (this.statements.allSessions.all() as SessionRow[]).map(entryOf));
+    return this.wrap("entries", undefined, () => (this.statements.allSessions.all() as SessionRow[]).map((row) => entryOf(row, "entries", this.t.sessions)));
   }
 
   async prune(options: { olderThan: number }): Promise<string[]> {
@@ -342,14 +346,14 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 }
 
-function entryOf(row: SessionRow): SessionEntry {
+function entryOf(row: SessionRow, operation: string, table: string): SessionEntry {
   return {
     sessionId: row.session_id,
     createdAt: row.created_at,
     accessedAt: row.accessed_at,
     messageCount: row.message_count,
     ...(row.agent_name === null ? {} : { agentName: row.agent_name }),
-    ...(row.tags === null ? {} : { tags: JSON.parse(row.tags) as string[] }),
+    ...(row.tags === null ? {} : { tags: parseSessionTags(row.tags, { store, operation, sessionId: row.session_id, path: table }) }),
   };
 }
 

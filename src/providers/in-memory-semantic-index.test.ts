@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { InMemorySemanticIndex } from "./in-memory-semantic-index";
+import type { SemanticDocument } from "./semantic-index";
+
+const document = (index: number, content = `memory number ${index} about topic${index}`): SemanticDocument => ({
+  id: `d${index}`,
+  content,
+  sessionId: "s",
+  messageId: `m${index}`,
+  createdAt: index,
+  tags: [],
+});
+
+const ids = async (index: InMemorySemanticIndex) => (await index.list({})).map((entry) => entry.id);
+
+describe("InMemorySemanticIndex bound", () => {
+  it("keeps at most maxDocuments, evicting the oldest first and telling onEvict", async () => {
+    const evicted: string[] = [];
+    const index = new InMemorySemanticIndex({ maxDocuments: 3, onEvict: (documents) => evicted.push(...documents.map((entry) => entry.id)) });
+    for (let number = 0; number < 5; number++) await index.add([document(number)]);
+    expect(index.size).toBe(3);
+    expect(await ids(index)).toEqual(["d2", "d3", "d4"]);
+    expect(evicted).toEqual(["d0", "d1"]);
+    // Evicted documents are gone from search and from their session's neighbour chain.
+    expect(await index.searchText("topic0", {}, 5)).toEqual([]);
+    expect((await index.neighbours("d2", 2, 0)).before).toEqual([]);
+    expect((await index.neighbours("d3", 2, 2)).before.map((entry) => entry.id)).toEqual(["d2"]);
+  });
+
+  it("least-recently-recalled keeps what searches return", async () => {
+    const index = new InMemorySemanticIndex({ maxDocuments: 3, eviction: "least-recently-recalled" });
+    await index.add([document(0), document(1), document(2)]);
+    expect((await index.searchText("topic0", {}, 1)).map((hit) => hit.document.id)).toEqual(["d0"]);
+    await index.add([document(3)]);
+    // d1 was added before d2 and never recalled: it goes; d0 stays because it was just recalled.
+    expect(await ids(index)).toEqual(["d0", "d2", "d3"]);
+    // Two more: the two least recently used go, d2 (added before the search) and then d0.
+    await index.add([document(4), document(5)]);
+    expect(await ids(index)).toEqual(["d3", "d4", "d5"]);
+  });
+
+  it("stays bounded and correct over many evictions (ordinals renumbered, search still exact)", async () => {
+    const index = new InMemorySemanticIndex({ maxDocuments: 100, contextWeight: 0 });
+    for (let number = 0; number < 5_000; number++) await index.add([document(number)]);
+    expect(index.size).toBe(100);
+    const entries = (index as unknown as { entries: unknown[] }).entries;
+    expect(entries.length).toBeLessThanOrEqual(2 * 100 + 1024);
+    expect(await ids(index)).toEqual(Array.from({ length: 100 }, (_, offset) => `d${4_900 + offset}`));
+    expect((await index.searchText("topic4950", {}, 3)).map((hit) => hit.document.id)).toEqual(["d4950"]);
+    expect((await index.neighbours("d4950", 1, 1)).after.map((entry) => entry.id)).toEqual(["d4951"]);
+  });
+
+  it("refuses a bad bound or policy", () => {
+    expect(() => new InMemorySemanticIndex({ maxDocuments: 0 })).toThrow(/maxDocuments must be a positive integer or Infinity/);
+    expect(() => new InMemorySemanticIndex({ eviction: "random" as never })).toThrow(/eviction must be/);
+  });
+});

@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import { StoreError } from "../../errors/store-error";
+import { pollLock } from "../poll-lock";
+
+type Run = <Row extends object>(operation: string, sessionId: string, sql: string, values: unknown[]) => Promise<Row[]>;
+
+/**
+ * The session locks of a `PostgresMemoryStore`: one lease row per locked session (holder
+ * token, expiry in the server's clock) in `<prefix>session_locks`. Taking, renewing and
+ * releasing a lease are single short statements on the pool, so no connection is held while
+ * a run goes on: any pool size works, and a dead connection loses nothing but one statement.
+ * A timer renews each lease while it is held; a lease whose holder died expires after
+ * `leaseMs` and can then be taken over. The store remembers the token of each lease this
+ * instance holds, and its writes to that session check it inside the write statement (see
+ * `fence`), so a holder whose lease was taken over is refused instead of committing.
+ */
+export class PostgresSessionLeases {
+  /** Token of the lease this store instance holds (or held until it was taken), per session. */
+  private readonly held = new Map<string, string>();
+
+  constructor(
+    private readonly table: string,
+    private readonly leaseMs: number,
+    private readonly run: Run,
+  ) {}
+
+  async acquire(sessionId: string, timeoutMs: number): Promise<() => Promise<void>> {
+    const token = randomUUID();
+    const lease = `clock_timestamp() + make_interval(secs => $3::double precision / 1000)`;
+    await pollLock(sessionId, timeoutMs, async () => {
+      const rows = await this.run(
+        "lockSession",
+        sessionId,
+        `INSERT INTO ${this.table} AS l (session_id, token, expires_at) VALUES ($1, $2, ${lease})
+         ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+         WHERE l.expires_at < clock_timestamp()
+         RETURNING token`,
+        [sessionId, token, this.leaseMs],
+      );
+      return rows.length > 0 ? true : undefined;
+    });
+    this.held.set(sessionId, token);
+    const renew = setInterval(() => {
+      this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${lease} WHERE session_id = $1 AND token = $2 RETURNING 1`, [
+        sessionId,
+        token,
+        this.leaseMs,
+      ]).then(
+        // Taken over: stop renewing; the writes of this holder are refused from now on.
+        (rows) => rows.length === 0 && clearInterval(renew),
+        // A failed renewal (connection lost, failover) is retried at the next tick.
+        () => {},
+      );
+    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    renew.unref();
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      clearInterval(renew);
+      if (this.held.get(sessionId) === token) this.held.delete(sessionId);
+      await this.run("unlockSession", sessionId, `DELETE FROM ${this.table} WHERE session_id = $1 AND token = $2`, [sessionId, token]);
+    };
+  }
+
+  /**
+   * The token a write to this session must hold, or null when this instance holds no lease on
+   * it (a write outside a run is not fenced).
+   */
+  tokenOf(sessionId: string): string | null {
+    return this.held.get(sessionId) ?? null;
+  }
+
+  /**
+   * SQL for a write statement: a CTE `permitted(ok)` that is true when the write is not fenced
+   * (`$token` null) or this lease is still the session's, locking the lease row FOR SHARE so a
+   * takeover waits until the write commits. `$session` and `$token` are the parameter numbers.
+   */
+  fence(session: number, token: number): string {
+    return `lease AS (SELECT 1 FROM ${this.table} WHERE session_id = $${session} AND token = $${token}::text FOR SHARE),
+      permitted AS (SELECT ($${token}::text IS NULL OR EXISTS (SELECT 1 FROM lease)) AS ok)`;
+  }
+
+  /** The error of a write refused because this holder's lease was taken over. */
+  lostError(operation: string, sessionId: string): StoreError {
+    return new StoreError({
+      store: "PostgresMemoryStore",
+      operation,
+      sessionId,
+      message: `The lock on session "${sessionId}" was lost (its lease expired and another run took the session), so ${operation} was refused: nothing of this run was written after the takeover. Retry the run.`,
+    });
+  }
+}
