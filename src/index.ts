@@ -1,91 +1,80 @@
-// The public surface of agentcore. Named exports only; everything else is internal.
+// The public surface of agentcore, one block per part (docs/architecture.md). Named exports
+// only; everything else, tuning constants and helpers included, is internal.
 
+// --- agent ---
 export { Agent } from "./agent/agent";
 export type { AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
 export { AgentStream } from "./agent/agent-stream";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
 
-export {
-  AgentCoreError,
-  AbortError,
-  InvalidArgumentError,
-  InvalidMessageError,
-  NoSuchProviderError,
-  SessionBusyError,
-  StoreError,
-  CorruptStoreError,
-  type MessageIssue,
-} from "./errors";
+// --- streaming ---
+export { streamText, type StreamResponseOptions, type StreamTextFinishEvent, type StreamTextOptions, type StreamTextResult } from "./streaming/stream-text";
+export type { UIMessageChunk, UIMessageStreamOptions } from "./streaming/ui-message-stream";
 
-export {
-  agentMessageSchema,
-  parseAgentMessages,
-  toolCallSchema,
-  type AgentMessage,
-  type AssistantMessage,
-  type StoredMessage,
-  type SystemMessage,
-  type ToolCall,
-  type ToolMessage,
-  type UserMessage,
-} from "./messages/agent-message";
-export { assertToolPairing, findToolPairingIssues, isToolPairingValid } from "./messages/validate-tool-pairing";
-export { MISSING_TOOL_RESULT_CONTENT, repairToolPairing, type RepairToolPairingResult } from "./messages/repair-tool-pairing";
+// --- ui ---
+export { convertToModelMessages, type ConvertToModelMessagesOptions } from "./ui/convert-to-model-messages";
+export { convertToUIMessages } from "./ui/convert-to-ui-messages";
+export type { PayloadLimits } from "./ui/guard-payload";
+export type { UIDynamicToolPart, UIMessage, UIMessagePart, UIMessageV4, UIMessageV5, UIToolInvocationV4, UIToolPart, UIToolState } from "./ui/ui-message";
 
+// --- messages ---
+export type { AgentMessage, AssistantMessage, StoredMessage, SystemMessage, ToolCall, ToolMessage, UserMessage } from "./messages/agent-message";
+export { findToolPairingIssues, isToolPairingValid } from "./messages/validate-tool-pairing";
+export { repairToolPairing, type RepairToolPairingResult } from "./messages/repair-tool-pairing";
+
+// --- models ---
 export type {
   FinishReason,
   LanguageModel,
   LanguageModelCall,
+  LanguageModelFactory,
   LanguageModelResult,
   LanguageModelStreamPart,
   LanguageModelUsage,
   ToolDefinition,
 } from "./models/language-model";
-export { listProviders, registerProvider, resolveLanguageModel, unregisterProvider, type LanguageModelFactory } from "./models/model-registry";
-
-export { tool, type Tool, type ToolExecutionContext, type ToolOptions, type ToolSet } from "./tools/tool";
-
-export { FullMemory } from "./strategies/full-memory";
-export type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyName, MemoryStrategyResult } from "./strategies/memory-strategy";
-
-export { InMemoryStore, type InMemoryStoreOptions } from "./stores/in-memory-store";
-export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file-memory-store";
-export type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./stores/memory-store";
-export { MAX_SESSION_ID_LENGTH, validateSessionId } from "./stores/session-id";
-
-export type { MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryWriteOptions } from "./providers/memory-provider";
-
-// --- UI messages and streaming ---
-export { convertToModelMessages, type ConvertToModelMessagesOptions } from "./ui/convert-to-model-messages";
-export { convertToUIMessages } from "./ui/convert-to-ui-messages";
-export type { PayloadLimits } from "./ui/guard-payload";
-export type { UIDynamicToolPart, UIMessage, UIMessagePart, UIMessageV4, UIToolInvocationV4, UIToolPart, UIToolState } from "./ui/ui-message";
-export { streamText, type StreamResponseOptions, type StreamTextFinishEvent, type StreamTextOptions, type StreamTextResult } from "./streaming/stream-text";
-export { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk, type UIMessageStreamOptions } from "./streaming/ui-message-stream";
-export { DEFAULT_FACT_LIMITS, MEMORY_TOOL_NAMES, type FactChange, type FactLimits } from "./tools/memory-tools";
-export { factScopeId, type FactScope } from "./stores/fact-scope";
-
-// --- model providers ---
-export { APICallError, MissingApiKeyError } from "./errors";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
+export { listProviders, registerProvider, resolveLanguageModel, unregisterProvider } from "./models/model-registry";
 export { createOpenAI, openai, type OpenAIProvider, type OpenAIProviderSettings } from "./models/openai/openai-provider";
 export { createOpenAICompatible, type OpenAICompatibleProviderSettings } from "./models/openai/create-openai-compatible";
 export type { OpenAIEmbeddingModelOptions } from "./models/openai/openai-embedding-model";
 export { anthropic, createAnthropic, type AnthropicProvider, type AnthropicProviderSettings } from "./models/anthropic/anthropic-provider";
-export {
-  ANTHROPIC_DEFAULT_MAX_TOKENS,
-  ANTHROPIC_FALLBACK_MAX_TOKENS,
-  ANTHROPIC_MODEL_ALIASES,
-  defaultAnthropicMaxTokens,
-  resolveAnthropicModelId,
-} from "./models/anthropic/anthropic-model-ids";
-// --- semantic memory ---
-export type { MemoryEntry, MemoryScope } from "./providers/memory-provider";
-export { MemoryProviderError } from "./errors";
+
+// --- strategies ---
+export type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyName, MemoryStrategyResult } from "./strategies/memory-strategy";
+export { FullMemory } from "./strategies/full-memory";
+export { SlidingWindowMemory, type SlidingWindowMemoryOptions } from "./strategies/sliding-window";
+export { TokenWindowMemory, type TokenWindowMemoryOptions } from "./strategies/token-window";
+export { SummaryMemory, SummarizingMemory, type SummaryMemoryOptions, type SummarizingMemoryOptions } from "./strategies/summary-memory";
+export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
+export type { WindowBehaviourOptions } from "./strategies/window-options";
+export { groupTurns, type TurnRange } from "./strategies/group-turns";
+export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./strategies/trim-to-token-budget";
+
+// --- stores ---
+export type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./stores/memory-store";
+export type { FactScope } from "./stores/fact-scope";
+export { InMemoryStore, type InMemoryStoreOptions } from "./stores/in-memory-store";
+export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file-memory-store";
+
+// --- providers ---
+export type {
+  MemoryEntry,
+  MemoryProvider,
+  MemoryReadOptions,
+  MemoryRecord,
+  MemoryRecordEntry,
+  MemoryScope,
+  MemoryTags,
+  MemoryWriteOptions,
+} from "./providers/memory-provider";
+export type { MemoryMetadata, MessageMemoryEntry, MessageMemoryProvider, ModelMessage, StoredMessageMemoryEntry } from "./providers/memory-provider";
+export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
 export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
-export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
 export type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./providers/semantic-index";
+export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
+export { PgVectorSemanticIndex, type PgVectorSemanticIndexOptions, type SqlClient } from "./providers/pgvector-semantic-index";
 export {
   VectorMemoryProvider,
   type VectorMemoryHit,
@@ -93,28 +82,33 @@ export {
   type VectorMemoryMetadata,
   type VectorMemoryProviderOptions,
   type VectorMemoryQuery,
+  type VectorInsertOptions,
+  type VectorSearchOptions,
 } from "./providers/vector-memory-provider";
-export { CompositeMemory, type CompositeMemoryMember, type CompositeMemoryOptions } from "./providers/composite-memory";
+export { CompositeMemory, type AnyMemoryProvider, type CompositeMemoryMember, type CompositeMemoryOptions } from "./providers/composite-memory";
 export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./providers/mem0-provider";
-export { PgVectorSemanticIndex, type PgVectorSemanticIndexOptions, type SqlClient } from "./providers/pgvector-semantic-index";
-// --- doc-providers (issue 17): the AgentCore/AgentLIB documents' provider API — merge into the providers block ---
-export type { MemoryRecordEntry, MemoryTags } from "./providers/memory-provider";
-export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
-export type { VectorInsertOptions, VectorSearchOptions } from "./providers/vector-memory-provider";
-export type { UIMessageV5 } from "./ui/ui-message";
-export type { MemoryMetadata, MessageMemoryEntry, MessageMemoryProvider, ModelMessage, StoredMessageMemoryEntry } from "./providers/message-memory";
-export type { AnyMemoryProvider } from "./providers/composite-memory";
-// --- end doc-providers ---
-// --- strategies and tokens ---
-export { SlidingWindowMemory, type SlidingWindowMemoryOptions } from "./strategies/sliding-window";
-export { TokenWindowMemory, type TokenWindowMemoryOptions } from "./strategies/token-window";
-export { SummaryMemory, SummarizingMemory, SUMMARIZER_INSTRUCTIONS, type SummaryMemoryOptions, type SummarizingMemoryOptions } from "./strategies/summary-memory";
-export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
-export type { WindowBehaviourOptions } from "./strategies/window-options";
-export { groupTurns, type TurnRange } from "./strategies/group-turns";
-export { resolveMemoryStrategy } from "./strategies/resolve-memory-strategy";
-export { SummarizationError, type SummarizationFailure } from "./errors";
-export { estimateTokens, estimateMessagesTokens, type EstimateTokensOptions, type EstimateMessagesTokensOptions } from "./tokens/estimate-tokens";
-export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./tokens/trim-to-token-budget";
-export { TokenCalibration } from "./tokens/token-calibration";
-export { NON_OPENAI_TOKEN_FACTOR } from "./tokens/tokenizer";
+
+// --- tools ---
+export { tool, type Tool, type ToolExecutionContext, type ToolOptions, type ToolSet } from "./tools/tool";
+export type { FactChange, FactLimits } from "./tools/memory-tools";
+
+// --- tokens ---
+export { estimateTokens, estimateMessagesTokens, type EstimateMessagesTokensOptions, type EstimateTokensOptions } from "./tokens/estimate-tokens";
+
+// --- errors ---
+export {
+  AgentCoreError,
+  AbortError,
+  APICallError,
+  CorruptStoreError,
+  InvalidArgumentError,
+  InvalidMessageError,
+  MemoryProviderError,
+  MissingApiKeyError,
+  NoSuchProviderError,
+  SessionBusyError,
+  StoreError,
+  SummarizationError,
+  type MessageIssue,
+  type SummarizationFailure,
+} from "./errors";

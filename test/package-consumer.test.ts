@@ -24,7 +24,7 @@ afterAll(() => {
 });
 
 const script = (kind: "esm" | "cjs") => `
-${kind === "esm" ? 'import { Agent, tool, InMemoryStore, AgentCoreError } from "agentcore";\nimport { MockLanguageModel } from "agentcore/testing";' : 'const { Agent, tool, InMemoryStore, AgentCoreError } = require("agentcore");\nconst { MockLanguageModel } = require("agentcore/testing");'}
+${kind === "esm" ? 'import { Agent, tool, InMemoryStore, AgentCoreError } from "agentcore";\nimport { MockLanguageModel, testMemoryStore, testMemoryProvider } from "agentcore/testing";' : 'const { Agent, tool, InMemoryStore, AgentCoreError } = require("agentcore");\nconst { MockLanguageModel, testMemoryStore, testMemoryProvider } = require("agentcore/testing");'}
 async function main() {
   const model = new MockLanguageModel({ responses: [{ text: "one" }, { text: "two" }] });
   const agent = new Agent({ model, memoryStore: new InMemoryStore() });
@@ -32,7 +32,7 @@ async function main() {
   const result = await agent.run("second");
   let unknown;
   try { new Agent({ model: "nope/x" }); } catch (error) { unknown = AgentCoreError.isInstance(error) && error.name; }
-  console.log(JSON.stringify({ text: result.text, seen: model.calls[1].messages.length, unknown, tool: typeof tool }));
+  console.log(JSON.stringify({ text: result.text, seen: model.calls[1].messages.length, unknown, tool: typeof tool, suites: [typeof testMemoryStore, typeof testMemoryProvider] }));
 }
 main();
 `;
@@ -42,15 +42,16 @@ describe("the built package", () => {
     const file = join(project, kind === "esm" ? "main.mjs" : "main.cjs");
     writeFileSync(file, script(kind));
     const output = execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" });
-    expect(JSON.parse(output)).toEqual({ text: "two", seen: 3, unknown: "NoSuchProviderError", tool: "function" });
+    expect(JSON.parse(output)).toEqual({ text: "two", seen: 3, unknown: "NoSuchProviderError", tool: "function", suites: ["function", "function"] });
   });
 
   it("type-checks for a TypeScript consumer (node16 resolution, ESM and CJS)", () => {
     writeFileSync(
       join(project, "consumer.mts"),
       `import { Agent, tool, type AgentMessage, type MemoryStore } from "agentcore";
-import { MockLanguageModel } from "agentcore/testing";
+import { MockLanguageModel, testMemoryProvider, type TestMemoryProviderOptions } from "agentcore/testing";
 import { z } from "zod";
+export const suite: (name: string, factory: () => never, options?: TestMemoryProviderOptions) => void = testMemoryProvider;
 const weather = tool({ description: "w", parameters: z.object({ city: z.string() }), execute: async ({ city }) => ({ city }) });
 const agent = new Agent({ model: new MockLanguageModel({ responses: [] }), tools: { weather } });
 const history: AgentMessage[] = [{ role: "user", content: "hi" }];

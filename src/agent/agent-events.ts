@@ -9,7 +9,7 @@ interface RunEventBase {
   agentName?: string;
 }
 
-/** Payloads of the agent's events (DESIGN.md §5). */
+/** Payloads of the agent's events (docs/architecture.md, "Events"). */
 export interface AgentEventMap {
   "run:start": RunEventBase & { userId?: string; input: string };
   "run:end": RunEventBase & {

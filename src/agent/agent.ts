@@ -8,7 +8,7 @@ import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { resolveMemoryStrategy } from "../strategies/resolve-memory-strategy";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore } from "../stores/memory-store";
-import { validateSessionId } from "../stores/session-id";
+import { validateSessionId } from "../messages/session-id";
 import { toToolDefinitions } from "../tools/tool-definitions";
 import type { ToolSet } from "../tools/tool";
 import { AgentEventEmitter, type AgentEventListener, type AgentEventName } from "./agent-events";
@@ -121,7 +121,7 @@ export class Agent {
     return new AgentStream(this.start(input, "stream"));
   }
 
-  /** Listens to an event (DESIGN.md §5). Returns a function that removes the listener. */
+  /** Listens to an event (docs/architecture.md, "Events"). Returns a function that removes the listener. */
   on<Name extends AgentEventName>(name: Name, listener: AgentEventListener<Name>): () => void {
     return this.events.on(name, listener);
   }

@@ -6,7 +6,7 @@ import { AgentCoreError } from "../errors/agent-core-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryStrategyName } from "../strategies/memory-strategy";
 import { factScopeId } from "../stores/fact-scope";
-import { validateSessionId } from "../stores/session-id";
+import { validateSessionId } from "../messages/session-id";
 import { chooseModel } from "./choose-model";
 import { CliError } from "./cli-error";
 import { openStore } from "./open-store";

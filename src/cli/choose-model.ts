@@ -1,6 +1,6 @@
 import type { LanguageModel } from "../models/language-model";
-import { MockLanguageModel } from "../testing/mock-language-model";
 import { CliError } from "./cli-error";
+import { scriptedModel } from "./scripted-model";
 
 export const NO_PROVIDER_HELP =
   "no model provider is configured. Set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server, e.g. " +
@@ -17,28 +17,4 @@ export function chooseModel(option: string | undefined, env: NodeJS.ProcessEnv =
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return { model: "openai/gpt-4o-mini" };
   if (env.ANTHROPIC_API_KEY) return { model: "anthropic/claude-3-5-haiku" };
   throw new CliError(NO_PROVIDER_HELP);
-}
-
-/** Remembers on "remember that my X is Y", answers "what is my X?" from its facts, echoes the rest. */
-function scriptedModel(): MockLanguageModel {
-  return new MockLanguageModel({
-    provider: "mock",
-    modelId: "scripted",
-    responses: (call) => {
-      const last = call.messages.at(-1);
-      if (last?.role === "tool") return { text: last.name === "remember_fact" ? "Noted." : `Done: ${last.content}` };
-      const input = last?.content ?? "";
-      const remember = /remember that my (.+?) is (.+?)[.!]?$/i.exec(input);
-      if (remember && call.tools.some((tool) => tool.name === "remember_fact")) {
-        return { toolCalls: [{ name: "remember_fact", arguments: { key: remember[1]!, value: remember[2]! } }] };
-      }
-      const question = /what is my (.+?)\??$/i.exec(input);
-      if (question) {
-        const key = question[1]!.trim().toLowerCase().replace(/\s+/g, "_");
-        const fact = new RegExp(`"${key}": "([^"]*)"`).exec(call.system ?? "");
-        if (fact) return { text: `Your ${question[1]} is ${fact[1]}.` };
-      }
-      return { text: `You said: ${input}` };
-    },
-  });
 }

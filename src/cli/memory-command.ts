@@ -4,7 +4,7 @@ import { once } from "node:events";
 import cliProgress from "cli-progress";
 import type { MemoryStore, SessionEntry } from "../stores/memory-store";
 import { factScopeId } from "../stores/fact-scope";
-import { validateSessionId } from "../stores/session-id";
+import { validateSessionId } from "../messages/session-id";
 import { CliError } from "./cli-error";
 import { openStore, type OpenedStore } from "./open-store";
 import { createOutput, formatTime, type Output } from "./output";

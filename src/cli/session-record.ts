@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import type { Fact, SummaryRecord } from "../stores/memory-store";
-import { validateSessionId } from "../stores/session-id";
+import { validateSessionId } from "../messages/session-id";
 import { CliError } from "./cli-error";
 
 /** One line of an export: a whole session. */

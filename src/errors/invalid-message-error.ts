@@ -12,8 +12,9 @@ export interface MessageIssue {
 }
 
 /**
- * A message (or list of messages) does not have the shape of DESIGN.md §2, or breaks the
- * tool-call pairing rule. `issues` names each message and field that was wrong.
+ * A message (or list of messages) does not have the `AgentMessage` shape, or breaks the tool-call
+ * pairing rule (docs/architecture.md, "Messages and the pairing rule"). `issues` names each
+ * message and field that was wrong.
  */
 export class InvalidMessageError extends AgentCoreError {
   private readonly [symbol] = true;

@@ -40,8 +40,8 @@ export interface ToolMessage {
 }
 
 /**
- * The one canonical message shape (DESIGN.md §2). Persisted as is; provider adapters convert
- * it to each wire format at the edge.
+ * The one canonical message shape (docs/architecture.md, "Messages and the pairing rule").
+ * Persisted as is; provider adapters convert it to each wire format at the edge.
  */
 export type AgentMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 

@@ -2,8 +2,8 @@ import type { AgentMessage } from "./agent-message";
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
 
 /**
- * Checks the pairing rule of DESIGN.md §2 (Anthropic's, applied to every provider): every tool
- * call is answered by a tool message with its id in the run of tool messages right after the
+ * Checks the pairing rule (docs/architecture.md; Anthropic's, applied to every provider): every
+ * tool call is answered by a tool message with its id in the run of tool messages right after the
  * assistant message that made it, and no tool message exists without its call.
  *
  * Returns the list of problems; an empty list means the messages may be sent to any provider.

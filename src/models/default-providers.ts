@@ -1,5 +1,5 @@
 import { anthropic } from "./anthropic/anthropic-provider";
-import type { LanguageModelFactory } from "./model-registry";
+import type { LanguageModelFactory } from "./language-model";
 import { openai } from "./openai/openai-provider";
 
 /**

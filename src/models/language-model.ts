@@ -70,6 +70,9 @@ export interface LanguageModel {
   doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart>;
 }
 
+/** Makes a model of one provider from its model id (the part after the slash of `"provider/model"`). */
+export type LanguageModelFactory = (modelId: string) => LanguageModel;
+
 export function emptyUsage(): LanguageModelUsage {
   return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }

@@ -1,10 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { NoSuchProviderError } from "../errors/no-such-provider-error";
 import { defaultProviders } from "./default-providers";
-import type { LanguageModel } from "./language-model";
-
-/** Makes a model of one provider from its model id (the part after the slash). */
-export type LanguageModelFactory = (modelId: string) => LanguageModel;
+import type { LanguageModel, LanguageModelFactory } from "./language-model";
 
 // Built in: "openai" and "anthropic" (see default-providers.ts); SDKs load on first call.
 const providers = new Map<string, LanguageModelFactory>(Object.entries(defaultProviders));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import { CompositeMemory } from "./composite-memory";
 import type { MemoryProvider, MemoryRecord } from "./memory-provider";
-import { testMemoryProvider } from "./memory-provider-contract";
+import { testMemoryProvider } from "../testing/test-memory-provider";
 import { SemanticMemoryProvider } from "./semantic-memory-provider";
 
 testMemoryProvider(

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
-import type { MessageMemoryProvider } from "./message-memory";
+import type { MessageMemoryProvider } from "./memory-provider";
 import { normaliseContent } from "./normalise-content";
 import { withTimeout } from "./with-timeout";
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Mem0Provider, type Mem0Client } from "./mem0-provider";
-import { testMemoryProvider } from "./memory-provider-contract";
+import { testMemoryProvider } from "../testing/test-memory-provider";
 
 process.env.MEM0_TELEMETRY = "false";
 process.env.MEM0_DIR = mkdtempSync(join(tmpdir(), "agentcore-mem0-"));

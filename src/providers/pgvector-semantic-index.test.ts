@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MockEmbeddingModel } from "../testing/mock-embedding-model";
-import { testMemoryProvider } from "./memory-provider-contract";
+import { testMemoryProvider } from "../testing/test-memory-provider";
 import { PgVectorSemanticIndex, type SqlClient } from "./pgvector-semantic-index";
 import { SemanticMemoryProvider } from "./semantic-memory-provider";
 

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { EmbeddingModel } from "../models/embedding-model";
 import { InMemorySemanticIndex } from "./in-memory-semantic-index";
-import { testMemoryProvider } from "./memory-provider-contract";
+import { testMemoryProvider } from "../testing/test-memory-provider";
 import { SemanticMemoryProvider } from "./semantic-memory-provider";
 import { MockEmbeddingModel } from "../testing/mock-embedding-model";
 

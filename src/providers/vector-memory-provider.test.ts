@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MockEmbeddingModel } from "../testing/mock-embedding-model";
-import { testMemoryProvider } from "./memory-provider-contract";
+import { testMemoryProvider } from "../testing/test-memory-provider";
 import { VectorMemoryProvider, type VectorMemoryHit, type VectorMemoryItem, type VectorSearchOptions } from "./vector-memory-provider";
 
 /** A stand-in for the user's vector database: an array, cosine similarity, metadata filters. */

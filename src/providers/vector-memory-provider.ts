@@ -3,7 +3,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { EmbeddingModel } from "../models/embedding-model";
-import { validateSessionId } from "../stores/session-id";
+import { validateSessionId } from "../messages/session-id";
 import { embedAll } from "./embed-all";
 import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
 import { matchesMemoryFilter, memoryMetadata, rememberable, tagList, type MemoryFilter, type MemoryItemMetadata } from "./memory-metadata";

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
-import { validateSessionId } from "./session-id";
+import { validateSessionId } from "../messages/session-id";
 
 /** Where facts are kept: per session (the default) or per user. */
 export type FactScope = "session" | "user";

@@ -9,8 +9,8 @@ export interface BufferMemoryOptions extends WindowBehaviourOptions {
 }
 
 /**
- * The second design's buffer (DESIGN.md §6): the recent history within `maxMessages` messages
- * and `maxTokens` tokens. A thin view of the same window engine as `SlidingWindowMemory`: it
+ * The second design's buffer (docs/architecture.md): the recent history within `maxMessages`
+ * messages and `maxTokens` tokens. A thin view of the same window engine as `SlidingWindowMemory`: it
  * counts messages instead of turns, and still keeps or drops whole turns.
  */
 export class BufferMemory extends SlidingWindowMemory {

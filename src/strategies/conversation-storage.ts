@@ -2,7 +2,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { matchesMemoryFilter, tagList, tagRecord } from "../providers/memory-metadata";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
-import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/message-memory";
+import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore, SessionEntry } from "../stores/memory-store";
 import { estimateMessagesTokens } from "../tokens/estimate-tokens";

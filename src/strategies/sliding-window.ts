@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
-import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/message-memory";
+import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import type { MemoryStore } from "../stores/memory-store";
 import { ConversationStorage } from "./conversation-storage";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
@@ -10,7 +10,7 @@ import type { WindowLimits } from "./select-window";
 export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
   /** Turns kept (a turn: the user message, tool calls and results, the answer). @default 20 */
   maxMessages?: number;
-  /** Same as `maxMessages` (the name of the second design, DESIGN.md §6). */
+  /** Same as `maxMessages` (the name of the second design, docs/architecture.md). */
   maxTurns?: number;
   /** Also keep the window under this many tokens, dropping whole turns. No token limit by default. */
   maxTokens?: number;

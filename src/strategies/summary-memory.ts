@@ -12,7 +12,7 @@ import { summaryDigest } from "./summary-digest";
 import { readSummaries, writeSummary } from "./summary-records";
 import { positiveIntegerOption, resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
-import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/message-memory";
+import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import { ConversationStorage } from "./conversation-storage";
 
 export interface SummaryMemoryOptions extends WindowBehaviourOptions {
@@ -323,8 +323,8 @@ export interface SummarizingMemoryOptions extends WindowBehaviourOptions {
 }
 
 /**
- * The second design's summarising memory (DESIGN.md §6): a thin view of `SummaryMemory` with
- * `summarizeThreshold = recentMessages + summarizeEvery`.
+ * The second design's summarising memory (docs/architecture.md): a thin view of `SummaryMemory`
+ * with `summarizeThreshold = recentMessages + summarizeEvery`.
  */
 export class SummarizingMemory extends SummaryMemory {
   override readonly name: string = "summarizing";

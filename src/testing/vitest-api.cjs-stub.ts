@@ -1,7 +1,7 @@
 // Replaces vitest-api.ts in the CommonJS build (see tsup.config.ts): vitest refuses require().
 function unavailable(): never {
   throw new Error(
-    'testMemoryStore runs under vitest, which cannot be loaded with require(). Import "agentcore/testing" from an ES module test file (vitest test files are ES modules).',
+    'testMemoryStore and testMemoryProvider run under vitest, which cannot be loaded with require(). Import "agentcore/testing" from an ES module test file (vitest test files are ES modules).',
   );
 }
 export const afterAll = unavailable;

@@ -1,4 +1,4 @@
-// The vitest functions the conformance suite uses, loaded only if vitest is installed, so that
+// The vitest functions the conformance suites use, loaded only if vitest is installed, so that
 // `import { MockLanguageModel } from "agentcore/testing"` works in any test runner. The CommonJS
 // build swaps this file for vitest-api.cjs-stub.ts (vitest cannot be required).
 type Vitest = typeof import("vitest");
@@ -11,7 +11,7 @@ try {
 }
 
 function unavailable(): never {
-  throw new Error("testMemoryStore runs under vitest: install it (npm install -D vitest). MockLanguageModel works without it.");
+  throw new Error("testMemoryStore and testMemoryProvider run under vitest: install it (npm install -D vitest). MockLanguageModel works without it.");
 }
 
 export const afterAll = (vitest?.afterAll ?? unavailable) as Vitest["afterAll"];

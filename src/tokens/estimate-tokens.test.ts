@@ -8,7 +8,7 @@ import { findToolPairingIssues } from "../messages/validate-tool-pairing";
 import { estimateMessagesTokens, estimateTokens } from "./estimate-tokens";
 import { configureTokenCountCache, tokenCountCacheStats } from "./token-count-cache";
 import { NON_OPENAI_TOKEN_FACTOR, tokenizerFor } from "./tokenizer";
-import { trimToTokenBudget } from "./trim-to-token-budget";
+import { trimToTokenBudget } from "../strategies/trim-to-token-budget";
 import { TokenCalibration } from "./token-calibration";
 
 const plain = { disallowedSpecial: new Set<string>() };

@@ -1,4 +1,5 @@
 import type { ToolCall } from "../messages/agent-message";
+import { serializeToolResult } from "../messages/serialize-tool-result";
 import type { ToolExecutionContext, ToolSet } from "./tool";
 
 export interface ToolCallOutcome {
@@ -47,15 +48,4 @@ export async function executeToolCall(
 
 function errorOutcome(toolCall: ToolCall, message: string): ToolCallOutcome {
   return { toolCall, result: message, content: `Error: ${message}`, isError: true };
-}
-
-/** Strings go to the model as they are; anything else as JSON. */
-export function serializeToolResult(result: unknown): string {
-  if (typeof result === "string") return result;
-  if (result === undefined) return "";
-  try {
-    return JSON.stringify(result) ?? String(result);
-  } catch {
-    return String(result);
-  }
 }

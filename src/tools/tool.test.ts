@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { tool } from "./tool";
 import { toToolDefinitions } from "./tool-definitions";
-import { executeToolCall, serializeToolResult } from "./execute-tool-call";
+import { serializeToolResult } from "../messages/serialize-tool-result";
+import { executeToolCall } from "./execute-tool-call";
 
 describe("tool()", () => {
   it("needs a zod schema and an execute function", () => {

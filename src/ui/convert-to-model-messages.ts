@@ -1,7 +1,7 @@
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
 import type { AgentMessage, AssistantMessage, ToolMessage } from "../messages/agent-message";
 import { findToolPairingIssues } from "../messages/validate-tool-pairing";
-import { serializeToolResult } from "../tools/execute-tool-call";
+import { serializeToolResult } from "../messages/serialize-tool-result";
 import { guardUIPayload, type PayloadLimits } from "./guard-payload";
 import type { UIMessage } from "./ui-message";
 

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
-import { validateScopeId, validateSessionId } from "../session-id";
+import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { tailLimit } from "../tail-limit";
 import { entryOf } from "./file-state";
 import { FileStoreEngine } from "./file-store-engine";

@@ -7,7 +7,7 @@ import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from
 import { pollLock } from "../poll-lock";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
-import { validateScopeId, validateSessionId } from "../session-id";
+import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 

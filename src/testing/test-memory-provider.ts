@@ -1,14 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it } from "./vitest-api";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryProvider, MemoryRecord } from "./memory-provider";
+import type { MemoryProvider, MemoryRecord } from "../providers/memory-provider";
 
-export interface MemoryProviderContractOptions {
+/** Options of {@link testMemoryProvider}. */
+export interface TestMemoryProviderOptions {
   /**
    * How the provider scopes reads: `"session"` (a read with a sessionId sees only that session) or
    * `"user"` (a read with a userId sees that user's memories across sessions). Either way a read
-   * never sees another user's memories.
+   * never sees another user's memories. @default "session"
    */
-  scope: "session" | "user";
+  scope?: "session" | "user";
   /** Whether reads filter by `tags`. @default true */
   tags?: boolean;
 }
@@ -26,18 +27,22 @@ function messages(...contents: string[]): AgentMessage[] {
 const texts = (records: MemoryRecord[]) => records.map((record) => record.content).join("\n");
 
 /**
- * The conformance suite every `MemoryProvider` passes: write-then-read, `limit`, user and session
- * isolation, tags, `clear` and `entries`. `factory` returns a fresh, empty provider each call.
+ * The conformance suite of the `MemoryProvider` contract, which every built-in provider passes:
+ * write-then-read, `limit`, user and session isolation, tags, `clear` and `entries` (the last two
+ * when the provider has them). Call it in a vitest test file with a factory that returns a fresh,
+ * empty provider each call; it declares one `describe` block of tests:
  *
  * ```ts
- * testMemoryProvider("my provider", () => new MyProvider(), { scope: "user" });
+ * import { testMemoryProvider } from "agentcore/testing";
+ * testMemoryProvider("MyProvider", () => new MyProvider(), { scope: "user" });
  * ```
  */
 export function testMemoryProvider(
   name: string,
   factory: () => MemoryProvider | Promise<MemoryProvider>,
-  options: MemoryProviderContractOptions,
+  options: TestMemoryProviderOptions = {},
 ): void {
+  const scope = options.scope ?? "session";
   const tags = options.tags ?? true;
 
   describe(`MemoryProvider contract: ${name}`, () => {
@@ -92,7 +97,7 @@ export function testMemoryProvider(
       expect(texts(own)).toContain("balcony");
     });
 
-    if (options.scope === "session") {
+    if (scope === "session") {
       it("session scope: a read sees only its own session", async () => {
         const provider = await factory();
         await provider.write(messages("The orchids need water every Tuesday."), { sessionId: "session-a" });

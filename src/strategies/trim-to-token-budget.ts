@@ -1,10 +1,10 @@
 import type { AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import { findToolPairingIssues } from "../messages/validate-tool-pairing";
-import { DEFAULT_MAX_TOOL_RESULT_LENGTH } from "../strategies/cut-tool-result";
-import { selectWindow } from "../strategies/select-window";
-import type { EstimateTokensOptions } from "./estimate-tokens";
-import { tokenizerFor } from "./tokenizer";
+import { DEFAULT_MAX_TOOL_RESULT_LENGTH } from "./cut-tool-result";
+import { selectWindow } from "./select-window";
+import type { EstimateTokensOptions } from "../tokens/estimate-tokens";
+import { tokenizerFor } from "../tokens/tokenizer";
 
 export interface TrimToTokenBudgetOptions extends EstimateTokensOptions {
   /** Tool results longer than this many characters are sent cut, with a marker. @default 20000 */

@@ -1,0 +1,84 @@
+// The shape of src/ (docs/architecture.md): folders depend only downward, no file imports itself
+// back through a loop, no source file is over 400 lines. Each check first proves on a made-up
+// graph that it can fail.
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { findLoops, folderGraph, layerViolations, readSourceFiles, type SourceFile } from "./helpers/import-graph";
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), "..", "src");
+
+/** The folders of src/, bottom first: each may import only the folders before it (docs/architecture.md). */
+const LAYERS = [
+  "errors",
+  "messages",
+  "models",
+  "tokens",
+  "stores",
+  "providers",
+  "strategies",
+  "tools",
+  "ui",
+  "agent",
+  "streaming",
+  "testing",
+  "cli",
+  "", // src/index.ts, the root export
+] as const;
+
+const MAX_LINES = 400;
+
+const file = (path: string, ...imports: string[]): SourceFile => ({ path, lines: 1, imports });
+const filesOver = (files: SourceFile[], max: number) => files.filter((source) => source.lines > max).map((source) => `${source.path} (${source.lines} lines)`);
+const fileGraph = (files: SourceFile[]) => new Map(files.map((source) => [source.path, source.imports]));
+
+describe("the checks can fail", () => {
+  const looping = [file("tokens/trim.ts", "strategies/select.ts"), file("strategies/select.ts", "tokens/count.ts"), file("tokens/count.ts")];
+
+  it("finds a loop between folders and names its folders", () => {
+    expect(findLoops(new Map([...folderGraph(looping)].map(([from, edges]) => [from, edges.keys()])))).toEqual([["strategies", "tokens"]]);
+  });
+
+  it("finds an import that goes up the layers and names the file", () => {
+    expect(layerViolations(folderGraph(looping), ["tokens", "strategies"])).toEqual(["tokens/ may not import strategies/: tokens/trim.ts → strategies/select.ts"]);
+    expect(layerViolations(folderGraph([file("newpart/a.ts", "tokens/count.ts")]), ["tokens"])).toEqual([
+      'folder "newpart" has no place in the layer list: newpart/a.ts → tokens/count.ts',
+    ]);
+  });
+
+  it("finds a loop between two files of one folder", () => {
+    expect(findLoops(fileGraph([file("models/registry.ts", "models/defaults.ts"), file("models/defaults.ts", "models/registry.ts")]))).toEqual([
+      ["models/defaults.ts", "models/registry.ts"],
+    ]);
+  });
+
+  it("finds a file over the line limit", () => {
+    expect(filesOver([{ path: "big.ts", lines: 401, imports: [] }, { path: "small.ts", lines: 400, imports: [] }], MAX_LINES)).toEqual(["big.ts (401 lines)"]);
+  });
+});
+
+describe("src/", () => {
+  const files = readSourceFiles(src);
+  const folders = folderGraph(files);
+
+  it("reads the whole tree", () => {
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.find((source) => source.path === "index.ts")?.imports.length).toBeGreaterThan(10);
+  });
+
+  it("has no import loop between folders", () => {
+    expect(findLoops(new Map([...folders].map(([from, edges]) => [from, edges.keys()])))).toEqual([]);
+  });
+
+  it("has folders that import only the folders below them", () => {
+    expect(layerViolations(folders, LAYERS)).toEqual([]);
+  });
+
+  it("has no import loop between files", () => {
+    expect(findLoops(fileGraph(files))).toEqual([]);
+  });
+
+  it(`has no source file over ${MAX_LINES} lines (tests excluded)`, () => {
+    expect(filesOver(files, MAX_LINES)).toEqual([]);
+  });
+});
