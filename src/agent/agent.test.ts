@@ -6,6 +6,7 @@ import { InMemoryStore } from "../stores/in-memory-store";
 import type { Fact, MemoryStore } from "../stores/memory-store";
 import type { AgentMessage } from "../messages/agent-message";
 import { isToolPairingValid } from "../messages/validate-tool-pairing";
+import { sixMethodStore } from "../stores/__fixtures__/six-method-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { AbortError } from "../errors/abort-error";
 import { NoSuchProviderError } from "../errors/no-such-provider-error";
@@ -219,28 +220,8 @@ describe("Agent sessions", () => {
   });
 
   it("works with a custom store that has only the six methods", async () => {
-    const data = new Map<string, AgentMessage[]>();
-    const facts = new Map<string, Fact[]>();
-    const store: MemoryStore = {
-      async getMessages(sessionId) {
-        return structuredClone(data.get(sessionId) ?? []);
-      },
-      async setMessages(sessionId, messages) {
-        data.set(sessionId, structuredClone(messages));
-      },
-      async clearMessages(sessionId) {
-        data.delete(sessionId);
-      },
-      async getFacts(scopeId) {
-        return facts.get(scopeId) ?? [];
-      },
-      async setFact(scopeId, fact) {
-        facts.set(scopeId, [...(facts.get(scopeId) ?? []).filter((existing) => existing.key !== fact.key), fact]);
-      },
-      async deleteFact(scopeId, key) {
-        facts.set(scopeId, (facts.get(scopeId) ?? []).filter((existing) => existing.key !== key));
-      },
-    };
+    const store = sixMethodStore();
+    const data = store.sessions;
     const model = new MockLanguageModel({
       responses: [{ toolCalls: [{ id: "w", name: "get_weather", arguments: { city: "Lima" } }] }, { text: "warm" }, { text: "again" }],
     });

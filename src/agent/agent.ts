@@ -8,6 +8,7 @@ import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { resolveMemoryStrategy } from "../strategies/resolve-memory-strategy";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore } from "../stores/memory-store";
+import { adaptStore, type AdaptedStore } from "../stores/store-adapter";
 import { validateSessionId } from "../stores/session-id";
 import { toToolDefinitions } from "../tools/tool-definitions";
 import type { ToolSet } from "../tools/tool";
@@ -29,6 +30,7 @@ export class Agent {
   readonly name: string | undefined;
   readonly model: LanguageModel;
   readonly memoryStore: MemoryStore;
+  private readonly store: AdaptedStore;
   readonly strategy: IMemoryStrategy;
   /** The session used when a run names none. */
   readonly sessionId: string;
@@ -61,6 +63,7 @@ export class Agent {
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     });
     this.memoryStore = options.memoryStore ?? new InMemoryStore();
+    this.store = adaptStore(this.memoryStore);
     this.queue = SessionQueue.for(this.memoryStore);
     this.memoryProvider = options.memoryProvider;
     this.sessionId = options.sessionId === undefined ? `session-${newId()}` : validateSessionId(options.sessionId);
@@ -141,7 +144,8 @@ export class Agent {
     const release = await this.queue.acquire(sessionId, policy);
     let releaseStoreLock: (() => Promise<void>) | undefined;
     try {
-      releaseStoreLock = await lockStoreSession(this.memoryStore, sessionId, policy, this.options.sessionLockTimeoutMs);
+      // The store's cross-process lock, where it has one: `queue` waits for a run elsewhere, `reject` fails at once.
+      releaseStoreLock = await this.store.lockSession(sessionId, { timeoutMs: policy === "reject" ? 0 : (this.options.sessionLockTimeoutMs ?? 120_000) });
       await this.recordAgentName(sessionId);
       return yield* runTurn({
         runId: newId(),
@@ -153,7 +157,7 @@ export class Agent {
         model: this.model,
         ...(this.options.systemPrompt ? { systemPrompt: this.options.systemPrompt } : {}),
         strategy: this.strategy,
-        store: this.memoryStore,
+        store: this.store,
         tools: this.tools,
         toolDefinitions: this.toolDefinitions,
         maxSteps: this.maxSteps,
@@ -177,8 +181,8 @@ export class Agent {
 
   /** Records this agent's name on the session once per Agent instance, where the store keeps metadata. */
   private async recordAgentName(sessionId: string): Promise<void> {
-    if (this.name === undefined || typeof this.memoryStore.updateSession !== "function" || this.namedSessions.has(sessionId)) return;
-    await this.memoryStore.updateSession(sessionId, { agentName: this.name });
+    if (this.name === undefined || !this.store.capabilities.updateSession || this.namedSessions.has(sessionId)) return;
+    await this.store.updateSession(sessionId, { agentName: this.name });
     this.namedSessions.add(sessionId);
   }
 }
@@ -210,18 +214,4 @@ function positiveInteger(value: number | undefined, argument: string, fallback: 
     throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive integer, got ${String(value)}.` });
   }
   return value;
-}
-
-/**
- * Takes the store's cross-process session lock when it has one (file, SQLite, Redis,
- * PostgreSQL stores do): `queue` waits for a run elsewhere to finish, `reject` fails at once.
- */
-async function lockStoreSession(
-  store: MemoryStore,
-  sessionId: string,
-  policy: "queue" | "reject",
-  timeoutMs: number | undefined,
-): Promise<(() => Promise<void>) | undefined> {
-  if (typeof store.lockSession !== "function") return undefined;
-  return await store.lockSession(sessionId, { timeoutMs: policy === "reject" ? 0 : (timeoutMs ?? 120_000) });
 }

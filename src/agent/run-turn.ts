@@ -12,16 +12,15 @@ import {
 } from "../models/language-model";
 import type { MemoryProvider, MemoryRecord } from "../providers/memory-provider";
 import type { IMemoryStrategy } from "../strategies/memory-strategy";
-import type { MemoryStore } from "../stores/memory-store";
+import type { AdaptedStore } from "../stores/store-adapter";
 import { executeToolCall } from "../tools/execute-tool-call";
 import type { ToolSet } from "../tools/tool";
 import type { AgentEventEmitter, AgentEventMap } from "./agent-events";
 import type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent-result";
-import { appendSessionMessages, applyStrategy, loadSessionHistory, type LoadedHistory } from "./session-history";
+import { applyStrategy, loadSessionHistory, type LoadedHistory } from "./session-history";
 import { buildSystemPrompt } from "./system-prompt";
 import { withTimeout } from "../providers/with-timeout";
 import { renderFactsBlock } from "./facts-block";
-import { StoreError } from "../errors/store-error";
 import type { Fact } from "../stores/memory-store";
 import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
@@ -37,7 +36,7 @@ export interface TurnContext {
   model: LanguageModel;
   systemPrompt?: string;
   strategy: IMemoryStrategy;
-  store: MemoryStore;
+  store: AdaptedStore;
   tools: ToolSet;
   toolDefinitions: ToolDefinition[];
   maxSteps: number;
@@ -71,7 +70,7 @@ export async function* runTurn(context: TurnContext): AsyncGenerator<AgentStream
   const persistCompletedSteps = async () => {
     const pending = turn.slice(persistedCount);
     if (pending.length === 0) return;
-    await appendSessionMessages(context.store, context.sessionId, pending);
+    await context.store.appendMessages(context.sessionId, pending);
     persistedCount = turn.length;
     context.events.emit("memory:write", { ...base, messages: pending, messageIds: pending.map((message) => message.id!) });
   };
@@ -193,18 +192,7 @@ type EventBase = AgentEventMap["run:start"];
 
 async function loadFacts(context: TurnContext): Promise<Fact[]> {
   if (!context.facts) return [];
-  const scopeId = context.facts.scopeId;
-  try {
-    return (await context.store.getFacts(scopeId)) ?? [];
-  } catch (error) {
-    throw new StoreError({
-      store: context.store.constructor?.name ?? "custom store",
-      operation: "getFacts",
-      sessionId: context.sessionId,
-      message: `Could not read the facts of "${scopeId}": ${error instanceof Error ? error.message : String(error)}`,
-      cause: error,
-    });
-  }
+  return await context.store.getFacts(context.facts.scopeId);
 }
 
 async function recallMemories(context: TurnContext, base: Omit<EventBase, "input">): Promise<MemoryRecord[]> {

@@ -9,7 +9,7 @@ import { groupTurns } from "./group-turns";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import { selectWindow, type WindowLimits } from "./select-window";
 import { summaryDigest } from "./summary-digest";
-import { readSummaries, writeSummary } from "./summary-records";
+import { adaptStore } from "../stores/store-adapter";
 import { positiveIntegerOption, resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
 
 export interface SummaryMemoryOptions extends WindowBehaviourOptions {
@@ -102,7 +102,7 @@ export class SummaryMemory implements IMemoryStrategy {
     let previous: SummaryRecord | undefined;
     let coveredEnd = pinnedEnd;
     try {
-      const records = await readSummaries(store, context.sessionId);
+      const records = await adaptStore(store).getSummaries(context.sessionId);
       for (let index = records.length - 1; index >= 0 && !previous; index--) {
         const end = findCoveredEnd(history, pinnedEnd, offset, records[index]!);
         if (end !== undefined) {
@@ -272,7 +272,7 @@ export class SummaryMemory implements IMemoryStrategy {
       tokenCount,
     };
     try {
-      await writeSummary(store, context.sessionId, record);
+      await adaptStore(store).saveSummary(context.sessionId, record);
     } catch (error) {
       // The summary is good for this turn; the next turn summarises again.
       this.report(context, "store", `Could not save the summary of session "${context.sessionId}": ${errorText(error)}`, error, modelName);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore } from "../stores/memory-store";
+import { adaptStore } from "../stores/store-adapter";
 import { tool, type ToolExecutionContext, type ToolSet } from "./tool";
 
 /** Bounds on what the model may store with the memory tools. */
@@ -67,7 +68,8 @@ interface MemoryToolsOptions {
  * scope are serialised in this process so the fact count bound holds under parallel calls.
  */
 export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
-  const { store, limits } = options;
+  const store = adaptStore(options.store);
+  const { limits } = options;
   const chains = new Map<string, Promise<unknown>>();
   const serialised = <T>(scopeId: string, work: () => Promise<T>): Promise<T> => {
     const previous = chains.get(scopeId) ?? Promise.resolve();
