@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { Agent } from "./agent";
+import type { AgentOptions } from "./agent-options";
 import { tool } from "../tools/tool";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { Fact, MemoryStore } from "../stores/memory-store";
@@ -422,6 +423,31 @@ describe("Agent configuration errors", () => {
     expect(() => new Agent({ model: "gpt-4o" })).toThrow(/provider\/model/);
     expect(() => new Agent({ model: new MockLanguageModel({ responses: [] }), maxSteps: 0 })).toThrow(/maxSteps must be a positive integer/);
     expect(() => new Agent({ model: new MockLanguageModel({ responses: [] }), memory: "nope" as never })).toThrow(/memory must be one of/);
+  });
+
+  it("rejects bad run settings at construction, before any run", () => {
+    const model = new MockLanguageModel({ responses: [] });
+    const bad: [Partial<AgentOptions>, string][] = [
+      [{ concurrency: "wait" as never }, "concurrency"],
+      [{ sessionLockTimeoutMs: -1 }, "sessionLockTimeoutMs"],
+      [{ sessionLockTimeoutMs: 1.5 }, "sessionLockTimeoutMs"],
+      [{ sessionLockTimeoutMs: Number.NaN }, "sessionLockTimeoutMs"],
+      [{ recallLimit: 0 }, "recallLimit"],
+      [{ recallLimit: 2.5 }, "recallLimit"],
+      [{ memoryProviderTimeoutMs: -5 }, "memoryProviderTimeoutMs"],
+      [{ memoryProviderTimeoutMs: Number.POSITIVE_INFINITY }, "memoryProviderTimeoutMs"],
+    ];
+    for (const [options, argument] of bad) {
+      let caught: unknown;
+      try {
+        new Agent({ model, ...options });
+      } catch (error) {
+        caught = error;
+      }
+      expect(InvalidArgumentError.isInstance(caught), argument).toBe(true);
+      expect((caught as InvalidArgumentError).argument).toBe(argument);
+    }
+    expect(() => new Agent({ model, concurrency: "reject", sessionLockTimeoutMs: 0, recallLimit: 1, memoryProviderTimeoutMs: 1 })).not.toThrow();
   });
 
   it("builds every strategy name", () => {

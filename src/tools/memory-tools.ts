@@ -36,6 +36,9 @@ export interface FactChange {
 /** The names of the memory tools. */
 export const MEMORY_TOOL_NAMES = ["remember_fact", "recall_fact", "forget_fact"] as const;
 
+/** The memory tools that change facts: after one of them ran, the run reads the facts again. */
+export const FACT_CHANGING_TOOL_NAMES: readonly (typeof MEMORY_TOOL_NAMES)[number][] = ["remember_fact", "forget_fact"];
+
 /**
  * Normalises a fact key: Unicode NFKC, trimmed, case-folded, inner whitespace as `_`. Returns
  * an error text for the model when the key is empty, too long or has characters other than
