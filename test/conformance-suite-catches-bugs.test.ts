@@ -37,7 +37,7 @@ describe("testMemoryStore", () => {
         "getMessageTail (optional) rounds a fractional limit down and reads a huge or infinite one as the whole history [getMessageTail]",
       ]);
       expect(failed.filter((name) => name.includes("LaxLimitStore")).map((name) => name.replace(/^MemoryStore conformance: LaxLimitStore /, "")).sort()).toEqual([
-        "getRecentMessages (optional) rejects a negative or non-numeric limit with an InvalidArgumentError [getRecentMessages]",
+        "getMessageTail (optional) rejects a negative or non-numeric limit with an InvalidArgumentError [getMessageTail]",
       ]);
       expect(failed.some((name) => name.includes("CollidingStore") && name.includes("isolates sessions"))).toBe(true);
       // accessedAt frozen after the first write: the metadata test and prune (which would delete a session in use) catch it.

@@ -6,6 +6,7 @@ import type { FactScope } from "../stores/fact-scope";
 import type { FactLimits } from "../tools/memory-tools";
 import type { ToolSet } from "../tools/tool";
 
+/** Every option is checked once, by `new Agent()`: a bad value is an `InvalidArgumentError` naming it. */
 export interface AgentOptions {
   /** Recorded as `agentName` in memory metadata and event payloads. */
   name?: string;
@@ -61,7 +62,8 @@ export interface AgentOptions {
   /**
    * With `concurrency: "queue"` and a store that can lock a session across processes
    * (`lockSession`: file, SQLite, Redis, PostgreSQL stores), how long a run waits for a run on
-   * the same session in another process before failing with a `SessionBusyError`. @default 120_000
+   * the same session in another process before failing with a `SessionBusyError`. Whole
+   * milliseconds, 0 or more. @default 120_000
    */
   sessionLockTimeoutMs?: number;
 }

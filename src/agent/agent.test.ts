@@ -1,11 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { Agent } from "./agent";
+import type { AgentOptions } from "./agent-options";
 import { tool } from "../tools/tool";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { Fact, MemoryStore } from "../stores/memory-store";
 import type { AgentMessage } from "../messages/agent-message";
 import { isToolPairingValid } from "../messages/validate-tool-pairing";
+import { sixMethodStore } from "../stores/__fixtures__/six-method-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { AbortError } from "../errors/abort-error";
 import { NoSuchProviderError } from "../errors/no-such-provider-error";
@@ -219,28 +221,8 @@ describe("Agent sessions", () => {
   });
 
   it("works with a custom store that has only the six methods", async () => {
-    const data = new Map<string, AgentMessage[]>();
-    const facts = new Map<string, Fact[]>();
-    const store: MemoryStore = {
-      async getMessages(sessionId) {
-        return structuredClone(data.get(sessionId) ?? []);
-      },
-      async setMessages(sessionId, messages) {
-        data.set(sessionId, structuredClone(messages));
-      },
-      async clearMessages(sessionId) {
-        data.delete(sessionId);
-      },
-      async getFacts(scopeId) {
-        return facts.get(scopeId) ?? [];
-      },
-      async setFact(scopeId, fact) {
-        facts.set(scopeId, [...(facts.get(scopeId) ?? []).filter((existing) => existing.key !== fact.key), fact]);
-      },
-      async deleteFact(scopeId, key) {
-        facts.set(scopeId, (facts.get(scopeId) ?? []).filter((existing) => existing.key !== key));
-      },
-    };
+    const store = sixMethodStore();
+    const data = store.sessions;
     const model = new MockLanguageModel({
       responses: [{ toolCalls: [{ id: "w", name: "get_weather", arguments: { city: "Lima" } }] }, { text: "warm" }, { text: "again" }],
     });
@@ -441,6 +423,31 @@ describe("Agent configuration errors", () => {
     expect(() => new Agent({ model: "gpt-4o" })).toThrow(/provider\/model/);
     expect(() => new Agent({ model: new MockLanguageModel({ responses: [] }), maxSteps: 0 })).toThrow(/maxSteps must be a positive integer/);
     expect(() => new Agent({ model: new MockLanguageModel({ responses: [] }), memory: "nope" as never })).toThrow(/memory must be one of/);
+  });
+
+  it("rejects bad run settings at construction, before any run", () => {
+    const model = new MockLanguageModel({ responses: [] });
+    const bad: [Partial<AgentOptions>, string][] = [
+      [{ concurrency: "wait" as never }, "concurrency"],
+      [{ sessionLockTimeoutMs: -1 }, "sessionLockTimeoutMs"],
+      [{ sessionLockTimeoutMs: 1.5 }, "sessionLockTimeoutMs"],
+      [{ sessionLockTimeoutMs: Number.NaN }, "sessionLockTimeoutMs"],
+      [{ recallLimit: 0 }, "recallLimit"],
+      [{ recallLimit: 2.5 }, "recallLimit"],
+      [{ memoryProviderTimeoutMs: -5 }, "memoryProviderTimeoutMs"],
+      [{ memoryProviderTimeoutMs: Number.POSITIVE_INFINITY }, "memoryProviderTimeoutMs"],
+    ];
+    for (const [options, argument] of bad) {
+      let caught: unknown;
+      try {
+        new Agent({ model, ...options });
+      } catch (error) {
+        caught = error;
+      }
+      expect(InvalidArgumentError.isInstance(caught), argument).toBe(true);
+      expect((caught as InvalidArgumentError).argument).toBe(argument);
+    }
+    expect(() => new Agent({ model, concurrency: "reject", sessionLockTimeoutMs: 0, recallLimit: 1, memoryProviderTimeoutMs: 1 })).not.toThrow();
   });
 
   it("builds every strategy name", () => {

@@ -1,22 +1,26 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
-import { factScopeId, type FactScope } from "../stores/fact-scope";
-import { createMemoryTools, DEFAULT_FACT_LIMITS, MEMORY_TOOL_NAMES, type FactLimits } from "../tools/memory-tools";
-import type { LanguageModel, ToolDefinition } from "../models/language-model";
-import { resolveLanguageModel } from "../models/model-registry";
-import type { MemoryProvider } from "../providers/memory-provider";
+import type { LanguageModel } from "../models/language-model";
 import type { IMemoryStrategy } from "../strategies/memory-strategy";
-import { resolveMemoryStrategy } from "../strategies/resolve-memory-strategy";
-import { InMemoryStore } from "../stores/in-memory-store";
+import { factScopeId } from "../stores/fact-scope";
 import type { MemoryStore } from "../stores/memory-store";
 import { validateSessionId } from "../messages/session-id";
-import { toToolDefinitions } from "../tools/tool-definitions";
-import type { ToolSet } from "../tools/tool";
+import { resolveAgentConfig, type AgentConfig } from "./agent-config";
 import { AgentEventEmitter, type AgentEventListener, type AgentEventName } from "./agent-events";
 import type { AgentOptions, AgentRunOptions } from "./agent-options";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
 import { AgentStream } from "./agent-stream";
-import { newId, runTurn, type TurnContext } from "./run-turn";
+import { newId } from "./new-id";
+import { RunNotifier } from "./run-notifier";
+import { runTurn, type TurnRun } from "./run-turn";
 import { SessionQueue } from "./session-queue";
+import type { LoadedHistory } from "./session-history";
+import type { AgentMessage } from "../messages/agent-message";
+
+/**
+ * `agent[streamOnHistory](options, history)`: a stream run on the history given instead of the
+ * stored one (stateless `streamText`). Internal: not exported from the package.
+ */
+export const streamOnHistory = Symbol("agentcore.streamOnHistory");
 
 /** Longest user input accepted, in characters. */
 const MAX_INPUT_LENGTH = 1_000_000;
@@ -32,79 +36,32 @@ export class Agent {
   readonly strategy: IMemoryStrategy;
   /** The session used when a run names none. */
   readonly sessionId: string;
-  private readonly options: AgentOptions;
-  private readonly tools: ToolSet;
-  private readonly toolDefinitions: ToolDefinition[];
-  private readonly memoryProvider: MemoryProvider | undefined;
-  private readonly maxSteps: number;
-  private readonly factScope: FactScope;
-  private readonly factLimits: Required<FactLimits>;
+  private readonly config: AgentConfig;
   private readonly events = new AgentEventEmitter();
   private readonly queue: SessionQueue;
   private readonly namedSessions = new Set<string>();
+  /** The fact scope of each run in progress, so the memory tools need not work it out again. */
+  private readonly runScopes = new Map<string, string>();
 
   constructor(options: AgentOptions) {
-    if (options == null || typeof options !== "object") {
-      throw new InvalidArgumentError({ argument: "options", message: "new Agent() needs an options object with at least `model`." });
-    }
-    if (options.model === undefined) {
-      throw new InvalidArgumentError({
-        argument: "model",
-        message: 'new Agent() needs a `model`: a "provider/model" string such as "openai/gpt-4o", or a LanguageModel instance.',
-      });
-    }
-    this.options = options;
-    this.name = options.name;
-    this.model = resolveLanguageModel(options.model);
-    this.strategy = resolveMemoryStrategy(options.memory, {
-      ...(options.maxMessages === undefined ? {} : { maxMessages: options.maxMessages }),
-      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-    });
-    this.memoryStore = options.memoryStore ?? new InMemoryStore();
-    this.queue = SessionQueue.for(this.memoryStore);
-    this.memoryProvider = options.memoryProvider;
-    this.sessionId = options.sessionId === undefined ? `session-${newId()}` : validateSessionId(options.sessionId);
-    this.maxSteps = positiveInteger(options.maxSteps, "maxSteps", 5);
-    this.factScope = options.factScope ?? "session";
-    if (this.factScope !== "session" && this.factScope !== "user") {
-      throw new InvalidArgumentError({ argument: "factScope", value: this.factScope, message: 'factScope must be "session" or "user".' });
-    }
-    this.factLimits = { ...DEFAULT_FACT_LIMITS };
-    for (const [name, value] of Object.entries(options.factLimits ?? {})) {
-      if (!(name in DEFAULT_FACT_LIMITS)) {
-        throw new InvalidArgumentError({ argument: `factLimits.${name}`, message: `Unknown fact limit "${name}". Known: ${Object.keys(DEFAULT_FACT_LIMITS).join(", ")}.` });
-      }
-      this.factLimits[name as keyof FactLimits] = positiveInteger(value, `factLimits.${name}`, 1);
-    }
-    this.tools = { ...(options.tools ?? {}) };
-    if (options.enableMemoryTools) {
-      for (const name of MEMORY_TOOL_NAMES) {
-        if (Object.hasOwn(this.tools, name)) {
-          throw new InvalidArgumentError({
-            argument: `tools.${name}`,
-            message: `The tool name "${name}" is taken by the memory tools (enableMemoryTools: true). Rename your tool.`,
-          });
-        }
-      }
-      Object.assign(
-        this.tools,
-        createMemoryTools({
-          store: this.memoryStore,
-          scopeOf: (context) => factScopeId(this.factScope, context),
-          limits: this.factLimits,
-          onChange: (fact, context) =>
-            this.events.emit("memory:write", {
-              sessionId: context.sessionId,
-              runId: context.runId ?? "",
-              ...(this.name === undefined ? {} : { agentName: this.name }),
-              messages: [],
-              messageIds: [],
-              fact,
-            }),
+    this.config = resolveAgentConfig(options, {
+      scopeOf: (context) => (context.runId === undefined ? undefined : this.runScopes.get(context.runId)),
+      onFactChange: (fact, context) =>
+        this.events.emit("memory:write", {
+          sessionId: context.sessionId,
+          runId: context.runId ?? "",
+          ...(this.name === undefined ? {} : { agentName: this.name }),
+          messages: [],
+          messageIds: [],
+          fact,
         }),
-      );
-    }
-    this.toolDefinitions = toToolDefinitions(this.tools);
+    });
+    this.name = this.config.name;
+    this.model = this.config.model;
+    this.strategy = this.config.strategy;
+    this.memoryStore = this.config.memoryStore;
+    this.sessionId = this.config.sessionId;
+    this.queue = SessionQueue.for(this.memoryStore);
   }
 
   /** Runs one turn and resolves with its result once the answer is complete and stored. */
@@ -121,6 +78,11 @@ export class Agent {
     return new AgentStream(this.start(input, "stream"));
   }
 
+  /** A streamed run on `history` (already parsed, without system messages, pairing restored) instead of the stored history. */
+  [streamOnHistory](input: AgentRunOptions, history: AgentMessage[]): AgentStream {
+    return new AgentStream(this.start(input, "stream", { messages: history, offset: 0, partial: false }));
+  }
+
   /** Listens to an event (docs/architecture.md, "Events"). Returns a function that removes the listener. */
   on<Name extends AgentEventName>(name: Name, listener: AgentEventListener<Name>): () => void {
     return this.events.on(name, listener);
@@ -130,55 +92,48 @@ export class Agent {
     this.events.off(name, listener);
   }
 
-  private async *start(input: string | AgentRunOptions, mode: TurnContext["mode"]): AsyncGenerator<AgentStreamPart, AgentResult> {
-    const runOptions = normaliseRunInput(input);
-    const sessionId = runOptions.sessionId === undefined ? this.sessionId : validateSessionId(runOptions.sessionId);
-    const userId = runOptions.userId === undefined ? undefined : validateSessionId(runOptions.userId, "userId");
-    const facts = this.options.enableMemoryTools
-      ? { scopeId: factScopeId(this.factScope, { sessionId, ...(userId === undefined ? {} : { userId }) }), maxPromptTokens: this.factLimits.maxPromptTokens }
-      : undefined;
-    const policy = this.options.concurrency ?? "queue";
-    const release = await this.queue.acquire(sessionId, policy);
+  private async *start(input: string | AgentRunOptions, mode: TurnRun["mode"], history?: LoadedHistory): AsyncGenerator<AgentStreamPart, AgentResult> {
+    const run = this.resolveRun(input, mode, history);
+    const { store, concurrency, sessionLockTimeoutMs } = this.config;
+    const release = await this.queue.acquire(run.sessionId, concurrency);
     let releaseStoreLock: (() => Promise<void>) | undefined;
+    if (run.factScopeId !== undefined) this.runScopes.set(run.runId, run.factScopeId);
     try {
-      releaseStoreLock = await lockStoreSession(this.memoryStore, sessionId, policy, this.options.sessionLockTimeoutMs);
-      await this.recordAgentName(sessionId);
-      return yield* runTurn({
-        runId: newId(),
-        sessionId,
-        ...(userId === undefined ? {} : { userId }),
-        ...(this.name === undefined ? {} : { agentName: this.name }),
-        input: runOptions.input,
-        ...(runOptions.signal ? { abortSignal: runOptions.signal } : {}),
-        model: this.model,
-        ...(this.options.systemPrompt ? { systemPrompt: this.options.systemPrompt } : {}),
-        strategy: this.strategy,
-        store: this.memoryStore,
-        tools: this.tools,
-        toolDefinitions: this.toolDefinitions,
-        maxSteps: this.maxSteps,
-        ...(this.memoryProvider ? { memoryProvider: this.memoryProvider } : {}),
-        ...(facts ? { facts } : {}),
-        recallLimit: positiveInteger(this.options.recallLimit, "recallLimit", 5),
-        memoryProviderTimeoutMs: positiveInteger(this.options.memoryProviderTimeoutMs, "memoryProviderTimeoutMs", 3000),
-        callSettings: {
-          ...(this.options.maxOutputTokens === undefined ? {} : { maxOutputTokens: this.options.maxOutputTokens }),
-          ...(this.options.temperature === undefined ? {} : { temperature: this.options.temperature }),
-          ...(this.options.maxRetries === undefined ? {} : { maxRetries: this.options.maxRetries }),
-        },
-        events: this.events,
-        mode,
-      });
+      // The store's cross-process lock, where it has one: `queue` waits for a run elsewhere, `reject` fails at once.
+      releaseStoreLock = await store.lockSession(run.sessionId, { timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs });
+      await this.recordAgentName(run.sessionId);
+      return yield* runTurn(this.config, run);
     } finally {
+      this.runScopes.delete(run.runId);
       await releaseStoreLock?.().catch(() => {});
       release();
     }
   }
 
+  /** The run's own record: its input checked and its ids validated, once. */
+  private resolveRun(input: string | AgentRunOptions, mode: TurnRun["mode"], history: LoadedHistory | undefined): TurnRun {
+    const runOptions = normaliseRunInput(input);
+    const sessionId = runOptions.sessionId === undefined ? this.sessionId : validateSessionId(runOptions.sessionId);
+    const userId = runOptions.userId === undefined ? undefined : validateSessionId(runOptions.userId, "userId");
+    const runId = newId();
+    const facts = this.config.facts;
+    return {
+      runId,
+      sessionId,
+      userId,
+      input: runOptions.input,
+      abortSignal: runOptions.signal,
+      factScopeId: facts ? factScopeId(facts.scope, { sessionId, ...(userId === undefined ? {} : { userId }) }, { validated: true }) : undefined,
+      mode,
+      history,
+      notifier: new RunNotifier(this.events, { sessionId, runId, ...(this.name === undefined ? {} : { agentName: this.name }) }),
+    };
+  }
+
   /** Records this agent's name on the session once per Agent instance, where the store keeps metadata. */
   private async recordAgentName(sessionId: string): Promise<void> {
-    if (this.name === undefined || typeof this.memoryStore.updateSession !== "function" || this.namedSessions.has(sessionId)) return;
-    await this.memoryStore.updateSession(sessionId, { agentName: this.name });
+    if (this.name === undefined || !this.config.store.capabilities.updateSession || this.namedSessions.has(sessionId)) return;
+    await this.config.store.updateSession(sessionId, { agentName: this.name });
     this.namedSessions.add(sessionId);
   }
 }
@@ -202,26 +157,4 @@ function normaliseRunInput(input: string | AgentRunOptions): AgentRunOptions {
     });
   }
   return options;
-}
-
-function positiveInteger(value: number | undefined, argument: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive integer, got ${String(value)}.` });
-  }
-  return value;
-}
-
-/**
- * Takes the store's cross-process session lock when it has one (file, SQLite, Redis,
- * PostgreSQL stores do): `queue` waits for a run elsewhere to finish, `reject` fails at once.
- */
-async function lockStoreSession(
-  store: MemoryStore,
-  sessionId: string,
-  policy: "queue" | "reject",
-  timeoutMs: number | undefined,
-): Promise<(() => Promise<void>) | undefined> {
-  if (typeof store.lockSession !== "function") return undefined;
-  return await store.lockSession(sessionId, { timeoutMs: policy === "reject" ? 0 : (timeoutMs ?? 120_000) });
 }

@@ -2,13 +2,9 @@ import { StoreError } from "../errors/store-error";
 import { InvalidMessageError } from "../errors/invalid-message-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
-import type { MemoryStore } from "../stores/memory-store";
+import type { AdaptedStore } from "../stores/store-adapter";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "../strategies/memory-strategy";
 import { AbortError } from "../errors/abort-error";
-
-function storeName(store: MemoryStore): string {
-  return store.constructor?.name && store.constructor.name !== "Object" ? store.constructor.name : "custom store";
-}
 
 /** A session's history as read for the model. */
 export interface LoadedHistory {
@@ -32,31 +28,22 @@ export interface LoadedHistory {
  * `exclude` (this run's own, already stored) are left out.
  */
 export async function loadSessionHistory(
-  store: MemoryStore,
+  store: AdaptedStore,
   sessionId: string,
   options: { limit?: number; exclude?: ReadonlySet<string> } = {},
 ): Promise<LoadedHistory> {
   const limit = options.limit !== undefined && Number.isFinite(options.limit) && options.limit > 0 ? Math.ceil(options.limit) : undefined;
-  const tail = limit !== undefined && typeof store.getMessageTail === "function";
+  // Without a native tail read, one full read serves every window: slicing it would only force re-reads.
+  const tail = limit !== undefined && store.capabilities.getMessageTail;
   const operation = tail ? "getMessageTail" : "getMessages";
   let raw: unknown;
   let total: unknown;
-  try {
-    if (tail) {
-      const read = await store.getMessageTail!(sessionId, limit);
-      raw = read?.messages;
-      total = read?.total;
-    } else {
-      raw = await store.getMessages(sessionId);
-    }
-  } catch (error) {
-    throw new StoreError({
-      store: storeName(store),
-      operation,
-      sessionId,
-      message: `Could not read the history of session "${sessionId}" from the ${storeName(store)}: ${errorText(error)}`,
-      cause: error,
-    });
+  if (tail) {
+    const read = await store.getMessageTail(sessionId, limit);
+    raw = read?.messages;
+    total = read?.total;
+  } else {
+    raw = await store.getMessages(sessionId);
   }
   let parsed: AgentMessage[];
   try {
@@ -64,19 +51,19 @@ export async function loadSessionHistory(
   } catch (error) {
     if (!InvalidMessageError.isInstance(error)) throw error;
     throw new StoreError({
-      store: storeName(store),
+      store: store.name,
       operation,
       sessionId,
-      message: `The ${storeName(store)} returned a bad record for session "${sessionId}": ${error.message}`,
+      message: `The ${store.name} returned a bad record for session "${sessionId}": ${error.message}`,
       cause: error,
     });
   }
   if (tail && !(typeof total === "number" && Number.isInteger(total) && total >= parsed.length)) {
     throw new StoreError({
-      store: storeName(store),
+      store: store.name,
       operation,
       sessionId,
-      message: `The ${storeName(store)} returned a bad tail for session "${sessionId}": total must be an integer of at least the ${parsed.length} message(s) returned, got ${JSON.stringify(total)}.`,
+      message: `The ${store.name} returned a bad tail for session "${sessionId}": total must be an integer of at least the ${parsed.length} message(s) returned, got ${JSON.stringify(total)}.`,
     });
   }
   let offset = tail ? (total as number) - parsed.length : 0;
@@ -102,7 +89,7 @@ export async function loadSessionHistory(
  */
 export async function applyStrategy(
   strategy: IMemoryStrategy,
-  store: MemoryStore,
+  store: AdaptedStore,
   sessionId: string,
   loaded: LoadedHistory,
   turn: readonly AgentMessage[],
@@ -114,7 +101,7 @@ export async function applyStrategy(
     strategy.apply(messages, {
       ...context,
       sessionId,
-      store,
+      store: store.store,
       ...(history.offset > 0 ? { historyOffset: history.offset } : {}),
       ...(history.partial ? { partialHistory: true } : {}),
     });
@@ -127,35 +114,4 @@ export async function applyStrategy(
     result = await apply();
   }
   return { result, history, messages };
-}
-
-/**
- * Appends messages to a session: atomically and idempotently with the store's `appendMessages`
- * when it has one, otherwise by read-modify-write (the caller holds the session's lock), skipping
- * ids already stored so a retry never duplicates.
- */
-export async function appendSessionMessages(store: MemoryStore, sessionId: string, messages: AgentMessage[]): Promise<void> {
-  if (messages.length === 0) return;
-  try {
-    if (typeof store.appendMessages === "function") {
-      await store.appendMessages(sessionId, messages);
-      return;
-    }
-    const existing = (await store.getMessages(sessionId)) ?? [];
-    const ids = new Set(existing.map((message) => message.id).filter((id) => id !== undefined));
-    const fresh = messages.filter((message) => message.id === undefined || !ids.has(message.id));
-    await store.setMessages(sessionId, [...existing, ...fresh]);
-  } catch (error) {
-    throw new StoreError({
-      store: storeName(store),
-      operation: "appendMessages",
-      sessionId,
-      message: `Could not store ${messages.length} message(s) of session "${sessionId}" in the ${storeName(store)}: ${errorText(error)}`,
-      cause: error,
-    });
-  }
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,6 +4,7 @@ import { once } from "node:events";
 import cliProgress from "cli-progress";
 import type { MemoryStore, SessionEntry } from "../stores/memory-store";
 import { factScopeId } from "../stores/fact-scope";
+import { adaptStore } from "../stores/store-adapter";
 import { validateSessionId } from "../messages/session-id";
 import { CliError } from "./cli-error";
 import { openStore, type OpenedStore } from "./open-store";
@@ -37,7 +38,7 @@ export async function listSessions({ store }: OpenedStore, output: Output): Prom
 }
 
 export async function showSession({ store }: OpenedStore, output: Output, sessionId: string): Promise<void> {
-  const messages = await store.getMessages(checkId(sessionId));
+  const messages = await adaptStore(store).getMessages(checkId(sessionId));
   if (output.json) return output.data(messages);
   if (messages.length === 0) return output.line(`Session ${sessionId} has no messages.`);
   for (const message of messages) {
@@ -49,7 +50,7 @@ export async function showSession({ store }: OpenedStore, output: Output, sessio
 
 export async function showFacts({ store }: OpenedStore, output: Output, sessionId: string, userId: string | undefined): Promise<void> {
   const scope = userId === undefined ? factScopeId("session", { sessionId: checkId(sessionId) }) : factScopeId("user", { sessionId: checkId(sessionId), userId: checkId(userId, "--user") });
-  const facts = [...(await store.getFacts(scope))].sort((a, b) => a.key.localeCompare(b.key));
+  const facts = [...(await adaptStore(store).getFacts(scope))].sort((a, b) => a.key.localeCompare(b.key));
   if (output.json) return output.data(facts);
   if (facts.length === 0) return output.line(`No facts for ${scope}.`);
   output.table(["key", "value", "updated"], facts.map((fact) => [fact.key, fact.value, formatTime(fact.updatedAt)]));
@@ -103,27 +104,30 @@ export async function importSessions({ store }: OpenedStore, output: Output, fil
 
 export async function clearSession({ store }: OpenedStore, output: Output, sessionId: string): Promise<void> {
   const scope = factScopeId("session", { sessionId: checkId(sessionId) });
-  const [messages, facts] = await Promise.all([store.getMessages(sessionId), store.getFacts(scope)]);
-  await store.clearMessages(sessionId);
-  for (const fact of facts) await store.deleteFact(scope, fact.key);
+  const adapted = adaptStore(store);
+  const [messages, facts] = await Promise.all([adapted.getMessages(sessionId), adapted.getFacts(scope)]);
+  await adapted.clearMessages(sessionId);
+  for (const fact of facts) await adapted.deleteFact(scope, fact.key);
   if (output.json) output.data({ sessionId, messages: messages.length, facts: facts.length });
   else output.line(`Cleared session ${sessionId}: ${messages.length} message(s), ${facts.length} fact(s).`);
 }
 
 export async function pruneSessions({ store }: OpenedStore, output: Output, olderThan: string): Promise<void> {
   const age = parseDuration(olderThan);
-  if (typeof store.prune !== "function") throw new CliError("this store cannot prune sessions (it has no prune())");
-  const removed = await store.prune({ olderThan: Date.now() - age });
+  const adapted = adaptStore(store);
+  if (!adapted.capabilities.prune) throw new CliError("this store cannot prune sessions (it has no prune())");
+  const removed = await adapted.prune({ olderThan: Date.now() - age });
   if (output.json) return output.data({ pruned: removed });
   output.line(removed.length ? `Pruned ${removed.length} session(s) not used for ${olderThan}: ${removed.join(", ")}` : `No session is older than ${olderThan}.`);
 }
 
 async function readSession(store: MemoryStore, sessionId: string): Promise<SessionRecord> {
+  const adapted = adaptStore(store);
   const [messages, facts, summaries, entry] = await Promise.all([
-    store.getMessages(sessionId),
-    store.getFacts(factScopeId("session", { sessionId })),
-    store.getSummaries?.(sessionId),
-    store.getSession?.(sessionId),
+    adapted.getMessages(sessionId),
+    adapted.getFacts(factScopeId("session", { sessionId })),
+    adapted.capabilities.summaries ? adapted.getSummaries(sessionId) : undefined,
+    adapted.getSession(sessionId),
   ]);
   return {
     kind: "agentcore.session",
@@ -137,20 +141,17 @@ async function readSession(store: MemoryStore, sessionId: string): Promise<Sessi
 }
 
 async function writeSession(store: MemoryStore, record: SessionRecord): Promise<number> {
-  const existing = await store.getMessages(record.sessionId);
-  const known = new Set(existing.map((message) => message.id).filter(Boolean));
+  const adapted = adaptStore(store);
+  // Counted for the report; the append itself skips stored ids again (atomically where the store can).
+  const known = new Set((await adapted.getMessages(record.sessionId)).map((message) => message.id).filter(Boolean));
   const fresh = record.messages.filter((message) => message.id === undefined || !known.has(message.id));
-  if (fresh.length > 0) {
-    if (typeof store.appendMessages === "function") await store.appendMessages(record.sessionId, fresh);
-    else await store.setMessages(record.sessionId, [...existing, ...fresh]);
-  }
+  await adapted.appendMessages(record.sessionId, fresh);
   const scope = factScopeId("session", { sessionId: record.sessionId });
-  for (const fact of record.facts) await store.setFact(scope, fact);
-  for (const summary of record.summaries ?? []) await store.saveSummary?.(record.sessionId, summary);
-  if (record.metadata && typeof store.updateSession === "function") {
-    const { agentName, tags } = record.metadata;
-    if (agentName !== undefined || tags !== undefined) await store.updateSession(record.sessionId, { ...(agentName === undefined ? {} : { agentName }), ...(tags === undefined ? {} : { tags }) });
-  }
+  for (const fact of record.facts) await adapted.setFact(scope, fact);
+  // Summaries only into a store that keeps them (kept in this process, they would vanish on exit).
+  if (adapted.capabilities.summaries) for (const summary of record.summaries ?? []) await adapted.saveSummary(record.sessionId, summary);
+  const { agentName, tags } = record.metadata ?? {};
+  if (agentName !== undefined || tags !== undefined) await adapted.updateSession(record.sessionId, { ...(agentName === undefined ? {} : { agentName }), ...(tags === undefined ? {} : { tags }) });
   return fresh.length;
 }
 
@@ -164,8 +165,9 @@ function metadataOf(entry: SessionEntry): NonNullable<SessionRecord["metadata"]>
 }
 
 async function requireEntries(store: MemoryStore): Promise<SessionEntry[]> {
-  if (typeof store.entries !== "function") throw new CliError("this store cannot list its sessions (it has no entries()); name one with --session");
-  return (await store.entries()).sort((a, b) => b.accessedAt - a.accessedAt);
+  const adapted = adaptStore(store);
+  if (!adapted.capabilities.entries) throw new CliError("this store cannot list its sessions (it has no entries()); name one with --session");
+  return (await adapted.entries()).sort((a, b) => b.accessedAt - a.accessedAt);
 }
 
 function startProgress(total: number, label: string): cliProgress.SingleBar | undefined {

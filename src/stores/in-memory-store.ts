@@ -60,15 +60,11 @@ export class InMemoryStore implements MemoryStore {
     return structuredClone(this.find(sessionId)?.messages ?? []);
   }
 
-  async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    return this.readTail("getRecentMessages", sessionId, limit).messages;
-  }
-
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
     return this.readTail("getMessageTail", sessionId, limit);
   }
 
-  private readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): MessageTail {
+  private readTail(operation: "getMessageTail", sessionId: string, limit: number): MessageTail {
     validateSessionId(sessionId);
     const count = tailLimit(limit, "InMemoryStore", operation);
     const messages = this.find(sessionId)?.messages ?? [];

@@ -81,15 +81,10 @@ export interface MemoryStore {
    */
   appendMessages?(sessionId: string, messages: AgentMessage[]): Promise<void>;
   /**
-   * The last `limit` messages of a session, oldest first, without loading the rest. `limit` is a
-   * number of messages, 0 or more (fractions round down, `Infinity` is everything); anything else
-   * is an `InvalidArgumentError`. Same for `getMessageTail`.
-   */
-  getRecentMessages?(sessionId: string, limit: number): Promise<AgentMessage[]>;
-  /**
    * The last `limit` messages of a session, oldest first, and how many messages the session
    * holds, read as one consistent snapshot in O(limit) (never by loading or counting the whole
-   * history). `total - messages.length` is the position in the session of the first message
+   * history). `limit` is a number of messages, 0 or more (fractions round down, `Infinity` is
+   * everything); anything else is an `InvalidArgumentError`. `total - messages.length` is the position in the session of the first message
    * returned. The agent uses it to read only the tail a window needs while knowing where that
    * tail sits, which keeps stable prompt prefixes stable.
    */

@@ -9,10 +9,9 @@ import { groupTurns } from "./group-turns";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import { selectWindow, type WindowLimits } from "./select-window";
 import { summaryDigest } from "./summary-digest";
-import { readSummaries, writeSummary } from "./summary-records";
+import { adaptStore } from "../stores/store-adapter";
 import { positiveIntegerOption, resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
-import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
-import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
+import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions, ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import { ConversationStorage } from "./conversation-storage";
 
 export interface SummaryMemoryOptions extends WindowBehaviourOptions {
@@ -107,7 +106,7 @@ export class SummaryMemory implements IMemoryStrategy {
     let previous: SummaryRecord | undefined;
     let coveredEnd = pinnedEnd;
     try {
-      const records = store ? await readSummaries(store, context.sessionId) : (this.localSummaries.get(context.sessionId) ?? []);
+      const records = store ? await adaptStore(store).getSummaries(context.sessionId) : (this.localSummaries.get(context.sessionId) ?? []);
       for (let index = records.length - 1; index >= 0 && !previous; index--) {
         const end = findCoveredEnd(history, pinnedEnd, offset, records[index]!);
         if (end !== undefined) {
@@ -268,7 +267,7 @@ export class SummaryMemory implements IMemoryStrategy {
       tokenCount,
     };
     try {
-      if (store) await writeSummary(store, context.sessionId, record);
+      if (store) await adaptStore(store).saveSummary(context.sessionId, record);
       else this.localSummaries.set(context.sessionId, [...(this.localSummaries.get(context.sessionId) ?? []), record]);
     } catch (error) {
       // The summary is good for this turn; the next turn summarises again.

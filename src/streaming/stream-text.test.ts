@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { parseJsonEventStream } from "@ai-sdk/provider-utils";
 import { readUIMessageStream, uiMessageChunkSchema, validateUIMessages, type UIMessage as AiUIMessage, type UIMessageChunk as AiUIMessageChunk } from "ai";
@@ -45,6 +45,28 @@ describe("streamText, stateless", () => {
       { role: "assistant", content: "Which country?" },
       { role: "user", content: "France." },
     ]);
+  });
+
+  it("runs on the client's history directly: nothing is seeded into a store or read back from one", async () => {
+    const seeded = vi.spyOn(InMemoryStore.prototype, "setMessages");
+    const read = vi.spyOn(InMemoryStore.prototype, "getMessageTail");
+    const readAll = vi.spyOn(InMemoryStore.prototype, "getMessages");
+    try {
+      const model = new MockLanguageModel({ responses: [{ text: "Rome." }] });
+      const messages: AgentMessage[] = [
+        { role: "user", content: "Capital of Italy?" },
+        { role: "assistant", content: "Which one?" },
+        { role: "user", content: "Italy." },
+      ];
+      const result = streamText({ model, messages, memory: "sliding_window" });
+      expect(await result.text).toBe("Rome.");
+      expect(strip(model.calls[0]!.messages)).toEqual(messages);
+      expect(seeded).not.toHaveBeenCalled();
+      expect(read).not.toHaveBeenCalled();
+      expect(readAll).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it("lets system messages through only when the caller opts in", async () => {

@@ -1,4 +1,4 @@
-import { Agent } from "../agent/agent";
+import { Agent, streamOnHistory } from "../agent/agent";
 import type { AgentOptions } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
 import type { AgentStream } from "../agent/agent-stream";
@@ -6,7 +6,6 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { LanguageModelUsage } from "../models/language-model";
-import { InMemoryStore } from "../stores/in-memory-store";
 import { encodeUIMessageStream, toUIMessageChunks, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk, type UIMessageStreamOptions } from "./ui-message-stream";
 
 export interface StreamTextFinishEvent {
@@ -96,35 +95,26 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     : [];
   const systemPrompt = [system ?? options.systemPrompt, ...clientSystem].filter(Boolean).join("\n\n") || undefined;
 
-  let agent: Agent;
-  let runSessionId: string;
-  if (agentOptions.memoryStore) {
-    if (sessionId === undefined) {
-      throw new InvalidArgumentError({
-        argument: "sessionId",
-        message: "streamText with a memoryStore needs a sessionId (from the auth session or a signed cookie) to know whose history to continue.",
-      });
-    }
-    runSessionId = sessionId;
-    agent = new Agent({ ...agentOptions, ...(systemPrompt ? { systemPrompt } : {}), sessionId });
-  } else {
-    // Stateless: the client's history, seeded into a store that lives for this request only.
-    runSessionId = sessionId ?? `request-${globalThis.crypto.randomUUID()}`;
-    const history = repairToolPairing(messages.slice(0, -1).filter((message) => message.role !== "system")).messages;
-    const store = new InMemoryStore();
-    const seeded = store.setMessages(runSessionId, history);
-    agent = new Agent({ ...agentOptions, ...(systemPrompt ? { systemPrompt } : {}), memoryStore: store, sessionId: runSessionId });
-    void seeded; // InMemoryStore writes synchronously; the promise is already settled
+  if (agentOptions.memoryStore && sessionId === undefined) {
+    throw new InvalidArgumentError({
+      argument: "sessionId",
+      message: "streamText with a memoryStore needs a sessionId (from the auth session or a signed cookie) to know whose history to continue.",
+    });
   }
+  // Stateless (no store): the run goes on the client's history as given, already parsed here.
+  const history = agentOptions.memoryStore ? undefined : repairToolPairing(messages.slice(0, -1).filter((message) => message.role !== "system")).messages;
+  const runSessionId = sessionId ?? `request-${globalThis.crypto.randomUUID()}`;
+  const agent = new Agent({ ...agentOptions, ...(systemPrompt ? { systemPrompt } : {}), sessionId: runSessionId });
 
   // Aborted by the caller's signal, or by a response whose client went away (onClientDisconnect: "abort").
   const disconnect = new AbortController();
-  const stream: AgentStream = agent.stream({
+  const runOptions = {
     input: last.content,
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
     signal: abortSignal ? AbortSignal.any([abortSignal, disconnect.signal]) : disconnect.signal,
-  });
+  };
+  const stream: AgentStream = history ? agent[streamOnHistory](runOptions, history) : agent.stream(runOptions);
   const onCancel = (options: StreamResponseOptions) => () => {
     if (options.onClientDisconnect === "abort") disconnect.abort(new Error("The client disconnected."));
   };

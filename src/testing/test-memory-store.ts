@@ -37,7 +37,7 @@ export type OptionalStoreMethod = Exclude<keyof MemoryStore, "getMessages" | "se
  * ```
  *
  * The six required methods are always tested. Each optional capability (`appendMessages`,
- * `getRecentMessages`, `getMessageTail`, session metadata, `entries`, `prune`, summaries) is tested when the
+ * `getMessageTail`, session metadata, `entries`, `prune`, summaries) is tested when the
  * store has it; its tests are reported as skipped when it does not, or fail when the capability is
  * listed in `requireCapabilities`. Every test uses fresh random session ids, so a factory may return stores that
  * share one database; `prune` tests only look at the sessions they created.
@@ -299,38 +299,6 @@ export function testMemoryStore(
           expect(stored[index + 1]!.id).toBe(stored[index]!.id!.replace(/-u$/, "-a"));
         }
         expect(await store.getMessages(other)).toHaveLength(turnsPerWriter);
-      });
-    });
-
-    describe("getRecentMessages (optional)", () => {
-      capability(["getRecentMessages"], "returns the last messages, oldest first", async (store) => {
-        const id = sessionId();
-        const messages = conversation(10);
-        if (store.appendMessages) {
-          await store.appendMessages(id, messages.slice(0, 4));
-          await store.appendMessages(id, messages.slice(4));
-        } else {
-          await store.setMessages(id, messages);
-        }
-        expect(await store.getRecentMessages!(id, 3)).toEqual(messages.slice(7));
-        expect(await store.getRecentMessages!(id, 10)).toEqual(messages);
-        expect(await store.getRecentMessages!(id, 100)).toEqual(messages);
-        expect(await store.getRecentMessages!(id, 0)).toEqual([]);
-        expect(await store.getRecentMessages!(sessionId(), 5)).toEqual([]);
-      });
-      capability(["getRecentMessages"], "rounds a fractional limit down and reads a huge or infinite one as the whole history", async (store) => {
-        const id = sessionId();
-        const messages = conversation(6);
-        await store.setMessages(id, messages);
-        expect(await store.getRecentMessages!(id, 2.7)).toEqual(messages.slice(4));
-        for (const limit of [1e21, Number.MAX_VALUE, Infinity]) expect(await store.getRecentMessages!(id, limit)).toEqual(messages);
-      });
-      capability(["getRecentMessages"], "rejects a negative or non-numeric limit with an InvalidArgumentError", async (store) => {
-        const id = sessionId();
-        await store.setMessages(id, conversation(2));
-        for (const limit of [-1, Number.NaN, "3" as unknown as number]) {
-          await expect(store.getRecentMessages!(id, limit)).rejects.toMatchObject({ name: "InvalidArgumentError", argument: "limit" });
-        }
       });
     });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore } from "../stores/memory-store";
+import { adaptStore } from "../stores/store-adapter";
 import { tool, type ToolExecutionContext, type ToolSet } from "./tool";
 
 /** Bounds on what the model may store with the memory tools. */
@@ -35,6 +36,9 @@ export interface FactChange {
 /** The names of the memory tools. */
 export const MEMORY_TOOL_NAMES = ["remember_fact", "recall_fact", "forget_fact"] as const;
 
+/** The memory tools that change facts: after one of them ran, the run reads the facts again. */
+export const FACT_CHANGING_TOOL_NAMES: readonly (typeof MEMORY_TOOL_NAMES)[number][] = ["remember_fact", "forget_fact"];
+
 /**
  * Normalises a fact key: Unicode NFKC, trimmed, case-folded, inner whitespace as `_`. Returns
  * an error text for the model when the key is empty, too long or has characters other than
@@ -67,7 +71,8 @@ interface MemoryToolsOptions {
  * scope are serialised in this process so the fact count bound holds under parallel calls.
  */
 export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
-  const { store, limits } = options;
+  const store = adaptStore(options.store);
+  const { limits } = options;
   const chains = new Map<string, Promise<unknown>>();
   const serialised = <T>(scopeId: string, work: () => Promise<T>): Promise<T> => {
     const previous = chains.get(scopeId) ?? Promise.resolve();

@@ -83,10 +83,6 @@ export class FileMemoryStore implements MemoryStore {
     return structuredClone(this.engine.state.sessions.get(sessionId)?.messages ?? []);
   }
 
-  async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    return (await this.readTail("getRecentMessages", sessionId, limit)).messages;
-  }
-
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
     return this.readTail("getMessageTail", sessionId, limit);
   }
@@ -96,7 +92,7 @@ export class FileMemoryStore implements MemoryStore {
    * up to date with the journal by the same lock-free refresh as `getMessages`. Only the tail
    * is copied.
    */
-  private async readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): Promise<MessageTail> {
+  private async readTail(operation: "getMessageTail", sessionId: string, limit: number): Promise<MessageTail> {
     validateSessionId(sessionId);
     const count = tailLimit(limit, store, operation);
     await this.engine.read(operation, sessionId);

@@ -98,16 +98,12 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows.map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getMessages", sessionId, record: `message ${index}` }));
   }
 
-  async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    return (await this.readTail("getRecentMessages", sessionId, limit)).messages;
-  }
-
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
     return this.readTail("getMessageTail", sessionId, limit);
   }
 
   /** The last `limit` messages and the session's count, in one statement. */
-  private async readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): Promise<MessageTail> {
+  private async readTail(operation: "getMessageTail", sessionId: string, limit: number): Promise<MessageTail> {
     validateSessionId(sessionId);
     const count = tailLimit(limit, store, operation);
     const t = this.tables;

@@ -141,16 +141,12 @@ export class RedisMemoryStore implements MemoryStore {
     return raw.map((text, index) => parseStoredJson<AgentMessage>(text, { store, operation: "getMessages", sessionId, record: `message ${index}` }));
   }
 
-  async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    return (await this.readTail("getRecentMessages", sessionId, limit)).messages;
-  }
-
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
     return this.readTail("getMessageTail", sessionId, limit);
   }
 
   /** The last `limit` messages and the list's length, in one MULTI (LLEN + LRANGE). */
-  private async readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): Promise<MessageTail> {
+  private async readTail(operation: "getMessageTail", sessionId: string, limit: number): Promise<MessageTail> {
     const keys = this.keys(sessionId);
     const count = tailLimit(limit, store, operation);
     const [total, raw] = await this.call(operation, sessionId, async () => {

@@ -105,16 +105,12 @@ export class SqliteMemoryStore implements MemoryStore {
     return rows.map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getMessages", sessionId, record: `message ${index}` }));
   }
 
-  async getRecentMessages(sessionId: string, limit: number): Promise<AgentMessage[]> {
-    return this.readTail("getRecentMessages", sessionId, limit).messages;
-  }
-
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
     return this.readTail("getMessageTail", sessionId, limit);
   }
 
   /** The last `limit` messages and the session's count, in one read transaction. */
-  private readTail(operation: "getMessageTail" | "getRecentMessages", sessionId: string, limit: number): MessageTail {
+  private readTail(operation: "getMessageTail", sessionId: string, limit: number): MessageTail {
     validateSessionId(sessionId);
     const count = tailLimit(limit, store, operation);
     const { rows, total } = this.wrap(operation, sessionId, () =>

@@ -1,0 +1,149 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import type { LanguageModel, LanguageModelCall, ToolDefinition } from "../models/language-model";
+import { resolveLanguageModel } from "../models/model-registry";
+import type { MemoryProvider } from "../providers/memory-provider";
+import type { IMemoryStrategy } from "../strategies/memory-strategy";
+import { resolveMemoryStrategy } from "../strategies/resolve-memory-strategy";
+import { factScopeId, type FactScope } from "../stores/fact-scope";
+import { InMemoryStore } from "../stores/in-memory-store";
+import type { MemoryStore } from "../stores/memory-store";
+import { validateSessionId } from "../messages/session-id";
+import { adaptStore, type AdaptedStore } from "../stores/store-adapter";
+import { createMemoryTools, DEFAULT_FACT_LIMITS, FACT_CHANGING_TOOL_NAMES, MEMORY_TOOL_NAMES, type FactChange, type FactLimits } from "../tools/memory-tools";
+import type { ToolExecutionContext, ToolSet } from "../tools/tool";
+import { toToolDefinitions } from "../tools/tool-definitions";
+import type { AgentOptions } from "./agent-options";
+import { newId } from "./new-id";
+
+/** An agent's options, resolved and validated once at construction (frozen). */
+export interface AgentConfig {
+  readonly name: string | undefined;
+  readonly model: LanguageModel;
+  readonly systemPrompt: string | undefined;
+  readonly strategy: IMemoryStrategy;
+  readonly memoryStore: MemoryStore;
+  readonly store: AdaptedStore;
+  readonly memoryProvider: MemoryProvider | undefined;
+  /** The session used when a run names none. */
+  readonly sessionId: string;
+  readonly tools: ToolSet;
+  readonly toolDefinitions: ToolDefinition[];
+  /** Names of the tools after which the facts are read again (the memory tools that change them). */
+  readonly factChangingTools: ReadonlySet<string>;
+  readonly maxSteps: number;
+  /** Set when memory tools are on. */
+  readonly facts: { readonly scope: FactScope; readonly maxPromptTokens: number } | undefined;
+  readonly factLimits: Required<FactLimits>;
+  readonly recallLimit: number;
+  readonly memoryProviderTimeoutMs: number;
+  readonly concurrency: "queue" | "reject";
+  readonly sessionLockTimeoutMs: number;
+  readonly callSettings: Pick<LanguageModelCall, "maxOutputTokens" | "temperature" | "maxRetries">;
+}
+
+/** What the agent tells the memory tools. */
+export interface MemoryToolHooks {
+  /** The fact scope of a tool call's run, when the agent already knows it (else worked out from the call's ids). */
+  scopeOf: (context: ToolExecutionContext) => string | undefined;
+  /** Told of each fact the memory tools set or delete. */
+  onFactChange: (change: FactChange, context: ToolExecutionContext) => void;
+}
+
+/**
+ * Resolves and validates an agent's options: every bad value is an `InvalidArgumentError` here,
+ * never on a run.
+ */
+export function resolveAgentConfig(options: AgentOptions, hooks: MemoryToolHooks): AgentConfig {
+  if (options == null || typeof options !== "object") {
+    throw new InvalidArgumentError({ argument: "options", message: "new Agent() needs an options object with at least `model`." });
+  }
+  if (options.model === undefined) {
+    throw new InvalidArgumentError({
+      argument: "model",
+      message: 'new Agent() needs a `model`: a "provider/model" string such as "openai/gpt-4o", or a LanguageModel instance.',
+    });
+  }
+  const model = resolveLanguageModel(options.model);
+  const strategy = resolveMemoryStrategy(options.memory, {
+    ...(options.maxMessages === undefined ? {} : { maxMessages: options.maxMessages }),
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+  });
+  const memoryStore = options.memoryStore ?? new InMemoryStore();
+  const factScope = options.factScope ?? "session";
+  if (factScope !== "session" && factScope !== "user") {
+    throw new InvalidArgumentError({ argument: "factScope", value: factScope, message: 'factScope must be "session" or "user".' });
+  }
+  const factLimits = { ...DEFAULT_FACT_LIMITS };
+  for (const [name, value] of Object.entries(options.factLimits ?? {})) {
+    if (!(name in DEFAULT_FACT_LIMITS)) {
+      throw new InvalidArgumentError({ argument: `factLimits.${name}`, message: `Unknown fact limit "${name}". Known: ${Object.keys(DEFAULT_FACT_LIMITS).join(", ")}.` });
+    }
+    factLimits[name as keyof FactLimits] = positiveInteger(value, `factLimits.${name}`, 1);
+  }
+  const concurrency = options.concurrency ?? "queue";
+  if (concurrency !== "queue" && concurrency !== "reject") {
+    throw new InvalidArgumentError({ argument: "concurrency", value: concurrency, message: `concurrency must be "queue" or "reject", got ${JSON.stringify(concurrency)}.` });
+  }
+  const sessionLockTimeoutMs = options.sessionLockTimeoutMs ?? 120_000;
+  if (!Number.isInteger(sessionLockTimeoutMs) || sessionLockTimeoutMs < 0) {
+    throw new InvalidArgumentError({
+      argument: "sessionLockTimeoutMs",
+      value: sessionLockTimeoutMs,
+      message: `sessionLockTimeoutMs must be a whole number of milliseconds, 0 or more, got ${String(sessionLockTimeoutMs)}.`,
+    });
+  }
+
+  const tools: ToolSet = { ...(options.tools ?? {}) };
+  if (options.enableMemoryTools) {
+    for (const name of MEMORY_TOOL_NAMES) {
+      if (Object.hasOwn(tools, name)) {
+        throw new InvalidArgumentError({
+          argument: `tools.${name}`,
+          message: `The tool name "${name}" is taken by the memory tools (enableMemoryTools: true). Rename your tool.`,
+        });
+      }
+    }
+    Object.assign(
+      tools,
+      createMemoryTools({
+        store: memoryStore,
+        scopeOf: (context) => hooks.scopeOf(context) ?? factScopeId(factScope, context),
+        limits: factLimits,
+        onChange: hooks.onFactChange,
+      }),
+    );
+  }
+  return Object.freeze({
+    name: options.name,
+    model,
+    systemPrompt: options.systemPrompt || undefined,
+    strategy,
+    memoryStore,
+    store: adaptStore(memoryStore),
+    memoryProvider: options.memoryProvider,
+    sessionId: options.sessionId === undefined ? `session-${newId()}` : validateSessionId(options.sessionId),
+    tools,
+    toolDefinitions: toToolDefinitions(tools),
+    factChangingTools: new Set<string>(options.enableMemoryTools ? FACT_CHANGING_TOOL_NAMES : []),
+    maxSteps: positiveInteger(options.maxSteps, "maxSteps", 5),
+    facts: options.enableMemoryTools ? Object.freeze({ scope: factScope, maxPromptTokens: factLimits.maxPromptTokens }) : undefined,
+    factLimits,
+    recallLimit: positiveInteger(options.recallLimit, "recallLimit", 5),
+    memoryProviderTimeoutMs: positiveInteger(options.memoryProviderTimeoutMs, "memoryProviderTimeoutMs", 3000),
+    concurrency,
+    sessionLockTimeoutMs,
+    callSettings: Object.freeze({
+      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    }),
+  });
+}
+
+function positiveInteger(value: number | undefined, argument: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive integer, got ${String(value)}.` });
+  }
+  return value;
+}

@@ -1,0 +1,51 @@
+import type { ToolCall } from "../messages/agent-message";
+import { emptyUsage, type LanguageModel, type LanguageModelCall, type LanguageModelResult, type LanguageModelStreamPart } from "../models/language-model";
+import { estimateMessagesTokens } from "../tokens/estimate-tokens";
+import { sharedTokenCalibration } from "../tokens/token-calibration";
+import type { AgentConfig } from "./agent-config";
+import type { AgentStreamPart } from "./agent-result";
+import type { TurnRun } from "./run-turn";
+import { throwIfAborted } from "./throw-if-aborted";
+
+/**
+ * Calls the model: `doGenerate`, or `doStream` with each text delta yielded as it comes. Learns
+ * the token calibration of the model from the usage it reports.
+ */
+export async function* callModel(config: AgentConfig, run: TurnRun, call: LanguageModelCall): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
+  const response = run.mode === "generate" ? await config.model.doGenerate(call) : yield* streamModel(config.model, run, call);
+  calibrateTokens(config.model, call, response.usage.inputTokens);
+  return response;
+}
+
+async function* streamModel(model: LanguageModel, run: TurnRun, call: LanguageModelCall): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
+  let text = "";
+  const toolCalls: ToolCall[] = [];
+  let finish: Extract<LanguageModelStreamPart, { type: "finish" }> | undefined;
+  for await (const part of model.doStream(call)) {
+    throwIfAborted(run);
+    if (part.type === "text-delta") {
+      if (part.delta.length === 0) continue;
+      text += part.delta;
+      yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
+    } else if (part.type === "tool-call") {
+      toolCalls.push(part.toolCall);
+    } else if (part.type === "finish") {
+      finish = part;
+    }
+  }
+  throwIfAborted(run);
+  return {
+    text,
+    toolCalls,
+    finishReason: finish?.finishReason ?? (toolCalls.length ? "tool-calls" : "other"),
+    usage: finish?.usage ?? emptyUsage(),
+    ...(finish?.response ? { response: finish.response } : {}),
+  };
+}
+
+/** Learns the ratio of the provider's input-token count to our estimate of the same request. */
+function calibrateTokens(model: LanguageModel, call: LanguageModelCall, reportedInputTokens: number): void {
+  if (!(reportedInputTokens > 0)) return;
+  const estimated = estimateMessagesTokens(call.messages, { model, ...(call.system === undefined ? {} : { system: call.system }), tools: call.tools });
+  sharedTokenCalibration.record(model, estimated, reportedInputTokens);
+}

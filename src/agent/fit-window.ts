@@ -1,0 +1,46 @@
+import type { AgentMessage } from "../messages/agent-message";
+import type { MemoryStrategyResult } from "../strategies/memory-strategy";
+import { estimateMessagesTokens } from "../tokens/estimate-tokens";
+import { sharedTokenCalibration } from "../tokens/token-calibration";
+import type { AgentConfig } from "./agent-config";
+import type { TurnRun } from "./run-turn";
+import { applyStrategy, type LoadedHistory } from "./session-history";
+
+/**
+ * Fits the history read so far plus this run's messages into the window with the agent's
+ * strategy, and tells `context:trimmed` when something was dropped or summarised.
+ */
+export async function fitWindow(
+  config: AgentConfig,
+  run: TurnRun,
+  loaded: LoadedHistory,
+  turn: readonly AgentMessage[],
+): Promise<{ window: MemoryStrategyResult; history: LoadedHistory }> {
+  const { model, strategy } = config;
+  const calibration = sharedTokenCalibration.ratio(model);
+  const { result, history, messages } = await applyStrategy(strategy, config.store, run.sessionId, loaded, turn, {
+    ...(config.systemPrompt ? { system: config.systemPrompt } : {}),
+    model,
+    ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
+    ...(calibration === undefined ? {} : { calibration }),
+    onError: (error) => run.notifier.notify({ type: "memory:error", source: strategy.name, operation: "apply", error }),
+  });
+  // Counting the history read (cached per message, still linear in it): done only when someone listens.
+  if ((result.dropped.length > 0 || result.summary) && run.notifier.hasListeners("context:trimmed")) {
+    const tokensAfter = estimateMessagesTokens(result.messages, { model });
+    run.notifier.notify({
+      type: "context:trimmed",
+      tokensBefore: estimateMessagesTokens(messages, { model }),
+      tokensAfter,
+      calibratedTokensAfter: Math.ceil(tokensAfter * (calibration ?? 1)),
+      ...(calibration === undefined ? {} : { calibration }),
+      ...(result.budget === undefined ? {} : { budget: result.budget }),
+      strategy: strategy.name,
+      droppedCount: result.dropped.length,
+      droppedMessageIds: result.dropped.flatMap((message) => (message.id ? [message.id] : [])),
+      keptCount: result.messages.length,
+      summarized: Boolean(result.summary),
+    });
+  }
+  return { window: result, history };
+}

@@ -1,0 +1,8 @@
+import type { Fact } from "../stores/memory-store";
+import type { AgentConfig } from "./agent-config";
+import type { TurnRun } from "./run-turn";
+
+/** The facts of this run's scope, when memory tools are on (else none). */
+export async function loadFacts(config: AgentConfig, run: TurnRun): Promise<Fact[]> {
+  return run.factScopeId === undefined ? [] : await config.store.getFacts(run.factScopeId);
+}

@@ -1,0 +1,4 @@
+/** A new message (or run) id. */
+export function newId(): string {
+  return globalThis.crypto.randomUUID();
+}

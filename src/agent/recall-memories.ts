@@ -1,0 +1,32 @@
+import type { MemoryRecord } from "../providers/memory-provider";
+import { withTimeout } from "../providers/with-timeout";
+import type { AgentConfig } from "./agent-config";
+import type { TurnRun } from "./run-turn";
+
+/**
+ * Asks the memory provider for records relevant to the input, within `memoryProviderTimeoutMs`.
+ * A provider that fails or times out degrades the turn (`memory:error`, no records); only an
+ * abort of the run is thrown.
+ */
+export async function recallMemories(config: AgentConfig, run: TurnRun): Promise<MemoryRecord[]> {
+  const provider = config.memoryProvider;
+  if (!provider) return [];
+  try {
+    // The provider's signal fires at the timeout (or with the run's), so its request is cancelled too.
+    const records = await withTimeout(
+      (abortSignal) =>
+        provider.read({ sessionId: run.sessionId, ...(run.userId ? { userId: run.userId } : {}), query: run.input, limit: config.recallLimit, abortSignal }),
+      { ms: config.memoryProviderTimeoutMs, provider: provider.type, operation: "read", ...(run.abortSignal ? { parent: run.abortSignal } : {}) },
+    );
+    // Records come from outside: keep only well-formed ones, so a bad one cannot break the prompt.
+    return Array.isArray(records) ? records.filter(isMemoryRecord).slice(0, config.recallLimit) : [];
+  } catch (error) {
+    if (run.abortSignal?.aborted) throw error;
+    run.notifier.notify({ type: "memory:error", source: provider.type, operation: "read", error });
+    return [];
+  }
+}
+
+function isMemoryRecord(record: unknown): record is MemoryRecord {
+  return typeof record === "object" && record !== null && typeof (record as MemoryRecord).content === "string";
+}

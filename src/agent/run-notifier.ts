@@ -1,0 +1,58 @@
+import type { AgentEventEmitter, AgentEventMap, AgentEventName } from "./agent-events";
+import type { AgentStreamPart } from "./agent-result";
+
+type RunEventBase = Pick<AgentEventMap["run:start"], "sessionId" | "runId" | "agentName">;
+
+/** A moment of a run: an event's payload without the run's ids, or a text delta (stream only). */
+export type RunMoment =
+  | { [Name in AgentEventName]: { type: Name } & Omit<AgentEventMap[Name], keyof RunEventBase> }[AgentEventName]
+  | { type: "text-delta"; delta: string };
+
+/**
+ * The one notification path of a run: each moment is told once, `notify` emits its event (with
+ * the run's ids) and returns its stream part, if it has one, for the loop to yield.
+ */
+export class RunNotifier {
+  constructor(
+    private readonly events: AgentEventEmitter,
+    readonly base: RunEventBase,
+  ) {}
+
+  /** Whether anyone listens to an event (lets the loop skip work only a listener would see). */
+  hasListeners(name: AgentEventName): boolean {
+    return this.events.hasListeners(name);
+  }
+
+  notify(moment: RunMoment): AgentStreamPart | undefined {
+    if (moment.type === "text-delta") return moment;
+    if (this.events.hasListeners(moment.type)) {
+      const { type, ...payload } = moment;
+      this.events.emit(type, { ...this.base, ...payload } as never);
+    }
+    return streamPartOf(moment);
+  }
+
+  /** `notify`, its stream part yielded (for `yield*` in the run loop). */
+  *tell(moment: RunMoment): Generator<AgentStreamPart, void> {
+    const part = this.notify(moment);
+    if (part) yield part;
+  }
+}
+
+function streamPartOf(moment: RunMoment): AgentStreamPart | undefined {
+  switch (moment.type) {
+    case "step:start":
+      return { type: "step-start", stepNumber: moment.step };
+    case "tool:call":
+      return { type: "tool-call", toolCall: moment.toolCall };
+    case "tool:result":
+      return { type: "tool-result", toolCallId: moment.toolCallId, toolName: moment.toolName, result: moment.result, isError: moment.isError };
+    case "step:end":
+      return { type: "step-finish", stepNumber: moment.step, finishReason: moment.finishReason, usage: moment.usage };
+    case "run:end":
+      // A failed run ends with the error, which the stream reports itself.
+      return moment.finishReason === "aborted" || moment.finishReason === "error" ? undefined : { type: "finish", finishReason: moment.finishReason, usage: moment.usage, text: moment.text };
+    default:
+      return undefined;
+  }
+}

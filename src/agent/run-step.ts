@@ -1,0 +1,73 @@
+import type { AssistantMessage, AgentMessage } from "../messages/agent-message";
+import type { LanguageModelCall } from "../models/language-model";
+import type { MemoryRecord } from "../providers/memory-provider";
+import type { Fact } from "../stores/memory-store";
+import type { AgentConfig } from "./agent-config";
+import type { AgentStreamPart, StepResult } from "./agent-result";
+import { callModel } from "./call-model";
+import { renderFactsBlock } from "./facts-block";
+import { fitWindow } from "./fit-window";
+import { newId } from "./new-id";
+import type { TurnRun } from "./run-turn";
+import { runTools } from "./run-tools";
+import type { LoadedHistory } from "./session-history";
+import { buildSystemPrompt } from "./system-prompt";
+import type { TurnLog } from "./turn-log";
+
+/** What a step starts from. */
+export interface StepInput {
+  stepNumber: number;
+  history: LoadedHistory;
+  facts: readonly Fact[];
+  recalled: readonly MemoryRecord[];
+  log: TurnLog;
+}
+
+/**
+ * One step: fit the window → call the model → run its tool calls. The step enters the log whole
+ * (the assistant message with its tool results), so the pairing rule holds if the run stops.
+ * Returns the history the window was fitted on, whether a tool changed the facts, and whether
+ * the model answered without tool calls (the run is done).
+ */
+export async function* runStep(
+  config: AgentConfig,
+  run: TurnRun,
+  { stepNumber, history, facts, recalled, log }: StepInput,
+): AsyncGenerator<AgentStreamPart, { history: LoadedHistory; factsChanged: boolean; done: boolean }> {
+  const fitted = await fitWindow(config, run, history, log.messages);
+  const window = fitted.window;
+  const system = buildSystemPrompt({
+    ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),
+    ...(config.facts && facts.length ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) } : {}),
+    ...(window.summary ? { summary: window.summary } : {}),
+    recalled: recalled as MemoryRecord[],
+  });
+  yield* run.notifier.tell({ type: "step:start", step: stepNumber, messageCount: window.messages.length });
+
+  const call: LanguageModelCall = {
+    ...(system === undefined ? {} : { system }),
+    messages: window.messages,
+    tools: config.toolDefinitions,
+    ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
+    ...config.callSettings,
+  };
+  const response = yield* callModel(config, run, call);
+  log.addCall(response.usage, response.finishReason);
+  const toolCalls = response.toolCalls.map((toolCall) => ({ ...toolCall, id: toolCall.id || newId() }));
+  const assistant: AssistantMessage = { id: newId(), role: "assistant", content: response.text, ...(toolCalls.length ? { toolCalls } : {}), timestamp: Date.now() };
+  const step: StepResult = { stepNumber, text: response.text, toolCalls, toolResults: [], finishReason: response.finishReason, usage: response.usage };
+
+  let toolMessages: AgentMessage[] = [];
+  if (toolCalls.length > 0) {
+    for (const toolCall of toolCalls) yield* run.notifier.tell({ type: "tool:call", step: stepNumber, toolCall });
+    const outcome = await runTools(config, run, stepNumber, toolCalls, window.messages);
+    step.toolResults.push(...outcome.results);
+    yield* outcome.parts;
+    toolMessages = outcome.messages;
+  }
+  // The step is complete only now: the call and its results enter history together.
+  log.add(assistant, ...toolMessages);
+  log.addStep(step);
+  yield* run.notifier.tell({ type: "step:end", step: stepNumber, text: step.text, toolCalls, finishReason: step.finishReason, usage: step.usage });
+  return { history: fitted.history, factsChanged: toolCalls.some((toolCall) => config.factChangingTools.has(toolCall.name)), done: toolCalls.length === 0 };
+}

@@ -1,0 +1,47 @@
+import type { AgentMessage, ToolCall, ToolMessage } from "../messages/agent-message";
+import { executeToolCall } from "../tools/execute-tool-call";
+import type { AgentConfig } from "./agent-config";
+import type { AgentStreamPart, ToolResult } from "./agent-result";
+import { newId } from "./new-id";
+import type { TurnRun } from "./run-turn";
+
+/**
+ * Runs a step's tool calls concurrently. Each result is told (`tool:result`) as it arrives; the
+ * results, their tool messages and stream parts come back in the order of the calls.
+ */
+export async function runTools(
+  config: AgentConfig,
+  run: TurnRun,
+  stepNumber: number,
+  toolCalls: ToolCall[],
+  window: readonly AgentMessage[],
+): Promise<{ results: ToolResult[]; messages: ToolMessage[]; parts: AgentStreamPart[] }> {
+  const outcomes = await Promise.all(
+    toolCalls.map(async (toolCall) => {
+      const startedAt = Date.now();
+      const outcome = await executeToolCall(config.tools, toolCall, {
+        sessionId: run.sessionId,
+        runId: run.runId,
+        ...(run.userId ? { userId: run.userId } : {}),
+        ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
+        messages: window,
+      });
+      const result: ToolResult = { toolCallId: toolCall.id, toolName: toolCall.name, result: outcome.result, isError: outcome.isError };
+      const part = run.notifier.notify({ type: "tool:result", step: stepNumber, ...result, durationMs: Date.now() - startedAt });
+      return { outcome, result, part };
+    }),
+  );
+  // An abort that arrives while tools run is honoured after the step is recorded whole.
+  return {
+    results: outcomes.map(({ result }) => result),
+    parts: outcomes.flatMap(({ part }) => (part ? [part] : [])),
+    messages: outcomes.map(({ outcome }) => ({
+      id: newId(),
+      role: "tool",
+      toolCallId: outcome.toolCall.id,
+      name: outcome.toolCall.name,
+      content: outcome.content,
+      timestamp: Date.now(),
+    })),
+  };
+}

@@ -1,0 +1,79 @@
+import type { AgentMessage, ToolCall } from "../messages/agent-message";
+import { addUsage, emptyUsage, type FinishReason, type LanguageModelUsage } from "../models/language-model";
+import type { AdaptedStore } from "../stores/store-adapter";
+import type { AgentResult, StepResult, ToolResult } from "./agent-result";
+import type { TurnRun } from "./run-turn";
+
+/**
+ * What a run has produced so far: its messages (the user message, then each completed step
+ * whole), its steps and usage. `persist` appends what is not stored yet.
+ */
+export class TurnLog {
+  readonly messages: AgentMessage[] = [];
+  readonly steps: StepResult[] = [];
+  private usage: LanguageModelUsage = emptyUsage();
+  private finishReason: FinishReason = "other";
+  private persisted = 0;
+
+  constructor(
+    private readonly store: AdaptedStore,
+    private readonly run: TurnRun,
+  ) {}
+
+  add(...messages: AgentMessage[]): void {
+    this.messages.push(...messages);
+  }
+
+  /** Counts a model call (as soon as it answered, so a step cut short still counts). */
+  addCall(usage: LanguageModelUsage, finishReason: FinishReason): void {
+    this.usage = addUsage(this.usage, usage);
+    this.finishReason = finishReason;
+  }
+
+  addStep(step: StepResult): void {
+    this.steps.push(step);
+  }
+
+  /** Appends the messages not stored yet and tells `memory:write`. */
+  async persist(): Promise<void> {
+    const pending = this.messages.slice(this.persisted);
+    if (pending.length === 0) return;
+    await this.store.appendMessages(this.run.sessionId, pending);
+    this.persisted = this.messages.length;
+    this.run.notifier.notify({ type: "memory:write", messages: pending, messageIds: pending.map((message) => message.id!) });
+  }
+
+  /** `persist` for a run that is failing: a store failure is reported (`memory:error`), not thrown over the run's error. */
+  async persistOrReport(): Promise<void> {
+    try {
+      await this.persist();
+    } catch (error) {
+      this.run.notifier.notify({ type: "memory:error", source: "store", operation: "appendMessages", error });
+    }
+  }
+
+  /** The payload of `run:end` so far. */
+  outcome(startedAt: number) {
+    return { text: this.text, usage: this.usage, steps: this.steps.length, durationMs: Date.now() - startedAt, finishReason: this.finishReason };
+  }
+
+  result(): AgentResult {
+    const toolCalls: ToolCall[] = this.steps.flatMap((step) => step.toolCalls);
+    const toolResults: ToolResult[] = this.steps.flatMap((step) => step.toolResults);
+    return {
+      text: this.text,
+      messages: this.messages,
+      usage: this.usage,
+      steps: this.steps,
+      toolCalls,
+      toolResults,
+      finishReason: this.finishReason,
+      sessionId: this.run.sessionId,
+      runId: this.run.runId,
+    };
+  }
+
+  private get text(): string {
+    return this.steps.at(-1)?.text ?? "";
+  }
+}

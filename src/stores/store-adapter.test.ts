@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { SessionBusyError } from "../errors/session-busy-error";
+import { StoreError } from "../errors/store-error";
+import type { AgentMessage } from "../messages/agent-message";
+import { InMemoryStore } from "./in-memory-store";
+import type { Fact, SummaryRecord } from "./memory-store";
+import { sixMethodStore } from "./__fixtures__/six-method-store";
+import { adaptStore } from "./store-adapter";
+
+const message = (id: string): AgentMessage => ({ id, role: "user", content: id, timestamp: 1 });
+const summary = (id: string): SummaryRecord => ({ id, content: "s", fromMessageId: "a", toMessageId: "b", messageCount: 2, model: "m/x", createdAt: 1 });
+
+describe("adaptStore", () => {
+  it("wraps a store once", () => {
+    const store = new InMemoryStore();
+    expect(adaptStore(store)).toBe(adaptStore(store));
+    expect(adaptStore(new InMemoryStore())).not.toBe(adaptStore(store));
+  });
+
+  it("reports which capabilities are native", () => {
+    expect(adaptStore(sixMethodStore()).capabilities).toEqual({
+      appendMessages: false,
+      getMessageTail: false,
+      summaries: false,
+      lockSession: false,
+      getSession: false,
+      updateSession: false,
+      entries: false,
+      prune: false,
+    });
+    const native = adaptStore(new InMemoryStore()).capabilities;
+    expect(native.appendMessages && native.getMessageTail && native.summaries && native.getSession && native.entries && native.prune).toBe(true);
+  });
+
+  it("appends by read-modify-write without a native append, skipping stored ids", async () => {
+    const store = sixMethodStore();
+    const adapted = adaptStore(store);
+    await adapted.appendMessages("s", [message("1"), message("2")]);
+    await adapted.appendMessages("s", [message("2"), message("3")]);
+    await adapted.appendMessages("s", []);
+    expect((await store.getMessages("s")).map((stored) => stored.id)).toEqual(["1", "2", "3"]);
+    expect(store.writes).toBe(2);
+  });
+
+  it("reads a tail from a full read when the store has no getMessageTail", async () => {
+    const adapted = adaptStore(sixMethodStore());
+    await adapted.setMessages("s", ["1", "2", "3", "4"].map(message));
+    expect(await adapted.getMessageTail("s", 2)).toEqual({ messages: [message("3"), message("4")], total: 4 });
+    expect(await adapted.getMessageTail("s", 0)).toEqual({ messages: [], total: 4 });
+    expect((await adapted.getMessageTail("s", Infinity)).messages).toHaveLength(4);
+    expect(await adapted.getMessageTail("other", 3)).toEqual({ messages: [], total: 0 });
+  });
+
+  it("keeps summaries in this process for a store without them, once per id", async () => {
+    const first = adaptStore(sixMethodStore());
+    await first.saveSummary("s", summary("x"));
+    await first.saveSummary("s", summary("x"));
+    expect(await first.getSummaries("s")).toEqual([summary("x")]);
+    expect(await adaptStore(sixMethodStore()).getSummaries("s")).toEqual([]);
+  });
+
+  it("answers the missing metadata and lock methods with nothing, and refuses to list or prune", async () => {
+    const adapted = adaptStore(sixMethodStore());
+    expect(await adapted.lockSession("s", { timeoutMs: 0 })).toBeUndefined();
+    expect(await adapted.getSession("s")).toBeUndefined();
+    await adapted.updateSession("s", { agentName: "a" });
+    await expect(adapted.entries()).rejects.toSatisfy(StoreError.isInstance);
+    await expect(adapted.prune({ olderThan: 0 })).rejects.toSatisfy(StoreError.isInstance);
+  });
+
+  it("turns a store failure into a StoreError naming the store, and lets typed errors through", async () => {
+    class FlakyStore extends InMemoryStore {
+      override async getFacts(): Promise<Fact[]> {
+        throw new Error("connection reset");
+      }
+      async lockSession(sessionId: string): Promise<() => Promise<void>> {
+        throw new SessionBusyError({ sessionId });
+      }
+    }
+    const adapted = adaptStore(new FlakyStore());
+    const error = await adapted.getFacts("scope").catch((thrown: unknown) => thrown);
+    expect(StoreError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ store: "FlakyStore", operation: "getFacts" });
+    expect((error as Error).message).toContain("connection reset");
+    await expect(adapted.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
+    expect(adaptStore(sixMethodStore()).name).toBe("custom store");
+  });
+});
