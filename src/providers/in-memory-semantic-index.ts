@@ -45,6 +45,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
   /** term → flat [ordinal, term frequency, ordinal, term frequency, …]; dead ordinals are skipped. */
   private postings = new Map<string, number[]>();
   private readonly documentFrequency = new Map<string, number>();
+  /** Speaker term → documents it speaks, so a query knows which of its terms name a speaker. */
+  private readonly speakers = new Map<string, number>();
   private liveCount = 0;
   private scratchOwn = new Float64Array(0);
   private scratchTotal = new Float64Array(0);
@@ -160,15 +162,14 @@ export class InMemorySemanticIndex implements SemanticIndex {
       }
     }
     coordinate(hits, own, matched, queryMass, this.coordination);
+    const lends = this.contextWeight > 0 && this.contextWindow > 0;
+    const options = { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight };
+    const candidates = lends ? lendToNeighbours(hits, own, total, (ordinal) => this.entries[ordinal]!, passes, options) : hits;
+    const scores = lends ? total : own;
+    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term));
+    if (this.speakerWeight !== 1 && named.length > 0) boostSpeakers(candidates, scores, (ordinal) => this.entries[ordinal]!.speaker, named, this.speakerWeight);
     const ranked = new Map<number, number>();
-    if (this.contextWeight > 0 && this.contextWindow > 0) {
-      const options = { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight };
-      const candidates = lendToNeighbours(hits, own, total, (ordinal) => this.entries[ordinal]!, passes, options);
-      for (const ordinal of candidates) ranked.set(ordinal, total[ordinal]!);
-    } else {
-      for (const ordinal of hits) ranked.set(ordinal, own[ordinal]!);
-    }
-    boostSpeakers(ranked, (ordinal) => this.entries[ordinal]!.speaker, queryTerms, this.speakerWeight);
+    for (const ordinal of candidates) ranked.set(ordinal, scores[ordinal]!);
     return this.results(topK(ranked, limit));
   }
 
@@ -265,6 +266,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
       list.push(ordinal, count);
       this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
     }
+    if (entry.speaker !== undefined) this.speakers.set(entry.speaker, (this.speakers.get(entry.speaker) ?? 0) + 1);
     this.livePostings += counts.size;
     this.liveCount++;
     this.totalLength += terms.length;
@@ -291,6 +293,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
       const key = `${entry.chain}\u0000${entry.document.messageId}`;
       if (this.ordinalByMessage.get(key) === ordinal) this.ordinalByMessage.delete(key);
     }
+    const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
+    if (speaking > 0) this.speakers.set(entry.speaker!, speaking);
+    else if (entry.speaker !== undefined) this.speakers.delete(entry.speaker);
     this.livePostings -= entry.terms.length;
     this.deadPostings += entry.terms.length;
     this.liveCount--;

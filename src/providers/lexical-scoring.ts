@@ -41,7 +41,8 @@ export function speakerTerm(content: string): string | undefined {
  */
 export function coordinate(hits: readonly number[], own: Float64Array, matched: Float64Array, queryMass: number, power: number): void {
   if (power === 0 || queryMass <= 0) return;
-  for (const ordinal of hits) own[ordinal] = own[ordinal]! * Math.pow(matched[ordinal]! / queryMass, power);
+  if (power === 1) for (const ordinal of hits) own[ordinal] = (own[ordinal]! * matched[ordinal]!) / queryMass;
+  else for (const ordinal of hits) own[ordinal] = own[ordinal]! * Math.pow(matched[ordinal]! / queryMass, power);
 }
 
 /**
@@ -86,17 +87,17 @@ export function lendToNeighbours(
 
 /**
  * Multiplies by `weight` the score of each candidate spoken by someone the query names ("What
- * did Caroline research?" favours Caroline's turns and the turns lent to by them).
+ * did Caroline research?" favours Caroline's turns and the turns they lent to).
  */
 export function boostSpeakers(
-  scores: Map<number, number>,
+  candidates: readonly number[],
+  scores: Float64Array,
   speaker: (ordinal: number) => string | undefined,
-  queryTerms: ReadonlyMap<string, number>,
+  named: readonly string[],
   weight: number,
 ): void {
-  if (weight === 1) return;
-  for (const [ordinal, score] of scores) {
+  for (const ordinal of candidates) {
     const term = speaker(ordinal);
-    if (term !== undefined && queryTerms.has(term)) scores.set(ordinal, score * weight);
+    if (term !== undefined && named.includes(term)) scores[ordinal] = scores[ordinal]! * weight;
   }
 }
