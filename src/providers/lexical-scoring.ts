@@ -1,8 +1,9 @@
 import { analyzeText } from "./text-analysis";
 
 /**
- * Scoring steps of `InMemorySemanticIndex`'s lexical search that follow BM25: coordination and
- * neighbour context lending. They work on scratch arrays indexed by document ordinal.
+ * Scoring steps of `InMemorySemanticIndex`'s lexical search that follow BM25: coordination,
+ * neighbour context lending and the speaker boost. They work on score arrays indexed by
+ * document ordinal.
  */
 
 /** What lending needs to know of a document: its session neighbours and whether it asks something. */
