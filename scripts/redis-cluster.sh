@@ -27,9 +27,15 @@ case "$command" in
       port=$((base + i))
       ports+=("127.0.0.1:$port")
       node="$dir/node-$port"
+      if [ -f "$node/redis.pid" ] && kill -0 "$(cat "$node/redis.pid")" 2>/dev/null; then
+        echo "a node started from $dir still runs on port $port: run '$0 stop $dir' first" >&2
+        exit 1
+      fi
       mkdir -p "$node"
+      rm -f "$node/nodes.conf" "$node/redis.pid" # a fresh cluster every time
       redis-server --port "$port" --bind 127.0.0.1 --dir "$node" \
         --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000 \
+        --cluster-replica-validity-factor 0 \
         --save "" --appendonly no --daemonize yes --pidfile "$node/redis.pid" --logfile "$node/redis.log"
     done
     for port in $(seq "$base" $((base + 5))); do
@@ -44,6 +50,10 @@ case "$command" in
       ok=1
       for port in $(seq "$base" $((base + 5))); do
         redis-cli -p "$port" cluster info 2>/dev/null | grep -q '^cluster_state:ok' || ok=0
+        # a replica counts once it has synced with its master (else it could not take over)
+        if redis-cli -p "$port" info replication 2>/dev/null | grep -q '^role:slave'; then
+          redis-cli -p "$port" info replication | grep -q '^master_link_status:up' || ok=0
+        fi
       done
       if [ $ok = 1 ]; then echo "redis cluster ready on 127.0.0.1:$base-$((base + 5)) ($dir)"; exit 0; fi
       sleep 0.2

@@ -5,6 +5,7 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
+import { holdLockLease } from "./redis-lock-lease";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
@@ -258,17 +259,7 @@ export class RedisMemoryStore implements MemoryStore {
     await pollLock(sessionId, options.timeoutMs, async () =>
       (await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined,
     );
-    const renew = setInterval(() => {
-      this.eval(renewScript, [key], [token, String(this.lockLeaseMs)]).catch(() => {});
-    }, Math.max(1000, Math.floor(this.lockLeaseMs / 3)));
-    renew.unref();
-    let released = false;
-    return async () => {
-      if (released) return;
-      released = true;
-      clearInterval(renew);
-      await this.eval(renewScript, [key], [token, "0"]);
-    };
+    return holdLockLease(this.lockLeaseMs, (lease) => this.eval(renewScript, [key], [token, String(lease)]));
   }
 
   private get indexKey(): string {
