@@ -74,6 +74,10 @@ if (cluster) {
       for (const id of ids) await store.appendMessages(id, [{ id: "1", role: "user", content: id }]);
       const masters = new Set(await Promise.all(ids.map((id) => masterOf(client, `${prefix}{${id}}:meta`))));
       expect(masters.size).toBe(3);
+      // The session index is 16 sorted sets in 16 slots, spread over every master (not one hot key).
+      const indexKeys = Array.from({ length: 16 }, (_, shard) => `${prefix}sessions:{${shard}}`);
+      const used = (await Promise.all(indexKeys.map(async (key) => ((await client.zcard(key)) > 0 ? [key] : [])))).flat();
+      expect(new Set(await Promise.all(used.map((key) => masterOf(client, key)))).size).toBe(3);
       expect((await store.entries()).map((entry) => entry.sessionId).sort()).toEqual([...ids].sort());
       const cutoff = Date.now() + 1;
       await new Promise((resolve) => setTimeout(resolve, 5));

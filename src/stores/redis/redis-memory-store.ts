@@ -6,6 +6,7 @@ import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { holdLockLease } from "./redis-lock-lease";
+import { RedisSessionIndex } from "./redis-session-index";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
@@ -110,14 +111,16 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])
  * prefix): `<prefix>{e}:messages` (list of JSON messages), `:ids` (set, for idempotency),
  * `:meta` (hash), `:summaries` + `:summary-ids`, `:facts` (hash key → JSON fact), `:lock`. The
  * `{e}` hash tag keeps one session's keys in one cluster slot, so every write is one atomic Lua
- * script. `<prefix>sessions` (sorted set by last write) indexes sessions for `entries()` and
- * `prune()`: the store never runs KEYS or SCAN, and never builds a glob from an id.
+ * script. 16 sorted sets by last write, `<prefix>sessions:{0}` … `{15}` (a session in the one its
+ * id hashes to; see RedisSessionIndex), index sessions for `entries()` and `prune()`: the store
+ * never runs KEYS or SCAN, and never builds a glob from an id.
  */
 export class RedisMemoryStore implements MemoryStore {
   private readonly client: Redis | Cluster;
   private readonly prefix: string;
   private readonly ttl: number;
   private readonly lockLeaseMs: number;
+  private readonly index: RedisSessionIndex;
 
   constructor(options: RedisMemoryStoreOptions) {
     if (options == null || typeof options !== "object" || options.client == null) {
@@ -134,6 +137,7 @@ export class RedisMemoryStore implements MemoryStore {
     }
     this.ttl = positiveOrZero(options.ttl, "ttl");
     this.lockLeaseMs = positiveOrZero(options.lockLeaseMs, "lockLeaseMs") || 30_000;
+    this.index = new RedisSessionIndex(this.client, this.prefix);
   }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
@@ -182,7 +186,7 @@ export class RedisMemoryStore implements MemoryStore {
     const keys = this.keys(sessionId);
     await this.call("clearMessages", sessionId, async () => {
       await this.client.del(keys.messages, keys.ids, keys.meta, keys.summaries, keys.summaryIds);
-      await this.client.zrem(this.indexKey, sessionId);
+      await this.index.remove([sessionId]);
     });
   }
 
@@ -224,21 +228,21 @@ export class RedisMemoryStore implements MemoryStore {
   }
 
   async entries(): Promise<SessionEntry[]> {
-    const ids = await this.call("entries", undefined, () => this.client.zrange(this.indexKey, "0", "-1"));
+    const ids = await this.call("entries", undefined, () => this.index.all());
     const found = await Promise.all(ids.map((id) => this.getSession(id).then((entry) => [id, entry] as const)));
     const missing = found.filter(([, entry]) => entry === undefined).map(([id]) => id);
-    if (missing.length > 0) await this.client.zrem(this.indexKey, ...missing); // expired by ttl
+    await this.call("entries", undefined, () => this.index.remove(missing)); // expired by ttl
     return found.flatMap(([, entry]) => (entry ? [entry] : []));
   }
 
   async prune(options: { olderThan: number }): Promise<string[]> {
-    const candidates = await this.call("prune", undefined, () => this.client.zrangebyscore(this.indexKey, "-inf", `(${options.olderThan}`));
+    const candidates = await this.call("prune", undefined, () => this.index.writtenBefore(options.olderThan));
     const pruned: string[] = [];
     for (const id of candidates) {
       const keys = this.keys(id);
       const result = Number(await this.eval(pruneScript, sessionKeys(keys), [String(options.olderThan)]));
       if (result === 1) pruned.push(id);
-      if (result !== -1) await this.client.zrem(this.indexKey, id);
+      if (result !== -1) await this.index.remove([id]);
     }
     return pruned;
   }
@@ -260,10 +264,6 @@ export class RedisMemoryStore implements MemoryStore {
       (await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined,
     );
     return holdLockLease(this.lockLeaseMs, (lease) => this.eval(renewScript, [key], [token, String(lease)]));
-  }
-
-  private get indexKey(): string {
-    return `${this.prefix}sessions`;
   }
 
   private keys(sessionId: string, argument = "sessionId") {
@@ -290,7 +290,7 @@ export class RedisMemoryStore implements MemoryStore {
       // Index first (sent first on the connection, without waiting for its reply): a crash in
       // between leaves an index entry without data, which entries() drops, never data that no
       // index knows about.
-      await Promise.all([this.client.zadd(this.indexKey, now, sessionId), this.eval(body, sessionKeys(keys), [String(now), String(this.ttl), ...extra])]);
+      await Promise.all([this.index.add(sessionId, now), this.eval(body, sessionKeys(keys), [String(now), String(this.ttl), ...extra])]);
     });
   }
 
