@@ -47,7 +47,31 @@ if (cluster) {
     requireCapabilities: "all",
   });
 
+  testMemoryStore(
+    "RedisMemoryStore on a Redis Cluster (waitForReplicas)",
+    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}wait${counter++}:`, waitForReplicas: { replicas: 1, timeoutMs: 2_000 } }),
+    { requireCapabilities: "all" },
+  );
+
   describe("RedisMemoryStore on a Redis Cluster", () => {
+    it("measures what waiting for a replica's acknowledgement costs per turn", async () => {
+      const client = newClient();
+      const timed = async (name: string, store: RedisMemoryStore) => {
+        const started = performance.now();
+        for (let turn = 0; turn < 200; turn++) {
+          await store.appendMessages(`cost-${turn % 10}`, [
+            { id: `u${turn}`, role: "user", content: "question" },
+            { id: `a${turn}`, role: "assistant", content: "answer" },
+          ]);
+        }
+        return `${name} ${((performance.now() - started) / 200).toFixed(2)} ms`;
+      };
+      const plain = await timed("asynchronous", new RedisMemoryStore({ client, prefix: `${runPrefix}cost-plain:` }));
+      const waiting = await timed("waitForReplicas 1", new RedisMemoryStore({ client, prefix: `${runPrefix}cost-wait:`, waitForReplicas: { replicas: 1, timeoutMs: 2_000 } }));
+      console.info(`[waitForReplicas] per 2-message append, sequential, local cluster: ${plain}; ${waiting}`);
+      expect(await new RedisMemoryStore({ client, prefix: `${runPrefix}cost-wait:` }).getMessages("cost-0")).toHaveLength(40);
+    });
+
     it("keeps every key of a session (and of a fact scope) in one slot", async () => {
       const client = newClient();
       const prefix = `${runPrefix}slots:`;

@@ -76,6 +76,22 @@ if (available) {
       expect(await client.exists(`${prefix}sessions`)).toBe(0);
     });
 
+    it("with waitForReplicas, fails a write no replica acknowledged in time, which a retry never duplicates", async () => {
+      const client = newClient();
+      const store = new RedisMemoryStore({ client, prefix: `${runPrefix}wait:`, waitForReplicas: { replicas: 1, timeoutMs: 20 } }); // this Redis has no replica
+      const turn: AgentMessage[] = [{ id: "1", role: "user", content: "x" }];
+      for (const write of [() => store.appendMessages("s", turn), () => store.setFact("s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 })]) {
+        const error = await write().catch((caught: unknown) => caught);
+        expect(StoreError.isInstance(error)).toBe(true);
+        expect((error as Error).message).toMatch(/only 0 of 1 replica\(s\) acknowledged the write within 20 ms/);
+      }
+      await store.appendMessages("s", turn).catch(() => {});
+      expect(await store.getMessages("s")).toEqual(turn); // stored on the master once
+      for (const waitForReplicas of [{ replicas: 0, timeoutMs: 10 }, { replicas: 1, timeoutMs: 0 }, { replicas: 1.5, timeoutMs: 10 }, 3]) {
+        expect(() => new RedisMemoryStore({ client, waitForReplicas } as never)).toThrow(expect.objectContaining({ argument: "waitForReplicas" }));
+      }
+    });
+
     it("sets the ttl on every key of a session and refreshes it on every write", async () => {
       const client = newClient();
       const prefix = `${runPrefix}ttl-check:`;

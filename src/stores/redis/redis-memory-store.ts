@@ -6,6 +6,7 @@ import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { holdLockLease } from "./redis-lock-lease";
+import { execWaitingForReplicas, replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
 import { RedisSessionIndex } from "./redis-session-index";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
@@ -23,10 +24,17 @@ export interface RedisMemoryStoreOptions {
   ttl?: number;
   /** How long a session lock lives without being renewed, in ms (a crashed holder frees it after this). @default 30_000 */
   lockLeaseMs?: number;
+  /**
+   * Wait, after each write of messages, metadata, summaries or facts, until this many replicas
+   * have it (Redis `WAIT`), so a failover cannot lose an acknowledged turn; a write not
+   * acknowledged in time is a `StoreError` (it is stored on the master: a retry never duplicates).
+   * None when omitted: Redis replicates asynchronously.
+   */
+  waitForReplicas?: RedisReplicaWait;
 }
 
 const store = "RedisMemoryStore";
-const knownOptions = ["client", "prefix", "ttl", "lockLeaseMs"] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
+const knownOptions = ["client", "prefix", "ttl", "lockLeaseMs", "waitForReplicas"] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
 
 function script(source: string) {
   return { source, sha: createHash("sha1").update(source).digest("hex") };
@@ -88,6 +96,13 @@ end
 return 1
 `);
 
+// KEYS: facts. ARGV: fact key, json, ttl (0 = none).
+const factScript = script(`
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1
+`);
+
 // Same keys. ARGV: olderThan. Deletes the session when it was not written since.
 const pruneScript = script(`
 local accessed = tonumber(redis.call('HGET', KEYS[3], 'accessedAt'))
@@ -121,6 +136,7 @@ export class RedisMemoryStore implements MemoryStore {
   private readonly ttl: number;
   private readonly lockLeaseMs: number;
   private readonly index: RedisSessionIndex;
+  private readonly waitForReplicas: RedisReplicaWait | undefined;
 
   constructor(options: RedisMemoryStoreOptions) {
     if (options == null || typeof options !== "object" || options.client == null) {
@@ -138,6 +154,7 @@ export class RedisMemoryStore implements MemoryStore {
     this.ttl = positiveOrZero(options.ttl, "ttl");
     this.lockLeaseMs = positiveOrZero(options.lockLeaseMs, "lockLeaseMs") || 30_000;
     this.index = new RedisSessionIndex(this.client, this.prefix);
+    this.waitForReplicas = replicaWaitOption(options.waitForReplicas);
   }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
@@ -198,11 +215,7 @@ export class RedisMemoryStore implements MemoryStore {
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     const key = this.keys(scopeId, "scopeId").facts;
-    await this.call("setFact", scopeId, async () => {
-      const pipeline = this.client.multi().hset(key, fact.key, JSON.stringify(fact));
-      if (this.ttl > 0) pipeline.pexpire(key, this.ttl);
-      await pipeline.exec();
-    });
+    await this.call("setFact", scopeId, () => this.evalWrite(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)]));
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
@@ -290,7 +303,7 @@ export class RedisMemoryStore implements MemoryStore {
       // Index first (sent first on the connection, without waiting for its reply): a crash in
       // between leaves an index entry without data, which entries() drops, never data that no
       // index knows about.
-      await Promise.all([this.index.add(sessionId, now), this.eval(body, sessionKeys(keys), [String(now), String(this.ttl), ...extra])]);
+      await Promise.all([this.index.add(sessionId, now), this.evalWrite(body, sessionKeys(keys), [String(now), String(this.ttl), ...extra])]);
     });
   }
 
@@ -300,6 +313,18 @@ export class RedisMemoryStore implements MemoryStore {
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
       return await this.client.eval(body.source, keys.length, ...keys, ...args);
+    }
+  }
+
+  /** `eval`, then with `waitForReplicas`, a `WAIT` on the same connection (one round trip). */
+  private async evalWrite(body: { source: string; sha: string }, keys: string[], args: string[]): Promise<unknown> {
+    const wait = this.waitForReplicas;
+    if (!wait) return await this.eval(body, keys, args);
+    try {
+      return (await execWaitingForReplicas(this.client.pipeline().evalsha(body.sha, keys.length, ...keys, ...args), wait))[0];
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+      return (await execWaitingForReplicas(this.client.pipeline().eval(body.source, keys.length, ...keys, ...args), wait))[0];
     }
   }
 
