@@ -1,11 +1,7 @@
 import { expect } from "./vitest-api";
 import type { Fact, MemoryStore } from "../stores/memory-store";
 
-// The two fact shapes of MemoryStore, as the conformance suite (test-memory-store.ts) tests them.
-
-export function fact(key: string, value: string, messageId?: string): Fact {
-  return { key, value, createdAt: 1_000, updatedAt: 2_000, ...(messageId ? { messageId } : {}) };
-}
+// The two fact shapes of MemoryStore, as the store conformance suite (test-memory-store.ts) tests them.
 
 /** The rich fact methods (`Fact[]`). */
 export interface RichFacts {
@@ -31,8 +27,3 @@ export async function isKeyValueStore(store: MemoryStore, emptyScope: string): P
   expect({ ...empty }).toEqual({});
   return true;
 }
-
-export function sortFacts(facts: Fact[]): Fact[] {
-  return [...facts].sort((a, b) => a.key.localeCompare(b.key));
-}
-
