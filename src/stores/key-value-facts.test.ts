@@ -79,6 +79,17 @@ describe("the AgentCore document's fact methods", () => {
     await adapted.setFact("session:s1", fact("more", "too"));
     expect(await store.getFacts("s1")).toEqual({ seen: "yes", more: "too" });
 
+    // A rich store whose setFact declares three parameters, written to before any read.
+    class ThreeParameterRichStore extends InMemoryStore {
+      override async setFact(scopeId: string, fact: Fact, _options?: unknown): Promise<void> {
+        await super.setFact(scopeId, fact);
+      }
+    }
+    const rich = new ThreeParameterRichStore();
+    expect(rich.setFact.length).toBe(3);
+    await adaptStore(rich).setFact("session:s1", fact("k", "v"));
+    expect(await rich.getFacts("session:s1")).toEqual([fact("k", "v")]);
+
     const odd = { ...sixMethodStore(), getFacts: async () => "nope" } as unknown as MemoryStore;
     const error = await adaptStore(odd).getFacts("session:s1").catch((thrown: unknown) => thrown);
     expect(StoreError.isInstance(error)).toBe(true);

@@ -79,9 +79,10 @@ export interface SessionEntry {
  *   `setFact(scopeId, fact)`, with timestamps and the message a fact came from. Its `scopeId` is
  *   `session:<sessionId>` or `user:<userId>`.
  *
- * agentcore tells them apart by what `getFacts` returns (an array or a plain object) and, before
- * any read, by `setFact`'s declared parameters (three: key and value). Only the agent's store
- * adapter calls them (`adaptStore`), so the rest of agentcore always sees `Fact[]`.
+ * agentcore tells them apart by what `getFacts` returns (an array or a plain object; a first
+ * write reads once first), `setFact`'s declared parameters (three: key and value) being only the
+ * first guess. Only the store adapter (`adaptStore`) calls them, so the rest of agentcore always
+ * sees `Fact[]`.
  */
 export interface MemoryStore {
   /** The whole history of a session, oldest first. An unknown session has `[]`. */

@@ -213,10 +213,10 @@ function recordToFacts(record: FactRecord): Fact[] {
 
 /**
  * The fact methods of a store, whichever shape it has. The shape is what `getFacts` returns (an
- * array: rich; a plain object: key → value), remembered from the first answer; before any answer,
- * `setFact`'s declared parameters decide (three: key → value, two: rich), and a store that declares
- * neither (rest parameters, a wrapper) is read once first. A guess that the first answer
- * contradicts is corrected by reading again under the right key.
+ * array: rich; a plain object: key → value), remembered from the first answer; a first write
+ * with no read before it reads once first. `setFact`'s declared parameters (three: key → value,
+ * two: rich) give the first read's guess, and the shape when reads answer nothing; a guess that
+ * the first answer contradicts is corrected by reading again under the right key.
  */
 function factStorage(store: MemoryStore) {
   const arity = store.setFact.length;
@@ -239,10 +239,10 @@ function factStorage(store: MemoryStore) {
       guess = actual;
     }
   };
+  /** The shape to write in: what a read showed (one read first, before the first write without one), else the declared one. */
   const shape = async (scopeId: string): Promise<FactShape> => {
-    if (observed ?? declared) return (observed ?? declared)!;
-    await get(scopeId);
-    return observed ?? "rich";
+    if (!observed) await get(scopeId);
+    return observed ?? declared ?? "rich";
   };
   return {
     get,
