@@ -1,3 +1,4 @@
+import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel, LanguageModelCall, ToolDefinition } from "../models/language-model";
 import { resolveLanguageModel } from "../models/model-registry";
@@ -78,7 +79,7 @@ export function resolveAgentConfig(options: AgentOptions, hooks: MemoryToolHooks
     if (!(name in DEFAULT_FACT_LIMITS)) {
       throw new InvalidArgumentError({ argument: `factLimits.${name}`, message: `Unknown fact limit "${name}". Known: ${Object.keys(DEFAULT_FACT_LIMITS).join(", ")}.` });
     }
-    factLimits[name as keyof FactLimits] = positiveInteger(value, `factLimits.${name}`, 1);
+    factLimits[name as keyof FactLimits] = integerOption(value, `factLimits.${name}`, 1);
   }
   const concurrency = options.concurrency ?? "queue";
   if (concurrency !== "queue" && concurrency !== "reject") {
@@ -125,11 +126,11 @@ export function resolveAgentConfig(options: AgentOptions, hooks: MemoryToolHooks
     tools,
     toolDefinitions: toToolDefinitions(tools),
     factChangingTools: new Set<string>(options.enableMemoryTools ? FACT_CHANGING_TOOL_NAMES : []),
-    maxSteps: positiveInteger(options.maxSteps, "maxSteps", 5),
+    maxSteps: integerOption(options.maxSteps, "maxSteps", 5),
     facts: options.enableMemoryTools ? Object.freeze({ scope: factScope, maxPromptTokens: factLimits.maxPromptTokens }) : undefined,
     factLimits,
-    recallLimit: positiveInteger(options.recallLimit, "recallLimit", 5),
-    memoryProviderTimeoutMs: positiveInteger(options.memoryProviderTimeoutMs, "memoryProviderTimeoutMs", 3000),
+    recallLimit: integerOption(options.recallLimit, "recallLimit", 5),
+    memoryProviderTimeoutMs: integerOption(options.memoryProviderTimeoutMs, "memoryProviderTimeoutMs", 3000),
     concurrency,
     sessionLockTimeoutMs,
     callSettings: Object.freeze({
@@ -140,10 +141,3 @@ export function resolveAgentConfig(options: AgentOptions, hooks: MemoryToolHooks
   });
 }
 
-function positiveInteger(value: number | undefined, argument: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive integer, got ${String(value)}.` });
-  }
-  return value;
-}

@@ -1,3 +1,5 @@
+import { integerOption } from "../errors/check-option";
+import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { SummarizationError, type SummarizationFailure } from "../errors/summarization-error";
 import type { AgentMessage } from "../messages/agent-message";
@@ -9,8 +11,8 @@ import { groupTurns } from "./group-turns";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import { selectWindow, type WindowLimits } from "./select-window";
 import { summaryDigest } from "./summary-digest";
-import { adaptStore, errorText } from "../stores/store-adapter";
-import { positiveIntegerOption, resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
+import { adaptStore } from "../stores/store-adapter";
+import { resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions, ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import { ConversationStorage } from "./conversation-storage";
 import { findCoveredEnd, messageKey, type SummarizeRequest } from "./summary-records";
@@ -94,10 +96,10 @@ export class SummaryMemory implements IMemoryStrategy {
     const options: SummaryMemoryOptions =
       typeof first === "number" ? { countTurns: true, summarizeThreshold: first, ...(keepRecent === undefined ? {} : { recentTurns: keepRecent }) } : first;
     this.unit = options.countTurns === true ? "turns" : "messages";
-    this.summarizeThreshold = positiveIntegerOption(options.summarizeThreshold, "summarizeThreshold", 20)!;
+    this.summarizeThreshold = integerOption(options.summarizeThreshold, "summarizeThreshold", 20)!;
     const recentDefault = Math.max(1, Math.min(this.unit === "turns" ? 3 : 6, this.summarizeThreshold - 1));
-    this.recentTurns = this.unit === "turns" ? positiveIntegerOption(options.recentTurns, "recentTurns", recentDefault)! : undefined;
-    this.recentMessages = positiveIntegerOption(options.recentMessages, "recentMessages", recentDefault)!;
+    this.recentTurns = this.unit === "turns" ? integerOption(options.recentTurns, "recentTurns", recentDefault)! : undefined;
+    this.recentMessages = integerOption(options.recentMessages, "recentMessages", recentDefault)!;
     const recent = this.recentTurns ?? this.recentMessages;
     const recentName = this.unit === "turns" ? "recentTurns" : "recentMessages";
     if (this.summarizeThreshold < 2 || recent >= this.summarizeThreshold) {
@@ -108,10 +110,10 @@ export class SummaryMemory implements IMemoryStrategy {
         message: `${recentName} (${recent}) must be smaller than summarizeThreshold (${this.summarizeThreshold}), and summarizeThreshold at least 2.`,
       });
     }
-    this.maxSummaryTokens = positiveIntegerOption(options.maxSummaryTokens, "maxSummaryTokens", 600)!;
-    this.maxTokens = positiveIntegerOption(options.maxTokens, "maxTokens", 4000)!;
-    this.timeoutMs = positiveIntegerOption(options.timeoutMs, "timeoutMs", 30_000)!;
-    this.maxDigestLength = positiveIntegerOption(options.maxDigestLength, "maxDigestLength", 60_000)!;
+    this.maxSummaryTokens = integerOption(options.maxSummaryTokens, "maxSummaryTokens", 600)!;
+    this.maxTokens = integerOption(options.maxTokens, "maxTokens", 4000)!;
+    this.timeoutMs = integerOption(options.timeoutMs, "timeoutMs", 30_000)!;
+    this.maxDigestLength = integerOption(options.maxDigestLength, "maxDigestLength", 60_000)!;
     this.model = options.model;
     this.behaviour = resolveBehaviour(options, undefined);
   }
@@ -352,8 +354,8 @@ export class SummarizingMemory extends SummaryMemory {
   override readonly name: string = "summarizing";
 
   constructor(options: SummarizingMemoryOptions = {}) {
-    const recentMessages = positiveIntegerOption(options.recentMessages, "recentMessages", 10)!;
-    const summarizeEvery = positiveIntegerOption(options.summarizeEvery, "summarizeEvery", 10)!;
+    const recentMessages = integerOption(options.recentMessages, "recentMessages", 10)!;
+    const summarizeEvery = integerOption(options.summarizeEvery, "summarizeEvery", 10)!;
     const { summaryModel, summarizeEvery: _every, store, ...rest } = options;
     super({ ...rest, recentMessages, summarizeThreshold: recentMessages + summarizeEvery, ...(summaryModel ? { model: summaryModel } : {}) });
     this.storage = new ConversationStorage(store, (history, sessionId, backing) => this.apply(history, { sessionId, store: backing }));
