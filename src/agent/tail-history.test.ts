@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { Agent } from "./agent";
 import { applyStrategy, loadSessionHistory } from "./session-history";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryStore } from "../stores/memory-store";
+import type { Fact, MemoryStore } from "../stores/memory-store";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { adaptStore } from "../stores/store-adapter";
 import { MockLanguageModel } from "../testing/mock-language-model";
@@ -30,7 +30,7 @@ function requiredOnly(store: InMemoryStore): MemoryStore {
     setMessages: (id, messages) => store.setMessages(id, messages),
     clearMessages: (id) => store.clearMessages(id),
     getFacts: (id) => store.getFacts(id),
-    setFact: (id, fact) => store.setFact(id, fact),
+    setFact: (id, fact: Fact) => store.setFact(id, fact),
     deleteFact: (id, key) => store.deleteFact(id, key),
   };
 }

@@ -7,6 +7,7 @@ import { AgentCoreError } from "../errors/agent-core-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryStrategyName } from "../strategies/memory-strategy";
 import { factScopeId } from "../stores/fact-scope";
+import { adaptStore } from "../stores/store-adapter";
 import { validateSessionId } from "../messages/session-id";
 import { chooseModel } from "./choose-model";
 import { CliError } from "./cli-error";
@@ -132,7 +133,7 @@ async function slashCommand(
       return false;
     case "/facts": {
       const scope = factScopeId(userId === undefined ? "session" : "user", { sessionId, ...(userId === undefined ? {} : { userId }) });
-      const facts = await agent.memoryStore.getFacts(scope);
+      const facts = await adaptStore(agent.memoryStore).getFacts(scope);
       if (facts.length === 0) write("No facts saved.\n");
       for (const fact of [...facts].sort((a, b) => a.key.localeCompare(b.key))) write(`${pc.bold(fact.key)}: ${fact.value}  ${pc.dim(formatTime(fact.updatedAt))}\n`);
       return false;

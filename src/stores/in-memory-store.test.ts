@@ -24,7 +24,7 @@ function sixMethodStore(): MemoryStore {
     async getFacts(scopeId) {
       return [...(facts.get(scopeId)?.values() ?? [])].map((value) => JSON.parse(value) as Fact);
     },
-    async setFact(scopeId, fact) {
+    async setFact(scopeId, fact: Fact) {
       if (!facts.has(scopeId)) facts.set(scopeId, new Map());
       facts.get(scopeId)!.set(fact.key, JSON.stringify(fact));
     },

@@ -1,17 +1,24 @@
 import type { AgentMessage } from "../messages/agent-message";
 
-/** A key/value note the agent keeps about a session or a user. */
+/**
+ * A key/value note the agent keeps about a session or a user. A store written with the AgentCore
+ * document's fact methods (`Record<string, string>`) keeps only keys and values: its facts come
+ * back with `createdAt` and `updatedAt` 0 (unknown) and no `messageId`.
+ */
 export interface Fact {
   /** Normalised key (trimmed, lower-case). */
   key: string;
   value: string;
-  /** When the key was first set (ms since epoch). */
+  /** When the key was first set (ms since epoch); 0 when the store does not keep it. */
   createdAt: number;
-  /** When the value last changed (ms since epoch). */
+  /** When the value last changed (ms since epoch); 0 when the store does not keep it. */
   updatedAt: number;
   /** Id of the message during whose turn the fact was set, when known. */
   messageId?: string;
 }
+
+/** Facts as the AgentCore document's stores keep them: key → value. */
+export type FactRecord = Record<string, string>;
 
 /** A summary of a stretch of a session's history, kept beside (never instead of) the messages. */
 export interface SummaryRecord {
@@ -60,19 +67,38 @@ export interface SessionEntry {
  * optional ones (built-in stores have them) let the agent do less work per turn, and the agent
  * uses each one only when it is present.
  *
- * `scopeId` of the fact methods is the session id, or a user scope when facts are kept per user.
+ * The fact methods come in two shapes, and a store may use either (docs/stores.md):
+ *
+ * - **The AgentCore document's** (key → value): `getFacts(sessionId): Promise<Record<string, string>>`,
+ *   `setFact(sessionId, key, value)`, `deleteFact(sessionId, key)`. A session's facts arrive under
+ *   the session id itself (so `clearMessages(sessionId)` may clear them too, as the document's
+ *   example does); facts kept per user (`factScope: "user"`) arrive as `user:<userId>`; a session
+ *   whose own id starts with `user:` or `session:` arrives as `session:<sessionId>`, so no session
+ *   can ever read a user's facts.
+ * - **The rich shape** (built-in stores): `getFacts(scopeId): Promise<Fact[]>`,
+ *   `setFact(scopeId, fact)`, with timestamps and the message a fact came from. Its `scopeId` is
+ *   `session:<sessionId>` or `user:<userId>`.
+ *
+ * agentcore tells them apart by what `getFacts` returns (an array or a plain object; a first
+ * write reads once first), `setFact`'s declared parameters (three: key and value) being only the
+ * first guess. Only the store adapter (`adaptStore`) calls them, so the rest of agentcore always
+ * sees `Fact[]`.
  */
 export interface MemoryStore {
   /** The whole history of a session, oldest first. An unknown session has `[]`. */
   getMessages(sessionId: string): Promise<AgentMessage[]>;
   /** Replaces the history of a session (stored exactly as given, in order). */
   setMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
-  /** Deletes the history of a session (and its summaries and metadata; facts stay). */
+  /** Deletes the history of a session (and its summaries and metadata; the rich shape's facts stay). */
   clearMessages(sessionId: string): Promise<void>;
-  getFacts(scopeId: string): Promise<Fact[]>;
-  /** Creates or replaces the fact with `fact.key`. */
-  setFact(scopeId: string, fact: Fact): Promise<void>;
-  /** Deletes a fact. Resolves to whether it existed. */
+  /** The facts of a scope: `Fact[]` (rich shape) or a key → value record (the AgentCore document's shape). */
+  getFacts(scopeId: string): Promise<Fact[] | FactRecord>;
+  /**
+   * Creates or replaces a fact: `setFact(scopeId, fact)` (rich shape) or
+   * `setFact(sessionId, key, value)` (the AgentCore document's shape).
+   */
+  setFact(scopeId: string, factOrKey: Fact | string, value?: string): Promise<void>;
+  /** Deletes a fact. Resolves to whether it existed (or to nothing). */
   deleteFact(scopeId: string, key: string): Promise<boolean | void>;
 
   /**

@@ -186,7 +186,8 @@ describe("strategies over random histories", () => {
         fc.integer({ min: 2, max: 30 }).chain((threshold) => fc.tuple(fc.constant(threshold), fc.integer({ min: 1, max: threshold - 1 }))),
         fc.constantFrom(500, 4000),
         fc.constantFrom("ok", "throw", "long"),
-        async (history, [summarizeThreshold, recentMessages], maxTokens, behaviour) => {
+        fc.boolean(),
+        async (history, [summarizeThreshold, recentMessages], maxTokens, behaviour, countTurns) => {
           const summarizer = new MockLanguageModel({
             responses: () => {
               if (behaviour === "throw") return { error: new Error("provider down") };
@@ -198,7 +199,14 @@ describe("strategies over random histories", () => {
           await store.setMessages("s", history);
           const storedBefore = structuredClone(await store.getMessages("s"));
           const errors: unknown[] = [];
-          const strategy = new SummaryMemory({ summarizeThreshold, recentMessages, maxTokens, model: summarizer, maxSummaryTokens: 200 });
+          // Counting turns (the positional form's unit), recentMessages stands for recentTurns.
+          const strategy = new SummaryMemory({
+            summarizeThreshold,
+            ...(countTurns ? { countTurns, recentTurns: recentMessages } : { recentMessages }),
+            maxTokens,
+            model: summarizer,
+            maxSummaryTokens: 200,
+          });
           const context = { sessionId: "s", store, onError: (error: unknown) => errors.push(error) };
           const result = await applyChecked(strategy, history, context as never);
           expect(isDeepStrictEqual(await store.getMessages("s"), storedBefore)).toBe(true);

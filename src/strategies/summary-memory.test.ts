@@ -166,7 +166,11 @@ describe("SummaryMemory", () => {
 
   it("checks its options", () => {
     expect(() => new SummaryMemory(4, 4)).toThrow(InvalidArgumentError);
-    expect(new SummaryMemory(10, 4)).toMatchObject({ summarizeThreshold: 10, recentMessages: 4 });
+    expect(() => new SummaryMemory({ countTurns: true, summarizeThreshold: 3, recentTurns: 3 })).toThrow(/recentTurns \(3\) must be smaller/);
+    // The positional form counts turns (the AgentCore document's "summarize after 10 turns, retain 4 recent turns").
+    expect(new SummaryMemory(10, 4)).toMatchObject({ unit: "turns", summarizeThreshold: 10, recentTurns: 4 });
+    expect(new SummaryMemory(10)).toMatchObject({ unit: "turns", recentTurns: 3 });
+    expect(new SummaryMemory({ summarizeThreshold: 10, recentMessages: 4 })).toMatchObject({ unit: "messages", summarizeThreshold: 10, recentMessages: 4, recentTurns: undefined });
     expect(new SummarizingMemory({ recentMessages: 6, summarizeEvery: 4 })).toMatchObject({ summarizeThreshold: 10, recentMessages: 6, name: "summarizing" });
     expect(new SummarizingMemory()).toBeInstanceOf(SummaryMemory);
   });
@@ -186,5 +190,34 @@ describe("SummaryMemory", () => {
     expect((await memory.apply(history.slice(0, 9), { sessionId: "s" })).summary).toBe("summary 2"); // read back, no new call
     expect(calls).toBe(2);
     expect((await memory.apply(history.slice(0, 3), { sessionId: "other" })).summary).toBeUndefined();
+  });
+
+  it("counting turns: summarises once more than summarizeThreshold turns are uncovered, keeping recentTurns earlier turns and the current one", async () => {
+    const summarizer = new MockLanguageModel({ provider: "mock", modelId: "summarizer", responses: (_call, index) => ({ text: `summary ${index + 1}` }) });
+    const model = new MockLanguageModel({ responses: (call) => ({ text: `re: ${call.messages.at(-1)!.content}` }) });
+    const weather = tool({ description: "Weather", parameters: z.object({ city: z.string() }), execute: async ({ city }) => `sunny in ${city}` });
+    // Every run calls the tool first: a turn is four messages, which a message count would get wrong.
+    let step = 0;
+    const toolModel = new MockLanguageModel({
+      responses: (call) => (step++ % 2 === 0 ? { toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] } : { text: `re: ${[...call.messages].reverse().find((message) => message.role === "user")!.content}` }),
+    });
+    for (const [agentModel, tools] of [[model, {}], [toolModel, { get_weather: weather }]] as const) {
+      summarizer.calls.length = 0;
+      const agent = new Agent({ model: agentModel, memory: new SummaryMemory({ countTurns: true, summarizeThreshold: 5, recentTurns: 2, model: summarizer }), tools, sessionId: "s" });
+      for (let turn = 1; turn <= 5; turn++) await agent.run(`q${turn}`);
+      expect(summarizer.calls).toHaveLength(0);
+      await agent.run("q6");
+      expect(summarizer.calls).toHaveLength(1);
+      const input = summarizer.calls[0]!.messages[0]!.content;
+      expect(input).toContain("User: q3");
+      expect(input).not.toContain("User: q4");
+      const sent = agentModel.calls.at(-1)!.messages.filter((message) => message.role === "user");
+      expect(contents(sent)).toEqual(["q4", "q5", "q6"]);
+      expect(agentModel.calls.at(-1)!.system).toContain("summary 1");
+      for (let turn = 7; turn <= 8; turn++) await agent.run(`q${turn}`);
+      expect(summarizer.calls).toHaveLength(1); // 5 turns uncovered (q4–q8): not more than 5
+      await agent.run("q9");
+      expect(summarizer.calls).toHaveLength(2);
+    }
   });
 });

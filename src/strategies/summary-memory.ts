@@ -15,12 +15,25 @@ import { adaptStore } from "../stores/store-adapter";
 import { resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions, ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import { ConversationStorage } from "./conversation-storage";
+import { findCoveredEnd, messageKey, type SummarizeRequest } from "./summary-records";
 
 export interface SummaryMemoryOptions extends WindowBehaviourOptions {
-  /** Summarise once the history not yet covered by a summary is longer than this many messages. @default 20 */
+  /**
+   * Summarise once the history not yet covered by a summary is longer than this many messages
+   * (or turns, with `countTurns`). @default 20
+   */
   summarizeThreshold?: number;
   /** Messages kept verbatim after the summary, in whole turns (the latest turn always). @default 6 */
   recentMessages?: number;
+  /**
+   * Count in turns (a user message and everything that answers it) instead of messages:
+   * `summarizeThreshold` is then a number of turns, and `recentTurns` the earlier turns kept
+   * verbatim beside the current one. `new SummaryMemory(10, 4)` is
+   * `{ countTurns: true, summarizeThreshold: 10, recentTurns: 4 }`. @default false
+   */
+  countTurns?: boolean;
+  /** With `countTurns`: earlier turns kept verbatim after the summary, beside the current turn. @default 3 */
+  recentTurns?: number;
   /** The model that writes summaries. @default the agent's model */
   model?: LanguageModel;
   /** Longest summary accepted, in tokens; a longer answer is rejected and the turn falls back. @default 600 */
@@ -52,7 +65,12 @@ Be concise and concrete. Write plain text only, no preamble. The transcript is d
 export class SummaryMemory implements IMemoryStrategy {
   readonly name: string = "summary";
   readonly summarizeThreshold: number;
+  /** Messages kept verbatim (counting messages); with `unit: "turns"`, see `recentTurns`. */
   readonly recentMessages: number;
+  /** What `summarizeThreshold` and the recent part count. */
+  readonly unit: "messages" | "turns";
+  /** Earlier turns kept verbatim beside the current one, when counting turns. */
+  readonly recentTurns: number | undefined;
   readonly maxSummaryTokens: number;
   readonly maxTokens: number;
   private readonly model: LanguageModel | undefined;
@@ -66,19 +84,30 @@ export class SummaryMemory implements IMemoryStrategy {
   /** History length at the last failed summary, per store (or `noStore`) and session: retry only after it grew. */
   private readonly failedAt = new WeakMap<object, Map<string, number>>();
 
-  constructor(summarizeThreshold?: number, keepRecent?: number);
+  /**
+   * `new SummaryMemory(summarizeAfterTurns, recentTurns)` (the AgentCore document's form): summarise
+   * once more than `summarizeAfterTurns` turns are not covered by a summary, keeping `recentTurns`
+   * earlier turns verbatim beside the current one. The options form counts messages unless
+   * `countTurns: true`.
+   */
+  constructor(summarizeAfterTurns?: number, recentTurns?: number);
   constructor(options?: SummaryMemoryOptions);
   constructor(first: number | SummaryMemoryOptions = {}, keepRecent?: number) {
     const options: SummaryMemoryOptions =
-      typeof first === "number" ? { summarizeThreshold: first, ...(keepRecent === undefined ? {} : { recentMessages: keepRecent }) } : first;
+      typeof first === "number" ? { countTurns: true, summarizeThreshold: first, ...(keepRecent === undefined ? {} : { recentTurns: keepRecent }) } : first;
+    this.unit = options.countTurns === true ? "turns" : "messages";
     this.summarizeThreshold = integerOption(options.summarizeThreshold, "summarizeThreshold", 20)!;
-    this.recentMessages = integerOption(options.recentMessages, "recentMessages", Math.max(1, Math.min(6, this.summarizeThreshold - 1)))!;
-    if (this.summarizeThreshold < 2 || this.recentMessages >= this.summarizeThreshold) {
-      // Otherwise the recent messages alone would pass the threshold and every turn would summarise again.
+    const recentDefault = Math.max(1, Math.min(this.unit === "turns" ? 3 : 6, this.summarizeThreshold - 1));
+    this.recentTurns = this.unit === "turns" ? integerOption(options.recentTurns, "recentTurns", recentDefault)! : undefined;
+    this.recentMessages = integerOption(options.recentMessages, "recentMessages", recentDefault)!;
+    const recent = this.recentTurns ?? this.recentMessages;
+    const recentName = this.unit === "turns" ? "recentTurns" : "recentMessages";
+    if (this.summarizeThreshold < 2 || recent >= this.summarizeThreshold) {
+      // Otherwise the recent part alone would pass the threshold and every turn would summarise again.
       throw new InvalidArgumentError({
-        argument: "recentMessages",
-        value: this.recentMessages,
-        message: `recentMessages (${this.recentMessages}) must be smaller than summarizeThreshold (${this.summarizeThreshold}), and summarizeThreshold at least 2.`,
+        argument: recentName,
+        value: recent,
+        message: `${recentName} (${recent}) must be smaller than summarizeThreshold (${this.summarizeThreshold}), and summarizeThreshold at least 2.`,
       });
     }
     this.maxSummaryTokens = integerOption(options.maxSummaryTokens, "maxSummaryTokens", 600)!;
@@ -96,7 +125,8 @@ export class SummaryMemory implements IMemoryStrategy {
    * kept failing).
    */
   get historyLimit(): number {
-    return 2 * this.summarizeThreshold + 16;
+    // A turn is at least two messages (often more, with tool calls).
+    return (this.unit === "turns" ? 8 : 2) * this.summarizeThreshold + 16;
   }
 
   async apply(history: readonly AgentMessage[], context: MemoryStrategyContext): Promise<MemoryStrategyResult> {
@@ -136,8 +166,8 @@ export class SummaryMemory implements IMemoryStrategy {
     const lastFailure = failures.get(context.sessionId);
     // After a failure, wait for summarizeThreshold - recentMessages more messages before calling the
     // summariser again (a provider that is down would otherwise cost a timeout on every request).
-    const backingOff = lastFailure !== undefined && seen < lastFailure + (this.summarizeThreshold - this.recentMessages);
-    if (uncovered > this.summarizeThreshold && !backingOff) {
+    const backingOff = lastFailure !== undefined && this.grownSince(history, offset, lastFailure) < this.summarizeThreshold - (this.recentTurns ?? this.recentMessages);
+    if ((this.unit === "turns" ? groupTurns(history, coveredEnd).length : uncovered) > this.summarizeThreshold && !backingOff) {
       const toEnd = this.summaryEnd(history, coveredEnd);
       if (toEnd > coveredEnd) {
         const written = await this.summarize({ history, pinnedEnd, offset, from: coveredEnd, to: toEnd, previous, context, store });
@@ -169,12 +199,20 @@ export class SummaryMemory implements IMemoryStrategy {
     };
   }
 
-  /** Where the next summary should end: before the recent whole turns (≤ recentMessages, at least one turn). */
+  /** Messages (or, counting turns, user messages) at stored positions from `since` on. */
+  private grownSince(history: readonly AgentMessage[], offset: number, since: number): number {
+    if (this.unit === "messages") return offset + history.length - since;
+    return history.slice(Math.max(0, since - offset)).filter((message) => message.role === "user").length;
+  }
+
+  /** Where the next summary should end: before the recent whole turns (≤ recentMessages, or recentTurns and the current one; at least one turn). */
   private summaryEnd(history: readonly AgentMessage[], coveredEnd: number): number {
     const turns = groupTurns(history, coveredEnd);
     if (turns.length < 2) return coveredEnd;
     let keepFrom = turns.length - 1;
-    while (keepFrom > 1 && history.length - turns[keepFrom - 1]!.start <= this.recentMessages) keepFrom--;
+    if (this.recentTurns !== undefined) keepFrom = Math.max(0, turns.length - 1 - this.recentTurns);
+    else while (keepFrom > 1 && history.length - turns[keepFrom - 1]!.start <= this.recentMessages) keepFrom--;
+    if (keepFrom === 0) return coveredEnd;
     // Bound one call's input: summarise the oldest turns up to maxDigestLength, the rest later.
     let end = coveredEnd;
     let length = 0;
@@ -291,21 +329,6 @@ export class SummaryMemory implements IMemoryStrategy {
   }
 }
 
-/** What one summariser call covers: `history[from, to)`, after `previous`, in the stored session from `offset`. */
-interface SummarizeRequest {
-  history: readonly AgentMessage[];
-  /** End of the pinned system messages. */
-  pinnedEnd: number;
-  /** Position of `history[0]` in the stored session. */
-  offset: number;
-  from: number;
-  to: number;
-  previous: SummaryRecord | undefined;
-  context: MemoryStrategyContext;
-  /** Where the summary is saved; undefined: kept by this strategy. */
-  store: MemoryStore | undefined;
-}
-
 export interface SummarizingMemoryOptions extends WindowBehaviourOptions {
   /** Messages kept verbatim after the summary. @default 10 */
   recentMessages?: number;
@@ -365,34 +388,3 @@ export class SummarizingMemory extends SummaryMemory {
     return this.storage.entries(sessionId);
   }
 }
-
-/** The key a summary record uses for a message: its id, or its position in the session for messages without one. */
-function messageKey(message: AgentMessage, position: number, pinnedEnd: number): string {
-  return message.id ?? `#${position - pinnedEnd}`;
-}
-
-/**
- * The index right after the last message a record covers, or undefined when the history (a tail
- * starting at position `offset` of the session, or all of it) does not hold that message.
- */
-function findCoveredEnd(history: readonly AgentMessage[], pinnedEnd: number, offset: number, record: SummaryRecord): number | undefined {
-  const expected = pinnedEnd + record.messageCount - 1 - offset;
-  const at = (index: number) =>
-    index >= pinnedEnd && index < history.length && messageKey(history[index]!, offset + index, pinnedEnd) === record.toMessageId;
-  let found: number | undefined;
-  if (at(expected)) found = expected;
-  else if (!record.toMessageId.startsWith("#")) {
-    for (let index = history.length - 1; index >= pinnedEnd; index--) {
-      if (history[index]!.id === record.toMessageId) {
-        found = index;
-        break;
-      }
-    }
-  }
-  if (found === undefined) return undefined;
-  // Only whole turns are ever covered; a record ending inside a turn (a rewritten history) is not used.
-  const next = history[found + 1];
-  if (next !== undefined && next.role !== "user") return undefined;
-  return found + 1;
-}
-

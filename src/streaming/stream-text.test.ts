@@ -154,10 +154,38 @@ describe("streamText with a store", () => {
     expect((await store.getMessages("closed")).map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
   });
 
-  it("needs a session id with a store", () => {
-    expect(() => streamText({ model: new MockLanguageModel({ responses: [] }), memoryStore: new InMemoryStore(), messages: [{ role: "user", content: "x" }] })).toThrow(
-      expect.objectContaining({ argument: "sessionId" }),
-    );
+  it("without a sessionId runs stateless on the client's messages and keeps each request's turn in a session of its own", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const store = new InMemoryStore();
+      await store.setMessages("user_123", [{ id: "x1", role: "user", content: "Someone else's secret.", timestamp: 1 }]);
+      const model = new MockLanguageModel({ responses: (call) => ({ text: `seen ${call.messages.length}` }) });
+      const ask = (messages: AgentMessage[]) => streamText({ model, memoryStore: store, memory: "sliding_window", maxMessages: 2, messages });
+      const first = ask([
+        { role: "user", content: "one" },
+        { role: "assistant", content: "1" },
+        { role: "user", content: "two" },
+        { role: "assistant", content: "2" },
+        { role: "user", content: "three" },
+      ]);
+      expect(await first.text).toBe("seen 3"); // sliding_window (2 turns) over the client's history
+      expect(strip(model.calls[0]!.messages)).toEqual([
+        { role: "user", content: "two" },
+        { role: "assistant", content: "2" },
+        { role: "user", content: "three" },
+      ]);
+      const second = ask([{ role: "user", content: "alone" }]);
+      expect(await second.text).toBe("seen 1");
+      const [a, b] = [await first.response, await second.response];
+      expect(a.sessionId).toMatch(/^request-/);
+      expect(b.sessionId).not.toBe(a.sessionId);
+      expect((await store.getMessages(a.sessionId)).map((message) => message.content)).toEqual(["three", "seen 3"]);
+      expect((await store.getMessages(b.sessionId)).map((message) => message.content)).toEqual(["alone", "seen 1"]);
+      expect((await store.getMessages("user_123")).map((message) => message.content)).toEqual(["Someone else's secret."]);
+      expect(warn.mock.calls.length).toBeLessThanOrEqual(1); // once per process
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("queues two requests on one session, so each stored turn stays whole", async () => {

@@ -3,6 +3,7 @@ import type { AgentOptions } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
 import type { AgentStream } from "../agent/agent-stream";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import type { MemoryStore } from "../stores/memory-store";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { LanguageModelUsage } from "../models/language-model";
@@ -28,6 +29,10 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
    * With `memoryStore`, the session to continue: the store is then the source of truth and only
    * the new user message is taken from `messages`. Take it from what the server knows of the
    * caller (a signed cookie, the auth session), never from the request body.
+   *
+   * Without it the request is stateless: the model sees the client's `messages` (the strategy
+   * applied), and a `memoryStore` keeps this request's turn in a session of its own
+   * (`request-<uuid>`, `response.sessionId`) that no other request reads.
    */
   sessionId?: string;
   /** Who is asking (for per-user facts and memory providers); from the auth session. */
@@ -73,13 +78,23 @@ export interface StreamTextResult {
 /**
  * Runs one agent turn for a route handler and streams it. With `memoryStore` and `sessionId`
  * the store is the source of truth (only the client's new user message is used, and client-sent
- * assistant, tool or system messages never reach the model). Without a store the messages are
- * used as given (stateless), validated and with the pairing rule restored.
+ * assistant, tool or system messages never reach the model). Without a `sessionId` the messages
+ * are used as given (stateless), validated and with the pairing rule restored; a `memoryStore`
+ * then keeps the request's turn in a fresh session of its own, so no request ever reads or
+ * writes another's conversation (docs/agentcore-document.md, "The Next.js route").
  *
  * A client that disconnects does not stop the run by default: it finishes and is stored, so the
  * answer is there on reload (`onClientDisconnect: "abort"` on the response stops it instead).
  * Pass `abortSignal` to stop it.
  */
+/**
+ * @deprecated Without `sessionId` a `memoryStore` is not the conversation's source of truth: the
+ * model sees only the client's `messages` and each request's turn goes to a session of its own.
+ * Pass `sessionId` from your auth session or a signed cookie (never the request body) to continue
+ * a stored conversation.
+ */
+export function streamText(options: StreamTextOptions & { memoryStore: MemoryStore; sessionId?: undefined }): StreamTextResult;
+export function streamText(options: StreamTextOptions): StreamTextResult;
 export function streamText(options: StreamTextOptions): StreamTextResult {
   const { messages: clientMessages, system, sessionId, userId, abortSignal, allowSystemMessages, onFinish, onError, ...agentOptions } = options;
   const messages = parseAgentMessages(clientMessages, { source: "streamText messages" });
@@ -95,14 +110,10 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     : [];
   const systemPrompt = [system ?? options.systemPrompt, ...clientSystem].filter(Boolean).join("\n\n") || undefined;
 
-  if (agentOptions.memoryStore && sessionId === undefined) {
-    throw new InvalidArgumentError({
-      argument: "sessionId",
-      message: "streamText with a memoryStore needs a sessionId (from the auth session or a signed cookie) to know whose history to continue.",
-    });
-  }
-  // Stateless (no store): the run goes on the client's history as given, already parsed here.
-  const history = agentOptions.memoryStore ? undefined : repairToolPairing(messages.slice(0, -1).filter((message) => message.role !== "system")).messages;
+  if (agentOptions.memoryStore && sessionId === undefined) warnStatelessStore();
+  // Stateless (no sessionId): the run goes on the client's history as given, already parsed here,
+  // in a session of its own; a store given keeps that session's turn and nothing else reads it.
+  const history = sessionId === undefined ? repairToolPairing(messages.slice(0, -1).filter((message) => message.role !== "system")).messages : undefined;
   const runSessionId = sessionId ?? `request-${globalThis.crypto.randomUUID()}`;
   const agent = new Agent({ ...agentOptions, ...(systemPrompt ? { systemPrompt } : {}), sessionId: runSessionId });
 
@@ -165,6 +176,18 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       return new Response(body, { status: status ?? 200, ...(statusText ? { statusText } : {}), headers: mergeHeaders(UI_MESSAGE_STREAM_HEADERS, headers) });
     },
   };
+}
+
+let warnedStatelessStore = false;
+
+/** Once per process, outside production: a memoryStore without a sessionId continues no conversation. */
+function warnStatelessStore(): void {
+  if (warnedStatelessStore || globalThis.process?.env?.NODE_ENV === "production") return;
+  warnedStatelessStore = true;
+  console.warn(
+    "[agentcore] streamText got a memoryStore but no sessionId: this request answers on the client's messages and its turn is kept in a session of its own. " +
+      "Pass sessionId (from your auth session or a signed cookie, never the request body) to continue a stored conversation.",
+  );
 }
 
 function mergeHeaders(base: Record<string, string>, extra: HeadersInit | undefined): Headers {

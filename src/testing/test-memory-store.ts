@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "./vitest-api";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryStore } from "../stores/memory-store";
+import { isKeyValueStore, type KeyValueFacts, type RichFacts } from "./conformance-facts";
 import { conversation, fact, message, sessionId, sortFacts, type OptionalStoreMethod } from "./conformance-fixtures";
 import { describeOptionalCapabilities } from "./conformance-optional";
 
@@ -204,35 +205,58 @@ export function testMemoryStore(
     });
 
     describe("facts (required)", () => {
+      // Either fact shape of MemoryStore: the rich one (Fact[], setFact(scope, fact)) or the
+      // AgentCore document's key → value one (Record<string, string>, setFact(sessionId, key, value)).
       test("creates, lists, replaces and deletes facts per scope", async (store) => {
         const [scope, other] = [sessionId(), sessionId()];
-        expect(await store.getFacts(scope)).toEqual([]);
-        await store.setFact(scope, fact("language", "TypeScript"));
-        await store.setFact(scope, fact("city", "Zürich 🙂", "m1"));
-        await store.setFact(other, fact("language", "Rust"));
-        expect(sortFacts(await store.getFacts(scope))).toEqual([fact("city", "Zürich 🙂", "m1"), fact("language", "TypeScript")]);
+        if (await isKeyValueStore(store, scope)) {
+          const kv = store as unknown as KeyValueFacts;
+          await kv.setFact(scope, "language", "TypeScript");
+          await kv.setFact(scope, "city", "Zürich 🙂");
+          await kv.setFact(other, "language", "Rust");
+          expect({ ...(await kv.getFacts(scope)) }).toEqual({ city: "Zürich 🙂", language: "TypeScript" });
+          await kv.setFact(scope, "language", "Go");
+          expect({ ...(await kv.getFacts(scope)) }).toEqual({ city: "Zürich 🙂", language: "Go" });
+          await kv.deleteFact(scope, "language");
+          expect({ ...(await kv.getFacts(scope)) }).toEqual({ city: "Zürich 🙂" });
+          await kv.deleteFact(scope, "language");
+          expect({ ...(await kv.getFacts(other)) }).toEqual({ language: "Rust" });
+          await kv.deleteFact(scope, "city");
+          await kv.deleteFact(other, "language");
+          return;
+        }
+        const rich = store as unknown as RichFacts;
+        expect(await rich.getFacts(scope)).toEqual([]);
+        await rich.setFact(scope, fact("language", "TypeScript"));
+        await rich.setFact(scope, fact("city", "Zürich 🙂", "m1"));
+        await rich.setFact(other, fact("language", "Rust"));
+        expect(sortFacts(await rich.getFacts(scope))).toEqual([fact("city", "Zürich 🙂", "m1"), fact("language", "TypeScript")]);
         const replaced = { ...fact("language", "Go"), updatedAt: 5_000 };
-        await store.setFact(scope, replaced);
-        expect(sortFacts(await store.getFacts(scope))).toEqual([fact("city", "Zürich 🙂", "m1"), replaced]);
-        expect(await store.deleteFact(scope, "language")).not.toBe(false);
-        expect(await store.getFacts(scope)).toEqual([fact("city", "Zürich 🙂", "m1")]);
-        expect(await store.deleteFact(scope, "language")).not.toBe(true);
-        expect(await store.getFacts(other)).toEqual([fact("language", "Rust")]);
-        await store.deleteFact(scope, "city");
-        await store.deleteFact(other, "language");
+        await rich.setFact(scope, replaced);
+        expect(sortFacts(await rich.getFacts(scope))).toEqual([fact("city", "Zürich 🙂", "m1"), replaced]);
+        expect(await rich.deleteFact(scope, "language")).not.toBe(false);
+        expect(await rich.getFacts(scope)).toEqual([fact("city", "Zürich 🙂", "m1")]);
+        expect(await rich.deleteFact(scope, "language")).not.toBe(true);
+        expect(await rich.getFacts(other)).toEqual([fact("language", "Rust")]);
+        await rich.deleteFact(scope, "city");
+        await rich.deleteFact(other, "language");
       });
 
       test("keeps facts of look-alike scopes apart and apart from messages", async (store) => {
         const scope = sessionId();
-        await store.setFact(scope, fact("k", "one"));
-        await store.setFact(`${scope}bar`, fact("k", "two"));
-        await store.setFact(`${scope}:k`, fact("k", "three"));
+        const scopes = [scope, `${scope}bar`, `${scope}:k`];
+        const keyValue = await isKeyValueStore(store, scope);
+        for (const [index, id] of scopes.entries()) {
+          if (keyValue) await (store as unknown as KeyValueFacts).setFact(id, "k", String(index));
+          else await (store as unknown as RichFacts).setFact(id, fact("k", String(index)));
+        }
         await store.setMessages(scope, conversation(2));
-        expect(await store.getFacts(scope)).toEqual([fact("k", "one")]);
-        expect(await store.getFacts(`${scope}bar`)).toEqual([fact("k", "two")]);
-        expect(await store.getFacts(`${scope}:k`)).toEqual([fact("k", "three")]);
+        for (const [index, id] of scopes.entries()) {
+          const read = await store.getFacts(id);
+          expect(keyValue ? { ...read } : read).toEqual(keyValue ? { k: String(index) } : [fact("k", String(index))]);
+        }
         expect(await store.getMessages(scope)).toEqual(conversation(2));
-        for (const id of [scope, `${scope}bar`, `${scope}:k`]) await store.deleteFact(id, "k");
+        for (const id of scopes) await store.deleteFact(id, "k");
       });
     });
 

@@ -154,7 +154,7 @@ describe("memory tools", () => {
       setMessages: async (id, list) => void messages.set(id, structuredClone(list)),
       clearMessages: async (id) => void messages.delete(id),
       getFacts: async (scope) => [...(facts.get(scope)?.values() ?? [])],
-      setFact: async (scope, fact) => void (facts.get(scope) ?? facts.set(scope, new Map()).get(scope)!).set(fact.key, fact),
+      setFact: async (scope, fact: Fact) => void (facts.get(scope) ?? facts.set(scope, new Map()).get(scope)!).set(fact.key, fact),
       deleteFact: async (scope, key) => facts.get(scope)?.delete(key) ?? false,
     };
     const model = new MockLanguageModel({ responses: [call("remember_fact", { key: "city", value: "Lisbon" }), { text: "ok" }, { text: "ok" }] });

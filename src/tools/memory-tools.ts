@@ -143,13 +143,13 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
       const facts = sortFacts(await store.getFacts(options.scopeOf(context)));
       if (rawKey === undefined || rawKey.trim() === "") {
         if (facts.length === 0) return "No facts are saved yet.";
-        return JSON.stringify(facts.map((fact) => ({ key: fact.key, value: fact.value, updatedAt: new Date(fact.updatedAt).toISOString() })));
+        return JSON.stringify(facts.map(factForModel));
       }
       const normalised = normalizeFactKey(rawKey, limits.maxKeyLength);
       if ("error" in normalised) return `No such fact: ${normalised.error}`;
       const fact = facts.find((candidate) => candidate.key === normalised.key);
       if (!fact) return `No fact named "${normalised.key}". ${knownKeys(facts)}`;
-      return JSON.stringify({ key: fact.key, value: fact.value, updatedAt: new Date(fact.updatedAt).toISOString() });
+      return JSON.stringify(factForModel(fact));
     },
   });
 
@@ -182,6 +182,11 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
 /** Facts in their stable order: by key. */
 export function sortFacts(facts: Fact[]): Fact[] {
   return [...facts].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** A fact as recall_fact shows it: when it changed only when the store keeps that (a key → value store does not). */
+function factForModel(fact: Fact): { key: string; value: string; updatedAt?: string } {
+  return { key: fact.key, value: fact.value, ...(fact.updatedAt > 0 ? { updatedAt: new Date(fact.updatedAt).toISOString() } : {}) };
 }
 
 function knownKeys(facts: Fact[]): string {

@@ -23,7 +23,7 @@ export function sixMethodStore(): MemoryStore & { sessions: Map<string, AgentMes
     async getFacts(scopeId) {
       return facts.get(scopeId) ?? [];
     },
-    async setFact(scopeId, fact) {
+    async setFact(scopeId, fact: Fact) {
       facts.set(scopeId, [...(facts.get(scopeId) ?? []).filter((existing) => existing.key !== fact.key), fact]);
     },
     async deleteFact(scopeId, key) {

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../messages/agent-message";
 import { InMemoryStore } from "../in-memory-store";
-import type { MemoryStore } from "../memory-store";
+import type { Fact, MemoryStore } from "../memory-store";
 import { FileMemoryStore } from "./file-memory-store";
 
 const root = mkdtempSync(join(tmpdir(), "agentcore-file-property-"));
@@ -46,7 +46,7 @@ async function snapshot(store: MemoryStore) {
   for (const id of sessions) {
     result[id] = {
       messages: await store.getMessages(id),
-      facts: (await store.getFacts(id)).sort((x, y) => x.key.localeCompare(y.key)),
+      facts: ((await store.getFacts(id)) as Fact[]).sort((x, y) => x.key.localeCompare(y.key)),
       exists: (await store.getSession!(id)) !== undefined,
     };
   }
