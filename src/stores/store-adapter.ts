@@ -1,7 +1,9 @@
 import { AgentCoreError } from "../errors/agent-core-error";
 import { StoreError } from "../errors/store-error";
+import { AbortError } from "../errors/abort-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "./memory-store";
+import { waitUnlessAborted } from "./wait-unless-aborted";
 
 /** Which optional capabilities a store has natively (the rest fall back, or are absent). */
 export interface StoreCapabilities {
@@ -49,7 +51,7 @@ export interface AdaptedStore {
   /** Keeps a summary (idempotent by `record.id`): in the store, or in this process. */
   saveSummary(sessionId: string, record: SummaryRecord): Promise<void>;
   /** Takes the store's cross-process session lock; resolves to its release, or undefined when the store has none. */
-  lockSession(sessionId: string, options: { timeoutMs: number }): Promise<(() => Promise<void>) | undefined>;
+  lockSession(sessionId: string, options: SessionLockOptions): Promise<(() => Promise<void>) | undefined>;
   /** Metadata of a session; undefined when unknown or when the store keeps none. */
   getSession(sessionId: string): Promise<SessionEntry | undefined>;
   /** Records metadata on a session; does nothing when the store keeps none. */
@@ -158,8 +160,17 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       const records = localSummaries.get(sessionId) ?? [];
       if (!records.some((existing) => existing.id === record.id)) localSummaries.set(sessionId, [...records, record]);
     },
-    lockSession: async (sessionId, options) =>
-      capabilities.lockSession ? await call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () => store.lockSession!(sessionId, options)) : undefined,
+    lockSession: async (sessionId, options) => {
+      if (!capabilities.lockSession) return undefined;
+      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () => store.lockSession!(sessionId, options));
+      try {
+        // Prompt even when a custom store ignores the signal; a lock it takes later is released.
+        return await waitUnlessAborted(locking, options.signal, sessionId);
+      } catch (error) {
+        if (AbortError.isInstance(error)) locking.then((release) => release().catch(() => {}), () => {});
+        throw error;
+      }
+    },
     getSession: async (sessionId) =>
       capabilities.getSession ? await call("getSession", sessionId, `Could not read the metadata of session "${sessionId}"`, () => store.getSession!(sessionId)) : undefined,
     updateSession: async (sessionId, metadata) => {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
@@ -232,6 +233,12 @@ describe("FileMemoryStore on disk", () => {
     const waiting = second.lockSession("../user/1", { timeoutMs: 5_000 });
     await release();
     await (await waiting)();
+  });
+
+  it("stops waiting for a session lock held by another instance when the signal aborts", async () => {
+    const path = freshPath();
+    const [first, second] = [new FileMemoryStore(path), new FileMemoryStore(path)];
+    await expectLockWaitAborts(first, second);
   });
 });
 

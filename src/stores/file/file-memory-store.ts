@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { tailLimit } from "../tail-limit";
@@ -200,8 +200,8 @@ export class FileMemoryStore implements MemoryStore {
    * A cross-process lock on one session, held for a whole agent run. Its lock file is named by
    * a hash of the id (`<path>.session-<sha256>.lock`), never by the id itself.
    */
-  async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
-    return this.engine.lockSession(sessionId, options.timeoutMs);
+    return this.engine.lockSession(sessionId, options);
   }
 }

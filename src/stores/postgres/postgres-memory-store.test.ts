@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
@@ -182,6 +183,12 @@ if (available) {
       const waiting = second.lockSession("s", { timeoutMs: 5_000 });
       await release();
       await (await waiting)();
+    });
+
+    it("stops waiting for a session lease held by another store when the signal aborts", async () => {
+      const first = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_abort_" });
+      const second = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_abort_" });
+      await expectLockWaitAborts(first, second);
     });
 
     it("raises a CorruptStoreError naming the session when its metadata is corrupt (getSession, entries)", async () => {

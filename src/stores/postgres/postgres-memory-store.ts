@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from "pg";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
@@ -283,9 +283,9 @@ export class PostgresMemoryStore implements MemoryStore {
    * statements on the pool (see `PostgresSessionLeases`). Writes of this store to the session
    * check the lease while it is held, so a holder that lost it cannot commit.
    */
-  async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
-    return this.leases.acquire(sessionId, options.timeoutMs);
+    return this.leases.acquire(sessionId, options);
   }
 
   private sessionSelect(): string {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { StoreError } from "../../errors/store-error";
+import type { SessionLockOptions } from "../memory-store";
 import { pollLock } from "../poll-lock";
 
 type Run = <Row extends object>(operation: string, sessionId: string, sql: string, values: unknown[]) => Promise<Row[]>;
@@ -24,7 +25,7 @@ export class PostgresSessionLeases {
     private readonly run: Run,
   ) {}
 
-  async acquire(sessionId: string, timeoutMs: number): Promise<() => Promise<void>> {
+  async acquire(sessionId: string, { timeoutMs, signal }: SessionLockOptions): Promise<() => Promise<void>> {
     const token = randomUUID();
     const lease = `clock_timestamp() + make_interval(secs => $3::double precision / 1000)`;
     await pollLock(sessionId, timeoutMs, async () => {
@@ -38,7 +39,7 @@ export class PostgresSessionLeases {
         [sessionId, token, this.leaseMs],
       );
       return rows.length > 0 ? true : undefined;
-    });
+    }, signal);
     this.held.set(sessionId, token);
     const renew = setInterval(() => {
       this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${lease} WHERE session_id = $1 AND token = $2 RETURNING 1`, [

@@ -3,7 +3,7 @@ import type { ChainableCommander, Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
@@ -252,11 +252,12 @@ export class RedisMemoryStore implements MemoryStore {
     await this.writeSession("saveSummary", sessionId, summaryScript, [record.id, JSON.stringify(record)]);
   }
 
-  async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     const key = this.keys(sessionId).lock;
     const token = randomUUID();
     await pollLock(sessionId, options.timeoutMs, async () =>
       (await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined,
+      options.signal,
     );
     const renew = setInterval(() => {
       this.eval(renewScript, [key], [token, String(this.lockLeaseMs)]).catch(() => {});

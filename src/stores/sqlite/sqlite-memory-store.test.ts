@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -151,6 +152,14 @@ describe("SqliteMemoryStore specifics", () => {
     const waiting = second.lockSession("s", { timeoutMs: 5_000 });
     await release();
     await (await waiting)();
+    first.close();
+    second.close();
+  });
+
+  it("stops waiting for a session lock held by another instance when the signal aborts", async () => {
+    const file = join(directory, "abort.db");
+    const [first, second] = [new SqliteMemoryStore(file), new SqliteMemoryStore(file)];
+    await expectLockWaitAborts(first, second);
     first.close();
     second.close();
   });

@@ -4,7 +4,7 @@ import type { Database } from "better-sqlite3";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { parseSessionTags } from "../parse-session-tags";
@@ -211,7 +211,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   /** A lock row with a lease, renewed while held; works across processes sharing the file. */
-  async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
     const token = randomUUID();
     await pollLock(sessionId, options.timeoutMs, async () =>
@@ -220,6 +220,7 @@ export class SqliteMemoryStore implements MemoryStore {
         this.statements.expireLock.run(sessionId, now);
         return this.statements.takeLock.run(sessionId, token, now + this.lockLeaseMs).changes === 1 ? true : undefined;
       }),
+      options.signal,
     );
     const renew = setInterval(() => {
       try {
