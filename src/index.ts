@@ -107,6 +107,7 @@ export {
   MissingApiKeyError,
   NoSuchProviderError,
   SessionBusyError,
+  SessionLockLostError,
   StoreError,
   SummarizationError,
   type MessageIssue,

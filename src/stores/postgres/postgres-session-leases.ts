@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { StoreError } from "../../errors/store-error";
+import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import type { SessionLockOptions } from "../memory-store";
 import { pollLock } from "../poll-lock";
 
@@ -83,12 +83,7 @@ export class PostgresSessionLeases {
   }
 
   /** The error of a write refused because this holder's lease was taken over. */
-  lostError(operation: string, sessionId: string): StoreError {
-    return new StoreError({
-      store: "PostgresMemoryStore",
-      operation,
-      sessionId,
-      message: `The lock on session "${sessionId}" was lost (its lease expired and another run took the session), so ${operation} was refused: nothing of this run was written after the takeover. Retry the run.`,
-    });
+  lostError(operation: string, sessionId: string): SessionLockLostError {
+    return new SessionLockLostError({ store: "PostgresMemoryStore", operation, sessionId });
   }
 }
