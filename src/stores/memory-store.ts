@@ -117,4 +117,9 @@ export interface MemoryStore {
    * on one session, anywhere, never interleave their turns.
    */
   lockSession?(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>>;
+  /**
+   * The scope ids that hold facts (`session:<id>`, `user:<id>`), sorted; a scope whose facts were
+   * all deleted may still be listed. Lets `agentcore memory export` carry facts kept per user.
+   */
+  factScopes?(): Promise<string[]>;
 }

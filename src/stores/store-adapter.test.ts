@@ -28,9 +28,10 @@ describe("adaptStore", () => {
       updateSession: false,
       entries: false,
       prune: false,
+      factScopes: false,
     });
     const native = adaptStore(new InMemoryStore()).capabilities;
-    expect(native.appendMessages && native.getMessageTail && native.summaries && native.getSession && native.entries && native.prune).toBe(true);
+    expect(native.appendMessages && native.getMessageTail && native.summaries && native.getSession && native.entries && native.prune && native.factScopes).toBe(true);
   });
 
   it("appends by read-modify-write without a native append, skipping stored ids", async () => {

@@ -19,6 +19,8 @@ export interface StoreCapabilities {
   updateSession: boolean;
   entries: boolean;
   prune: boolean;
+  /** Lists the scopes that hold facts (for export). Fallback: none. */
+  factScopes: boolean;
 }
 
 /**
@@ -60,6 +62,8 @@ export interface AdaptedStore {
   entries(): Promise<SessionEntry[]>;
   /** Deletes sessions not accessed since `olderThan`. Check `capabilities.prune` first: a `StoreError` when the store cannot prune. */
   prune(options: { olderThan: number }): Promise<string[]>;
+  /** The scope ids that hold facts. Check `capabilities.factScopes` first: a `StoreError` when the store cannot list them. */
+  factScopes(): Promise<string[]>;
 }
 
 const adapted = new WeakMap<MemoryStore, AdaptedStore>();
@@ -96,6 +100,7 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     updateSession: has("updateSession"),
     entries: has("entries"),
     prune: has("prune"),
+    factScopes: has("factScopes"),
   });
   /** Runs one store call; a failure that is not already a typed agentcore error becomes a StoreError. */
   const call = async <T>(operation: string, sessionId: string | undefined, describe: string, work: () => Promise<T>): Promise<T> => {
@@ -185,6 +190,10 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     prune: async (options) => {
       if (!capabilities.prune) throw unsupported("prune");
       return await call("prune", undefined, "Could not prune sessions", () => store.prune!(options));
+    },
+    factScopes: async () => {
+      if (!capabilities.factScopes) throw unsupported("factScopes");
+      return await call("factScopes", undefined, "Could not list the fact scopes", () => store.factScopes!());
     },
   } satisfies AdaptedStore);
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
 import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -222,6 +223,12 @@ describe("FileMemoryStore on disk", () => {
     mkdirSync(`${path}.lock`); // fresh mtime: a live holder
     await expect(store.appendMessages("s", turn(1))).rejects.toThrow(/sessions\.json\.lock/);
     rmSync(`${path}.lock`, { recursive: true });
+  });
+
+  it("lists the scopes that hold facts, for another instance too", async () => {
+    const path = freshPath();
+    await expectFactScopes(new FileMemoryStore(path));
+    expect(await new FileMemoryStore(path).factScopes()).toEqual(["session:alpha", "user:bob"]);
   });
 
   it("locks a session across instances by a hashed lock file name", async () => {

@@ -140,6 +140,11 @@ export class FileMemoryStore implements MemoryStore {
     await this.engine.write("setFact", scopeId, () => ({ op: "fact", scope: scopeId, fact: copy }));
   }
 
+  async factScopes(): Promise<string[]> {
+    await this.engine.read("factScopes", undefined);
+    return [...this.engine.state.facts].flatMap(([scopeId, facts]) => (facts.size > 0 ? [scopeId] : [])).sort();
+  }
+
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
     validateScopeId(scopeId);
     let existed = false;

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
 import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
@@ -173,6 +174,10 @@ if (available) {
       }
       await writer;
       expect(reads).toBeGreaterThan(0);
+    });
+
+    it("lists the scopes that hold facts", async () => {
+      await expectFactScopes(new PostgresMemoryStore({ pool, schema, tablePrefix: "scopes_" }));
     });
 
     it("locks a session with a lease; a second locker waits or is refused", async () => {

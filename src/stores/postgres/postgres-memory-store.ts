@@ -204,6 +204,11 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows.map((row) => parseStoredJson<Fact>(row.body, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${row.key}"` }));
   }
 
+  async factScopes(): Promise<string[]> {
+    const rows = await this.query<{ scope_id: string }>("factScopes", undefined, `SELECT scope_id FROM ${this.tables.facts} GROUP BY scope_id ORDER BY scope_id COLLATE "C"`, []);
+    return rows.map((row) => row.scope_id);
+  }
+
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     validateScopeId(scopeId);
     await this.query(

@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
 import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
@@ -120,6 +121,10 @@ if (available) {
       expect(() => new RedisMemoryStore({ client, keyPrefix: "mine:" } as never)).toThrow(expect.objectContaining({ argument: "keyPrefix" }));
       expect(() => new RedisMemoryStore({ client, tll: 5 } as never)).toThrow(/no option "tll". Its options are: client, prefix, ttl, lockLeaseMs/);
       expect(() => new RedisMemoryStore({ client, prefix: "ok:", ttl: undefined })).not.toThrow();
+    });
+
+    it("lists the scopes that hold facts (an index set, never SCAN)", async () => {
+      await expectFactScopes(new RedisMemoryStore({ client: newClient(), prefix: `${runPrefix}scopes:` }));
     });
 
     it("locks a session across clients; a second locker waits or is refused", async () => {

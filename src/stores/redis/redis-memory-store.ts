@@ -194,10 +194,15 @@ export class RedisMemoryStore implements MemoryStore {
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     const key = this.keys(scopeId, "scopeId").facts;
     await this.call("setFact", scopeId, async () => {
-      const pipeline = this.client.multi().hset(key, fact.key, JSON.stringify(fact));
+      // The scope also enters an index set, so export can list the scopes (the store never SCANs).
+      const pipeline = this.client.multi().hset(key, fact.key, JSON.stringify(fact)).sadd(this.factScopesKey, scopeId);
       if (this.ttl > 0) pipeline.pexpire(key, this.ttl);
       await pipeline.exec();
     });
+  }
+
+  async factScopes(): Promise<string[]> {
+    return (await this.call("factScopes", undefined, () => this.client.smembers(this.factScopesKey))).sort();
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
@@ -270,6 +275,10 @@ export class RedisMemoryStore implements MemoryStore {
       clearInterval(renew);
       await this.eval(renewScript, [key], [token, "0"]);
     };
+  }
+
+  private get factScopesKey(): string {
+    return `${this.prefix}fact-scopes`;
   }
 
   private get indexKey(): string {

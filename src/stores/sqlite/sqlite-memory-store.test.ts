@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
 import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -139,6 +140,12 @@ describe("SqliteMemoryStore specifics", () => {
     raw.prepare(`UPDATE "agentcore_schema_version" SET version = 7`).run();
     raw.close();
     expect(() => new SqliteMemoryStore(file)).toThrow(/newer than this agentcore/);
+  });
+
+  it("lists the scopes that hold facts", async () => {
+    const store = new SqliteMemoryStore(join(directory, "scopes.db"));
+    await expectFactScopes(store);
+    store.close();
   });
 
   it("shares one file between two store instances, appends idempotent across them", async () => {

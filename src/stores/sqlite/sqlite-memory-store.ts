@@ -160,6 +160,11 @@ export class SqliteMemoryStore implements MemoryStore {
     return rows.map((row) => parseStoredJson<Fact>(row.body, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${row.key}"` }));
   }
 
+  async factScopes(): Promise<string[]> {
+    const rows = this.wrap("factScopes", undefined, () => this.database.prepare(`SELECT DISTINCT scope_id FROM ${this.t.facts} ORDER BY scope_id`).all() as { scope_id: string }[]);
+    return rows.map((row) => row.scope_id);
+  }
+
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     validateScopeId(scopeId);
     this.wrap("setFact", scopeId, () => this.statements.setFact.run(scopeId, fact.key, JSON.stringify(fact)));
