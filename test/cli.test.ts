@@ -155,6 +155,41 @@ describe("agentcore memory", () => {
     expect(comparable(roundTrip.stdout)).toEqual(comparable(lines.join("\n")));
   });
 
+  it("exports and imports the facts kept per user (README's migration example)", async () => {
+    for (const [scheme, name] of [["file", "user-facts.json"], ["sqlite", "user-facts.db"]] as const) {
+      const source = `${scheme}:${join(work, `source-${name}`)}`;
+      const target = `sqlite:${join(work, `target-${name}.db`)}`;
+      const chat = await agentcore(["chat", "--model", "mock", "--session", "alpha", "--user", "bob", "--store", source, "--memory-tools"], {
+        input: "Remember that my colour is teal.\n",
+      });
+      expect(chat.code).toBe(0);
+      const readFacts = async (store: string) => JSON.parse((await agentcore(["memory", "facts", "alpha", "--user", "bob", "--store", store, "--json"])).stdout) as unknown[];
+      expect(await readFacts(source)).toMatchObject([{ key: "colour", value: "teal" }]);
+      const exportFile = join(work, `user-facts-${scheme}.jsonl`);
+      expect((await agentcore(["memory", "export", "--store", source, "--out", exportFile])).code).toBe(0);
+      const imported = await agentcore(["memory", "import", exportFile, "--store", target]);
+      expect(imported.stdout).toContain("Imported 1 session(s), 4 new message(s), the facts of 1 other scope(s).");
+      expect(await readFacts(target)).toMatchObject([{ key: "colour", value: "teal" }]);
+    }
+  });
+
+  it("imports messages without ids once, however often the file is imported", async () => {
+    const file = join(work, "no-ids.jsonl");
+    const messages = [
+      { role: "user", content: "hello" },
+      { role: "assistant", content: "hi" },
+      { role: "user", content: "hello" },
+      { role: "assistant", content: "hi" },
+    ];
+    writeFileSync(file, `${JSON.stringify({ kind: "agentcore.session", version: 1, sessionId: "s", messages, facts: [] })}\n`);
+    const store = `sqlite:${join(work, "no-ids.db")}`;
+    expect((await agentcore(["memory", "import", file, "--store", store])).stdout).toContain("Imported 1 session(s), 4 new message(s).");
+    expect((await agentcore(["memory", "import", file, "--store", store])).stdout).toContain("Imported 1 session(s), 0 new message(s).");
+    const shown = JSON.parse((await agentcore(["memory", "show", "s", "--store", store, "--json"])).stdout) as { id: string; content: string }[];
+    expect(shown.map((message) => message.content)).toEqual(["hello", "hi", "hello", "hi"]);
+    expect(new Set(shown.map((message) => message.id)).size).toBe(4);
+  });
+
   it("imports sessions named like Object.prototype members into a file store, and they survive its compaction", async () => {
     const names = ["__proto__", "constructor", "hasOwnProperty"];
     const file = join(work, "prototype-names.jsonl");

@@ -9,6 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../src/agent/agent";
 import { SessionBusyError } from "../src/errors/session-busy-error";
+import { SessionLockLostError } from "../src/errors/session-lock-lost-error";
 import { StoreError } from "../src/errors/store-error";
 import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
 import { MockLanguageModel } from "../src/testing/mock-language-model";
@@ -101,7 +102,7 @@ describe.skipIf(!available)("PostgresMemoryStore faults", () => {
     }
   });
 
-  it("fences a holder whose lease was taken over: its appends are refused with a StoreError, the new holder's are kept", async () => {
+  it("fences a holder whose lease was taken over: its appends are refused with a SessionLockLostError, the new holder's are kept", async () => {
     const pool = new pg.Pool({ connectionString: postgresUrl, max: 3 });
     try {
       const first = new PostgresMemoryStore({ pool, schema, tablePrefix: "fence_" });
@@ -115,6 +116,9 @@ describe.skipIf(!available)("PostgresMemoryStore faults", () => {
       const refused = first.appendMessages("s", [{ id: "a2", role: "assistant", content: "stale answer" }]);
       await expect(refused).rejects.toSatisfy(StoreError.isInstance);
       await expect(refused).rejects.toThrow(/lock on session "s" was lost/);
+      const error = await refused.catch((caught: unknown) => caught);
+      expect(SessionLockLostError.isInstance(error) && [error.name, error.sessionId, error.operation]).toEqual(["SessionLockLostError", "s", "appendMessages"]);
+      await expect(first.setMessages("s", [])).rejects.toSatisfy(SessionLockLostError.isInstance);
       await expect(first.setMessages("s", [])).rejects.toThrow(/lock on session "s" was lost/);
       expect((await second.getMessages("s")).map((message) => message.id)).toEqual(["a1", "b1"]);
       await releaseSecond();

@@ -13,7 +13,7 @@ describe("the root export", () => {
       "APICallError", "AbortError", "Agent", "AgentCoreError", "AgentStream", "BufferMemory", "CompositeMemory",
       "CorruptStoreError", "FileMemoryStore", "FullMemory", "InMemorySemanticIndex", "InMemoryStore", "InvalidArgumentError",
       "InvalidMessageError", "Mem0Provider", "MemoryProviderError", "MissingApiKeyError", "NoSuchProviderError",
-      "PgVectorSemanticIndex", "SemanticMemoryProvider", "SessionBusyError", "SlidingWindowMemory", "StoreError",
+      "PgVectorSemanticIndex", "SemanticMemoryProvider", "SessionBusyError", "SessionLockLostError", "SlidingWindowMemory", "StoreError",
       "SummarizationError", "SummarizingMemory", "SummaryMemory", "TokenWindowMemory", "VectorMemoryProvider", "anthropic",
       "convertToModelMessages", "convertToUIMessages", "createAnthropic", "createOpenAI", "createOpenAICompatible",
       "estimateMessagesTokens", "estimateTokens", "findToolPairingIssues", "groupTurns", "isToolPairingValid", "listProviders",

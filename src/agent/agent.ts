@@ -96,12 +96,16 @@ export class Agent {
   private async *start(input: string | AgentRunOptions, mode: TurnRun["mode"], history?: LoadedHistory): AsyncGenerator<AgentStreamPart, AgentResult> {
     const run = this.resolveRun(input, mode, history);
     const { store, concurrency, sessionLockTimeoutMs } = this.config;
-    const release = await this.queue.acquire(run.sessionId, concurrency);
+    // Waiting for the session honours the run's signal: an abort settles the run at once.
+    const release = await this.queue.acquire(run.sessionId, concurrency, run.abortSignal);
     let releaseStoreLock: (() => Promise<void>) | undefined;
     if (run.factScopeId !== undefined) this.runScopes.set(run.runId, run.factScopeId);
     try {
       // The store's cross-process lock, where it has one: `queue` waits for a run elsewhere, `reject` fails at once.
-      releaseStoreLock = await store.lockSession(run.sessionId, { timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs });
+      releaseStoreLock = await store.lockSession(run.sessionId, {
+        timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs,
+        ...(run.abortSignal ? { signal: run.abortSignal } : {}),
+      });
       await this.recordAgentName(run.sessionId);
       return yield* runTurn(this.config, run);
     } finally {

@@ -10,6 +10,7 @@ import { fitWindow } from "./fit-window";
 import { newId } from "./new-id";
 import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
+import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
 import type { LoadedHistory } from "./session-history";
 import { buildSystemPrompt } from "./system-prompt";
 import type { TurnLog } from "./turn-log";
@@ -53,7 +54,8 @@ export async function* runStep(
   };
   const response = yield* callModel(config, run, call);
   log.addCall(response.usage, response.finishReason);
-  const toolCalls = response.toolCalls.map((toolCall) => ({ ...toolCall, id: toolCall.id || newId() }));
+  // Ids unique in what the model sees, so each result stays paired with its own call.
+  const toolCalls = uniqueToolCallIds(response.toolCalls, toolCallIdsOf(fitted.history.messages, window.messages, log.messages));
   const assistant: AssistantMessage = { id: newId(), role: "assistant", content: response.text, ...(toolCalls.length ? { toolCalls } : {}), timestamp: Date.now() };
   const step: StepResult = { stepNumber, text: response.text, toolCalls, toolResults: [], finishReason: response.finishReason, usage: response.usage };
 

@@ -1,4 +1,5 @@
 import { SessionBusyError } from "../errors/session-busy-error";
+import { waitUnlessAborted } from "../stores/wait-unless-aborted";
 
 /**
  * Serialises runs on one session within this process: a second run waits for the first
@@ -22,8 +23,12 @@ export class SessionQueue {
 
   private readonly tails = new Map<string, Promise<void>>();
 
-  /** Waits for the session to be free and returns the function that frees it again. */
-  async acquire(sessionId: string, policy: "queue" | "reject"): Promise<() => void> {
+  /**
+   * Waits for the session to be free and returns the function that frees it again. When
+   * `signal` aborts while it waits, rejects with an `AbortError` at once; its place in the queue
+   * then passes straight on (the runs behind it still wait for the runs before it).
+   */
+  async acquire(sessionId: string, policy: "queue" | "reject", signal?: AbortSignal): Promise<() => void> {
     const previous = this.tails.get(sessionId);
     if (previous && policy === "reject") throw new SessionBusyError({ sessionId });
     let release!: () => void;
@@ -32,13 +37,25 @@ export class SessionQueue {
     });
     const tail = (previous ?? Promise.resolve()).then(() => current);
     this.tails.set(sessionId, tail);
-    if (previous) await previous;
+    const forget = () => {
+      if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
+    };
+    if (previous) {
+      try {
+        await waitUnlessAborted(previous, signal, sessionId);
+      } catch (error) {
+        // Gone from the queue: the runs behind it now wait only for the ones before it.
+        release();
+        if (this.tails.get(sessionId) === tail) this.tails.set(sessionId, previous);
+        throw error;
+      }
+    }
     let released = false;
     return () => {
       if (released) return;
       released = true;
       release();
-      if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
+      forget();
     };
   }
 }

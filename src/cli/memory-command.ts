@@ -11,7 +11,7 @@ import { CliError } from "./cli-error";
 import { openStore, type OpenedStore } from "./open-store";
 import { createOutput, formatTime, type Output } from "./output";
 import { parseDuration } from "./parse-duration";
-import { parseSessionRecord, type SessionRecord } from "./session-record";
+import { importedMessageId, parseSessionRecord, type FactsRecord, type SessionRecord } from "./session-record";
 
 export interface MemoryCommandOptions {
   store: string;
@@ -62,14 +62,30 @@ export async function exportSessions({ store }: OpenedStore, output: Output, opt
   const ids = options.session !== undefined ? [checkId(options.session)] : (await requireEntries(store)).map((entry) => entry.sessionId);
   const target: NodeJS.WritableStream = options.out ? createWriteStream(options.out) : process.stdout;
   const progress = startProgress(ids.length, "export");
+  const write = async (record: SessionRecord | FactsRecord) => {
+    if (!target.write(`${JSON.stringify(record)}\n`)) await once(target, "drain");
+  };
   let written = 0;
   for (const sessionId of ids) {
-    const record = await readSession(store, sessionId);
-    if (!target.write(`${JSON.stringify(record)}\n`)) await once(target, "drain");
+    await write(await readSession(store, sessionId));
     written++;
     progress?.increment();
   }
   progress?.stop();
+  // The facts no session line carries: kept per user, or of a session without messages.
+  if (options.session === undefined) {
+    const adapted = adaptStore(store);
+    if (adapted.capabilities.factScopes) {
+      const carried = new Set(ids.map((sessionId) => factScopeId("session", { sessionId }, { validated: true })));
+      for (const scopeId of await adapted.factScopes()) {
+        if (carried.has(scopeId)) continue;
+        const facts = await adapted.getFacts(scopeId);
+        if (facts.length) await write({ kind: "agentcore.facts", version: 1, scopeId, facts });
+      }
+    } else {
+      process.stderr.write("Warning: this store cannot list its fact scopes (it has no factScopes()), so facts kept per user are not exported.\n");
+    }
+  }
   if (options.out) {
     (target as NodeJS.WritableStream & { end(callback: () => void): void }).end(() => {});
     await once(target, "finish");
@@ -81,7 +97,7 @@ export async function exportSessions({ store }: OpenedStore, output: Output, opt
 /** Reads an export and writes each session into the store (idempotent: re-importing duplicates nothing). */
 export async function importSessions({ store }: OpenedStore, output: Output, file: string): Promise<void> {
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-  const records: SessionRecord[] = [];
+  const records: (SessionRecord | FactsRecord)[] = [];
   let lineNumber = 0;
   try {
     for await (const line of lines) {
@@ -94,13 +110,21 @@ export async function importSessions({ store }: OpenedStore, output: Output, fil
   }
   const progress = startProgress(records.length, "import");
   let messages = 0;
+  let sessions = 0;
+  let factScopes = 0;
   for (const record of records) {
-    messages += await writeSession(store, record);
+    if (record.kind === "agentcore.facts") {
+      for (const fact of record.facts) await adaptStore(store).setFact(record.scopeId, fact);
+      factScopes++;
+    } else {
+      messages += await writeSession(store, record);
+      sessions++;
+    }
     progress?.increment();
   }
   progress?.stop();
-  if (output.json) output.data({ imported: records.length, messages });
-  else output.line(`Imported ${records.length} session(s), ${messages} new message(s).`);
+  if (output.json) output.data({ imported: sessions, messages, factScopes });
+  else output.line(`Imported ${sessions} session(s), ${messages} new message(s)${factScopes ? `, the facts of ${factScopes} other scope(s)` : ""}.`);
 }
 
 export async function clearSession({ store }: OpenedStore, output: Output, sessionId: string): Promise<void> {
@@ -145,7 +169,9 @@ async function writeSession(store: MemoryStore, record: SessionRecord): Promise<
   const adapted = adaptStore(store);
   // Counted for the report; the append itself skips stored ids again (atomically where the store can).
   const known = new Set((await adapted.getMessages(record.sessionId)).map((message) => message.id).filter(Boolean));
-  const fresh = record.messages.filter((message) => message.id === undefined || !known.has(message.id));
+  // A message without an id gets one derived from its place and content: importing twice adds it once.
+  const identified = record.messages.map((message, position) => (message.id === undefined ? { ...message, id: importedMessageId(record.sessionId, position, message) } : message));
+  const fresh = identified.filter((message) => !known.has(message.id));
   await adapted.appendMessages(record.sessionId, fresh);
   const scope = factScopeId("session", { sessionId: record.sessionId });
   for (const fact of record.facts) await adapted.setFact(scope, fact);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { errorText } from "../errors/error-text";
 import { z } from "zod";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
@@ -14,6 +15,17 @@ export interface SessionRecord {
   facts: Fact[];
   summaries?: SummaryRecord[];
   metadata?: { createdAt?: number; accessedAt?: number; agentName?: string; tags?: string[] };
+}
+
+/**
+ * One line of an export: the facts of one scope that no session line carries (facts kept per
+ * user, `user:<id>`, or those of a session without messages).
+ */
+export interface FactsRecord {
+  kind: "agentcore.facts";
+  version: 1;
+  scopeId: string;
+  facts: Fact[];
 }
 
 const factSchema = z.object({
@@ -52,14 +64,22 @@ const recordSchema = z.object({
     .optional(),
 });
 
+const factsRecordSchema = z.object({
+  kind: z.literal("agentcore.facts"),
+  version: z.literal(1),
+  scopeId: z.string(),
+  facts: z.array(factSchema),
+});
+
 /** Parses one line of an export file; a bad line is a `CliError` naming the line and field. */
-export function parseSessionRecord(line: string, lineNumber: number): SessionRecord {
+export function parseSessionRecord(line: string, lineNumber: number): SessionRecord | FactsRecord {
   let json: unknown;
   try {
     json = JSON.parse(line);
   } catch {
     throw new CliError(`line ${lineNumber} is not JSON`);
   }
+  if ((json as { kind?: unknown } | null)?.kind === "agentcore.facts") return parseFactsRecord(json, lineNumber);
   const result = recordSchema.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -79,4 +99,31 @@ export function parseSessionRecord(line: string, lineNumber: number): SessionRec
   } catch (error) {
     throw new CliError(`line ${lineNumber}: ${errorText(error)}`);
   }
+}
+
+function parseFactsRecord(json: unknown, lineNumber: number): FactsRecord {
+  const result = factsRecordSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new CliError(`line ${lineNumber}: ${issue.path.join(".") || "record"}: ${issue.message}`);
+  }
+  const { scopeId } = result.data;
+  const [, namespace, id] = /^(session|user):(.*)$/s.exec(scopeId) ?? [];
+  try {
+    if (namespace === undefined) throw new Error(`scopeId must be "session:<id>" or "user:<id>", got ${JSON.stringify(scopeId.slice(0, 80))}`);
+    validateSessionId(id, namespace === "user" ? "userId" : "sessionId");
+  } catch (error) {
+    throw new CliError(`line ${lineNumber}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { ...result.data, facts: result.data.facts.map((fact) => ({ ...fact })) as Fact[] };
+}
+
+/**
+ * The id of a message imported without one: a hash of its session, position, role and content,
+ * so importing the same file again skips it as already stored.
+ */
+export function importedMessageId(sessionId: string, position: number, message: AgentMessage): string {
+  const content = message.role === "tool" ? [message.toolCallId, message.content] : message.role === "assistant" ? [message.content, message.toolCalls ?? []] : [message.content];
+  const hash = createHash("sha256").update(JSON.stringify([sessionId, position, message.role, ...content])).digest("hex");
+  return `import-${hash.slice(0, 32)}`;
 }

@@ -6,6 +6,7 @@ export { NoSuchProviderError } from "./no-such-provider-error";
 export { StoreError } from "./store-error";
 export { CorruptStoreError } from "./corrupt-store-error";
 export { SessionBusyError } from "./session-busy-error";
+export { SessionLockLostError } from "./session-lock-lost-error";
 export { APICallError } from "./api-call-error";
 export { MissingApiKeyError } from "./missing-api-key-error";
 export { MemoryProviderError } from "./memory-provider-error";

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { AgentMessage } from "../messages/agent-message";
+import { expectFactScopes } from "./__fixtures__/expect-fact-scopes";
 import { testMemoryStore } from "../testing/test-memory-store";
 import { InMemoryStore } from "./in-memory-store";
 import type { Fact, MemoryStore } from "./memory-store";
@@ -41,6 +42,10 @@ describe("InMemoryStore bounds", () => {
     expect(() => new InMemoryStore({ max: 10 } as never)).toThrow(/no option "max": use "maxSessions"/);
     expect(() => new InMemoryStore({ maxSession: 10 } as never)).toThrow(/no option "maxSession". Its options are: maxSessions, ttl/);
     expect(() => new InMemoryStore({ maxSessions: 10, ttl: undefined })).not.toThrow();
+  });
+
+  it("lists the scopes that hold facts", async () => {
+    await expectFactScopes(new InMemoryStore());
   });
 
   it("evicts the least recently used session past maxSessions", async () => {

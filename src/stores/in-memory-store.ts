@@ -114,6 +114,10 @@ export class InMemoryStore implements MemoryStore {
     this.use(scopeId).facts.set(fact.key, structuredClone(fact));
   }
 
+  async factScopes(): Promise<string[]> {
+    return [...this.records].flatMap(([scopeId, record]) => (record.facts.size > 0 ? [scopeId] : [])).sort();
+  }
+
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
     validateScopeId(scopeId);
     const record = this.find(scopeId);

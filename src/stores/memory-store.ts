@@ -46,6 +46,14 @@ export interface MessageTail {
   total: number;
 }
 
+/** Options of `lockSession`. */
+export interface SessionLockOptions {
+  /** Milliseconds to wait for a lock held elsewhere (0: try once). */
+  timeoutMs: number;
+  /** Stops the wait: `lockSession` rejects with an `AbortError` and takes no lock. */
+  signal?: AbortSignal;
+}
+
 /** What a store knows about one session. */
 export interface SessionEntry {
   sessionId: string;
@@ -130,8 +138,14 @@ export interface MemoryStore {
   /**
    * Takes a lock on the session that holds across processes (and machines, for server stores),
    * waiting up to `timeoutMs` (0: try once). Resolves to the function that releases it, or
-   * rejects with a `SessionBusyError` when the lock stays taken. The agent holds it for a whole
-   * run so two runs on one session, anywhere, never interleave their turns.
+   * rejects with a `SessionBusyError` when the lock stays taken, or with an `AbortError` as soon
+   * as `signal` (the run's) aborts while it waits. The agent holds it for a whole run so two runs
+   * on one session, anywhere, never interleave their turns.
    */
-  lockSession?(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>>;
+  lockSession?(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>>;
+  /**
+   * The scope ids that hold facts (`session:<id>`, `user:<id>`), sorted; a scope whose facts were
+   * all deleted may still be listed. Lets `agentcore memory export` carry facts kept per user.
+   */
+  factScopes?(): Promise<string[]>;
 }

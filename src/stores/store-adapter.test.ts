@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AbortError } from "../errors/abort-error";
 import { SessionBusyError } from "../errors/session-busy-error";
 import { StoreError } from "../errors/store-error";
 import type { AgentMessage } from "../messages/agent-message";
@@ -27,9 +28,10 @@ describe("adaptStore", () => {
       updateSession: false,
       entries: false,
       prune: false,
+      factScopes: false,
     });
     const native = adaptStore(new InMemoryStore()).capabilities;
-    expect(native.appendMessages && native.getMessageTail && native.summaries && native.getSession && native.entries && native.prune).toBe(true);
+    expect(native.appendMessages && native.getMessageTail && native.summaries && native.getSession && native.entries && native.prune && native.factScopes).toBe(true);
   });
 
   it("appends by read-modify-write without a native append, skipping stored ids", async () => {
@@ -57,6 +59,28 @@ describe("adaptStore", () => {
     await first.saveSummary("s", summary("x"));
     expect(await first.getSummaries("s")).toEqual([summary("x")]);
     expect(await adaptStore(sixMethodStore()).getSummaries("s")).toEqual([]);
+  });
+
+  it("stops waiting on a store's lockSession that ignores the signal, and releases the lock it takes later", async () => {
+    let grant!: () => void;
+    let released = 0;
+    const store = {
+      ...sixMethodStore(),
+      lockSession: () =>
+        new Promise<() => Promise<void>>((resolve) => {
+          grant = () =>
+            resolve(async () => {
+              released++;
+            });
+        }),
+    };
+    const controller = new AbortController();
+    const waiting = adaptStore(store).lockSession("s", { timeoutMs: 60_000, signal: controller.signal });
+    controller.abort();
+    await expect(waiting).rejects.toSatisfy(AbortError.isInstance); // the store has not answered yet
+    grant();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(released).toBe(1);
   });
 
   it("answers the missing metadata and lock methods with nothing, and refuses to list or prune", async () => {

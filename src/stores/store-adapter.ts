@@ -1,8 +1,10 @@
 import { errorText } from "../errors/error-text";
 import { AgentCoreError } from "../errors/agent-core-error";
 import { StoreError } from "../errors/store-error";
+import { AbortError } from "../errors/abort-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { Fact, FactRecord, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./memory-store";
+import type { Fact, FactRecord, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "./memory-store";
+import { waitUnlessAborted } from "./wait-unless-aborted";
 
 /** Which optional capabilities a store has natively (the rest fall back, or are absent). */
 export interface StoreCapabilities {
@@ -18,6 +20,8 @@ export interface StoreCapabilities {
   updateSession: boolean;
   entries: boolean;
   prune: boolean;
+  /** Lists the scopes that hold facts (for export). Fallback: none. */
+  factScopes: boolean;
 }
 
 /**
@@ -55,7 +59,7 @@ export interface AdaptedStore {
   /** Keeps a summary (idempotent by `record.id`): in the store, or in this process. */
   saveSummary(sessionId: string, record: SummaryRecord): Promise<void>;
   /** Takes the store's cross-process session lock; resolves to its release, or undefined when the store has none. */
-  lockSession(sessionId: string, options: { timeoutMs: number }): Promise<(() => Promise<void>) | undefined>;
+  lockSession(sessionId: string, options: SessionLockOptions): Promise<(() => Promise<void>) | undefined>;
   /** Metadata of a session; undefined when unknown or when the store keeps none. */
   getSession(sessionId: string): Promise<SessionEntry | undefined>;
   /** Records metadata on a session; does nothing when the store keeps none. */
@@ -64,6 +68,8 @@ export interface AdaptedStore {
   entries(): Promise<SessionEntry[]>;
   /** Deletes sessions not accessed since `olderThan`. Check `capabilities.prune` first: a `StoreError` when the store cannot prune. */
   prune(options: { olderThan: number }): Promise<string[]>;
+  /** The scope ids that hold facts. Check `capabilities.factScopes` first: a `StoreError` when the store cannot list them. */
+  factScopes(): Promise<string[]>;
 }
 
 const adapted = new WeakMap<MemoryStore, AdaptedStore>();
@@ -97,6 +103,7 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     updateSession: has("updateSession"),
     entries: has("entries"),
     prune: has("prune"),
+    factScopes: has("factScopes"),
   });
   /** Runs one store call; a failure that is not already a typed agentcore error becomes a StoreError. */
   const call = async <T>(operation: string, sessionId: string | undefined, describe: string, work: () => Promise<T>): Promise<T> => {
@@ -160,8 +167,17 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       const records = localSummaries.get(sessionId) ?? [];
       if (!records.some((existing) => existing.id === record.id)) localSummaries.set(sessionId, [...records, record]);
     },
-    lockSession: async (sessionId, options) =>
-      capabilities.lockSession ? await call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () => store.lockSession!(sessionId, options)) : undefined,
+    lockSession: async (sessionId, options) => {
+      if (!capabilities.lockSession) return undefined;
+      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () => store.lockSession!(sessionId, options));
+      try {
+        // Prompt even when a custom store ignores the signal; a lock it takes later is released.
+        return await waitUnlessAborted(locking, options.signal, sessionId);
+      } catch (error) {
+        if (AbortError.isInstance(error)) locking.then((release) => release().catch(() => {}), () => {});
+        throw error;
+      }
+    },
     getSession: async (sessionId) =>
       capabilities.getSession ? await call("getSession", sessionId, `Could not read the metadata of session "${sessionId}"`, () => store.getSession!(sessionId)) : undefined,
     updateSession: async (sessionId, metadata) => {
@@ -176,6 +192,10 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     prune: async (options) => {
       if (!capabilities.prune) throw unsupported("prune");
       return await call("prune", undefined, "Could not prune sessions", () => store.prune!(options));
+    },
+    factScopes: async () => {
+      if (!capabilities.factScopes) throw unsupported("factScopes");
+      return await call("factScopes", undefined, "Could not list the fact scopes", () => store.factScopes!());
     },
   } satisfies AdaptedStore);
 }

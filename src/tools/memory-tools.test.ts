@@ -6,6 +6,7 @@ import type { Fact, MemoryStore } from "../stores/memory-store";
 import { MockLanguageModel, type MockResponse } from "../testing/mock-language-model";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { normalizeFactKey } from "./memory-tools";
+import { hasLoneSurrogate } from "../messages/session-id";
 import { tool } from "./tool";
 import { z } from "zod";
 
@@ -181,3 +182,28 @@ describe("normalizeFactKey", () => {
 });
 
 type AgentMetaWrite = AgentEventMap["memory:write"];
+
+describe("memory tools and lone surrogates", () => {
+  it("refuses a key or a value with a lone surrogate with a well-formed tool result the model can act on", async () => {
+    const model = new MockLanguageModel({
+      responses: [
+        call("remember_fact", { key: "k\ud800", value: "one" }),
+        call("remember_fact", { key: "k", value: "bad \udfff value" }),
+        call("recall_fact", { key: "k\ud800" }),
+        call("forget_fact", { key: "k\ud800" }),
+        { text: "done" },
+      ],
+    });
+    const store = new InMemoryStore();
+    const agent = new Agent({ model, memoryStore: store, enableMemoryTools: true, sessionId: "s" });
+    await agent.run("go");
+    const results = [1, 2, 3, 4].map((index) => lastToolResult(model, index));
+    expect(results[0]).toMatch(/^Not saved: The key contains a lone surrogate/);
+    expect(results[1]).toMatch(/^Not saved: the value for "k" contains a lone surrogate/);
+    expect(results[2]).toMatch(/^No such fact: The key contains a lone surrogate/);
+    expect(results[3]).toMatch(/lone surrogate/);
+    for (const result of results) expect(hasLoneSurrogate(result)).toBe(false);
+    expect(await store.getFacts("session:s")).toEqual([]);
+    expect(normalizeFactKey("k\ufffd")).toHaveProperty("error");
+  });
+});

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore } from "../stores/memory-store";
 import { adaptStore } from "../stores/store-adapter";
+import { hasLoneSurrogate } from "../messages/session-id";
 import { tool, type ToolExecutionContext, type ToolSet } from "./tool";
 
 /** Bounds on what the model may store with the memory tools. */
@@ -33,6 +34,8 @@ export interface FactChange {
   messageId?: string;
 }
 
+const LONE_SURROGATE = "a lone surrogate (an unpaired \\ud800-\\udfff), which no store keeps as written";
+
 /** The names of the memory tools. */
 export const MEMORY_TOOL_NAMES = ["remember_fact", "recall_fact", "forget_fact"] as const;
 
@@ -41,10 +44,12 @@ export const FACT_CHANGING_TOOL_NAMES: readonly (typeof MEMORY_TOOL_NAMES)[numbe
 
 /**
  * Normalises a fact key: Unicode NFKC, trimmed, case-folded, inner whitespace as `_`. Returns
- * an error text for the model when the key is empty, too long or has characters other than
- * letters, digits, `_`, `-` and `.`.
+ * an error text for the model when the key is empty, too long, holds a lone surrogate or has
+ * characters other than letters, digits, `_`, `-` and `.`.
  */
 export function normalizeFactKey(raw: string, maxKeyLength = DEFAULT_FACT_LIMITS.maxKeyLength): { key: string } | { error: string } {
+  // Checked first, so the key is never echoed back: a lone surrogate has no UTF-8 form.
+  if (hasLoneSurrogate(raw)) return { error: `The key contains ${LONE_SURROGATE}. Use letters, digits, "_", "-" and "." only.` };
   const key = raw.normalize("NFKC").trim().toLowerCase().replace(/\s+/g, "_");
   if (key.length === 0) return { error: "The key is empty. Use a short name such as \"preferred_language\"." };
   if (key.length > maxKeyLength) {
@@ -98,6 +103,8 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
       if ("error" in normalised) return `Not saved: ${normalised.error}`;
       const { key } = normalised;
       const trimmed = value.trim();
+      // Refused, not repaired: PostgreSQL and JSON would store U+FFFD instead, a fact the model never wrote.
+      if (hasLoneSurrogate(trimmed)) return `Not saved: the value for "${key}" contains ${LONE_SURROGATE}. Send it again as well-formed text.`;
       if (trimmed.length === 0) return `Not saved: the value for "${key}" is empty. To remove a fact use forget_fact.`;
       if (trimmed.length > limits.maxValueLength) {
         return `Not saved: the value for "${key}" is ${trimmed.length} characters long; the limit is ${limits.maxValueLength}. Save a shorter summary.`;

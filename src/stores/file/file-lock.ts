@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import { StoreError } from "../../errors/store-error";
+import type { SessionLockOptions } from "../memory-store";
 import { pollLock } from "../poll-lock";
 
 /** Options of {@link FileLock}. */
@@ -89,7 +90,7 @@ export class FileLock {
    * A cross-process lock on one session, held for a whole agent run, in
    * `<path>.session-<sha256>.lock`. `wrapError` turns a file-system failure into the store's error.
    */
-  async lockSession(sessionId: string, timeoutMs: number, wrapError: (error: unknown) => unknown): Promise<() => Promise<void>> {
+  async lockSession(sessionId: string, { timeoutMs, signal }: SessionLockOptions, wrapError: (error: unknown) => unknown): Promise<() => Promise<void>> {
     await this.ensureDirectory();
     const hash = createHash("sha256").update(sessionId).digest("hex").slice(0, 32);
     const target = `${this.options.path}.session-${hash}`;
@@ -100,7 +101,7 @@ export class FileLock {
         if ((error as NodeJS.ErrnoException).code === "ELOCKED") return undefined;
         throw wrapError(error);
       }
-    });
+    }, signal);
     let released = false;
     return async () => {
       if (released) return;

@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
+import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
@@ -223,6 +225,12 @@ describe("FileMemoryStore on disk", () => {
     rmSync(`${path}.lock`, { recursive: true });
   });
 
+  it("lists the scopes that hold facts, for another instance too", async () => {
+    const path = freshPath();
+    await expectFactScopes(new FileMemoryStore(path));
+    expect(await new FileMemoryStore(path).factScopes()).toEqual(["session:alpha", "user:bob"]);
+  });
+
   it("locks a session across instances by a hashed lock file name", async () => {
     const path = freshPath();
     const [first, second] = [new FileMemoryStore(path), new FileMemoryStore(path)];
@@ -232,6 +240,12 @@ describe("FileMemoryStore on disk", () => {
     const waiting = second.lockSession("../user/1", { timeoutMs: 5_000 });
     await release();
     await (await waiting)();
+  });
+
+  it("stops waiting for a session lock held by another instance when the signal aborts", async () => {
+    const path = freshPath();
+    const [first, second] = [new FileMemoryStore(path), new FileMemoryStore(path)];
+    await expectLockWaitAborts(first, second);
   });
 });
 

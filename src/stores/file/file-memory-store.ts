@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { tailLimit } from "../tail-limit";
@@ -140,6 +140,11 @@ export class FileMemoryStore implements MemoryStore {
     await this.engine.write("setFact", scopeId, () => ({ op: "fact", scope: scopeId, fact: copy }));
   }
 
+  async factScopes(): Promise<string[]> {
+    await this.engine.read("factScopes", undefined);
+    return [...this.engine.state.facts].flatMap(([scopeId, facts]) => (facts.size > 0 ? [scopeId] : [])).sort();
+  }
+
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
     validateScopeId(scopeId);
     let existed = false;
@@ -200,8 +205,8 @@ export class FileMemoryStore implements MemoryStore {
    * A cross-process lock on one session, held for a whole agent run. Its lock file is named by
    * a hash of the id (`<path>.session-<sha256>.lock`), never by the id itself.
    */
-  async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
-    return this.engine.lockSession(sessionId, options.timeoutMs);
+    return this.engine.lockSession(sessionId, options);
   }
 }

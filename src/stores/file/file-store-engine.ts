@@ -1,3 +1,4 @@
+import type { SessionLockOptions } from "../memory-store";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
@@ -77,8 +78,8 @@ export class FileStoreEngine {
     }
   }
 
-  lockSession(sessionId: string, timeoutMs: number): Promise<() => Promise<void>> {
-    return this.lock.lockSession(sessionId, timeoutMs, (error) => this.storeError("lockSession", sessionId, error));
+  lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
+    return this.lock.lockSession(sessionId, options, (error) => this.storeError("lockSession", sessionId, error));
   }
 
   /**

@@ -1,5 +1,7 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
+import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
@@ -174,6 +176,10 @@ if (available) {
       expect(reads).toBeGreaterThan(0);
     });
 
+    it("lists the scopes that hold facts", async () => {
+      await expectFactScopes(new PostgresMemoryStore({ pool, schema, tablePrefix: "scopes_" }));
+    });
+
     it("locks a session with a lease; a second locker waits or is refused", async () => {
       const first = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_" });
       const second = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_" });
@@ -182,6 +188,12 @@ if (available) {
       const waiting = second.lockSession("s", { timeoutMs: 5_000 });
       await release();
       await (await waiting)();
+    });
+
+    it("stops waiting for a session lease held by another store when the signal aborts", async () => {
+      const first = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_abort_" });
+      const second = new PostgresMemoryStore({ pool, schema, tablePrefix: "lock_abort_" });
+      await expectLockWaitAborts(first, second);
     });
 
     it("raises a CorruptStoreError naming the session when its metadata is corrupt (getSession, entries)", async () => {

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from "pg";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
@@ -205,6 +205,11 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows.map((row) => parseStoredJson<Fact>(row.body, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${row.key}"` }));
   }
 
+  async factScopes(): Promise<string[]> {
+    const rows = await this.query<{ scope_id: string }>("factScopes", undefined, `SELECT scope_id FROM ${this.tables.facts} GROUP BY scope_id ORDER BY scope_id COLLATE "C"`, []);
+    return rows.map((row) => row.scope_id);
+  }
+
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     validateScopeId(scopeId);
     await this.query(
@@ -284,9 +289,9 @@ export class PostgresMemoryStore implements MemoryStore {
    * statements on the pool (see `PostgresSessionLeases`). Writes of this store to the session
    * check the lease while it is held, so a holder that lost it cannot commit.
    */
-  async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
-    return this.leases.acquire(sessionId, options.timeoutMs);
+    return this.leases.acquire(sessionId, options);
   }
 
   private sessionSelect(): string {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { StoreError } from "../../errors/store-error";
+import { SessionLockLostError } from "../../errors/session-lock-lost-error";
+import type { SessionLockOptions } from "../memory-store";
 import { pollLock } from "../poll-lock";
 
 type Run = <Row extends object>(operation: string, sessionId: string, sql: string, values: unknown[]) => Promise<Row[]>;
@@ -24,7 +25,7 @@ export class PostgresSessionLeases {
     private readonly run: Run,
   ) {}
 
-  async acquire(sessionId: string, timeoutMs: number): Promise<() => Promise<void>> {
+  async acquire(sessionId: string, { timeoutMs, signal }: SessionLockOptions): Promise<() => Promise<void>> {
     const token = randomUUID();
     const lease = `clock_timestamp() + make_interval(secs => $3::double precision / 1000)`;
     await pollLock(sessionId, timeoutMs, async () => {
@@ -38,7 +39,7 @@ export class PostgresSessionLeases {
         [sessionId, token, this.leaseMs],
       );
       return rows.length > 0 ? true : undefined;
-    });
+    }, signal);
     this.held.set(sessionId, token);
     const renew = setInterval(() => {
       this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${lease} WHERE session_id = $1 AND token = $2 RETURNING 1`, [
@@ -82,12 +83,7 @@ export class PostgresSessionLeases {
   }
 
   /** The error of a write refused because this holder's lease was taken over. */
-  lostError(operation: string, sessionId: string): StoreError {
-    return new StoreError({
-      store: "PostgresMemoryStore",
-      operation,
-      sessionId,
-      message: `The lock on session "${sessionId}" was lost (its lease expired and another run took the session), so ${operation} was refused: nothing of this run was written after the takeover. Retry the run.`,
-    });
+  lostError(operation: string, sessionId: string): SessionLockLostError {
+    return new SessionLockLostError({ store: "PostgresMemoryStore", operation, sessionId });
   }
 }

@@ -1,5 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
+import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
@@ -160,6 +162,10 @@ if (available) {
       expect(() => new RedisMemoryStore({ client, prefix: "ok:", ttl: undefined })).not.toThrow();
     });
 
+    it("lists the scopes that hold facts (an index set, never SCAN)", async () => {
+      await expectFactScopes(new RedisMemoryStore({ client: newClient(), prefix: `${runPrefix}scopes:` }));
+    });
+
     it("locks a session across clients; a second locker waits or is refused", async () => {
       const prefix = `${runPrefix}lock:`;
       const first = new RedisMemoryStore({ client: newClient(), prefix });
@@ -172,6 +178,13 @@ if (available) {
       const releaseSecond = await waiting;
       await releaseSecond();
       await (await first.lockSession("other", { timeoutMs: 0 }))();
+    });
+
+    it("stops waiting for a session lock held by another client when the signal aborts", async () => {
+      const prefix = `${runPrefix}lock-abort:`;
+      const first = new RedisMemoryStore({ client: newClient(), prefix });
+      const second = new RedisMemoryStore({ client: newClient(), prefix });
+      await expectLockWaitAborts(first, second);
     });
 
     it("raises a StoreError naming the record when stored JSON is bad", async () => {

@@ -4,7 +4,7 @@ import type { ChainableCommander, Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { holdLockLease } from "./redis-lock-lease";
 import { execWaitingForReplicas, replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
@@ -216,7 +216,15 @@ export class RedisMemoryStore implements MemoryStore {
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     const key = this.keys(scopeId, "scopeId").facts;
-    await this.call("setFact", scopeId, () => this.evalWrite(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)]));
+    // The scope also enters an index set, so export can list the scopes (the store never SCANs). The
+    // set is its own key (another slot on a Cluster), written beside the fact's one-script write.
+    await this.call("setFact", scopeId, () =>
+      Promise.all([this.evalWrite(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)]), this.client.sadd(this.factScopesKey, scopeId)]),
+    );
+  }
+
+  async factScopes(): Promise<string[]> {
+    return (await this.call("factScopes", undefined, () => this.client.smembers(this.factScopesKey))).sort();
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
@@ -271,13 +279,18 @@ export class RedisMemoryStore implements MemoryStore {
     await this.writeSession("saveSummary", sessionId, summaryScript, [record.id, JSON.stringify(record)]);
   }
 
-  async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     const key = this.keys(sessionId).lock;
     const token = randomUUID();
     await pollLock(sessionId, options.timeoutMs, async () =>
       (await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined,
+      options.signal,
     );
     return holdLockLease(this.lockLeaseMs, (lease) => this.eval(renewScript, [key], [token, String(lease)]));
+  }
+
+  private get factScopesKey(): string {
+    return `${this.prefix}fact-scopes`;
   }
 
   private keys(sessionId: string, argument = "sessionId") {

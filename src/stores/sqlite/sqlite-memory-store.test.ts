@@ -1,5 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
+import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -140,6 +142,12 @@ describe("SqliteMemoryStore specifics", () => {
     expect(() => new SqliteMemoryStore(file)).toThrow(/newer than this agentcore/);
   });
 
+  it("lists the scopes that hold facts", async () => {
+    const store = new SqliteMemoryStore(join(directory, "scopes.db"));
+    await expectFactScopes(store);
+    store.close();
+  });
+
   it("shares one file between two store instances, appends idempotent across them", async () => {
     const file = join(directory, "shared.db");
     const [first, second] = [new SqliteMemoryStore(file), new SqliteMemoryStore(file)];
@@ -151,6 +159,14 @@ describe("SqliteMemoryStore specifics", () => {
     const waiting = second.lockSession("s", { timeoutMs: 5_000 });
     await release();
     await (await waiting)();
+    first.close();
+    second.close();
+  });
+
+  it("stops waiting for a session lock held by another instance when the signal aborts", async () => {
+    const file = join(directory, "abort.db");
+    const [first, second] = [new SqliteMemoryStore(file), new SqliteMemoryStore(file)];
+    await expectLockWaitAborts(first, second);
     first.close();
     second.close();
   });

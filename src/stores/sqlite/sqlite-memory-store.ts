@@ -5,7 +5,7 @@ import type { Database } from "better-sqlite3";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { parseSessionTags } from "../parse-session-tags";
@@ -161,6 +161,11 @@ export class SqliteMemoryStore implements MemoryStore {
     return rows.map((row) => parseStoredJson<Fact>(row.body, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${row.key}"` }));
   }
 
+  async factScopes(): Promise<string[]> {
+    const rows = this.wrap("factScopes", undefined, () => this.database.prepare(`SELECT DISTINCT scope_id FROM ${this.t.facts} ORDER BY scope_id`).all() as { scope_id: string }[]);
+    return rows.map((row) => row.scope_id);
+  }
+
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     validateScopeId(scopeId);
     this.wrap("setFact", scopeId, () => this.statements.setFact.run(scopeId, fact.key, JSON.stringify(fact)));
@@ -212,7 +217,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   /** A lock row with a lease, renewed while held; works across processes sharing the file. */
-  async lockSession(sessionId: string, options: { timeoutMs: number }): Promise<() => Promise<void>> {
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
     const token = randomUUID();
     await pollLock(sessionId, options.timeoutMs, async () =>
@@ -221,6 +226,7 @@ export class SqliteMemoryStore implements MemoryStore {
         this.statements.expireLock.run(sessionId, now);
         return this.statements.takeLock.run(sessionId, token, now + this.lockLeaseMs).changes === 1 ? true : undefined;
       }),
+      options.signal,
     );
     const renew = setInterval(() => {
       try {

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { Agent } from "./agent";
+import { SessionQueue } from "./session-queue";
+import { AbortError } from "../errors/abort-error";
+import { FileMemoryStore } from "../stores/file/file-memory-store";
+import { MockLanguageModel } from "../testing/mock-language-model";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** How a promise settled, or "pending" if it has not yet (after the pending callbacks ran). */
+async function state(promise: Promise<unknown>): Promise<"resolved" | "rejected" | "pending"> {
+  let settled: "resolved" | "rejected" | "pending" = "pending";
+  promise.then(
+    () => (settled = "resolved"),
+    () => (settled = "rejected"),
+  );
+  for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+}
+
+/** A model whose first answer waits until `finish` is called. */
+function heldModel() {
+  let finish!: () => void;
+  const held = new Promise<void>((resolve) => (finish = resolve));
+  const model = new MockLanguageModel({
+    responses: async (_call, index) => {
+      if (index === 0) await held;
+      return { text: `answer ${index}` };
+    },
+  });
+  return { model, finish: () => finish() };
+}
+
+describe("SessionQueue and an abort while waiting", () => {
+  it("a waiter aborted while the session is held rejects with AbortError at once; the queue stays consistent", async () => {
+    const queue = new SessionQueue();
+    const releaseHolder = await queue.acquire("s", "queue");
+    const controller = new AbortController();
+    const aborted = queue.acquire("s", "queue", controller.signal);
+    const behind = queue.acquire("s", "queue");
+    controller.abort();
+    await expect(aborted).rejects.toSatisfy(AbortError.isInstance);
+    // The holder still holds the session: neither the run queued behind nor a newcomer may start.
+    const newcomer = queue.acquire("s", "queue");
+    expect(await state(behind)).toBe("pending");
+    expect(await state(newcomer)).toBe("pending");
+    releaseHolder();
+    const releaseBehind = await behind;
+    expect(await state(newcomer)).toBe("pending");
+    releaseBehind();
+    (await newcomer)();
+    // Nothing is left holding the session.
+    expect(await state(queue.acquire("s", "reject"))).toBe("resolved");
+  });
+
+  it("an already aborted signal does not wait for the holder", async () => {
+    const queue = new SessionQueue();
+    const releaseHolder = await queue.acquire("s", "queue");
+    await expect(queue.acquire("s", "queue", AbortSignal.abort())).rejects.toSatisfy(AbortError.isInstance);
+    releaseHolder();
+    (await queue.acquire("s", "reject"))();
+  });
+
+  it("agent.run aborted while another run holds the session settles before that run ends", async () => {
+    const { model, finish } = heldModel();
+    const agent = new Agent({ model, sessionId: "busy" });
+    const first = agent.run("first");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const controller = new AbortController();
+    const second = agent.run({ input: "second", signal: controller.signal });
+    controller.abort();
+    expect(await state(second)).toBe("rejected");
+    await expect(second).rejects.toSatisfy(AbortError.isInstance);
+    expect(await state(first)).toBe("pending");
+    finish();
+    expect((await first).text).toBe("answer 0");
+    expect((await agent.run("third")).text).toBe("answer 1");
+  });
+
+  it("agent.run aborted while a run of another process holds the store's session lock settles before it is released", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "agentcore-abort-")), "sessions.json");
+    const holder = new FileMemoryStore(path);
+    const releaseHolder = await holder.lockSession("busy", { timeoutMs: 0 });
+    const agent = new Agent({ model: new MockLanguageModel({ responses: [{ text: "late" }] }), memoryStore: new FileMemoryStore(path), sessionId: "busy" });
+    const controller = new AbortController();
+    const run = agent.run({ input: "hello", signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    controller.abort();
+    await expect(run).rejects.toSatisfy(AbortError.isInstance);
+    await releaseHolder();
+    // The aborted run left no lock behind and wrote nothing.
+    const releaseAgain = await holder.lockSession("busy", { timeoutMs: 0 });
+    await releaseAgain();
+    expect(await holder.getMessages("busy")).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { ToolCall } from "../messages/agent-message";
+import { newId } from "./new-id";
+
+/**
+ * The model's tool calls with ids unique within the step and against `taken` (the ids of the
+ * calls the model can see): some servers answer `call_0` every time and a mock's ids restart per
+ * instance, and a repeated id would pair a result with the wrong call or break the pairing rule.
+ * A repeated id becomes `<id>_2`, `<id>_3`, … (the first free one; letters, digits, `_` and `-`
+ * only, as Anthropic requires); an empty id becomes a new one. Calls left alone are the same
+ * objects.
+ */
+export function uniqueToolCallIds(calls: readonly ToolCall[], taken: ReadonlySet<string>): ToolCall[] {
+  const used = new Set(taken);
+  return calls.map((call) => {
+    let id = call.id || newId();
+    if (used.has(id)) {
+      let suffix = 2;
+      while (used.has(`${id}_${suffix}`)) suffix++;
+      id = `${id}_${suffix}`;
+    }
+    used.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
+}
+
+/** The ids of every tool call in `messages`. */
+export function toolCallIdsOf(...histories: readonly (readonly { role: string; toolCalls?: readonly ToolCall[] }[])[]): Set<string> {
+  const ids = new Set<string>();
+  for (const messages of histories) for (const message of messages) for (const call of message.toolCalls ?? []) ids.add(call.id);
+  return ids;
+}
