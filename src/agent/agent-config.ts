@@ -1,3 +1,4 @@
+import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel, LanguageModelCall, ToolDefinition } from "../models/language-model";
 import { resolveLanguageModel } from "../models/model-registry";
@@ -91,7 +92,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
     if (!(name in DEFAULT_FACT_LIMITS)) {
       throw new InvalidArgumentError({ argument: `factLimits.${name}`, message: `Unknown fact limit "${name}". Known: ${Object.keys(DEFAULT_FACT_LIMITS).join(", ")}.` });
     }
-    factLimits[name as keyof FactLimits] = positiveInteger(value, `factLimits.${name}`, 1);
+    factLimits[name as keyof FactLimits] = integerOption(value, `factLimits.${name}`, 1);
   }
   const concurrency = options.concurrency ?? "queue";
   if (concurrency !== "queue" && concurrency !== "reject") {
@@ -139,11 +140,11 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
     tools,
     toolDefinitions: toToolDefinitions(tools),
     factChangingTools: new Set<string>(options.enableMemoryTools ? FACT_CHANGING_TOOL_NAMES : []),
-    maxSteps: positiveInteger(options.maxSteps, "maxSteps", 5),
+    maxSteps: integerOption(options.maxSteps, "maxSteps", 5),
     facts: options.enableMemoryTools ? Object.freeze({ scope: factScope, maxPromptTokens: factLimits.maxPromptTokens }) : undefined,
     factLimits,
-    recallLimit: positiveInteger(options.recallLimit, "recallLimit", 5),
-    memoryProviderTimeoutMs: positiveInteger(options.memoryProviderTimeoutMs, "memoryProviderTimeoutMs", 3000),
+    recallLimit: integerOption(options.recallLimit, "recallLimit", 5),
+    memoryProviderTimeoutMs: integerOption(options.memoryProviderTimeoutMs, "memoryProviderTimeoutMs", 3000),
     concurrency,
     sessionLockTimeoutMs,
     callSettings: Object.freeze({
@@ -154,10 +155,3 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
   });
 }
 
-function positiveInteger(value: number | undefined, argument: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive integer, got ${String(value)}.` });
-  }
-  return value;
-}

@@ -4,7 +4,7 @@ import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
 import type { AgentConfig } from "./agent-config";
 import type { AgentStreamPart } from "./agent-result";
-import type { TurnRun } from "./run-turn";
+import type { TurnRun } from "./turn-run";
 import { throwIfAborted } from "./throw-if-aborted";
 
 /**

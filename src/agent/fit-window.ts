@@ -3,7 +3,7 @@ import type { MemoryStrategyResult } from "../strategies/memory-strategy";
 import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
 import type { AgentConfig } from "./agent-config";
-import type { TurnRun } from "./run-turn";
+import type { TurnRun } from "./turn-run";
 import { applyStrategy, type LoadedHistory } from "./session-history";
 
 /**

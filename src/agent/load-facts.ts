@@ -1,6 +1,6 @@
 import type { Fact } from "../stores/memory-store";
 import type { AgentConfig } from "./agent-config";
-import type { TurnRun } from "./run-turn";
+import type { TurnRun } from "./turn-run";
 
 /** The facts of this run's scope, when memory tools are on (else none). */
 export async function loadFacts(config: AgentConfig, run: TurnRun): Promise<Fact[]> {

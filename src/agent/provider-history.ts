@@ -5,7 +5,7 @@ import { parseAgentMessages, type AgentMessage } from "../messages/agent-message
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { MemoryProvider, MemoryRecord, MessageMemoryProvider } from "../providers/memory-provider";
 import type { AgentConfig } from "./agent-config";
-import type { TurnRun } from "./run-turn";
+import type { TurnRun } from "./turn-run";
 import type { LoadedHistory } from "./session-history";
 
 /**

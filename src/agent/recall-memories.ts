@@ -1,7 +1,7 @@
 import type { MemoryRecord } from "../providers/memory-provider";
 import { withTimeout } from "../providers/with-timeout";
 import type { AgentConfig } from "./agent-config";
-import type { TurnRun } from "./run-turn";
+import type { TurnRun } from "./turn-run";
 
 /**
  * Asks the memory provider for records relevant to the input, within `memoryProviderTimeoutMs`.

@@ -1,7 +1,7 @@
 import type { AgentMessage } from "../messages/agent-message";
 import { withTimeout } from "../providers/with-timeout";
 import type { AgentConfig } from "./agent-config";
-import type { TurnRun } from "./run-turn";
+import type { TurnRun } from "./turn-run";
 
 /** Gives the finished turn to the memory provider; a failure or timeout is told (`memory:error`), never thrown. */
 export async function rememberTurn(config: AgentConfig, run: TurnRun, turn: AgentMessage[]): Promise<void> {

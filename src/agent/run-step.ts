@@ -8,7 +8,7 @@ import { callModel } from "./call-model";
 import { renderFactsBlock } from "./facts-block";
 import { fitWindow } from "./fit-window";
 import { newId } from "./new-id";
-import type { TurnRun } from "./run-turn";
+import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
 import type { LoadedHistory } from "./session-history";
 import { buildSystemPrompt } from "./system-prompt";

@@ -3,7 +3,7 @@ import { executeToolCall } from "../tools/execute-tool-call";
 import type { AgentConfig } from "./agent-config";
 import type { AgentStreamPart, ToolResult } from "./agent-result";
 import { newId } from "./new-id";
-import type { TurnRun } from "./run-turn";
+import type { TurnRun } from "./turn-run";
 
 /**
  * Runs a step's tool calls concurrently. Each result is told (`tool:result`) as it arrives; the

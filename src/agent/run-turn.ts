@@ -6,27 +6,11 @@ import { newId } from "./new-id";
 import { ProviderHistory } from "./provider-history";
 import { recallMemories } from "./recall-memories";
 import { rememberTurn } from "./remember-turn";
-import type { RunNotifier } from "./run-notifier";
 import { runStep } from "./run-step";
-import { loadSessionHistory, type LoadedHistory } from "./session-history";
+import { loadSessionHistory } from "./session-history";
 import { throwIfAborted } from "./throw-if-aborted";
 import { TurnLog } from "./turn-log";
-
-/** What one run is about (the agent's part is its frozen `AgentConfig`). */
-export interface TurnRun {
-  readonly runId: string;
-  readonly sessionId: string;
-  readonly userId: string | undefined;
-  readonly input: string;
-  readonly abortSignal: AbortSignal | undefined;
-  /** Where this run's facts live, when memory tools are on. */
-  readonly factScopeId: string | undefined;
-  /** `stream` uses the model's `doStream` and yields text as it comes. */
-  readonly mode: "generate" | "stream";
-  /** The history to run on instead of the stored one (stateless `streamText`). */
-  readonly history: LoadedHistory | undefined;
-  readonly notifier: RunNotifier;
-}
+import type { TurnRun } from "./turn-run";
 
 /**
  * One run: load (the store's history, or the `agent.memory()` provider's) → recall → persist the

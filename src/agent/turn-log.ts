@@ -2,7 +2,7 @@ import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import { addUsage, emptyUsage, type FinishReason, type LanguageModelUsage } from "../models/language-model";
 import type { AdaptedStore } from "../stores/store-adapter";
 import type { AgentResult, StepResult, ToolResult } from "./agent-result";
-import type { TurnRun } from "./run-turn";
+import type { TurnRun } from "./turn-run";
 
 /**
  * What a run has produced so far: its messages (the user message, then each completed step

@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import { createInterface } from "node:readline";
 import pc from "picocolors";
 import { Agent } from "../agent/agent";
@@ -100,7 +101,7 @@ export async function chatCommand(options: ChatOptions, io: { input: NodeJS.Read
         write("\n");
       } catch (error) {
         if (AbortError.isInstance(error)) write(pc.yellow(" [stopped]\n"));
-        else write(`\n${pc.red(`error: ${error instanceof Error ? error.message : String(error)}`)}\n`);
+        else write(`\n${pc.red(`error: ${errorText(error)}`)}\n`);
       } finally {
         running = undefined;
       }
@@ -166,6 +167,6 @@ function validateId(id: string, flag: string): string {
   try {
     return validateSessionId(id, flag);
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
+    throw new CliError(errorText(error));
   }
 }

@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import { createReadStream, createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { once } from "node:events";
@@ -181,6 +182,6 @@ function checkId(id: string, flag = "session id"): string {
   try {
     return validateSessionId(id, flag);
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
+    throw new CliError(errorText(error));
   }
 }

@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import { z } from "zod";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import type { Fact, SummaryRecord } from "../stores/memory-store";
@@ -76,6 +77,6 @@ export function parseSessionRecord(line: string, lineNumber: number): SessionRec
       ...(metadata ? { metadata: metadata as NonNullable<SessionRecord["metadata"]> } : {}),
     };
   } catch (error) {
-    throw new CliError(`line ${lineNumber}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliError(`line ${lineNumber}: ${errorText(error)}`);
   }
 }

@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import { AgentCoreError } from "../errors/agent-core-error";
 import { APICallError } from "../errors/api-call-error";
 
@@ -16,7 +17,7 @@ export function toAPICallError(
   const statusCode = typeof sdkError?.status === "number" ? sdkError.status : undefined;
   const responseHeaders = headersToRecord(sdkError?.headers);
   const responseBody = sdkError?.error === undefined ? undefined : bodyToString(sdkError.error);
-  const sdkMessage = error instanceof Error ? error.message : String(error);
+  const sdkMessage = errorText(error);
   const connectionFailure = statusCode === undefined && isConnectionError(error);
   const shouldRetryHeader = responseHeaders?.["x-should-retry"];
   const isRetryable =

@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
@@ -159,7 +160,7 @@ export class CompositeMemory implements MemoryProvider {
       throw new MemoryProviderError({
         provider: this.type,
         operation,
-        message: `Every provider of the CompositeMemory failed to ${operation}: ${failures.map((failure) => (failure instanceof Error ? failure.message : String(failure))).join("; ")}`,
+        message: `Every provider of the CompositeMemory failed to ${operation}: ${failures.map((failure) => errorText(failure)).join("; ")}`,
         cause: new AggregateError(failures),
       });
     }

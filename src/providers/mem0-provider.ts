@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
@@ -218,7 +219,7 @@ export class Mem0Provider implements MemoryProvider {
       throw new MemoryProviderError({
         provider: this.type,
         operation,
-        message: `Mem0 ${operation} failed: ${error instanceof Error ? error.message : String(error)}`,
+        message: `Mem0 ${operation} failed: ${errorText(error)}`,
         cause: error,
       });
     }

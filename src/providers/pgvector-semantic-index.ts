@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./semantic-index";
@@ -205,7 +206,7 @@ export class PgVectorSemanticIndex implements SemanticIndex {
       throw new MemoryProviderError({
         provider: "pgvector",
         operation,
-        message: `PostgreSQL ${operation} on "${this.table}" failed: ${error instanceof Error ? error.message : String(error)}${
+        message: `PostgreSQL ${operation} on "${this.table}" failed: ${errorText(error)}${
           operation === "createSchema" ? " (is the pgvector extension installed? CREATE EXTENSION vector)" : ""
         }`,
         cause: error,

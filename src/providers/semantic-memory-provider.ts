@@ -1,3 +1,4 @@
+import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { EmbeddingModel } from "../models/embedding-model";
@@ -67,10 +68,10 @@ export class SemanticMemoryProvider implements MemoryProvider {
       throw new InvalidArgumentError({ argument: "scope", value: options.scope, message: 'scope must be "session" or "user".' });
     }
     const neighbours = typeof options.neighbours === "number" ? { before: options.neighbours, after: options.neighbours } : (options.neighbours ?? {});
-    this.before = count(neighbours.before, "neighbours.before", 0);
-    this.after = count(neighbours.after, "neighbours.after", 0);
+    this.before = integerOption(neighbours.before, "neighbours.before", 0, 0);
+    this.after = integerOption(neighbours.after, "neighbours.after", 0, 0);
     this.ranking = this.embedder ? (options.ranking ?? "hybrid") : "lexical";
-    this.limit = count(options.limit, "limit", 5);
+    this.limit = integerOption(options.limit, "limit", 5, 0);
     this.roles = new Set(options.roles ?? ["user", "assistant"]);
     const needsText = this.ranking !== "vector";
     const needsVector = this.ranking !== "lexical";
@@ -115,7 +116,7 @@ export class SemanticMemoryProvider implements MemoryProvider {
 
   async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
     const scope = readScope(this.scope, options);
-    const limit = options.limit === undefined ? this.limit : count(options.limit, "limit", this.limit);
+    const limit = options.limit === undefined ? this.limit : integerOption(options.limit, "limit", this.limit, 0);
     if (!scope || limit === 0) return [];
     const tags = tagList(options.tags);
     const filter: SemanticFilter = { ...scope, ...(tags.length ? { tags } : {}) };
@@ -206,11 +207,4 @@ export class SemanticMemoryProvider implements MemoryProvider {
   }
 }
 
-function count(value: number | undefined, argument: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a whole number of 0 or more.` });
-  }
-  return value;
-}
 

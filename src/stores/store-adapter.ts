@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import { AgentCoreError } from "../errors/agent-core-error";
 import { StoreError } from "../errors/store-error";
 import type { AgentMessage } from "../messages/agent-message";
@@ -78,9 +79,6 @@ export function storeName(store: MemoryStore): string {
   return name && name !== "Object" ? name : "custom store";
 }
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function createAdapter(store: MemoryStore): AdaptedStore {
   const name = storeName(store);

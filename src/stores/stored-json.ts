@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import { StoreError } from "../errors/store-error";
 
 /**
@@ -12,7 +13,7 @@ export function parseStoredJson<T>(text: string, where: { store: string; operati
       store: where.store,
       operation: where.operation,
       ...(where.sessionId === undefined ? {} : { sessionId: where.sessionId }),
-      message: `The ${where.store} holds a record that is not valid JSON (${where.record}${where.sessionId === undefined ? "" : ` of session "${where.sessionId}"`}): ${error instanceof Error ? error.message : String(error)}`,
+      message: `The ${where.store} holds a record that is not valid JSON (${where.record}${where.sessionId === undefined ? "" : ` of session "${where.sessionId}"`}): ${errorText(error)}`,
       cause: error,
     });
   }

@@ -1,5 +1,6 @@
+import { integerOption } from "../errors/check-option";
 import { SlidingWindowMemory } from "./sliding-window";
-import { positiveIntegerOption, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+import { resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
 
 export interface BufferMemoryOptions extends WindowBehaviourOptions {
   /** Messages kept, counted in messages but dropped in whole turns (the latest turn is always kept). @default 40 */
@@ -18,8 +19,8 @@ export class BufferMemory extends SlidingWindowMemory {
 
   constructor(options: BufferMemoryOptions = {}) {
     super({ ...options, maxTurns: Number.MAX_SAFE_INTEGER });
-    const maxMessages = positiveIntegerOption(options.maxMessages, "maxMessages", 40)!;
-    const maxTokens = positiveIntegerOption(options.maxTokens, "maxTokens", undefined);
+    const maxMessages = integerOption(options.maxMessages, "maxMessages", 40)!;
+    const maxTokens = integerOption(options.maxTokens, "maxTokens", undefined);
     Object.assign(this.limits, {
       maxTurns: undefined,
       maxMessages,

@@ -1,10 +1,11 @@
+import { integerOption } from "../errors/check-option";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
 import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import type { MemoryStore } from "../stores/memory-store";
 import { ConversationStorage } from "./conversation-storage";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
-import { applyWindow, positiveIntegerOption, TailSizer, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+import { applyWindow, TailSizer, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
 import type { WindowLimits } from "./select-window";
 
 export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
@@ -35,8 +36,8 @@ export class SlidingWindowMemory implements IMemoryStrategy {
 
   constructor(options: number | SlidingWindowMemoryOptions = {}) {
     const resolved = typeof options === "number" ? { maxMessages: options } : options;
-    const maxTurns = positiveIntegerOption(resolved.maxTurns ?? resolved.maxMessages, resolved.maxTurns === undefined ? "maxMessages" : "maxTurns", 20)!;
-    const maxTokens = positiveIntegerOption(resolved.maxTokens, "maxTokens", undefined);
+    const maxTurns = integerOption(resolved.maxTurns ?? resolved.maxMessages, resolved.maxTurns === undefined ? "maxMessages" : "maxTurns", 20)!;
+    const maxTokens = integerOption(resolved.maxTokens, "maxTokens", undefined);
     this.limits = { maxTurns, ...(maxTokens === undefined ? {} : { maxTokens }), ...resolveBehaviour(resolved, maxTurns) };
     this.tailSizer = new TailSizer(this.limits);
     this.storage = new ConversationStorage(resolved.store, (history) => applyWindow(history, {}, this.limits));

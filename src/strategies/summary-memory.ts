@@ -1,3 +1,5 @@
+import { integerOption } from "../errors/check-option";
+import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { SummarizationError, type SummarizationFailure } from "../errors/summarization-error";
 import type { AgentMessage } from "../messages/agent-message";
@@ -10,7 +12,7 @@ import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } fro
 import { selectWindow, type WindowLimits } from "./select-window";
 import { summaryDigest } from "./summary-digest";
 import { adaptStore } from "../stores/store-adapter";
-import { positiveIntegerOption, resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
+import { resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions, ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import { ConversationStorage } from "./conversation-storage";
 
@@ -69,8 +71,8 @@ export class SummaryMemory implements IMemoryStrategy {
   constructor(first: number | SummaryMemoryOptions = {}, keepRecent?: number) {
     const options: SummaryMemoryOptions =
       typeof first === "number" ? { summarizeThreshold: first, ...(keepRecent === undefined ? {} : { recentMessages: keepRecent }) } : first;
-    this.summarizeThreshold = positiveIntegerOption(options.summarizeThreshold, "summarizeThreshold", 20)!;
-    this.recentMessages = positiveIntegerOption(options.recentMessages, "recentMessages", Math.max(1, Math.min(6, this.summarizeThreshold - 1)))!;
+    this.summarizeThreshold = integerOption(options.summarizeThreshold, "summarizeThreshold", 20)!;
+    this.recentMessages = integerOption(options.recentMessages, "recentMessages", Math.max(1, Math.min(6, this.summarizeThreshold - 1)))!;
     if (this.summarizeThreshold < 2 || this.recentMessages >= this.summarizeThreshold) {
       // Otherwise the recent messages alone would pass the threshold and every turn would summarise again.
       throw new InvalidArgumentError({
@@ -79,10 +81,10 @@ export class SummaryMemory implements IMemoryStrategy {
         message: `recentMessages (${this.recentMessages}) must be smaller than summarizeThreshold (${this.summarizeThreshold}), and summarizeThreshold at least 2.`,
       });
     }
-    this.maxSummaryTokens = positiveIntegerOption(options.maxSummaryTokens, "maxSummaryTokens", 600)!;
-    this.maxTokens = positiveIntegerOption(options.maxTokens, "maxTokens", 4000)!;
-    this.timeoutMs = positiveIntegerOption(options.timeoutMs, "timeoutMs", 30_000)!;
-    this.maxDigestLength = positiveIntegerOption(options.maxDigestLength, "maxDigestLength", 60_000)!;
+    this.maxSummaryTokens = integerOption(options.maxSummaryTokens, "maxSummaryTokens", 600)!;
+    this.maxTokens = integerOption(options.maxTokens, "maxTokens", 4000)!;
+    this.timeoutMs = integerOption(options.timeoutMs, "timeoutMs", 30_000)!;
+    this.maxDigestLength = integerOption(options.maxDigestLength, "maxDigestLength", 60_000)!;
     this.model = options.model;
     this.behaviour = resolveBehaviour(options, undefined);
   }
@@ -329,8 +331,8 @@ export class SummarizingMemory extends SummaryMemory {
   override readonly name: string = "summarizing";
 
   constructor(options: SummarizingMemoryOptions = {}) {
-    const recentMessages = positiveIntegerOption(options.recentMessages, "recentMessages", 10)!;
-    const summarizeEvery = positiveIntegerOption(options.summarizeEvery, "summarizeEvery", 10)!;
+    const recentMessages = integerOption(options.recentMessages, "recentMessages", 10)!;
+    const summarizeEvery = integerOption(options.summarizeEvery, "summarizeEvery", 10)!;
     const { summaryModel, summarizeEvery: _every, store, ...rest } = options;
     super({ ...rest, recentMessages, summarizeThreshold: recentMessages + summarizeEvery, ...(summaryModel ? { model: summaryModel } : {}) });
     this.storage = new ConversationStorage(store, (history, sessionId, backing) => this.apply(history, { sessionId, store: backing }));
@@ -394,6 +396,3 @@ function findCoveredEnd(history: readonly AgentMessage[], pinnedEnd: number, off
   return found + 1;
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

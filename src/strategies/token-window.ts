@@ -1,7 +1,8 @@
+import { integerOption } from "../errors/check-option";
 import type { AgentMessage } from "../messages/agent-message";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import type { WindowLimits } from "./select-window";
-import { applyWindow, positiveIntegerOption, TailSizer, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
+import { applyWindow, TailSizer, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
 
 export interface TokenWindowMemoryOptions extends WindowBehaviourOptions {
   /** Token budget of the history sent (messages with their overhead; not the system prompt or tools). @default 4000 */
@@ -26,8 +27,8 @@ export class TokenWindowMemory implements IMemoryStrategy {
 
   constructor(options: number | TokenWindowMemoryOptions = {}) {
     const resolved = typeof options === "number" ? { maxTokens: options } : options;
-    const maxTokens = positiveIntegerOption(resolved.maxTokens, "maxTokens", 4000)!;
-    const maxTurns = positiveIntegerOption(resolved.maxTurns, "maxTurns", undefined);
+    const maxTokens = integerOption(resolved.maxTokens, "maxTokens", 4000)!;
+    const maxTurns = integerOption(resolved.maxTurns, "maxTurns", undefined);
     this.limits = { maxTokens, ...(maxTurns === undefined ? {} : { maxTurns }), ...resolveBehaviour(resolved, undefined) };
     this.tailSizer = new TailSizer(this.limits);
   }

@@ -1,3 +1,4 @@
+import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { tokenizerFor } from "../tokens/tokenizer";
@@ -23,15 +24,6 @@ export interface WindowBehaviourOptions {
   maxToolResultLength?: number;
 }
 
-/** Checks an optional positive integer option. */
-export function positiveIntegerOption(value: number | undefined, argument: string, fallback: number | undefined): number | undefined {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive integer, got ${String(value)}.` });
-  }
-  return value;
-}
-
 /** Checks the `maxToolResultLength` option every strategy takes. */
 export function resolveMaxToolResultLength(value: number | undefined): number {
   const maxToolResultLength = value ?? DEFAULT_MAX_TOOL_RESULT_LENGTH;
@@ -50,7 +42,7 @@ export function resolveBehaviour(options: WindowBehaviourOptions, maxTurns: numb
   let stepTurns = 1;
   const stable = options.stablePrefix ?? true;
   if (typeof stable === "object" && stable !== null) {
-    stepTurns = positiveIntegerOption(stable.stepTurns, "stablePrefix.stepTurns", 1)!;
+    stepTurns = integerOption(stable.stepTurns, "stablePrefix.stepTurns", 1)!;
   } else if (stable) {
     stepTurns = maxTurns === undefined ? 4 : Math.max(1, Math.floor(maxTurns / 4));
   }

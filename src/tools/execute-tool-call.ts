@@ -1,3 +1,4 @@
+import { errorText } from "../errors/error-text";
 import type { ToolCall } from "../messages/agent-message";
 import { serializeToolResult } from "../messages/serialize-tool-result";
 import type { ToolExecutionContext, ToolSet } from "./tool";
@@ -41,7 +42,7 @@ export async function executeToolCall(
     return { toolCall, result, content: serializeToolResult(result), isError: false };
   } catch (error) {
     if (context.abortSignal?.aborted) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     return errorOutcome(toolCall, `Tool "${toolCall.name}" failed: ${reason}`);
   }
 }

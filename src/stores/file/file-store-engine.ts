@@ -6,7 +6,8 @@ import { StoreError } from "../../errors/store-error";
 import { AtomicWriter } from "./atomic-writer";
 import { FileLock, sleep } from "./file-lock";
 import { applyOperation, emptyState, type FileState, type JournalOperation } from "./file-state";
-import { errorText, JournalFile } from "./journal-file";
+import { errorText } from "../../errors/error-text";
+import { JournalFile } from "./journal-file";
 import { exists, statIfExists } from "./optional-file";
 import { SnapshotFile } from "./snapshot-file";
 

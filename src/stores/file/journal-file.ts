@@ -1,3 +1,4 @@
+import { errorText } from "../../errors/error-text";
 import { open, truncate } from "node:fs/promises";
 import type { AtomicWriter } from "./atomic-writer";
 import { committedField, journalHeader, parseJournalHeader, parseOperation, type JournalHeader, type JournalOperation } from "./file-state";
@@ -188,6 +189,3 @@ export class JournalFile {
   }
 }
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

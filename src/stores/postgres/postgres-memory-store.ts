@@ -1,3 +1,4 @@
+import { errorText } from "../../errors/error-text";
 import type { Pool, PoolClient } from "pg";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
@@ -346,7 +347,7 @@ function storeError(operation: string, sessionId: string | undefined, error: unk
     store,
     operation,
     ...(sessionId === undefined ? {} : { sessionId }),
-    message: `PostgreSQL failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${error instanceof Error ? error.message : String(error)}`,
+    message: `PostgreSQL failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${errorText(error)}`,
     cause: error,
   });
 }

@@ -1,3 +1,4 @@
+import { errorText } from "../../errors/error-text";
 import { createHash, randomUUID } from "node:crypto";
 import type { ChainableCommander, Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
@@ -321,7 +322,7 @@ export class RedisMemoryStore implements MemoryStore {
         store,
         operation,
         ...(sessionId === undefined ? {} : { sessionId }),
-        message: `Redis failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${error instanceof Error ? error.message : String(error)}`,
+        message: `Redis failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${errorText(error)}`,
         cause: error,
       });
     }

@@ -1,3 +1,4 @@
+import { errorText } from "../../errors/error-text";
 import { randomUUID } from "node:crypto";
 import BetterSqlite3 from "better-sqlite3";
 import type { Database } from "better-sqlite3";
@@ -353,6 +354,3 @@ function entryOf(row: SessionRow, operation: string, table: string): SessionEntr
   };
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

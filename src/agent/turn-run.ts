@@ -1,0 +1,18 @@
+import type { RunNotifier } from "./run-notifier";
+import type { LoadedHistory } from "./session-history";
+
+/** What one run is about (the agent's part is its frozen `AgentConfig`). */
+export interface TurnRun {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly userId: string | undefined;
+  readonly input: string;
+  readonly abortSignal: AbortSignal | undefined;
+  /** Where this run's facts live, when memory tools are on. */
+  readonly factScopeId: string | undefined;
+  /** `stream` uses the model's `doStream` and yields text as it comes. */
+  readonly mode: "generate" | "stream";
+  /** The history to run on instead of the stored one (stateless `streamText`). */
+  readonly history: LoadedHistory | undefined;
+  readonly notifier: RunNotifier;
+}

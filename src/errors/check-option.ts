@@ -1,0 +1,19 @@
+import { InvalidArgumentError } from "./invalid-argument-error";
+
+/**
+ * Checks an optional whole-number option: `undefined` gives `fallback`; anything else must be an
+ * integer of at least `minimum` (1 unless said), or it is an `InvalidArgumentError` naming it.
+ */
+export function integerOption<Fallback extends number | undefined>(
+  value: number | undefined,
+  argument: string,
+  fallback: Fallback,
+  minimum = 1,
+): number | Fallback {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < minimum) {
+    const expected = minimum === 1 ? "a positive integer" : `a whole number of ${minimum} or more`;
+    throw new InvalidArgumentError({ argument, value, message: `${argument} must be ${expected}, got ${String(value)}.` });
+  }
+  return value;
+}
