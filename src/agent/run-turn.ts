@@ -7,7 +7,7 @@ import { ProviderHistory } from "./provider-history";
 import { recallMemories } from "./recall-memories";
 import { rememberTurn } from "./remember-turn";
 import { runStep } from "./run-step";
-import { loadSessionHistory } from "./session-history";
+import { loadSessionHistory, type LoadedHistory } from "./session-history";
 import { throwIfAborted } from "./throw-if-aborted";
 import { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
