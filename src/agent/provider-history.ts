@@ -1,4 +1,5 @@
 import { AgentCoreError } from "../errors/agent-core-error";
+import { errorText } from "../errors/error-text";
 import { InvalidMessageError } from "../errors/invalid-message-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
@@ -46,7 +47,7 @@ export class ProviderHistory {
       answer = await provider.read({ sessionId: run.sessionId, ...(run.userId ? { userId: run.userId } : {}), ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}) });
     } catch (error) {
       if (run.abortSignal?.aborted || AgentCoreError.isInstance(error)) throw error;
-      throw fail(`The ${provider.type} memory failed to read session "${run.sessionId}": ${error instanceof Error ? error.message : String(error)}`, error);
+      throw fail(`The ${provider.type} memory failed to read session "${run.sessionId}": ${errorText(error)}`, error);
     }
     if (!Array.isArray(answer)) throw fail(`The ${provider.type} memory's read() must return an array of messages, got ${answer === null ? "null" : typeof answer}.`);
     // Records (no role, a content) are recalled memories; everything else must be a message.
@@ -89,7 +90,7 @@ export class ProviderHistory {
       throw new MemoryProviderError({
         provider: provider.type,
         operation: "write",
-        message: `The ${provider.type} memory failed to write session "${run.sessionId}": ${error instanceof Error ? error.message : String(error)}`,
+        message: `The ${provider.type} memory failed to write session "${run.sessionId}": ${errorText(error)}`,
         cause: error,
       });
     }
