@@ -46,7 +46,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   readonly sessionId: DefaultSessionId;
   private config: AgentConfig;
   private readonly events = new AgentEventEmitter();
-  private readonly queue: SessionQueue;
+  private queue: SessionQueue;
   private readonly namedSessions = new Set<string>();
   /** The fact scope of each run in progress, so the memory tools need not work it out again. */
   private readonly runScopes = new Map<string, string>();
@@ -104,6 +104,8 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       throw new InvalidArgumentError({ argument: "memory", value: provider, message: "agent.memory() takes a memory provider: an object with read(options) and write(messages, options)." });
     }
     this.config = Object.freeze({ ...this.config, historyProvider: provider });
+    // Runs on one session through this provider, from any agent, wait for each other: each reads the history the last one wrote.
+    this.queue = SessionQueue.for(provider);
     return this;
   }
 

@@ -101,6 +101,15 @@ describe("a provider given to .memory() is the agent's history", () => {
     expect(events).toEqual(["read 0", "write 2", "read 2", "write 2", "read 4", "write 2"]);
   });
 
+  it("runs of two agents on one session through one provider wait for each other, so an overwriting provider keeps both turns", async () => {
+    const memory = new OverwritingMemory();
+    const slow = new MockLanguageModel({ responses: () => ({ text: "ok" }), chunkDelayMs: 5 });
+    const first = createAgent({ model: slow }).memory(memory);
+    const second = createAgent({ model: slow }).memory(memory);
+    await Promise.all([first.stream({ input: "from first", sessionId: "s" }).response, second.stream({ input: "from second", sessionId: "s" }).response]);
+    expect(memory.sessions.get("s")!.map((message) => message.content)).toEqual(["from first", "ok", "from second", "ok"]);
+  });
+
   it("with BufferMemory stores each message once, and leaves the agent's store without messages", async () => {
     const store = new InMemoryStore();
     const memory = new BufferMemory();
