@@ -3,9 +3,12 @@
 // build swaps this file for vitest-api.cjs-stub.ts (vitest cannot be required).
 type Vitest = typeof import("vitest");
 
+// The specifier is not a literal, so an app bundler (Next.js, esbuild) that bundles
+// `agentcore/testing` for its MockLanguageModel leaves vitest (and vite under it) out.
+const vitestModule = "vitest";
 let vitest: Vitest | undefined;
 try {
-  vitest = await import("vitest");
+  vitest = (await import(/* webpackIgnore: true */ /* @vite-ignore */ vitestModule)) as Vitest;
 } catch {
   vitest = undefined;
 }
