@@ -42,7 +42,12 @@ export async function measure(
     await fn();
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
+  return summarise(times);
+}
+
+/** Median and 10th–90th percentiles of timings in milliseconds. */
+export function summarise(values: number[]): Sample {
+  const times = [...values].sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * (times.length - 1)))]!;
   return { median: at(0.5), p10: at(0.1), p90: at(0.9), runs: times.length };
 }

@@ -14,6 +14,8 @@ export interface LocomoTurn {
   text: string;
   /** Caption of the photo the speaker shared in this turn, if any. */
   caption?: string;
+  /** When it was said (ms since the epoch, UTC): its session's date-time plus a minute a turn. */
+  timestamp: number;
 }
 
 export interface LocomoQuestion {
@@ -54,13 +56,13 @@ export function turnContent(turn: LocomoTurn): string {
   return `${turn.speaker}: ${turn.text}${turn.caption ? ` [shares ${turn.caption}]` : ""}`;
 }
 
-/** A conversation's turns as the messages an agent would have stored: id = dia_id. */
+/** A conversation's turns as the messages an agent would have stored: id = dia_id, timestamp = when it was said. */
 export function turnMessages(conversation: LocomoConversation): AgentMessage[] {
   return conversation.turns.map((turn, index) => ({
     id: turn.id,
     role: index % 2 === 0 ? "user" : "assistant",
     content: turnContent(turn),
-    timestamp: index,
+    timestamp: turn.timestamp,
   }));
 }
 
@@ -75,20 +77,38 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
       .map((key) => /^session_(\d+)$/.exec(key))
       .filter((match): match is RegExpExecArray => match !== null && Array.isArray(sample.conversation[match[0]]))
       .sort((left, right) => Number(left[1]) - Number(right[1]));
-    const turns: LocomoTurn[] = sessions.flatMap((match) =>
-      (sample.conversation[match[0]] as { speaker: string; dia_id: string; text: string; blip_caption?: string }[]).map((turn) => ({
+    let previousStart = 0;
+    const turns: LocomoTurn[] = sessions.flatMap((match) => {
+      // A session without a readable date-time follows the one before it by a day.
+      const start = sessionTime(sample.conversation[`${match[0]}_date_time`]) ?? previousStart + DAY;
+      previousStart = start;
+      return (sample.conversation[match[0]] as { speaker: string; dia_id: string; text: string; blip_caption?: string }[]).map((turn, position) => ({
         id: normaliseEvidence([turn.dia_id])[0] ?? turn.dia_id,
         speaker: turn.speaker,
         text: turn.text,
         ...(turn.blip_caption ? { caption: turn.blip_caption } : {}),
-      })),
-    );
+        timestamp: start + position * MINUTE,
+      }));
+    });
     const known = new Set(turns.map((turn) => turn.id));
     const questions = sample.qa
       .map((item) => ({ question: item.question, category: item.category, evidence: normaliseEvidence(item.evidence ?? []).filter((id) => known.has(id)) }))
       .filter((item) => item.evidence.length > 0);
     return { sampleId: sample.sample_id, turns, questions };
   });
+}
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+/** "1:56 pm on 8 May, 2023" → its time in ms (read as UTC); undefined when unreadable. */
+export function sessionTime(text: unknown): number | undefined {
+  const match = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})/i.exec(String(text ?? ""));
+  const month = match ? MONTHS.indexOf(match[5]!.toLowerCase()) : -1;
+  if (!match || month === -1) return undefined;
+  const hour = (Number(match[1]) % 12) + (match[3]!.toLowerCase() === "pm" ? 12 : 0);
+  return Date.UTC(Number(match[6]), month, Number(match[4]), hour, Number(match[2]));
 }
 
 /** Fractional recall: the share of `evidence` among `retrieved`. */

@@ -7,7 +7,7 @@ import OpenAI from "openai";
 import { Agent, InMemoryStore, createOpenAI } from "agentcore";
 import { FakeLlmServer } from "../test/servers/fake-llm-server";
 import { openaiStream } from "../test/servers/wire-formats";
-import { formatSample, table, type Benchmark, type Sample } from "./harness";
+import { formatSample, summarise, table, type Benchmark, type Sample } from "./harness";
 
 /** openaiStream cuts the text into 5-character deltas: 5,000 characters = 1,000 text chunks. */
 const CHUNKS = 1_000;
@@ -77,8 +77,8 @@ export const benchmark: Benchmark = {
       }
       const rows: string[][] = [];
       const samples: Record<"raw" | "agent", { first: Sample; total: Sample }> = {
-        raw: { first: sample(timings.raw.map((t) => t.firstChunk)), total: sample(timings.raw.map((t) => t.total)) },
-        agent: { first: sample(timings.agent.map((t) => t.firstChunk)), total: sample(timings.agent.map((t) => t.total)) },
+        raw: { first: summarise(timings.raw.map((t) => t.firstChunk)), total: summarise(timings.raw.map((t) => t.total)) },
+        agent: { first: summarise(timings.agent.map((t) => t.firstChunk)), total: summarise(timings.agent.map((t) => t.total)) },
       };
       rows.push(["raw `openai` client (`chat.completions.create`, `stream: true`)", formatSample(samples.raw.first), formatSample(samples.raw.total)]);
       rows.push(["agentcore `agent.stream()` (`textStream`, then `response`)", formatSample(samples.agent.first), formatSample(samples.agent.total)]);
@@ -97,13 +97,3 @@ export const benchmark: Benchmark = {
     }
   },
 };
-
-/**
- * Median and p10–p90 of values measured by hand (one run yields two numbers, so `measure` does not
- * fit); the same percentile rule as the harness.
- */
-function sample(values: number[]): Sample {
-  const times = [...values].sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * (times.length - 1)))]!;
-  return { median: at(0.5), p10: at(0.1), p90: at(0.9), runs: times.length };
-}

@@ -55,3 +55,41 @@ describe("InMemorySemanticIndex bound", () => {
     expect(() => new InMemorySemanticIndex({ eviction: "random" as never })).toThrow(/eviction must be/);
   });
 });
+
+describe("InMemorySemanticIndex ranking", () => {
+  const session = (...contents: string[]) => contents.map((content, index) => document(index, content));
+  const ranked = async (options: ConstructorParameters<typeof InMemorySemanticIndex>[0], contents: string[], query: string) => {
+    const index = new InMemorySemanticIndex(options);
+    await index.add(session(...contents));
+    return (await index.searchText(query, {}, 10)).map((hit) => hit.document.id);
+  };
+
+  it("coordination favours a turn matching more of the query's rare terms", async () => {
+    const contents = ["piano piano piano", "zebra piano concert tonight downtown with friends", "zebra", "filler", "more filler", "zebra"];
+    // Plain BM25: the turn repeating one word wins; with coordination, the turn holding both terms does.
+    expect((await ranked({ coordination: 0, contextWeight: 0 }, contents, "zebra piano"))[0]).toBe("d0");
+    expect((await ranked({ contextWeight: 0 }, contents, "zebra piano"))[0]).toBe("d1");
+  });
+
+  it("a question turn lends more to the turns after it, which answer it", async () => {
+    const contents = ["Where did you go camping?", "We went to the lake.", "filler one", "filler two", "Camping!"];
+    const order = async (questionWeight: number) => {
+      const ids = await ranked({ questionWeight, coordination: 0 }, contents, "camping");
+      return ids.indexOf("d1") < ids.indexOf("d3");
+    };
+    // d1 answers the question d0; d3 only sits before another hit, which outscores d0 alone.
+    expect(await order(1)).toBe(false);
+    expect(await order(2)).toBe(true);
+  });
+
+  it("favours turns spoken by the person the query names", async () => {
+    const contents = ["Caroline: Melanie paints", "Melanie: I paint every weekend at home"];
+    expect((await ranked({ speakerWeight: 1, contextWeight: 0 }, contents, "What does Melanie paint?"))[0]).toBe("d0");
+    expect((await ranked({ contextWeight: 0 }, contents, "What does Melanie paint?"))[0]).toBe("d1");
+  });
+
+  it("refuses negative ranking settings", () => {
+    expect(() => new InMemorySemanticIndex({ coordination: -1 })).toThrow(/coordination must be/);
+    expect(() => new InMemorySemanticIndex({ speakerWeight: Number.NaN })).toThrow(/speakerWeight must be/);
+  });
+});

@@ -1,36 +1,12 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { analyzeText } from "./text-analysis";
 import { pickEvictions } from "./pick-evictions";
+import { boostSpeakers, coordinate, lendToNeighbours, NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
 import { norm, topK } from "./top-k";
+import type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
 
-export interface InMemorySemanticIndexOptions {
-  /** BM25 term-frequency saturation. @default 1.2 */
-  k1?: number;
-  /** BM25 length normalisation, 0 (none) to 1 (full). @default 0.75 */
-  b?: number;
-  /**
-   * Share of a turn's lexical score lent to its neighbouring turns of the same session. A turn
-   * that answers a question often shares no word with the query while the turn before it does.
-   * 0 turns it off. @default 0.5
-   */
-  contextWeight?: number;
-  /** Turns on each side of a hit that receive its lent score (halved at each further step). @default 2 */
-  contextWindow?: number;
-  /**
-   * Most documents kept. Past it, adding evicts documents by `eviction`, so the index's memory
-   * stays bounded (about 2.5 KB a short turn). `Infinity` keeps everything. @default 10000
-   */
-  maxDocuments?: number;
-  /**
-   * Which documents go first when the index is full: `"oldest"` (first added; a replaced
-   * document counts as new) or `"least-recently-recalled"` (the one a search returned longest
-   * ago, or the oldest never returned). @default "oldest"
-   */
-  eviction?: "oldest" | "least-recently-recalled";
-  /** Called with the documents evicted, e.g. to archive them elsewhere. Its errors are ignored. */
-  onEvict?: (documents: SemanticDocument[]) => void;
-}
+export type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 
 interface Entry {
   document: SemanticDocument;
@@ -40,11 +16,13 @@ interface Entry {
   chain: string;
   previous: number;
   next: number;
+  /** Holds a question, so it lends more to the turns after it. */
+  asks: boolean;
+  /** Term of the speaker a transcript-style content starts with. */
+  speaker: string | undefined;
   /** Tick of the last search that returned it (or of its addition). */
   used: number;
 }
-
-const NONE = -1;
 
 /**
  * The default index of `SemanticMemoryProvider`: everything in process memory. Lexical search is
@@ -56,6 +34,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly b: number;
   private readonly contextWeight: number;
   private readonly contextWindow: number;
+  private readonly questionWeight: number;
+  private readonly coordination: number;
+  private readonly speakerWeight: number;
   private entries: (Entry | undefined)[] = [];
   private readonly ordinalById = new Map<string, number>();
   private readonly ordinalByMessage = new Map<string, number>();
@@ -64,10 +45,13 @@ export class InMemorySemanticIndex implements SemanticIndex {
   /** term → flat [ordinal, term frequency, ordinal, term frequency, …]; dead ordinals are skipped. */
   private postings = new Map<string, number[]>();
   private readonly documentFrequency = new Map<string, number>();
+  /** Speaker term → documents it speaks, so a query knows which of its terms name a speaker. */
+  private readonly speakers = new Map<string, number>();
   private liveCount = 0;
   private scratchOwn = new Float64Array(0);
   private scratchTotal = new Float64Array(0);
   private scratchSeen = new Uint8Array(0);
+  private scratchMatched = new Float64Array(0);
   private totalLength = 0;
   private deadPostings = 0;
   private livePostings = 0;
@@ -83,6 +67,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.b = nonNegative(options.b, "b", 0.75);
     this.contextWeight = nonNegative(options.contextWeight, "contextWeight", 0.5);
     this.contextWindow = Math.floor(nonNegative(options.contextWindow, "contextWindow", 2));
+    this.questionWeight = nonNegative(options.questionWeight, "questionWeight", 2);
+    this.coordination = nonNegative(options.coordination, "coordination", 1);
+    this.speakerWeight = nonNegative(options.speakerWeight, "speakerWeight", 1.5);
     this.maxDocuments = options.maxDocuments ?? 10_000;
     if (!(this.maxDocuments === Infinity || (Number.isInteger(this.maxDocuments) && this.maxDocuments >= 1))) {
       throw new InvalidArgumentError({ argument: "maxDocuments", value: options.maxDocuments, message: "maxDocuments must be a positive integer or Infinity." });
@@ -117,10 +104,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
       this.scratchOwn = new Float64Array(capacity);
       this.scratchTotal = new Float64Array(capacity);
       this.scratchSeen = new Uint8Array(capacity);
+      this.scratchMatched = new Float64Array(capacity);
     }
     const own = this.scratchOwn;
     const total = this.scratchTotal;
     const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
+    const matched = this.scratchMatched;
     const checked: number[] = [];
     const passes = (ordinal: number): boolean => {
       if (seen[ordinal] === 0) {
@@ -131,12 +120,13 @@ export class InMemorySemanticIndex implements SemanticIndex {
       return seen[ordinal] === 1;
     };
     try {
-      return this.rankText(queryTerms, averageLength, own, total, passes, limit);
+      return this.rankText(queryTerms, averageLength, own, total, matched, passes, limit);
     } finally {
       for (const ordinal of checked) {
         seen[ordinal] = 0;
         own[ordinal] = 0;
         total[ordinal] = 0;
+        matched[ordinal] = 0;
       }
     }
   }
@@ -146,16 +136,19 @@ export class InMemorySemanticIndex implements SemanticIndex {
     averageLength: number,
     own: Float64Array,
     total: Float64Array,
+    matched: Float64Array,
     passes: (ordinal: number) => boolean,
     limit: number,
   ): ScoredDocument[] {
     const hits: number[] = [];
+    let queryMass = 0;
     for (const [term, queryFrequency] of queryTerms) {
       const list = this.postings.get(term);
       const frequency = this.documentFrequency.get(term);
       if (!list || !frequency) continue;
       const idf = Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
       const weight = idf * (1 + Math.log(queryFrequency));
+      queryMass += idf;
       const k1 = this.k1;
       const lengthNorm = this.b / averageLength;
       for (let index = 0; index < list.length; index += 2) {
@@ -165,37 +158,18 @@ export class InMemorySemanticIndex implements SemanticIndex {
         const saturation = (termFrequency * (k1 + 1)) / (termFrequency + k1 * (1 - this.b + lengthNorm * this.entries[ordinal]!.length));
         if (own[ordinal] === 0) hits.push(ordinal);
         own[ordinal] = own[ordinal]! + weight * saturation;
+        matched[ordinal] = matched[ordinal]! + idf;
       }
     }
+    coordinate(hits, own, matched, queryMass, this.coordination);
+    const lends = this.contextWeight > 0 && this.contextWindow > 0;
+    const options = { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight };
+    const candidates = lends ? lendToNeighbours(hits, own, total, (ordinal) => this.entries[ordinal]!, passes, options) : hits;
+    const scores = lends ? total : own;
+    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term));
+    if (this.speakerWeight !== 1 && named.length > 0) boostSpeakers(candidates, scores, (ordinal) => this.entries[ordinal]!.speaker, named, this.speakerWeight);
     const ranked = new Map<number, number>();
-    if (this.contextWeight > 0 && this.contextWindow > 0) {
-      for (const ordinal of hits) total[ordinal] = own[ordinal]!;
-      const candidates = [...hits];
-      for (const ordinal of hits) {
-        let share = this.contextWeight * own[ordinal]!;
-        let previous = this.entries[ordinal]!.previous;
-        let next = this.entries[ordinal]!.next;
-        for (let step = 0; step < this.contextWindow; step++, share /= 2) {
-          if (previous !== NONE) {
-            if (passes(previous)) {
-              if (total[previous] === 0) candidates.push(previous);
-              total[previous] = total[previous]! + share;
-            }
-            previous = this.entries[previous]!.previous;
-          }
-          if (next !== NONE) {
-            if (passes(next)) {
-              if (total[next] === 0) candidates.push(next);
-              total[next] = total[next]! + share;
-            }
-            next = this.entries[next]!.next;
-          }
-        }
-      }
-      for (const ordinal of candidates) ranked.set(ordinal, total[ordinal]!);
-    } else {
-      for (const ordinal of hits) ranked.set(ordinal, own[ordinal]!);
-    }
+    for (const ordinal of candidates) ranked.set(ordinal, scores[ordinal]!);
     return this.results(topK(ranked, limit));
   }
 
@@ -261,7 +235,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE, used: ++this.tick };
+    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE, asks: document.content.includes("?"), speaker: speakerTerm(document.content), used: ++this.tick };
     this.entries.push(entry);
     if (replaced !== undefined && this.entries[replaced]) {
       // Take the old document's place in its session's order.
@@ -292,6 +266,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
       list.push(ordinal, count);
       this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
     }
+    if (entry.speaker !== undefined) this.speakers.set(entry.speaker, (this.speakers.get(entry.speaker) ?? 0) + 1);
     this.livePostings += counts.size;
     this.liveCount++;
     this.totalLength += terms.length;
@@ -318,6 +293,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
       const key = `${entry.chain}\u0000${entry.document.messageId}`;
       if (this.ordinalByMessage.get(key) === ordinal) this.ordinalByMessage.delete(key);
     }
+    const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
+    if (speaking > 0) this.speakers.set(entry.speaker!, speaking);
+    else if (entry.speaker !== undefined) this.speakers.delete(entry.speaker);
     this.livePostings -= entry.terms.length;
     this.deadPostings += entry.terms.length;
     this.liveCount--;
@@ -382,6 +360,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.scratchOwn = new Float64Array(0);
     this.scratchTotal = new Float64Array(0);
     this.scratchSeen = new Uint8Array(0);
+    this.scratchMatched = new Float64Array(0);
   }
 }
 

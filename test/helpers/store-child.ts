@@ -2,7 +2,7 @@
 // test/helpers/bundle.ts (fast start-up), run with one JSON argument.
 //   { mode: "writer", kind, target, writer, turns }: appends `turns` turns of 2 messages, then exits.
 import BetterSqlite3 from "better-sqlite3";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import pg from "pg";
 import { FileMemoryStore } from "../../src/stores/file/file-memory-store";
 import type { MemoryStore } from "../../src/stores/memory-store";
@@ -12,8 +12,8 @@ import { SqliteMemoryStore } from "../../src/stores/sqlite/sqlite-memory-store";
 
 interface ChildConfig {
   mode: "writer" | "crash";
-  kind: "file" | "sqlite" | "redis" | "postgres";
-  /** File path, SQLite file, Redis `url|prefix`, or Postgres `url|schema`. */
+  kind: "file" | "sqlite" | "redis" | "redis-cluster" | "postgres";
+  /** File path, SQLite file, Redis `url|prefix`, Redis Cluster `host:port,host:port…|prefix`, or Postgres `url|schema`. */
   target: string;
   writer?: number;
   turns?: number;
@@ -34,6 +34,11 @@ async function open(): Promise<{ store: MemoryStore; close: () => Promise<void> 
     case "redis": {
       const [url, prefix] = config.target.split("|");
       const client = new Redis(url!);
+      return { store: new RedisMemoryStore({ client, prefix: prefix! }), close: async () => void (await client.quit()) };
+    }
+    case "redis-cluster": {
+      const [nodes, prefix] = config.target.split("|");
+      const client = new Cluster(nodes!.split(",").map((node) => ({ host: node.split(":")[0]!, port: Number(node.split(":")[1]) })));
       return { store: new RedisMemoryStore({ client, prefix: prefix! }), close: async () => void (await client.quit()) };
     }
     case "postgres": {

@@ -50,7 +50,46 @@ if (available) {
       await store.appendMessages("a}b:{c", [{ id: "1", role: "user", content: "x" }]);
       await store.setFact("a}b:{c", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
       expect(await client.exists(`${prefix}{a%7Db%3A%7Bc}:messages`, `${prefix}{a%7Db%3A%7Bc}:facts`, `${prefix}{a%7Db%3A%7Bc}:meta`)).toBe(3);
-      expect(await client.zrange(`${prefix}sessions`, "0", "-1")).toEqual(["a}b:{c"]);
+      const indexed = await Promise.all(Array.from({ length: 16 }, (_, shard) => client.zrange(`${prefix}sessions:{${shard}}`, "0", "-1")));
+      expect(indexed.flat()).toEqual(["a}b:{c"]);
+    });
+
+    it("moves sessions from the old single index (<prefix>sessions) into the shards, then lists and prunes them", async () => {
+      const client = newClient();
+      const prefix = `${runPrefix}legacy-index:`;
+      const store = new RedisMemoryStore({ client, prefix });
+      const ids = Array.from({ length: 40 }, (_, index) => `old-${index}`);
+      for (const id of ids) await store.appendMessages(id, [{ id: "1", role: "user", content: id }]);
+      // An index as the store used to write it: one sorted set; "old-0" was written since the upgrade.
+      for (let shard = 0; shard < 16; shard++) await client.del(`${prefix}sessions:{${shard}}`);
+      await client.zadd(`${prefix}sessions`, ...ids.flatMap((id) => [1, id]));
+      await store.appendMessages("old-0", [{ id: "2", role: "assistant", content: "since" }]);
+      expect((await store.entries()).map((entry) => entry.sessionId).sort()).toEqual([...ids].sort());
+      expect(await client.exists(`${prefix}sessions`)).toBe(0);
+      const shards = await Promise.all(Array.from({ length: 16 }, (_, shard) => client.zrange(`${prefix}sessions:{${shard}}`, "0", "-1")));
+      expect(shards.flat().sort()).toEqual([...ids].sort());
+      expect(shards.filter((members) => members.length > 0).length).toBeGreaterThan(4); // spread, not one key
+      await client.zadd(`${prefix}sessions`, 1, "old-1"); // written by a process not yet upgraded
+      expect((await store.prune({ olderThan: Date.now() - 60_000 })).sort()).toEqual([]);
+      expect((await store.prune({ olderThan: Date.now() + 1 })).sort()).toEqual([...ids].sort());
+      expect(await store.entries()).toEqual([]);
+      expect(await client.exists(`${prefix}sessions`)).toBe(0);
+    });
+
+    it("with waitForReplicas, fails a write no replica acknowledged in time, which a retry never duplicates", async () => {
+      const client = newClient();
+      const store = new RedisMemoryStore({ client, prefix: `${runPrefix}wait:`, waitForReplicas: { replicas: 1, timeoutMs: 20 } }); // this Redis has no replica
+      const turn: AgentMessage[] = [{ id: "1", role: "user", content: "x" }];
+      for (const write of [() => store.appendMessages("s", turn), () => store.setFact("s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 })]) {
+        const error = await write().catch((caught: unknown) => caught);
+        expect(StoreError.isInstance(error)).toBe(true);
+        expect((error as Error).message).toMatch(/only 0 of 1 replica\(s\) acknowledged the write within 20 ms/);
+      }
+      await store.appendMessages("s", turn).catch(() => {});
+      expect(await store.getMessages("s")).toEqual(turn); // stored on the master once
+      for (const waitForReplicas of [{ replicas: 0, timeoutMs: 10 }, { replicas: 1, timeoutMs: 0 }, { replicas: 1.5, timeoutMs: 10 }, 3]) {
+        expect(() => new RedisMemoryStore({ client, waitForReplicas } as never)).toThrow(expect.objectContaining({ argument: "waitForReplicas" }));
+      }
     });
 
     it("sets the ttl on every key of a session and refreshes it on every write", async () => {

@@ -6,6 +6,9 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
+import { holdLockLease } from "./redis-lock-lease";
+import { execWaitingForReplicas, replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
+import { RedisSessionIndex } from "./redis-session-index";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
@@ -22,10 +25,17 @@ export interface RedisMemoryStoreOptions {
   ttl?: number;
   /** How long a session lock lives without being renewed, in ms (a crashed holder frees it after this). @default 30_000 */
   lockLeaseMs?: number;
+  /**
+   * Wait, after each write of messages, metadata, summaries or facts, until this many replicas
+   * have it (Redis `WAIT`), so a failover cannot lose an acknowledged turn; a write not
+   * acknowledged in time is a `StoreError` (it is stored on the master: a retry never duplicates).
+   * None when omitted: Redis replicates asynchronously.
+   */
+  waitForReplicas?: RedisReplicaWait;
 }
 
 const store = "RedisMemoryStore";
-const knownOptions = ["client", "prefix", "ttl", "lockLeaseMs"] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
+const knownOptions = ["client", "prefix", "ttl", "lockLeaseMs", "waitForReplicas"] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
 
 function script(source: string) {
   return { source, sha: createHash("sha1").update(source).digest("hex") };
@@ -87,6 +97,13 @@ end
 return 1
 `);
 
+// KEYS: facts. ARGV: fact key, json, ttl (0 = none).
+const factScript = script(`
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1
+`);
+
 // Same keys. ARGV: olderThan. Deletes the session when it was not written since.
 const pruneScript = script(`
 local accessed = tonumber(redis.call('HGET', KEYS[3], 'accessedAt'))
@@ -110,14 +127,17 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])
  * prefix): `<prefix>{e}:messages` (list of JSON messages), `:ids` (set, for idempotency),
  * `:meta` (hash), `:summaries` + `:summary-ids`, `:facts` (hash key → JSON fact), `:lock`. The
  * `{e}` hash tag keeps one session's keys in one cluster slot, so every write is one atomic Lua
- * script. `<prefix>sessions` (sorted set by last write) indexes sessions for `entries()` and
- * `prune()`: the store never runs KEYS or SCAN, and never builds a glob from an id.
+ * script. 16 sorted sets by last write, `<prefix>sessions:{0}` … `{15}` (a session in the one its
+ * id hashes to; see RedisSessionIndex), index sessions for `entries()` and `prune()`: the store
+ * never runs KEYS or SCAN, and never builds a glob from an id.
  */
 export class RedisMemoryStore implements MemoryStore {
   private readonly client: Redis | Cluster;
   private readonly prefix: string;
   private readonly ttl: number;
   private readonly lockLeaseMs: number;
+  private readonly index: RedisSessionIndex;
+  private readonly waitForReplicas: RedisReplicaWait | undefined;
 
   constructor(options: RedisMemoryStoreOptions) {
     if (options == null || typeof options !== "object" || options.client == null) {
@@ -134,6 +154,8 @@ export class RedisMemoryStore implements MemoryStore {
     }
     this.ttl = positiveOrZero(options.ttl, "ttl");
     this.lockLeaseMs = positiveOrZero(options.lockLeaseMs, "lockLeaseMs") || 30_000;
+    this.index = new RedisSessionIndex(this.client, this.prefix);
+    this.waitForReplicas = replicaWaitOption(options.waitForReplicas);
   }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
@@ -182,7 +204,7 @@ export class RedisMemoryStore implements MemoryStore {
     const keys = this.keys(sessionId);
     await this.call("clearMessages", sessionId, async () => {
       await this.client.del(keys.messages, keys.ids, keys.meta, keys.summaries, keys.summaryIds);
-      await this.client.zrem(this.indexKey, sessionId);
+      await this.index.remove([sessionId]);
     });
   }
 
@@ -194,11 +216,7 @@ export class RedisMemoryStore implements MemoryStore {
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     const key = this.keys(scopeId, "scopeId").facts;
-    await this.call("setFact", scopeId, async () => {
-      const pipeline = this.client.multi().hset(key, fact.key, JSON.stringify(fact));
-      if (this.ttl > 0) pipeline.pexpire(key, this.ttl);
-      await pipeline.exec();
-    });
+    await this.call("setFact", scopeId, () => this.evalWrite(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)]));
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
@@ -224,21 +242,21 @@ export class RedisMemoryStore implements MemoryStore {
   }
 
   async entries(): Promise<SessionEntry[]> {
-    const ids = await this.call("entries", undefined, () => this.client.zrange(this.indexKey, "0", "-1"));
+    const ids = await this.call("entries", undefined, () => this.index.all());
     const found = await Promise.all(ids.map((id) => this.getSession(id).then((entry) => [id, entry] as const)));
     const missing = found.filter(([, entry]) => entry === undefined).map(([id]) => id);
-    if (missing.length > 0) await this.client.zrem(this.indexKey, ...missing); // expired by ttl
+    await this.call("entries", undefined, () => this.index.remove(missing)); // expired by ttl
     return found.flatMap(([, entry]) => (entry ? [entry] : []));
   }
 
   async prune(options: { olderThan: number }): Promise<string[]> {
-    const candidates = await this.call("prune", undefined, () => this.client.zrangebyscore(this.indexKey, "-inf", `(${options.olderThan}`));
+    const candidates = await this.call("prune", undefined, () => this.index.writtenBefore(options.olderThan));
     const pruned: string[] = [];
     for (const id of candidates) {
       const keys = this.keys(id);
       const result = Number(await this.eval(pruneScript, sessionKeys(keys), [String(options.olderThan)]));
       if (result === 1) pruned.push(id);
-      if (result !== -1) await this.client.zrem(this.indexKey, id);
+      if (result !== -1) await this.index.remove([id]);
     }
     return pruned;
   }
@@ -259,21 +277,7 @@ export class RedisMemoryStore implements MemoryStore {
     await pollLock(sessionId, options.timeoutMs, async () =>
       (await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined,
     );
-    const renew = setInterval(() => {
-      this.eval(renewScript, [key], [token, String(this.lockLeaseMs)]).catch(() => {});
-    }, Math.max(1000, Math.floor(this.lockLeaseMs / 3)));
-    renew.unref();
-    let released = false;
-    return async () => {
-      if (released) return;
-      released = true;
-      clearInterval(renew);
-      await this.eval(renewScript, [key], [token, "0"]);
-    };
-  }
-
-  private get indexKey(): string {
-    return `${this.prefix}sessions`;
+    return holdLockLease(this.lockLeaseMs, (lease) => this.eval(renewScript, [key], [token, String(lease)]));
   }
 
   private keys(sessionId: string, argument = "sessionId") {
@@ -300,7 +304,7 @@ export class RedisMemoryStore implements MemoryStore {
       // Index first (sent first on the connection, without waiting for its reply): a crash in
       // between leaves an index entry without data, which entries() drops, never data that no
       // index knows about.
-      await Promise.all([this.client.zadd(this.indexKey, now, sessionId), this.eval(body, sessionKeys(keys), [String(now), String(this.ttl), ...extra])]);
+      await Promise.all([this.index.add(sessionId, now), this.evalWrite(body, sessionKeys(keys), [String(now), String(this.ttl), ...extra])]);
     });
   }
 
@@ -310,6 +314,18 @@ export class RedisMemoryStore implements MemoryStore {
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
       return await this.client.eval(body.source, keys.length, ...keys, ...args);
+    }
+  }
+
+  /** `eval`, then with `waitForReplicas`, a `WAIT` on the same connection (one round trip). */
+  private async evalWrite(body: { source: string; sha: string }, keys: string[], args: string[]): Promise<unknown> {
+    const wait = this.waitForReplicas;
+    if (!wait) return await this.eval(body, keys, args);
+    try {
+      return (await execWaitingForReplicas(this.client.pipeline().evalsha(body.sha, keys.length, ...keys, ...args), wait))[0];
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+      return (await execWaitingForReplicas(this.client.pipeline().eval(body.source, keys.length, ...keys, ...args), wait))[0];
     }
   }
 

@@ -1,0 +1,46 @@
+import type { SemanticDocument } from "./semantic-index";
+
+/** Options of `InMemorySemanticIndex`: ranking, then the memory bound. */
+export interface InMemorySemanticIndexOptions {
+  /** BM25 term-frequency saturation. @default 1.2 */
+  k1?: number;
+  /** BM25 length normalisation, 0 (none) to 1 (full). @default 0.75 */
+  b?: number;
+  /**
+   * Share of a turn's lexical score lent to its neighbouring turns of the same session. A turn
+   * that answers a question often shares no word with the query while the turn before it does.
+   * 0 turns it off. @default 0.5
+   */
+  contextWeight?: number;
+  /** Turns on each side of a hit that receive its lent score (halved at each further step). @default 2 */
+  contextWindow?: number;
+  /**
+   * Multiplier of what a turn holding a question ("?") lends to the turns after it, which are
+   * likely its answer. 1 lends like any other turn. @default 2
+   */
+  questionWeight?: number;
+  /**
+   * Coordination: each turn's BM25 score is scaled by the share of the query's IDF mass among
+   * the terms it contains, to this power, favouring turns that match more of the question.
+   * 0 turns it off. @default 1
+   */
+  coordination?: number;
+  /**
+   * Multiplier of the score of turns spoken by someone the query names, for transcript-style
+   * contents ("Caroline: …"). 1 turns it off. @default 1.5
+   */
+  speakerWeight?: number;
+  /**
+   * Most documents kept. Past it, adding evicts documents by `eviction`, so the index's memory
+   * stays bounded (about 2.5 KB a short turn). `Infinity` keeps everything. @default 10000
+   */
+  maxDocuments?: number;
+  /**
+   * Which documents go first when the index is full: `"oldest"` (first added; a replaced
+   * document counts as new) or `"least-recently-recalled"` (the one a search returned longest
+   * ago, or the oldest never returned). @default "oldest"
+   */
+  eviction?: "oldest" | "least-recently-recalled";
+  /** Called with the documents evicted, e.g. to archive them elsewhere. Its errors are ignored. */
+  onEvict?: (documents: SemanticDocument[]) => void;
+}

@@ -1,0 +1,85 @@
+import type { Cluster, Redis } from "ioredis";
+
+/**
+ * How many sorted sets index the sessions. Fixed for good: a session's index key is a function of
+ * its id and this number, so changing it would hide sessions from `entries()` and `prune()`.
+ */
+export const INDEX_SHARDS = 16;
+
+/**
+ * The index of a RedisMemoryStore's sessions (member: session id, score: time of the last
+ * write), for `entries()` and `prune()` without KEYS or SCAN.
+ *
+ * It is {@link INDEX_SHARDS} sorted sets, `<prefix>sessions:{0}` … `<prefix>sessions:{15}`, a
+ * session in the one its id hashes to (FNV-1a). The hash tags `{0}`…`{15}` put them in 16 slots
+ * spread over the whole slot range (on a 3-master Redis Cluster: 6, 6 and 4 per master), so the
+ * write every turn makes to the index is spread over the masters instead of all landing on one key.
+ *
+ * Before the shards there was one sorted set, `<prefix>sessions`. It is still read: every listing
+ * or pruning first moves its entries into their shards (`ZADD NX`: a shard entry is from a later
+ * write) and removes them, so it empties by itself after the upgrade.
+ */
+export class RedisSessionIndex {
+  private readonly legacyKey: string;
+  private readonly shardKeys: string[];
+
+  constructor(
+    private readonly client: Redis | Cluster,
+    prefix: string,
+  ) {
+    this.legacyKey = `${prefix}sessions`;
+    this.shardKeys = Array.from({ length: INDEX_SHARDS }, (_, shard) => `${prefix}sessions:{${shard}}`);
+  }
+
+  /** The sorted set that indexes `sessionId`. */
+  keyOf(sessionId: string): string {
+    return this.shardKeys[shardOf(sessionId)]!;
+  }
+
+  /** Records a write to the session at `now`. */
+  async add(sessionId: string, now: number): Promise<void> {
+    await this.client.zadd(this.keyOf(sessionId), now, sessionId);
+  }
+
+  /** Forgets sessions (from their shards, and from the legacy set). */
+  async remove(sessionIds: string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    const byKey = new Map<string, string[]>();
+    for (const id of sessionIds) byKey.set(this.keyOf(id), [...(byKey.get(this.keyOf(id)) ?? []), id]);
+    await Promise.all([...[...byKey].map(([key, ids]) => this.client.zrem(key, ...ids)), this.client.zrem(this.legacyKey, ...sessionIds)]);
+  }
+
+  /** Every indexed session id. */
+  async all(): Promise<string[]> {
+    await this.migrateLegacy();
+    return (await Promise.all(this.shardKeys.map((key) => this.client.zrange(key, "0", "-1")))).flat();
+  }
+
+  /** The ids of the sessions whose last indexed write is before `time`. */
+  async writtenBefore(time: number): Promise<string[]> {
+    await this.migrateLegacy();
+    return (await Promise.all(this.shardKeys.map((key) => this.client.zrangebyscore(key, "-inf", `(${time}`)))).flat();
+  }
+
+  /** Moves the legacy single set's entries into their shards, a batch at a time, until it is empty. */
+  private async migrateLegacy(): Promise<void> {
+    for (;;) {
+      const flat = await this.client.zrange(this.legacyKey, "0", "999", "WITHSCORES");
+      if (flat.length === 0) return;
+      const entries: [string, string][] = [];
+      for (let index = 0; index < flat.length; index += 2) entries.push([flat[index]!, flat[index + 1]!]);
+      await Promise.all(entries.map(([id, score]) => this.client.zadd(this.keyOf(id), "NX", score, id)));
+      await this.client.zrem(this.legacyKey, ...entries.map(([id]) => id));
+    }
+  }
+}
+
+/** FNV-1a (32 bits) of the id's UTF-16 code units, modulo the shard count. Never change it. */
+function shardOf(sessionId: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < sessionId.length; index++) {
+    hash ^= sessionId.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % INDEX_SHARDS;
+}
