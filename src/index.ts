@@ -3,6 +3,7 @@
 
 // --- agent ---
 export { Agent } from "./agent/agent";
+export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
 export type { AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
 export { AgentStream } from "./agent/agent-stream";

@@ -15,7 +15,7 @@ describe("the root export", () => {
       "InvalidMessageError", "Mem0Provider", "MemoryProviderError", "MissingApiKeyError", "NoSuchProviderError",
       "PgVectorSemanticIndex", "SemanticMemoryProvider", "SessionBusyError", "SessionLockLostError", "SlidingWindowMemory", "StoreError",
       "SummarizationError", "SummarizingMemory", "SummaryMemory", "TokenWindowMemory", "VectorMemoryProvider", "anthropic",
-      "convertToModelMessages", "convertToUIMessages", "createAnthropic", "createOpenAI", "createOpenAICompatible",
+      "convertToModelMessages", "convertToUIMessages", "createAgent", "createAnthropic", "createOpenAI", "createOpenAICompatible",
       "estimateMessagesTokens", "estimateTokens", "findToolPairingIssues", "groupTurns", "isToolPairingValid", "listProviders",
       "openai", "registerProvider", "repairToolPairing", "resolveLanguageModel", "streamText", "tool", "trimToTokenBudget",
       "unregisterProvider",

@@ -2,7 +2,7 @@ import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel, LanguageModelCall, ToolDefinition } from "../models/language-model";
 import { resolveLanguageModel } from "../models/model-registry";
-import type { MemoryProvider } from "../providers/memory-provider";
+import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
 import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { resolveMemoryStrategy } from "../strategies/resolve-memory-strategy";
 import { factScopeId, type FactScope } from "../stores/fact-scope";
@@ -15,6 +15,16 @@ import type { ToolExecutionContext, ToolSet } from "../tools/tool";
 import { toToolDefinitions } from "../tools/tool-definitions";
 import type { AgentOptions } from "./agent-options";
 import { newId } from "./new-id";
+import { NO_MODEL } from "./no-model";
+
+/**
+ * `createAgent`'s options carry this key: the AgentLIB document's rules (a new session per run
+ * without a sessionId; the model may come later). Internal: not exported from the package.
+ */
+export const agentlibRules = Symbol("agentcore.agentlibRules");
+
+/** The options `new Agent()` receives, with the internal marker `createAgent` sets. */
+export type InternalAgentOptions = AgentOptions & { [agentlibRules]?: true };
 
 /** An agent's options, resolved and validated once at construction (frozen). */
 export interface AgentConfig {
@@ -25,8 +35,10 @@ export interface AgentConfig {
   readonly memoryStore: MemoryStore;
   readonly store: AdaptedStore;
   readonly memoryProvider: MemoryProvider | undefined;
-  /** The session used when a run names none. */
-  readonly sessionId: string;
+  /** The provider given to `agent.memory()`: the agent's history instead of the store (docs/architecture.md, "The run loop"). */
+  readonly historyProvider: MemoryProvider | MessageMemoryProvider | undefined;
+  /** The session used when a run names none; undefined: a new session per run (`createAgent`'s rule). */
+  readonly sessionId: string | undefined;
   readonly tools: ToolSet;
   readonly toolDefinitions: ToolDefinition[];
   /** Names of the tools after which the facts are read again (the memory tools that change them). */
@@ -54,17 +66,18 @@ export interface MemoryToolHooks {
  * Resolves and validates an agent's options: every bad value is an `InvalidArgumentError` here,
  * never on a run.
  */
-export function resolveAgentConfig(options: AgentOptions, hooks: MemoryToolHooks): AgentConfig {
+export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryToolHooks): AgentConfig {
   if (options == null || typeof options !== "object") {
     throw new InvalidArgumentError({ argument: "options", message: "new Agent() needs an options object with at least `model`." });
   }
-  if (options.model === undefined) {
+  const agentlib = options[agentlibRules] === true;
+  if (options.model === undefined && !agentlib) {
     throw new InvalidArgumentError({
       argument: "model",
       message: 'new Agent() needs a `model`: a "provider/model" string such as "openai/gpt-4o", or a LanguageModel instance.',
     });
   }
-  const model = resolveLanguageModel(options.model);
+  const model = options.model === undefined ? NO_MODEL : resolveLanguageModel(options.model);
   const strategy = resolveMemoryStrategy(options.memory, {
     ...(options.maxMessages === undefined ? {} : { maxMessages: options.maxMessages }),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
@@ -122,7 +135,8 @@ export function resolveAgentConfig(options: AgentOptions, hooks: MemoryToolHooks
     memoryStore,
     store: adaptStore(memoryStore),
     memoryProvider: options.memoryProvider,
-    sessionId: options.sessionId === undefined ? `session-${newId()}` : validateSessionId(options.sessionId),
+    historyProvider: undefined,
+    sessionId: options.sessionId !== undefined ? validateSessionId(options.sessionId) : agentlib ? undefined : `session-${newId()}`,
     tools,
     toolDefinitions: toToolDefinitions(tools),
     factChangingTools: new Set<string>(options.enableMemoryTools ? FACT_CHANGING_TOOL_NAMES : []),

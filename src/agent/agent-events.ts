@@ -19,6 +19,8 @@ export interface AgentEventMap {
     durationMs: number;
     finishReason: FinishReason | "aborted" | "error";
     error?: unknown;
+    /** The conversation the run worked on: the history read (the store's, or the `agent.memory()` provider's), then this run's messages. */
+    state: { messages: AgentMessage[] };
   };
   "step:start": RunEventBase & { step: number; messageCount: number };
   "step:end": RunEventBase & {

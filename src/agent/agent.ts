@@ -4,7 +4,7 @@ import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { factScopeId } from "../stores/fact-scope";
 import type { MemoryStore } from "../stores/memory-store";
 import { validateSessionId } from "../messages/session-id";
-import { resolveAgentConfig, type AgentConfig } from "./agent-config";
+import { resolveAgentConfig, type AgentConfig, type InternalAgentOptions } from "./agent-config";
 import { AgentEventEmitter, type AgentEventListener, type AgentEventName } from "./agent-events";
 import type { AgentOptions, AgentRunOptions } from "./agent-options";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
@@ -16,6 +16,8 @@ import type { TurnRun } from "./turn-run";
 import { SessionQueue } from "./session-queue";
 import type { LoadedHistory } from "./session-history";
 import type { AgentMessage } from "../messages/agent-message";
+import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
+import { NO_MODEL, noModelError } from "./no-model";
 
 /**
  * `agent[streamOnHistory](options, history)`: a stream run on the history given instead of the
@@ -30,22 +32,28 @@ const MAX_INPUT_LENGTH = 1_000_000;
  * An LLM agent with memory: it keeps each session's conversation in its store, fits it into the
  * model's context window with its memory strategy, runs the tool loop, and persists every turn.
  */
-export class Agent {
+export class Agent<DefaultSessionId extends string | undefined = string> {
   readonly name: string | undefined;
   readonly model: LanguageModel;
   readonly memoryStore: MemoryStore;
   readonly strategy: IMemoryStrategy;
-  /** The session used when a run names none. */
-  readonly sessionId: string;
-  private readonly config: AgentConfig;
+  /**
+   * The session used when a run names none: the `sessionId` option, else one id generated per
+   * Agent instance. Undefined for an agent of `createAgent` without a `sessionId` (typed
+   * `Agent<string | undefined>`): each run without one gets a new session (the AgentLIB document's
+   * rule: no memory between such calls).
+   */
+  readonly sessionId: DefaultSessionId;
+  private config: AgentConfig;
   private readonly events = new AgentEventEmitter();
-  private readonly queue: SessionQueue;
+  private queue: SessionQueue;
   private readonly namedSessions = new Set<string>();
   /** The fact scope of each run in progress, so the memory tools need not work it out again. */
   private readonly runScopes = new Map<string, string>();
 
   constructor(options: AgentOptions) {
-    this.config = resolveAgentConfig(options, {
+    // `createAgent` passes its marker in the options (InternalAgentOptions); users never do.
+    this.config = resolveAgentConfig(options as InternalAgentOptions, {
       scopeOf: (context) => (context.runId === undefined ? undefined : this.runScopes.get(context.runId)),
       onFactChange: (fact, context) =>
         this.events.emit("memory:write", {
@@ -61,7 +69,7 @@ export class Agent {
     this.model = this.config.model;
     this.strategy = this.config.strategy;
     this.memoryStore = this.config.memoryStore;
-    this.sessionId = this.config.sessionId;
+    this.sessionId = this.config.sessionId as DefaultSessionId;
     this.queue = SessionQueue.for(this.memoryStore);
   }
 
@@ -82,6 +90,23 @@ export class Agent {
   /** A streamed run on `history` (already parsed, without system messages, pairing restored) instead of the stored history. */
   [streamOnHistory](input: AgentRunOptions, history: AgentMessage[]): AgentStream {
     return new AgentStream(this.start(input, "stream", { messages: history, offset: 0, partial: false }));
+  }
+
+  /**
+   * Makes `provider` this agent's history (the AgentLIB document's `.memory(provider)`): before
+   * each run, `provider.read({ sessionId })` gives the conversation, prepended to the messages sent
+   * to the model; after it, `provider.write(conversation, { sessionId, agentName })` persists the
+   * conversation with the new turn. The store then keeps facts only. Returns the agent.
+   * (docs/architecture.md, "The run loop").
+   */
+  memory(provider: MemoryProvider | MessageMemoryProvider): this {
+    if (provider == null || typeof provider !== "object" || typeof provider.read !== "function" || typeof provider.write !== "function") {
+      throw new InvalidArgumentError({ argument: "memory", value: provider, message: "agent.memory() takes a memory provider: an object with read(options) and write(messages, options)." });
+    }
+    this.config = Object.freeze({ ...this.config, historyProvider: provider });
+    // Runs on one session through this provider, from any agent, wait for each other: each reads the history the last one wrote.
+    this.queue = SessionQueue.for(provider);
+    return this;
   }
 
   /** Listens to an event (docs/architecture.md, "Events"). Returns a function that removes the listener. */
@@ -118,7 +143,8 @@ export class Agent {
   /** The run's own record: its input checked and its ids validated, once. */
   private resolveRun(input: string | AgentRunOptions, mode: TurnRun["mode"], history: LoadedHistory | undefined): TurnRun {
     const runOptions = normaliseRunInput(input);
-    const sessionId = runOptions.sessionId === undefined ? this.sessionId : validateSessionId(runOptions.sessionId);
+    if (this.model === NO_MODEL) throw noModelError();
+    const sessionId = runOptions.sessionId === undefined ? (this.sessionId ?? `session-${newId()}`) : validateSessionId(runOptions.sessionId);
     const userId = runOptions.userId === undefined ? undefined : validateSessionId(runOptions.userId, "userId");
     const runId = newId();
     const facts = this.config.facts;

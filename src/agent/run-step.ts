@@ -19,6 +19,8 @@ import type { TurnLog } from "./turn-log";
 export interface StepInput {
   stepNumber: number;
   history: LoadedHistory;
+  /** System messages of a history read from a provider (a summary, recalled context), rendered as data. */
+  context: string | undefined;
   facts: readonly Fact[];
   recalled: readonly MemoryRecord[];
   log: TurnLog;
@@ -33,14 +35,14 @@ export interface StepInput {
 export async function* runStep(
   config: AgentConfig,
   run: TurnRun,
-  { stepNumber, history, facts, recalled, log }: StepInput,
+  { stepNumber, history, context, facts, recalled, log }: StepInput,
 ): AsyncGenerator<AgentStreamPart, { history: LoadedHistory; factsChanged: boolean; done: boolean }> {
   const fitted = await fitWindow(config, run, history, log.messages);
   const window = fitted.window;
   const system = buildSystemPrompt({
     ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),
     ...(config.facts && facts.length ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) } : {}),
-    ...(window.summary ? { summary: window.summary } : {}),
+    ...(context || window.summary ? { summary: [context, window.summary].filter(Boolean).join("\n\n") } : {}),
     recalled: recalled as MemoryRecord[],
   });
   yield* run.notifier.tell({ type: "step:start", step: stepNumber, messageCount: window.messages.length });

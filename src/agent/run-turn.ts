@@ -3,49 +3,58 @@ import type { AgentConfig } from "./agent-config";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
 import { loadFacts } from "./load-facts";
 import { newId } from "./new-id";
+import { ProviderHistory } from "./provider-history";
 import { recallMemories } from "./recall-memories";
 import { rememberTurn } from "./remember-turn";
 import { runStep } from "./run-step";
-import { loadSessionHistory } from "./session-history";
+import { loadSessionHistory, type LoadedHistory } from "./session-history";
 import { throwIfAborted } from "./throw-if-aborted";
 import { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
 
 /**
- * One run: load → recall → persist the user message → (fit → call → tools)* → persist the turn.
+ * One run: load (the store's history, or the `agent.memory()` provider's) → recall → persist the
+ * user message → (fit → call → tools)* → persist the turn (to the store, or the provider).
  * Yields stream parts and returns the result. On abort or failure, the user message and every
  * completed step stay stored (each step whole, so the pairing rule holds) and the error is thrown.
  */
 export async function* runTurn(config: AgentConfig, run: TurnRun): AsyncGenerator<AgentStreamPart, AgentResult> {
   const startedAt = Date.now();
   run.notifier.notify({ type: "run:start", input: run.input, ...(run.userId ? { userId: run.userId } : {}) });
-  const log = new TurnLog(config.store, run);
+  // With a provider given to `agent.memory()`, it holds the history instead of the store.
+  const fromProvider = config.historyProvider !== undefined && run.history === undefined;
+  const log = new TurnLog(fromProvider ? undefined : config.store, run);
+  let provided: ProviderHistory | undefined;
+  let history: LoadedHistory = { messages: [], offset: 0, partial: false };
   try {
     throwIfAborted(run);
     const limit = config.strategy.historyLimit;
-    let history = run.history ?? (await loadSessionHistory(config.store, run.sessionId, limit === undefined ? {} : { limit }));
+    if (fromProvider) provided = await ProviderHistory.load(config, run);
+    history = run.history ?? provided?.history ?? (await loadSessionHistory(config.store, run.sessionId, limit === undefined ? {} : { limit }));
     let facts = await loadFacts(config, run);
-    const recalled = await recallMemories(config, run);
+    const recalled = [...(provided?.recalled ?? []), ...(await recallMemories(config, run))];
     run.notifier.notify({ type: "memory:read", messageCount: history.messages.length, factCount: facts.length, recalledCount: recalled.length });
     log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
     await log.persist();
 
     for (let stepNumber = 1; stepNumber <= config.maxSteps; stepNumber++) {
       throwIfAborted(run);
-      const step = yield* runStep(config, run, { stepNumber, history, facts, recalled, log });
+      const step = yield* runStep(config, run, { stepNumber, history, context: provided?.context, facts, recalled, log });
       history = step.history;
       if (step.factsChanged) facts = await loadFacts(config, run);
       if (step.done) break;
     }
 
     await log.persist();
+    await provided?.persist(config, run, log.messages);
     await rememberTurn(config, run, log.messages);
-    yield* run.notifier.tell({ type: "run:end", ...log.outcome(startedAt) });
+    yield* run.notifier.tell({ type: "run:end", ...log.outcome(startedAt, history.messages) });
     return log.result();
   } catch (thrown) {
     const error = run.abortSignal?.aborted && !AbortError.isInstance(thrown) ? new AbortError({ sessionId: run.sessionId, cause: thrown }) : thrown;
     await log.persistOrReport();
-    run.notifier.notify({ type: "run:end", ...log.outcome(startedAt), finishReason: AbortError.isInstance(error) ? "aborted" : "error", error });
+    await provided?.persistOrReport(config, run, log.messages);
+    run.notifier.notify({ type: "run:end", ...log.outcome(startedAt, history.messages), finishReason: AbortError.isInstance(error) ? "aborted" : "error", error });
     throw error;
   }
 }

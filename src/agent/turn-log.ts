@@ -16,7 +16,8 @@ export class TurnLog {
   private persisted = 0;
 
   constructor(
-    private readonly store: AdaptedStore,
+    /** Where `persist` appends; none when the history lives in a provider (`agent.memory()`), which is written after the run. */
+    private readonly store: AdaptedStore | undefined,
     private readonly run: TurnRun,
   ) {}
 
@@ -37,7 +38,7 @@ export class TurnLog {
   /** Appends the messages not stored yet and tells `memory:write`. */
   async persist(): Promise<void> {
     const pending = this.messages.slice(this.persisted);
-    if (pending.length === 0) return;
+    if (pending.length === 0 || !this.store) return;
     await this.store.appendMessages(this.run.sessionId, pending);
     this.persisted = this.messages.length;
     this.run.notifier.notify({ type: "memory:write", messages: pending, messageIds: pending.map((message) => message.id!) });
@@ -52,9 +53,10 @@ export class TurnLog {
     }
   }
 
-  /** The payload of `run:end` so far. */
-  outcome(startedAt: number) {
-    return { text: this.text, usage: this.usage, steps: this.steps.length, durationMs: Date.now() - startedAt, finishReason: this.finishReason };
+  /** The payload of `run:end` so far; `history`: the history the run worked on. */
+  outcome(startedAt: number, history: readonly AgentMessage[]) {
+    const state = { messages: [...history, ...this.messages] };
+    return { text: this.text, usage: this.usage, steps: this.steps.length, durationMs: Date.now() - startedAt, finishReason: this.finishReason, state };
   }
 
   result(): AgentResult {

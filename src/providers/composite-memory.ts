@@ -78,7 +78,8 @@ export class CompositeMemory implements MemoryProvider {
    * `BufferMemory`), the answer is messages: each provider's turns merged by `mergeStrategy`
    * (records of recall providers become system messages), duplicates by id dropped, and `limit`
    * (when given) the most recent ones. Otherwise the answer is records, merged as described above.
-   * (Typed as records while `MemoryProvider.read` is; the agent side of AgentLIB's contract widens it.)
+   * (Typed as records, as recall code written against it expects; with a conversation memory
+   * among its providers, cast the answer to `ModelMessage[]`. The agent tells the two apart.)
    */
   async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
     const limit = options.limit ?? this.limit;
@@ -133,7 +134,7 @@ export class CompositeMemory implements MemoryProvider {
   /** Every provider's entries: records, and conversations (`{ id, sessionId, messages, metadata }`) from conversation memories. */
   async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     const lists = await this.each("entries", (provider) => (provider.entries ? provider.entries(options) : Promise.resolve([])));
-    return lists.flatMap((list) => (Array.isArray(list) ? list : []));
+    return lists.flatMap((list) => (Array.isArray(list) ? list : [])) as MemoryRecordEntry[];
   }
 
   /** Runs one operation on every provider at once; undefined for those that failed. Throws only when all failed. */

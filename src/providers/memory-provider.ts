@@ -59,18 +59,24 @@ export interface MemoryWriteOptions extends MemoryScope {
 }
 
 /**
- * A source of long-term, semantic memory (Mem0, a vector database, the built-in index).
- * The agent calls `read` with the current input before the model call and `write` with each
- * finished turn; a provider that throws or passes its timeout degrades the turn (`memory:error`).
+ * A memory provider, of one of two kinds told apart by what `read` returns:
+ *
+ * - a recall provider (Mem0, a vector database, the built-in index) returns records: given as
+ *   `new Agent({ memoryProvider })`, the agent calls `read` with the current input before the
+ *   model call and `write` with each finished turn; a provider that throws or passes its
+ *   timeout degrades the turn (`memory:error`);
+ * - a conversation memory (the AgentLIB document's contract: `BufferMemory`, a custom
+ *   `RedisMemory`) returns messages: given to `agent.memory(provider)`, it is the agent's
+ *   history (docs/architecture.md, "The run loop").
  */
 export interface MemoryProvider {
   readonly type: string;
-  read(options: MemoryReadOptions): Promise<MemoryRecord[]>;
+  read(options: MemoryReadOptions): Promise<MemoryRecord[] | ModelMessage[]>;
   write(messages: AgentMessage[], options: MemoryWriteOptions): Promise<void>;
   /** Forgets the memories of a scope, or of a session id (all of them without one). */
   clear?(options?: MemoryScope | string): Promise<void>;
-  /** Lists the memories of a scope (all of them without one), oldest first. */
-  entries?(options?: MemoryScope | string): Promise<MemoryRecordEntry[]>;
+  /** Lists the memories of a scope (all of them without one), oldest first: records, or conversations. */
+  entries?(options?: MemoryScope | string): Promise<MemoryEntry[]>;
 }
 
 /**
