@@ -1,3 +1,4 @@
+import { holdLease } from "../hold-lease";
 import { randomUUID } from "node:crypto";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import type { SessionLockOptions } from "../memory-store";
@@ -41,27 +42,16 @@ export class PostgresSessionLeases {
       return rows.length > 0 ? true : undefined;
     }, signal);
     this.held.set(sessionId, token);
-    const renew = setInterval(() => {
-      this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${lease} WHERE session_id = $1 AND token = $2 RETURNING 1`, [
-        sessionId,
-        token,
-        this.leaseMs,
-      ]).then(
-        // Taken over: stop renewing; the writes of this holder are refused from now on.
-        (rows) => rows.length === 0 && clearInterval(renew),
-        // A failed renewal (connection lost, failover) is retried at the next tick.
-        () => {},
-      );
-    }, Math.max(100, Math.floor(this.leaseMs / 3)));
-    renew.unref();
-    let released = false;
-    return async () => {
-      if (released) return;
-      released = true;
-      clearInterval(renew);
-      if (this.held.get(sessionId) === token) this.held.delete(sessionId);
-      await this.run("unlockSession", sessionId, `DELETE FROM ${this.table} WHERE session_id = $1 AND token = $2`, [sessionId, token]);
-    };
+    return holdLease({
+      leaseMs: this.leaseMs,
+      renewEveryMs: Math.max(100, Math.floor(this.leaseMs / 3)),
+      renew: async () =>
+        (await this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${lease} WHERE session_id = $1 AND token = $2 RETURNING 1`, [sessionId, token, this.leaseMs])).length > 0,
+      release: async () => {
+        if (this.held.get(sessionId) === token) this.held.delete(sessionId);
+        await this.run("unlockSession", sessionId, `DELETE FROM ${this.table} WHERE session_id = $1 AND token = $2`, [sessionId, token]);
+      },
+    });
   }
 
   /**

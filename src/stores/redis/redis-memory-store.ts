@@ -6,7 +6,7 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
-import { holdLockLease } from "./redis-lock-lease";
+import { holdLease } from "../hold-lease";
 import { execWaitingForReplicas, replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
 import { RedisSessionIndex } from "./redis-session-index";
 import { parseSessionTags } from "../parse-session-tags";
@@ -286,7 +286,8 @@ export class RedisMemoryStore implements MemoryStore {
       (await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined,
       options.signal,
     );
-    return holdLockLease(this.lockLeaseMs, (lease) => this.eval(renewScript, [key], [token, String(lease)]));
+    const renew = (leaseMs: number) => this.eval(renewScript, [key], [token, String(leaseMs)]);
+    return holdLease({ leaseMs: this.lockLeaseMs, renew: async () => Number(await renew(this.lockLeaseMs)) === 1, release: async () => void (await renew(0)) });
   }
 
   private get factScopesKey(): string {

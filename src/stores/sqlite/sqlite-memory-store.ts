@@ -1,4 +1,5 @@
 import { errorText } from "../../errors/error-text";
+import { holdLease } from "../hold-lease";
 import { randomUUID } from "node:crypto";
 import BetterSqlite3 from "better-sqlite3";
 import type { Database } from "better-sqlite3";
@@ -228,21 +229,12 @@ export class SqliteMemoryStore implements MemoryStore {
       }),
       options.signal,
     );
-    const renew = setInterval(() => {
-      try {
-        this.statements.renewLock.run(Date.now() + this.lockLeaseMs, sessionId, token);
-      } catch {
-        // a busy database: the next tick tries again, well inside the lease
-      }
-    }, Math.max(1000, Math.floor(this.lockLeaseMs / 3)));
-    renew.unref();
-    let released = false;
-    return async () => {
-      if (released) return;
-      released = true;
-      clearInterval(renew);
-      this.write("unlockSession", sessionId, () => this.statements.releaseLock.run(sessionId, token));
-    };
+    return holdLease({
+      leaseMs: this.lockLeaseMs,
+      // A busy database throws: the next tick tries again, well inside the lease.
+      renew: () => this.statements.renewLock.run(Date.now() + this.lockLeaseMs, sessionId, token).changes === 1,
+      release: () => this.write("unlockSession", sessionId, () => void this.statements.releaseLock.run(sessionId, token)),
+    });
   }
 
   private migrate(): void {
