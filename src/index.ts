@@ -36,7 +36,10 @@ export type {
   ToolDefinition,
 } from "./models/language-model";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
-export { listProviders, registerProvider, resolveLanguageModel, unregisterProvider } from "./models/model-registry";
+export { listProviders, registerProvider, resolveLanguageModel, unregisterProvider, type ProviderFactory } from "./models/model-registry";
+export { fromAISDK } from "./models/ai-sdk/from-ai-sdk";
+export type { AISDKModelSettings } from "./models/ai-sdk/ai-sdk-language-model";
+export type { AISDKLanguageModel } from "./models/ai-sdk/ai-sdk-types";
 export { createOpenAI, openai, type OpenAIProvider, type OpenAIProviderSettings } from "./models/openai/openai-provider";
 export { createOpenAICompatible, type OpenAICompatibleProviderSettings } from "./models/openai/create-openai-compatible";
 export type { OpenAIEmbeddingModelOptions } from "./models/openai/openai-embedding-model";

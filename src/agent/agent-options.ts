@@ -1,3 +1,4 @@
+import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
 import type { LanguageModel } from "../models/language-model";
 import type { MemoryProvider } from "../providers/memory-provider";
 import type { IMemoryStrategy, MemoryStrategyName } from "../strategies/memory-strategy";
@@ -10,8 +11,11 @@ import type { ToolSet } from "../tools/tool";
 export interface AgentOptions {
   /** Recorded as `agentName` in memory metadata and event payloads. */
   name?: string;
-  /** A `"provider/model"` string (e.g. `"openai/gpt-4o"`) or a `LanguageModel` instance. */
-  model: string | LanguageModel;
+  /**
+   * A `"provider/model"` string (e.g. `"openai/gpt-4o"`), a `LanguageModel` instance, or a model of
+   * any AI SDK provider package (`openai("gpt-4o")` from `@ai-sdk/openai`, `google(...)`, ...).
+   */
+  model: string | LanguageModel | AISDKLanguageModel;
   /** The agent's instructions, sent as the system prompt on every call. */
   systemPrompt?: string;
   /**

@@ -1,3 +1,4 @@
+import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
 import type { LanguageModel } from "../models/language-model";
 import { Agent } from "./agent";
 import { agentlibRules, type InternalAgentOptions } from "./agent-config";
@@ -5,7 +6,7 @@ import type { AgentOptions } from "./agent-options";
 
 /** `createAgent`'s options: those of `new Agent()`, the model optional (a run without one fails, naming it). */
 export interface CreateAgentOptions extends Omit<AgentOptions, "model"> {
-  model?: string | LanguageModel;
+  model?: string | LanguageModel | AISDKLanguageModel;
 }
 
 /**

@@ -1,16 +1,25 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { NoSuchProviderError } from "../errors/no-such-provider-error";
 import { defaultProviders } from "./default-providers";
-import type { LanguageModel, LanguageModelFactory } from "./language-model";
+import { fromAISDK, isAISDKLanguageModel } from "./ai-sdk/from-ai-sdk";
+import type { AISDKLanguageModel } from "./ai-sdk/ai-sdk-types";
+import type { LanguageModel } from "./language-model";
+
+/**
+ * Makes a model of one provider from its model id (the part after the slash of
+ * `"provider/model"`): an agentcore `LanguageModel`, or a model of an AI SDK provider package, so
+ * `registerProvider("google", google)` (from `@ai-sdk/google`) makes `"google/..."` strings work.
+ */
+export type ProviderFactory = (modelId: string) => LanguageModel | AISDKLanguageModel;
 
 // Built in: "openai" and "anthropic" (see default-providers.ts); SDKs load on first call.
-const providers = new Map<string, LanguageModelFactory>(Object.entries(defaultProviders));
+const providers = new Map<string, ProviderFactory>(Object.entries(defaultProviders));
 
 /**
  * Registers a provider prefix so `"<prefix>/<model>"` strings resolve to its models.
  * Registering an existing prefix replaces it.
  */
-export function registerProvider(prefix: string, factory: LanguageModelFactory): void {
+export function registerProvider(prefix: string, factory: ProviderFactory): void {
   if (!/^[a-z0-9][a-z0-9._-]*$/i.test(prefix)) {
     throw new InvalidArgumentError({
       argument: "prefix",
@@ -32,16 +41,18 @@ export function listProviders(): string[] {
 }
 
 /**
- * Resolves a `"provider/model"` string (or passes a `LanguageModel` through). An unknown prefix
- * is a `NoSuchProviderError` that lists the known ones.
+ * Resolves a `"provider/model"` string, wraps a model of an AI SDK provider package (spec v2 or
+ * v3, see `fromAISDK`), or passes a `LanguageModel` through. An unknown prefix is a
+ * `NoSuchProviderError` that lists the known ones.
  */
-export function resolveLanguageModel(model: string | LanguageModel): LanguageModel {
+export function resolveLanguageModel(model: string | LanguageModel | AISDKLanguageModel): LanguageModel {
   if (typeof model !== "string") {
-    if (model && typeof model.doGenerate === "function" && typeof model.doStream === "function") return model;
+    if (isAISDKLanguageModel(model)) return fromAISDK(model);
+    if (model && typeof model.doGenerate === "function" && typeof model.doStream === "function") return model as LanguageModel;
     throw new InvalidArgumentError({
       argument: "model",
       value: model,
-      message: 'model must be a "provider/model" string (e.g. "openai/gpt-4o") or a LanguageModel instance.',
+      message: 'model must be a "provider/model" string (e.g. "openai/gpt-4o"), a LanguageModel instance or a model of an AI SDK provider package (e.g. openai("gpt-4o") from @ai-sdk/openai).',
     });
   }
   const slash = model.indexOf("/");
@@ -58,5 +69,6 @@ export function resolveLanguageModel(model: string | LanguageModel): LanguageMod
   if (!factory) {
     throw new NoSuchProviderError({ providerId, modelId, availableProviders: listProviders() });
   }
-  return factory(modelId);
+  const made = factory(modelId);
+  return isAISDKLanguageModel(made) ? fromAISDK(made) : made;
 }

@@ -3,6 +3,8 @@ import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { SummarizationError, type SummarizationFailure } from "../errors/summarization-error";
 import type { AgentMessage } from "../messages/agent-message";
+import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
+import { fromAISDK } from "../models/ai-sdk/from-ai-sdk";
 import type { LanguageModel } from "../models/language-model";
 import type { MemoryStore, SummaryRecord } from "../stores/memory-store";
 import { estimateTokens } from "../tokens/estimate-tokens";
@@ -34,8 +36,8 @@ export interface SummaryMemoryOptions extends WindowBehaviourOptions {
   countTurns?: boolean;
   /** With `countTurns`: earlier turns kept verbatim after the summary, beside the current turn. @default 3 */
   recentTurns?: number;
-  /** The model that writes summaries. @default the agent's model */
-  model?: LanguageModel;
+  /** The model that writes summaries: a `LanguageModel` or an AI SDK provider's model. @default the agent's model */
+  model?: LanguageModel | AISDKLanguageModel;
   /** Longest summary accepted, in tokens; a longer answer is rejected and the turn falls back. @default 600 */
   maxSummaryTokens?: number;
   /** Token budget of the messages sent after the summary, and of the fallback window. @default 4000 */
@@ -114,7 +116,7 @@ export class SummaryMemory implements IMemoryStrategy {
     this.maxTokens = integerOption(options.maxTokens, "maxTokens", 4000)!;
     this.timeoutMs = integerOption(options.timeoutMs, "timeoutMs", 30_000)!;
     this.maxDigestLength = integerOption(options.maxDigestLength, "maxDigestLength", 60_000)!;
-    this.model = options.model;
+    this.model = options.model === undefined ? undefined : fromAISDK(options.model);
     this.behaviour = resolveBehaviour(options, undefined);
   }
 
@@ -332,8 +334,8 @@ export class SummaryMemory implements IMemoryStrategy {
 export interface SummarizingMemoryOptions extends WindowBehaviourOptions {
   /** Messages kept verbatim after the summary. @default 10 */
   recentMessages?: number;
-  /** The model that writes summaries. @default the agent's model */
-  summaryModel?: LanguageModel;
+  /** The model that writes summaries: a `LanguageModel` or an AI SDK provider's model. @default the agent's model */
+  summaryModel?: LanguageModel | AISDKLanguageModel;
   /** Extend the summary once this many messages have gathered beyond `recentMessages`. @default 10 */
   summarizeEvery?: number;
   /** Longest summary accepted, in tokens. @default 600 */

@@ -1,0 +1,79 @@
+import type { LanguageModel, LanguageModelCall, LanguageModelResult, LanguageModelStreamPart } from "../language-model";
+import { convertAISDKGenerateResult } from "./ai-sdk-result";
+import type { AISDKCallOptions, AISDKLanguageModel, AISDKProviderOptions } from "./ai-sdk-types";
+import { convertAISDKError } from "./convert-ai-sdk-error";
+import { convertAISDKStream } from "./convert-ai-sdk-stream";
+import { convertToAISDKPrompt, convertToAISDKTools } from "./convert-to-ai-sdk-prompt";
+import { retryAISDKCall } from "./retry-ai-sdk-call";
+
+/** Call settings of an AI SDK model used through agentcore (`fromAISDK(model, settings)`). */
+export interface AISDKModelSettings {
+  /** Extra HTTP headers sent with every call. @default none */
+  headers?: Record<string, string>;
+  /** Provider-specific options passed to every call as is, e.g. `{ openai: { reasoningEffort: "low" } }`. @default none */
+  providerOptions?: AISDKProviderOptions;
+}
+
+/**
+ * An AI SDK language model (spec v2 or v3) as an agentcore `LanguageModel`: agentcore's call is
+ * converted to the AI SDK's call options and the answer back. The model's own provider package
+ * does the HTTP; this class never imports `ai` or `@ai-sdk/*`.
+ */
+export class AISDKLanguageModelAdapter implements LanguageModel {
+  readonly provider: string;
+  readonly modelId: string;
+  /** The AI SDK model this adapter calls. */
+  readonly aiSDKModel: AISDKLanguageModel;
+  private readonly settings: AISDKModelSettings;
+
+  constructor(model: AISDKLanguageModel, settings: AISDKModelSettings = {}) {
+    this.aiSDKModel = model;
+    // AI SDK provider ids name the API too ("openai.chat", "google.generative-ai"): the part
+    // before the dot is the provider, as agentcore's "provider/model" strings name it.
+    this.provider = String(model.provider).split(".")[0] || String(model.provider);
+    this.modelId = String(model.modelId);
+    this.settings = settings;
+  }
+
+  async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
+    const options = this.callOptions(call);
+    const result = await retryAISDKCall(async () => {
+      try {
+        return await this.aiSDKModel.doGenerate(options);
+      } catch (error) {
+        throw this.convertError(error, call);
+      }
+    }, call);
+    return convertAISDKGenerateResult(result);
+  }
+
+  async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
+    const options = this.callOptions(call);
+    // Retries cover starting the stream (the HTTP response); a stream that fails midway is not replayed.
+    const { stream } = await retryAISDKCall(async () => {
+      try {
+        return await this.aiSDKModel.doStream(options);
+      } catch (error) {
+        throw this.convertError(error, call);
+      }
+    }, call);
+    yield* convertAISDKStream(stream, (error) => this.convertError(error, call));
+  }
+
+  private callOptions(call: LanguageModelCall): AISDKCallOptions {
+    const tools = convertToAISDKTools(call.tools);
+    return {
+      prompt: convertToAISDKPrompt(call.system, call.messages),
+      ...(tools ? { tools, toolChoice: { type: "auto" as const } } : {}),
+      ...(call.maxOutputTokens === undefined ? {} : { maxOutputTokens: call.maxOutputTokens }),
+      ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
+      ...(call.abortSignal ? { abortSignal: call.abortSignal } : {}),
+      ...(this.settings.headers ? { headers: { ...this.settings.headers } } : {}),
+      ...(this.settings.providerOptions ? { providerOptions: this.settings.providerOptions } : {}),
+    };
+  }
+
+  private convertError(error: unknown, call: LanguageModelCall): unknown {
+    return convertAISDKError(error, { provider: this.provider, modelId: this.modelId, abortSignal: call.abortSignal });
+  }
+}

@@ -1,0 +1,92 @@
+import type { ToolCall } from "../../messages/agent-message";
+import type { FinishReason, LanguageModelResult, LanguageModelUsage } from "../language-model";
+import { parseToolArguments } from "../parse-tool-arguments";
+import type { AISDKGenerateResult, AISDKPart } from "./ai-sdk-types";
+
+const finishReasons: ReadonlySet<string> = new Set(["stop", "length", "tool-calls", "content-filter", "error", "other"]);
+
+/**
+ * An AI SDK finish reason as agentcore's: v3 gives `{ unified, raw }`, v2 the bare string (with
+ * `"unknown"`, which is `"other"` here). A step that made tool calls finished for them.
+ */
+export function convertAISDKFinishReason(reason: unknown, hasToolCalls: boolean): FinishReason {
+  const unified = reason !== null && typeof reason === "object" ? (reason as { unified?: unknown }).unified : reason;
+  if (hasToolCalls && (unified === "stop" || unified === "other" || unified === "unknown" || unified === undefined)) return "tool-calls";
+  return typeof unified === "string" && finishReasons.has(unified) ? (unified as FinishReason) : "other";
+}
+
+/**
+ * AI SDK usage as agentcore's. v3 nests the counts (`inputTokens: { total, noCache, cacheRead,
+ * ... }`, `outputTokens: { total, text, reasoning }`); v2 has flat numbers and `totalTokens`. A
+ * count the provider did not report is 0.
+ */
+export function convertAISDKUsage(usage: unknown): LanguageModelUsage {
+  const record = usage !== null && typeof usage === "object" ? (usage as Record<string, unknown>) : {};
+  const inputTokens = tokenCount(record.inputTokens);
+  const outputTokens = tokenCount(record.outputTokens);
+  const reportedTotal = typeof record.totalTokens === "number" && Number.isFinite(record.totalTokens) ? record.totalTokens : undefined;
+  return { inputTokens, outputTokens, totalTokens: reportedTotal ?? inputTokens + outputTokens };
+}
+
+function tokenCount(value: unknown): number {
+  const count = value !== null && typeof value === "object" ? (value as { total?: unknown }).total : value;
+  return typeof count === "number" && Number.isFinite(count) && count >= 0 ? count : 0;
+}
+
+/**
+ * A tool call of the model for agentcore to run (`tool-call` content or stream part), or
+ * `undefined` for one the provider ran itself (`providerExecuted`) or one without an id or name.
+ * The input arrives as JSON text; invalid JSON becomes `{}` (see `parseToolArguments`).
+ */
+export function convertAISDKToolCall(part: AISDKPart): ToolCall | undefined {
+  const { toolCallId, toolName, input, providerExecuted } = part as {
+    toolCallId?: unknown;
+    toolName?: unknown;
+    input?: unknown;
+    providerExecuted?: unknown;
+  };
+  if (providerExecuted === true || typeof toolCallId !== "string" || toolCallId === "" || typeof toolName !== "string" || toolName === "") return undefined;
+  const argumentsObject =
+    typeof input === "string"
+      ? parseToolArguments(input)
+      : input !== null && typeof input === "object" && !Array.isArray(input)
+        ? (input as Record<string, unknown>)
+        : {};
+  return { id: toolCallId, name: toolName, arguments: argumentsObject };
+}
+
+/** The response id and model id the provider reported, when it did. */
+export function convertAISDKResponse(response: { id?: unknown; modelId?: unknown } | undefined): { id?: string; modelId?: string } | undefined {
+  if (!response) return undefined;
+  const result: { id?: string; modelId?: string } = {};
+  if (typeof response.id === "string" && response.id !== "") result.id = response.id;
+  if (typeof response.modelId === "string" && response.modelId !== "") result.modelId = response.modelId;
+  return result.id === undefined && result.modelId === undefined ? undefined : result;
+}
+
+/**
+ * `doGenerate`'s answer as agentcore's model result: the text parts joined, the tool calls to
+ * run, finish reason, usage and response metadata. Reasoning, sources, files and the results of
+ * provider-executed tools have no place in agentcore's messages and are left out.
+ */
+export function convertAISDKGenerateResult(result: AISDKGenerateResult): LanguageModelResult {
+  let text = "";
+  const toolCalls: ToolCall[] = [];
+  for (const part of Array.isArray(result?.content) ? result.content : []) {
+    if (part?.type === "text") {
+      const partText = (part as { text?: unknown }).text;
+      if (typeof partText === "string") text += partText;
+    } else if (part?.type === "tool-call") {
+      const toolCall = convertAISDKToolCall(part);
+      if (toolCall) toolCalls.push(toolCall);
+    }
+  }
+  const response = convertAISDKResponse(result?.response);
+  return {
+    text,
+    toolCalls,
+    finishReason: convertAISDKFinishReason(result?.finishReason, toolCalls.length > 0),
+    usage: convertAISDKUsage(result?.usage),
+    ...(response ? { response } : {}),
+  };
+}

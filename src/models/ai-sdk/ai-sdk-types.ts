@@ -1,0 +1,60 @@
+// Structural types of an AI SDK language model (`@ai-sdk/provider`'s `LanguageModelV2` of `ai` 5
+// and `LanguageModelV3` of `ai` 6), written out here so agentcore never imports `ai` or
+// `@ai-sdk/*`. Only what the adapter reads or sends is spelled out; what comes back is loose on
+// purpose (one type for both versions) and is checked field by field at runtime.
+
+/** The JSON Schema of a function tool's input, as the AI SDK takes it. */
+export type AISDKJSONSchema = Record<string, unknown>;
+
+/** Provider-specific options, keyed by provider name (`{ openai: { reasoningEffort: "low" } }`). */
+export type AISDKProviderOptions = Record<string, Record<string, unknown>>;
+
+export type AISDKToolResultOutput = { type: "text"; value: string };
+
+/** One message of an AI SDK prompt (the parts agentcore's messages map to). */
+export type AISDKPromptMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: { type: "text"; text: string }[] }
+  | {
+      role: "assistant";
+      content: ({ type: "text"; text: string } | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown })[];
+    }
+  | { role: "tool"; content: { type: "tool-result"; toolCallId: string; toolName: string; output: AISDKToolResultOutput }[] };
+
+/** What agentcore sends to `doGenerate` / `doStream` (a subset of the AI SDK's call options, valid for v2 and v3). */
+export interface AISDKCallOptions {
+  prompt: AISDKPromptMessage[];
+  maxOutputTokens?: number;
+  temperature?: number;
+  tools?: { type: "function"; name: string; description?: string; inputSchema: AISDKJSONSchema }[];
+  toolChoice?: { type: "auto" };
+  abortSignal?: AbortSignal;
+  headers?: Record<string, string | undefined>;
+  providerOptions?: AISDKProviderOptions;
+}
+
+/** A part of `doGenerate`'s `content` or of `doStream`'s stream: read by `type`, fields checked at runtime. */
+export interface AISDKPart {
+  readonly type: string;
+}
+
+/** `doGenerate`'s answer, v2 or v3 (usage and finish reason differ: see `ai-sdk-result.ts`). */
+export interface AISDKGenerateResult {
+  content: ReadonlyArray<AISDKPart>;
+  finishReason: unknown;
+  usage: unknown;
+  response?: { id?: string; modelId?: string };
+}
+
+/**
+ * A language model of an AI SDK provider package (`@ai-sdk/openai`, `@ai-sdk/google`,
+ * `@ai-sdk/mistral`, ...), specification `"v2"` (`ai` 5) or `"v3"` (`ai` 6). Pass one as `model`
+ * wherever agentcore takes a model.
+ */
+export interface AISDKLanguageModel {
+  readonly specificationVersion: "v2" | "v3";
+  readonly provider: string;
+  readonly modelId: string;
+  doGenerate(options: AISDKCallOptions): PromiseLike<AISDKGenerateResult>;
+  doStream(options: AISDKCallOptions): PromiseLike<{ stream: ReadableStream<AISDKPart> }>;
+}
