@@ -6,8 +6,11 @@
 /** The JSON Schema of a function tool's input, as the AI SDK takes it. */
 export type AISDKJSONSchema = Record<string, unknown>;
 
+/** A JSON value, as the AI SDK types provider options. */
+export type AISDKJSONValue = null | string | number | boolean | AISDKJSONValue[] | { [key: string]: AISDKJSONValue };
+
 /** Provider-specific options, keyed by provider name (`{ openai: { reasoningEffort: "low" } }`). */
-export type AISDKProviderOptions = Record<string, Record<string, unknown>>;
+export type AISDKProviderOptions = Record<string, { [key: string]: AISDKJSONValue }>;
 
 export type AISDKToolResultOutput = { type: "text"; value: string };
 
