@@ -167,3 +167,83 @@ export function anthropicError(status: number, message: string, headers: Record<
   const type = status === 429 ? "rate_limit_error" : status >= 500 ? "api_error" : "invalid_request_error";
   return { kind: "json", status, headers, body: { type: "error", error: { type, message } } };
 }
+
+// --- OpenAI Responses API (what `openai("...")` of @ai-sdk/openai 3 calls) ---
+
+function responsesUsage(answer: ScriptedAnswer) {
+  const usage = usageOf(answer);
+  return {
+    input_tokens: usage.inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: usage.outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
+}
+
+/** The output items of a finished response: one `message` (when there is text), then one `function_call` per call. */
+function responsesOutput(answer: ScriptedAnswer) {
+  return [
+    ...(answer.text ? [{ type: "message", id: "msg_test", status: "completed", role: "assistant", content: [{ type: "output_text", text: answer.text, annotations: [], logprobs: [] }] }] : []),
+    ...(answer.toolCalls ?? []).map((call, index) => ({
+      type: "function_call",
+      id: `fc_test_${index}`,
+      call_id: call.id,
+      name: call.name,
+      arguments: JSON.stringify(call.arguments),
+      status: "completed",
+    })),
+  ];
+}
+
+function responsesBody(answer: ScriptedAnswer, model: string, status: "in_progress" | "completed") {
+  return {
+    id: "resp_test",
+    object: "response",
+    created_at: 1_700_000_000,
+    status,
+    error: null,
+    incomplete_details: null,
+    model,
+    output: status === "completed" ? responsesOutput(answer) : [],
+    parallel_tool_calls: true,
+    tool_choice: "auto",
+    usage: status === "completed" ? responsesUsage(answer) : null,
+  };
+}
+
+export function openaiResponse(answer: ScriptedAnswer, model = "gpt-4o-mini"): ScriptedResponse {
+  return { kind: "json", body: responsesBody(answer, model, "completed") };
+}
+
+/** The Responses API's server-sent events: each named by its type, numbered, no `[DONE]` at the end. */
+export function openaiResponsesStreamEvents(answer: ScriptedAnswer, model = "gpt-4o-mini"): ServerSentEvent[] {
+  const events: ServerSentEvent[] = [];
+  const send = (type: string, data: object) => events.push({ event: type, data: { type, sequence_number: events.length, ...data } });
+  send("response.created", { response: responsesBody(answer, model, "in_progress") });
+  send("response.in_progress", { response: responsesBody(answer, model, "in_progress") });
+  const output = responsesOutput(answer);
+  output.forEach((item, outputIndex) => {
+    if (item.type === "message") {
+      const text = answer.text ?? "";
+      send("response.output_item.added", { output_index: outputIndex, item: { ...item, status: "in_progress", content: [] } });
+      send("response.content_part.added", { item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+      for (const piece of pieces(text, 5)) send("response.output_text.delta", { item_id: item.id, output_index: outputIndex, content_index: 0, delta: piece, logprobs: [] });
+      send("response.output_text.done", { item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
+      send("response.content_part.done", { item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: "output_text", text, annotations: [] } });
+    } else {
+      const call = item as { id: string; arguments: string };
+      send("response.output_item.added", { output_index: outputIndex, item: { ...item, arguments: "", status: "in_progress" } });
+      for (const piece of pieces(call.arguments, 7)) send("response.function_call_arguments.delta", { item_id: call.id, output_index: outputIndex, delta: piece });
+      send("response.function_call_arguments.done", { item_id: call.id, output_index: outputIndex, arguments: call.arguments });
+    }
+    send("response.output_item.done", { output_index: outputIndex, item });
+  });
+  send("response.completed", { response: responsesBody(answer, model, "completed") });
+  return events;
+}
+
+export function openaiResponsesStream(answer: ScriptedAnswer, options: { delayMs?: number; hang?: boolean } = {}): ScriptedResponse {
+  const events = openaiResponsesStreamEvents(answer);
+  return { kind: "sse", events: options.hang ? events.slice(0, 6) : events, ...options };
+}
