@@ -6,6 +6,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAI as createOpenAIV2 } from "@ai-sdk/openai-v5";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/agent";
+import type { AgentOptions } from "../../src/agent/agent-options";
 import { AbortError } from "../../src/errors/abort-error";
 import { APICallError } from "../../src/errors/api-call-error";
 import { isToolPairingValid } from "../../src/messages/validate-tool-pairing";
@@ -34,7 +35,7 @@ const provider = () => createOpenAI({ apiKey: "sk-aisdk", baseURL: `${server.url
 interface Api {
   name: string;
   path: string;
-  model: () => Parameters<typeof Agent>[0]["model"];
+  model: () => AgentOptions["model"];
   json: (answer: ScriptedAnswer) => ScriptedResponse;
   stream: (answer: ScriptedAnswer, options?: { hang?: boolean; delayMs?: number }) => ScriptedResponse;
 }
