@@ -5,6 +5,7 @@ import { Agent } from "../../agent/agent";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { isToolPairingValid } from "../../messages/validate-tool-pairing";
 import { InMemoryStore } from "../../stores/in-memory-store";
+import { streamText } from "../../streaming/stream-text";
 import { SummaryMemory } from "../../strategies/summary-memory";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { registerProvider, resolveLanguageModel, unregisterProvider } from "../model-registry";
@@ -147,5 +148,28 @@ describe("fromAISDK and model detection", () => {
     for (const input of ["I like tea.", "And biscuits.", "Also walks.", "What do I like?"]) await agent.run(input);
     expect(summariser.doGenerateCalls.length).toBeGreaterThan(0);
     expect(chat.calls.at(-1)!.system).toContain("The user likes tea.");
+  });
+
+  it("streams through streamText into a stored session", async () => {
+    const store = new InMemoryStore();
+    const model = new MockLanguageModelV3({
+      doStream: {
+        stream: convertArrayToReadableStream([
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: "Bonjour" },
+          { type: "text-delta", id: "t", delta: " !" },
+          { type: "text-end", id: "t" },
+          { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: usageV3(9, 2) },
+        ]),
+      },
+    });
+    const result = streamText({ model, memoryStore: store, sessionId: "ui", messages: [{ role: "user", content: "Salut" }] });
+    const body = await result.toUIMessageStreamResponse().text();
+    expect(body).toContain('"delta":"Bonjour"');
+    expect((await store.getMessages("ui")).map((message) => [message.role, message.content])).toEqual([
+      ["user", "Salut"],
+      ["assistant", "Bonjour !"],
+    ]);
+    expect(model.doStreamCalls[0]!.prompt).toEqual([{ role: "user", content: [{ type: "text", text: "Salut" }] }]);
   });
 });
