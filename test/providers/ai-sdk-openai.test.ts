@@ -9,6 +9,7 @@ import { Agent } from "../../src/agent/agent";
 import type { AgentOptions } from "../../src/agent/agent-options";
 import { AbortError } from "../../src/errors/abort-error";
 import { APICallError } from "../../src/errors/api-call-error";
+import { MissingApiKeyError } from "../../src/errors/missing-api-key-error";
 import { isToolPairingValid } from "../../src/messages/validate-tool-pairing";
 import { InMemoryStore } from "../../src/stores/in-memory-store";
 import { FakeLlmServer, type ScriptedResponse } from "../servers/fake-llm-server";
@@ -196,5 +197,32 @@ describe("@ai-sdk/openai 2 (spec v2, for ai 5) as agentcore's model (loopback)",
     expect(streamed.toolCalls).toEqual([expect.objectContaining({ id: "call_a", arguments: { city: "Tokyo" } })]);
     expect(streamed.usage.inputTokens).toBe(20);
     expect(isToolPairingValid(await store.getMessages("v2"))).toBe(true);
+  });
+});
+
+describe("@ai-sdk/openai failures before any HTTP answer", () => {
+  it("a missing key is a MissingApiKeyError naming OPENAI_API_KEY", async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      const model = createOpenAI({ baseURL: `${server.url}/v1` })("gpt-4o-mini");
+      const error = await new Agent({ model }).run("hi").catch((caught: unknown) => caught);
+      expect(MissingApiKeyError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ provider: "openai", environmentVariable: "OPENAI_API_KEY" });
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
+  it("an unreachable server is a retryable APICallError without status", async () => {
+    const closed = await FakeLlmServer.start();
+    const url = closed.url;
+    await closed.close();
+    const model = createOpenAI({ apiKey: "sk", baseURL: `${url}/v1` }).chat("gpt-4o-mini");
+    const error = await new Agent({ model, maxRetries: 0 }).run("hi").catch((caught: unknown) => caught);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ statusCode: undefined, isRetryable: true });
+    expect((error as Error).message).toMatch(/could not reach the API/);
   });
 });
