@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { ToolDefinition } from "../models/language-model";
+import { isJsonSchema } from "./json-schema";
 import type { Tool, ToolSet } from "./tool";
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -8,9 +9,11 @@ const definitionCache = new WeakMap<Tool, Record<string, unknown>>();
 
 /** JSON schema of a tool's input, as sent to the model. Computed once per tool. */
 export function toolInputJsonSchema(toolValue: Tool): Record<string, unknown> {
+  const parameters = toolValue.parameters;
+  if (isJsonSchema(parameters)) return parameters.jsonSchema;
   let schema = definitionCache.get(toolValue);
   if (!schema) {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(toolValue.parameters, { io: "input" }) as Record<string, unknown>;
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(parameters, { io: "input" }) as Record<string, unknown>;
     schema = rest;
     definitionCache.set(toolValue, schema);
   }
