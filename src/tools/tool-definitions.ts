@@ -20,10 +20,15 @@ export function toolInputJsonSchema(toolValue: Tool): Record<string, unknown> {
   return schema;
 }
 
+/** Whether a tool name is one every provider accepts (1-64 letters, digits, "_" or "-"). */
+export function isValidToolName(name: string): boolean {
+  return toolNamePattern.test(name);
+}
+
 /** Checks tool names (the strictest provider's rule) and returns the definitions for the model. */
 export function toToolDefinitions(tools: ToolSet): ToolDefinition[] {
   return Object.entries(tools).map(([name, toolValue]) => {
-    if (!toolNamePattern.test(name)) {
+    if (!isValidToolName(name)) {
       throw new InvalidArgumentError({
         argument: `tools.${name}`,
         value: name,
