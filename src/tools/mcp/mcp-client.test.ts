@@ -58,6 +58,20 @@ describe("MCP tools over stdio", () => {
     expect(model.calls[1]!.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: "call_add", content: "5" });
   });
 
+  it("runs a step's calls to one server concurrently, each result paired with its own call", async () => {
+    const { stored } = await runToolCalls(await mcp.tools(), [
+      { id: "c1", name: "add", arguments: { a: 1, b: 1 } },
+      { id: "c2", name: "lookup", arguments: { city: "Nowhere" } },
+      { id: "c3", name: "add", arguments: { a: 2, b: 2 } },
+    ]);
+    expect(stored.filter((message) => message.role === "tool").map((message) => [message.toolCallId, message.content])).toEqual([
+      ["c1", "2"],
+      ["c2", 'Error: Tool "lookup" failed: No city called "Nowhere" in the atlas.'],
+      ["c3", "4"],
+    ]);
+    expect(isToolPairingValid(stored)).toBe(true);
+  });
+
   it("gives structured content as its JSON value", async () => {
     const { result, toolMessages } = await runToolCalls(await mcp.tools(), [{ name: "weather", arguments: { city: "Lisbon" } }]);
     expect(result?.toolResults[0]?.result).toEqual({ city: "Lisbon", temperatureC: 21, conditions: "sunny" });
