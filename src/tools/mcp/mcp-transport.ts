@@ -15,8 +15,8 @@ export interface MCPStdioTransportOptions {
   env?: Record<string, string>;
   /** Working directory of the process. @default this process's */
   cwd?: string;
-  /** What happens to the server's stderr. @default "inherit" (shown with this process's) */
-  stderr?: "inherit" | "ignore" | "pipe";
+  /** Where the server's stderr goes: shown with this process's, or dropped. @default "inherit" */
+  stderr?: "inherit" | "ignore";
 }
 
 /** An MCP server reached over the streamable HTTP transport. */
