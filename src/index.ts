@@ -93,7 +93,8 @@ export { CompositeMemory, type AnyMemoryProvider, type CompositeMemoryMember, ty
 export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./providers/mem0-provider";
 
 // --- tools ---
-export { tool, type Tool, type ToolExecutionContext, type ToolOptions, type ToolSet } from "./tools/tool";
+export { tool, type Tool, type ToolExecutionContext, type ToolInput, type ToolOptions, type ToolParameters, type ToolSet } from "./tools/tool";
+export { jsonSchema, type JsonSchema, type JsonSchemaOptions, type ToolInputValidation } from "./tools/json-schema";
 export type { FactChange, FactLimits } from "./tools/memory-tools";
 
 // --- tokens ---

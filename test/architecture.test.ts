@@ -78,6 +78,15 @@ describe("src/", () => {
     expect(findLoops(fileGraph(files))).toEqual([]);
   });
 
+  it("keeps the optional-peer adapters behind their subpaths: no other file imports them", () => {
+    const adapters = ["stores/redis/", "stores/postgres/", "stores/sqlite/", "tools/mcp/"];
+    const adapterOf = (path: string) => adapters.find((prefix) => path.startsWith(prefix));
+    const reaching = files.flatMap((source) =>
+      source.imports.filter((target) => adapterOf(target) && adapterOf(target) !== adapterOf(source.path) && !source.path.startsWith("cli/")).map((target) => `${source.path} → ${target}`),
+    );
+    expect(reaching).toEqual([]);
+  });
+
   it(`has no source file over ${MAX_LINES} lines (tests excluded)`, () => {
     expect(filesOver(files, MAX_LINES)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 // The store subpaths of the built package: each loads in ESM and CommonJS, and the main entry
-// never loads an optional peer (ioredis, pg, better-sqlite3). `npm test` builds first.
+// never loads an optional peer (ioredis, pg, better-sqlite3, @modelcontextprotocol/sdk). `npm test` builds first.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -27,7 +27,7 @@ function closure(entry: string): string[] {
 describe("store subpaths of the built package", () => {
   it.each(["index.js", "index.cjs"])("the main entry (%s) loads no optional peer", (entry) => {
     for (const file of closure(entry)) {
-      expect(readFileSync(file, "utf8"), file).not.toMatch(/(?:from\s*|require\()\s*["'](?:ioredis|pg|better-sqlite3)["']/);
+      expect(readFileSync(file, "utf8"), file).not.toMatch(/(?:from\s*|require\()\s*["'](?:ioredis|pg|better-sqlite3|@modelcontextprotocol\/sdk[^"']*)["']/);
     }
   });
 
@@ -35,6 +35,7 @@ describe("store subpaths of the built package", () => {
     ["redis", "RedisMemoryStore"],
     ["postgres", "PostgresMemoryStore"],
     ["sqlite", "SqliteMemoryStore"],
+    ["mcp", "createMCPClient"],
   ])("agentcore/%s exports %s in ESM and CommonJS", (subpath, name) => {
     const esm = execFileSync(process.execPath, ["--input-type=module", "-e", `import(${JSON.stringify(join(root, "dist", subpath, "index.js"))}).then((m) => console.log(typeof m.${name}))`], { encoding: "utf8" });
     const cjs = execFileSync(process.execPath, ["-e", `console.log(typeof require(${JSON.stringify(join(root, "dist", subpath, "index.cjs"))}).${name})`], { encoding: "utf8" });
@@ -43,6 +44,6 @@ describe("store subpaths of the built package", () => {
 
   it("declares the subpaths in package.json exports", () => {
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
-    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(["./redis", "./postgres", "./sqlite", "./testing"]));
+    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(["./redis", "./postgres", "./sqlite", "./mcp", "./testing"]));
   });
 });

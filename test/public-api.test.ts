@@ -16,7 +16,7 @@ describe("the root export", () => {
       "PgVectorSemanticIndex", "SemanticMemoryProvider", "SessionBusyError", "SessionLockLostError", "SlidingWindowMemory", "StoreError",
       "SummarizationError", "SummarizingMemory", "SummaryMemory", "TokenWindowMemory", "VectorMemoryProvider", "anthropic",
       "convertToModelMessages", "convertToUIMessages", "createAgent", "createAnthropic", "createOpenAI", "createOpenAICompatible",
-      "estimateMessagesTokens", "estimateTokens", "findToolPairingIssues", "fromAISDK", "groupTurns", "isToolPairingValid", "listProviders",
+      "estimateMessagesTokens", "estimateTokens", "findToolPairingIssues", "fromAISDK", "groupTurns", "isToolPairingValid", "jsonSchema", "listProviders",
       "openai", "registerProvider", "repairToolPairing", "resolveLanguageModel", "streamText", "tool", "trimToTokenBudget",
       "unregisterProvider",
     ]);

@@ -1,7 +1,8 @@
 import { errorText } from "../errors/error-text";
 import type { ToolCall } from "../messages/agent-message";
 import { serializeToolResult } from "../messages/serialize-tool-result";
-import type { ToolExecutionContext, ToolSet } from "./tool";
+import { isJsonSchema, type ToolInputValidation } from "./json-schema";
+import type { Tool, ToolExecutionContext, ToolSet } from "./tool";
 
 export interface ToolCallOutcome {
   toolCall: ToolCall;
@@ -30,21 +31,26 @@ export async function executeToolCall(
       `Unknown tool "${toolCall.name}". Available tools: ${available.length ? available.join(", ") : "none"}.`,
     );
   }
-  const parsed = toolValue.parameters.safeParse(toolCall.arguments);
+  const parsed = validateToolInput(toolValue, toolCall.arguments);
   if (!parsed.success) {
-    const details = parsed.error.issues
-      .map((issue) => `${issue.path.length ? issue.path.join(".") : "(input)"}: ${issue.message}`)
-      .join("; ");
-    return errorOutcome(toolCall, `Invalid arguments for tool "${toolCall.name}": ${details}. Fix the arguments and call it again.`);
+    return errorOutcome(toolCall, `Invalid arguments for tool "${toolCall.name}": ${parsed.issues.join("; ")}. Fix the arguments and call it again.`);
   }
   try {
-    const result = await toolValue.execute(parsed.data, { ...context, toolCallId: toolCall.id });
+    const result = await toolValue.execute(parsed.value, { ...context, toolCallId: toolCall.id });
     return { toolCall, result, content: serializeToolResult(result), isError: false };
   } catch (error) {
     if (context.abortSignal?.aborted) throw error;
     const reason = errorText(error);
     return errorOutcome(toolCall, `Tool "${toolCall.name}" failed: ${reason}`);
   }
+}
+
+/** The tool's input schema applied to the model's arguments: zod's output, or the arguments a JSON Schema accepted. */
+function validateToolInput(toolValue: Tool, input: unknown): ToolInputValidation<unknown> {
+  if (isJsonSchema(toolValue.parameters)) return toolValue.parameters.validate(input);
+  const parsed = toolValue.parameters.safeParse(input);
+  if (parsed.success) return { success: true, value: parsed.data };
+  return { success: false, issues: parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(input)"}: ${issue.message}`) };
 }
 
 function errorOutcome(toolCall: ToolCall, message: string): ToolCallOutcome {

@@ -8,7 +8,7 @@ import { executeToolCall } from "./execute-tool-call";
 describe("tool()", () => {
   it("needs a zod schema and an execute function", () => {
     expect(() => tool({ execute: () => 1 } as never)).toThrow(expect.objectContaining({ argument: "parameters" }));
-    expect(() => tool({ parameters: { type: "object" } as never, execute: () => 1 })).toThrow(/zod schema/);
+    expect(() => tool({ parameters: { type: "object" } as never, execute: () => 1 })).toThrow(/zod schema.*jsonSchema/);
     expect(() => tool({ parameters: z.object({}) } as never)).toThrow(expect.objectContaining({ argument: "execute" }));
   });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
+import { isJsonSchema, type JsonSchema } from "./json-schema";
 
 /** What a tool's `execute` receives besides its validated arguments. */
 export interface ToolExecutionContext {
@@ -18,18 +19,27 @@ export interface ToolExecutionContext {
   messages: readonly AgentMessage[];
 }
 
+/** A tool's input schema: a zod schema, or a JSON Schema wrapped by `jsonSchema()`. */
+export type ToolParameters = z.ZodType | JsonSchema<any>;
+
+/** The arguments `execute` receives for a tool's input schema. */
+export type ToolInput<Parameters extends ToolParameters> = Parameters extends JsonSchema<infer Input> ? Input : z.output<Parameters>;
+
 /** A tool the model can call. Make one with `tool()`. */
-export interface Tool<Parameters extends z.ZodType = z.ZodType, Result = unknown> {
+export interface Tool<Parameters extends ToolParameters = ToolParameters, Result = unknown> {
   description?: string;
-  /** Zod schema of the input. Validated before `execute` runs. */
+  /** Schema of the input (zod, or `jsonSchema()`). Validated before `execute` runs. */
   parameters: Parameters;
-  execute: (args: z.output<Parameters>, context: ToolExecutionContext) => Result | Promise<Result>;
+  execute: (args: ToolInput<Parameters>, context: ToolExecutionContext) => Result | Promise<Result>;
 }
 
-export interface ToolOptions<Parameters extends z.ZodType, Result> {
+export interface ToolOptions<Parameters extends ToolParameters, Result> {
   /** What the tool does, for the model. */
   description?: string;
-  /** Zod schema of the input object. */
+  /**
+   * Schema of the input object: a zod schema, or `jsonSchema({...})` for a JSON Schema (see
+   * `jsonSchema` for what is validated then).
+   */
   parameters?: Parameters;
   /** Alias of `parameters` (the AI SDK v5 name). */
   inputSchema?: Parameters;
@@ -37,16 +47,17 @@ export interface ToolOptions<Parameters extends z.ZodType, Result> {
    * Runs the tool. Its return value is sent back to the model (strings as they are, anything
    * else as JSON). A thrown error goes back to the model as a tool result saying what failed.
    */
-  execute: (args: z.output<Parameters>, context: ToolExecutionContext) => Result | Promise<Result>;
+  execute: (args: ToolInput<Parameters>, context: ToolExecutionContext) => Result | Promise<Result>;
 }
 
-/** Defines a tool with a zod input schema. */
-export function tool<Parameters extends z.ZodType, Result>(options: ToolOptions<Parameters, Result>): Tool<Parameters, Result> {
+/** Defines a tool with a zod input schema, or a JSON Schema wrapped by `jsonSchema()`. */
+export function tool<Parameters extends ToolParameters, Result>(options: ToolOptions<Parameters, Result>): Tool<Parameters, Result> {
   const parameters = options.parameters ?? options.inputSchema;
-  if (!parameters || typeof (parameters as { safeParse?: unknown }).safeParse !== "function") {
+  if (!parameters || (!isJsonSchema(parameters) && typeof (parameters as { safeParse?: unknown }).safeParse !== "function")) {
     throw new InvalidArgumentError({
       argument: "parameters",
-      message: "tool() needs a zod schema as `parameters` (or `inputSchema`), e.g. z.object({ city: z.string() }).",
+      message:
+        "tool() needs a zod schema as `parameters` (or `inputSchema`), e.g. z.object({ city: z.string() }), or a JSON Schema wrapped by jsonSchema({ type: \"object\", ... }).",
     });
   }
   if (typeof options.execute !== "function") {

@@ -1,0 +1,4 @@
+// agentcore/mcp: tools from MCP servers. Needs the optional peer `@modelcontextprotocol/sdk`.
+export { createMCPClient, MCPClient, type MCPClientOptions, type MCPToolsOptions } from "./mcp-client";
+export type { MCPHttpTransportOptions, MCPStdioTransportOptions, MCPTransportOptions } from "./mcp-transport";
+export { MCPClientError, type MCPFailureReason } from "../../errors/mcp-client-error";

@@ -1,0 +1,100 @@
+// agentcore/mcp against real MCP servers over streamable HTTP on a loopback port (the official
+// SDK's StreamableHTTPServerTransport, in this process), through full agent runs on a scripted model.
+import { afterEach, describe, expect, it } from "vitest";
+import { AbortError } from "../../errors/abort-error";
+import { isToolPairingValid } from "../../messages/validate-tool-pairing";
+import { runToolCalls } from "../../../test/helpers/mcp-run";
+import { createManyToolsServer, startMcpHttpServer, type McpHttpServer } from "../../../test/servers/mcp-test-server";
+import { createMCPClient, MCPClientError, type MCPClient } from "./index";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+async function serve(create?: Parameters<typeof startMcpHttpServer>[0]): Promise<McpHttpServer> {
+  const server = await startMcpHttpServer(create);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+async function connect(options: Parameters<typeof createMCPClient>[0]): Promise<MCPClient> {
+  const mcp = await createMCPClient(options);
+  cleanups.push(() => mcp.close());
+  return mcp;
+}
+
+describe("MCP tools over streamable HTTP", () => {
+  it("runs a call through the agent loop with the given headers: stored and paired", async () => {
+    const server = await serve();
+    const mcp = await connect({ transport: { type: "http", url: server.url, headers: { authorization: "Bearer test-token" } } });
+    const { result, stored } = await runToolCalls(await mcp.tools(), [{ id: "call_1", name: "add", arguments: { a: 20, b: 22 } }]);
+    expect(result?.text).toBe("done");
+    expect(stored[2]).toMatchObject({ role: "tool", toolCallId: "call_1", name: "add", content: "42" });
+    expect(isToolPairingValid(stored)).toBe(true);
+    expect(server.log.headers.length).toBeGreaterThan(2);
+    expect(server.log.headers.every((headers) => headers.authorization === "Bearer test-token")).toBe(true);
+  });
+
+  it("reads every page of a long tool list and calls the last tool", async () => {
+    const pages: number[] = [];
+    const server = await serve(() => createManyToolsServer({ count: 250, pageSize: 40, pages }));
+    const mcp = await connect({ transport: { type: "http", url: server.url } });
+    const tools = await mcp.tools();
+    expect(Object.keys(tools)).toHaveLength(250);
+    expect(pages).toEqual([0, 40, 80, 120, 160, 200, 240]);
+    const { toolMessages } = await runToolCalls(tools, [{ name: "echo_249", arguments: { text: "last" } }]);
+    expect(toolMessages[0]!.content).toBe("echo_249: last");
+  });
+
+  it("names tool names providers refuse, and maps them with rename or prefix", async () => {
+    const server = await serve(() => createManyToolsServer({ count: 2, pageSize: 10, extraNames: ["files.read", "x".repeat(70)] }));
+    const mcp = await connect({ transport: { type: "http", url: server.url }, name: "files" });
+    const refused = mcp.tools();
+    await expect(refused).rejects.toSatisfy((error) => MCPClientError.isInstance(error) && error.reason === "invalid-tools" && error.server === "files");
+    await expect(refused).rejects.toThrow(/"files\.read", "x{70}"\. Map them with tools\(\{ rename/);
+
+    const renamed = await mcp.tools({ prefix: "fs_", rename: (name) => name.replaceAll(".", "_").slice(0, 40) });
+    expect(Object.keys(renamed)).toEqual(["fs_echo_0", "fs_echo_1", "fs_files_read", `fs_${"x".repeat(40)}`]);
+    const { toolMessages } = await runToolCalls(renamed, [{ name: "fs_files_read", arguments: { text: "a.txt" } }]);
+    expect(toolMessages[0]!.content).toBe("files.read: a.txt");
+
+    await expect(mcp.tools({ rename: () => "same" })).rejects.toThrow(/tool names given twice: "same"/);
+  });
+
+  it("cancels the MCP request when the run is aborted", async () => {
+    const server = await serve();
+    const mcp = await connect({ transport: { type: "http", url: server.url } });
+    const controller = new AbortController();
+    const { error, stored } = await runToolCalls(await mcp.tools(), [{ name: "hang", arguments: {} }], {
+      signal: controller.signal,
+      onToolCall: () => setTimeout(() => controller.abort(), 100),
+    });
+    expect(AbortError.isInstance(error)).toBe(true);
+    expect(isToolPairingValid(stored)).toBe(true);
+    for (let tries = 0; tries < 100 && server.log.cancelled.length === 0; tries++) await new Promise((done) => setTimeout(done, 20));
+    expect(server.log.cancelled).toEqual(["hang"]);
+  });
+
+  it("tells the model when the server goes away mid-call (by the timeout: a broken HTTP stream names no request), then that it is unreachable", async () => {
+    const server = await serve();
+    const mcp = await connect({ transport: { type: "http", url: server.url }, timeoutMs: 1_000 });
+    const tools = await mcp.tools();
+    const started = Date.now();
+    const { result, toolMessages, stored } = await runToolCalls(tools, [{ name: "hang", arguments: {} }], {
+      onToolCall: () => setTimeout(() => void server.kill(), 100),
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result?.text).toBe("done");
+    expect(toolMessages[0]!.content).toBe('Error: Tool "hang" failed: MCP server "agentcore-test-server" did not answer within 1000 ms; the request was cancelled.');
+    expect(isToolPairingValid(stored)).toBe(true);
+    const later = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
+    expect(later.toolMessages[0]!.content).toMatch(/^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": fetch failed \(.*ECONNREFUSED.*\)\.$/);
+  });
+
+  it("says which server could not be reached", async () => {
+    const server = await startMcpHttpServer();
+    await server.close();
+    await expect(createMCPClient({ transport: { type: "http", url: server.url } })).rejects.toMatchObject({ name: "MCPClientError", reason: "connect-failed", server: server.url });
+  });
+});
