@@ -1,7 +1,7 @@
 // OpenTelemetry traces of agent runs, recorded by the OpenTelemetry SDK's in-memory exporter: the
 // span tree (parent and child ids), the GenAI attributes, errors and aborts, and no span at all
 // when telemetry is off.
-import { trace } from "@opentelemetry/api";
+import { context, ROOT_CONTEXT, trace, type Context, type ContextManager } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -13,7 +13,12 @@ import { InMemoryStore } from "../../stores/in-memory-store";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { tool } from "../../tools/tool";
 import { Agent } from "../agent";
+import type { AgentConfig } from "../agent-config";
+import type { AgentResult, AgentStreamPart } from "../agent-result";
+import type { TurnRun } from "../turn-run";
+import type { ResolvedTelemetry } from "./resolve-telemetry";
 import type { TelemetryOptions } from "./telemetry-options";
+import { traceRun } from "./trace-run";
 
 /** A tracer provider whose spans land in memory; `started` also holds the spans not ended yet. */
 function recorder() {
@@ -207,7 +212,7 @@ describe("a traced run", () => {
 
   it("gives a failing provider's call and the run status ERROR with the exception", async () => {
     const { tracer, spans, one, started } = recorder();
-    const failure = new APICallError({ message: "The server had an error.", statusCode: 500, provider: "mock" });
+    const failure = new APICallError({ message: "The server had an error.", statusCode: 500, provider: "mock", modelId: "mock-model", isRetryable: true });
     const model = new MockLanguageModel({ responses: [{ error: failure }] });
     const agent = new Agent({ model, telemetry: { tracer } });
     await expect(agent.run("Hi")).rejects.toBe(failure);
@@ -262,6 +267,65 @@ describe("the global tracer", () => {
     const root = one("invoke_agent globe");
     expect(root.instrumentationScope.name).toBe("agentcore");
     expect(parentOf(one("chat mock-model"))).toBe(idOf(root));
+  });
+});
+
+/** A context manager without async propagation: `with` makes a context active for the synchronous part of its callback. */
+class StackContextManager implements ContextManager {
+  private current: Context = ROOT_CONTEXT;
+  active = () => this.current;
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(next: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+    const previous = this.current;
+    this.current = next;
+    try {
+      return fn.call(thisArg, ...args);
+    } finally {
+      this.current = previous;
+    }
+  }
+  bind = <T>(_context: Context, target: T) => target;
+  enable = () => this;
+  disable = () => this;
+}
+
+describe("the spans' context", () => {
+  afterEach(() => context.disable());
+
+  it("makes the tool call's span active while the tool runs, so the spans it starts nest under it", async () => {
+    context.setGlobalContextManager(new StackContextManager());
+    const { tracer, one } = recorder();
+    let active: string | undefined;
+    const probe = tool({
+      description: "Reads the active span",
+      parameters: z.object({}),
+      execute: () => {
+        active = trace.getActiveSpan()?.spanContext().spanId;
+        return Promise.resolve("ok");
+      },
+    });
+    const model = new MockLanguageModel({ responses: [{ toolCalls: [{ name: "probe", arguments: {} }] }, { text: "done" }] });
+    await new Agent({ model, tools: { probe }, telemetry: { tracer } }).run("Go");
+    expect(active).toBe(idOf(one("execute_tool probe")));
+  });
+});
+
+describe("a traced run that is closed early", () => {
+  it("ends its spans as cancelled when its generator is returned before the run finished", async () => {
+    const { tracer, spans, started } = recorder();
+    const agent = new Agent({ model: new MockLanguageModel({ responses: [{ text: "x" }] }), telemetry: { tracer } });
+    const config = (agent as unknown as { config: AgentConfig & { telemetry: ResolvedTelemetry } }).config;
+    const run = { runId: "r1", sessionId: "s1", input: "Hi", abortSignal: undefined } as unknown as TurnRun;
+    async function* turn(traced: TurnRun): AsyncGenerator<AgentStreamPart, AgentResult> {
+      traced.trace!.memoryRead();
+      yield { type: "text-delta", delta: "partial" };
+      throw new Error("not reached");
+    }
+    const generator = traceRun(config, run, turn);
+    expect((await generator.next()).value).toEqual({ type: "text-delta", delta: "partial" });
+    await generator.return(undefined as unknown as AgentResult);
+    expect(started).toHaveLength(2);
+    expect(started.every((span) => span.ended)).toBe(true);
+    for (const span of spans()) expect(span.attributes).toMatchObject({ "error.type": "cancelled", "agentcore.aborted": true });
   });
 });
 
