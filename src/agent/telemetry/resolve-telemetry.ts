@@ -69,7 +69,8 @@ function isAttributeValue(value: unknown): value is TelemetryAttributeValue {
 }
 
 let loaded: Promise<OpenTelemetryApi | undefined> | undefined;
-const importOpenTelemetry = () => import("@opentelemetry/api");
+// The `.catch` lets bundlers (esbuild, for the edge) leave the import unresolved when the package is not installed.
+const importOpenTelemetry = () => import("@opentelemetry/api").catch(() => undefined);
 
 /**
  * `@opentelemetry/api`, imported once per process on the first traced run; undefined when it is
@@ -83,8 +84,8 @@ export function loadOpenTelemetryApi(importer: () => Promise<unknown> = importOp
 
 async function importApi(importer: () => Promise<unknown>): Promise<OpenTelemetryApi | undefined> {
   try {
-    const module = (await importer()) as Partial<OpenTelemetryApi> & { default?: Partial<OpenTelemetryApi> };
-    const api = module.trace ? module : module.default;
+    const module = (await importer()) as (Partial<OpenTelemetryApi> & { default?: Partial<OpenTelemetryApi> }) | undefined;
+    const api = module?.trace ? module : module?.default;
     return api?.trace && api.context ? (api as OpenTelemetryApi) : undefined;
   } catch {
     return undefined;
