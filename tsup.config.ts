@@ -22,7 +22,7 @@ export default defineConfig({
   // import.meta.url in the CJS build: the tokenizer is loaded lazily with createRequire.
   shims: true,
   // Optional peers and vitest (used only by agentcore/testing's conformance suite) stay external.
-  external: ["ioredis", "pg", "better-sqlite3", "proper-lockfile", "mem0ai", "@modelcontextprotocol/sdk", "vitest"],
+  external: ["ioredis", "pg", "better-sqlite3", "proper-lockfile", "mem0ai", "@modelcontextprotocol/sdk", "@opentelemetry/api", "vitest"],
   // stemmer is ESM-only and tiny: bundled so the CommonJS build needs no require() of an ES module.
   noExternal: ["stemmer"],
   esbuildOptions(options, { format }) {

@@ -8,6 +8,15 @@ export type { AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
 export { AgentStream } from "./agent/agent-stream";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
+export type {
+  TelemetryAttributes,
+  TelemetryAttributeValue,
+  TelemetryContext,
+  TelemetryOptions,
+  TelemetrySpan,
+  TelemetrySpanOptions,
+  TelemetryTracer,
+} from "./agent/telemetry/telemetry-options";
 
 // --- streaming ---
 export { streamText, type StreamResponseOptions, type StreamTextFinishEvent, type StreamTextOptions, type StreamTextResult } from "./streaming/stream-text";

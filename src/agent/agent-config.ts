@@ -16,6 +16,7 @@ import { toToolDefinitions } from "../tools/tool-definitions";
 import type { AgentOptions } from "./agent-options";
 import { newId } from "./new-id";
 import { NO_MODEL } from "./no-model";
+import { resolveTelemetry, type ResolvedTelemetry } from "./telemetry/resolve-telemetry";
 
 /**
  * `createAgent`'s options carry this key: the AgentLIB document's rules (a new session per run
@@ -52,6 +53,8 @@ export interface AgentConfig {
   readonly concurrency: "queue" | "reject";
   readonly sessionLockTimeoutMs: number;
   readonly callSettings: Pick<LanguageModelCall, "maxOutputTokens" | "temperature" | "maxRetries">;
+  /** Set when runs are traced (the `telemetry` option). */
+  readonly telemetry: ResolvedTelemetry | undefined;
 }
 
 /** What the agent tells the memory tools. */
@@ -152,6 +155,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     }),
+    telemetry: resolveTelemetry(options.telemetry),
   });
 }
 

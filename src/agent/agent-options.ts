@@ -6,6 +6,7 @@ import type { MemoryStore } from "../stores/memory-store";
 import type { FactScope } from "../stores/fact-scope";
 import type { FactLimits } from "../tools/memory-tools";
 import type { ToolSet } from "../tools/tool";
+import type { TelemetryOptions } from "./telemetry/telemetry-options";
 
 /** Every option is checked once, by `new Agent()`: a bad value is an `InvalidArgumentError` naming it. */
 export interface AgentOptions {
@@ -70,6 +71,12 @@ export interface AgentOptions {
    * milliseconds, 0 or more. @default 120_000
    */
   sessionLockTimeoutMs?: number;
+  /**
+   * OpenTelemetry traces of each run: spans for the run, each model call and tool call, the
+   * memory read and write and recall, with the GenAI semantic-convention attributes (README,
+   * "Tracing with OpenTelemetry"). Off when omitted: no span is started and nothing is built.
+   */
+  telemetry?: TelemetryOptions;
 }
 
 /** The input of `agent.run()` and `agent.stream()`. */

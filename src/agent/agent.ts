@@ -18,6 +18,7 @@ import type { LoadedHistory } from "./session-history";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
 import { NO_MODEL, noModelError } from "./no-model";
+import { traceRun } from "./telemetry/trace-run";
 
 /**
  * `agent[streamOnHistory](options, history)`: a stream run on the history given instead of the
@@ -120,6 +121,13 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
 
   private async *start(input: string | AgentRunOptions, mode: TurnRun["mode"], history?: LoadedHistory): AsyncGenerator<AgentStreamPart, AgentResult> {
     const run = this.resolveRun(input, mode, history);
+    const config = this.config;
+    // Traced (the telemetry option): the run's span covers waiting for the session too.
+    return yield* config.telemetry ? traceRun({ ...config, telemetry: config.telemetry }, run, (traced) => this.runOnSession(traced)) : this.runOnSession(run);
+  }
+
+  /** Runs the turn once the session is this run's (the in-process queue, then the store's lock). */
+  private async *runOnSession(run: TurnRun): AsyncGenerator<AgentStreamPart, AgentResult> {
     const { store, concurrency, sessionLockTimeoutMs } = this.config;
     // Waiting for the session honours the run's signal: an abort settles the run at once.
     const release = await this.queue.acquire(run.sessionId, concurrency, run.abortSignal);

@@ -12,7 +12,16 @@ import { throwIfAborted } from "./throw-if-aborted";
  * the token calibration of the model from the usage it reports.
  */
 export async function* callModel(config: AgentConfig, run: TurnRun, call: LanguageModelCall): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
-  const response = run.mode === "generate" ? await config.model.doGenerate(call) : yield* streamModel(config.model, run, call);
+  const span = run.trace?.chat(config.model, call);
+  let response: LanguageModelResult;
+  try {
+    const generate = () => config.model.doGenerate(call);
+    response = run.mode === "generate" ? await (span ? span.within(generate) : generate()) : yield* streamModel(config.model, run, call);
+  } catch (error) {
+    span?.fail(error, run.abortSignal?.aborted);
+    throw error;
+  }
+  if (span) run.trace!.endChat(span, config.model, response);
   calibrateTokens(config.model, call, response.usage.inputTokens);
   return response;
 }

@@ -18,6 +18,7 @@ export async function fitWindow(
 ): Promise<{ window: MemoryStrategyResult; history: LoadedHistory }> {
   const { model, strategy } = config;
   const calibration = sharedTokenCalibration.ratio(model);
+  const span = run.trace?.fit();
   const { result, history, messages } = await applyStrategy(strategy, config.store, run.sessionId, loaded, turn, {
     ...(config.systemPrompt ? { system: config.systemPrompt } : {}),
     model,
@@ -25,6 +26,7 @@ export async function fitWindow(
     ...(calibration === undefined ? {} : { calibration }),
     onError: (error) => run.notifier.notify({ type: "memory:error", source: strategy.name, operation: "apply", error }),
   });
+  if (span) run.trace!.endFit(span, result);
   // Counting the history read (cached per message, still linear in it): done only when someone listens.
   if ((result.dropped.length > 0 || result.summary) && run.notifier.hasListeners("context:trimmed")) {
     const tokensAfter = estimateMessagesTokens(result.messages, { model });

@@ -11,6 +11,7 @@ import type { TurnRun } from "./turn-run";
 export async function recallMemories(config: AgentConfig, run: TurnRun): Promise<MemoryRecord[]> {
   const provider = config.memoryProvider;
   if (!provider) return [];
+  const span = run.trace?.recall(provider.type);
   try {
     // The provider's signal fires at the timeout (or with the run's), so its request is cancelled too.
     const records = await withTimeout(
@@ -19,8 +20,11 @@ export async function recallMemories(config: AgentConfig, run: TurnRun): Promise
       { ms: config.memoryProviderTimeoutMs, provider: provider.type, operation: "read", ...(run.abortSignal ? { parent: run.abortSignal } : {}) },
     );
     // Records come from outside: keep only well-formed ones, so a bad one cannot break the prompt.
-    return Array.isArray(records) ? records.filter(isMemoryRecord).slice(0, config.recallLimit) : [];
+    const recalled = Array.isArray(records) ? records.filter(isMemoryRecord).slice(0, config.recallLimit) : [];
+    span?.end({ "agentcore.recall.count": recalled.length });
+    return recalled;
   } catch (error) {
+    span?.fail(error, run.abortSignal?.aborted);
     if (run.abortSignal?.aborted) throw error;
     run.notifier.notify({ type: "memory:error", source: provider.type, operation: "read", error });
     return [];

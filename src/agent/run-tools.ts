@@ -19,13 +19,17 @@ export async function runTools(
   const outcomes = await Promise.all(
     toolCalls.map(async (toolCall) => {
       const startedAt = Date.now();
-      const outcome = await executeToolCall(config.tools, toolCall, {
-        sessionId: run.sessionId,
-        runId: run.runId,
-        ...(run.userId ? { userId: run.userId } : {}),
-        ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
-        messages: window,
-      });
+      const span = run.trace?.tool(toolCall);
+      const execute = () =>
+        executeToolCall(config.tools, toolCall, {
+          sessionId: run.sessionId,
+          runId: run.runId,
+          ...(run.userId ? { userId: run.userId } : {}),
+          ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
+          messages: window,
+        });
+      const outcome = await (span ? span.within(execute) : execute());
+      if (span) run.trace!.endTool(span, outcome);
       const result: ToolResult = { toolCallId: toolCall.id, toolName: toolCall.name, result: outcome.result, isError: outcome.isError };
       const part = run.notifier.notify({ type: "tool:result", step: stepNumber, ...result, durationMs: Date.now() - startedAt });
       return { outcome, result, part };

@@ -29,9 +29,11 @@ export async function* runTurn(config: AgentConfig, run: TurnRun): AsyncGenerato
   try {
     throwIfAborted(run);
     const limit = config.strategy.historyLimit;
+    const read = run.trace?.memoryRead();
     if (fromProvider) provided = await ProviderHistory.load(config, run);
     history = run.history ?? provided?.history ?? (await loadSessionHistory(config.store, run.sessionId, limit === undefined ? {} : { limit }));
     let facts = await loadFacts(config, run);
+    if (read) run.trace!.endMemoryRead(read, { messages: history.messages.length, partial: history.partial, facts: facts.length });
     const recalled = [...(provided?.recalled ?? []), ...(await recallMemories(config, run))];
     run.notifier.notify({ type: "memory:read", messageCount: history.messages.length, factCount: facts.length, recalledCount: recalled.length });
     log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
@@ -45,15 +47,19 @@ export async function* runTurn(config: AgentConfig, run: TurnRun): AsyncGenerato
       if (step.done) break;
     }
 
+    const write = run.trace?.memoryWrite(log.messages.length);
     await log.persist();
     await provided?.persist(config, run, log.messages);
     await rememberTurn(config, run, log.messages);
+    write?.end();
     yield* run.notifier.tell({ type: "run:end", ...log.outcome(startedAt, history.messages) });
     return log.result();
   } catch (thrown) {
     const error = run.abortSignal?.aborted && !AbortError.isInstance(thrown) ? new AbortError({ sessionId: run.sessionId, cause: thrown }) : thrown;
+    const write = run.trace?.memoryWrite(log.messages.length);
     await log.persistOrReport();
     await provided?.persistOrReport(config, run, log.messages);
+    write?.end();
     run.notifier.notify({ type: "run:end", ...log.outcome(startedAt, history.messages), finishReason: AbortError.isInstance(error) ? "aborted" : "error", error });
     throw error;
   }

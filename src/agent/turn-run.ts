@@ -1,5 +1,6 @@
 import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
+import type { RunTrace } from "./telemetry/run-trace";
 
 /** What one run is about (the agent's part is its frozen `AgentConfig`). */
 export interface TurnRun {
@@ -15,4 +16,6 @@ export interface TurnRun {
   /** The history to run on instead of the stored one (stateless `streamText`). */
   readonly history: LoadedHistory | undefined;
   readonly notifier: RunNotifier;
+  /** The run's spans, when it is traced (the `telemetry` option); phases start theirs with `run.trace?.…`. */
+  readonly trace?: RunTrace;
 }

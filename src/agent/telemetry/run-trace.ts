@@ -1,0 +1,209 @@
+import type { ToolCall } from "../../messages/agent-message";
+import type { LanguageModel, LanguageModelCall, LanguageModelResult } from "../../models/language-model";
+import type { MemoryStrategyResult } from "../../strategies/memory-strategy";
+import type { ToolCallOutcome } from "../../tools/execute-tool-call";
+import type { AgentConfig } from "../agent-config";
+import type { AgentResult } from "../agent-result";
+import { loadOpenTelemetryApi, missingApiError, type OpenTelemetryApi, type ResolvedTelemetry } from "./resolve-telemetry";
+import type { TelemetryAttributes, TelemetryContext, TelemetryTracer } from "./telemetry-options";
+import { contextWithSpan, RootContext, TracedSpan } from "./traced-span";
+
+/** What a trace needs of its run (a `TurnRun`). */
+export interface TracedRun {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly input: string;
+  readonly abortSignal: AbortSignal | undefined;
+}
+
+/** `SpanKind` of `@opentelemetry/api`. */
+const KIND_INTERNAL = 0;
+const KIND_CLIENT = 2;
+
+/**
+ * The spans of one traced run (README, "Tracing with OpenTelemetry"): `invoke_agent <name>`, and
+ * under it `agentcore.memory.read`, `agentcore.recall`, per step `agentcore.memory.fit` and
+ * `chat <model>`, `execute_tool <tool>` per tool call, `agentcore.memory.write`. The attributes
+ * follow the OpenTelemetry GenAI semantic conventions (`gen_ai.*`) plus agentcore's own
+ * (`agentcore.*`). Each phase of the loop starts its span through `run.trace?.…`, so a run without
+ * telemetry builds nothing.
+ */
+export class RunTrace {
+  private readonly open = new Set<TracedSpan>();
+  private steps = 0;
+
+  private constructor(
+    readonly settings: ResolvedTelemetry,
+    private readonly tracer: TelemetryTracer,
+    private readonly api: OpenTelemetryApi | undefined,
+    private readonly config: AgentConfig,
+    private readonly run: TracedRun,
+    /** The `invoke_agent` span, parent of every other span of the run. */
+    readonly root: TracedSpan,
+  ) {}
+
+  /**
+   * Starts the run's span: on `telemetry.tracer`, or the global tracer of `@opentelemetry/api`
+   * (loaded here, once per process). Its parent is the active context of the caller (a request's
+   * span, say) when the API is installed.
+   */
+  static async start(settings: ResolvedTelemetry, config: AgentConfig, run: TracedRun): Promise<RunTrace> {
+    const api = await loadOpenTelemetryApi();
+    const tracer = settings.tracer ?? api?.trace.getTracer("agentcore");
+    if (!tracer) throw missingApiError();
+    const parent = api?.context.active() ?? new RootContext();
+    const name = config.name;
+    const attributes: TelemetryAttributes = {
+      ...settings.attributes,
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.agent.name": name,
+      ...modelAttributes(config.model),
+      "gen_ai.conversation.id": run.sessionId,
+      "agentcore.session.id": run.sessionId,
+      "agentcore.run.id": run.runId,
+      "agentcore.strategy": config.strategy.name,
+      "agentcore.max_steps": config.maxSteps,
+    };
+    const span = tracer.startSpan(name ? `invoke_agent ${name}` : "invoke_agent", { kind: KIND_INTERNAL, attributes: defined(attributes) }, parent);
+    const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {});
+    if (settings.recordInputs && root.recording) root.set({ "gen_ai.input.messages": JSON.stringify([{ role: "user", content: run.input }]) });
+    return new RunTrace(settings, tracer, api, config, run, root);
+  }
+
+  /** Loading the history and the facts. */
+  memoryRead(): TracedSpan {
+    return this.child("agentcore.memory.read", { "agentcore.strategy": this.config.strategy.name, "agentcore.memory.source": this.config.historyProvider ? "provider" : "store" });
+  }
+
+  /** Ends `memoryRead` with what was read. */
+  endMemoryRead(span: TracedSpan, read: { messages: number; partial: boolean; facts: number }): void {
+    span.end({ "agentcore.messages.loaded": read.messages, "agentcore.history.partial": read.partial, "agentcore.facts.count": read.facts });
+  }
+
+  /** The memory provider's read of memories relevant to the input. */
+  recall(provider: string): TracedSpan {
+    const span = this.child("agentcore.recall", { "agentcore.recall.provider": provider });
+    if (this.settings.recordInputs && span.recording) span.set({ "agentcore.recall.query": this.run.input });
+    return span;
+  }
+
+  /** A step's strategy applied to the history: the window the model sees. */
+  fit(): TracedSpan {
+    return this.child("agentcore.memory.fit", { "agentcore.strategy": this.config.strategy.name, "agentcore.step": this.steps + 1 });
+  }
+
+  endFit(span: TracedSpan, window: MemoryStrategyResult): void {
+    span.end({ "agentcore.messages.kept": window.messages.length, "agentcore.messages.dropped": window.dropped.length, "agentcore.summarized": Boolean(window.summary) });
+  }
+
+  /** A step's model call. */
+  chat(model: LanguageModel, call: LanguageModelCall): TracedSpan {
+    const span = this.child(
+      `chat ${model.modelId}`,
+      {
+        "gen_ai.operation.name": "chat",
+        ...modelAttributes(model),
+        "gen_ai.request.temperature": call.temperature,
+        "gen_ai.request.max_tokens": call.maxOutputTokens,
+        "agentcore.step": ++this.steps,
+      },
+      KIND_CLIENT,
+    );
+    if (this.settings.recordInputs && span.recording) {
+      span.set({ "gen_ai.system_instructions": call.system, "gen_ai.input.messages": JSON.stringify(call.messages) });
+    }
+    return span;
+  }
+
+  endChat(span: TracedSpan, model: LanguageModel, response: LanguageModelResult): void {
+    if (this.settings.recordOutputs && span.recording) {
+      span.set({ "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: response.text, ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}) }]) });
+    }
+    span.end({
+      "gen_ai.response.model": response.response?.modelId ?? model.modelId,
+      "gen_ai.response.id": response.response?.id,
+      "gen_ai.response.finish_reasons": [response.finishReason],
+      "gen_ai.usage.input_tokens": response.usage.inputTokens,
+      "gen_ai.usage.output_tokens": response.usage.outputTokens,
+    });
+  }
+
+  /** One tool call. */
+  tool(toolCall: ToolCall): TracedSpan {
+    const span = this.child(`execute_tool ${toolCall.name}`, {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": toolCall.name,
+      "gen_ai.tool.call.id": toolCall.id,
+      "gen_ai.tool.type": "function",
+      "agentcore.step": this.steps,
+    });
+    if (this.settings.recordInputs && span.recording) span.set({ "gen_ai.tool.call.arguments": JSON.stringify(toolCall.arguments) });
+    return span;
+  }
+
+  /** Ends a tool span; a failed call (sent back to the model as an error result) gets status ERROR. */
+  endTool(span: TracedSpan, outcome: ToolCallOutcome): void {
+    if (this.settings.recordOutputs && span.recording) span.set({ "gen_ai.tool.call.result": outcome.content });
+    if (outcome.isError) span.fail(new ToolCallFailure(outcome.content));
+    else span.end();
+  }
+
+  /** Storing the turn (the store, or the `agent.memory()` provider) and giving it to the memory provider. */
+  memoryWrite(messages: number): TracedSpan {
+    return this.child("agentcore.memory.write", { "agentcore.messages.written": messages, "agentcore.memory.source": this.config.historyProvider ? "provider" : "store" });
+  }
+
+  /** Ends the run's span with its result, closing any span still open. */
+  succeed(result: AgentResult): void {
+    this.closeOpen((span) => span.end());
+    if (this.settings.recordOutputs && this.root.recording) this.root.set({ "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: result.text }]) });
+    this.root.end({
+      "gen_ai.response.finish_reasons": [result.finishReason],
+      "gen_ai.usage.input_tokens": result.usage.inputTokens,
+      "gen_ai.usage.output_tokens": result.usage.outputTokens,
+      "agentcore.steps": result.steps.length,
+      "agentcore.finish_reason": result.finishReason,
+    });
+  }
+
+  /** Ends the run's span, and every span still open, with the run's error (an abort marked as one). */
+  fail(error: unknown): void {
+    const aborted = this.run.abortSignal?.aborted === true;
+    this.closeOpen((span) => span.fail(error, aborted));
+    this.root.set({ "agentcore.finish_reason": aborted ? "aborted" : "error" });
+    this.root.fail(error, aborted);
+  }
+
+  /** Ends whatever is still open as cancelled: the run's generator was closed before it finished. */
+  cancel(): void {
+    this.closeOpen((span) => span.cancel());
+    this.root.cancel();
+  }
+
+  private child(name: string, attributes: TelemetryAttributes, kind = KIND_INTERNAL): TracedSpan {
+    const parent: TelemetryContext = this.root.context;
+    const span = this.tracer.startSpan(name, { kind, attributes: defined({ ...this.settings.attributes, "agentcore.session.id": this.run.sessionId, ...attributes }) }, parent);
+    const traced = new TracedSpan(span, contextWithSpan(this.api, parent, span), this.api, (ended) => this.open.delete(ended));
+    this.open.add(traced);
+    return traced;
+  }
+
+  private closeOpen(close: (span: TracedSpan) => void): void {
+    for (const span of [...this.open]) close(span);
+  }
+}
+
+/** A tool call that failed (its error went back to the model). */
+class ToolCallFailure extends Error {
+  override readonly name = "ToolCallError";
+}
+
+function modelAttributes(model: LanguageModel): TelemetryAttributes {
+  return { "gen_ai.provider.name": model.provider, "gen_ai.system": model.provider, "gen_ai.request.model": model.modelId };
+}
+
+function defined(attributes: TelemetryAttributes): TelemetryAttributes {
+  const result: TelemetryAttributes = {};
+  for (const key in attributes) if (attributes[key] !== undefined) result[key] = attributes[key];
+  return result;
+}

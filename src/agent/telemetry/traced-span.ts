@@ -1,0 +1,97 @@
+import { AbortError } from "../../errors/abort-error";
+import type { OpenTelemetryApi } from "./resolve-telemetry";
+import type { TelemetryAttributes, TelemetryContext, TelemetrySpan } from "./telemetry-options";
+
+/** `SpanStatusCode.ERROR` of `@opentelemetry/api`. */
+const STATUS_ERROR = 2;
+
+/**
+ * One span of a run, ended once: by its phase (`end`, `fail`), or by the run when it ends first
+ * (an error thrown past the phase, an abort, a cancelled stream), so no span is left open.
+ */
+export class TracedSpan {
+  private ended = false;
+
+  constructor(
+    readonly span: TelemetrySpan,
+    /** The context with this span active: the parent of spans started inside it. */
+    readonly context: TelemetryContext,
+    private readonly api: OpenTelemetryApi | undefined,
+    private readonly onEnd: (span: TracedSpan) => void,
+  ) {}
+
+  /** Whether inputs and outputs are worth building (false for a span sampled out). */
+  get recording(): boolean {
+    return !this.ended && this.span.isRecording();
+  }
+
+  /** Sets attributes, leaving out undefined values. */
+  set(attributes: TelemetryAttributes): this {
+    if (this.ended) return this;
+    const defined: TelemetryAttributes = {};
+    for (const key in attributes) if (attributes[key] !== undefined) defined[key] = attributes[key];
+    this.span.setAttributes(defined);
+    return this;
+  }
+
+  end(attributes?: TelemetryAttributes): void {
+    if (this.ended) return;
+    if (attributes) this.set(attributes);
+    this.ended = true;
+    this.span.end();
+    this.onEnd(this);
+  }
+
+  /**
+   * Ends the span with status ERROR and the exception recorded. An abort is marked
+   * `agentcore.aborted: true` and `error.type: "AbortError"`.
+   */
+  fail(error: unknown, runAborted?: boolean): void {
+    if (this.ended) return;
+    const aborted = runAborted === true || AbortError.isInstance(error);
+    const name = aborted ? "AbortError" : error instanceof Error ? error.name : typeof error;
+    const message = aborted ? "The run was aborted." : error instanceof Error ? error.message : String(error);
+    this.span.recordException(error instanceof Error ? error : { name, message });
+    this.span.setStatus({ code: STATUS_ERROR, message });
+    this.end({ "error.type": name, ...(aborted ? { "agentcore.aborted": true } : {}) });
+  }
+
+  /** Ends the span as cancelled: the run stopped without an error (its stream was closed early). */
+  cancel(): void {
+    if (this.ended) return;
+    this.span.setStatus({ code: STATUS_ERROR, message: "The run was cancelled." });
+    this.end({ "error.type": "cancelled", "agentcore.aborted": true });
+  }
+
+  /** Runs `work` with this span as the active context, so spans of the libraries it calls nest under it. */
+  within<T>(work: () => T): T {
+    return this.api && !this.ended ? this.api.context.with(this.context, work) : work();
+  }
+}
+
+/** The context key `@opentelemetry/api` keeps the active span under (`trace.setSpan`): a `Symbol.for`, the same in every 1.x copy. */
+const SPAN_KEY = Symbol.for("OpenTelemetry Context Key SPAN");
+
+/** `parent` with `span` active: `trace.setSpan` of the API when it is loaded, the same by hand when it is not. */
+export function contextWithSpan(api: OpenTelemetryApi | undefined, parent: TelemetryContext, span: TelemetrySpan): TelemetryContext {
+  return api ? api.trace.setSpan(parent, span) : parent.setValue(SPAN_KEY, span);
+}
+
+/** The empty context (`ROOT_CONTEXT`), for a tracer given without `@opentelemetry/api` installed. */
+export class RootContext implements TelemetryContext {
+  constructor(private readonly values: ReadonlyMap<symbol, unknown> = new Map()) {}
+
+  getValue(key: symbol): unknown {
+    return this.values.get(key);
+  }
+
+  setValue(key: symbol, value: unknown): TelemetryContext {
+    return new RootContext(new Map(this.values).set(key, value));
+  }
+
+  deleteValue(key: symbol): TelemetryContext {
+    const values = new Map(this.values);
+    values.delete(key);
+    return new RootContext(values);
+  }
+}
