@@ -10,7 +10,7 @@
  * over a fixed window after a warm-up, then reads every active session back and counts messages
  * lost or duplicated.
  */
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { createRequire } from "node:module";
 import { servicesRequired } from "../test/helpers/services";
 import { startRedisCluster, type LocalRedisCluster } from "../test/helpers/redis-cluster";
@@ -60,6 +60,7 @@ export const benchmark: Benchmark = {
     console.error(`  ${elapsed()} Redis Cluster ${cluster ? "started" : "not available"}`);
     const workers: WorkerProcess[] = [];
     const results = new Map<string, CellResult>();
+    const loads: number[] = [loadavg()[0]!];
     const key = (contender: Contender, size: number) => `${contender.id}@${size}`;
     // LOAD_BENCH_ONLY=id,id runs only those contenders (while working on one; the report then lacks the others).
     const only = process.env.LOAD_BENCH_ONLY?.split(",");
@@ -90,10 +91,11 @@ export const benchmark: Benchmark = {
             pool,
           });
           console.error(
-            `  ${elapsed()} ${contender.name} @ ${number(size)}: ${result.turnsPerSecond.toFixed(0)} turns/s, p50 ${formatMs(result.p50)}, p99 ${formatMs(result.p99)}, lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}, errors ${result.errors} (seeded in ${result.seedSeconds.toFixed(1)} s)`,
+            `  ${elapsed()} ${contender.name} @ ${number(size)}: ${result.turnsPerSecond.toFixed(0)} turns/s, p50 ${formatMs(result.p50)}, p99 ${formatMs(result.p99)}, CPU ${formatMs(result.cpuPerTurnMs)} per turn, lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}, errors ${result.errors} (seeded in ${result.seedSeconds.toFixed(1)} s)`,
           );
           if (result.firstError) console.error(`    first error: ${result.firstError.split("\n").slice(0, 3).join(" | ")}`);
           results.set(key(contender, size), result);
+          loads.push(loadavg()[0]!);
         }
       }
     } finally {
@@ -104,11 +106,11 @@ export const benchmark: Benchmark = {
     }
     const bad = [...results.values()].filter((result) => result.lost + result.duplicated + result.outOfOrder + result.errors > 0);
     if (quick && bad.length > 0) throw new Error(`load bench: ${bad.length} cell(s) lost, duplicated or failed turns`);
-    return report(plan, running, results, key, Boolean(cluster));
+    return report(plan, running, results, key, Boolean(cluster), loads);
   },
 };
 
-function report(plan: Plan, running: Contender[], results: Map<string, CellResult>, key: (contender: Contender, size: number) => string, clusterRan: boolean): string {
+function report(plan: Plan, running: Contender[], results: Map<string, CellResult>, key: (contender: Contender, size: number) => string, clusterRan: boolean, loads: number[]): string {
   const cell = (contender: Contender, size: number) => results.get(key(contender, size))!;
   const rows = plan.sizes.flatMap((size) =>
     running.map((contender) => {
@@ -116,10 +118,11 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
       return [
         number(size),
         contender.name,
-        result.turnsPerSecond.toFixed(0),
+        result.turnsPerSecond < 10 ? result.turnsPerSecond.toFixed(1) : result.turnsPerSecond.toFixed(0),
         result.measured === 0 ? "—" : formatMs(result.p50),
         result.measured === 0 ? "—" : formatMs(result.p99),
         result.measured === 0 ? "—" : `${(result.p99 / result.p50).toFixed(1)}×`,
+        formatMs(result.cpuPerTurnMs),
         `${result.lost} / ${result.duplicated}`,
         String(result.outOfOrder),
         String(result.errors),
@@ -133,7 +136,7 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
     const ours = cell(agentcorePostgres, size);
     return [
       number(size),
-      ...alternatives.map((alternative) => `${(ours.turnsPerSecond / cell(alternative, size).turnsPerSecond).toFixed(1)}×`),
+      ...alternatives.map((alternative) => `${(ours.turnsPerSecond / cell(alternative, size).turnsPerSecond).toFixed(1)}× (CPU ${(cell(alternative, size).cpuPerTurnMs / ours.cpuPerTurnMs).toFixed(1)}×)`),
       `${(ours.turnsPerSecond / cell(best, size).turnsPerSecond).toFixed(1)}× (${best.name})`,
       ...running
         .filter((contender) => contender.store !== "PostgreSQL")
@@ -149,10 +152,11 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
           contender.name,
           `${(cell(contender, last).p50 / cell(contender, first).p50).toFixed(2)}×`,
           `${(cell(contender, first).turnsPerSecond / cell(contender, last).turnsPerSecond).toFixed(2)}×`,
+          `${(cell(contender, last).cpuPerTurnMs / cell(contender, first).cpuPerTurnMs).toFixed(2)}×`,
         ]);
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   return [
-    `K = ${plan.workers} worker processes (app servers, \`child_process.fork\`) share one store and serve M = ${plan.active} concurrent sessions; each active session starts with ${number(plan.history)} stored messages, and the store holds ${plan.sizes.map(number).join(" or ")} sessions in all: the ${plan.active} active ones plus filler sessions of ${FILLER_MESSAGES} short messages each (2 user/assistant turns), written straight to the store before the cell (agentcore on Redis: \`appendMessages\`, 64 at a time; on PostgreSQL, and for Mastra and LangGraph, one session of each kind written through the library's own API, then copied row by row in SQL under new ids). The bench process is a round-robin load balancer: each session sends its next turn when the last one is answered, each turn to the next worker, so every conversation moves between servers. Timed: ${plan.measureMs / 1000} s after ${plan.warmupMs / 1000} s of warm-up per cell; latency is one turn inside the worker (${plan.workers} processes on ${cpus().length} cores: the figures include waiting for the CPU). After each cell every active session is read back: it must hold its seed followed by each acknowledged turn (user message, answer) once, in order. Machine: ${cpus().length} × ${cpu} shared with other work, Redis ${"7"} and PostgreSQL 15 on the same machine (loopback), ${clusterRan ? "the Redis Cluster started by the bench with `scripts/redis-cluster.sh` (3 masters, 3 replicas, loopback)" : "**no Redis Cluster could be started: its rows are missing**"}.`,
+    `K = ${plan.workers} worker processes (app servers, \`child_process.fork\`) share one store and serve M = ${plan.active} concurrent sessions; each active session starts with ${number(plan.history)} stored messages, and the store holds ${plan.sizes.map(number).join(" or ")} sessions in all: the ${plan.active} active ones plus filler sessions of ${FILLER_MESSAGES} short messages each (2 user/assistant turns), written straight to the store before the cell (agentcore on Redis: \`appendMessages\`, 64 at a time; on PostgreSQL, and for Mastra and LangGraph, one session of each kind written through the library's own API, then copied row by row in SQL under new ids). The bench process is a round-robin load balancer: each session sends its next turn when the last one is answered, each turn to the next worker, so every conversation moves between servers. Timed, per cell: every session's first turn untimed, then ${plan.warmupMs / 1000} s of warm-up, then ${plan.measureMs / 1000} s in which every turn that ends counts, with the turns still running at its end (the window stretches until the last one ends: a row whose turns outlast ${plan.measureMs / 1000} s is still measured); latency is one turn inside the worker (${plan.workers} processes on ${cpus().length} cores: the figures include waiting for the CPU); *app-server CPU per turn* is the CPU time (user + system) the worker processes spent, divided by the turns they ran (the store's own CPU not included). The machine's 1-minute load average, sampled between cells, was ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${cpus().length} cores (other work shared it): latencies and throughput move with it, CPU per turn much less. After each cell every active session is read back: it must hold its seed followed by each acknowledged turn (user message, answer) once, in order. Machine: ${cpus().length} × ${cpu} shared with other work, Redis ${"7"} and PostgreSQL 15 on the same machine (loopback), ${clusterRan ? "the Redis Cluster started by the bench with `scripts/redis-cluster.sh` (3 masters, 3 replicas, loopback)" : "**no Redis Cluster could be started: its rows are missing**"}.`,
     "",
     `One turn, every row: load the session's recent history (a window of the last ${WINDOW} messages), answer with an instant model, persist the user message and the answer.`,
     "",
@@ -160,9 +164,9 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
     `- **Mastra** (\`@mastra/pg\` ${version("@mastra/pg")}, \`@mastra/memory\` ${version("@mastra/memory")}, \`@mastra/core\` ${version("@mastra/core")}): \`new PostgresStore({ connectionString, schemaName, max: ${plan.poolSize} })\`, \`memory.rememberMessages({ lastMessages: ${WINDOW} })\` then \`memory.saveMessages\` of the user message and the answer, as Mastra's Agent does per turn; semantic recall, working memory and title generation off.`,
     `- **LangGraph** (\`@langchain/langgraph-checkpoint-postgres\` ${version("@langchain/langgraph-checkpoint-postgres")}, \`@langchain/langgraph\` ${version("@langchain/langgraph")}): \`new PostgresSaver(new pg.Pool({ max: ${plan.poolSize} }), undefined, { schema })\`, \`setup()\` once per run, a one-node graph (\`trimMessages\` to the last ${WINDOW + 1}, then the answer) compiled with it, \`graph.invoke({ messages: [human] }, { configurable: { thread_id } })\` per turn.`,
     "",
-    table(["stored sessions", "library and store", "turns/s", "p50", "p99", "p99 ÷ p50", "lost / duplicated", "sessions out of order", "failed turns"], rows),
+    table(["stored sessions", "library and store", "turns/s", "p50", "p99", "p99 ÷ p50", "app-server CPU per turn", "lost / duplicated", "sessions out of order", "failed turns"], rows),
     "",
-    `Throughput ratios in the same run: agentcore on PostgreSQL ÷ each alternative on PostgreSQL; then agentcore on Redis and on the Redis Cluster ÷ the best PostgreSQL alternative (another store: what moving the history to Redis buys).`,
+    `Throughput ratios in the same run: agentcore on PostgreSQL ÷ each alternative on PostgreSQL (in brackets: the alternative's app-server CPU per turn ÷ agentcore's, which the machine's load moves far less); then agentcore on Redis and on the Redis Cluster ÷ the best PostgreSQL alternative (another store: what moving the history to Redis buys).`,
     "",
     table(
       ["stored sessions", ...alternatives.map((alternative) => `agentcore PG ÷ ${alternative.name}`), "agentcore PG ÷ best alternative", ...running.filter((contender) => contender.store !== "PostgreSQL").map((contender) => `${contender.name.replace(/^agentcore RedisMemoryStore/, "agentcore Redis")} ÷ best alternative`)],
@@ -170,6 +174,6 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
     ),
     ...(scaleRows.length === 0
       ? []
-      : ["", `Cost at ${number(last)} stored sessions ÷ cost at ${number(first)} (same run; above 1× is slower with more sessions stored):`, "", table(["library and store", "p50 per turn", "time per turn (1 ÷ throughput)"], scaleRows)]),
+      : ["", `Cost at ${number(last)} stored sessions ÷ cost at ${number(first)} (same run; above 1× is slower with more sessions stored):`, "", table(["library and store", "p50 per turn", "time per turn (1 ÷ throughput)", "app-server CPU per turn"], scaleRows)]),
   ].join("\n");
 }

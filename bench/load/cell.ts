@@ -88,8 +88,12 @@ export interface CellResult {
   turnsPerSecond: number;
   p50: number;
   p99: number;
+  /** Length of the timed window: the planned time, or until the last turn running at its end finished. */
+  windowSeconds: number;
   /** Turns completed in the timed window. */
   measured: number;
+  /** CPU time (user + system) the worker processes spent per turn, over every turn of the cell: the app servers' own cost, whatever the machine's load. */
+  cpuPerTurnMs: number;
   errors: number;
   firstError?: string;
   lost: number;
@@ -129,6 +133,7 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
     let errors = 0;
     let firstError: string | undefined;
     let measured = 0;
+    let lastAt = 0;
     let measureFrom = Infinity;
     let end = Infinity;
     // The load balancer: each session is a user who sends the next message once the answer is
@@ -142,7 +147,10 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
         errors++;
         firstError ??= reply.error;
       } else acked[index]!.push(number);
-      if (at >= measureFrom && at <= end) {
+      // Every turn that ends after the warm-up counts, the ones still running at the end included
+      // (the window then stretches to the last one): a contender whose turns outlast the window is still measured.
+      if (at >= measureFrom) {
+        lastAt = Math.max(lastAt, at);
         measured++;
         latencies.push(reply.ms);
       }
@@ -156,14 +164,18 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
         for (let number = 1; performance.now() < end; number++) await turn(index, sessionId, number);
       }),
     );
-    await Promise.all(workers.map((worker) => worker.call({ type: "close" })));
+    const closed = await Promise.all(workers.map((worker) => worker.call({ type: "close" })));
+    const cpuMicros = closed.reduce((sum, reply) => sum + (reply.cpu?.micros ?? 0), 0);
+    const allTurns = closed.reduce((sum, reply) => sum + (reply.cpu?.turns ?? 0), 0);
     latencies.sort((a, b) => a - b);
     const { transcripts } = await workers[0]!.call({ type: "read", config, sessionIds: active });
     return {
-      turnsPerSecond: measured / (plan.measureMs / 1000),
+      turnsPerSecond: measured / (Math.max(plan.measureMs, lastAt - measureFrom) / 1000),
+      windowSeconds: Math.max(plan.measureMs, lastAt - measureFrom) / 1000,
       p50: percentile(latencies, 0.5),
       p99: percentile(latencies, 0.99),
       measured,
+      cpuPerTurnMs: cpuMicros / 1000 / Math.max(1, allTurns),
       errors,
       ...(firstError === undefined ? {} : { firstError }),
       ...verify(config.history, active, acked, transcripts!),

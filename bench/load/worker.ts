@@ -16,9 +16,12 @@ export type ToWorker =
   | { type: "read"; id: number; config: CellConfig; sessionIds: string[] }
   | { type: "turn"; id: number; sessionId: string; turn: number };
 
-export type FromWorker = { type: "started" } | { id: number; ms: number; error?: string; transcripts?: StoredTranscript[] };
+export type FromWorker = { type: "started" } | { id: number; ms: number; error?: string; transcripts?: StoredTranscript[]; cpu?: { micros: number; turns: number } };
 
 let open: OpenContender | undefined;
+/** CPU time this process spent since the contender was opened, and the turns it ran. */
+let cpuFrom = process.cpuUsage();
+let turns = 0;
 const text = (error: unknown) => (error instanceof Error ? (error.stack ?? error.message) : String(error));
 
 async function withPool<T>(config: CellConfig, body: (pool: pg.Pool) => Promise<T>): Promise<T> {
@@ -31,17 +34,22 @@ async function withPool<T>(config: CellConfig, body: (pool: pg.Pool) => Promise<
   }
 }
 
-async function handle(message: ToWorker): Promise<{ transcripts?: StoredTranscript[] }> {
+async function handle(message: ToWorker): Promise<{ transcripts?: StoredTranscript[]; cpu?: { micros: number; turns: number } }> {
   switch (message.type) {
     case "open":
       open = await (await contenderOf(message.config.contender).load()).open(message.config);
+      cpuFrom = process.cpuUsage();
+      turns = 0;
       return {};
-    case "close":
+    case "close": {
+      const { user, system } = process.cpuUsage(cpuFrom);
       await open?.close();
       open = undefined;
-      return {};
+      return { cpu: { micros: user + system, turns } };
+    }
     case "turn":
       await open!.turn(message.sessionId, message.turn);
+      turns++;
       return {};
     case "seed": {
       const implementation = await contenderOf(message.config.contender).load();
