@@ -53,7 +53,7 @@ export class WorkerProcess {
   }
 
   static async start(entry: string): Promise<WorkerProcess> {
-    const child = fork(entry, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = fork(entry, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: ["--expose-gc"] });
     await new Promise<void>((resolve, reject) => {
       child.once("message", () => resolve());
       child.once("exit", (code) => reject(new Error(`a worker exited at start (code ${code})`)));
