@@ -20,6 +20,8 @@ export interface LocalRedisCluster {
   nodes: { host: string; port: number }[];
   /** Kills the node on `port` with SIGKILL (a crash: no shutdown, no save) and forgets its pid. */
   kill(port: number): void;
+  /** Sends the node on `port` a signal (SIGSTOP / SIGCONT to freeze and thaw it). */
+  signal(port: number, signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startRedisCluster(): Promise<LocalRedisCluster | undefined
         return {
           ports,
           nodes: ports.map((port) => ({ host: "127.0.0.1", port })),
+          signal: (port, signal) => process.kill(Number(readFileSync(join(directory, `node-${port}`, "redis.pid"), "utf8").trim()), signal),
           kill: (port) => {
             const pidFile = join(directory, `node-${port}`, "redis.pid");
             process.kill(Number(readFileSync(pidFile, "utf8").trim()), "SIGKILL");

@@ -4,6 +4,16 @@ import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import type { SessionLockOptions } from "../memory-store";
 import { pollLock } from "../poll-lock";
 
+/**
+ * A one-row subquery that turns off `synchronous_commit` for the statement's own transaction: a
+ * lease statement commits without waiting for its WAL flush (one disk flush fewer per statement;
+ * the appends of a turn still wait for theirs). A lease is no data: if the server crashes
+ * before the flush, a lease taken is lost (another holder may take the session, and the first
+ * holder's fenced writes are refused: `SessionLockLostError`), or a lease released comes back
+ * (the session waits until it expires). Nothing stored is lost either way.
+ */
+const asyncCommit = `(SELECT set_config('synchronous_commit', 'off', true)) AS commit_settings`;
+
 type Run = <Row extends object>(operation: string, sessionId: string, sql: string, values: unknown[]) => Promise<Row[]>;
 
 /**
@@ -33,7 +43,7 @@ export class PostgresSessionLeases {
       const rows = await this.run(
         "lockSession",
         sessionId,
-        `INSERT INTO ${this.table} AS l (session_id, token, expires_at) VALUES ($1, $2, ${lease})
+        `INSERT INTO ${this.table} AS l (session_id, token, expires_at) SELECT $1::text, $2::text, ${lease} FROM ${asyncCommit}
          ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
          WHERE l.expires_at < clock_timestamp()
          RETURNING token`,
@@ -46,10 +56,10 @@ export class PostgresSessionLeases {
       leaseMs: this.leaseMs,
       renewEveryMs: Math.max(100, Math.floor(this.leaseMs / 3)),
       renew: async () =>
-        (await this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${lease} WHERE session_id = $1 AND token = $2 RETURNING 1`, [sessionId, token, this.leaseMs])).length > 0,
+        (await this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${lease} FROM ${asyncCommit} WHERE session_id = $1 AND token = $2 RETURNING 1`, [sessionId, token, this.leaseMs])).length > 0,
       release: async () => {
         if (this.held.get(sessionId) === token) this.held.delete(sessionId);
-        await this.run("unlockSession", sessionId, `DELETE FROM ${this.table} WHERE session_id = $1 AND token = $2`, [sessionId, token]);
+        await this.run("unlockSession", sessionId, `DELETE FROM ${this.table} USING ${asyncCommit} WHERE session_id = $1 AND token = $2`, [sessionId, token]);
       },
     });
   }
