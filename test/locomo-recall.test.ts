@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InMemorySemanticIndex, SemanticMemoryProvider, type InMemorySemanticIndexOptions } from "../src/index";
-import { loadLocomo, normaliseEvidence, sessionTime } from "../bench/locomo";
+import { loadLocomo, normaliseEvidence, sessionTime, turnMessages } from "../bench/locomo";
 import { evaluate, KS } from "../bench/recall-eval";
 
 describe("LoCoMo evidence ids", () => {
@@ -51,5 +51,24 @@ describe("recall quality on the LoCoMo slice", () => {
     const before = await recallAt10({ coordination: 0, questionWeight: 1, speakerWeight: 1 });
     expect(before.overall).toBeGreaterThan(70);
     expect(overall).toBeGreaterThan(before.overall + 4);
+  });
+});
+
+describe("pruned search on the LoCoMo slice", () => {
+  it("ranks every question exactly as exhaustive scoring does (documents, scores, order)", async () => {
+    let compared = 0;
+    for (const conversation of loadLocomo()) {
+      const indexes = [true, false].map((pruning) => new InMemorySemanticIndex({ pruning }));
+      for (const index of indexes) await new SemanticMemoryProvider({ index }).write(turnMessages(conversation), { sessionId: conversation.sampleId });
+      for (const { question } of conversation.questions) {
+        for (const limit of [1, 10, 50]) {
+          const [pruned, exhaustive] = await Promise.all(indexes.map((index) => index.searchText(question, { sessionId: conversation.sampleId }, limit)));
+          const shape = (hits: typeof pruned) => hits!.map((hit) => [hit.document.messageId, hit.score]);
+          expect(shape(pruned), question).toEqual(shape(exhaustive));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(3 * 495);
   });
 });
