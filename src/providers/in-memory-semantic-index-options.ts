@@ -31,6 +31,12 @@ export interface InMemorySemanticIndexOptions {
    */
   speakerWeight?: number;
   /**
+   * Pruned search (MaxScore): skips the postings of documents that cannot reach the top results
+   * and returns exactly what scoring every posting returns, faster on large indexes. `false`
+   * scores every posting (the reference the pruned search is tested against). @default true
+   */
+  pruning?: boolean;
+  /**
    * Most documents kept. Past it, adding evicts documents by `eviction`, so the index's memory
    * stays bounded (about 2.5 KB a short turn). `Infinity` keeps everything. @default 10000
    */

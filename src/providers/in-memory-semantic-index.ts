@@ -1,12 +1,21 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { analyzeText } from "./text-analysis";
 import { pickEvictions } from "./pick-evictions";
-import { boostSpeakers, coordinate, lendToNeighbours, NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
+import { NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
+import { searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
 import { norm, topK } from "./top-k";
 import type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
 
 export type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
+
+/** A term's documents, and bounds of its BM25 saturation for pruned search (dead postings included). */
+interface Postings {
+  /** Flat [ordinal, term frequency, ordinal, term frequency, …], ordinals ascending. */
+  list: number[];
+  maxFrequency: number;
+  minLength: number;
+}
 
 interface Entry {
   document: SemanticDocument;
@@ -37,21 +46,22 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly questionWeight: number;
   private readonly coordination: number;
   private readonly speakerWeight: number;
+  private readonly pruning: boolean;
   private entries: (Entry | undefined)[] = [];
   private readonly ordinalById = new Map<string, number>();
   private readonly ordinalByMessage = new Map<string, number>();
   private readonly tails = new Map<string, number>();
   private readonly heads = new Map<string, number>();
-  /** term → flat [ordinal, term frequency, ordinal, term frequency, …]; dead ordinals are skipped. */
-  private postings = new Map<string, number[]>();
+  /** term → its postings and their bounds; dead ordinals are skipped. */
+  private postings = new Map<string, Postings>();
   private readonly documentFrequency = new Map<string, number>();
   /** Speaker term → documents it speaks, so a query knows which of its terms name a speaker. */
   private readonly speakers = new Map<string, number>();
   private liveCount = 0;
   private scratchOwn = new Float64Array(0);
-  private scratchTotal = new Float64Array(0);
   private scratchSeen = new Uint8Array(0);
   private scratchMatched = new Float64Array(0);
+  private scratchFlags = new Uint8Array(0);
   private totalLength = 0;
   private deadPostings = 0;
   private livePostings = 0;
@@ -70,6 +80,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.questionWeight = nonNegative(options.questionWeight, "questionWeight", 2);
     this.coordination = nonNegative(options.coordination, "coordination", 1);
     this.speakerWeight = nonNegative(options.speakerWeight, "speakerWeight", 1.5);
+    this.pruning = options.pruning ?? true;
     this.maxDocuments = options.maxDocuments ?? 10_000;
     if (!(this.maxDocuments === Infinity || (Number.isInteger(this.maxDocuments) && this.maxDocuments >= 1))) {
       throw new InvalidArgumentError({ argument: "maxDocuments", value: options.maxDocuments, message: "maxDocuments must be a positive integer or Infinity." });
@@ -96,81 +107,66 @@ export class InMemorySemanticIndex implements SemanticIndex {
     for (const term of analyzeText(query)) queryTerms.set(term, (queryTerms.get(term) ?? 0) + 1);
     if (queryTerms.size === 0 || this.liveCount === 0 || limit <= 0) return [];
     const averageLength = this.totalLength / this.liveCount || 1;
+    const { k1, b } = this;
+    const lengthNorm = b / averageLength;
+    const saturation = (frequency: number, length: number) => (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * length));
+    const terms: QueryTerm[] = [];
+    let queryMass = 0;
+    for (const [term, queryFrequency] of queryTerms) {
+      const postings = this.postings.get(term);
+      const frequency = this.documentFrequency.get(term);
+      if (!postings || !frequency) continue;
+      const idf = Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
+      const weight = idf * (1 + Math.log(queryFrequency));
+      terms.push({ list: postings.list, idf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
+      queryMass += idf;
+    }
+    if (terms.length === 0) return [];
     // Scratch arrays indexed by ordinal, reused between searches (this method never awaits, so
-    // searches cannot interleave) and reset through the lists of what was touched.
+    // searches cannot interleave) and reset through the list of what was touched: the search
+    // writes only at ordinals it first checked against the filter.
     const size = this.entries.length;
     if (this.scratchOwn.length < size) {
       const capacity = Math.max(size, this.scratchOwn.length * 2, 1024);
       this.scratchOwn = new Float64Array(capacity);
-      this.scratchTotal = new Float64Array(capacity);
-      this.scratchSeen = new Uint8Array(capacity);
       this.scratchMatched = new Float64Array(capacity);
+      this.scratchSeen = new Uint8Array(capacity);
+      this.scratchFlags = new Uint8Array(capacity);
     }
-    const own = this.scratchOwn;
-    const total = this.scratchTotal;
     const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
-    const matched = this.scratchMatched;
     const checked: number[] = [];
-    const passes = (ordinal: number): boolean => {
-      if (seen[ordinal] === 0) {
-        const entry = this.entries[ordinal];
-        seen[ordinal] = entry !== undefined && matchesFilter(entry.document, filter) ? 1 : 2;
-        checked.push(ordinal);
-      }
-      return seen[ordinal] === 1;
+    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term));
+    const lends = this.contextWeight > 0 && this.contextWindow > 0;
+    const corpus: LexicalCorpus = {
+      entries: this.entries,
+      passes: (ordinal) => {
+        if (seen[ordinal] === 0) {
+          const entry = this.entries[ordinal];
+          seen[ordinal] = entry !== undefined && matchesFilter(entry.document, filter) ? 1 : 2;
+          checked.push(ordinal);
+        }
+        return seen[ordinal] === 1;
+      },
+      saturation,
+      coordination: this.coordination,
+      lending: lends ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight } : undefined,
+      speakerWeight: named.length > 0 ? this.speakerWeight : 1,
+      named,
+      own: this.scratchOwn,
+      matched: this.scratchMatched,
+      flags: this.scratchFlags,
     };
     try {
-      return this.rankText(queryTerms, averageLength, own, total, matched, passes, limit);
+      const search = this.pruning ? searchPruned : searchExhaustive;
+      return this.results(search(terms, queryMass, corpus, limit));
     } finally {
       for (const ordinal of checked) {
         seen[ordinal] = 0;
-        own[ordinal] = 0;
-        total[ordinal] = 0;
-        matched[ordinal] = 0;
+        corpus.own[ordinal] = 0;
+        corpus.matched[ordinal] = 0;
+        corpus.flags[ordinal] = 0;
       }
     }
-  }
-
-  private rankText(
-    queryTerms: Map<string, number>,
-    averageLength: number,
-    own: Float64Array,
-    total: Float64Array,
-    matched: Float64Array,
-    passes: (ordinal: number) => boolean,
-    limit: number,
-  ): ScoredDocument[] {
-    const hits: number[] = [];
-    let queryMass = 0;
-    for (const [term, queryFrequency] of queryTerms) {
-      const list = this.postings.get(term);
-      const frequency = this.documentFrequency.get(term);
-      if (!list || !frequency) continue;
-      const idf = Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
-      const weight = idf * (1 + Math.log(queryFrequency));
-      queryMass += idf;
-      const k1 = this.k1;
-      const lengthNorm = this.b / averageLength;
-      for (let index = 0; index < list.length; index += 2) {
-        const ordinal = list[index]!;
-        if (!passes(ordinal)) continue;
-        const termFrequency = list[index + 1]!;
-        const saturation = (termFrequency * (k1 + 1)) / (termFrequency + k1 * (1 - this.b + lengthNorm * this.entries[ordinal]!.length));
-        if (own[ordinal] === 0) hits.push(ordinal);
-        own[ordinal] = own[ordinal]! + weight * saturation;
-        matched[ordinal] = matched[ordinal]! + idf;
-      }
-    }
-    coordinate(hits, own, matched, queryMass, this.coordination);
-    const lends = this.contextWeight > 0 && this.contextWindow > 0;
-    const options = { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight };
-    const candidates = lends ? lendToNeighbours(hits, own, total, (ordinal) => this.entries[ordinal]!, passes, options) : hits;
-    const scores = lends ? total : own;
-    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term));
-    if (this.speakerWeight !== 1 && named.length > 0) boostSpeakers(candidates, scores, (ordinal) => this.entries[ordinal]!.speaker, named, this.speakerWeight);
-    const ranked = new Map<number, number>();
-    for (const ordinal of candidates) ranked.set(ordinal, scores[ordinal]!);
-    return this.results(topK(ranked, limit));
   }
 
   /** The documents of ranked ordinals, each marked as just recalled. */
@@ -261,9 +257,11 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.ordinalById.set(document.id, ordinal);
     if (messageKey !== undefined) this.ordinalByMessage.set(messageKey, ordinal);
     for (const [term, count] of counts) {
-      let list = this.postings.get(term);
-      if (!list) this.postings.set(term, (list = []));
-      list.push(ordinal, count);
+      let postings = this.postings.get(term);
+      if (!postings) this.postings.set(term, (postings = { list: [], maxFrequency: 0, minLength: Infinity }));
+      postings.list.push(ordinal, count);
+      if (count > postings.maxFrequency) postings.maxFrequency = count;
+      if (terms.length < postings.minLength) postings.minLength = terms.length;
       this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
     }
     if (entry.speaker !== undefined) this.speakers.set(entry.speaker, (this.speakers.get(entry.speaker) ?? 0) + 1);
@@ -324,14 +322,26 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private compactIfSparse(): void {
     if (this.entries.length > 1024 && this.entries.length > 2 * this.liveCount) this.renumber();
     if (this.deadPostings < 1024 || this.deadPostings < this.livePostings) return;
-    const postings = new Map<string, number[]>();
-    for (const [term, list] of this.postings) {
-      const kept: number[] = [];
-      for (let index = 0; index < list.length; index += 2) if (this.entries[list[index]!]) kept.push(list[index]!, list[index + 1]!);
-      if (kept.length) postings.set(term, kept);
-    }
-    this.postings = postings;
+    this.postings = this.rebuildPostings((ordinal) => (this.entries[ordinal] ? ordinal : NONE));
     this.deadPostings = 0;
+  }
+
+  /** The posting lists with each ordinal mapped (dropped when mapped to NONE), their bounds recomputed. */
+  private rebuildPostings(map: (ordinal: number) => number): Map<string, Postings> {
+    const postings = new Map<string, Postings>();
+    for (const [term, { list }] of this.postings) {
+      const kept: Postings = { list: [], maxFrequency: 0, minLength: Infinity };
+      for (let index = 0; index < list.length; index += 2) {
+        const ordinal = map(list[index]!);
+        if (ordinal === NONE) continue;
+        const frequency = list[index + 1]!;
+        kept.list.push(ordinal, frequency);
+        kept.maxFrequency = Math.max(kept.maxFrequency, frequency);
+        kept.minLength = Math.min(kept.minLength, this.entries[list[index]!]!.length);
+      }
+      if (kept.list.length) postings.set(term, kept);
+    }
+    return postings;
   }
 
   /** Gives the live documents the ordinals 0..n-1, keeping their order, and rewrites every reference. */
@@ -347,20 +357,14 @@ export class InMemorySemanticIndex implements SemanticIndex {
       entry.next = map(entry.next);
     }
     for (const table of [this.ordinalById, this.ordinalByMessage, this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
-    const postings = new Map<string, number[]>();
-    for (const [term, list] of this.postings) {
-      const kept: number[] = [];
-      for (let index = 0; index < list.length; index += 2) if (next[list[index]!] !== NONE) kept.push(next[list[index]!]!, list[index + 1]!);
-      if (kept.length) postings.set(term, kept);
-    }
-    this.postings = postings;
+    this.postings = this.rebuildPostings(map);
     this.deadPostings = 0;
     this.entries = live;
     this.oldest = 0;
     this.scratchOwn = new Float64Array(0);
-    this.scratchTotal = new Float64Array(0);
     this.scratchSeen = new Uint8Array(0);
     this.scratchMatched = new Float64Array(0);
+    this.scratchFlags = new Uint8Array(0);
   }
 }
 

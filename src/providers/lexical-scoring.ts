@@ -2,16 +2,21 @@ import { analyzeText } from "./text-analysis";
 
 /**
  * Scoring steps of `InMemorySemanticIndex`'s lexical search that follow BM25: coordination,
- * neighbour context lending and the speaker boost. They work on score arrays indexed by
- * document ordinal.
+ * neighbour context lending and the speaker boost. Both searches (exhaustive and pruned, see
+ * `lexical-search.ts`) compute a document's score with these functions, in the same order of
+ * operations, so they agree to the last bit.
  */
 
-/** What lending needs to know of a document: its session neighbours and whether it asks something. */
-export interface LendingLinks {
+/** What scoring needs to know of a document: its length, session neighbours, question mark and speaker. */
+export interface ScoringEntry {
+  /** Terms in the document (for BM25 length normalisation). */
+  length: number;
   previous: number;
   next: number;
   /** The turn holds a question, so the turns after it are likely its answer. */
   asks: boolean;
+  /** Term of the speaker a transcript-style content starts with. */
+  speaker: string | undefined;
 }
 
 export interface LendingOptions {
@@ -36,69 +41,59 @@ export function speakerTerm(content: string): string | undefined {
 }
 
 /**
- * Coordination: scales each hit's BM25 score by the share of the query's IDF mass it matches,
+ * Coordination: scales a BM25 score by the share of the query's IDF mass the document matches,
  * raised to `power`, so a turn matching the rare half of a question beats one that repeats a
- * common word.
+ * common word. Monotone in both `score` and `matched`, which makes it safe to bound.
  */
-export function coordinate(hits: readonly number[], own: Float64Array, matched: Float64Array, queryMass: number, power: number): void {
-  if (power === 0 || queryMass <= 0) return;
-  if (power === 1) for (const ordinal of hits) own[ordinal] = (own[ordinal]! * matched[ordinal]!) / queryMass;
-  else for (const ordinal of hits) own[ordinal] = own[ordinal]! * Math.pow(matched[ordinal]! / queryMass, power);
+export function coordinated(score: number, matched: number, queryMass: number, power: number): number {
+  if (power === 0 || queryMass <= 0) return score;
+  if (power === 1) return (score * matched) / queryMass;
+  return score * Math.pow(matched / queryMass, power);
 }
 
 /**
- * Adds each hit's own score to `total` and lends a share of it to the turns around it in its
- * session (those `passes` accepts). Returns every ordinal with a score: the hits, then the
- * turns that only received lent score.
+ * Most a document's final score can be, as a multiple of the largest own score among it and
+ * the turns that lend to it: 1 for its own, plus every share it can receive from each side.
  */
-export function lendToNeighbours(
-  hits: readonly number[],
-  own: Float64Array,
-  total: Float64Array,
-  links: (ordinal: number) => LendingLinks,
-  passes: (ordinal: number) => boolean,
-  options: LendingOptions,
-): number[] {
-  for (const ordinal of hits) total[ordinal] = own[ordinal]!;
-  const candidates = [...hits];
-  const receive = (ordinal: number, share: number) => {
-    if (!passes(ordinal)) return;
-    if (total[ordinal] === 0) candidates.push(ordinal);
-    total[ordinal] = total[ordinal]! + share;
-  };
-  for (const ordinal of hits) {
-    const hit = links(ordinal);
-    let share = options.weight * own[ordinal]!;
-    const forward = hit.asks ? options.questionWeight : 1;
-    let previous = hit.previous;
-    let next = hit.next;
-    for (let step = 0; step < options.window; step++, share /= 2) {
-      if (previous !== NO_NEIGHBOUR) {
-        receive(previous, share);
-        previous = links(previous).previous;
-      }
+export function lendingFactor(lending: LendingOptions | undefined): number {
+  if (!lending) return 1;
+  let factor = 1;
+  for (let step = 0; step < lending.window; step++) factor += (lending.weight / 2 ** step) * (1 + Math.max(1, lending.questionWeight));
+  return factor;
+}
+
+/**
+ * A document's final score: its own score plus what the turns around it in its session lend
+ * (a share of theirs, halved at each step away; a question turn lends `questionWeight` times as
+ * much to the turns after it), times `speakerWeight` when the query names its speaker.
+ * `ownOf` answers 0 for a turn that does not match or does not pass the filter.
+ */
+export function finalScore(
+  ordinal: number,
+  entries: readonly (ScoringEntry | undefined)[],
+  ownOf: (ordinal: number) => number,
+  lending: LendingOptions | undefined,
+  boosted: (entry: ScoringEntry) => boolean,
+  speakerWeight: number,
+): number {
+  const entry = entries[ordinal]!;
+  let total = ownOf(ordinal);
+  if (lending) {
+    let previous = entry.previous;
+    let next = entry.next;
+    for (let step = 0; step < lending.window; step++) {
       if (next !== NO_NEIGHBOUR) {
-        receive(next, share * forward);
-        next = links(next).next;
+        const own = ownOf(next);
+        if (own > 0) total += (lending.weight * own) / 2 ** step;
+        next = entries[next]!.next;
+      }
+      if (previous !== NO_NEIGHBOUR) {
+        const own = ownOf(previous);
+        const lender = entries[previous]!;
+        if (own > 0) total += ((lending.weight * own) / 2 ** step) * (lender.asks ? lending.questionWeight : 1);
+        previous = lender.previous;
       }
     }
   }
-  return candidates;
-}
-
-/**
- * Multiplies by `weight` the score of each candidate spoken by someone the query names ("What
- * did Caroline research?" favours Caroline's turns and the turns they lent to).
- */
-export function boostSpeakers(
-  candidates: readonly number[],
-  scores: Float64Array,
-  speaker: (ordinal: number) => string | undefined,
-  named: readonly string[],
-  weight: number,
-): void {
-  for (const ordinal of candidates) {
-    const term = speaker(ordinal);
-    if (term !== undefined && named.includes(term)) scores[ordinal] = scores[ordinal]! * weight;
-  }
+  return boosted(entry) ? total * speakerWeight : total;
 }
