@@ -45,7 +45,7 @@ async function* streamModel(model: LanguageModel, run: TurnRun, call: LanguageMo
 
 /** Learns the ratio of the provider's input-token count to our estimate of the same request. */
 function calibrateTokens(model: LanguageModel, call: LanguageModelCall, reportedInputTokens: number): void {
-  if (!(reportedInputTokens > 0)) return;
+  if (!(reportedInputTokens > 0) || !sharedTokenCalibration.wants(model)) return;
   const estimated = estimateMessagesTokens(call.messages, { model, ...(call.system === undefined ? {} : { system: call.system }), tools: call.tools });
   sharedTokenCalibration.record(model, estimated, reportedInputTokens);
 }
