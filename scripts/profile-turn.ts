@@ -3,12 +3,16 @@
  * memoryStore })` with an instant model on an `InMemoryStore` holding 10,000 messages, driven for
  * many turns, optionally beside Mastra 0.24 (`--mastra`) in the same process.
  *
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx scripts/profile-turn.ts [--turns 10000] [--mastra] [--file]
- *   npx tsx scripts/cpu-profile-summary.ts /tmp/prof/<file>.cpuprofile
+ *   npx tsx scripts/profile-turn.ts [--turns 10000] [--stored 10000] [--mastra] [--file] [--profile out.cpuprofile]
+ *   npx tsx scripts/cpu-profile-summary.ts out.cpuprofile
  *
+ * `--profile` records a V8 CPU profile of the timed turns only (seeding and start-up left out),
+ * through the inspector; `node --cpu-prof` works too but also records start-up.
  * Prints the median and mean per turn. Not a benchmark (bench/ holds those): a harness to profile.
  */
 import { performance } from "node:perf_hooks";
+import { Session } from "node:inspector/promises";
+import { writeFileSync } from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,11 +68,23 @@ async function agentcoreTurns(store: MemoryStore, turns: number): Promise<number
   await seed(store, "profile");
   const agent = new Agent({ model: new InstantModel(), memory: "sliding_window", maxMessages: 10, memoryStore: store, sessionId: "profile" });
   const times: number[] = [];
+  const profileIndex = args.indexOf("--profile");
+  const session = profileIndex === -1 ? undefined : new Session();
+  if (session) {
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.start");
+  }
   for (let index = 0; index < turns; index++) {
     const started = performance.now();
     const result = await agent.run(`next question ${index}`);
     times.push(performance.now() - started);
     if (result.text !== "ok") throw new Error("unexpected answer");
+  }
+  if (session) {
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(args[profileIndex + 1]!, JSON.stringify(profile));
+    session.disconnect();
   }
   return times;
 }

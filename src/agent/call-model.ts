@@ -26,7 +26,9 @@ async function* streamModel(model: LanguageModel, run: TurnRun, call: LanguageMo
     if (part.type === "text-delta") {
       if (part.delta.length === 0) continue;
       text += part.delta;
-      yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
+      // Straight to the stream when it gave a sink: a delta need not pass through every generator of the loop.
+      if (run.textSink) run.textSink({ type: "text-delta", delta: part.delta });
+      else yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
     } else if (part.type === "tool-call") {
       toolCalls.push(part.toolCall);
     } else if (part.type === "finish") {

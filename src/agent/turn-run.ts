@@ -1,3 +1,4 @@
+import type { AgentStreamPart } from "./agent-result";
 import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
 
@@ -15,4 +16,6 @@ export interface TurnRun {
   /** The history to run on instead of the stored one (stateless `streamText`). */
   readonly history: LoadedHistory | undefined;
   readonly notifier: RunNotifier;
+  /** Stream mode: where text deltas go, straight to the stream's buffer (not yielded through the loop's generators). */
+  readonly textSink?: ((part: AgentStreamPart) => void) | undefined;
 }
