@@ -28,8 +28,11 @@ for (let index = 0; index < profile.samples.length; index++) {
   const id = profile.samples[index]!;
   selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
 }
-// Idle time is the event loop waiting: not part of what a turn costs.
-for (const [id] of selfTime) if (byId.get(id)!.callFrame.functionName === "(idle)") selfTime.delete(id);
+// Idle time is the event loop waiting, and `dispatch` (no script) the inspector's own Profiler.stop: not part of what a turn costs.
+for (const [id] of selfTime) {
+  const frame = byId.get(id)!.callFrame;
+  if (frame.functionName === "(idle)" || (frame.functionName === "dispatch" && frame.url === "")) selfTime.delete(id);
+}
 const total = [...selfTime.values()].reduce((sum, time) => sum + time, 0);
 const byFunction = new Map<string, number>();
 for (const [id, time] of selfTime) {
@@ -39,6 +42,6 @@ for (const [id, time] of selfTime) {
   byFunction.set(name, (byFunction.get(name) ?? 0) + time);
 }
 const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top);
-console.log(`Total sampled (idle excluded): ${(total / 1000).toFixed(0)} ms`);
+console.log(`Total sampled (idle and the profiler's own stop excluded): ${(total / 1000).toFixed(0)} ms`);
 console.log("| function | self time | share |\n| --- | --- | --- |");
 for (const [name, time] of rows) console.log(`| \`${name}\` | ${(time / 1000).toFixed(0)} ms | ${((100 * time) / total).toFixed(1)} % |`);
