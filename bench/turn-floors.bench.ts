@@ -214,21 +214,22 @@ function profileSection(directory: string): string {
     "",
     summary,
     "",
-    "Before this work (commit 9a8f4ce, the same script, 2026-12-03, same machine; median 86 µs a turn): the tail copy dominated.",
+    "Before this work (commit 9a8f4ce, the same script, 2026-12-03, same machine; median 77–86 µs a turn when the box was calmer, 2–3× the figure above in the same conditions): copying the tail out of the store and building token-cache keys dominated.",
     "",
     BEFORE_PROFILE,
   ].join("\n");
 }
 
-/** The profile of the default turn at commit 9a8f4ce (same script), kept as the reference the work above started from. */
-const BEFORE_PROFILE = `| function | self time | share |
-| --- | --- | --- |
-| \`readTail src/stores/in-memory-store.ts\` (structuredClone of the 46-message tail) | 519 ms | 14.9 % |
-| \`(garbage collector)\` | 328 ms | 9.4 % |
-| \`rawMessageTokens src/tokens/token-count-cache.ts\` (a key string per message per request) | 230 ms | 6.6 % |
-| \`(anonymous) gpt-tokenizer BytePairEncodingCore.js\` (calibration tokenizing each request's new messages) | 219 ms | 6.3 % |
-| \`appendMessages src/stores/in-memory-store.ts\` (structuredClone) | 117 ms | 3.4 % |
-| \`runTurn src/agent/run-turn.ts\` | 87 ms | 2.5 % |
-| \`inst._zod.parse\` + \`runChecks\` (zod, every message of the tail, every turn) | 165 ms | 4.7 % |
-| \`find src/stores/in-memory-store.ts\` (the LRU move, several times a turn) | 82 ms | 2.3 % |
-| \`(anonymous) src/agent/session-history.ts\` | 67 ms | 1.9 % |`;
+/** The profile of the default turn at commit 9a8f4ce (same script, warm-up excluded), kept as the reference the work above started from; shares only (it was recorded on a loaded box). */
+const BEFORE_PROFILE = `| function | share of self time |
+| --- | --- |
+| \`readTail src/stores/in-memory-store.ts\` (structuredClone of the 46-message tail) | 26.4 % |
+| \`rawMessageTokens src/tokens/token-count-cache.ts\` (a key string per message per request) | 13.3 % |
+| \`(garbage collector)\` | 10.0 % |
+| \`appendMessages src/stores/in-memory-store.ts\` (structuredClone) | 4.5 % |
+| \`(anonymous) src/agent/session-history.ts\` | 4.2 % |
+| \`runTurn src/agent/run-turn.ts\` | 3.0 % |
+| \`runStep src/agent/run-step.ts\` | 2.6 % |
+| \`find src/stores/in-memory-store.ts\` (the LRU move, several times a turn) | 2.5 % |
+| \`inst._zod.parse\` + \`inst._zod.run\` (zod, every message of the tail, every turn) | 4.1 % |
+| \`getBpeRankFromString\` (gpt-tokenizer: calibration tokenizing each request's new messages) | 2.2 % |`;
