@@ -16,8 +16,13 @@ export class AgentStream {
   /** The text of the last step, once the run has finished. */
   readonly text: Promise<string>;
 
-  constructor(source: AsyncGenerator<AgentStreamPart, AgentResult>) {
-    this.response = this.drive(source);
+  /**
+   * `source`: the run's parts, or a function that starts the run given a sink (the run then hands
+   * its text deltas straight to the sink instead of yielding each through its generators).
+   */
+  constructor(source: AsyncGenerator<AgentStreamPart, AgentResult> | ((sink: (part: AgentStreamPart) => void) => AsyncGenerator<AgentStreamPart, AgentResult>)) {
+    const generator = typeof source === "function" ? source((part) => this.push(part)) : source;
+    this.response = this.drive(generator);
     this.text = this.response.then((result) => result.text);
     // Reading the result is optional: a failure is still delivered to whoever awaits it.
     this.response.catch(() => {});
@@ -26,23 +31,12 @@ export class AgentStream {
 
   /** Every part of the run: steps, text deltas, tool calls and results, the finish (or an `error` part). */
   get fullStream(): AsyncIterable<AgentStreamPart> {
-    return { [Symbol.asyncIterator]: () => this.iterate(true) };
+    return { [Symbol.asyncIterator]: () => this.reader((part) => part, true) };
   }
 
   /** The text as it is generated, across all steps. Throws the run's error at the end if it failed. */
   get textStream(): AsyncIterable<string> {
-    const parts = this.iterate(false);
-    return {
-      [Symbol.asyncIterator]: () => ({
-        next: async (): Promise<IteratorResult<string>> => {
-          for (;;) {
-            const next = await parts.next();
-            if (next.done) return { done: true, value: undefined };
-            if (next.value.type === "text-delta") return { done: false, value: next.value.delta };
-          }
-        },
-      }),
-    };
+    return { [Symbol.asyncIterator]: () => this.reader((part) => (part.type === "text-delta" ? part.delta : undefined), false) };
   }
 
   private async drive(source: AsyncGenerator<AgentStreamPart, AgentResult>): Promise<AgentResult> {
@@ -67,29 +61,55 @@ export class AgentStream {
   }
 
   private notify(): void {
+    if (this.wake.length === 0) return;
     const waiting = this.wake;
     this.wake = [];
     for (const resolve of waiting) resolve();
   }
 
-  private async *iterate(errorAsPart: boolean): AsyncGenerator<AgentStreamPart> {
+  /**
+   * An iterator over the buffered parts, as `pick` maps them (undefined: skipped). A plain
+   * iterator, not an async generator: a part already buffered is answered at once. At the end, a
+   * failed run gives an `error` part (`errorAsPart`) or throws its error, once.
+   */
+  private reader<T>(pick: (part: AgentStreamPart) => T | undefined, errorAsPart: boolean): AsyncIterator<T> {
     let index = 0;
-    for (;;) {
-      if (index < this.parts.length) {
-        yield this.parts[index++]!;
-        continue;
+    let finished = false;
+    const step = (): IteratorResult<T> | undefined => {
+      while (index < this.parts.length) {
+        const value = pick(this.parts[index++]!);
+        if (value !== undefined) return { done: false, value };
       }
-      if (this.done) {
-        if (this.failure) {
-          if (errorAsPart) {
-            yield { type: "error", error: this.failure.error };
-            return;
-          }
-          throw this.failure.error;
+      if (!this.done) return undefined;
+      if (finished || !this.failure) {
+        finished = true;
+        return { done: true, value: undefined };
+      }
+      finished = true;
+      if (errorAsPart) return { done: false, value: pick({ type: "error", error: this.failure.error })! };
+      throw this.failure.error;
+    };
+    return {
+      next: () => {
+        try {
+          const result = step();
+          if (result) return Promise.resolve(result);
+        } catch (error) {
+          return Promise.reject(error);
         }
-        return;
-      }
-      await new Promise<void>((resolve) => this.wake.push(resolve));
-    }
+        return new Promise<IteratorResult<T>>((resolve, reject) => {
+          const retry = () => {
+            try {
+              const result = step();
+              if (result) resolve(result);
+              else this.wake.push(retry);
+            } catch (error) {
+              reject(error);
+            }
+          };
+          this.wake.push(retry);
+        });
+      },
+    };
   }
 }

@@ -85,12 +85,12 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
 
   /** Runs one turn, streaming the answer as it is generated. */
   stream(input: string | AgentRunOptions): AgentStream {
-    return new AgentStream(this.start(input, "stream"));
+    return new AgentStream((sink) => this.start(input, "stream", undefined, sink));
   }
 
   /** A streamed run on `history` (already parsed, without system messages, pairing restored) instead of the stored history. */
   [streamOnHistory](input: AgentRunOptions, history: AgentMessage[]): AgentStream {
-    return new AgentStream(this.start(input, "stream", { messages: history, offset: 0, partial: false }));
+    return new AgentStream((sink) => this.start(input, "stream", { messages: history, offset: 0, partial: false }, sink));
   }
 
   /**
@@ -119,8 +119,8 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     this.events.off(name, listener);
   }
 
-  private async *start(input: string | AgentRunOptions, mode: TurnRun["mode"], history?: LoadedHistory): AsyncGenerator<AgentStreamPart, AgentResult> {
-    const run = this.resolveRun(input, mode, history);
+  private async *start(input: string | AgentRunOptions, mode: TurnRun["mode"], history?: LoadedHistory, textSink?: TurnRun["textSink"]): AsyncGenerator<AgentStreamPart, AgentResult> {
+    const run = this.resolveRun(input, mode, history, textSink);
     const config = this.config;
     // Traced (the telemetry option): the run's span covers waiting for the session too.
     return yield* config.telemetry ? traceRun({ ...config, telemetry: config.telemetry }, run, (traced) => this.runOnSession(traced)) : this.runOnSession(run);
@@ -149,7 +149,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   }
 
   /** The run's own record: its input checked and its ids validated, once. */
-  private resolveRun(input: string | AgentRunOptions, mode: TurnRun["mode"], history: LoadedHistory | undefined): TurnRun {
+  private resolveRun(input: string | AgentRunOptions, mode: TurnRun["mode"], history: LoadedHistory | undefined, textSink?: TurnRun["textSink"]): TurnRun {
     const runOptions = normaliseRunInput(input);
     if (this.model === NO_MODEL) throw noModelError();
     const sessionId = runOptions.sessionId === undefined ? (this.sessionId ?? `session-${newId()}`) : validateSessionId(runOptions.sessionId);
@@ -166,6 +166,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       mode,
       history,
       notifier: new RunNotifier(this.events, { sessionId, runId, ...(this.name === undefined ? {} : { agentName: this.name }) }),
+      textSink,
     };
   }
 

@@ -35,7 +35,9 @@ async function* streamModel(model: LanguageModel, run: TurnRun, call: LanguageMo
     if (part.type === "text-delta") {
       if (part.delta.length === 0) continue;
       text += part.delta;
-      yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
+      // Straight to the stream when it gave a sink: a delta need not pass through every generator of the loop.
+      if (run.textSink) run.textSink({ type: "text-delta", delta: part.delta });
+      else yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
     } else if (part.type === "tool-call") {
       toolCalls.push(part.toolCall);
     } else if (part.type === "finish") {
@@ -54,7 +56,7 @@ async function* streamModel(model: LanguageModel, run: TurnRun, call: LanguageMo
 
 /** Learns the ratio of the provider's input-token count to our estimate of the same request. */
 function calibrateTokens(model: LanguageModel, call: LanguageModelCall, reportedInputTokens: number): void {
-  if (!(reportedInputTokens > 0)) return;
+  if (!(reportedInputTokens > 0) || !sharedTokenCalibration.wants(model)) return;
   const estimated = estimateMessagesTokens(call.messages, { model, ...(call.system === undefined ? {} : { system: call.system }), tools: call.tools });
   sharedTokenCalibration.record(model, estimated, reportedInputTokens);
 }

@@ -1,3 +1,4 @@
+import type { AgentStreamPart } from "./agent-result";
 import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
 import type { RunTrace } from "./telemetry/run-trace";
@@ -18,4 +19,6 @@ export interface TurnRun {
   readonly notifier: RunNotifier;
   /** The run's spans, when it is traced (the `telemetry` option); phases start theirs with `run.trace?.…`. */
   readonly trace?: RunTrace;
+  /** Stream mode: where text deltas go, straight to the stream's buffer (not yielded through the loop's generators). */
+  readonly textSink?: ((part: AgentStreamPart) => void) | undefined;
 }

@@ -102,6 +102,11 @@ export function parseAgentMessages(input: unknown, options: { source?: string } 
   const issues: MessageIssue[] = [];
   const messages: AgentMessage[] = [];
   input.forEach((candidate, index) => {
+    const quick = parseCommonMessage(candidate);
+    if (quick !== undefined) {
+      messages.push(quick);
+      return;
+    }
     const result = agentMessageSchema.safeParse(candidate);
     if (result.success) {
       messages.push(result.data as AgentMessage);
@@ -115,6 +120,70 @@ export function parseAgentMessages(input: unknown, options: { source?: string } 
     throw new InvalidMessageError({ issues });
   }
   return messages;
+}
+
+const toolCallsSchema = z.array(toolCallSchema);
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * The schema's answer for the messages every turn reads, without its machinery: a plain object
+ * whose fields are all of the right type and size gives the same new object `agentMessageSchema`
+ * would (declared fields in the schema's order, unknown ones dropped; tool calls through the
+ * schema itself). Anything unusual (a missing or wrong field, a field present but undefined, an
+ * odd prototype) gives undefined, and the schema then parses it and names what is wrong.
+ */
+function parseCommonMessage(candidate: unknown): AgentMessage | undefined {
+  if (typeof candidate !== "object" || candidate === null || Object.getPrototypeOf(candidate) !== Object.prototype) return undefined;
+  const record = candidate as Record<string, unknown>;
+  const { role, content } = record;
+  if (typeof content !== "string") return undefined;
+  let id: string | undefined;
+  if (hasOwn.call(record, "id")) {
+    id = record.id as string;
+    if (typeof id !== "string" || id.length < 1 || id.length > 512) return undefined;
+  } else if ("id" in record) return undefined;
+  let timestamp: number | undefined;
+  if (hasOwn.call(record, "timestamp")) {
+    timestamp = record.timestamp as number;
+    if (typeof timestamp !== "number" || !Number.isFinite(timestamp) || timestamp < 0) return undefined;
+  } else if ("timestamp" in record) return undefined;
+  if (role === "user" || role === "system") {
+    const message: Record<string, unknown> = {};
+    if (id !== undefined) message.id = id;
+    message.role = role;
+    message.content = content;
+    if (timestamp !== undefined) message.timestamp = timestamp;
+    return message as unknown as AgentMessage;
+  }
+  if (role === "assistant") {
+    let toolCalls: ToolCall[] | undefined;
+    if (hasOwn.call(record, "toolCalls")) {
+      const parsed = toolCallsSchema.safeParse(record.toolCalls);
+      if (!parsed.success) return undefined;
+      toolCalls = parsed.data as ToolCall[];
+    } else if ("toolCalls" in record) return undefined;
+    const message: Record<string, unknown> = {};
+    if (id !== undefined) message.id = id;
+    message.role = role;
+    message.content = content;
+    if (toolCalls !== undefined) message.toolCalls = toolCalls;
+    if (timestamp !== undefined) message.timestamp = timestamp;
+    return message as unknown as AgentMessage;
+  }
+  if (role === "tool") {
+    const { toolCallId, name } = record;
+    if (typeof toolCallId !== "string" || toolCallId.length < 1 || toolCallId.length > 512) return undefined;
+    if (typeof name !== "string" || name.length < 1 || name.length > 256) return undefined;
+    const message: Record<string, unknown> = {};
+    if (id !== undefined) message.id = id;
+    message.role = role;
+    message.toolCallId = toolCallId;
+    message.name = name;
+    message.content = content;
+    if (timestamp !== undefined) message.timestamp = timestamp;
+    return message as unknown as AgentMessage;
+  }
+  return undefined;
 }
 
 function describe(value: unknown): string {

@@ -28,6 +28,13 @@ export interface RepairToolPairingResult {
  * A valid history comes back unchanged (same objects). The input array is never modified.
  */
 export function repairToolPairing(messages: readonly AgentMessage[]): RepairToolPairingResult {
+  // Most histories hold no tool traffic at all: nothing to pair, nothing to repair.
+  let toolTraffic = false;
+  for (let index = 0; index < messages.length && !toolTraffic; index++) {
+    const message = messages[index]!;
+    toolTraffic = message.role === "tool" || (message.role === "assistant" && message.toolCalls !== undefined && message.toolCalls.length > 0);
+  }
+  if (!toolTraffic) return { messages: [...messages], droppedResults: [], addedResults: [] };
   const droppedResults: ToolMessage[] = [];
   const addedResults: ToolMessage[] = [];
   /** Per assistant message with calls (by index): its calls (ids made unique) and the result of each. */

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
+import { copyMessages } from "../messages/copy-messages";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./memory-store";
 import { rejectUnknownOptions } from "./reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../messages/session-id";
@@ -45,6 +46,8 @@ export class InMemoryStore implements MemoryStore {
   private readonly records = new Map<string, ScopeRecord>();
   private readonly maxSessions: number;
   private readonly ttl: number;
+  /** The id `find` last moved to the end of `records` (it is still there: moving it again would change nothing). */
+  private lastUsed: string | undefined;
 
   constructor(options: InMemoryStoreOptions = {}) {
     if (options == null || typeof options !== "object") {
@@ -57,7 +60,7 @@ export class InMemoryStore implements MemoryStore {
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
     validateSessionId(sessionId);
-    return structuredClone(this.find(sessionId)?.messages ?? []);
+    return copyMessages(this.find(sessionId)?.messages ?? []);
   }
 
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
@@ -68,13 +71,13 @@ export class InMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     const count = tailLimit(limit, "InMemoryStore", operation);
     const messages = this.find(sessionId)?.messages ?? [];
-    return { messages: count === 0 ? [] : structuredClone(messages.slice(-count)), total: messages.length };
+    return { messages: count === 0 ? [] : copyMessages(messages.slice(-count)), total: messages.length };
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
     const record = this.use(sessionId);
-    record.messages = structuredClone(messages);
+    record.messages = copyMessages(messages);
     record.ids = new Set(record.messages.flatMap((message) => (message.id === undefined ? [] : [message.id])));
     this.touchSession(record);
   }
@@ -83,7 +86,7 @@ export class InMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     if (messages.length === 0) return;
     const record = this.use(sessionId);
-    for (const message of structuredClone(messages)) {
+    for (const message of copyMessages(messages)) {
       if (message.id !== undefined) {
         if (record.ids.has(message.id)) continue;
         record.ids.add(message.id);
@@ -179,8 +182,11 @@ export class InMemoryStore implements MemoryStore {
       return undefined;
     }
     record.usedAt = now;
-    this.records.delete(id);
-    this.records.set(id, record);
+    if (this.lastUsed !== id) {
+      this.records.delete(id);
+      this.records.set(id, record);
+      this.lastUsed = id;
+    }
     return record;
   }
 
@@ -191,6 +197,7 @@ export class InMemoryStore implements MemoryStore {
     const now = Date.now();
     const record: ScopeRecord = { messages: [], ids: new Set(), session: undefined, summaries: [], facts: new Map(), usedAt: now };
     this.records.set(id, record);
+    this.lastUsed = id;
     this.sweep(now);
     return record;
   }

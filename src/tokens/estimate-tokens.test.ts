@@ -9,7 +9,7 @@ import { estimateMessagesTokens, estimateTokens } from "./estimate-tokens";
 import { configureTokenCountCache, tokenCountCacheStats } from "./token-count-cache";
 import { NON_OPENAI_TOKEN_FACTOR, tokenizerFor } from "./tokenizer";
 import { trimToTokenBudget } from "../strategies/trim-to-token-budget";
-import { TokenCalibration } from "./token-calibration";
+import { SETTLED_SAMPLE_EVERY, SETTLED_SAMPLES, TokenCalibration } from "./token-calibration";
 
 const plain = { disallowedSpecial: new Set<string>() };
 
@@ -154,5 +154,17 @@ describe("TokenCalibration", () => {
     expect(calibration.ratio(model)!).toBeLessThan(1.5);
     calibration.record(model, 0, 50); // ignored
     expect(calibration.ratio({ provider: "openai", modelId: "gpt-4o" })).toBeUndefined();
+  });
+
+  it("samples every request until the ratio settles, then one request in SETTLED_SAMPLE_EVERY", () => {
+    const calibration = new TokenCalibration();
+    const model = { provider: "anthropic", modelId: "claude-settling" };
+    for (let sample = 0; sample < SETTLED_SAMPLES; sample++) {
+      expect(calibration.wants(model)).toBe(true);
+      calibration.record(model, 100, 120);
+    }
+    const wanted = Array.from({ length: SETTLED_SAMPLE_EVERY * 3 }, () => calibration.wants(model));
+    expect(wanted.filter(Boolean)).toHaveLength(3);
+    expect(calibration.wants({ provider: "anthropic", modelId: "other" })).toBe(true);
   });
 });

@@ -5,16 +5,16 @@ import { countTextTokens, type EncodingName } from "./tokenizer";
 /**
  * Token counts per message, so a message is tokenized once in a conversation's life rather than
  * once per request. Two layers:
- * - by object (a WeakMap): free while the same message objects are reused;
- * - by stored identity (a bounded map keyed by id, role, content length and a short fingerprint):
+ * - by object (a WeakMap), for messages without an id: free while the same objects are reused;
+ * - by stored identity (a bounded map per encoding keyed by id, each entry checked against the
+ *   message's role, content length, a short fingerprint and tool call ids, no key string built):
  *   stores hand out fresh objects on every read, but a stored message never changes under its id.
- * Messages without an id are cached by object only.
  */
 const byObject: Record<EncodingName, WeakMap<object, number>> = {
   o200k_base: new WeakMap(),
   cl100k_base: new WeakMap(),
 };
-const byIdentity = new Map<string, number>();
+const byIdentity: Record<EncodingName, Map<string, IdentityEntry>> = { o200k_base: new Map(), cl100k_base: new Map() };
 let maxIdentityEntries = 200_000;
 const stats = { hits: 0, misses: 0 };
 let enabled = true;
@@ -28,44 +28,71 @@ export const TOOL_CALL_OVERHEAD_TOKENS = 3;
 /** Per tool definition (name, description and parameters wrapper). */
 export const TOOL_DEFINITION_OVERHEAD_TOKENS = 9;
 
-function identityKey(message: AgentMessage, encoding: EncodingName): string | undefined {
-  if (!message.id) return undefined;
+/** What a by-id entry was counted from: a stored message never changes under its id, this checks it cheaply. */
+interface IdentityEntry {
+  role: string;
+  length: number;
+  head: string;
+  tail: string;
+  calls: string;
+  count: number;
+}
+
+function callIds(message: AgentMessage): string {
+  if (message.role !== "assistant" || !message.toolCalls || message.toolCalls.length === 0) return "";
+  let ids = message.toolCalls[0]!.id;
+  for (let index = 1; index < message.toolCalls.length; index++) ids += `,${message.toolCalls[index]!.id}`;
+  return ids;
+}
+
+function sameIdentity(entry: IdentityEntry, message: AgentMessage): boolean {
   const content = message.content ?? "";
-  const calls = message.role === "assistant" && message.toolCalls ? message.toolCalls.map((call) => call.id).join(",") : "";
-  return `${encoding}\u0000${message.id}\u0000${message.role}\u0000${content.length}\u0000${content.slice(0, 8)}${content.slice(-8)}\u0000${calls}`;
+  return (
+    entry.role === message.role &&
+    entry.length === content.length &&
+    content.startsWith(entry.head) &&
+    content.endsWith(entry.tail) &&
+    entry.calls === callIds(message)
+  );
 }
 
 /** Tokens of one message in the chat format, before any model factor. */
 export function rawMessageTokens(message: AgentMessage, encoding: EncodingName): number {
   if (!enabled) return computeMessageTokens(message, encoding);
   const objectCache = byObject[encoding];
-  const cached = objectCache.get(message);
-  if (cached !== undefined) {
-    stats.hits++;
-    return cached;
-  }
-  const key = identityKey(message, encoding);
-  if (key !== undefined) {
-    const known = byIdentity.get(key);
-    if (known !== undefined) {
+  // By id (no key string built: one map per encoding, the entry checked against the message).
+  const id = message.id || undefined;
+  const identities = byIdentity[encoding];
+  if (id === undefined) {
+    const cached = objectCache.get(message);
+    if (cached !== undefined) {
       stats.hits++;
-      objectCache.set(message, known);
-      return known;
+      return cached;
+    }
+  } else {
+    const known = identities.get(id);
+    if (known !== undefined && sameIdentity(known, message)) {
+      stats.hits++;
+      return known.count;
     }
   }
   stats.misses++;
   const count = computeMessageTokens(message, encoding);
-  objectCache.set(message, count);
-  if (key !== undefined) {
-    if (byIdentity.size >= maxIdentityEntries) {
+  // Messages with an id are found by it (a weak entry per fresh object would only feed the GC).
+  if (id === undefined) objectCache.set(message, count);
+  else {
+    if (identities.size >= maxIdentityEntries) {
       // Drop the oldest tenth: Maps iterate in insertion order.
       let toDrop = Math.ceil(maxIdentityEntries / 10);
-      for (const oldKey of byIdentity.keys()) {
-        byIdentity.delete(oldKey);
+      for (const oldKey of identities.keys()) {
+        identities.delete(oldKey);
         if (--toDrop <= 0) break;
       }
     }
-    byIdentity.set(key, count);
+    const content = message.content ?? "";
+    // Re-set (delete first) so a changed message moves to the newest end.
+    identities.delete(id);
+    identities.set(id, { role: message.role, length: content.length, head: content.slice(0, 8), tail: content.slice(-8), calls: callIds(message), count });
   }
   return count;
 }
@@ -124,7 +151,8 @@ export function configureTokenCountCache(options: { enabled?: boolean; clear?: b
   if (options.enabled !== undefined) enabled = options.enabled;
   if (options.maxEntries !== undefined) maxIdentityEntries = Math.max(1, options.maxEntries);
   if (options.clear) {
-    byIdentity.clear();
+    byIdentity.o200k_base.clear();
+    byIdentity.cl100k_base.clear();
     byObject.o200k_base = new WeakMap();
     byObject.cl100k_base = new WeakMap();
     stats.hits = 0;
@@ -134,5 +162,5 @@ export function configureTokenCountCache(options: { enabled?: boolean; clear?: b
 
 /** Hits and misses of the message count cache since the last clear. */
 export function tokenCountCacheStats(): { hits: number; misses: number; entries: number } {
-  return { ...stats, entries: byIdentity.size };
+  return { ...stats, entries: byIdentity.o200k_base.size + byIdentity.cl100k_base.size };
 }

@@ -71,68 +71,55 @@ export class OpenAIChatLanguageModel implements LanguageModel {
     };
   }
 
-  async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
-    const client = await this.config.getClient();
-    const body = {
-      ...this.requestBody(call),
-      stream: true as const,
-      ...(this.config.includeStreamUsage ? { stream_options: { include_usage: true } } : {}),
+  /**
+   * Streams the answer. A plain async iterator over the SDK's stream rather than an async
+   * generator: each chunk costs one await of the SDK's iterator and no generator hop. Breaking
+   * off (an abort, a consumer that stops) closes the SDK's stream, which ends the request.
+   */
+  doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
+    return { [Symbol.asyncIterator]: () => this.streamParts(call) };
+  }
+
+  private streamParts(call: LanguageModelCall): AsyncIterator<LanguageModelStreamPart> {
+    const parts = new ChatStreamParts();
+    let source: AsyncIterator<OpenAI.Chat.Completions.ChatCompletionChunk> | undefined;
+    let finished = false;
+    const open = async () => {
+      const client = await this.config.getClient();
+      const body = {
+        ...this.requestBody(call),
+        stream: true as const,
+        ...(this.config.includeStreamUsage ? { stream_options: { include_usage: true } } : {}),
+      };
+      return (await client.chat.completions.create(body, requestOptions(call)))[Symbol.asyncIterator]();
     };
-    type PendingToolCall = { id: string; name: string; arguments: string; emitted: boolean };
-    const pending = new Map<number, PendingToolCall>();
-    let finishReason: string | null | undefined;
-    let usage: LanguageModelUsage | undefined;
-    let responseId: string | undefined;
-    let responseModel: string | undefined;
-    const complete = function* (below: number): Generator<LanguageModelStreamPart> {
-      for (const index of [...pending.keys()].sort((a, b) => a - b)) {
-        const entry = pending.get(index)!;
-        if (index >= below || entry.emitted) continue;
-        entry.emitted = true;
-        yield { type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.arguments) } };
-      }
-    };
-    try {
-      const stream = await client.chat.completions.create(body, requestOptions(call));
-      for await (const chunk of stream) {
-        responseId ??= chunk.id || undefined;
-        responseModel ??= chunk.model || undefined;
-        if (chunk.usage) usage = convertUsage(chunk.usage);
-        const choice = chunk.choices?.[0];
-        if (!choice) continue;
-        const delta = choice.delta;
-        if (delta?.content) yield { type: "text-delta", delta: delta.content };
-        for (const toolCallDelta of delta?.tool_calls ?? []) {
-          const index = toolCallDelta.index ?? pending.size;
-          let entry = pending.get(index);
-          if (!entry) {
-            // A new call starts: the calls before it are complete (OpenAI streams them in order).
-            yield* complete(index);
-            entry = { id: toolCallDelta.id || newToolCallId(), name: toolCallDelta.function?.name ?? "", arguments: "", emitted: false };
-            pending.set(index, entry);
-          } else if (!entry.name && toolCallDelta.function?.name) {
-            entry.name = toolCallDelta.function.name;
+    return {
+      next: async (): Promise<IteratorResult<LanguageModelStreamPart>> => {
+        for (;;) {
+          const part = parts.shift();
+          if (part) return { done: false, value: part };
+          if (finished) return { done: true, value: undefined };
+          let chunk: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
+          try {
+            source ??= await open();
+            chunk = await source.next();
+          } catch (error) {
+            finished = true;
+            throw this.wrapError(error, call);
           }
-          const argumentsDelta = toolCallDelta.function?.arguments;
-          if (argumentsDelta) {
-            entry.arguments += argumentsDelta;
-            yield { type: "tool-call-delta", toolCallId: entry.id, toolName: entry.name, argumentsDelta };
+          if (chunk.done) {
+            finished = true;
+            parts.end();
+          } else {
+            parts.add(chunk.value);
           }
         }
-        if (choice.finish_reason) {
-          finishReason = choice.finish_reason;
-          yield* complete(Number.POSITIVE_INFINITY);
-        }
-      }
-    } catch (error) {
-      throw this.wrapError(error, call);
-    }
-    yield* complete(Number.POSITIVE_INFINITY);
-    yield {
-      type: "finish",
-      finishReason: mapOpenAIFinishReason(finishReason, pending.size > 0),
-      usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      response: { ...(responseId ? { id: responseId } : {}), ...(responseModel ? { modelId: responseModel } : {}) },
+      },
+      return: async (): Promise<IteratorResult<LanguageModelStreamPart>> => {
+        finished = true;
+        await source?.return?.();
+        return { done: true, value: undefined };
+      },
     };
   }
 
@@ -154,6 +141,81 @@ export class OpenAIChatLanguageModel implements LanguageModel {
       abortSignal: call.abortSignal,
       ...(this.config.apiKeyVariable ? { apiKeyVariable: this.config.apiKeyVariable } : {}),
     });
+  }
+}
+
+type PendingToolCall = { id: string; name: string; arguments: string; emitted: boolean };
+
+/**
+ * Turns Chat Completions chunks into stream parts, queued until read: text deltas as they come,
+ * tool-call deltas, each tool call once complete (when the next one starts, at the finish reason,
+ * or at the end: OpenAI streams calls in order), then one `finish` with the usage.
+ */
+class ChatStreamParts {
+  private readonly queue: LanguageModelStreamPart[] = [];
+  private head = 0;
+  private readonly pending = new Map<number, PendingToolCall>();
+  private finishReason: string | null | undefined;
+  private usage: LanguageModelUsage | undefined;
+  private responseId: string | undefined;
+  private responseModel: string | undefined;
+
+  shift(): LanguageModelStreamPart | undefined {
+    if (this.head < this.queue.length) return this.queue[this.head++];
+    if (this.head > 0) this.queue.length = this.head = 0;
+    return undefined;
+  }
+
+  add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
+    this.responseId ??= chunk.id || undefined;
+    this.responseModel ??= chunk.model || undefined;
+    if (chunk.usage) this.usage = convertUsage(chunk.usage);
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta;
+    if (delta?.content) this.queue.push({ type: "text-delta", delta: delta.content });
+    for (const toolCallDelta of delta?.tool_calls ?? []) {
+      const index = toolCallDelta.index ?? this.pending.size;
+      let entry = this.pending.get(index);
+      if (!entry) {
+        // A new call starts: the calls before it are complete (OpenAI streams them in order).
+        this.complete(index);
+        entry = { id: toolCallDelta.id || newToolCallId(), name: toolCallDelta.function?.name ?? "", arguments: "", emitted: false };
+        this.pending.set(index, entry);
+      } else if (!entry.name && toolCallDelta.function?.name) {
+        entry.name = toolCallDelta.function.name;
+      }
+      const argumentsDelta = toolCallDelta.function?.arguments;
+      if (argumentsDelta) {
+        entry.arguments += argumentsDelta;
+        this.queue.push({ type: "tool-call-delta", toolCallId: entry.id, toolName: entry.name, argumentsDelta });
+      }
+    }
+    if (choice.finish_reason) {
+      this.finishReason = choice.finish_reason;
+      this.complete(Number.POSITIVE_INFINITY);
+    }
+  }
+
+  /** The stream ended: the calls not emitted yet, then `finish`. */
+  end(): void {
+    this.complete(Number.POSITIVE_INFINITY);
+    this.queue.push({
+      type: "finish",
+      finishReason: mapOpenAIFinishReason(this.finishReason, this.pending.size > 0),
+      usage: this.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      response: { ...(this.responseId ? { id: this.responseId } : {}), ...(this.responseModel ? { modelId: this.responseModel } : {}) },
+    });
+  }
+
+  /** Emits, in index order, the calls below `below` not emitted yet. */
+  private complete(below: number): void {
+    for (const index of [...this.pending.keys()].sort((a, b) => a - b)) {
+      const entry = this.pending.get(index)!;
+      if (index >= below || entry.emitted) continue;
+      entry.emitted = true;
+      this.queue.push({ type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.arguments) } });
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { errorText } from "../../errors/error-text";
-import { open, truncate } from "node:fs/promises";
+import { writeSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import type { AtomicWriter } from "./atomic-writer";
 import { committedField, journalHeader, parseJournalHeader, parseOperation, type JournalHeader, type JournalOperation } from "./file-state";
 import { openIfExists } from "./optional-file";
@@ -15,6 +16,8 @@ export type JournalRead =
 
 /** A header is far shorter than this; its first read takes this many bytes. */
 const HEADER_READ = 256;
+/** Milliseconds the append handle stays open after the last append. */
+const IDLE_CLOSE_MS = 1_000;
 
 /**
  * `<path>.journal`: JSON Lines, a header `{ format, generation, committed }` then one change per
@@ -28,6 +31,12 @@ const HEADER_READ = 256;
  * The header is not synced on its own: after a power loss it can lag one write behind, which only
  * leaves that last line unprotected, never raises a false alarm. Journals written before the
  * field existed have no such protection until the store upgrades them (see the engine).
+ *
+ * Appends go through a handle kept open between them (closed after a second without one), so a
+ * turn does not open and close the file per write. The handle is used only while it is the file
+ * the cursor follows: every append comes after a refresh that stat'ed the path and found the
+ * inode the cursor read (the engine's `isCaughtUp`/`read` under the lock), and a journal replaced
+ * by a compaction (a new inode) gets a new handle.
  */
 export class JournalFile {
   /** Inode of the journal read so far; undefined when there is none. */
@@ -40,6 +49,11 @@ export class JournalFile {
   private stale = false;
   /** Byte position of the header's `committed` field; undefined for a journal written before it existed. */
   private committedAt: number | undefined;
+  /** The handle appends write through, open on the file of inode `handleIno`. */
+  private handle: FileHandle | undefined;
+  private handleIno: number | undefined;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private appending = false;
 
   constructor(
     readonly path: string,
@@ -143,18 +157,32 @@ export class JournalFile {
 
   /** Under the lock, on a cursor brought up to date: appends one change, syncs it, then records the new length in the header. */
   async append(operation: JournalOperation, generation: number): Promise<void> {
-    await this.prepare(generation);
     const line = Buffer.from(`${JSON.stringify(operation)}\n`, "utf8");
-    const handle = await open(this.path, "r+");
+    this.appending = true;
     try {
-      await handle.write(line, 0, line.length, this.offset);
+      const handle = await this.prepare(generation);
+      // The writes are synchronous (a page-cache copy of a few hundred bytes); only the sync waits on the disk.
+      writeFullySync(handle.fd, line, this.offset);
       if (this.fsync) await handle.datasync();
       this.offset += line.length;
       this.size = this.offset;
-      if (this.committedAt !== undefined) await handle.write(committedField(this.offset), this.committedAt, "utf8");
+      if (this.committedAt !== undefined) writeFullySync(handle.fd, Buffer.from(committedField(this.offset), "utf8"), this.committedAt);
+    } catch (error) {
+      await this.closeHandle();
+      throw error;
     } finally {
-      await handle.close();
+      this.appending = false;
     }
+    this.armIdleClose();
+  }
+
+  /** Closes the append handle (it reopens on the next append). */
+  async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = this.handleIno = undefined;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    await handle?.close().catch(() => {});
   }
 
   /** The journal's size when last seen. */
@@ -162,30 +190,70 @@ export class JournalFile {
     return this.size;
   }
 
-  /** Replaces the journal with an empty one for `generation` (temp file and rename). */
+  /** Replaces the journal with an empty one for `generation` (temp file and rename); the append handle then writes to the new file. */
   async replace(generation: number): Promise<void> {
     const header = journalHeader(generation);
+    await this.closeHandle();
     await this.writer.write(this.path, header);
-    const handle = await open(this.path, "r");
+    const handle = await open(this.path, "r+");
+    let stats;
     try {
-      const stats = await handle.stat();
-      this.reset();
-      this.ino = stats.ino;
-      this.offset = this.size = Buffer.byteLength(header);
-      this.committedAt = parseJournalHeader(header.slice(0, -1))?.committedAt;
-    } finally {
+      stats = await handle.stat();
+    } catch (error) {
       await handle.close();
+      throw error;
     }
+    this.reset();
+    this.ino = stats.ino;
+    this.offset = this.size = Buffer.byteLength(header);
+    this.committedAt = parseJournalHeader(header.slice(0, -1))?.committedAt;
+    this.keepHandle(handle, stats.ino);
   }
 
-  /** Makes sure the journal exists for the current generation and ends with a whole line. */
-  private async prepare(generation: number): Promise<void> {
-    if (this.ino === undefined || this.stale) {
-      await this.replace(generation);
-    } else if (this.size > this.offset) {
-      await truncate(this.path, this.offset);
+  /** Makes sure the journal exists for the current generation and ends with a whole line; returns the handle to append with. */
+  private async prepare(generation: number): Promise<FileHandle> {
+    if (this.ino === undefined || this.stale) await this.replace(generation);
+    if (this.handle === undefined || this.handleIno !== this.ino) {
+      await this.closeHandle();
+      const handle = await open(this.path, "r+");
+      let stats;
+      try {
+        stats = await handle.stat();
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+      this.keepHandle(handle, stats.ino);
+      // The path now names another file than the one read (replaced since the refresh): never append to it blind.
+      if (stats.ino !== this.ino) {
+        await this.closeHandle();
+        throw new Error(`${this.path} was replaced while the lock was held`);
+      }
+    }
+    if (this.size > this.offset) {
+      await this.handle!.truncate(this.offset);
       this.size = this.offset;
     }
+    return this.handle!;
+  }
+
+  private keepHandle(handle: FileHandle, ino: number): void {
+    this.handle = handle;
+    this.handleIno = ino;
+    this.armIdleClose();
+  }
+
+  /** Closes the handle after a second without appends (never during one: an append re-arms it when done). */
+  private armIdleClose(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (!this.appending) void this.closeHandle();
+    }, IDLE_CLOSE_MS);
+    this.idleTimer.unref();
   }
 }
 
+/** Writes all of `buffer` at `position` (a short write continues where it stopped). */
+function writeFullySync(fd: number, buffer: Buffer, position: number): void {
+  for (let written = 0; written < buffer.length; ) written += writeSync(fd, buffer, written, buffer.length - written, position + written);
+}

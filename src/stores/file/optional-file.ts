@@ -1,4 +1,4 @@
-import type { Stats } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { access, open, stat, type FileHandle } from "node:fs/promises";
 
 /** Opens a file for reading; undefined when it does not exist. */
@@ -28,4 +28,9 @@ export async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** `statIfExists`, synchronously: for the one-stat checks made under the writers' lock, where a thread-pool round trip costs more than the call. */
+export function statIfExistsSync(path: string): Stats | undefined {
+  return statSync(path, { throwIfNoEntry: false });
 }
