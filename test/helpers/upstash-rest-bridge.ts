@@ -35,7 +35,7 @@ export interface UpstashRestBridge {
   close(): Promise<void>;
 }
 
-type Reply = Buffer | number | null | Reply[] | Error;
+type Reply = Buffer | number | null | Reply[] | Error | Record<string, Buffer>;
 
 /** Starts a bridge on 127.0.0.1 (a free port) to the local Redis. */
 export async function startUpstashRestBridge(options: { token?: string } = {}): Promise<UpstashRestBridge> {
@@ -137,6 +137,8 @@ function encodeReply(reply: Reply, base64: boolean): unknown {
   if (reply === null || typeof reply === "number") return reply;
   if (reply instanceof Error) return reply.message;
   if (Array.isArray(reply)) return reply.map((item) => encodeReply(item, base64));
+  // ioredis turns an HGETALL reply into an object; Redis (and Upstash) send the flat array.
+  if (!Buffer.isBuffer(reply)) return Object.entries(reply).flatMap(([field, value]) => [encodeReply(Buffer.from(field), base64), encodeReply(value, base64)]);
   if (reply.length === 2 && reply.toString("latin1") === "OK") return "OK";
   return base64 ? reply.toString("base64") : reply.toString("utf8");
 }
