@@ -9,6 +9,8 @@ export default defineConfig({
     "postgres/index": "src/stores/postgres/index.ts",
     "sqlite/index": "src/stores/sqlite/index.ts",
     "mcp/index": "src/tools/mcp/index.ts",
+    // edge-safe: @upstash/redis and Web APIs only
+    "upstash/index": "src/stores/upstash/index.ts",
     // the agentcore command (package.json "bin")
     "cli/index": "src/cli/index.ts",
   },
@@ -22,7 +24,7 @@ export default defineConfig({
   // import.meta.url in the CJS build: the tokenizer is loaded lazily with createRequire.
   shims: true,
   // Optional peers and vitest (used only by agentcore/testing's conformance suite) stay external.
-  external: ["ioredis", "pg", "better-sqlite3", "proper-lockfile", "mem0ai", "@modelcontextprotocol/sdk", "@opentelemetry/api", "vitest"],
+  external: ["ioredis", "pg", "better-sqlite3", "@upstash/redis", "proper-lockfile", "mem0ai", "@modelcontextprotocol/sdk", "@opentelemetry/api", "vitest"],
   // stemmer is ESM-only and tiny: bundled so the CommonJS build needs no require() of an ES module.
   noExternal: ["stemmer"],
   esbuildOptions(options, { format }) {

@@ -11,9 +11,6 @@ export default defineConfig({
       { find: /^agentcore$/, replacement: source("./src/index.ts") },
       { find: /^agentcore\/testing$/, replacement: source("./src/testing/index.ts") },
       { find: /^agentcore\/mcp$/, replacement: source("./src/tools/mcp/index.ts") },
-      // The AgentCore document's custom store imports "@upstash/redis"; in its test that is a
-      // stand-in with the same calls on the local Redis (not a dependency of agentcore).
-      { find: /^@upstash\/redis$/, replacement: source("./test/design-docs/fixtures/upstash-redis.ts") },
     ],
   },
   test: {

@@ -1,19 +1,22 @@
 /**
- * One agent, five stores: the same conversation kept in memory, in a JSON file, in SQLite, in
- * Redis and in PostgreSQL. Redis and PostgreSQL parts are skipped with a message when no server
- * answers (set REDIS_URL / DATABASE_URL to point at yours).
+ * One agent, six stores: the same conversation kept in memory, in a JSON file, in SQLite, in
+ * Redis, in Redis over HTTP (Upstash) and in PostgreSQL. Redis and PostgreSQL parts are skipped
+ * with a message when no server answers (set REDIS_URL / DATABASE_URL to point at yours); the
+ * Upstash part runs when UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are set.
  *
  *   npx tsx examples/stores.ts
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { Agent, FileMemoryStore, InMemoryStore, type MemoryStore } from "agentcore";
 import { PostgresMemoryStore } from "agentcore/postgres";
 import { RedisMemoryStore } from "agentcore/redis";
 import { SqliteMemoryStore } from "agentcore/sqlite";
+import { UpstashRedisMemoryStore } from "agentcore/upstash";
 import { MockLanguageModel } from "agentcore/testing";
 
 const model = new MockLanguageModel({
@@ -47,6 +50,13 @@ try {
     console.log(`redis      skipped: no Redis server answered (${error instanceof Error ? error.message : String(error)})`);
   } finally {
     redis.disconnect();
+  }
+
+  if (process.env.UPSTASH_REDIS_REST_URL && process.env.UPSTASH_REDIS_REST_TOKEN) {
+    // Redis over HTTP: the store for edge routes and serverless (no TCP connection, no Node built-in).
+    await converse("upstash", new UpstashRedisMemoryStore({ client: UpstashRedis.fromEnv(), prefix: "agentcore-example:", ttl: 7 * 24 * 60 * 60 * 1000 }));
+  } else {
+    console.log("upstash    skipped: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN to use an Upstash database");
   }
 
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", connectionTimeoutMillis: 2000 });

@@ -1,7 +1,8 @@
 // The store subpaths of the built package: each loads in ESM and CommonJS, and the main entry
-// never loads an optional peer (ioredis, pg, better-sqlite3, @modelcontextprotocol/sdk). `npm test` builds first.
+// never loads an optional peer (ioredis, pg, better-sqlite3, @upstash/redis, @modelcontextprotocol/sdk). `npm test` builds first.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -27,7 +28,7 @@ function closure(entry: string): string[] {
 describe("store subpaths of the built package", () => {
   it.each(["index.js", "index.cjs"])("the main entry (%s) loads no optional peer", (entry) => {
     for (const file of closure(entry)) {
-      expect(readFileSync(file, "utf8"), file).not.toMatch(/(?:from\s*|require\()\s*["'](?:ioredis|pg|better-sqlite3|@modelcontextprotocol\/sdk[^"']*)["']/);
+      expect(readFileSync(file, "utf8"), file).not.toMatch(/(?:from\s*|require\()\s*["'](?:ioredis|pg|better-sqlite3|@upstash\/redis|@modelcontextprotocol\/sdk[^"']*)["']/);
     }
   });
 
@@ -36,14 +37,25 @@ describe("store subpaths of the built package", () => {
     ["postgres", "PostgresMemoryStore"],
     ["sqlite", "SqliteMemoryStore"],
     ["mcp", "createMCPClient"],
+    ["upstash", "UpstashRedisMemoryStore"],
   ])("agentcore/%s exports %s in ESM and CommonJS", (subpath, name) => {
     const esm = execFileSync(process.execPath, ["--input-type=module", "-e", `import(${JSON.stringify(join(root, "dist", subpath, "index.js"))}).then((m) => console.log(typeof m.${name}))`], { encoding: "utf8" });
     const cjs = execFileSync(process.execPath, ["-e", `console.log(typeof require(${JSON.stringify(join(root, "dist", subpath, "index.cjs"))}).${name})`], { encoding: "utf8" });
     expect([esm.trim(), cjs.trim()]).toEqual(["function", "function"]);
   });
 
+  it.each(["upstash/index.js", "upstash/index.cjs"])("agentcore/upstash (%s), the edge store, loads no Node built-in", (entry) => {
+    const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+    const files = closure(entry);
+    expect(files.length).toBeGreaterThan(2); // the entry and the chunks it shares with the other stores
+    const imported = files.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/(?:from\s*|require\(|import\()\s*["']([^"'.][^"']*)["']/g)].map((match) => match[1]!),
+    );
+    expect(imported.filter((name) => builtins.has(name))).toEqual([]);
+  });
+
   it("declares the subpaths in package.json exports", () => {
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
-    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(["./redis", "./postgres", "./sqlite", "./mcp", "./testing"]));
+    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(["./redis", "./postgres", "./sqlite", "./mcp", "./upstash", "./testing"]));
   });
 });

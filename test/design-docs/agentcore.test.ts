@@ -18,7 +18,9 @@ import {
   type MemoryStore,
 } from "agentcore";
 import { MockLanguageModel, type MockCall, type MockResponse } from "agentcore/testing";
-import { Redis } from "@upstash/redis";
+import { Redis as IORedis } from "ioredis";
+import { redisUrl } from "../helpers/services";
+import { startUpstashRestBridge, type UpstashRestBridge } from "../helpers/upstash-rest-bridge";
 
 // mem0-integration.ts loads mem0ai's MemoryClient; here it is scripted (no network).
 const mem0 = vi.hoisted(() => ({ added: [] as unknown[], searched: [] as unknown[], options: [] as unknown[] }));
@@ -47,7 +49,16 @@ const lastUserText = (call: MockCall) => [...call.messages].reverse().find((mess
 
 let directory: string;
 const cwd = process.cwd();
-beforeAll(() => {
+// The document's RedisMemoryStore calls Redis.fromEnv() from the real @upstash/redis: it is pointed
+// at a loopback server speaking Upstash's REST protocol to the local Redis (test/helpers).
+let bridge: UpstashRestBridge;
+let redis: IORedis;
+const environment = { url: process.env.UPSTASH_REDIS_REST_URL, token: process.env.UPSTASH_REDIS_REST_TOKEN };
+beforeAll(async () => {
+  bridge = await startUpstashRestBridge();
+  redis = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
+  process.env.UPSTASH_REDIS_REST_URL = bridge.url;
+  process.env.UPSTASH_REDIS_REST_TOKEN = bridge.token;
   registerProvider("openai", () => model);
   registerProvider("anthropic", () => model);
   // The examples write to "./storage/…": run them in a scratch directory.
@@ -57,7 +68,12 @@ beforeAll(() => {
 afterAll(async () => {
   process.chdir(cwd);
   rmSync(directory, { recursive: true, force: true });
-  await Redis.cleanUp();
+  for (const [name, value] of [["UPSTASH_REDIS_REST_URL", environment.url], ["UPSTASH_REDIS_REST_TOKEN", environment.token]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  await redis?.quit();
+  await bridge?.close(); // deletes every key the document's store wrote
 });
 beforeEach(() => {
   script = () => ({ text: "OK." });
@@ -153,8 +169,9 @@ describe("built-in-stores.ts", () => {
   });
 });
 
-describe("redis-memory-store.ts (real Redis through an @upstash/redis stand-in)", () => {
+describe("redis-memory-store.ts (the real @upstash/redis, through a REST bridge to the local Redis)", () => {
   const sessionId = () => `doc-${globalThis.crypto.randomUUID()}`;
+  const rawHash = (key: string) => redis.hgetall(key);
 
   it("implements MemoryStore as written and keeps the conversation", async () => {
     const { RedisMemoryStore, agentWithRedis } = await import("./fixtures/redis-memory-store");
@@ -164,6 +181,9 @@ describe("redis-memory-store.ts (real Redis through an @upstash/redis stand-in)"
     const stored: AgentMessage[] = await (agentWithRedis.memoryStore as InstanceType<typeof RedisMemoryStore>).getMessages(id);
     expect(stored.map((message) => message.content)).toEqual(["Hello Redis", "OK."]);
     expect(await store.getMessages(id)).toEqual(stored);
+    // It went over Upstash's REST protocol, and the client stored the history as one JSON value.
+    expect(bridge.requests.some((request) => JSON.stringify(request.body).includes(`"chat:messages:${id}"`))).toBe(true);
+    expect(JSON.parse((await redis.get(`chat:messages:${id}`))!)).toEqual(stored);
   });
 
   it("memory tools, session scope: facts land in chat:facts:<sessionId>, reach the prompt, are recalled, forgotten, and cleared with the session", async () => {
@@ -178,7 +198,7 @@ describe("redis-memory-store.ts (real Redis through an @upstash/redis stand-in)"
     script = (_call, index) => (index === 0 ? remember("tech_stack", "TypeScript, Dark Mode, Next.js") : { text: "Noted." });
     await agent.run({ input: "Remember that I prefer TypeScript and Dark Mode in Next.js.", sessionId: id });
     expect(toolResults).toEqual(["Remembered: tech_stack = TypeScript, Dark Mode, Next.js"]);
-    expect(await Redis.rawHash(`chat:facts:${id}`)).toEqual({ tech_stack: "TypeScript, Dark Mode, Next.js" });
+    expect(await rawHash(`chat:facts:${id}`)).toEqual({ tech_stack: "TypeScript, Dark Mode, Next.js" });
     expect(await store.getFacts(id)).toEqual({ tech_stack: "TypeScript, Dark Mode, Next.js" });
 
     model.calls.length = 0;
@@ -215,7 +235,7 @@ describe("redis-memory-store.ts (real Redis through an @upstash/redis stand-in)"
     model.calls.length = 0;
     script = (_call, index) => (index === 0 ? remember("language", "TypeScript") : { text: "Noted." });
     await agent.run({ input: "I write TypeScript.", sessionId: sessionId(), userId });
-    expect(await Redis.rawHash(`chat:facts:user:${userId}`)).toEqual({ language: "TypeScript" });
+    expect(await rawHash(`chat:facts:user:${userId}`)).toEqual({ language: "TypeScript" });
 
     model.calls.length = 0;
     script = () => ({ text: "OK." });
@@ -230,8 +250,8 @@ describe("redis-memory-store.ts (real Redis through an @upstash/redis stand-in)"
     model.calls.length = 0;
     script = (_call, index) => (index === 0 ? remember("language", "Rust") : { text: "Noted." });
     await sessionAgent.run({ input: "I write Rust.", sessionId: `user:${userId}` });
-    expect(await Redis.rawHash(`chat:facts:user:${userId}`)).toEqual({ language: "TypeScript" });
-    expect(await Redis.rawHash(`chat:facts:session:user:${userId}`)).toEqual({ language: "Rust" });
+    expect(await rawHash(`chat:facts:user:${userId}`)).toEqual({ language: "TypeScript" });
+    expect(await rawHash(`chat:facts:session:user:${userId}`)).toEqual({ language: "Rust" });
   });
 });
 

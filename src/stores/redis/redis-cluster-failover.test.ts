@@ -7,7 +7,7 @@ import { startRedisCluster } from "../../../test/helpers/redis-cluster";
 import { Agent } from "../../agent/agent";
 import { StoreError } from "../../errors/store-error";
 import { MockLanguageModel } from "../../testing/mock-language-model";
-import { RedisMemoryStore } from "./redis-memory-store";
+import { RedisMemoryStore, sortedSetCommands } from "./redis-memory-store";
 import { RedisSessionIndex } from "./redis-session-index";
 
 const cluster = await startRedisCluster();
@@ -126,7 +126,7 @@ if (cluster) {
       // Sessions of three kinds: on the dying master; on another master but indexed on the dying
       // one (every turn also writes the session index); on other masters and indexed there.
       type Kind = "on the dead master" | "indexed on the dead master" | "elsewhere";
-      const index = new RedisSessionIndex(client, prefix);
+      const index = new RedisSessionIndex(sortedSetCommands(client), prefix);
       const slotOf = async (key: string) => Number(await client.call("CLUSTER", "KEYSLOT", key));
       const sessions: { id: string; kind: Kind }[] = [];
       for (let counter = 0; sessions.length < 6; counter++) {

@@ -8,10 +8,29 @@ import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, 
 import { pollLock } from "../poll-lock";
 import { holdLease } from "../hold-lease";
 import { execWaitingForReplicas, replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
-import { RedisSessionIndex } from "./redis-session-index";
-import { parseSessionTags } from "../parse-session-tags";
+import { RedisSessionIndex, type SortedSetCommands } from "./redis-session-index";
+import {
+  appendScript as appendSource,
+  factScript as factSource,
+  pruneScript as pruneSource,
+  renewScript as renewSource,
+  replaceScript as replaceSource,
+  summaryScript as summarySource,
+  touchScript as touchSource,
+} from "./redis-scripts";
+import {
+  messagesArguments,
+  positiveMillisecondsOption,
+  redisFactScopesKey,
+  redisPrefixOption,
+  redisSessionEntry,
+  redisSessionKeys,
+  sessionMetaFields,
+  sessionScriptKeys,
+  type RedisSessionKeys,
+} from "./redis-layout";
 import { rejectUnknownOptions } from "../reject-unknown-options";
-import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateSessionId } from "../../messages/session-id";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 
@@ -41,89 +60,18 @@ function script(source: string) {
   return { source, sha: createHash("sha1").update(source).digest("hex") };
 }
 
-// KEYS: messages, ids, meta, summaries, summary ids. ARGV: now, ttl (0 = none), then pairs of
-// ("" | "#" + id, json). Appends the messages whose id is not yet stored, atomically.
-const appendScript = script(`
-local added = 0
-for k = 3, #ARGV, 2 do
-  local id = ARGV[k]
-  if id == '' or redis.call('SADD', KEYS[2], id) == 1 then
-    redis.call('RPUSH', KEYS[1], ARGV[k + 1])
-    added = added + 1
-  end
-end
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
-return added
-`);
-
-// Same keys and arguments; replaces the history with exactly the given messages.
-const replaceScript = script(`
-redis.call('DEL', KEYS[1], KEYS[2])
-for k = 3, #ARGV, 2 do
-  if ARGV[k] ~= '' then redis.call('SADD', KEYS[2], ARGV[k]) end
-  redis.call('RPUSH', KEYS[1], ARGV[k + 1])
-end
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
-return 1
-`);
-
-// Same keys. ARGV: now, ttl, then field/value pairs for the meta hash.
-const touchScript = script(`
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-for k = 3, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[k], ARGV[k + 1]) end
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
-return 1
-`);
-
-// Same keys. ARGV: now, ttl, summary id, json.
-const summaryScript = script(`
-if redis.call('SADD', KEYS[5], ARGV[3]) == 1 then redis.call('RPUSH', KEYS[4], ARGV[4]) end
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
-return 1
-`);
-
-// KEYS: facts. ARGV: fact key, json, ttl (0 = none).
-const factScript = script(`
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-return 1
-`);
-
-// Same keys. ARGV: olderThan. Deletes the session when it was not written since.
-const pruneScript = script(`
-local accessed = tonumber(redis.call('HGET', KEYS[3], 'accessedAt'))
-if accessed == nil then return 0 end
-if accessed >= tonumber(ARGV[1]) then return -1 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-return 1
-`);
-
-// KEYS: lock. ARGV: token, lease. Renews (or releases, lease 0) a lock only when it is still ours.
-const renewScript = script(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if tonumber(ARGV[2]) == 0 then return redis.call('DEL', KEYS[1]) end
-return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-`);
+const appendScript = script(appendSource);
+const replaceScript = script(replaceSource);
+const touchScript = script(touchSource);
+const summaryScript = script(summarySource);
+const factScript = script(factSource);
+const pruneScript = script(pruneSource);
+const renewScript = script(renewSource);
 
 /**
  * Keeps sessions in Redis, for agents served by many processes or machines.
  *
- * Layout, for a session id `s` (URI-encoded into `e`, so ids can neither collide nor escape the
+ * Layout (redis-layout.ts, shared with UpstashRedisMemoryStore), for a session id `s` (URI-encoded into `e`, so ids can neither collide nor escape the
  * prefix): `<prefix>{e}:messages` (list of JSON messages), `:ids` (set, for idempotency),
  * `:meta` (hash), `:summaries` + `:summary-ids`, `:facts` (hash key → JSON fact), `:lock`. The
  * `{e}` hash tag keeps one session's keys in one cluster slot, so every write is one atomic Lua
@@ -148,13 +96,10 @@ export class RedisMemoryStore implements MemoryStore {
     }
     rejectUnknownOptions(store, options, knownOptions, { keyPrefix: "prefix", namespace: "prefix", ttlMs: "ttl", redis: "client" });
     this.client = options.client;
-    this.prefix = options.prefix ?? "agentcore:";
-    if (typeof this.prefix !== "string" || /[{}]/.test(this.prefix) || this.prefix.length > 128) {
-      throw new InvalidArgumentError({ argument: "prefix", value: options.prefix, message: "prefix must be a string of at most 128 characters without { or }." });
-    }
-    this.ttl = positiveOrZero(options.ttl, "ttl");
-    this.lockLeaseMs = positiveOrZero(options.lockLeaseMs, "lockLeaseMs") || 30_000;
-    this.index = new RedisSessionIndex(this.client, this.prefix);
+    this.prefix = redisPrefixOption(options.prefix);
+    this.ttl = positiveMillisecondsOption(options.ttl, "ttl");
+    this.lockLeaseMs = positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000;
+    this.index = new RedisSessionIndex(sortedSetCommands(this.client), this.prefix);
     this.waitForReplicas = replicaWaitOption(options.waitForReplicas);
   }
 
@@ -239,14 +184,11 @@ export class RedisMemoryStore implements MemoryStore {
       const replies = await execMulti(this.client.multi().hgetall(keys.meta).llen(keys.messages));
       return [replies[0] as Record<string, string>, replies[1] as number] as const;
     });
-    return entryOf(sessionId, meta, count, keys.meta);
+    return redisSessionEntry(store, sessionId, meta, count, keys.meta);
   }
 
   async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
-    const fields: string[] = [];
-    if (metadata.agentName !== undefined) fields.push("agentName", metadata.agentName);
-    if (metadata.tags !== undefined) fields.push("tags", JSON.stringify(metadata.tags));
-    await this.writeSession("updateSession", sessionId, touchScript, fields);
+    await this.writeSession("updateSession", sessionId, touchScript, sessionMetaFields(metadata));
   }
 
   async entries(): Promise<SessionEntry[]> {
@@ -262,7 +204,7 @@ export class RedisMemoryStore implements MemoryStore {
     const pruned: string[] = [];
     for (const id of candidates) {
       const keys = this.keys(id);
-      const result = Number(await this.eval(pruneScript, sessionKeys(keys), [String(options.olderThan)]));
+      const result = Number(await this.eval(pruneScript, sessionScriptKeys(keys), [String(options.olderThan)]));
       if (result === 1) pruned.push(id);
       if (result !== -1) await this.index.remove([id]);
     }
@@ -291,24 +233,11 @@ export class RedisMemoryStore implements MemoryStore {
   }
 
   private get factScopesKey(): string {
-    return `${this.prefix}fact-scopes`;
+    return redisFactScopesKey(this.prefix);
   }
 
-  private keys(sessionId: string, argument = "sessionId") {
-    if (argument === "scopeId") validateScopeId(sessionId);
-    else validateSessionId(sessionId, argument);
-    // encodeURIComponent is injective and escapes { } : / and spaces: an id can neither end the
-    // hash tag early nor look like another id's key.
-    const base = `${this.prefix}{${encodeURIComponent(sessionId)}}`;
-    return {
-      messages: `${base}:messages`,
-      ids: `${base}:ids`,
-      meta: `${base}:meta`,
-      summaries: `${base}:summaries`,
-      summaryIds: `${base}:summary-ids`,
-      facts: `${base}:facts`,
-      lock: `${base}:lock`,
-    };
+  private keys(sessionId: string, argument = "sessionId"): RedisSessionKeys {
+    return redisSessionKeys(this.prefix, sessionId, argument);
   }
 
   private async writeSession(operation: string, sessionId: string, body: { source: string; sha: string }, extra: string[]): Promise<void> {
@@ -318,7 +247,7 @@ export class RedisMemoryStore implements MemoryStore {
       // Index first (sent first on the connection, without waiting for its reply): a crash in
       // between leaves an index entry without data, which entries() drops, never data that no
       // index knows about.
-      await Promise.all([this.index.add(sessionId, now), this.evalWrite(body, sessionKeys(keys), [String(now), String(this.ttl), ...extra])]);
+      await Promise.all([this.index.add(sessionId, now), this.evalWrite(body, sessionScriptKeys(keys), [String(now), String(this.ttl), ...extra])]);
     });
   }
 
@@ -359,32 +288,14 @@ export class RedisMemoryStore implements MemoryStore {
   }
 }
 
-function sessionKeys(keys: ReturnType<RedisMemoryStore["keys"]>): string[] {
-  return [keys.messages, keys.ids, keys.meta, keys.summaries, keys.summaryIds];
-}
-
-function messagesArguments(messages: AgentMessage[]): string[] {
-  return messages.flatMap((message) => [message.id === undefined ? "" : `#${message.id}`, JSON.stringify(message)]);
-}
-
-function entryOf(sessionId: string, meta: Record<string, string>, count: number, metaKey: string): SessionEntry | undefined {
-  if (meta.createdAt === undefined) return undefined;
+/** The session index's sorted-set commands on an ioredis client. */
+export function sortedSetCommands(client: Redis | Cluster): SortedSetCommands {
   return {
-    sessionId,
-    createdAt: Number(meta.createdAt),
-    accessedAt: Number(meta.accessedAt ?? meta.createdAt),
-    messageCount: count,
-    ...(meta.agentName === undefined ? {} : { agentName: meta.agentName }),
-    ...(meta.tags === undefined ? {} : { tags: parseSessionTags(meta.tags, { store, operation: "getSession", sessionId, path: metaKey }) }),
+    add: (key, score, member, options) => (options?.onlyNew ? client.zadd(key, "NX", score, member) : client.zadd(key, score, member)),
+    remove: (key, members) => client.zrem(key, ...members),
+    range: (key, start, stop, withScores) => (withScores ? client.zrange(key, String(start), String(stop), "WITHSCORES") : client.zrange(key, String(start), String(stop))),
+    rangeBelow: (key, max) => client.zrangebyscore(key, "-inf", `(${max}`),
   };
-}
-
-function positiveOrZero(value: number | undefined, argument: string): number {
-  if (value === undefined) return 0;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive number of milliseconds, got ${String(value)}.` });
-  }
-  return Math.ceil(value);
 }
 
 /** Runs a MULTI and returns its replies, throwing the first command's error (or an aborted transaction). */

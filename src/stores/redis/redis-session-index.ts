@@ -1,4 +1,17 @@
-import type { Cluster, Redis } from "ioredis";
+/**
+ * The sorted-set commands the index needs, on whichever client the store has (ioredis, or
+ * @upstash/redis over HTTP). Replies are Redis's own strings, never deserialized.
+ */
+export interface SortedSetCommands {
+  /** `ZADD key [NX] score member`. */
+  add(key: string, score: number | string, member: string, options?: { onlyNew?: boolean }): Promise<unknown>;
+  /** `ZREM key member…` (at least one member). */
+  remove(key: string, members: string[]): Promise<unknown>;
+  /** `ZRANGE key start stop [WITHSCORES]`: members, or member, score, member, score… */
+  range(key: string, start: number, stop: number, withScores?: boolean): Promise<string[]>;
+  /** `ZRANGEBYSCORE key -inf (max`: the members scored below `max`. */
+  rangeBelow(key: string, max: number): Promise<string[]>;
+}
 
 /**
  * How many sorted sets index the sessions. Fixed for good: a session's index key is a function of
@@ -7,7 +20,7 @@ import type { Cluster, Redis } from "ioredis";
 export const INDEX_SHARDS = 16;
 
 /**
- * The index of a RedisMemoryStore's sessions (member: session id, score: time of the last
+ * The index of a RedisMemoryStore's (or UpstashRedisMemoryStore's) sessions (member: session id, score: time of the last
  * write), for `entries()` and `prune()` without KEYS or SCAN.
  *
  * It is {@link INDEX_SHARDS} sorted sets, `<prefix>sessions:{0}` … `<prefix>sessions:{15}`, a
@@ -24,7 +37,7 @@ export class RedisSessionIndex {
   private readonly shardKeys: string[];
 
   constructor(
-    private readonly client: Redis | Cluster,
+    private readonly commands: SortedSetCommands,
     prefix: string,
   ) {
     this.legacyKey = `${prefix}sessions`;
@@ -38,7 +51,7 @@ export class RedisSessionIndex {
 
   /** Records a write to the session at `now`. */
   async add(sessionId: string, now: number): Promise<void> {
-    await this.client.zadd(this.keyOf(sessionId), now, sessionId);
+    await this.commands.add(this.keyOf(sessionId), now, sessionId);
   }
 
   /** Forgets sessions (from their shards, and from the legacy set). */
@@ -46,30 +59,30 @@ export class RedisSessionIndex {
     if (sessionIds.length === 0) return;
     const byKey = new Map<string, string[]>();
     for (const id of sessionIds) byKey.set(this.keyOf(id), [...(byKey.get(this.keyOf(id)) ?? []), id]);
-    await Promise.all([...[...byKey].map(([key, ids]) => this.client.zrem(key, ...ids)), this.client.zrem(this.legacyKey, ...sessionIds)]);
+    await Promise.all([...[...byKey].map(([key, ids]) => this.commands.remove(key, ids)), this.commands.remove(this.legacyKey, sessionIds)]);
   }
 
   /** Every indexed session id. */
   async all(): Promise<string[]> {
     await this.migrateLegacy();
-    return (await Promise.all(this.shardKeys.map((key) => this.client.zrange(key, "0", "-1")))).flat();
+    return (await Promise.all(this.shardKeys.map((key) => this.commands.range(key, 0, -1)))).flat();
   }
 
   /** The ids of the sessions whose last indexed write is before `time`. */
   async writtenBefore(time: number): Promise<string[]> {
     await this.migrateLegacy();
-    return (await Promise.all(this.shardKeys.map((key) => this.client.zrangebyscore(key, "-inf", `(${time}`)))).flat();
+    return (await Promise.all(this.shardKeys.map((key) => this.commands.rangeBelow(key, time)))).flat();
   }
 
   /** Moves the legacy single set's entries into their shards, a batch at a time, until it is empty. */
   private async migrateLegacy(): Promise<void> {
     for (;;) {
-      const flat = await this.client.zrange(this.legacyKey, "0", "999", "WITHSCORES");
+      const flat = await this.commands.range(this.legacyKey, 0, 999, true);
       if (flat.length === 0) return;
       const entries: [string, string][] = [];
       for (let index = 0; index < flat.length; index += 2) entries.push([flat[index]!, flat[index + 1]!]);
-      await Promise.all(entries.map(([id, score]) => this.client.zadd(this.keyOf(id), "NX", score, id)));
-      await this.client.zrem(this.legacyKey, ...entries.map(([id]) => id));
+      await Promise.all(entries.map(([id, score]) => this.commands.add(this.keyOf(id), score, id, { onlyNew: true })));
+      await this.commands.remove(this.legacyKey, entries.map(([id]) => id));
     }
   }
 }

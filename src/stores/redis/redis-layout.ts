@@ -1,0 +1,97 @@
+// The key layout of the Redis stores, shared by RedisMemoryStore (ioredis) and
+// UpstashRedisMemoryStore (@upstash/redis): one database can be used through either (Upstash
+// serves both the Redis protocol and REST), so both must name and encode things the same way.
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import type { AgentMessage } from "../../messages/agent-message";
+import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import type { SessionEntry } from "../memory-store";
+import { parseSessionTags } from "../parse-session-tags";
+
+/** The keys of one session (or fact scope). */
+export interface RedisSessionKeys {
+  messages: string;
+  ids: string;
+  meta: string;
+  summaries: string;
+  summaryIds: string;
+  facts: string;
+  lock: string;
+}
+
+/** The default key prefix. */
+export const defaultRedisPrefix = "agentcore:";
+
+/** Checks the `prefix` option: a string of at most 128 characters without `{` or `}` (hash tags). */
+export function redisPrefixOption(prefix: string | undefined): string {
+  const value = prefix ?? defaultRedisPrefix;
+  if (typeof value !== "string" || /[{}]/.test(value) || value.length > 128) {
+    throw new InvalidArgumentError({ argument: "prefix", value: prefix, message: "prefix must be a string of at most 128 characters without { or }." });
+  }
+  return value;
+}
+
+/**
+ * The keys of a session: `<prefix>{e}:messages`, `:ids`, `:meta`, `:summaries`, `:summary-ids`,
+ * `:facts`, `:lock`, with `e` the URI-encoded id. encodeURIComponent is injective and escapes
+ * `{ } : /` and spaces: an id can neither end the hash tag early nor look like another id's key.
+ * Validates the id first (`argument` "scopeId" for fact scopes).
+ */
+export function redisSessionKeys(prefix: string, sessionId: string, argument = "sessionId"): RedisSessionKeys {
+  if (argument === "scopeId") validateScopeId(sessionId);
+  else validateSessionId(sessionId, argument);
+  const base = `${prefix}{${encodeURIComponent(sessionId)}}`;
+  return {
+    messages: `${base}:messages`,
+    ids: `${base}:ids`,
+    meta: `${base}:meta`,
+    summaries: `${base}:summaries`,
+    summaryIds: `${base}:summary-ids`,
+    facts: `${base}:facts`,
+    lock: `${base}:lock`,
+  };
+}
+
+/** The set of the scopes that hold facts (for export; the stores never SCAN). */
+export function redisFactScopesKey(prefix: string): string {
+  return `${prefix}fact-scopes`;
+}
+
+/** The KEYS of the session scripts (redis-scripts.ts), in their order. */
+export function sessionScriptKeys(keys: RedisSessionKeys): string[] {
+  return [keys.messages, keys.ids, keys.meta, keys.summaries, keys.summaryIds];
+}
+
+/** The ARGV pairs of the append and replace scripts: ("" | "#" + id, json) per message. */
+export function messagesArguments(messages: AgentMessage[]): string[] {
+  return messages.flatMap((message) => [message.id === undefined ? "" : `#${message.id}`, JSON.stringify(message)]);
+}
+
+/** The fields of `updateSession`'s touch script. */
+export function sessionMetaFields(metadata: { agentName?: string; tags?: string[] }): string[] {
+  const fields: string[] = [];
+  if (metadata.agentName !== undefined) fields.push("agentName", metadata.agentName);
+  if (metadata.tags !== undefined) fields.push("tags", JSON.stringify(metadata.tags));
+  return fields;
+}
+
+/** A session's entry from its meta hash and message count; undefined when it has no metadata. */
+export function redisSessionEntry(store: string, sessionId: string, meta: Record<string, string>, count: number, metaKey: string): SessionEntry | undefined {
+  if (meta.createdAt === undefined) return undefined;
+  return {
+    sessionId,
+    createdAt: Number(meta.createdAt),
+    accessedAt: Number(meta.accessedAt ?? meta.createdAt),
+    messageCount: count,
+    ...(meta.agentName === undefined ? {} : { agentName: meta.agentName }),
+    ...(meta.tags === undefined ? {} : { tags: parseSessionTags(meta.tags, { store, operation: "getSession", sessionId, path: metaKey }) }),
+  };
+}
+
+/** Checks a duration option in ms: positive (rounded up), or 0 when omitted. */
+export function positiveMillisecondsOption(value: number | undefined, argument: string): number {
+  if (value === undefined) return 0;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive number of milliseconds, got ${String(value)}.` });
+  }
+  return Math.ceil(value);
+}
