@@ -94,7 +94,7 @@ export { tool, type Tool, type ToolExecutionContext, type ToolOptions, type Tool
 export type { FactChange, FactLimits } from "./tools/memory-tools";
 
 // --- tokens ---
-export { estimateTokens, estimateMessagesTokens, type EstimateMessagesTokensOptions, type EstimateTokensOptions } from "./tokens/estimate-tokens";
+export { estimateTokens, estimateMessagesTokens, loadTokenizer, type EstimateMessagesTokensOptions, type EstimateTokensOptions } from "./tokens/estimate-tokens";
 
 // --- errors ---
 export {
@@ -111,6 +111,8 @@ export {
   SessionLockLostError,
   StoreError,
   SummarizationError,
+  TokenizerNotLoadedError,
+  UnsupportedRuntimeError,
   type MessageIssue,
   type SummarizationFailure,
 } from "./errors";
