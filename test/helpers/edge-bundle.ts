@@ -52,7 +52,8 @@ export function createEdgeProject(): EdgeProject {
         outdir: join(directory, "out"),
         ...options,
       });
-      return { metafile: result.metafile, outputs: Object.keys(result.metafile.outputs) };
+      const metafile = result.metafile!;
+      return { metafile, outputs: Object.keys(metafile.outputs) };
     },
     remove() {
       rmSync(directory, { recursive: true, force: true });
