@@ -104,7 +104,7 @@ export const benchmark: Benchmark = {
       `Target: import plus the first \`token_window\` turn no slower than importing \`ai\` alone: **${(tokenWindow / aiImport).toFixed(2)}×** in this run ` +
         `(${formatMs(tokenWindow)} against ${formatMs(aiImport)}). The tokenizer (o200k_base, ~2.4 MB of ranks) is loaded only by what has to count: ` +
         "a token window whose history fits its budget even by the UTF-8 byte bound (a token is at least one byte) keeps it without counting, " +
-        "so a short conversation never loads it; the first history over the bound, a summary, or a direct `estimateTokens` call loads it once per process (the last two rows).",
+        "so a short conversation never loads it; the first history over the bound, a summary being written, or a direct `estimateTokens` call loads it, once per process (the last two rows).",
     ].join("\n");
   },
 };
