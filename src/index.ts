@@ -107,7 +107,7 @@ export { jsonSchema, type JsonSchema, type JsonSchemaOptions, type ToolInputVali
 export type { FactChange, FactLimits } from "./tools/memory-tools";
 
 // --- tokens ---
-export { estimateTokens, estimateMessagesTokens, type EstimateMessagesTokensOptions, type EstimateTokensOptions } from "./tokens/estimate-tokens";
+export { estimateTokens, estimateMessagesTokens, loadTokenizer, type EstimateMessagesTokensOptions, type EstimateTokensOptions } from "./tokens/estimate-tokens";
 
 // --- errors ---
 export {
@@ -124,6 +124,8 @@ export {
   SessionLockLostError,
   StoreError,
   SummarizationError,
+  TokenizerNotLoadedError,
+  UnsupportedRuntimeError,
   type MessageIssue,
   type SummarizationFailure,
 } from "./errors";

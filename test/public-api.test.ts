@@ -14,9 +14,11 @@ describe("the root export", () => {
       "CorruptStoreError", "FileMemoryStore", "FullMemory", "InMemorySemanticIndex", "InMemoryStore", "InvalidArgumentError",
       "InvalidMessageError", "Mem0Provider", "MemoryProviderError", "MissingApiKeyError", "NoSuchProviderError",
       "PgVectorSemanticIndex", "SemanticMemoryProvider", "SessionBusyError", "SessionLockLostError", "SlidingWindowMemory", "StoreError",
-      "SummarizationError", "SummarizingMemory", "SummaryMemory", "TokenWindowMemory", "VectorMemoryProvider", "anthropic",
+      "SummarizationError", "SummarizingMemory", "SummaryMemory", "TokenWindowMemory", "TokenizerNotLoadedError", "UnsupportedRuntimeError",
+      "VectorMemoryProvider", "anthropic",
       "convertToModelMessages", "convertToUIMessages", "createAgent", "createAnthropic", "createOpenAI", "createOpenAICompatible",
       "estimateMessagesTokens", "estimateTokens", "findToolPairingIssues", "fromAISDK", "groupTurns", "isToolPairingValid", "jsonSchema", "listProviders",
+      "loadTokenizer",
       "openai", "registerProvider", "repairToolPairing", "resolveLanguageModel", "streamText", "tool", "trimToTokenBudget",
       "unregisterProvider",
     ]);

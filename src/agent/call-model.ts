@@ -2,6 +2,7 @@ import type { ToolCall } from "../messages/agent-message";
 import { emptyUsage, type LanguageModel, type LanguageModelCall, type LanguageModelResult, type LanguageModelStreamPart } from "../models/language-model";
 import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
+import { isEncodingLoaded, tokenizerFor } from "../tokens/tokenizer";
 import type { AgentConfig } from "./agent-config";
 import type { AgentStreamPart } from "./agent-result";
 import type { TurnRun } from "./turn-run";
@@ -54,9 +55,13 @@ async function* streamModel(model: LanguageModel, run: TurnRun, call: LanguageMo
   };
 }
 
-/** Learns the ratio of the provider's input-token count to our estimate of the same request. */
+/**
+ * Learns the ratio of the provider's input-token count to our estimate of the same request. Only
+ * once the model's tokenizer is loaded: the ratio serves token budgets, and a run that never had
+ * to count (a sliding window, a short history) does not pay the tokenizer's cold load for it.
+ */
 function calibrateTokens(model: LanguageModel, call: LanguageModelCall, reportedInputTokens: number): void {
-  if (!(reportedInputTokens > 0) || !sharedTokenCalibration.wants(model)) return;
+  if (!(reportedInputTokens > 0) || !isEncodingLoaded(tokenizerFor(model).encoding) || !sharedTokenCalibration.wants(model)) return;
   const estimated = estimateMessagesTokens(call.messages, { model, ...(call.system === undefined ? {} : { system: call.system }), tools: call.tools });
   sharedTokenCalibration.record(model, estimated, reportedInputTokens);
 }

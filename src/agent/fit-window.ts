@@ -2,6 +2,7 @@ import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryStrategyResult } from "../strategies/memory-strategy";
 import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
+import { loadEncodingAsync, tokenizerFor } from "../tokens/tokenizer";
 import type { AgentConfig } from "./agent-config";
 import type { TurnRun } from "./turn-run";
 import { applyStrategy, type LoadedHistory } from "./session-history";
@@ -29,6 +30,7 @@ export async function fitWindow(
   if (span) run.trace!.endFit(span, result);
   // Counting the history read (cached per message, still linear in it): done only when someone listens.
   if ((result.dropped.length > 0 || result.summary) && run.notifier.hasListeners("context:trimmed")) {
+    await loadEncodingAsync(tokenizerFor(model).encoding);
     const tokensAfter = estimateMessagesTokens(result.messages, { model });
     run.notifier.notify({
       type: "context:trimmed",

@@ -5,6 +5,7 @@ import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { AdaptedStore } from "../stores/store-adapter";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "../strategies/memory-strategy";
 import { AbortError } from "../errors/abort-error";
+import { withTokenizer } from "../tokens/with-tokenizer";
 
 /** A session's history as read for the model. */
 export interface LoadedHistory {
@@ -97,14 +98,18 @@ export async function applyStrategy(
 ): Promise<{ result: MemoryStrategyResult; history: LoadedHistory; messages: AgentMessage[] }> {
   let history = loaded;
   let messages = [...history.messages, ...turn];
+  // On the edge an encoding loads only asynchronously: a strategy that had to count before it was
+  // loaded is applied again once it is (strategies are pure, so that is safe).
   const apply = () =>
-    strategy.apply(messages, {
-      ...context,
-      sessionId,
-      store: store.store,
-      ...(history.offset > 0 ? { historyOffset: history.offset } : {}),
-      ...(history.partial ? { partialHistory: true } : {}),
-    });
+    withTokenizer(() =>
+      strategy.apply(messages, {
+        ...context,
+        sessionId,
+        store: store.store,
+        ...(history.offset > 0 ? { historyOffset: history.offset } : {}),
+        ...(history.partial ? { partialHistory: true } : {}),
+      }),
+    );
   let result = await apply();
   while (result.needsEarlierHistory && history.partial && history.limit !== undefined) {
     if (context.abortSignal?.aborted) throw new AbortError({ sessionId, cause: context.abortSignal.reason });

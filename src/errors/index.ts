@@ -11,3 +11,5 @@ export { APICallError } from "./api-call-error";
 export { MissingApiKeyError } from "./missing-api-key-error";
 export { MemoryProviderError } from "./memory-provider-error";
 export { SummarizationError, type SummarizationFailure } from "./summarization-error";
+export { UnsupportedRuntimeError } from "./unsupported-runtime-error";
+export { TokenizerNotLoadedError } from "./tokenizer-not-loaded-error";

@@ -2,10 +2,12 @@ import { errorText } from "../errors/error-text";
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
+import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { validateSessionId } from "../messages/session-id";
 import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
 import { tagList } from "./memory-metadata";
+import { loadMem0 } from "./load-mem0";
 import { listScope, readScope } from "./scope-filter";
 
 /**
@@ -227,16 +229,19 @@ export class Mem0Provider implements MemoryProvider {
 
   private getClient(): Promise<Mem0Client> {
     this.client ??= (async () => {
-      if (!this.options.telemetry && process.env.MEM0_TELEMETRY === undefined) process.env.MEM0_TELEMETRY = "false";
+      const env = globalThis.process?.env;
+      if (!this.options.telemetry && env && env.MEM0_TELEMETRY === undefined) env.MEM0_TELEMETRY = "false";
       let module: { MemoryClient?: new (options: { apiKey: string; host?: string }) => Mem0Client };
       try {
-        module = (await import("mem0ai")) as unknown as typeof module;
+        module = (await loadMem0()) as typeof module;
       } catch (error) {
         this.client = undefined;
         throw new MemoryProviderError({
           provider: this.type,
           operation: "load",
-          message: 'Mem0Provider needs the "mem0ai" package: npm install mem0ai@^3 (or pass a ready { client }).',
+          message: UnsupportedRuntimeError.isInstance(error)
+            ? error.message
+            : 'Mem0Provider needs the "mem0ai" package: npm install mem0ai@^3 (or pass a ready { client }).',
           cause: error,
         });
       }

@@ -37,7 +37,7 @@ export function holdLease(holder: LeaseHolder): () => Promise<void> {
     },
     holder.renewEveryMs ?? Math.max(1000, Math.floor(holder.leaseMs / 3)),
   );
-  // Node would stay alive for the timer; edge runtimes (workerd) return a number, with no unref.
+  // Node's timers can be unref'd (the renewal never keeps a process alive); edge runtimes' are plain numbers.
   (renewal as { unref?: () => void }).unref?.();
   let releasing: Promise<void> | undefined;
   const release = async (): Promise<void> => {

@@ -5,7 +5,8 @@ import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../prov
 import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore, SessionEntry } from "../stores/memory-store";
-import { estimateMessagesTokens } from "../tokens/estimate-tokens";
+import { estimateMessagesTokens, loadTokenizer } from "../tokens/estimate-tokens";
+import { withTokenizer } from "../tokens/with-tokenizer";
 import type { MemoryStrategyResult } from "./memory-strategy";
 
 /** The session a read or write without a `sessionId` uses, as in the AgentLIB document. */
@@ -47,7 +48,7 @@ export class ConversationStorage {
     if (history.length === 0) return [];
     if (wanted.length && !matchesMemoryFilter({ tags: (await this.session(sessionId))?.tags ?? [] }, { tags: wanted })) return [];
     this.touch(sessionId);
-    const window = await this.window(history, sessionId, this.store);
+    const window = await withTokenizer(() => this.window(history, sessionId, this.store));
     const messages = [...(window.summary ? [{ role: "system" as const, content: window.summary }] : []), ...window.messages];
     return limit === undefined ? messages : tail(messages, limit);
   }
@@ -94,6 +95,7 @@ export class ConversationStorage {
   async entries(given?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
     const sessionId = typeof given === "string" ? given : given?.sessionId;
     const entries: StoredMessageMemoryEntry[] = [];
+    await loadTokenizer(); // for tokenCount; a no-op once loaded
     for (const session of await this.sessions()) {
       if (sessionId !== undefined && session.sessionId !== sessionId) continue;
       const messages = await this.store.getMessages(session.sessionId);

@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../messages/agent-message";
-import { rawMessageTokens } from "../tokens/token-count-cache";
-import type { TokenizerProfile } from "../tokens/tokenizer";
+import { messageTokenBound, rawMessageTokens } from "../tokens/token-count-cache";
+import { isEncodingLoaded, type TokenizerProfile } from "../tokens/tokenizer";
 import { cutToolResult } from "./cut-tool-result";
 import { groupSteps, TailTurns, type TurnRange } from "./group-turns";
 
@@ -39,7 +39,10 @@ export interface SelectedWindow {
   dropped: AgentMessage[];
   /** The history was partial and the window reached its first turn: older turns may fit too. */
   needsEarlierHistory?: boolean;
-  /** Estimated tokens of `messages` (scaled), when a token budget applied. */
+  /**
+   * Estimated tokens of `messages` (scaled), when a token budget applied and they were counted
+   * (not when, before the tokenizer was loaded, the whole history fitted by its byte bound).
+   */
   tokens?: number;
   /** True when even the latest turn alone was over the budget and was trimmed inside. */
   overBudget?: boolean;
@@ -72,13 +75,17 @@ export function selectWindow(
   const scale = counting.profile.factor * counting.calibration;
   const encoding = counting.profile.encoding;
   const sent = (message: AgentMessage) => cutToolResult(message, limits.maxToolResultLength);
-  const cost = (from: number, to: number) => {
-    let tokens = 0;
-    for (let index = from; index < to; index++) tokens += rawMessageTokens(sent(history[index]!), encoding);
-    return tokens;
-  };
   const budget = limits.maxTokens;
   const rawBudget = budget === undefined ? Infinity : budget / scale;
+  // Until the tokenizer is loaded, a history that fits the budget even by its byte bound is kept
+  // whole without counting: the same window, and no cold tokenizer load for a short conversation.
+  const bounded = budget !== undefined && !isEncodingLoaded(encoding) && fitsByBound(history, sent, rawBudget);
+  const measure = bounded ? messageTokenBound : (message: AgentMessage) => rawMessageTokens(message, encoding);
+  const cost = (from: number, to: number) => {
+    let tokens = 0;
+    for (let index = from; index < to; index++) tokens += measure(sent(history[index]!));
+    return tokens;
+  };
   const pinnedTokens = budget === undefined ? 0 : cost(0, pinnedEnd);
 
   const turnCount = turns.length;
@@ -133,9 +140,18 @@ export function selectWindow(
   return {
     messages,
     dropped: history.slice(pinnedEnd, firstKept),
-    ...(budget === undefined ? {} : { tokens: Math.ceil(used * scale) }),
+    ...(budget === undefined || bounded ? {} : { tokens: Math.ceil(used * scale) }),
     ...(needsEarlierHistory ? { needsEarlierHistory } : {}),
   };
+}
+
+function fitsByBound(history: readonly AgentMessage[], sent: (message: AgentMessage) => AgentMessage, rawBudget: number): boolean {
+  let bound = 0;
+  for (const message of history) {
+    bound += messageTokenBound(sent(message));
+    if (bound > rawBudget) return false;
+  }
+  return true;
 }
 
 function trimInsideLatestTurn(

@@ -4,11 +4,12 @@
 // token budget holds wherever it can, and the input is never changed.
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AgentMessage } from "../messages/agent-message";
 import { findToolPairingIssues } from "../messages/validate-tool-pairing";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { InMemoryStore } from "../stores/in-memory-store";
+import { loadTokenizer } from "../tokens/estimate-tokens";
 import { rawMessageTokens } from "../tokens/token-count-cache";
 import { cutToolResult } from "./cut-tool-result";
 import { arbitraryHistory } from "./__fixtures__/arbitrary-history";
@@ -95,6 +96,11 @@ async function applyChecked(strategy: IMemoryStrategy, input: AgentMessage[], co
   checkCommon(input, result);
   return result;
 }
+
+// These properties are about counted windows: load the tokenizer first, or a history that fits by
+// its byte bound would be kept without counting and report no `tokens` (see
+// window-before-tokenizer.test.ts for that path).
+beforeAll(() => loadTokenizer());
 
 describe("strategies over random histories", () => {
   it("full memory sends everything, oversized tool results cut like every strategy's", async () => {

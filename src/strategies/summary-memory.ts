@@ -8,7 +8,7 @@ import { fromAISDK } from "../models/ai-sdk/from-ai-sdk";
 import type { LanguageModel } from "../models/language-model";
 import type { MemoryStore, SummaryRecord } from "../stores/memory-store";
 import { estimateTokens } from "../tokens/estimate-tokens";
-import { tokenizerFor } from "../tokens/tokenizer";
+import { loadEncodingAsync, tokenizerFor } from "../tokens/tokenizer";
 import { groupTurns } from "./group-turns";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import { selectWindow, type WindowLimits } from "./select-window";
@@ -188,6 +188,7 @@ export class SummaryMemory implements IMemoryStrategy {
     // left after the summary (at least half of maxTokens). The same engine is the fallback.
     const profile = tokenizerFor(context.model);
     const calibration = validCalibration(context.calibration);
+    if (summary) await loadEncodingAsync(profile.encoding); // a no-op once loaded; the edge loads only this way
     const summaryTokens = summary ? Math.ceil(estimateTokens(summary, context.model ? { model: context.model } : {}) * calibration) : 0;
     const budget = Math.max(Math.floor(this.maxTokens / 2), this.maxTokens - summaryTokens);
     const rest = pinnedEnd === 0 && coveredEnd === 0 ? history : [...history.slice(0, pinnedEnd), ...history.slice(coveredEnd)];
@@ -284,6 +285,7 @@ export class SummaryMemory implements IMemoryStrategy {
       this.report(context, "empty", `The summariser (${modelName}) returned an empty summary; this turn used a token window instead.`, undefined, modelName);
       return undefined;
     }
+    await loadEncodingAsync(tokenizerFor(model).encoding);
     const tokenCount = estimateTokens(text, { model });
     // 10 % slack: the provider's own count may differ from ours.
     if (tokenCount > Math.ceil(this.maxSummaryTokens * 1.1)) {

@@ -7,6 +7,7 @@ import type { MemoryStore } from "../stores/memory-store";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { LanguageModelUsage } from "../models/language-model";
+import { combineSignals } from "./combine-signals";
 import { encodeUIMessageStream, toUIMessageChunks, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk, type UIMessageStreamOptions } from "./ui-message-stream";
 
 export interface StreamTextFinishEvent {
@@ -119,17 +120,20 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
 
   // Aborted by the caller's signal, or by a response whose client went away (onClientDisconnect: "abort").
   const disconnect = new AbortController();
+  const combined = abortSignal ? combineSignals([abortSignal, disconnect.signal]) : undefined;
   const runOptions = {
     input: last.content,
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
-    signal: abortSignal ? AbortSignal.any([abortSignal, disconnect.signal]) : disconnect.signal,
+    signal: combined?.signal ?? disconnect.signal,
   };
   const stream: AgentStream = history ? agent[streamOnHistory](runOptions, history) : agent.stream(runOptions);
   const onCancel = (options: StreamResponseOptions) => () => {
     if (options.onClientDisconnect === "abort") disconnect.abort(new Error("The client disconnected."));
   };
 
+  // The run is over: stop listening to the caller's signal.
+  if (combined) stream.response.then(combined.dispose, combined.dispose);
   stream.response.then(
     async (response) => {
       try {

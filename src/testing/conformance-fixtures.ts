@@ -14,7 +14,7 @@ export async function write(store: MemoryStore, id: string, messages: AgentMessa
 let counter = 0;
 export function sessionId(): string {
   counter += 1;
-  return `conformance-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${counter}`;
+  return `conformance-${globalThis.process?.pid ?? 0}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${counter}`;
 }
 
 export function message(content: string, id?: string, role: "user" | "assistant" = "user"): AgentMessage {

@@ -1,7 +1,7 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { LanguageModel, ToolDefinition } from "../models/language-model";
 import { REPLY_PRIMING_TOKENS, rawMessageTokens, rawSystemTokens, rawToolTokens } from "./token-count-cache";
-import { countTextTokens, tokenizerFor } from "./tokenizer";
+import { countTextTokens, loadEncodingAsync, tokenizerFor } from "./tokenizer";
 
 /** Which model's tokenizer to count with. */
 export interface EstimateTokensOptions {
@@ -41,4 +41,16 @@ export function estimateMessagesTokens(messages: readonly AgentMessage[], option
   if (options.tools?.length) tokens += rawToolTokens(options.tools, profile.encoding);
   for (const message of messages) tokens += rawMessageTokens(message, profile.encoding);
   return profile.factor === 1 ? tokens : Math.ceil(tokens * profile.factor);
+}
+
+/**
+ * Loads the tokenizer a model counts with (o200k, or cl100k for gpt-4 and gpt-3.5), once per
+ * encoding; concurrent calls share one load. Counting never needs it in Node, where the first
+ * count loads the encoding synchronously. On the edge (Vercel Edge, Cloudflare Workers,
+ * browsers) the encoding can only be loaded asynchronously: call this once before
+ * `estimateTokens` or `estimateMessagesTokens`, which otherwise throw `TokenizerNotLoadedError`.
+ * Agent runs and `streamText` load it themselves, and only when a window has to count.
+ */
+export async function loadTokenizer(options: EstimateTokensOptions = {}): Promise<void> {
+  await loadEncodingAsync(tokenizerFor(options.model).encoding);
 }

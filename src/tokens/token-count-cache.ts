@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../messages/agent-message";
+import { utf8ByteLength } from "../messages/utf8-byte-length";
 import type { ToolDefinition } from "../models/language-model";
 import { countTextTokens, type EncodingName } from "./tokenizer";
 
@@ -133,6 +134,23 @@ export function rawToolTokens(tools: readonly ToolDefinition[], encoding: Encodi
 export function rawSystemTokens(system: string | undefined, encoding: EncodingName): number {
   if (!system) return 0;
   return MESSAGE_OVERHEAD_TOKENS + countTextTokens(system, encoding);
+}
+
+/**
+ * An upper bound of `rawMessageTokens(message)` that needs no tokenizer: the same formula with
+ * UTF-8 bytes in place of tokens. Both encodings are byte-level BPE, so a token covers at least
+ * one byte (special tokens are counted as plain text), and a text never has more tokens than
+ * bytes. Windows use it to keep a history that fits even by this bound without loading the
+ * tokenizer (a cold load costs ~300 ms).
+ */
+export function messageTokenBound(message: AgentMessage): number {
+  let bound = MESSAGE_OVERHEAD_TOKENS + utf8ByteLength(message.content ?? "");
+  if (message.role === "assistant" && message.toolCalls) {
+    for (const call of message.toolCalls) bound += TOOL_CALL_OVERHEAD_TOKENS + utf8ByteLength(call.name) + utf8ByteLength(safeJson(call.arguments));
+  } else if (message.role === "tool") {
+    bound += 1 + utf8ByteLength(message.name);
+  }
+  return bound;
 }
 
 function safeJson(value: unknown): string {

@@ -1,36 +1,59 @@
-import { createRequire } from "node:module";
+import { TokenizerNotLoadedError } from "../errors/tokenizer-not-loaded-error";
+import type { Encoding, EncodingName } from "./encoding";
+import { loadEncodingSync } from "./load-encoding-sync";
 
-/** The two encodings agentcore counts with. */
-export type EncodingName = "o200k_base" | "cl100k_base";
-
-interface Encoding {
-  countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
-  encode(text: string, options?: { disallowedSpecial?: Set<string> }): number[];
-}
+export type { EncodingName } from "./encoding";
 
 // Special tokens such as "<|endoftext|>" in user text are ordinary text to a provider: count
 // them as text instead of letting gpt-tokenizer throw.
 const asPlainText = { disallowedSpecial: new Set<string>() };
 
 const loaded = new Map<EncodingName, Encoding>();
-let requireFromHere: NodeJS.Require | undefined;
+const loading = new Map<EncodingName, Promise<void>>();
 
 /**
- * The encoding, loaded on first use and kept (a cold load takes ~300 ms and ~100 MB, so it is
- * never done at import time). Synchronous so `estimateTokens` can be: `createRequire` works in
- * the ESM build, and in the CJS build through tsup's `import.meta.url` shim.
+ * The encoding, loaded on first use and kept: a cold load takes ~300 ms and ~100 MB, so it is
+ * never done at import time, and only by what counts tokens. Synchronous so `estimateTokens` can
+ * be: in Node it loads with `require` when `loadEncodingAsync` has not loaded it yet; where that
+ * is impossible (the edge build) it throws `TokenizerNotLoadedError`.
  */
 export function loadEncoding(name: EncodingName): Encoding {
   let encoding = loaded.get(name);
   if (!encoding) {
-    requireFromHere ??= createRequire(import.meta.url);
-    encoding = requireFromHere(`gpt-tokenizer/encoding/${name}`) as Encoding;
+    encoding = loadEncodingSync(name);
+    if (!encoding) throw new TokenizerNotLoadedError({ encoding: name });
     loaded.set(name, encoding);
   }
   return encoding;
 }
 
-/** Whether an encoding has been loaded yet (bench: cold start). */
+/** Loads an encoding with a dynamic import (every runtime), once: concurrent calls share one import. */
+export function loadEncodingAsync(name: EncodingName): Promise<void> {
+  if (loaded.has(name)) return Promise.resolve();
+  let pending = loading.get(name);
+  if (!pending) {
+    pending = importEncoding(name).then(
+      (encoding) => {
+        if (!loaded.has(name)) loaded.set(name, encoding);
+        loading.delete(name);
+      },
+      (error: unknown) => {
+        loading.delete(name);
+        throw error;
+      },
+    );
+    loading.set(name, pending);
+  }
+  return pending;
+}
+
+// One literal specifier per encoding: bundlers make one chunk per encoding, loaded only when used
+// (a template string would make them pack every encoding gpt-tokenizer has).
+function importEncoding(name: EncodingName): Promise<Encoding> {
+  return name === "cl100k_base" ? import("gpt-tokenizer/encoding/cl100k_base") : import("gpt-tokenizer/encoding/o200k_base");
+}
+
+/** Whether an encoding has been loaded yet (nothing counted needs loading it). */
 export function isEncodingLoaded(name: EncodingName): boolean {
   return loaded.has(name);
 }

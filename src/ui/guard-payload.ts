@@ -1,4 +1,5 @@
 import { InvalidMessageError } from "../errors/invalid-message-error";
+import { utf8ByteLength } from "../messages/utf8-byte-length";
 
 export interface PayloadLimits {
   /** Most messages accepted. @default 1000 */
@@ -48,7 +49,7 @@ export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unkn
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, index, path: path ? `${path}.${key}` : key });
     }
   }
-  const bytes = Buffer.byteLength(JSON.stringify(list), "utf8");
+  const bytes = utf8ByteLength(JSON.stringify(list));
   if (bytes > maxBytes) refuse(-1, "", `the payload is ${bytes} bytes, more than the limit of ${maxBytes}`);
   return list;
 }

@@ -67,11 +67,13 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
 }
 
 /** A float array as is; a base64 string (little-endian float32) decoded. */
-function decodeEmbedding(embedding: unknown): number[] {
+export function decodeEmbedding(embedding: unknown): number[] {
   if (Array.isArray(embedding)) return embedding as number[];
   if (typeof embedding === "string") {
-    const bytes = Buffer.from(embedding, "base64");
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const binary = atob(embedding);
+    const bytes = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+    const view = new DataView(bytes.buffer);
     const result: number[] = new Array(bytes.byteLength / 4);
     for (let index = 0; index < result.length; index++) result[index] = view.getFloat32(index * 4, true);
     return result;

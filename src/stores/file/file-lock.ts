@@ -2,10 +2,22 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import lockfile from "proper-lockfile";
+import type lockfileApi from "proper-lockfile";
 import { StoreError } from "../../errors/store-error";
 import type { SessionLockOptions } from "../memory-store";
 import { pollLock } from "../poll-lock";
+
+let lockfileModule: Promise<typeof lockfileApi> | undefined;
+
+/**
+ * proper-lockfile (with graceful-fs and signal-exit under it), imported when the first
+ * FileMemoryStore is created rather than with agentcore: importing it costs a fresh process tens
+ * of milliseconds that only FileMemoryStore needs (bench/cold-start.bench.ts).
+ */
+function loadLockfile(): Promise<typeof lockfileApi> {
+  lockfileModule ??= import("proper-lockfile").then((module) => ((module as { default?: typeof lockfileApi }).default ?? module) as typeof lockfileApi);
+  return lockfileModule;
+}
 
 /** Options of {@link FileLock}. */
 export interface FileLockOptions {
@@ -32,6 +44,8 @@ export class FileLock {
 
   constructor(private readonly options: FileLockOptions) {
     this.lockPath = `${options.path}.lock`;
+    // Start loading it with the store, so the first write does not wait for it (a failure surfaces there).
+    loadLockfile().catch(() => {});
   }
 
   /** Runs `body` after everything queued before it in this process. */
@@ -49,6 +63,7 @@ export class FileLock {
   /** Holds the cross-process lock file while `body` runs (the caller is already on the queue). */
   async hold<T>(operation: string, sessionId: string | undefined, body: () => Promise<T>): Promise<T> {
     await this.ensureDirectory();
+    const lockfile = await loadLockfile();
     const { path, staleLockMs, lockTimeoutMs, store } = this.options;
     let compromised: Error | undefined;
     const deadline = Date.now() + lockTimeoutMs;
@@ -94,6 +109,7 @@ export class FileLock {
    */
   async lockSession(sessionId: string, { timeoutMs, signal }: SessionLockOptions, wrapError: (error: unknown) => unknown): Promise<() => Promise<void>> {
     await this.ensureDirectory();
+    const lockfile = await loadLockfile();
     const hash = createHash("sha256").update(sessionId).digest("hex").slice(0, 32);
     const target = `${this.options.path}.session-${hash}`;
     const release = await pollLock(sessionId, timeoutMs, async () => {

@@ -1,0 +1,8 @@
+/** The two encodings agentcore counts with. */
+export type EncodingName = "o200k_base" | "cl100k_base";
+
+/** What agentcore uses of a gpt-tokenizer encoding module. */
+export interface Encoding {
+  countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
+  encode(text: string, options?: { disallowedSpecial?: Set<string> }): number[];
+}
