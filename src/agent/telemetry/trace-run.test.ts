@@ -152,8 +152,11 @@ describe("a traced run", () => {
       "gen_ai.tool.call.arguments": JSON.stringify({ city: "Paris" }),
       "gen_ai.tool.call.result": JSON.stringify({ city: "Paris", temperature: "22°C" }),
     });
-    // Spans follow each other in time: the tool runs after the first model call answered.
-    expect(hrtimeOrder(firstChat!.endTime, toolSpan.startTime)).toBe(true);
+    // Spans follow each other: the first model call ended (was exported) before the tool's span, and
+    // the tool started after it answered. The SDK anchors each span's clock on Date.now() (1 ms
+    // steps), so two spans' times are comparable to about a millisecond only: 2 ms of slack.
+    expect(second.indexOf(firstChat!)).toBeLessThan(second.indexOf(toolSpan));
+    expect(hrtimeOrder(shiftHrtime(firstChat!.endTime, -2_000_000), toolSpan.startTime)).toBe(true);
 
     // The window: one turn kept of the two stored, the first turn dropped.
     const [fit] = second.filter((span) => span.name === "agentcore.memory.fit");
@@ -350,6 +353,11 @@ describe("the telemetry option", () => {
     }
   });
 });
+
+function shiftHrtime([seconds, nanos]: [number, number], byNanos: number): [number, number] {
+  const total = nanos + byNanos;
+  return [seconds + Math.floor(total / 1e9), ((total % 1e9) + 1e9) % 1e9];
+}
 
 function hrtimeOrder(before: [number, number], after: [number, number]): boolean {
   return before[0] < after[0] || (before[0] === after[0] && before[1] <= after[1]);
