@@ -85,7 +85,10 @@ describe("windows over a tail equal windows over the whole history", () => {
         // Ids first (a readable failure), then the whole messages (tool results may be cut).
         expect(ids(tail.result.messages)).toBe(ids(full.result.messages));
         expect(isDeepStrictEqual(tail.result.messages, full.result.messages)).toBe(true);
-        expect(tail.result.tokens).toBe(full.result.tokens);
+        // The token count is the same whenever both windows were counted. Before the tokenizer is
+        // loaded, a history that fits its budget by its byte bound is kept without counting (no
+        // count): a short tail can fit that way where the whole history has to be counted.
+        if (tail.result.tokens !== undefined && full.result.tokens !== undefined) expect(tail.result.tokens).toBe(full.result.tokens);
         // The tail ends up holding the window, and is never longer than needed by more than doubling.
         const sentFromHistory = full.result.messages.length - 1;
         if (tail.history.partial) {
