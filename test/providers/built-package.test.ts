@@ -1,12 +1,14 @@
 // The built ESM and CJS bundles (package.json has "sideEffects": false) still resolve
 // "openai/<model>" and "anthropic/<model>", load no SDK at import, and run against a local
 // OpenAI-compatible server named by OPENAI_BASE_URL.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { build, type Options } from "tsup";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import buildConfigs from "../../tsup.config";
 import { FakeLlmServer } from "../servers/fake-llm-server";
 import { openaiCompletion } from "../servers/wire-formats";
 
@@ -17,10 +19,10 @@ const outDir = join(root, "node_modules", ".cache", "agentcore-providers-test");
 let server: FakeLlmServer;
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [join(root, "node_modules", "tsup", "dist", "cli-default.js"), "--silent", "--no-dts", "--out-dir", outDir], {
-    cwd: root,
-    stdio: "inherit",
-  });
+  // The Node build's own options (tsup.config.ts has a second, edge build: run through the CLI with
+  // --out-dir, both would write index.js into the one directory at once and interleave).
+  const [nodeBuild] = buildConfigs as Options[];
+  await build({ ...nodeBuild, config: false, entry: { index: "src/index.ts" }, outDir, clean: true, dts: false, sourcemap: false, silent: true });
   server = await FakeLlmServer.start();
 }, 60_000);
 
