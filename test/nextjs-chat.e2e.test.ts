@@ -1,16 +1,21 @@
 // End to end: build the Next.js example, start it on loopback with the scripted model, and
 // drive Debian's Chromium through playwright-core. Two messages, streamed answers, a reload
-// that brings the history back from the store, and a fact from turn one used in turn three.
+// that brings the history back from the store, and a fact from turn one used in turn three:
+// on the Node route (/, a file store) and on the edge route (/edge, the Upstash store, through
+// the loopback Upstash REST bridge to the real local Redis). One build serves both.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { UpstashRedisMemoryStore } from "../src/stores/upstash";
 import { ensureFreshBuild } from "./helpers/ensure-build";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { servicesRequired, skipMessage } from "./helpers/services";
+import { serviceAvailable, servicesRequired, skipMessage, uniqueName } from "./helpers/services";
+import { startUpstashRestBridge, type UpstashRestBridge } from "./helpers/upstash-rest-bridge";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const app = join(root, "examples", "nextjs-chat");
@@ -18,12 +23,16 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
 if (!available && servicesRequired) throw new Error(`Chromium is required for the end-to-end test but ${chromiumPath} does not exist (apt-get install -y chromium).`);
 if (!available) skipMessage("the Next.js browser test", `no Chromium at ${chromiumPath}`);
+const redisAvailable = available && (await serviceAvailable("redis"));
 
 // vitest sets NODE_ENV=test; Next.js must build and run as production.
 const storePath = join(mkdtempSync(join(tmpdir(), "agentcore-nextjs-chat-")), "sessions.json");
 afterAll(() => rmSync(dirname(storePath), { recursive: true, force: true }));
-const environment = { ...process.env, CHAT_STORE_PATH: storePath, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" };
+const edgePrefix = `${uniqueName("agentcore-nextjs-edge")}:`;
+const environment = { ...process.env, CHAT_STORE_PATH: storePath, CHAT_STORE_PREFIX: edgePrefix, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" };
+const next = join(root, "node_modules", "next", "dist", "bin", "next");
 let server: ChildProcess | undefined;
+let bridge: UpstashRestBridge | undefined;
 let browser: Browser | undefined;
 let baseURL = "";
 
@@ -62,18 +71,52 @@ async function send(page: Page, text: string, expected: RegExp): Promise<string>
   return answer.innerText();
 }
 
+/** Opens `path` in a new browser context and waits for the stored history to load. */
+async function openChat(path: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser!.newContext();
+  const page = await context.newPage();
+  await page.goto(baseURL + path);
+  await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+  return { context, page };
+}
+
+/** The conversation both routes hold: a fact, a tool call, a reload from the store, the fact used. */
+async function converse(page: Page): Promise<void> {
+  expect(await page.locator("#messages li").count()).toBe(0);
+  const first = await send(page, "Remember that my favourite colour is teal.", /Got it, I will remember that\./);
+  expect(first).toContain("remember_fact ✓");
+  const second = await send(page, "What's the weather in Oslo?", /Here is the weather: .*21°C/);
+  expect(second).toContain("get_weather ✓");
+
+  await page.reload();
+  await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+  const restored = await page.locator("#messages li").allInnerTexts();
+  expect(restored).toHaveLength(4);
+  expect(restored[0]).toContain("Remember that my favourite colour is teal.");
+  expect(restored[3]).toMatch(/Here is the weather: .*Oslo/);
+
+  const third = await send(page, "What is my favourite colour?", /Your favourite colour is teal\./);
+  expect(third).toBe("Assistant: Your favourite colour is teal.");
+}
+
+/** The session id in the browser's signed cookie (its payload is base64url JSON). */
+async function sessionIdOf(context: BrowserContext): Promise<string> {
+  const cookie = (await context.cookies()).find((candidate) => candidate.name === "agentcore_chat");
+  return (JSON.parse(Buffer.from(cookie!.value.split(".")[0]!, "base64url").toString("utf8")) as { sessionId: string }).sessionId;
+}
+
 describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
   beforeAll(async () => {
     await ensureFreshBuild();
-    const build = spawnSync(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build", app], { cwd: root, env: environment, encoding: "utf8" });
+    const build = spawnSync(process.execPath, [next, "build", app], { cwd: root, env: environment, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
+    if (redisAvailable) {
+      bridge = await startUpstashRestBridge();
+      Object.assign(environment, { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token });
+    }
     const port = await freePort();
     baseURL = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", app, "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: root,
-      env: environment,
-      stdio: "ignore",
-    });
+    server = spawn(process.execPath, [next, "start", app, "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env: environment, stdio: "ignore" });
     await waitForServer(`${baseURL}/api/chat`, 60_000);
     browser = await chromium.launch({
       executablePath: chromiumPath,
@@ -83,30 +126,17 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
 
   afterAll(async () => {
     await browser?.close();
-    server?.kill("SIGTERM");
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolveExit) => server!.once("exit", resolveExit));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    await bridge?.close(); // deletes every key the edge route wrote
   });
 
   it("streams answers, keeps history across a reload, and uses a fact from turn one in turn three", async () => {
-    const context = await browser!.newContext();
-    const page = await context.newPage();
-    await page.goto(baseURL);
-    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
-    expect(await page.locator("#messages li").count()).toBe(0);
-
-    const first = await send(page, "Remember that my favourite colour is teal.", /Got it, I will remember that\./);
-    expect(first).toContain("remember_fact ✓");
-    const second = await send(page, "What's the weather in Oslo?", /Here is the weather: .*21°C/);
-    expect(second).toContain("get_weather ✓");
-
-    await page.reload();
-    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
-    const restored = await page.locator("#messages li").allInnerTexts();
-    expect(restored).toHaveLength(4);
-    expect(restored[0]).toContain("Remember that my favourite colour is teal.");
-    expect(restored[3]).toMatch(/Here is the weather: .*Oslo/);
-
-    const third = await send(page, "What is my favourite colour?", /Your favourite colour is teal\./);
-    expect(third).toBe("Assistant: Your favourite colour is teal.");
+    const { page } = await openChat("/");
+    await converse(page);
 
     mkdirSync(join(root, "test-results"), { recursive: true });
     await page.screenshot({ path: join(root, "test-results", "nextjs-chat.png"), fullPage: true });
@@ -116,9 +146,43 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     expect(onDisk).toContain("Remember that my favourite colour is teal.");
 
     // A second browser (another cookie, so another session) sees none of it.
-    const stranger = await (await browser!.newContext()).newPage();
-    await stranger.goto(baseURL);
-    await stranger.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+    const { page: stranger } = await openChat("/");
+    expect(await stranger.locator("#messages li").count()).toBe(0);
+  }, 120_000);
+
+  it.skipIf(!redisAvailable)("does the same on the edge route, on the Upstash store", async () => {
+    // next build made /api/chat-edge an edge function and left /api/chat in Node.
+    const manifest = JSON.parse(readFileSync(join(app, ".next", "server", "middleware-manifest.json"), "utf8")) as { functions: Record<string, { files: string[] }> };
+    expect(Object.keys(manifest.functions)).toEqual(["/api/chat-edge/route"]);
+    // Bundled with agentcore's edge build (the edge-light condition): the Node build's tokenizer
+    // loader (createRequire, in the Node route's chunks) is not in it.
+    const bundled = manifest.functions["/api/chat-edge/route"]!.files.map((file) => readFileSync(join(app, ".next", file), "utf8")).join("\n");
+    expect(bundled).toContain("UpstashRedisMemoryStore");
+    expect(bundled).not.toContain("createRequire");
+    expect((await fetch(`${baseURL}/api/chat-edge`)).headers.get("x-agentcore-runtime")).toBe("edge");
+    expect((await fetch(`${baseURL}/api/chat`)).headers.get("x-agentcore-runtime")).toBe("nodejs");
+
+    const { context, page } = await openChat("/edge");
+    const turns: (string | null)[] = [];
+    page.on("response", (response) => {
+      if (response.request().method() === "POST" && response.url().endsWith("/api/chat-edge")) turns.push(response.headers()["x-agentcore-runtime"] ?? null);
+    });
+    await converse(page);
+    expect(turns).toEqual(["edge", "edge", "edge"]);
+    mkdirSync(join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(root, "test-results", "nextjs-chat-edge.png"), fullPage: true });
+
+    // The conversation is in Redis under the route's prefix, read back through the REST bridge.
+    const store = new UpstashRedisMemoryStore({ client: new Redis({ url: bridge!.url, token: bridge!.token }), prefix: edgePrefix });
+    const stored = await store.getMessages(await sessionIdOf(context));
+    expect(stored.filter((message) => message.role === "user").map((message) => message.content)).toEqual([
+      "Remember that my favourite colour is teal.",
+      "What's the weather in Oslo?",
+      "What is my favourite colour?",
+    ]);
+    expect([...bridge!.touchedKeys].every((key) => key.startsWith(edgePrefix))).toBe(true);
+
+    const { page: stranger } = await openChat("/edge");
     expect(await stranger.locator("#messages li").count()).toBe(0);
   }, 120_000);
 });

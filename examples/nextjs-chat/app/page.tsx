@@ -1,61 +1,6 @@
-"use client";
+import { Chat } from "../components/chat";
 
-import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, type UIMessage } from "ai";
-import { useEffect, useState, type FormEvent } from "react";
-
+/** The chat on the Node route (app/api/chat, a file store). */
 export default function ChatPage() {
-  const { messages, sendMessage, setMessages, status } = useChat({ transport: new DefaultChatTransport({ api: "/api/chat" }) });
-  const [input, setInput] = useState("");
-  const [loaded, setLoaded] = useState(false);
-
-  useEffect(() => {
-    // The history comes from the server's store, not from the browser.
-    fetch("/api/chat")
-      .then((response) => response.json() as Promise<UIMessage[]>)
-      .then((history) => {
-        setMessages(history);
-        setLoaded(true);
-      });
-  }, [setMessages]);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!input.trim()) return;
-    void sendMessage({ text: input });
-    setInput("");
-  };
-
-  return (
-    <main>
-      <h1>agentcore chat</h1>
-      <ol id="messages" data-loaded={loaded} style={{ listStyle: "none", padding: 0 }}>
-        {messages.map((message) => (
-          <li key={message.id} data-role={message.role} style={{ margin: "0.75rem 0" }}>
-            <strong>{message.role === "user" ? "You" : "Assistant"}: </strong>
-            {message.parts.map((part, index) => {
-              if (part.type === "text") return <span key={index}>{part.text}</span>;
-              if (part.type.startsWith("tool-") && "state" in part) {
-                return (
-                  <code key={index} data-tool={part.type.slice(5)} style={{ display: "block", color: "#555" }}>
-                    {part.type.slice(5)} {part.state === "output-available" ? "✓" : "…"}
-                  </code>
-                );
-              }
-              return null;
-            })}
-          </li>
-        ))}
-      </ol>
-      <form onSubmit={submit}>
-        <input id="prompt" value={input} onChange={(event) => setInput(event.target.value)} placeholder="Say something" style={{ width: "75%" }} />
-        <button id="send" type="submit" disabled={status === "streaming" || status === "submitted"}>
-          Send
-        </button>
-      </form>
-      <p id="status" data-status={status}>
-        {status}
-      </p>
-    </main>
-  );
+  return <Chat api="/api/chat" title="agentcore chat" />;
 }

@@ -1,0 +1,62 @@
+/**
+ * The two handlers both routes share, given the store: GET answers the session's stored history
+ * (and sets the session cookie on the first visit), POST runs one turn with `streamText`, the
+ * store being the source of truth. Runs in Node and on the edge alike.
+ */
+import { convertToModelMessages, convertToUIMessages, InvalidMessageError, streamText, tool, type MemoryStore } from "agentcore";
+import { cookies } from "next/headers";
+import { z } from "zod";
+import { chatModel } from "./model";
+import { newSession, readSession, SESSION_COOKIE, signSession } from "./session";
+
+declare const EdgeRuntime: string | undefined;
+
+/** Which runtime answered, as a response header: "edge" in an edge route, "nodejs" otherwise. */
+const runtimeHeader = { "x-agentcore-runtime": typeof EdgeRuntime === "string" ? "edge" : "nodejs" };
+
+/** The stored history of this browser's session (and a session cookie on the first visit). */
+export async function getHistory(store: MemoryStore): Promise<Response> {
+  const jar = await cookies();
+  let session = await readSession(jar.get(SESSION_COOKIE)?.value);
+  if (!session) {
+    session = newSession();
+    jar.set(SESSION_COOKIE, await signSession(session), { httpOnly: true, sameSite: "lax", path: "/" });
+  }
+  return Response.json(convertToUIMessages(await store.getMessages(session.sessionId)), { headers: runtimeHeader });
+}
+
+/** One turn: the new user message from the body, the history from the store, the answer streamed. */
+export async function postMessage(request: Request, store: MemoryStore): Promise<Response> {
+  const session = await readSession((await cookies()).get(SESSION_COOKIE)?.value);
+  if (!session) return Response.json({ error: "No session: load the page first." }, { status: 401 });
+
+  let messages;
+  try {
+    const body = (await request.json()) as { messages?: unknown };
+    messages = convertToModelMessages(body.messages);
+  } catch (error) {
+    const message = InvalidMessageError.isInstance(error) ? error.message : "The request body must be JSON: { messages: UIMessage[] }.";
+    return Response.json({ error: message }, { status: 400 });
+  }
+
+  const result = streamText({
+    model: chatModel(),
+    system: "You are a friendly assistant. Save lasting preferences with remember_fact.",
+    messages, // only the new user message is used: the store holds the history
+    sessionId: session.sessionId,
+    userId: session.userId,
+    memoryStore: store,
+    memory: "sliding_window",
+    maxMessages: 20,
+    enableMemoryTools: true,
+    maxSteps: 3,
+    tools: {
+      get_weather: tool({
+        description: "Current weather in a city",
+        parameters: z.object({ city: z.string() }),
+        execute: async ({ city }) => ({ city, temperature: "21°C", condition: "Clear" }),
+      }),
+    },
+  });
+  return result.toUIMessageStreamResponse({ headers: runtimeHeader });
+}
