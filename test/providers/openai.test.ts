@@ -231,6 +231,41 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
     expect(server.closedEarly).toBe(1);
   });
 
+  it("fails a stream whose event carries an error, as the SDK does, with an APICallError", async () => {
+    const chunk = { id: "chatcmpl-test", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini" };
+    server.enqueue({
+      kind: "sse",
+      events: [
+        { data: { ...chunk, choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] } },
+        { data: { error: { message: "The server is overloaded.", type: "server_error" } } },
+      ],
+    });
+    const stream = new Agent({ model: provider()("gpt-4o-mini") }).stream("Hi");
+    const error = (await stream.response.catch((caught: unknown) => caught)) as APICallError;
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect(error.message).toContain("The server is overloaded.");
+    expect(error.responseBody).toContain("server_error");
+    const received: string[] = [];
+    await expect(
+      (async () => {
+        for await (const delta of stream.textStream) received.push(delta);
+      })(),
+    ).rejects.toSatisfy(APICallError.isInstance);
+    expect(received).toEqual(["Hel"]);
+  });
+
+  it("closes the HTTP request when the reader of doStream stops early", async () => {
+    server.enqueue(openaiStream({ text: "A long answer that the reader does not wait for." }, { hang: true }));
+    const parts = [];
+    for await (const part of provider()("gpt-4o-mini").doStream({ messages: [{ role: "user", content: "Hi" }], tools: [] })) {
+      parts.push(part);
+      break;
+    }
+    expect(parts).toEqual([{ type: "text-delta", delta: "A lon" }]);
+    await server.waitForEarlyClose();
+    expect(server.closedEarly).toBe(1);
+  });
+
   it("passes the abort signal to the HTTP request while waiting for an answer", async () => {
     server.enqueue({ kind: "hang" });
     const controller = new AbortController();

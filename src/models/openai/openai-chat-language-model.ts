@@ -9,6 +9,7 @@ import type {
   LanguageModelUsage,
 } from "../language-model";
 import { parseToolArguments } from "../parse-tool-arguments";
+import { ServerSentEventDecoder } from "../server-sent-event-decoder";
 import { toAPICallError } from "../to-api-call-error";
 import { convertToOpenAIMessages, convertToOpenAITools } from "./convert-to-openai-messages";
 
@@ -72,9 +73,13 @@ export class OpenAIChatLanguageModel implements LanguageModel {
   }
 
   /**
-   * Streams the answer. A plain async iterator over the SDK's stream rather than an async
-   * generator: each chunk costs one await of the SDK's iterator and no generator hop. Breaking
-   * off (an abort, a consumer that stops) closes the SDK's stream, which ends the request.
+   * Streams the answer. The SDK makes the request (auth, headers, retries, HTTP errors), and its
+   * raw response body is read here: each read is decoded at once into parts
+   * (`ServerSentEventDecoder`, then `ChatStreamParts`), a plain async iterator with no generator
+   * hop per chunk and linear in the body (the SDK's own stream copies its buffer once per event).
+   * The events mean what the SDK makes of them: `[DONE]` ends the answer, an event carrying
+   * `error` throws the SDK's `APIError`. Breaking off (an abort, a consumer that stops) cancels
+   * the body, which closes the request.
    */
   doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
     return { [Symbol.asyncIterator]: () => this.streamParts(call) };
@@ -82,42 +87,69 @@ export class OpenAIChatLanguageModel implements LanguageModel {
 
   private streamParts(call: LanguageModelCall): AsyncIterator<LanguageModelStreamPart> {
     const parts = new ChatStreamParts();
-    let source: AsyncIterator<OpenAI.Chat.Completions.ChatCompletionChunk> | undefined;
+    const events = new ServerSentEventDecoder();
+    let body: ResponseBody | undefined;
+    let headers: Headers | undefined;
+    let answered = false; // `[DONE]` came: later events are ignored, the body is still read to its end
+    let bodyEnded = false;
     let finished = false;
-    const open = async () => {
+    const open = async (): Promise<ResponseBody> => {
       const client = await this.config.getClient();
-      const body = {
+      const request = {
         ...this.requestBody(call),
         stream: true as const,
         ...(this.config.includeStreamUsage ? { stream_options: { include_usage: true } } : {}),
       };
-      return (await client.chat.completions.create(body, requestOptions(call)))[Symbol.asyncIterator]();
+      const response = await client.chat.completions.create(request, requestOptions(call)).asResponse();
+      headers = response.headers;
+      return responseBody(response);
+    };
+    // One event into parts; an event that carries `error` fails the stream with the SDK's `APIError`.
+    const decode = async (data: string): Promise<void> => {
+      if (answered || events.lastEvent?.startsWith("thread.")) return;
+      if (data.startsWith("[DONE]")) {
+        answered = true;
+        return;
+      }
+      const chunk = JSON.parse(data) as OpenAI.Chat.Completions.ChatCompletionChunk & { error?: object };
+      if (!chunk?.error) return parts.add(chunk);
+      const { APIError } = await import("openai");
+      throw new APIError(undefined, chunk.error, undefined, headers);
     };
     return {
+      // One event at a time, so the first part is out before the rest of a large read is parsed.
       next: async (): Promise<IteratorResult<LanguageModelStreamPart>> => {
         for (;;) {
           const part = parts.shift();
           if (part) return { done: false, value: part };
           if (finished) return { done: true, value: undefined };
-          let chunk: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
           try {
-            source ??= await open();
-            chunk = await source.next();
+            const data = events.next();
+            if (data !== undefined) {
+              await decode(data);
+            } else if (bodyEnded) {
+              finished = true;
+              parts.end();
+            } else {
+              body ??= await open();
+              const read = await body.read();
+              if (read.done) {
+                events.end();
+                bodyEnded = true;
+              } else if (read.value) {
+                events.push(read.value);
+              }
+            }
           } catch (error) {
             finished = true;
+            void body?.cancel();
             throw this.wrapError(error, call);
-          }
-          if (chunk.done) {
-            finished = true;
-            parts.end();
-          } else {
-            parts.add(chunk.value);
           }
         }
       },
       return: async (): Promise<IteratorResult<LanguageModelStreamPart>> => {
         finished = true;
-        await source?.return?.();
+        await body?.cancel();
         return { done: true, value: undefined };
       },
     };
@@ -217,6 +249,32 @@ class ChatStreamParts {
       this.queue.push({ type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.arguments) } });
     }
   }
+}
+
+/** A response body, read chunk by chunk; `cancel` ends the request. */
+interface ResponseBody {
+  read(): Promise<{ done?: boolean | undefined; value?: Uint8Array | ArrayBuffer | string | undefined }>;
+  cancel(): Promise<void>;
+}
+
+/**
+ * The body of a streamed response: a web `ReadableStream` (global fetch), or an async iterable
+ * (a Node stream from a `fetch` option such as node-fetch), as the SDK accepts both.
+ */
+function responseBody(response: Response): ResponseBody {
+  const body = response.body as (ReadableStream<Uint8Array> & Partial<AsyncIterable<Uint8Array>>) | null;
+  if (!body) throw new Error("The streamed response has no body.");
+  if (typeof body.getReader === "function") {
+    const reader = body.getReader();
+    return { read: () => reader.read(), cancel: () => reader.cancel().catch(() => {}) };
+  }
+  const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  return {
+    read: () => iterator.next(),
+    cancel: async () => {
+      await iterator.return?.()?.catch?.(() => {});
+    },
+  };
 }
 
 /** The SDK request options of a call: its abort signal and its retries (the one retry layer). */
