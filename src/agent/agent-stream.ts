@@ -6,10 +6,7 @@ import type { AgentResult, AgentStreamPart } from "./agent-result";
  * than once) in any order.
  */
 export class AgentStream {
-  private readonly parts: AgentStreamPart[] = [];
-  private done = false;
-  private failure: { error: unknown } | undefined;
-  private wake: (() => void)[] = [];
+  private readonly buffer = new PartBuffer();
 
   /** The final result, once the run has finished. Rejects when the run fails or is aborted. */
   readonly response: Promise<AgentResult>;
@@ -21,7 +18,8 @@ export class AgentStream {
    * its text deltas straight to the sink instead of yielding each through its generators).
    */
   constructor(source: AsyncGenerator<AgentStreamPart, AgentResult> | ((sink: (part: AgentStreamPart) => void) => AsyncGenerator<AgentStreamPart, AgentResult>)) {
-    const generator = typeof source === "function" ? source((part) => this.push(part)) : source;
+    const buffer = this.buffer;
+    const generator = typeof source === "function" ? source((part) => buffer.push(part)) : source;
     this.response = this.drive(generator);
     this.text = this.response.then((result) => result.text);
     // Reading the result is optional: a failure is still delivered to whoever awaits it.
@@ -31,12 +29,12 @@ export class AgentStream {
 
   /** Every part of the run: steps, text deltas, tool calls and results, the finish (or an `error` part). */
   get fullStream(): AsyncIterable<AgentStreamPart> {
-    return { [Symbol.asyncIterator]: () => this.reader((part) => part, true) };
+    return { [Symbol.asyncIterator]: () => new PartReader(this.buffer, anyPart, true) };
   }
 
   /** The text as it is generated, across all steps. Throws the run's error at the end if it failed. */
   get textStream(): AsyncIterable<string> {
-    return { [Symbol.asyncIterator]: () => this.reader((part) => (part.type === "text-delta" ? part.delta : undefined), false) };
+    return { [Symbol.asyncIterator]: () => new PartReader(this.buffer, textOf, false) };
   }
 
   private async drive(source: AsyncGenerator<AgentStreamPart, AgentResult>): Promise<AgentResult> {
@@ -44,72 +42,119 @@ export class AgentStream {
       for (;;) {
         const next = await source.next();
         if (next.done) return next.value;
-        this.push(next.value);
+        this.buffer.push(next.value);
       }
     } catch (error) {
-      this.failure = { error };
+      this.buffer.failure = { error };
       throw error;
     } finally {
-      this.done = true;
-      this.notify();
+      this.buffer.end();
     }
   }
+}
 
-  private push(part: AgentStreamPart): void {
+/** The parts of a run so far, in order, and the readers waiting for the next one. */
+class PartBuffer {
+  readonly parts: AgentStreamPart[] = [];
+  /** The run has ended (`failure` set if it failed). */
+  done = false;
+  failure: { error: unknown } | undefined;
+  /** Readers waiting for the next part (usually one; most often none when a part comes). */
+  private waiting: PartReader<unknown>[] = [];
+
+  push(part: AgentStreamPart): void {
     this.parts.push(part);
+    if (this.waiting.length > 0) this.notify();
+  }
+
+  end(): void {
+    this.done = true;
     this.notify();
   }
 
-  private notify(): void {
-    if (this.wake.length === 0) return;
-    const waiting = this.wake;
-    this.wake = [];
-    for (const resolve of waiting) resolve();
+  /** A reader found no part to give: `wake` it at the next part or the end. */
+  wait(reader: PartReader<unknown>): void {
+    this.waiting.push(reader);
   }
 
-  /**
-   * An iterator over the buffered parts, as `pick` maps them (undefined: skipped). A plain
-   * iterator, not an async generator: a part already buffered is answered at once. At the end, a
-   * failed run gives an `error` part (`errorAsPart`) or throws its error, once.
-   */
-  private reader<T>(pick: (part: AgentStreamPart) => T | undefined, errorAsPart: boolean): AsyncIterator<T> {
-    let index = 0;
-    let finished = false;
-    const step = (): IteratorResult<T> | undefined => {
-      while (index < this.parts.length) {
-        const value = pick(this.parts[index++]!);
-        if (value !== undefined) return { done: false, value };
-      }
-      if (!this.done) return undefined;
-      if (finished || !this.failure) {
-        finished = true;
-        return { done: true, value: undefined };
-      }
-      finished = true;
-      if (errorAsPart) return { done: false, value: pick({ type: "error", error: this.failure.error })! };
-      throw this.failure.error;
-    };
-    return {
-      next: () => {
-        try {
-          const result = step();
-          if (result) return Promise.resolve(result);
-        } catch (error) {
-          return Promise.reject(error);
-        }
-        return new Promise<IteratorResult<T>>((resolve, reject) => {
-          const retry = () => {
-            try {
-              const result = step();
-              if (result) resolve(result);
-              else this.wake.push(retry);
-            } catch (error) {
-              reject(error);
-            }
-          };
-          this.wake.push(retry);
-        });
-      },
-    };
+  private notify(): void {
+    const waiting = this.waiting;
+    if (waiting.length === 0) return;
+    if (waiting.length === 1) {
+      // The common case, one reader: no array swapped per part.
+      const reader = waiting.pop()!;
+      reader.wake();
+      return;
+    }
+    this.waiting = [];
+    for (const reader of waiting) reader.wake();
+  }
+}
+
+const anyPart = (part: AgentStreamPart): AgentStreamPart => part;
+const textOf = (part: AgentStreamPart): string | undefined => (part.type === "text-delta" ? part.delta : undefined);
+
+/**
+ * An iterator over a stream's buffered parts, as `pick` maps them (undefined: skipped). A plain
+ * iterator, not an async generator: a part already buffered is answered at once, and a reader
+ * that waits holds one promise, settled by `wake`. At the end, a failed run gives an `error` part
+ * (`errorAsPart`) or throws its error, once.
+ */
+class PartReader<T> implements AsyncIterator<T> {
+  private index = 0;
+  private finished = false;
+  private resolve: ((result: IteratorResult<T>) => void) | undefined;
+  private reject: ((error: unknown) => void) | undefined;
+
+  constructor(
+    private readonly buffer: PartBuffer,
+    private readonly pick: (part: AgentStreamPart) => T | undefined,
+    private readonly errorAsPart: boolean,
+  ) {}
+
+  next(): Promise<IteratorResult<T>> {
+    try {
+      const result = this.step();
+      if (result) return Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<IteratorResult<T>>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      this.buffer.wait(this as PartReader<unknown>);
+    });
+  }
+
+  /** A part came or the run ended: settles the waiting `next()`, or waits again (a part this reader skips). */
+  wake(): void {
+    const resolve = this.resolve!;
+    const reject = this.reject!;
+    try {
+      const result = this.step();
+      if (!result) return this.buffer.wait(this as PartReader<unknown>);
+      this.resolve = this.reject = undefined;
+      resolve(result);
+    } catch (error) {
+      this.resolve = this.reject = undefined;
+      reject(error);
+    }
+  }
+
+  private step(): IteratorResult<T> | undefined {
+    const { parts } = this.buffer;
+    while (this.index < parts.length) {
+      const value = this.pick(parts[this.index++]!);
+      if (value !== undefined) return { done: false, value };
+    }
+    if (!this.buffer.done) return undefined;
+    const failure = this.buffer.failure;
+    if (this.finished || !failure) {
+      this.finished = true;
+      return { done: true, value: undefined };
+    }
+    this.finished = true;
+    if (this.errorAsPart) return { done: false, value: this.pick({ type: "error", error: failure.error })! };
+    throw failure.error;
   }
 }
