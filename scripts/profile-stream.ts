@@ -1,7 +1,7 @@
 /**
  * `agent.stream()` beside the raw `openai` client on a 1,000-chunk answer from a loopback SSE
- * server, interleaved, many runs; `--profile out.cpuprofile` records a CPU profile of the agent
- * runs only. A harness to profile the streaming relay (bench/streaming.bench.ts is the benchmark).
+ * server, interleaved, many runs; `--profile out.cpuprofile` records a CPU profile of the runs
+ * after warm-up (both clients). A harness to profile the streaming relay (bench/streaming.bench.ts is the benchmark).
  *
  *   npx tsx scripts/profile-stream.ts [--runs 200] [--profile out.cpuprofile]
  */
@@ -31,8 +31,10 @@ const viaRaw = async () => {
   const stream = await raw.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Tell me a long story." }], stream: true, stream_options: { include_usage: true } });
   let text = "";
   for await (const chunk of stream) {
-    if (text === "") first.raw.push(performance.now() - began);
-    text += chunk.choices[0]?.delta?.content ?? "";
+    const delta = chunk.choices[0]?.delta?.content ?? "";
+    // The first chunk with text (the first chunk of all carries only the role).
+    if (text === "" && delta) first.raw.push(performance.now() - began);
+    text += delta;
   }
   if (text !== ANSWER) throw new Error("raw: wrong text");
 };
