@@ -41,7 +41,9 @@ const number = (value: number) => value.toLocaleString("en-US");
 export const benchmark: Benchmark = {
   title: "Production load: app servers sharing one store, agentcore beside Mastra and LangGraph on PostgreSQL",
   async run({ quick }) {
-    const plan = quick ? quickPlan : full;
+    // LOAD_BENCH_SIZES=1000 runs only those store sizes (while working on one; the report then lacks the others).
+    const sizes = process.env.LOAD_BENCH_SIZES?.split(",").map(Number);
+    const plan = { ...(quick ? quickPlan : full), ...(sizes ? { sizes } : {}) };
     const pool = await connectPostgres(postgresUrl);
     const redis = await connectRedis(redisUrl);
     if (typeof pool === "string" || typeof redis === "string") {
