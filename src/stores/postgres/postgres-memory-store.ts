@@ -11,6 +11,7 @@ import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { turnFolding } from "../turn-folding";
 import { migrateTables, postgresTables, type PostgresTables } from "./postgres-schema";
+import { PostgresAppendBatcher } from "./postgres-append-batcher";
 import { PostgresSessionLeases } from "./postgres-session-leases";
 import { PostgresTurnFolding } from "./postgres-turn-folding";
 import { PostgresTurnSql, uniqueById, type TailRow } from "./postgres-turn-sql";
@@ -66,6 +67,7 @@ export class PostgresMemoryStore implements MemoryStore {
   private readonly tables: PostgresTables;
   private readonly leases: PostgresSessionLeases;
   private readonly sql: PostgresTurnSql;
+  private readonly appends: PostgresAppendBatcher;
   /** The agent's folded turn statements (internal, see `TurnFolding`). */
   readonly [turnFolding]: PostgresTurnFolding;
   private ready: Promise<void> | undefined;
@@ -89,7 +91,18 @@ export class PostgresMemoryStore implements MemoryStore {
     const run = <Row extends object>(operation: string, sessionId: string, sql: string, values: unknown[]) => this.query<Row>(operation, sessionId, sql, values);
     this.leases = new PostgresSessionLeases(this.tables.locks, leaseMs, run);
     this.sql = new PostgresTurnSql(this.tables, store);
-    this[turnFolding] = new PostgresTurnFolding(this.tables, this.leases, this.sql, run, (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit));
+    this.appends = new PostgresAppendBatcher(
+      this.tables,
+      this.sql,
+      { fence: (session, token) => this.leases.fence(session, token), fenceAndRelease: (session, token) => this.leases.fenceAndRelease(session, token), table: this.tables.locks },
+      async (sql, values) => (await this.pool.query(sql, values)).rows,
+      isConnectionError,
+      1,
+    );
+    this[turnFolding] = new PostgresTurnFolding(this.leases, this.sql, run, {
+      readTail: (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit),
+      append: (sessionId, messages, release) => this.appendFresh(sessionId, messages, release),
+    });
   }
 
   /**
@@ -132,11 +145,29 @@ export class PostgresMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     const fresh = uniqueById(messages);
     if (fresh.length === 0) return;
-    // One statement, so one round trip (see `PostgresTurnSql.append`). While this store holds the
-    // session's lock, the statement writes only if the lease is still this holder's (fencing: a
-    // holder whose lease was taken over is refused).
-    const rows = await this.query<{ ok: boolean }>("appendMessages", sessionId, this.sql.append(this.leases.fence(1, 6)), this.sql.appendValues(sessionId, fresh, this.leases.tokenOf(sessionId)));
-    if (rows[0]?.ok !== true) throw this.leases.lostError("appendMessages", sessionId);
+    await this.appendFresh(sessionId, fresh, false);
+  }
+
+  /**
+   * Appends messages without repeated ids in one statement (see `PostgresTurnSql.append`), shared
+   * with the appends of other sessions sent at the same time (`PostgresAppendBatcher`). While this
+   * store holds the session's lock, the statement writes only if the lease is still this holder's
+   * (fencing: a holder whose lease was taken over is refused); with `release`, it also releases
+   * it. Resolves to whether it released the lease.
+   */
+  private async appendFresh(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean> {
+    await this.ensureReady();
+    const token = this.leases.tokenOf(sessionId);
+    let ok: boolean;
+    try {
+      ok = await this.appends.append({ sessionId, messages, token, release: release && token !== null });
+    } catch (error) {
+      throw storeError("appendMessages", sessionId, error);
+    }
+    if (!ok) throw this.leases.lostError("appendMessages", sessionId);
+    if (!release || token === null) return false;
+    this.leases.unlockedBy(sessionId, token);
+    return true;
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {

@@ -3,7 +3,6 @@ import { validateSessionId } from "../../messages/session-id";
 import type { MessageTail, SessionLockOptions } from "../memory-store";
 import { tailLimit } from "../tail-limit";
 import type { TurnFolding } from "../turn-folding";
-import type { PostgresTables } from "./postgres-schema";
 import type { PostgresSessionLeases } from "./postgres-session-leases";
 import { uniqueById, type PostgresTurnSql, type TailRow } from "./postgres-turn-sql";
 
@@ -19,11 +18,14 @@ type Run = <Row extends object>(operation: string, sessionId: string, sql: strin
  */
 export class PostgresTurnFolding implements TurnFolding {
   constructor(
-    private readonly tables: PostgresTables,
     private readonly leases: PostgresSessionLeases,
     private readonly sql: PostgresTurnSql,
     private readonly run: Run,
-    private readonly readTail: (sessionId: string, limit: number) => Promise<MessageTail>,
+    private readonly store: {
+      readTail(sessionId: string, limit: number): Promise<MessageTail>;
+      /** The store's append of messages without repeated ids; `release`: also release the lease held. Resolves to whether it released. */
+      append(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean>;
+    },
   ) {}
 
   async lockSessionReadingTail(sessionId: string, options: SessionLockOptions, limit: number): Promise<{ release: () => Promise<void>; tail?: MessageTail }> {
@@ -36,7 +38,7 @@ export class PostgresTurnFolding implements TurnFolding {
       // was taken (`latest` locks the row after the lease is taken and so sees its newest version:
       // a holder that came and went between the snapshot and the lease would have changed it, as
       // every write of messages does). A session not stored yet is read again.
-      const t = this.tables;
+      const t = this.sql.tables;
       const rows = await this.run<TailRow & { fresh: boolean | null }>(
         "lockSession",
         sessionId,
@@ -51,7 +53,7 @@ export class PostgresTurnFolding implements TurnFolding {
     if (value !== null) return { release, tail: value };
     // The snapshot may miss a holder's writes: read the tail after the lock.
     try {
-      return { release, tail: await this.readTail(sessionId, count) };
+      return { release, tail: await this.store.readTail(sessionId, count) };
     } catch (error) {
       await release().catch(() => {});
       throw error;
@@ -60,18 +62,8 @@ export class PostgresTurnFolding implements TurnFolding {
 
   async appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean> {
     validateSessionId(sessionId);
-    const token = this.leases.tokenOf(sessionId);
     const fresh = uniqueById(messages);
     if (fresh.length === 0) return false; // the lock's release function releases it
-    const rows = await this.run<{ ok: boolean }>(
-      "appendMessages",
-      sessionId,
-      token === null ? this.sql.append(this.leases.fence(1, 6)) : this.sql.append(this.leases.fenceAndRelease(1, 6)),
-      this.sql.appendValues(sessionId, fresh, token),
-    );
-    if (rows[0]?.ok !== true) throw this.leases.lostError("appendMessages", sessionId);
-    if (token === null) return false;
-    this.leases.unlockedBy(sessionId, token);
-    return true;
+    return this.store.append(sessionId, fresh, true);
   }
 }

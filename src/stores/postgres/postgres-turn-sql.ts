@@ -15,7 +15,7 @@ export interface TailRow {
  */
 export class PostgresTurnSql {
   constructor(
-    private readonly tables: PostgresTables,
+    readonly tables: PostgresTables,
     private readonly store: string,
   ) {}
 
