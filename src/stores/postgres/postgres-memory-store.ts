@@ -97,6 +97,7 @@ export class PostgresMemoryStore implements MemoryStore {
       { fence: (session, token) => this.leases.fence(session, token), fenceAndRelease: (session, token) => this.leases.fenceAndRelease(session, token), table: this.tables.locks },
       async (sql, values) => (await this.pool.query(sql, values)).rows,
       isConnectionError,
+      // One statement in flight: measured against 2 and 4 in the load benchmark, it spent the least PostgreSQL CPU per turn (1.6 ms against 1.9 and 2.1) with as many turns per second.
       1,
     );
     this[turnFolding] = new PostgresTurnFolding(this.leases, this.sql, run, {
