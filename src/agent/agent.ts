@@ -138,11 +138,13 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       // The store's cross-process lock, where it has one: `queue` waits for a run elsewhere, `reject` fails at once.
       const lockOptions = { timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs, ...(run.abortSignal ? { signal: run.abortSignal } : {}) };
       // A run that reads a tail of the stored history reads it with the lock, in one round trip where the store can.
-      const tailLimit = run.history === undefined && this.config.historyProvider === undefined ? tailReadLimit(store, this.config.strategy.historyLimit) : undefined;
+      const historyLimit = this.config.strategy.historyLimit;
+      const tailLimit = run.history === undefined && this.config.historyProvider === undefined ? tailReadLimit(store, historyLimit) : undefined;
       const locked = tailLimit === undefined ? { release: await store.lockSession(run.sessionId, lockOptions) } : await store.lockSessionReadingTail(run.sessionId, lockOptions, tailLimit);
       releaseStoreLock = locked.release;
       await this.recordAgentName(run.sessionId);
-      return yield* runTurn(this.config, run, { ...(locked.tail ? { tail: locked.tail } : {}), locked: releaseStoreLock !== undefined });
+      const tail = locked.tail && historyLimit !== undefined ? { tail: { read: locked.tail, limit: historyLimit } } : {};
+      return yield* runTurn(this.config, run, { ...tail, locked: releaseStoreLock !== undefined });
     } finally {
       this.runScopes.delete(run.runId);
       await releaseStoreLock?.().catch(() => {});

@@ -17,8 +17,8 @@ import type { MessageTail } from "../stores/memory-store";
 export interface TurnSession {
   /** The run holds the store's session lock (the agent releases it after the run, unless the last append did). */
   locked: boolean;
-  /** The stored tail, already read with the lock (`lockSessionReadingTail`). */
-  tail?: MessageTail;
+  /** The stored tail, already read with the lock (`lockSessionReadingTail`), and the strategy's `historyLimit` it was read for. */
+  tail?: { read: MessageTail; limit: number };
 }
 
 /**
@@ -37,10 +37,11 @@ export async function* runTurn(config: AgentConfig, run: TurnRun, session: TurnS
   let history: LoadedHistory = { messages: [], offset: 0, partial: false };
   try {
     throwIfAborted(run);
-    const limit = config.strategy.historyLimit;
+    // The limit the tail was read for, when it was read with the lock (a strategy's limit may have moved since).
+    const limit = session.tail?.limit ?? config.strategy.historyLimit;
     const read = run.trace?.memoryRead();
     if (fromProvider) provided = await ProviderHistory.load(config, run);
-    history = run.history ?? provided?.history ?? (await loadSessionHistory(config.store, run.sessionId, { ...(limit === undefined ? {} : { limit }), ...(session.tail ? { read: session.tail } : {}) }));
+    history = run.history ?? provided?.history ?? (await loadSessionHistory(config.store, run.sessionId, { ...(limit === undefined ? {} : { limit }), ...(session.tail ? { read: session.tail.read } : {}) }));
     let facts = await loadFacts(config, run);
     if (read) run.trace!.endMemoryRead(read, { messages: history.messages.length, partial: history.partial, facts: facts.length });
     const recalled = [...(provided?.recalled ?? []), ...(await recallMemories(config, run))];
