@@ -9,7 +9,7 @@ import { evaluateReranked, STUDY } from "./recall-study";
 const BEFORE: InMemorySemanticIndexOptions = { coordination: 0, questionWeight: 1, speakerWeight: 1 };
 
 /** `count` distinct memories made by repeating the turns of the conversations under new ids. */
-function synthesise(conversations: LocomoConversation[], count: number): AgentMessage[] {
+export function synthesise(conversations: LocomoConversation[], count: number): AgentMessage[] {
   // dia_ids repeat across conversations: prefix them, or a rewrite would replace the memory in place.
   const turns = conversations.flatMap((conversation) => turnMessages(conversation).map((turn) => ({ ...turn, id: `${conversation.sampleId}/${turn.id}` })));
   return Array.from({ length: count }, (_, index) => {

@@ -4,18 +4,12 @@ import { pickEvictions } from "./pick-evictions";
 import { NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
 import { searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
 import { norm, topK } from "./top-k";
+import { ANY, DocumentColumns } from "./document-columns";
+import { PostingLists } from "./posting-lists";
 import type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
 
 export type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
-
-/** A term's documents, and bounds of its BM25 saturation for pruned search (dead postings included). */
-interface Postings {
-  /** Flat [ordinal, term frequency, ordinal, term frequency, …], ordinals ascending. */
-  list: number[];
-  maxFrequency: number;
-  minLength: number;
-}
 
 interface Entry {
   document: SemanticDocument;
@@ -53,7 +47,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly tails = new Map<string, number>();
   private readonly heads = new Map<string, number>();
   /** term → its postings and their bounds; dead ordinals are skipped. */
-  private postings = new Map<string, Postings>();
+  private readonly postings = new PostingLists();
+  /** Length, session and user of each ordinal, for the searches. */
+  private readonly columns = new DocumentColumns();
   private readonly documentFrequency = new Map<string, number>();
   /** Speaker term → documents it speaks, so a query knows which of its terms name a speaker. */
   private readonly speakers = new Map<string, number>();
@@ -118,7 +114,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
       if (!postings || !frequency) continue;
       const idf = Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
       const weight = idf * (1 + Math.log(queryFrequency));
-      terms.push({ list: postings.list, idf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
+      terms.push({ list: postings.data.subarray(0, postings.used), idf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
       queryMass += idf;
     }
     if (terms.length === 0) return [];
@@ -136,13 +132,21 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
     const checked: number[] = [];
     const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term));
+    // The scope compared as interned codes; only tags need the document itself.
+    const { sessions, users } = this.columns;
+    const session = this.columns.codeOf(filter.sessionId);
+    const user = this.columns.codeOf(filter.userId);
+    const byTags = (filter.tags?.length ?? 0) > 0;
+    const entries = this.entries;
     const lends = this.contextWeight > 0 && this.contextWindow > 0;
     const corpus: LexicalCorpus = {
-      entries: this.entries,
+      entries,
+      lengths: this.columns.lengths,
       passes: (ordinal) => {
         if (seen[ordinal] === 0) {
-          const entry = this.entries[ordinal];
-          seen[ordinal] = entry !== undefined && matchesFilter(entry.document, filter) ? 1 : 2;
+          const entry = entries[ordinal];
+          const inScope = entry !== undefined && (session === ANY || sessions[ordinal] === session) && (user === ANY || users[ordinal] === user);
+          seen[ordinal] = inScope && (!byTags || matchesFilter(entry.document, filter)) ? 1 : 2;
           checked.push(ordinal);
         }
         return seen[ordinal] === 1;
@@ -256,12 +260,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
     }
     this.ordinalById.set(document.id, ordinal);
     if (messageKey !== undefined) this.ordinalByMessage.set(messageKey, ordinal);
+    this.columns.set(ordinal, terms.length, document.sessionId, document.userId);
     for (const [term, count] of counts) {
-      let postings = this.postings.get(term);
-      if (!postings) this.postings.set(term, (postings = { list: [], maxFrequency: 0, minLength: Infinity }));
-      postings.list.push(ordinal, count);
-      if (count > postings.maxFrequency) postings.maxFrequency = count;
-      if (terms.length < postings.minLength) postings.minLength = terms.length;
+      this.postings.add(term, ordinal, count, terms.length);
       this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
     }
     if (entry.speaker !== undefined) this.speakers.set(entry.speaker, (this.speakers.get(entry.speaker) ?? 0) + 1);
@@ -294,6 +295,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
     if (speaking > 0) this.speakers.set(entry.speaker!, speaking);
     else if (entry.speaker !== undefined) this.speakers.delete(entry.speaker);
+    this.columns.release(entry.document.sessionId, entry.document.userId);
     this.livePostings -= entry.terms.length;
     this.deadPostings += entry.terms.length;
     this.liveCount--;
@@ -322,26 +324,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private compactIfSparse(): void {
     if (this.entries.length > 1024 && this.entries.length > 2 * this.liveCount) this.renumber();
     if (this.deadPostings < 1024 || this.deadPostings < this.livePostings) return;
-    this.postings = this.rebuildPostings((ordinal) => (this.entries[ordinal] ? ordinal : NONE));
+    this.postings.rebuild((ordinal) => (this.entries[ordinal] ? ordinal : NONE), (ordinal) => this.entries[ordinal]!.length);
     this.deadPostings = 0;
-  }
-
-  /** The posting lists with each ordinal mapped (dropped when mapped to NONE), their bounds recomputed. */
-  private rebuildPostings(map: (ordinal: number) => number): Map<string, Postings> {
-    const postings = new Map<string, Postings>();
-    for (const [term, { list }] of this.postings) {
-      const kept: Postings = { list: [], maxFrequency: 0, minLength: Infinity };
-      for (let index = 0; index < list.length; index += 2) {
-        const ordinal = map(list[index]!);
-        if (ordinal === NONE) continue;
-        const frequency = list[index + 1]!;
-        kept.list.push(ordinal, frequency);
-        kept.maxFrequency = Math.max(kept.maxFrequency, frequency);
-        kept.minLength = Math.min(kept.minLength, this.entries[list[index]!]!.length);
-      }
-      if (kept.list.length) postings.set(term, kept);
-    }
-    return postings;
   }
 
   /** Gives the live documents the ordinals 0..n-1, keeping their order, and rewrites every reference. */
@@ -357,7 +341,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
       entry.next = map(entry.next);
     }
     for (const table of [this.ordinalById, this.ordinalByMessage, this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
-    this.postings = this.rebuildPostings(map);
+    this.postings.rebuild(map, (ordinal) => this.entries[ordinal]!.length);
+    this.columns.renumber(next, live.length);
     this.deadPostings = 0;
     this.entries = live;
     this.oldest = 0;

@@ -10,7 +10,7 @@ import { topK } from "./top-k";
 /** One query term: its posting list and the bounds pruning needs. */
 export interface QueryTerm {
   /** Flat [ordinal, term frequency, …], ordinals ascending; dead ordinals fail `passes`. */
-  list: readonly number[];
+  list: Int32Array;
   idf: number;
   /** idf × (1 + ln(frequency in the query)). */
   weight: number;
@@ -21,6 +21,8 @@ export interface QueryTerm {
 /** What a search reads of the index, and scratch arrays indexed by ordinal (zero where untouched). */
 export interface LexicalCorpus {
   entries: readonly (ScoringEntry | undefined)[];
+  /** Length in terms of each document, by ordinal (what `saturation` needs, without reading the entry). */
+  lengths: Int32Array;
   /** The document is live and passes the read's filter (the index resets the scratch arrays of these). */
   passes(ordinal: number): boolean;
   /** BM25 term-frequency saturation of a term occurring `frequency` times in a document of `length` terms. */
@@ -44,7 +46,7 @@ const SEED = 64;
 
 /** Scores every posting (term at a time), then every hit and the turns it lends to. */
 export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, limit: number): [number, number][] {
-  const { own, matched, flags, entries } = corpus;
+  const { own, matched, flags, lengths } = corpus;
   const hits: number[] = [];
   for (const term of terms) {
     const list = term.list;
@@ -55,7 +57,7 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
         flags[ordinal] = KNOWN;
         hits.push(ordinal);
       }
-      own[ordinal] = own[ordinal]! + term.weight * corpus.saturation(list[index + 1]!, entries[ordinal]!.length);
+      own[ordinal] = own[ordinal]! + term.weight * corpus.saturation(list[index + 1]!, lengths[ordinal]!);
       matched[ordinal] = matched[ordinal]! + term.idf;
     }
   }
@@ -72,7 +74,7 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
  * scored exactly as `searchExhaustive` scores them.
  */
 export function searchPruned(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, limit: number): [number, number][] {
-  const { own, flags, entries } = corpus;
+  const { own, flags, entries, lengths } = corpus;
   const count = terms.length;
   const order = terms.map((_, index) => index).sort((left, right) => terms[left]!.bound - terms[right]!.bound);
   // Bounds of a document matching only terms order[0..j-1], which stop producing candidates first.
@@ -95,7 +97,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     if ((flags[ordinal]! & KNOWN) !== 0) return own[ordinal]!;
     if (!corpus.passes(ordinal)) return 0;
     for (let index = 0; index < count; index++) frequencies[index] = lookUp(terms[index]!.list, ordinal);
-    const score = ownScore(terms, frequencies, entries[ordinal]!.length, queryMass, corpus);
+    const score = ownScore(terms, frequencies, lengths[ordinal]!, queryMass, corpus);
     own[ordinal] = score;
     flags[ordinal] = flags[ordinal]! | KNOWN;
     return score;
@@ -138,7 +140,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
       if (own[ordinal]! >= cut) survivors.push(ordinal);
       continue;
     }
-    const length = entries[ordinal]!.length;
+    const length = lengths[ordinal]!;
     if (firstEssential > 0) {
       let partial = 0;
       let partialIdf = 0;
@@ -270,7 +272,7 @@ function pushBounded(heap: number[], value: number, limit: number): void {
 }
 
 /** First pair position at or after `from` whose ordinal is at least `target` (galloping, then binary search). */
-function seek(list: readonly number[], from: number, target: number): number {
+function seek(list: Int32Array, from: number, target: number): number {
   if (from >= list.length || list[from]! >= target) return from;
   let low = from; // list[low] < target
   let step = 2;
@@ -291,7 +293,7 @@ function seek(list: readonly number[], from: number, target: number): number {
 }
 
 /** Term frequency of `ordinal` in a posting list (0: absent). */
-function lookUp(list: readonly number[], ordinal: number): number {
+function lookUp(list: Int32Array, ordinal: number): number {
   const position = seek(list, 0, ordinal);
   return position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
 }
