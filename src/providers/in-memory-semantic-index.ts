@@ -17,10 +17,6 @@ interface Entry {
   terms: string[];
   length: number;
   chain: string;
-  previous: number;
-  next: number;
-  /** Holds a question, so it lends more to the turns after it. */
-  asks: boolean;
   /** Term of the speaker a transcript-style content starts with. */
   speaker: string | undefined;
   /** Tick of the last search that returned it (or of its addition). */
@@ -131,7 +127,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     }
     const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
     const checked: number[] = [];
-    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term));
+    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term)).map((term) => this.columns.codeOf(term));
     // The scope compared as interned codes; only tags need the document itself.
     const { sessions, users } = this.columns;
     const session = this.columns.codeOf(filter.sessionId);
@@ -140,8 +136,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const entries = this.entries;
     const lends = this.contextWeight > 0 && this.contextWindow > 0;
     const corpus: LexicalCorpus = {
-      entries,
       lengths: this.columns.lengths,
+      columns: this.columns,
+      speakers: this.columns.speakers,
       passes: (ordinal) => {
         if (seen[ordinal] === 0) {
           const entry = entries[ordinal];
@@ -203,11 +200,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const ordinal = this.ordinalById.get(id);
     if (ordinal === undefined) return { before: [], after: [] };
     const earlier: SemanticDocument[] = [];
-    for (let cursor = this.entries[ordinal]!.previous; cursor !== NONE && earlier.length < before; cursor = this.entries[cursor]!.previous) {
+    const { previous, next } = this.columns;
+    for (let cursor = previous[ordinal]!; cursor !== NONE && earlier.length < before; cursor = previous[cursor]!) {
       earlier.unshift(this.entries[cursor]!.document);
     }
     const later: SemanticDocument[] = [];
-    for (let cursor = this.entries[ordinal]!.next; cursor !== NONE && later.length < after; cursor = this.entries[cursor]!.next) {
+    for (let cursor = next[ordinal]!; cursor !== NONE && later.length < after; cursor = next[cursor]!) {
       later.push(this.entries[cursor]!.document);
     }
     return { before: earlier, after: later };
@@ -235,32 +233,33 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE, asks: document.content.includes("?"), speaker: speakerTerm(document.content), used: ++this.tick };
+    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, speaker: speakerTerm(document.content), used: ++this.tick };
     this.entries.push(entry);
+    const { sessionId, userId } = document;
+    this.columns.set(ordinal, { length: terms.length, sessionId, userId, asks: document.content.includes("?"), speaker: entry.speaker });
+    const { previous, next } = this.columns;
     if (replaced !== undefined && this.entries[replaced]) {
       // Take the old document's place in its session's order.
-      const old = this.entries[replaced]!;
-      entry.previous = old.previous;
-      entry.next = old.next;
-      old.previous = NONE;
-      old.next = NONE;
-      if (entry.previous !== NONE) this.entries[entry.previous]!.next = ordinal;
+      previous[ordinal] = previous[replaced]!;
+      next[ordinal] = next[replaced]!;
+      previous[replaced] = NONE;
+      next[replaced] = NONE;
+      if (previous[ordinal] !== NONE) next[previous[ordinal]!] = ordinal;
       else this.heads.set(chain, ordinal);
-      if (entry.next !== NONE) this.entries[entry.next]!.previous = ordinal;
+      if (next[ordinal] !== NONE) previous[next[ordinal]!] = ordinal;
       else this.tails.set(chain, ordinal);
       this.remove(replaced, false);
     } else {
       const tail = this.tails.get(chain);
       if (tail === undefined) this.heads.set(chain, ordinal);
       else {
-        entry.previous = tail;
-        this.entries[tail]!.next = ordinal;
+        previous[ordinal] = tail;
+        next[tail] = ordinal;
       }
       this.tails.set(chain, ordinal);
     }
     this.ordinalById.set(document.id, ordinal);
     if (messageKey !== undefined) this.ordinalByMessage.set(messageKey, ordinal);
-    this.columns.set(ordinal, terms.length, document.sessionId, document.userId);
     for (const [term, count] of counts) {
       this.postings.add(term, ordinal, count, terms.length);
       this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
@@ -275,11 +274,14 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const entry = this.entries[ordinal];
     if (!entry) return;
     if (unlink) {
-      if (entry.previous !== NONE) this.entries[entry.previous]!.next = entry.next;
-      else if (entry.next !== NONE) this.heads.set(entry.chain, entry.next);
+      const { previous, next } = this.columns;
+      const before = previous[ordinal]!;
+      const after = next[ordinal]!;
+      if (before !== NONE) next[before] = after;
+      else if (after !== NONE) this.heads.set(entry.chain, after);
       else this.heads.delete(entry.chain);
-      if (entry.next !== NONE) this.entries[entry.next]!.previous = entry.previous;
-      else if (entry.previous !== NONE) this.tails.set(entry.chain, entry.previous);
+      if (after !== NONE) previous[after] = before;
+      else if (before !== NONE) this.tails.set(entry.chain, before);
       else this.tails.delete(entry.chain);
     }
     for (const term of entry.terms) {
@@ -295,7 +297,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
     if (speaking > 0) this.speakers.set(entry.speaker!, speaking);
     else if (entry.speaker !== undefined) this.speakers.delete(entry.speaker);
-    this.columns.release(entry.document.sessionId, entry.document.userId);
+    this.columns.release({ sessionId: entry.document.sessionId, userId: entry.document.userId, speaker: entry.speaker });
     this.livePostings -= entry.terms.length;
     this.deadPostings += entry.terms.length;
     this.liveCount--;
@@ -336,10 +338,6 @@ export class InMemorySemanticIndex implements SemanticIndex {
       if (entry) next[ordinal] = live.push(entry) - 1;
     });
     const map = (ordinal: number) => (ordinal === NONE ? NONE : next[ordinal]!);
-    for (const entry of live) {
-      entry.previous = map(entry.previous);
-      entry.next = map(entry.next);
-    }
     for (const table of [this.ordinalById, this.ordinalByMessage, this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
     this.postings.rebuild(map, (ordinal) => this.entries[ordinal]!.length);
     this.columns.renumber(next, live.length);

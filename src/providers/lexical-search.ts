@@ -1,4 +1,4 @@
-import { coordinated, finalScore, lendingFactor, NO_NEIGHBOUR, type LendingOptions, type ScoringEntry } from "./lexical-scoring";
+import { coordinated, finalScore, lendingFactor, NO_NEIGHBOUR, type LendingOptions, type ScoringColumns } from "./lexical-scoring";
 import { topK } from "./top-k";
 
 /**
@@ -20,7 +20,10 @@ export interface QueryTerm {
 
 /** What a search reads of the index, and scratch arrays indexed by ordinal (zero where untouched). */
 export interface LexicalCorpus {
-  entries: readonly (ScoringEntry | undefined)[];
+  /** Session neighbours and question marks, by ordinal. */
+  columns: ScoringColumns;
+  /** Speaker code of each document (see `named`), by ordinal. */
+  speakers: Int32Array;
   /** Length in terms of each document, by ordinal (what `saturation` needs, without reading the entry). */
   lengths: Int32Array;
   /** The document is live and passes the read's filter (the index resets the scratch arrays of these). */
@@ -31,7 +34,8 @@ export interface LexicalCorpus {
   lending: LendingOptions | undefined;
   /** Multiplier of the turns whose speaker the query names; 1 when it names none. */
   speakerWeight: number;
-  named: readonly string[];
+  /** Codes of the speakers the query names. */
+  named: readonly number[];
   own: Float64Array;
   matched: Float64Array;
   flags: Uint8Array;
@@ -74,7 +78,7 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
  * scored exactly as `searchExhaustive` scores them.
  */
 export function searchPruned(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, limit: number): [number, number][] {
-  const { own, flags, entries, lengths } = corpus;
+  const { own, flags, columns, lengths } = corpus;
   const count = terms.length;
   const order = terms.map((_, index) => index).sort((left, right) => terms[left]!.bound - terms[right]!.bound);
   // Bounds of a document matching only terms order[0..j-1], which stop producing candidates first.
@@ -116,7 +120,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     const ordinal = seedList[index]!;
     if (!corpus.passes(ordinal)) continue;
     const score = ownOf(ordinal);
-    const lower = boosted(entries[ordinal]!) ? score * corpus.speakerWeight : score;
+    const lower = boosted(ordinal) ? score * corpus.speakerWeight : score;
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
   while (firstEssential < count) {
@@ -164,7 +168,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     flags[ordinal] = KNOWN;
     if (score >= cut) survivors.push(ordinal);
     // A lower bound of its final score: what the turns scored so far (mostly those before it) lend.
-    const lower = finalScore(ordinal, entries, known, corpus.lending, boosted, corpus.speakerWeight);
+    const lower = finalScore(ordinal, columns, known, corpus.lending, boosted, corpus.speakerWeight);
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
 
@@ -174,11 +178,11 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     survivors.filter((ordinal) => own[ordinal]! >= cut),
     corpus,
   );
-  const lowers = candidates.map((ordinal) => finalScore(ordinal, entries, known, corpus.lending, boosted, corpus.speakerWeight));
+  const lowers = candidates.map((ordinal) => finalScore(ordinal, columns, known, corpus.lending, boosted, corpus.speakerWeight));
   const threshold = candidates.length > limit ? kthLargest(lowers, limit) : 0;
   const unknownAtMost = (ordinal: number) => ((flags[ordinal]! & KNOWN) !== 0 ? own[ordinal]! : cut);
   const kept = candidates.filter(
-    (ordinal) => finalScore(ordinal, entries, unknownAtMost, corpus.lending, boosted, corpus.speakerWeight) * SLACK >= threshold,
+    (ordinal) => finalScore(ordinal, columns, unknownAtMost, corpus.lending, boosted, corpus.speakerWeight) * SLACK >= threshold,
   );
   return rank(kept, corpus, ownOf, limit);
 
@@ -208,7 +212,7 @@ function ownScore(terms: readonly QueryTerm[], frequencies: Float64Array, length
 
 /** The documents that pass among `hits` and the turns they lend to, each once (marked CANDIDATE). */
 function neighbourhoods(hits: readonly number[], corpus: LexicalCorpus): number[] {
-  const { flags, entries, lending } = corpus;
+  const { flags, columns, lending } = corpus;
   const candidates: number[] = [];
   const consider = (ordinal: number) => {
     if ((flags[ordinal]! & CANDIDATE) !== 0 || !corpus.passes(ordinal)) return;
@@ -218,16 +222,16 @@ function neighbourhoods(hits: readonly number[], corpus: LexicalCorpus): number[
   for (const ordinal of hits) {
     consider(ordinal);
     if (!lending) continue;
-    let previous = entries[ordinal]!.previous;
-    let next = entries[ordinal]!.next;
+    let previous = columns.previous[ordinal]!;
+    let next = columns.next[ordinal]!;
     for (let step = 0; step < lending.window; step++) {
       if (previous !== NO_NEIGHBOUR) {
         consider(previous);
-        previous = entries[previous]!.previous;
+        previous = columns.previous[previous]!;
       }
       if (next !== NO_NEIGHBOUR) {
         consider(next);
-        next = entries[next]!.next;
+        next = columns.next[next]!;
       }
     }
   }
@@ -238,13 +242,14 @@ function neighbourhoods(hits: readonly number[], corpus: LexicalCorpus): number[
 function rank(candidates: readonly number[], corpus: LexicalCorpus, ownOf: (ordinal: number) => number, limit: number): [number, number][] {
   const boosted = booster(corpus);
   const scores = new Map<number, number>();
-  for (const ordinal of candidates) scores.set(ordinal, finalScore(ordinal, corpus.entries, ownOf, corpus.lending, boosted, corpus.speakerWeight));
+  for (const ordinal of candidates) scores.set(ordinal, finalScore(ordinal, corpus.columns, ownOf, corpus.lending, boosted, corpus.speakerWeight));
   return topK(scores, limit);
 }
 
-function booster(corpus: LexicalCorpus): (entry: ScoringEntry) => boolean {
-  if (corpus.speakerWeight === 1 || corpus.named.length === 0) return () => false;
-  return (entry) => entry.speaker !== undefined && corpus.named.includes(entry.speaker);
+function booster(corpus: LexicalCorpus): (ordinal: number) => boolean {
+  const { speakers, named } = corpus;
+  if (corpus.speakerWeight === 1 || named.length === 0) return () => false;
+  return (ordinal) => named.includes(speakers[ordinal]!);
 }
 
 /** Pushes onto a min-heap kept at most `limit` long (dropping its smallest). */
