@@ -43,6 +43,8 @@ export interface LexicalCorpus {
 
 const KNOWN = 1;
 const CANDIDATE = 2;
+/** Past every ordinal. */
+const END = 0x7fffffff;
 /** Relative slack for floating-point rounding in the bounds: pruning only ever keeps more. */
 const SLACK = 1 + 1e-9;
 /** Documents of the strongest term scored before the walk, to start with a useful cut. */
@@ -91,6 +93,8 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
   const bound = (score: number, matchedIdf: number) => coordinated(score, matchedIdf, queryMass, corpus.coordination) * SLACK;
   const boosted = booster(corpus);
   const factor = Math.max(1, corpus.speakerWeight) * lendingFactor(corpus.lending) * SLACK;
+  // By bound ascending: the posting lists, where the walk is in each, and their term's index.
+  const lists = order.map((index) => terms[index]!.list);
   const positions = new Int32Array(count);
   const frequencies = new Float64Array(count);
   const best: number[] = []; // min-heap of the best lower bounds of final scores
@@ -124,19 +128,20 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
   while (firstEssential < count) {
-    let ordinal = Infinity;
+    let ordinal = END;
     for (let j = firstEssential; j < count; j++) {
-      const index = order[j]!;
-      const list = terms[index]!.list;
-      if (positions[index]! < list.length && list[positions[index]!]! < ordinal) ordinal = list[positions[index]!]!;
+      const list = lists[j]!;
+      const position = positions[j]!;
+      if (position < list.length && list[position]! < ordinal) ordinal = list[position]!;
     }
-    if (ordinal === Infinity) break;
+    if (ordinal === END) break;
     for (let j = firstEssential; j < count; j++) {
-      const index = order[j]!;
-      const list = terms[index]!.list;
-      const position = positions[index]!;
-      frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
-      if (frequencies[index]! > 0) positions[index] = position + 2;
+      const list = lists[j]!;
+      const position = positions[j]!;
+      if (position < list.length && list[position] === ordinal) {
+        frequencies[order[j]!] = list[position + 1]!;
+        positions[j] = position + 2;
+      } else frequencies[order[j]!] = 0;
     }
     if (!corpus.passes(ordinal)) continue;
     if ((flags[ordinal]! & KNOWN) !== 0) {
@@ -156,30 +161,30 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
       }
       if (bound(partial + boundSum[firstEssential]!, partialIdf + idfSum[firstEssential]!) < cut) continue;
       for (let j = 0; j < firstEssential; j++) {
-        const index = order[j]!;
-        const list = terms[index]!.list;
-        const position = seek(list, positions[index]!, ordinal);
-        positions[index] = position;
-        frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
+        const list = lists[j]!;
+        const position = seek(list, positions[j]!, ordinal);
+        positions[j] = position;
+        frequencies[order[j]!] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
       }
     }
     const score = ownScore(terms, frequencies, length, queryMass, corpus);
     own[ordinal] = score;
     flags[ordinal] = KNOWN;
     if (score >= cut) survivors.push(ordinal);
-    // A lower bound of its final score: what the turns scored so far (mostly those before it) lend.
-    const lower = finalScore(ordinal, columns, known, corpus.lending, boosted, corpus.speakerWeight);
+    // A lower bound of its final score: what the turns scored so far (mostly those before it)
+    // lend to it; only worth computing for a document that may make the top k itself.
+    const lower = score >= cut ? finalScore(ordinal, columns, known, corpus.lending, boosted, corpus.speakerWeight) : boosted(ordinal) ? score * corpus.speakerWeight : score;
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
 
   // Every document not scored has an own score under `cut`: bound each candidate's final score
   // with that, and score exactly only those whose bound reaches the k-th best lower bound.
-  const candidates = neighbourhoods(
-    survivors.filter((ordinal) => own[ordinal]! >= cut),
-    corpus,
-  );
-  const lowers = candidates.map((ordinal) => finalScore(ordinal, columns, known, corpus.lending, boosted, corpus.speakerWeight));
-  const threshold = candidates.length > limit ? kthLargest(lowers, limit) : 0;
+  const strong = survivors.filter((ordinal) => own[ordinal]! >= cut);
+  // The k-th best lower bound: of the walk's, or of the strong documents' final scores with what
+  // every document scored by now lends (the tighter of two lower bounds of the k-th best score).
+  const lowers = strong.map((ordinal) => finalScore(ordinal, columns, known, corpus.lending, boosted, corpus.speakerWeight));
+  const threshold = Math.max(best.length === limit ? best[0]! : 0, strong.length >= limit ? kthLargest(lowers, limit) : 0);
+  const candidates = neighbourhoods(strong, corpus);
   const unknownAtMost = (ordinal: number) => ((flags[ordinal]! & KNOWN) !== 0 ? own[ordinal]! : cut);
   const kept = candidates.filter(
     (ordinal) => finalScore(ordinal, columns, unknownAtMost, corpus.lending, boosted, corpus.speakerWeight) * SLACK >= threshold,
