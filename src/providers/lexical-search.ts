@@ -184,7 +184,12 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
   // every document scored by now lends (the tighter of two lower bounds of the k-th best score).
   const lowers = strong.map((ordinal) => finalScore(ordinal, columns, known, corpus.lending, boosted, corpus.speakerWeight));
   const threshold = Math.max(best.length === limit ? best[0]! : 0, strong.length >= limit ? kthLargest(lowers, limit) : 0);
-  const candidates = neighbourhoods(strong, corpus);
+  // Which also lifts the cut a candidate's own score, or a lender's, must reach.
+  const lifted = threshold / factor;
+  const candidates = neighbourhoods(
+    strong.filter((ordinal) => own[ordinal]! >= lifted),
+    corpus,
+  );
   const unknownAtMost = (ordinal: number) => ((flags[ordinal]! & KNOWN) !== 0 ? own[ordinal]! : cut);
   const kept = candidates.filter(
     (ordinal) => finalScore(ordinal, columns, unknownAtMost, corpus.lending, boosted, corpus.speakerWeight) * SLACK >= threshold,
