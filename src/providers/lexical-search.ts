@@ -97,6 +97,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
   const lists = order.map((index) => terms[index]!.list);
   const positions = new Int32Array(count);
   const frequencies = new Float64Array(count);
+  const hints = new Int32Array(count);
   const best: number[] = []; // min-heap of the best lower bounds of final scores
   let cut = 0;
   let firstEssential = 0;
@@ -104,7 +105,14 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
   const ownOf = (ordinal: number): number => {
     if ((flags[ordinal]! & KNOWN) !== 0) return own[ordinal]!;
     if (!corpus.passes(ordinal)) return 0;
-    for (let index = 0; index < count; index++) frequencies[index] = lookUp(terms[index]!.list, ordinal);
+    for (let index = 0; index < count; index++) {
+      // The documents looked up are mostly turns next to one another: gallop on from the last one.
+      const list = terms[index]!.list;
+      const hint = hints[index]!;
+      const position = seek(list, hint < list.length && list[hint]! <= ordinal ? hint : 0, ordinal);
+      hints[index] = position;
+      frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
+    }
     const score = ownScore(terms, frequencies, lengths[ordinal]!, queryMass, corpus);
     own[ordinal] = score;
     flags[ordinal] = flags[ordinal]! | KNOWN;
@@ -305,10 +313,4 @@ function seek(list: Int32Array, from: number, target: number): number {
     else high = middle;
   }
   return high;
-}
-
-/** Term frequency of `ordinal` in a posting list (0: absent). */
-function lookUp(list: Int32Array, ordinal: number): number {
-  const position = seek(list, 0, ordinal);
-  return position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
 }
