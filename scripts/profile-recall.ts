@@ -4,7 +4,7 @@
  * under new ids, `limit` 10, a different LoCoMo question each read) and times the reads.
  *
  *   npx tsx --expose-gc scripts/profile-recall.ts [--sizes 1000,10000,100000] [--runs 400]
- *       [--exhaustive] [--compare ../other-checkout] [--profile out.cpuprofile]
+ *       [--exhaustive] [--other-only] [--options '{"contextWeight":0}'] [--compare ../other-checkout] [--profile out.cpuprofile]
  *   npx tsx scripts/cpu-profile-summary.ts out.cpuprofile
  *
  * `--compare` loads `SemanticMemoryProvider` and `InMemorySemanticIndex` from another checkout's
@@ -31,6 +31,8 @@ const sizes = (option("--sizes") ?? "1000,10000,100000").split(",").map(Number);
 const runs = Number(option("--runs") ?? 400);
 const profilePath = option("--profile");
 const comparePath = option("--compare");
+/** More `InMemorySemanticIndexOptions` for every index, e.g. to see what a ranking feature costs. */
+const indexOptions = JSON.parse(option("--options") ?? "{}") as Record<string, unknown>;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const heap = () => {
   gc();
@@ -40,7 +42,7 @@ const heap = () => {
 };
 
 type Module = Pick<typeof here, "SemanticMemoryProvider" | "InMemorySemanticIndex">;
-const variants: { name: string; module: Module }[] = [{ name: "this checkout", module: here }];
+const variants: { name: string; module: Module }[] = args.includes("--other-only") ? [] : [{ name: "this checkout", module: here }];
 if (comparePath) variants.push({ name: comparePath, module: (await import(pathToFileURL(resolve(comparePath, "src/index.ts")).href)) as Module });
 
 const conversations = loadLocomo();
@@ -56,7 +58,7 @@ for (const size of sizes) {
     const before = heap();
     const provider = new module.SemanticMemoryProvider({
       scope: "user",
-      index: new module.InMemorySemanticIndex({ maxDocuments: size, ...(args.includes("--exhaustive") ? { pruning: false } : {}) }),
+      index: new module.InMemorySemanticIndex({ ...indexOptions, maxDocuments: size, ...(args.includes("--exhaustive") ? { pruning: false } : {}) }),
     });
     for (let start = 0; start < memories.length; start += 1_000) {
       await provider.write(memories.slice(start, start + 1_000), { sessionId: `s${start % 3}`, userId: "bench" });

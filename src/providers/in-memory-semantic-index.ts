@@ -5,7 +5,7 @@ import { NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
 import { searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
 import { norm, topK } from "./top-k";
 import { ANY, DocumentColumns } from "./document-columns";
-import { PostingLists } from "./posting-lists";
+import { PostingLists, type PostingList } from "./posting-lists";
 import type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
 
@@ -13,8 +13,8 @@ export type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-op
 
 interface Entry {
   document: SemanticDocument;
-  /** Distinct terms of the content, for document-frequency bookkeeping on delete. */
-  terms: string[];
+  /** Posting lists of the distinct terms of the content, for document-frequency bookkeeping on delete. */
+  terms: PostingList[];
   length: number;
   chain: string;
   /** Term of the speaker a transcript-style content starts with. */
@@ -39,14 +39,14 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly pruning: boolean;
   private entries: (Entry | undefined)[] = [];
   private readonly ordinalById = new Map<string, number>();
-  private readonly ordinalByMessage = new Map<string, number>();
+  /** Session → message id → ordinal (the keys are the documents' own strings). */
+  private readonly ordinalByMessage = new Map<string, Map<string, number>>();
   private readonly tails = new Map<string, number>();
   private readonly heads = new Map<string, number>();
   /** term → its postings and their bounds; dead ordinals are skipped. */
   private readonly postings = new PostingLists();
   /** Length, session and user of each ordinal, for the searches. */
   private readonly columns = new DocumentColumns();
-  private readonly documentFrequency = new Map<string, number>();
   /** Speaker term → documents it speaks, so a query knows which of its terms name a speaker. */
   private readonly speakers = new Map<string, number>();
   private liveCount = 0;
@@ -106,7 +106,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     let queryMass = 0;
     for (const [term, queryFrequency] of queryTerms) {
       const postings = this.postings.get(term);
-      const frequency = this.documentFrequency.get(term);
+      const frequency = postings?.documents;
       if (!postings || !frequency) continue;
       const idf = Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
       const weight = idf * (1 + Math.log(queryFrequency));
@@ -227,13 +227,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private addOne(document: SemanticDocument): void {
     if (this.ordinalById.has(document.id)) this.remove(this.ordinalById.get(document.id)!);
     const chain = document.sessionId ?? "";
-    const messageKey = document.messageId === undefined ? undefined : `${chain}\u0000${document.messageId}`;
-    const replaced = messageKey === undefined ? undefined : this.ordinalByMessage.get(messageKey);
+    const replaced = document.messageId === undefined ? undefined : this.ordinalByMessage.get(chain)?.get(document.messageId);
     const ordinal = this.entries.length;
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, speaker: speakerTerm(document.content), used: ++this.tick };
+    const entry: Entry = { document, terms: [], length: terms.length, chain, speaker: speakerTerm(document.content), used: ++this.tick };
     this.entries.push(entry);
     const { sessionId, userId } = document;
     this.columns.set(ordinal, { length: terms.length, sessionId, userId, asks: document.content.includes("?"), speaker: entry.speaker });
@@ -259,10 +258,15 @@ export class InMemorySemanticIndex implements SemanticIndex {
       this.tails.set(chain, ordinal);
     }
     this.ordinalById.set(document.id, ordinal);
-    if (messageKey !== undefined) this.ordinalByMessage.set(messageKey, ordinal);
+    if (document.messageId !== undefined) {
+      let messages = this.ordinalByMessage.get(chain);
+      if (!messages) this.ordinalByMessage.set(chain, (messages = new Map()));
+      messages.set(document.messageId, ordinal);
+    }
     for (const [term, count] of counts) {
-      this.postings.add(term, ordinal, count, terms.length);
-      this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      const list = this.postings.add(term, ordinal, count, terms.length);
+      list.documents++;
+      entry.terms.push(list);
     }
     if (entry.speaker !== undefined) this.speakers.set(entry.speaker, (this.speakers.get(entry.speaker) ?? 0) + 1);
     this.livePostings += counts.size;
@@ -284,15 +288,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
       else if (before !== NONE) this.tails.set(entry.chain, before);
       else this.tails.delete(entry.chain);
     }
-    for (const term of entry.terms) {
-      const frequency = (this.documentFrequency.get(term) ?? 1) - 1;
-      if (frequency > 0) this.documentFrequency.set(term, frequency);
-      else this.documentFrequency.delete(term);
-    }
+    for (const list of entry.terms) list.documents--;
     if (this.ordinalById.get(entry.document.id) === ordinal) this.ordinalById.delete(entry.document.id);
-    if (entry.document.messageId !== undefined) {
-      const key = `${entry.chain}\u0000${entry.document.messageId}`;
-      if (this.ordinalByMessage.get(key) === ordinal) this.ordinalByMessage.delete(key);
+    const messages = entry.document.messageId === undefined ? undefined : this.ordinalByMessage.get(entry.chain);
+    if (messages?.get(entry.document.messageId!) === ordinal) {
+      messages.delete(entry.document.messageId!);
+      if (messages.size === 0) this.ordinalByMessage.delete(entry.chain);
     }
     const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
     if (speaking > 0) this.speakers.set(entry.speaker!, speaking);
@@ -338,7 +339,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
       if (entry) next[ordinal] = live.push(entry) - 1;
     });
     const map = (ordinal: number) => (ordinal === NONE ? NONE : next[ordinal]!);
-    for (const table of [this.ordinalById, this.ordinalByMessage, this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
+    for (const table of [this.ordinalById, ...this.ordinalByMessage.values(), this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
     this.postings.rebuild(map, (ordinal) => this.entries[ordinal]!.length);
     this.columns.renumber(next, live.length);
     this.deadPostings = 0;
