@@ -4,14 +4,17 @@
  * under new ids, `limit` 10, a different LoCoMo question each read) and times the reads.
  *
  *   npx tsx --expose-gc scripts/profile-recall.ts [--sizes 1000,10000,100000] [--runs 400]
- *       [--exhaustive] [--other-only] [--options '{"contextWeight":0}'] [--compare ../other-checkout] [--profile out.cpuprofile]
+ *       [--exhaustive] [--options '{"b":0.5}'] [--compare ../other-checkout [--other-only]]
+ *       [--compare-options '{"contextWeight":0}'] [--profile out.cpuprofile]
  *   npx tsx scripts/cpu-profile-summary.ts out.cpuprofile
  *
  * `--compare` loads `SemanticMemoryProvider` and `InMemorySemanticIndex` from another checkout's
  * src/ too (it needs a node_modules) and interleaves the two read by read, the order alternating;
- * it also checks both return the same memories. `--profile` records only the timed reads of the
- * largest size, through the inspector. Prints p50 / p95 per read and the heap each index holds
- * (with --expose-gc). Not a benchmark (bench/ holds those): a harness to profile and compare.
+ * it also checks both return the same memories. `--compare-options` compares this checkout with
+ * itself under other index options instead (what a ranking feature costs). `--profile` records
+ * only the timed reads of the largest size, through the inspector. Prints p50 / p95 per read and
+ * the heap each provider holds (with --expose-gc; reliable for the first variant built only, the
+ * later ones share what it allocated). Not a benchmark (bench/ holds those): a harness.
  */
 import { Session } from "node:inspector/promises";
 import { writeFileSync } from "node:fs";
@@ -42,8 +45,10 @@ const heap = () => {
 };
 
 type Module = Pick<typeof here, "SemanticMemoryProvider" | "InMemorySemanticIndex">;
-const variants: { name: string; module: Module }[] = args.includes("--other-only") ? [] : [{ name: "this checkout", module: here }];
+const variants: { name: string; module: Module; options?: Record<string, unknown> }[] = args.includes("--other-only") ? [] : [{ name: "this checkout", module: here }];
 if (comparePath) variants.push({ name: comparePath, module: (await import(pathToFileURL(resolve(comparePath, "src/index.ts")).href)) as Module });
+const compareOptions = option("--compare-options");
+if (compareOptions) variants.push({ name: `this checkout, ${compareOptions}`, module: here, options: JSON.parse(compareOptions) as Record<string, unknown> });
 
 const conversations = loadLocomo();
 const queries = conversations.flatMap((conversation) => conversation.questions.map((question) => question.question));
@@ -54,11 +59,11 @@ for (const size of sizes) {
   const memories = synthesise(conversations, size);
   const providers: InstanceType<Module["SemanticMemoryProvider"]>[] = [];
   const bytes: number[] = [];
-  for (const { module } of variants) {
+  for (const { module, options } of variants) {
     const before = heap();
     const provider = new module.SemanticMemoryProvider({
       scope: "user",
-      index: new module.InMemorySemanticIndex({ ...indexOptions, maxDocuments: size, ...(args.includes("--exhaustive") ? { pruning: false } : {}) }),
+      index: new module.InMemorySemanticIndex({ ...indexOptions, ...options, maxDocuments: size, ...(args.includes("--exhaustive") ? { pruning: false } : {}) }),
     });
     for (let start = 0; start < memories.length; start += 1_000) {
       await provider.write(memories.slice(start, start + 1_000), { sessionId: `s${start % 3}`, userId: "bench" });

@@ -4,7 +4,9 @@ import { topK } from "./top-k";
 /**
  * The two lexical searches of `InMemorySemanticIndex`. `searchExhaustive` scores every posting of
  * every query term; `searchPruned` (MaxScore, Turtle and Flood 1995) skips the documents that
- * cannot reach the top k and returns exactly the same documents, scores and order.
+ * cannot reach the top k and returns exactly the same documents, scores and order. Both read
+ * only typed arrays per posting and per document (`Int32Array` postings, `DocumentColumns`), never
+ * the document objects, and reuse the index's scratch arrays (no allocation per document).
  */
 
 /** One query term: its posting list and the bounds pruning needs. */
@@ -76,8 +78,10 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
  * a turn lending to it, is at least the k-th best lower bound found so far divided by the most
  * lending and the speaker boost can multiply a score by (`cut`). Terms whose summed bounds stay
  * under `cut` stop producing candidates; they are only looked up for the documents the others
- * produce. The documents that can still reach the top k, and the turns they lend to, are then
- * scored exactly as `searchExhaustive` scores them.
+ * produce. At the end the k-th best lower bound is recomputed from the strong documents (own
+ * score ≥ `cut`), which lifts the cut; the documents reaching it and the turns they lend to are
+ * bounded, and those that can still reach the k-th lower bound scored exactly as
+ * `searchExhaustive` scores them.
  */
 export function searchPruned(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, limit: number): [number, number][] {
   const { own, flags, columns, lengths } = corpus;
