@@ -9,13 +9,20 @@ import { evaluateReranked, STUDY } from "./recall-study";
 const BEFORE: InMemorySemanticIndexOptions = { coordination: 0, questionWeight: 1, speakerWeight: 1 };
 
 /** `count` distinct memories made by repeating the turns of the conversations under new ids. */
-function synthesise(conversations: LocomoConversation[], count: number): AgentMessage[] {
+export function synthesise(conversations: LocomoConversation[], count: number): AgentMessage[] {
   // dia_ids repeat across conversations: prefix them, or a rewrite would replace the memory in place.
   const turns = conversations.flatMap((conversation) => turnMessages(conversation).map((turn) => ({ ...turn, id: `${conversation.sampleId}/${turn.id}` })));
   return Array.from({ length: count }, (_, index) => {
     const turn = turns[index % turns.length]!;
     return { ...turn, id: `${turn.id}#${Math.floor(index / turns.length)}`, timestamp: index };
   });
+}
+
+/** Live heap and array buffers after a full collection (needs --expose-gc, as `npm run bench` runs). */
+function heapBytes(): number {
+  collectGarbage();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
 }
 
 const withIndex = (options: InMemorySemanticIndexOptions) => () => new SemanticMemoryProvider({ index: new InMemorySemanticIndex(options) });
@@ -118,7 +125,9 @@ export const benchmark: Benchmark = {
       const memories = synthesise(conversations, size);
       const providers: SemanticMemoryProvider[] = [];
       let writeCell = "";
+      let heapCell = "";
       for (const options of [{}, { pruning: false }]) {
+        const heapBefore = heapBytes();
         // The index holds exactly `size` memories (its default bound, 10,000, would evict past it).
         const provider = new SemanticMemoryProvider({ scope: "user", index: new InMemorySemanticIndex({ ...options, maxDocuments: size }) });
         const writeStarted = performance.now();
@@ -126,6 +135,8 @@ export const benchmark: Benchmark = {
           await provider.write(memories.slice(start, start + 1_000), { sessionId: `s${start % 3}`, userId: "bench" });
         }
         writeCell ||= `${(((performance.now() - writeStarted) * 1000) / size).toFixed(1)} µs`;
+        // The provider's heap (index and its documents; the messages written are not counted).
+        heapCell ||= `${((heapBytes() - heapBefore) / size).toFixed(0)} B`;
         providers.push(provider);
       }
       // Interleaved read by read, the same question for both and the order alternating, so both see the same load.
@@ -141,13 +152,14 @@ export const benchmark: Benchmark = {
         }
       }
       const [after, before] = times.map(summarise) as [Sample, Sample];
-      latencyRows.push([size.toLocaleString("en"), formatSample(after), formatSample(before), `${(after.median / before.median).toFixed(2)}×`, writeCell]);
+      latencyRows.push([size.toLocaleString("en"), formatSample(after), formatSample(before), `${(after.median / before.median).toFixed(2)}×`, writeCell, heapCell]);
     }
     sections.push(
       "Read latency, one user scope holding N distinct memories (LoCoMo turns repeated under new ids), `limit` 10, a different " +
         "LoCoMo question each read; the default pruned search (MaxScore) against scoring every posting (`pruning: false`, the " +
-        "search before; same results), interleaved read by read in this run:\n\n" +
-        table(["memories", "read, pruned (default), median (p10–p90)", "read, exhaustive", "ratio of medians", "write, per memory"], latencyRows),
+        "search before; same results), interleaved read by read in this run. Heap per memory: what the default provider holds " +
+        "(index and its documents, not the messages written) after a full collection:\n\n" +
+        table(["memories", "read, pruned (default), median (p10–p90)", "read, exhaustive", "ratio of medians", "write, per memory", "heap, per memory"], latencyRows),
     );
     return sections.join("\n\n");
   },

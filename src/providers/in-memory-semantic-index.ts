@@ -4,29 +4,19 @@ import { pickEvictions } from "./pick-evictions";
 import { NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
 import { searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
 import { norm, topK } from "./top-k";
+import { ANY, DocumentColumns } from "./document-columns";
+import { PostingLists, type PostingList } from "./posting-lists";
 import type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
 
 export type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 
-/** A term's documents, and bounds of its BM25 saturation for pruned search (dead postings included). */
-interface Postings {
-  /** Flat [ordinal, term frequency, ordinal, term frequency, …], ordinals ascending. */
-  list: number[];
-  maxFrequency: number;
-  minLength: number;
-}
-
 interface Entry {
   document: SemanticDocument;
-  /** Distinct terms of the content, for document-frequency bookkeeping on delete. */
-  terms: string[];
+  /** Posting lists of the distinct terms of the content, for document-frequency bookkeeping on delete. */
+  terms: PostingList[];
   length: number;
   chain: string;
-  previous: number;
-  next: number;
-  /** Holds a question, so it lends more to the turns after it. */
-  asks: boolean;
   /** Term of the speaker a transcript-style content starts with. */
   speaker: string | undefined;
   /** Tick of the last search that returned it (or of its addition). */
@@ -49,12 +39,14 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly pruning: boolean;
   private entries: (Entry | undefined)[] = [];
   private readonly ordinalById = new Map<string, number>();
-  private readonly ordinalByMessage = new Map<string, number>();
+  /** Session → message id → ordinal (the keys are the documents' own strings). */
+  private readonly ordinalByMessage = new Map<string, Map<string, number>>();
   private readonly tails = new Map<string, number>();
   private readonly heads = new Map<string, number>();
   /** term → its postings and their bounds; dead ordinals are skipped. */
-  private postings = new Map<string, Postings>();
-  private readonly documentFrequency = new Map<string, number>();
+  private readonly postings = new PostingLists();
+  /** Length, session and user of each ordinal, for the searches. */
+  private readonly columns = new DocumentColumns();
   /** Speaker term → documents it speaks, so a query knows which of its terms name a speaker. */
   private readonly speakers = new Map<string, number>();
   private liveCount = 0;
@@ -114,11 +106,11 @@ export class InMemorySemanticIndex implements SemanticIndex {
     let queryMass = 0;
     for (const [term, queryFrequency] of queryTerms) {
       const postings = this.postings.get(term);
-      const frequency = this.documentFrequency.get(term);
+      const frequency = postings?.documents;
       if (!postings || !frequency) continue;
       const idf = Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
       const weight = idf * (1 + Math.log(queryFrequency));
-      terms.push({ list: postings.list, idf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
+      terms.push({ list: postings.data.subarray(0, postings.used), idf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
       queryMass += idf;
     }
     if (terms.length === 0) return [];
@@ -135,14 +127,23 @@ export class InMemorySemanticIndex implements SemanticIndex {
     }
     const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
     const checked: number[] = [];
-    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term));
+    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term)).map((term) => this.columns.codeOf(term));
+    // The scope compared as interned codes; only tags need the document itself.
+    const { sessions, users } = this.columns;
+    const session = this.columns.codeOf(filter.sessionId);
+    const user = this.columns.codeOf(filter.userId);
+    const byTags = (filter.tags?.length ?? 0) > 0;
+    const entries = this.entries;
     const lends = this.contextWeight > 0 && this.contextWindow > 0;
     const corpus: LexicalCorpus = {
-      entries: this.entries,
+      lengths: this.columns.lengths,
+      columns: this.columns,
+      speakers: this.columns.speakers,
       passes: (ordinal) => {
         if (seen[ordinal] === 0) {
-          const entry = this.entries[ordinal];
-          seen[ordinal] = entry !== undefined && matchesFilter(entry.document, filter) ? 1 : 2;
+          const entry = entries[ordinal];
+          const inScope = entry !== undefined && (session === ANY || sessions[ordinal] === session) && (user === ANY || users[ordinal] === user);
+          seen[ordinal] = inScope && (!byTags || matchesFilter(entry.document, filter)) ? 1 : 2;
           checked.push(ordinal);
         }
         return seen[ordinal] === 1;
@@ -199,11 +200,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const ordinal = this.ordinalById.get(id);
     if (ordinal === undefined) return { before: [], after: [] };
     const earlier: SemanticDocument[] = [];
-    for (let cursor = this.entries[ordinal]!.previous; cursor !== NONE && earlier.length < before; cursor = this.entries[cursor]!.previous) {
+    const { previous, next } = this.columns;
+    for (let cursor = previous[ordinal]!; cursor !== NONE && earlier.length < before; cursor = previous[cursor]!) {
       earlier.unshift(this.entries[cursor]!.document);
     }
     const later: SemanticDocument[] = [];
-    for (let cursor = this.entries[ordinal]!.next; cursor !== NONE && later.length < after; cursor = this.entries[cursor]!.next) {
+    for (let cursor = next[ordinal]!; cursor !== NONE && later.length < after; cursor = next[cursor]!) {
       later.push(this.entries[cursor]!.document);
     }
     return { before: earlier, after: later };
@@ -225,44 +227,46 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private addOne(document: SemanticDocument): void {
     if (this.ordinalById.has(document.id)) this.remove(this.ordinalById.get(document.id)!);
     const chain = document.sessionId ?? "";
-    const messageKey = document.messageId === undefined ? undefined : `${chain}\u0000${document.messageId}`;
-    const replaced = messageKey === undefined ? undefined : this.ordinalByMessage.get(messageKey);
+    const replaced = document.messageId === undefined ? undefined : this.ordinalByMessage.get(chain)?.get(document.messageId);
     const ordinal = this.entries.length;
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE, asks: document.content.includes("?"), speaker: speakerTerm(document.content), used: ++this.tick };
+    const entry: Entry = { document, terms: [], length: terms.length, chain, speaker: speakerTerm(document.content), used: ++this.tick };
     this.entries.push(entry);
+    const { sessionId, userId } = document;
+    this.columns.set(ordinal, { length: terms.length, sessionId, userId, asks: document.content.includes("?"), speaker: entry.speaker });
+    const { previous, next } = this.columns;
     if (replaced !== undefined && this.entries[replaced]) {
       // Take the old document's place in its session's order.
-      const old = this.entries[replaced]!;
-      entry.previous = old.previous;
-      entry.next = old.next;
-      old.previous = NONE;
-      old.next = NONE;
-      if (entry.previous !== NONE) this.entries[entry.previous]!.next = ordinal;
+      previous[ordinal] = previous[replaced]!;
+      next[ordinal] = next[replaced]!;
+      previous[replaced] = NONE;
+      next[replaced] = NONE;
+      if (previous[ordinal] !== NONE) next[previous[ordinal]!] = ordinal;
       else this.heads.set(chain, ordinal);
-      if (entry.next !== NONE) this.entries[entry.next]!.previous = ordinal;
+      if (next[ordinal] !== NONE) previous[next[ordinal]!] = ordinal;
       else this.tails.set(chain, ordinal);
       this.remove(replaced, false);
     } else {
       const tail = this.tails.get(chain);
       if (tail === undefined) this.heads.set(chain, ordinal);
       else {
-        entry.previous = tail;
-        this.entries[tail]!.next = ordinal;
+        previous[ordinal] = tail;
+        next[tail] = ordinal;
       }
       this.tails.set(chain, ordinal);
     }
     this.ordinalById.set(document.id, ordinal);
-    if (messageKey !== undefined) this.ordinalByMessage.set(messageKey, ordinal);
+    if (document.messageId !== undefined) {
+      let messages = this.ordinalByMessage.get(chain);
+      if (!messages) this.ordinalByMessage.set(chain, (messages = new Map()));
+      messages.set(document.messageId, ordinal);
+    }
     for (const [term, count] of counts) {
-      let postings = this.postings.get(term);
-      if (!postings) this.postings.set(term, (postings = { list: [], maxFrequency: 0, minLength: Infinity }));
-      postings.list.push(ordinal, count);
-      if (count > postings.maxFrequency) postings.maxFrequency = count;
-      if (terms.length < postings.minLength) postings.minLength = terms.length;
-      this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      const list = this.postings.add(term, ordinal, count, terms.length);
+      list.documents++;
+      entry.terms.push(list);
     }
     if (entry.speaker !== undefined) this.speakers.set(entry.speaker, (this.speakers.get(entry.speaker) ?? 0) + 1);
     this.livePostings += counts.size;
@@ -274,26 +278,27 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const entry = this.entries[ordinal];
     if (!entry) return;
     if (unlink) {
-      if (entry.previous !== NONE) this.entries[entry.previous]!.next = entry.next;
-      else if (entry.next !== NONE) this.heads.set(entry.chain, entry.next);
+      const { previous, next } = this.columns;
+      const before = previous[ordinal]!;
+      const after = next[ordinal]!;
+      if (before !== NONE) next[before] = after;
+      else if (after !== NONE) this.heads.set(entry.chain, after);
       else this.heads.delete(entry.chain);
-      if (entry.next !== NONE) this.entries[entry.next]!.previous = entry.previous;
-      else if (entry.previous !== NONE) this.tails.set(entry.chain, entry.previous);
+      if (after !== NONE) previous[after] = before;
+      else if (before !== NONE) this.tails.set(entry.chain, before);
       else this.tails.delete(entry.chain);
     }
-    for (const term of entry.terms) {
-      const frequency = (this.documentFrequency.get(term) ?? 1) - 1;
-      if (frequency > 0) this.documentFrequency.set(term, frequency);
-      else this.documentFrequency.delete(term);
-    }
+    for (const list of entry.terms) list.documents--;
     if (this.ordinalById.get(entry.document.id) === ordinal) this.ordinalById.delete(entry.document.id);
-    if (entry.document.messageId !== undefined) {
-      const key = `${entry.chain}\u0000${entry.document.messageId}`;
-      if (this.ordinalByMessage.get(key) === ordinal) this.ordinalByMessage.delete(key);
+    const messages = entry.document.messageId === undefined ? undefined : this.ordinalByMessage.get(entry.chain);
+    if (messages?.get(entry.document.messageId!) === ordinal) {
+      messages.delete(entry.document.messageId!);
+      if (messages.size === 0) this.ordinalByMessage.delete(entry.chain);
     }
     const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
     if (speaking > 0) this.speakers.set(entry.speaker!, speaking);
     else if (entry.speaker !== undefined) this.speakers.delete(entry.speaker);
+    this.columns.release({ sessionId: entry.document.sessionId, userId: entry.document.userId, speaker: entry.speaker });
     this.livePostings -= entry.terms.length;
     this.deadPostings += entry.terms.length;
     this.liveCount--;
@@ -322,26 +327,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private compactIfSparse(): void {
     if (this.entries.length > 1024 && this.entries.length > 2 * this.liveCount) this.renumber();
     if (this.deadPostings < 1024 || this.deadPostings < this.livePostings) return;
-    this.postings = this.rebuildPostings((ordinal) => (this.entries[ordinal] ? ordinal : NONE));
+    this.postings.rebuild((ordinal) => (this.entries[ordinal] ? ordinal : NONE), (ordinal) => this.entries[ordinal]!.length);
     this.deadPostings = 0;
-  }
-
-  /** The posting lists with each ordinal mapped (dropped when mapped to NONE), their bounds recomputed. */
-  private rebuildPostings(map: (ordinal: number) => number): Map<string, Postings> {
-    const postings = new Map<string, Postings>();
-    for (const [term, { list }] of this.postings) {
-      const kept: Postings = { list: [], maxFrequency: 0, minLength: Infinity };
-      for (let index = 0; index < list.length; index += 2) {
-        const ordinal = map(list[index]!);
-        if (ordinal === NONE) continue;
-        const frequency = list[index + 1]!;
-        kept.list.push(ordinal, frequency);
-        kept.maxFrequency = Math.max(kept.maxFrequency, frequency);
-        kept.minLength = Math.min(kept.minLength, this.entries[list[index]!]!.length);
-      }
-      if (kept.list.length) postings.set(term, kept);
-    }
-    return postings;
   }
 
   /** Gives the live documents the ordinals 0..n-1, keeping their order, and rewrites every reference. */
@@ -352,12 +339,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
       if (entry) next[ordinal] = live.push(entry) - 1;
     });
     const map = (ordinal: number) => (ordinal === NONE ? NONE : next[ordinal]!);
-    for (const entry of live) {
-      entry.previous = map(entry.previous);
-      entry.next = map(entry.next);
-    }
-    for (const table of [this.ordinalById, this.ordinalByMessage, this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
-    this.postings = this.rebuildPostings(map);
+    for (const table of [this.ordinalById, ...this.ordinalByMessage.values(), this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
+    this.postings.rebuild(map, (ordinal) => this.entries[ordinal]!.length);
+    this.columns.renumber(next, live.length);
     this.deadPostings = 0;
     this.entries = live;
     this.oldest = 0;

@@ -7,16 +7,13 @@ import { analyzeText } from "./text-analysis";
  * operations, so they agree to the last bit.
  */
 
-/** What scoring needs to know of a document: its length, session neighbours, question mark and speaker. */
-export interface ScoringEntry {
-  /** Terms in the document (for BM25 length normalisation). */
-  length: number;
-  previous: number;
-  next: number;
-  /** The turn holds a question, so the turns after it are likely its answer. */
-  asks: boolean;
-  /** Term of the speaker a transcript-style content starts with. */
-  speaker: string | undefined;
+/** What lending reads of the documents, by ordinal, in typed arrays (see `DocumentColumns`). */
+export interface ScoringColumns {
+  /** The turns before and after it in its session, `NO_NEIGHBOUR` at the ends. */
+  previous: Int32Array;
+  next: Int32Array;
+  /** 1: the turn holds a question, so the turns after it are likely its answer. */
+  asks: Uint8Array;
 }
 
 export interface LendingOptions {
@@ -70,30 +67,28 @@ export function lendingFactor(lending: LendingOptions | undefined): number {
  */
 export function finalScore(
   ordinal: number,
-  entries: readonly (ScoringEntry | undefined)[],
+  columns: ScoringColumns,
   ownOf: (ordinal: number) => number,
   lending: LendingOptions | undefined,
-  boosted: (entry: ScoringEntry) => boolean,
+  boosted: (ordinal: number) => boolean,
   speakerWeight: number,
 ): number {
-  const entry = entries[ordinal]!;
   let total = ownOf(ordinal);
   if (lending) {
-    let previous = entry.previous;
-    let next = entry.next;
+    let previous = columns.previous[ordinal]!;
+    let next = columns.next[ordinal]!;
     for (let step = 0; step < lending.window; step++) {
       if (next !== NO_NEIGHBOUR) {
         const own = ownOf(next);
         if (own > 0) total += (lending.weight * own) / 2 ** step;
-        next = entries[next]!.next;
+        next = columns.next[next]!;
       }
       if (previous !== NO_NEIGHBOUR) {
         const own = ownOf(previous);
-        const lender = entries[previous]!;
-        if (own > 0) total += ((lending.weight * own) / 2 ** step) * (lender.asks ? lending.questionWeight : 1);
-        previous = lender.previous;
+        if (own > 0) total += ((lending.weight * own) / 2 ** step) * (columns.asks[previous] === 1 ? lending.questionWeight : 1);
+        previous = columns.previous[previous]!;
       }
     }
   }
-  return boosted(entry) ? total * speakerWeight : total;
+  return boosted(ordinal) ? total * speakerWeight : total;
 }
