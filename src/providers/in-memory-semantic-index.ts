@@ -1,8 +1,10 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
-import { analyzeText } from "./text-analysis";
+import { nonNegativeOption } from "../errors/check-option";
+import { analyzeText, asksWhen, mentionsTime } from "./text-analysis";
+import { followTerms, mergeFollowed } from "./follow-first-hits";
 import { pickEvictions } from "./pick-evictions";
-import { NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
-import { searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
+import { boostOf, NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
+import { everyScored, scoreEach, searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
 import { norm, topK } from "./top-k";
 import type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
@@ -29,6 +31,8 @@ interface Entry {
   asks: boolean;
   /** Term of the speaker a transcript-style content starts with. */
   speaker: string | undefined;
+  /** Mentions a time, so it is boosted when a query asks when. */
+  dated: boolean;
   /** Tick of the last search that returned it (or of its addition). */
   used: number;
 }
@@ -46,6 +50,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly questionWeight: number;
   private readonly coordination: number;
   private readonly speakerWeight: number;
+  private readonly timeWeight: number;
+  private readonly followWeight: number;
   private readonly pruning: boolean;
   private entries: (Entry | undefined)[] = [];
   private readonly ordinalById = new Map<string, number>();
@@ -73,13 +79,15 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private oldest = 0;
 
   constructor(options: InMemorySemanticIndexOptions = {}) {
-    this.k1 = nonNegative(options.k1, "k1", 1.2);
-    this.b = nonNegative(options.b, "b", 0.75);
-    this.contextWeight = nonNegative(options.contextWeight, "contextWeight", 0.5);
-    this.contextWindow = Math.floor(nonNegative(options.contextWindow, "contextWindow", 2));
-    this.questionWeight = nonNegative(options.questionWeight, "questionWeight", 2);
-    this.coordination = nonNegative(options.coordination, "coordination", 1);
-    this.speakerWeight = nonNegative(options.speakerWeight, "speakerWeight", 1.5);
+    this.k1 = nonNegativeOption(options.k1, "k1", 1.2);
+    this.b = nonNegativeOption(options.b, "b", 0.75);
+    this.contextWeight = nonNegativeOption(options.contextWeight, "contextWeight", 0.5);
+    this.contextWindow = Math.floor(nonNegativeOption(options.contextWindow, "contextWindow", 2));
+    this.questionWeight = nonNegativeOption(options.questionWeight, "questionWeight", 2);
+    this.coordination = nonNegativeOption(options.coordination, "coordination", 1);
+    this.speakerWeight = nonNegativeOption(options.speakerWeight, "speakerWeight", 1.5);
+    this.timeWeight = nonNegativeOption(options.timeWeight, "timeWeight", 1.5);
+    this.followWeight = nonNegativeOption(options.followWeight, "followWeight", 0.3);
     this.pruning = options.pruning ?? true;
     this.maxDocuments = options.maxDocuments ?? 10_000;
     if (!(this.maxDocuments === Infinity || (Number.isInteger(this.maxDocuments) && this.maxDocuments >= 1))) {
@@ -110,24 +118,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const { k1, b } = this;
     const lengthNorm = b / averageLength;
     const saturation = (frequency: number, length: number) => (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * length));
-    const terms: QueryTerm[] = [];
-    let queryMass = 0;
-    for (const [term, queryFrequency] of queryTerms) {
-      const postings = this.postings.get(term);
-      const frequency = this.documentFrequency.get(term);
-      if (!postings || !frequency) continue;
-      const idf = Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
-      const weight = idf * (1 + Math.log(queryFrequency));
-      terms.push({ list: postings.list, idf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
-      queryMass += idf;
-    }
-    if (terms.length === 0) return [];
+    const idf = (frequency: number) => Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
     // Scratch arrays indexed by ordinal, reused between searches (this method never awaits, so
     // searches cannot interleave) and reset through the list of what was touched: the search
     // writes only at ordinals it first checked against the filter.
-    const size = this.entries.length;
-    if (this.scratchOwn.length < size) {
-      const capacity = Math.max(size, this.scratchOwn.length * 2, 1024);
+    if (this.scratchOwn.length < this.entries.length) {
+      const capacity = Math.max(this.entries.length, this.scratchOwn.length * 2, 1024);
       this.scratchOwn = new Float64Array(capacity);
       this.scratchMatched = new Float64Array(capacity);
       this.scratchSeen = new Uint8Array(capacity);
@@ -135,37 +131,69 @@ export class InMemorySemanticIndex implements SemanticIndex {
     }
     const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
     const checked: number[] = [];
-    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term));
     const lends = this.contextWeight > 0 && this.contextWindow > 0;
-    const corpus: LexicalCorpus = {
-      entries: this.entries,
-      passes: (ordinal) => {
-        if (seen[ordinal] === 0) {
-          const entry = this.entries[ordinal];
-          seen[ordinal] = entry !== undefined && matchesFilter(entry.document, filter) ? 1 : 2;
-          checked.push(ordinal);
-        }
-        return seen[ordinal] === 1;
-      },
-      saturation,
-      coordination: this.coordination,
-      lending: lends ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight } : undefined,
-      speakerWeight: named.length > 0 ? this.speakerWeight : 1,
-      named,
-      own: this.scratchOwn,
-      matched: this.scratchMatched,
-      flags: this.scratchFlags,
-    };
-    try {
-      const search = this.pruning ? searchPruned : searchExhaustive;
-      return this.results(search(terms, queryMass, corpus, limit));
-    } finally {
-      for (const ordinal of checked) {
-        seen[ordinal] = 0;
-        corpus.own[ordinal] = 0;
-        corpus.matched[ordinal] = 0;
-        corpus.flags[ordinal] = 0;
+    // A query's terms, IDF mass and boosts, over the documents that pass the filter.
+    const prepare = (counts: Map<string, number>, when: boolean) => {
+      const terms: QueryTerm[] = [];
+      let mass = 0;
+      for (const [term, queryFrequency] of counts) {
+        const postings = this.postings.get(term);
+        const frequency = this.documentFrequency.get(term);
+        if (!postings || !frequency) continue;
+        const termIdf = idf(frequency);
+        const weight = termIdf * (1 + Math.log(queryFrequency));
+        terms.push({ list: postings.list, idf: termIdf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
+        mass += termIdf;
       }
+      const named = [...counts.keys()].filter((term) => this.speakers.has(term));
+      const speakerWeight = named.length > 0 ? this.speakerWeight : 1;
+      const timeWeight = when ? this.timeWeight : 1;
+      const corpus: LexicalCorpus = {
+        entries: this.entries,
+        passes: (ordinal) => {
+          if (seen[ordinal] === 0) {
+            const entry = this.entries[ordinal];
+            seen[ordinal] = entry !== undefined && matchesFilter(entry.document, filter) ? 1 : 2;
+            checked.push(ordinal);
+          }
+          return seen[ordinal] === 1;
+        },
+        saturation,
+        coordination: this.coordination,
+        lending: lends ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight } : undefined,
+        boost: boostOf(named, speakerWeight, timeWeight),
+        maxBoost: Math.max(1, speakerWeight) * Math.max(1, timeWeight),
+        own: this.scratchOwn,
+        matched: this.scratchMatched,
+        flags: this.scratchFlags,
+      };
+      return { terms, mass, corpus };
+    };
+    const clearScores = () => {
+      for (const ordinal of checked) this.scratchOwn[ordinal] = this.scratchMatched[ordinal] = this.scratchFlags[ordinal] = 0;
+    };
+    const search = this.pruning ? searchPruned : searchExhaustive;
+    const frequencyOf = (term: string) => this.documentFrequency.get(term) ?? 0;
+    try {
+      const first = prepare(queryTerms, asksWhen(query));
+      if (first.terms.length === 0) return [];
+      const ranked = search(first.terms, first.mass, first.corpus, limit);
+      const hits = ranked.map(([ordinal]) => ordinal);
+      const expansion = this.followWeight > 0 ? followTerms(hits, this.entries, queryTerms, frequencyOf, idf) : [];
+      if (expansion.length === 0) return this.results(ranked);
+      // Follow the first hits. Every document the follow-up query scores (its terms are rare: a
+      // few) joins the query's best, scored by the query too; any other document keeps its score
+      // by the query, under the query's best. So the merged ranking is over all documents.
+      const second = prepare(new Map(expansion.map((term) => [term, 1])), false);
+      const followed = everyScored(second.terms, second.corpus);
+      const byQuery = new Map(ranked);
+      const joining = followed.filter((ordinal) => !byQuery.has(ordinal));
+      scoreEach(first.terms, first.mass, first.corpus, joining, true).forEach((score, index) => byQuery.set(joining[index]!, score));
+      const byFollowUp = new Map(scoreEach(second.terms, second.mass, second.corpus, followed, false).map((score, index) => [followed[index]!, score]));
+      return this.results(topK(mergeFollowed(byQuery, byFollowUp, this.followWeight), limit));
+    } finally {
+      clearScores();
+      for (const ordinal of checked) seen[ordinal] = 0;
     }
   }
 
@@ -231,7 +259,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE, asks: document.content.includes("?"), speaker: speakerTerm(document.content), used: ++this.tick };
+    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE, asks: document.content.includes("?"), speaker: speakerTerm(document.content), dated: mentionsTime(document.content), used: ++this.tick };
     this.entries.push(entry);
     if (replaced !== undefined && this.entries[replaced]) {
       // Take the old document's place in its session's order.
@@ -366,12 +394,4 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.scratchMatched = new Float64Array(0);
     this.scratchFlags = new Uint8Array(0);
   }
-}
-
-function nonNegative(value: number | undefined, argument: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a finite number of 0 or more.` });
-  }
-  return value;
 }

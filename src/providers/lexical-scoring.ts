@@ -2,12 +2,12 @@ import { analyzeText } from "./text-analysis";
 
 /**
  * Scoring steps of `InMemorySemanticIndex`'s lexical search that follow BM25: coordination,
- * neighbour context lending and the speaker boost. Both searches (exhaustive and pruned, see
+ * neighbour context lending and the boosts (speaker, time). Both searches (exhaustive and pruned, see
  * `lexical-search.ts`) compute a document's score with these functions, in the same order of
  * operations, so they agree to the last bit.
  */
 
-/** What scoring needs to know of a document: its length, session neighbours, question mark and speaker. */
+/** What scoring needs to know of a document: its length, session neighbours, question mark, speaker and time words. */
 export interface ScoringEntry {
   /** Terms in the document (for BM25 length normalisation). */
   length: number;
@@ -17,6 +17,8 @@ export interface ScoringEntry {
   asks: boolean;
   /** Term of the speaker a transcript-style content starts with. */
   speaker: string | undefined;
+  /** The turn mentions a time ("yesterday", "last week", "in May"), see `mentionsTime`. */
+  dated: boolean;
 }
 
 export interface LendingOptions {
@@ -65,7 +67,8 @@ export function lendingFactor(lending: LendingOptions | undefined): number {
 /**
  * A document's final score: its own score plus what the turns around it in its session lend
  * (a share of theirs, halved at each step away; a question turn lends `questionWeight` times as
- * much to the turns after it), times `speakerWeight` when the query names its speaker.
+ * much to the turns after it), times its boost (the speaker boost when the query names its
+ * speaker, the time boost when the query asks when and the turn mentions a time).
  * `ownOf` answers 0 for a turn that does not match or does not pass the filter.
  */
 export function finalScore(
@@ -73,8 +76,7 @@ export function finalScore(
   entries: readonly (ScoringEntry | undefined)[],
   ownOf: (ordinal: number) => number,
   lending: LendingOptions | undefined,
-  boosted: (entry: ScoringEntry) => boolean,
-  speakerWeight: number,
+  boost: (entry: ScoringEntry) => number,
 ): number {
   const entry = entries[ordinal]!;
   let total = ownOf(ordinal);
@@ -95,5 +97,12 @@ export function finalScore(
       }
     }
   }
-  return boosted(entry) ? total * speakerWeight : total;
+  return total * boost(entry);
+}
+
+/** A query's boost of a turn: `speakerWeight` if spoken by someone it names, times `timeWeight` if dated. */
+export function boostOf(named: readonly string[], speakerWeight: number, timeWeight: number): (entry: ScoringEntry) => number {
+  const speaks = (entry: ScoringEntry) => speakerWeight !== 1 && entry.speaker !== undefined && named.includes(entry.speaker);
+  if (timeWeight === 1) return speakerWeight === 1 ? () => 1 : (entry) => (speaks(entry) ? speakerWeight : 1);
+  return (entry) => (speaks(entry) ? speakerWeight : 1) * (entry.dated ? timeWeight : 1);
 }

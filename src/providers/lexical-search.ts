@@ -27,9 +27,10 @@ export interface LexicalCorpus {
   saturation(frequency: number, length: number): number;
   coordination: number;
   lending: LendingOptions | undefined;
-  /** Multiplier of the turns whose speaker the query names; 1 when it names none. */
-  speakerWeight: number;
-  named: readonly string[];
+  /** Multiplier of a turn's final score for this query (speaker and time boosts); 1 for most. */
+  boost(entry: ScoringEntry): number;
+  /** At least every `boost`, and at least 1. */
+  maxBoost: number;
   own: Float64Array;
   matched: Float64Array;
   flags: Uint8Array;
@@ -66,7 +67,7 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
 /**
  * MaxScore, document at a time. A document can only reach the top k if its own score, or that of
  * a turn lending to it, is at least the k-th best lower bound found so far divided by the most
- * lending and the speaker boost can multiply a score by (`cut`). Terms whose summed bounds stay
+ * lending and the boosts can multiply a score by (`cut`). Terms whose summed bounds stay
  * under `cut` stop producing candidates; they are only looked up for the documents the others
  * produce. The documents that can still reach the top k, and the turns they lend to, are then
  * scored exactly as `searchExhaustive` scores them.
@@ -83,8 +84,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     idfSum[j + 1] = idfSum[j]! + terms[order[j]!]!.idf;
   }
   const bound = (score: number, matchedIdf: number) => coordinated(score, matchedIdf, queryMass, corpus.coordination) * SLACK;
-  const boosted = booster(corpus);
-  const factor = Math.max(1, corpus.speakerWeight) * lendingFactor(corpus.lending) * SLACK;
+  const factor = corpus.maxBoost * lendingFactor(corpus.lending) * SLACK;
   const positions = new Int32Array(count);
   const frequencies = new Float64Array(count);
   const best: number[] = []; // min-heap of the best lower bounds of final scores
@@ -114,7 +114,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     const ordinal = seedList[index]!;
     if (!corpus.passes(ordinal)) continue;
     const score = ownOf(ordinal);
-    const lower = boosted(entries[ordinal]!) ? score * corpus.speakerWeight : score;
+    const lower = score * corpus.boost(entries[ordinal]!);
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
   while (firstEssential < count) {
@@ -162,7 +162,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     flags[ordinal] = KNOWN;
     if (score >= cut) survivors.push(ordinal);
     // A lower bound of its final score: what the turns scored so far (mostly those before it) lend.
-    const lower = finalScore(ordinal, entries, known, corpus.lending, boosted, corpus.speakerWeight);
+    const lower = finalScore(ordinal, entries, known, corpus.lending, corpus.boost);
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
 
@@ -172,11 +172,11 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     survivors.filter((ordinal) => own[ordinal]! >= cut),
     corpus,
   );
-  const lowers = candidates.map((ordinal) => finalScore(ordinal, entries, known, corpus.lending, boosted, corpus.speakerWeight));
+  const lowers = candidates.map((ordinal) => finalScore(ordinal, entries, known, corpus.lending, corpus.boost));
   const threshold = candidates.length > limit ? kthLargest(lowers, limit) : 0;
   const unknownAtMost = (ordinal: number) => ((flags[ordinal]! & KNOWN) !== 0 ? own[ordinal]! : cut);
   const kept = candidates.filter(
-    (ordinal) => finalScore(ordinal, entries, unknownAtMost, corpus.lending, boosted, corpus.speakerWeight) * SLACK >= threshold,
+    (ordinal) => finalScore(ordinal, entries, unknownAtMost, corpus.lending, corpus.boost) * SLACK >= threshold,
   );
   return rank(kept, corpus, ownOf, limit);
 
@@ -234,15 +234,65 @@ function neighbourhoods(hits: readonly number[], corpus: LexicalCorpus): number[
 
 /** The best `limit` of `candidates` by final score. */
 function rank(candidates: readonly number[], corpus: LexicalCorpus, ownOf: (ordinal: number) => number, limit: number): [number, number][] {
-  const boosted = booster(corpus);
   const scores = new Map<number, number>();
-  for (const ordinal of candidates) scores.set(ordinal, finalScore(ordinal, corpus.entries, ownOf, corpus.lending, boosted, corpus.speakerWeight));
+  for (const ordinal of candidates) scores.set(ordinal, finalScore(ordinal, corpus.entries, ownOf, corpus.lending, corpus.boost));
   return topK(scores, limit);
 }
 
-function booster(corpus: LexicalCorpus): (entry: ScoringEntry) => boolean {
-  if (corpus.speakerWeight === 1 || corpus.named.length === 0) return () => false;
-  return (entry) => entry.speaker !== undefined && corpus.named.includes(entry.speaker);
+/**
+ * Every document a query of rare terms scores above 0: those in the terms' posting lists that
+ * pass the filter, and the turns they lend to. For following the first hits, whose terms are in
+ * a few documents each.
+ */
+export function everyScored(terms: readonly QueryTerm[], corpus: LexicalCorpus): number[] {
+  const found = new Set<number>();
+  const window = corpus.lending?.window ?? 0;
+  for (const term of terms) {
+    for (let index = 0; index < term.list.length; index += 2) {
+      const ordinal = term.list[index]!;
+      if (!corpus.passes(ordinal)) continue;
+      found.add(ordinal);
+      let previous = corpus.entries[ordinal]!.previous;
+      let next = corpus.entries[ordinal]!.next;
+      for (let step = 0; step < window; step++) {
+        if (previous !== NO_NEIGHBOUR) {
+          if (corpus.passes(previous)) found.add(previous);
+          previous = corpus.entries[previous]!.previous;
+        }
+        if (next !== NO_NEIGHBOUR) {
+          if (corpus.passes(next)) found.add(next);
+          next = corpus.entries[next]!.next;
+        }
+      }
+    }
+  }
+  return [...found];
+}
+
+/**
+ * Final scores of the given documents (which pass the filter), as both searches score them, for
+ * the few documents a follow-up query adds. With `searched`, a search of these terms has just
+ * run and its own scores in the scratch arrays are reused (the same to the last bit); the other
+ * own scores are looked up, and the scratch arrays are left as they are.
+ */
+export function scoreEach(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, ordinals: readonly number[], searched: boolean): number[] {
+  const { own, flags, entries } = corpus;
+  const frequencies = new Float64Array(terms.length);
+  const looked = new Map<number, number>();
+  const ownOf = (ordinal: number): number => {
+    if (searched && (flags[ordinal]! & KNOWN) !== 0) return own[ordinal]!;
+    let score = looked.get(ordinal);
+    if (score === undefined) {
+      score = 0;
+      if (corpus.passes(ordinal)) {
+        for (let index = 0; index < terms.length; index++) frequencies[index] = lookUp(terms[index]!.list, ordinal);
+        score = ownScore(terms, frequencies, entries[ordinal]!.length, queryMass, corpus);
+      }
+      looked.set(ordinal, score);
+    }
+    return score;
+  };
+  return ordinals.map((ordinal) => finalScore(ordinal, entries, ownOf, corpus.lending, corpus.boost));
 }
 
 /** Pushes onto a min-heap kept at most `limit` long (dropping its smallest). */
