@@ -37,11 +37,14 @@ const full: Plan = { workers: 4, active: 64, history: 1_000, sizes: [1_000, 100_
 const quickPlan: Plan = { workers: 2, active: 8, history: 100, sizes: [200], warmupMs: 300, measureMs: 1_500, poolSize: 4 };
 
 const number = (value: number) => value.toLocaleString("en-US");
+const withApplicationName = (url: string, name: string) => `${url}${url.includes("?") ? "&" : "?"}application_name=${name}`;
 
 export const benchmark: Benchmark = {
   title: "Production load: app servers sharing one store, agentcore beside Mastra and LangGraph on PostgreSQL",
   async run({ quick }) {
-    const plan = quick ? quickPlan : full;
+    // LOAD_BENCH_SIZES=1000 runs only those store sizes (while working on one; the report then lacks the others).
+    const sizes = process.env.LOAD_BENCH_SIZES?.split(",").map(Number);
+    const plan = { ...(quick ? quickPlan : full), ...(sizes ? { sizes } : {}) };
     const pool = await connectPostgres(postgresUrl);
     const redis = await connectRedis(redisUrl);
     if (typeof pool === "string" || typeof redis === "string") {
@@ -77,7 +80,8 @@ export const benchmark: Benchmark = {
               contender: contender.id,
               redisUrl,
               clusterNodes: cluster?.nodes ?? [],
-              postgresUrl,
+              // Each PostgreSQL cell's connections carry its schema as their application name, so the cell can find its backends and their CPU time.
+              postgresUrl: contender.store === "PostgreSQL" ? withApplicationName(postgresUrl, `bench_load_${process.pid}_${index}_${size}`) : postgresUrl,
               // A Redis prefix or a PostgreSQL schema of this cell alone (dropped after it).
               namespace: contender.store === "PostgreSQL" ? `bench_load_${process.pid}_${index}_${size}` : `bench-load-${process.pid}-${contender.id}-${size}:`,
               history: plan.history,
@@ -91,7 +95,7 @@ export const benchmark: Benchmark = {
             pool,
           });
           console.error(
-            `  ${elapsed()} ${contender.name} @ ${number(size)}: ${result.turnsPerSecond.toFixed(0)} turns/s, p50 ${formatMs(result.p50)}, p99 ${formatMs(result.p99)}, CPU ${formatMs(result.cpuPerTurnMs)} per turn, lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}, errors ${result.errors} (seeded in ${result.seedSeconds.toFixed(1)} s)`,
+            `  ${elapsed()} ${contender.name} @ ${number(size)}: ${result.turnsPerSecond.toFixed(0)} turns/s, p50 ${formatMs(result.p50)}, p99 ${formatMs(result.p99)}, CPU ${formatMs(result.cpuPerTurnMs)} per turn${result.serverCpuPerTurnMs === undefined ? "" : ` (PostgreSQL ${formatMs(result.serverCpuPerTurnMs)})`}, lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}, errors ${result.errors} (seeded in ${result.seedSeconds.toFixed(1)} s)`,
           );
           if (result.firstError) console.error(`    first error: ${result.firstError.split("\n").slice(0, 3).join(" | ")}`);
           results.set(key(contender, size), result);
@@ -123,6 +127,7 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
         result.measured === 0 ? "—" : formatMs(result.p99),
         result.measured === 0 ? "—" : `${(result.p99 / result.p50).toFixed(1)}×`,
         formatMs(result.cpuPerTurnMs),
+        result.serverCpuPerTurnMs === undefined ? "—" : formatMs(result.serverCpuPerTurnMs),
         `${result.lost} / ${result.duplicated}`,
         String(result.outOfOrder),
         String(result.errors),
@@ -156,7 +161,7 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
         ]);
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   return [
-    `K = ${plan.workers} worker processes (app servers, \`child_process.fork\`) share one store and serve M = ${plan.active} concurrent sessions; each active session starts with ${number(plan.history)} stored messages, and the store holds ${plan.sizes.map(number).join(" or ")} sessions in all: the ${plan.active} active ones plus filler sessions of ${FILLER_MESSAGES} short messages each (2 user/assistant turns), written straight to the store before the cell (agentcore on Redis: \`appendMessages\`, 64 at a time; on PostgreSQL, and for Mastra and LangGraph, one session of each kind written through the library's own API, then copied row by row in SQL under new ids). The bench process is a round-robin load balancer: each session sends its next turn when the last one is answered, each turn to the next worker, so every conversation moves between servers. Timed, per cell: every session's first turn untimed, then ${plan.warmupMs / 1000} s of warm-up, then ${plan.measureMs / 1000} s in which every turn that ends counts, with the turns still running at its end (the window stretches until the last one ends: a row whose turns outlast ${plan.measureMs / 1000} s is still measured); latency is one turn inside the worker (${plan.workers} processes on ${cpus().length} cores: the figures include waiting for the CPU); *app-server CPU per turn* is the CPU time (user + system) the worker processes spent, divided by the turns they ran (the store's own CPU not included). The machine's 1-minute load average, sampled between cells, was ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${cpus().length} cores (other work shared it): latencies and throughput move with it, CPU per turn much less. After each cell every active session is read back: it must hold its seed followed by each acknowledged turn (user message, answer) once, in order. Machine: ${cpus().length} × ${cpu} shared with other work, Redis ${"7"} and PostgreSQL 15 on the same machine (loopback), ${clusterRan ? "the Redis Cluster started by the bench with `scripts/redis-cluster.sh` (3 masters, 3 replicas, loopback)" : "**no Redis Cluster could be started: its rows are missing**"}.`,
+    `K = ${plan.workers} worker processes (app servers, \`child_process.fork\`) share one store and serve M = ${plan.active} concurrent sessions; each active session starts with ${number(plan.history)} stored messages, and the store holds ${plan.sizes.map(number).join(" or ")} sessions in all: the ${plan.active} active ones plus filler sessions of ${FILLER_MESSAGES} short messages each (2 user/assistant turns), written straight to the store before the cell (agentcore on Redis: \`appendMessages\`, 64 at a time; on PostgreSQL, and for Mastra and LangGraph, one session of each kind written through the library's own API, then copied row by row in SQL under new ids). The bench process is a round-robin load balancer: each session sends its next turn when the last one is answered, each turn to the next worker, so every conversation moves between servers. Timed, per cell: every session's first turn untimed, then ${plan.warmupMs / 1000} s of warm-up, then ${plan.measureMs / 1000} s in which every turn that ends counts, with the turns still running at its end (the window stretches until the last one ends: a row whose turns outlast ${plan.measureMs / 1000} s is still measured); latency is one turn inside the worker (${plan.workers} processes on ${cpus().length} cores: the figures include waiting for the CPU); *app-server CPU per turn* is the CPU time (user + system) the worker processes spent, divided by the turns they ran (the store's own CPU not included); *PostgreSQL CPU per turn* is the CPU time of the server processes serving the cell's connections (found by their application name, read from \`/proc\` just before the workers close them), divided by the same turns (PostgreSQL's background writers not included). The machine's 1-minute load average, sampled between cells, was ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${cpus().length} cores (other work shared it): latencies and throughput move with it, CPU per turn much less. After each cell every active session is read back: it must hold its seed followed by each acknowledged turn (user message, answer) once, in order. Machine: ${cpus().length} × ${cpu} shared with other work, Redis ${"7"} and PostgreSQL 15 on the same machine (loopback), ${clusterRan ? "the Redis Cluster started by the bench with `scripts/redis-cluster.sh` (3 masters, 3 replicas, loopback)" : "**no Redis Cluster could be started: its rows are missing**"}.`,
     "",
     `One turn, every row: load the session's recent history (a window of the last ${WINDOW} messages), answer with an instant model, persist the user message and the answer.`,
     "",
@@ -164,7 +169,7 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
     `- **Mastra** (\`@mastra/pg\` ${version("@mastra/pg")}, \`@mastra/memory\` ${version("@mastra/memory")}, \`@mastra/core\` ${version("@mastra/core")}): \`new PostgresStore({ connectionString, schemaName, max: ${plan.poolSize} })\`, \`memory.rememberMessages({ lastMessages: ${WINDOW} })\` then \`memory.saveMessages\` of the user message and the answer, as Mastra's Agent does per turn; semantic recall, working memory and title generation off.`,
     `- **LangGraph** (\`@langchain/langgraph-checkpoint-postgres\` ${version("@langchain/langgraph-checkpoint-postgres")}, \`@langchain/langgraph\` ${version("@langchain/langgraph")}): \`new PostgresSaver(new pg.Pool({ max: ${plan.poolSize} }), undefined, { schema })\`, \`setup()\` once per run, a one-node graph (\`trimMessages\` to the last ${WINDOW + 1}, then the answer) compiled with it, \`graph.invoke({ messages: [human] }, { configurable: { thread_id } })\` per turn.`,
     "",
-    table(["stored sessions", "library and store", "turns/s", "p50", "p99", "p99 ÷ p50", "app-server CPU per turn", "lost / duplicated", "sessions out of order", "failed turns"], rows),
+    table(["stored sessions", "library and store", "turns/s", "p50", "p99", "p99 ÷ p50", "app-server CPU per turn", "PostgreSQL CPU per turn", "lost / duplicated", "sessions out of order", "failed turns"], rows),
     "",
     `Throughput ratios in the same run: agentcore on PostgreSQL ÷ each alternative on PostgreSQL (in brackets: the alternative's app-server CPU per turn ÷ agentcore's, which the machine's load moves far less); then agentcore on Redis and on the Redis Cluster ÷ the best PostgreSQL alternative (another store: what moving the history to Redis buys).`,
     "",

@@ -12,7 +12,7 @@ const BEFORE: InMemorySemanticIndexOptions = { coordination: 0, questionWeight: 
 const PREVIOUS: InMemorySemanticIndexOptions = { followWeight: 0, timeWeight: 1 };
 
 /** `count` distinct memories made by repeating the turns of the conversations under new ids. */
-function synthesise(conversations: LocomoConversation[], count: number, distinctNames = false): AgentMessage[] {
+export function synthesise(conversations: LocomoConversation[], count: number, distinctNames = false): AgentMessage[] {
   // dia_ids repeat across conversations: prefix them, or a rewrite would replace the memory in place.
   const turns = conversations.flatMap((conversation) => turnMessages(conversation).map((turn) => ({ ...turn, id: `${conversation.sampleId}/${turn.id}` })));
   return Array.from({ length: count }, (_, index) => {
@@ -23,6 +23,13 @@ function synthesise(conversations: LocomoConversation[], count: number, distinct
     const content = distinctNames ? String(turn.content).replace(/\b(\p{Lu}\p{Ll}+)/gu, `$1${String.fromCharCode(97 + (copy % 26))}`) : turn.content;
     return { ...turn, content, id: `${turn.id}#${copy}`, timestamp: index };
   });
+}
+
+/** Live heap and array buffers after a full collection (needs --expose-gc, as `npm run bench` runs). */
+function heapBytes(): number {
+  collectGarbage();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
 }
 
 const withIndex = (options: InMemorySemanticIndexOptions) => () => new SemanticMemoryProvider({ index: new InMemorySemanticIndex(options) });
@@ -144,19 +151,24 @@ export const benchmark: Benchmark = {
       const memories = synthesise(conversations, size);
       const providers: SemanticMemoryProvider[] = [];
       let writeCell = "";
+      let heapCell = "";
       for (const options of [{}, { pruning: false }]) {
+        const heapBefore = heapBytes();
         const writeStarted = performance.now();
         providers.push(await filled(memories, options));
         writeCell ||= `${(((performance.now() - writeStarted) * 1000) / size).toFixed(1)} µs`;
+        // The provider's heap (index and its documents; the messages written are not counted).
+        heapCell ||= `${((heapBytes() - heapBefore) / size).toFixed(0)} B`;
       }
       const [after, before] = await interleaved(providers, queries, runs);
-      latencyRows.push([size.toLocaleString("en"), formatSample(after!), formatSample(before!), `${(after!.median / before!.median).toFixed(2)}×`, writeCell]);
+      latencyRows.push([size.toLocaleString("en"), formatSample(after!), formatSample(before!), `${(after!.median / before!.median).toFixed(2)}×`, writeCell, heapCell]);
     }
     sections.push(
       "Read latency, one user scope holding N distinct memories (LoCoMo turns repeated under new ids), `limit` 10, a different " +
         "LoCoMo question each read; the default pruned search (MaxScore) against scoring every posting (`pruning: false`, the " +
-        "search before; same results), interleaved read by read in this run:\n\n" +
-        table(["memories", "read, pruned (default), median (p10–p90)", "read, exhaustive", "ratio of medians", "write, per memory"], latencyRows),
+        "search before; same results), interleaved read by read in this run. Heap per memory: what the default provider holds " +
+        "(index and its documents, not the messages written) after a full collection:\n\n" +
+        table(["memories", "read, pruned (default), median (p10–p90)", "read, exhaustive", "ratio of medians", "write, per memory", "heap, per memory"], latencyRows),
     );
 
     // What following the first hits and the time boost cost. In the repeated corpus every term is

@@ -5,7 +5,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { performance } from "node:perf_hooks";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -94,6 +94,8 @@ export interface CellResult {
   measured: number;
   /** CPU time (user + system) the worker processes spent per turn, over every turn of the cell: the app servers' own cost, whatever the machine's load. */
   cpuPerTurnMs: number;
+  /** PostgreSQL cells: CPU time of the server processes of the cell's connections, per turn (undefined where /proc cannot be read). */
+  serverCpuPerTurnMs?: number;
   errors: number;
   firstError?: string;
   lost: number;
@@ -164,6 +166,7 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
         for (let number = 1; performance.now() < end; number++) await turn(index, sessionId, number);
       }),
     );
+    const serverCpuMs = config.postgresUrl.includes("application_name=") ? await backendCpuMs(plan.pool, new URL(config.postgresUrl).searchParams.get("application_name")!) : undefined;
     const closed = await Promise.all(workers.map((worker) => worker.call({ type: "close" })));
     const cpuMicros = closed.reduce((sum, reply) => sum + (reply.cpu?.micros ?? 0), 0);
     const allTurns = closed.reduce((sum, reply) => sum + (reply.cpu?.turns ?? 0), 0);
@@ -176,6 +179,7 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
       p99: percentile(latencies, 0.99),
       measured,
       cpuPerTurnMs: cpuMicros / 1000 / Math.max(1, allTurns),
+      ...(serverCpuMs === undefined ? {} : { serverCpuPerTurnMs: serverCpuMs / Math.max(1, allTurns) }),
       errors,
       ...(firstError === undefined ? {} : { firstError }),
       ...verify(config.history, active, acked, transcripts!),
@@ -184,6 +188,22 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
   } finally {
     await cleanUp(plan);
   }
+}
+
+/** CPU time (user + system, ms) of the PostgreSQL server processes of connections with this application name, from /proc (Linux, same machine); undefined when it cannot be read. */
+async function backendCpuMs(pool: pg.Pool, applicationName: string): Promise<number | undefined> {
+  const { rows } = await pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [applicationName]);
+  if (rows.length === 0) return undefined;
+  let ticks = 0;
+  try {
+    for (const { pid } of rows) {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime in clock ticks (100 per second)
+    }
+  } catch {
+    return undefined;
+  }
+  return ticks * 10;
 }
 
 /** Checks every active session read back: the seed, then each acknowledged turn once, in order. */

@@ -12,6 +12,7 @@ import { AgentStream } from "./agent-stream";
 import { newId } from "./new-id";
 import { RunNotifier } from "./run-notifier";
 import { runTurn } from "./run-turn";
+import { tailReadLimit } from "./session-history";
 import type { TurnRun } from "./turn-run";
 import { SessionQueue } from "./session-queue";
 import type { LoadedHistory } from "./session-history";
@@ -135,12 +136,15 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     if (run.factScopeId !== undefined) this.runScopes.set(run.runId, run.factScopeId);
     try {
       // The store's cross-process lock, where it has one: `queue` waits for a run elsewhere, `reject` fails at once.
-      releaseStoreLock = await store.lockSession(run.sessionId, {
-        timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs,
-        ...(run.abortSignal ? { signal: run.abortSignal } : {}),
-      });
+      const lockOptions = { timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs, ...(run.abortSignal ? { signal: run.abortSignal } : {}) };
+      // A run that reads a tail of the stored history reads it with the lock, in one round trip where the store can.
+      const historyLimit = this.config.strategy.historyLimit;
+      const tailLimit = run.history === undefined && this.config.historyProvider === undefined ? tailReadLimit(store, historyLimit) : undefined;
+      const locked = tailLimit === undefined ? { release: await store.lockSession(run.sessionId, lockOptions) } : await store.lockSessionReadingTail(run.sessionId, lockOptions, tailLimit);
+      releaseStoreLock = locked.release;
       await this.recordAgentName(run.sessionId);
-      return yield* runTurn(this.config, run);
+      const tail = locked.tail && historyLimit !== undefined ? { tail: { read: locked.tail, limit: historyLimit } } : {};
+      return yield* runTurn(this.config, run, { ...tail, locked: releaseStoreLock !== undefined });
     } finally {
       this.runScopes.delete(run.runId);
       await releaseStoreLock?.().catch(() => {});

@@ -11,6 +11,15 @@ import { loadSessionHistory, type LoadedHistory } from "./session-history";
 import { throwIfAborted } from "./throw-if-aborted";
 import { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
+import type { MessageTail } from "../stores/memory-store";
+
+/** What the run holds of its session when it starts. */
+export interface TurnSession {
+  /** The run holds the store's session lock (the agent releases it after the run, unless the last append did). */
+  locked: boolean;
+  /** The stored tail, already read with the lock (`lockSessionReadingTail`), and the strategy's `historyLimit` it was read for. */
+  tail?: { read: MessageTail; limit: number };
+}
 
 /**
  * One run: load (the store's history, or the `agent.memory()` provider's) → recall → persist the
@@ -18,7 +27,7 @@ import type { TurnRun } from "./turn-run";
  * Yields stream parts and returns the result. On abort or failure, the user message and every
  * completed step stay stored (each step whole, so the pairing rule holds) and the error is thrown.
  */
-export async function* runTurn(config: AgentConfig, run: TurnRun): AsyncGenerator<AgentStreamPart, AgentResult> {
+export async function* runTurn(config: AgentConfig, run: TurnRun, session: TurnSession = { locked: false }): AsyncGenerator<AgentStreamPart, AgentResult> {
   const startedAt = Date.now();
   run.notifier.notify({ type: "run:start", input: run.input, ...(run.userId ? { userId: run.userId } : {}) });
   // With a provider given to `agent.memory()`, it holds the history instead of the store.
@@ -28,10 +37,11 @@ export async function* runTurn(config: AgentConfig, run: TurnRun): AsyncGenerato
   let history: LoadedHistory = { messages: [], offset: 0, partial: false };
   try {
     throwIfAborted(run);
-    const limit = config.strategy.historyLimit;
+    // The limit the tail was read for, when it was read with the lock (a strategy's limit may have moved since).
+    const limit = session.tail?.limit ?? config.strategy.historyLimit;
     const read = run.trace?.memoryRead();
     if (fromProvider) provided = await ProviderHistory.load(config, run);
-    history = run.history ?? provided?.history ?? (await loadSessionHistory(config.store, run.sessionId, limit === undefined ? {} : { limit }));
+    history = run.history ?? provided?.history ?? (await loadSessionHistory(config.store, run.sessionId, { ...(limit === undefined ? {} : { limit }), ...(session.tail ? { read: session.tail.read } : {}) }));
     let facts = await loadFacts(config, run);
     if (read) run.trace!.endMemoryRead(read, { messages: history.messages.length, partial: history.partial, facts: facts.length });
     const recalled = [...(provided?.recalled ?? []), ...(await recallMemories(config, run))];
@@ -48,7 +58,8 @@ export async function* runTurn(config: AgentConfig, run: TurnRun): AsyncGenerato
     }
 
     const write = run.trace?.memoryWrite(log.messages.length);
-    await log.persist();
+    // The last append also releases the store's lock (one round trip), unless something after it still needs the session.
+    await log.persist({ unlock: session.locked && !provided && !config.memoryProvider });
     await provided?.persist(config, run, log.messages);
     await rememberTurn(config, run, log.messages);
     write?.end();

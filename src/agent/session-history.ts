@@ -2,6 +2,7 @@ import { StoreError } from "../errors/store-error";
 import { InvalidMessageError } from "../errors/invalid-message-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
+import type { MessageTail } from "../stores/memory-store";
 import type { AdaptedStore } from "../stores/store-adapter";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "../strategies/memory-strategy";
 import { AbortError } from "../errors/abort-error";
@@ -31,16 +32,16 @@ export interface LoadedHistory {
 export async function loadSessionHistory(
   store: AdaptedStore,
   sessionId: string,
-  options: { limit?: number; exclude?: ReadonlySet<string> } = {},
+  options: { limit?: number; exclude?: ReadonlySet<string>; read?: MessageTail } = {},
 ): Promise<LoadedHistory> {
-  const limit = options.limit !== undefined && Number.isFinite(options.limit) && options.limit > 0 ? Math.ceil(options.limit) : undefined;
-  // Without a native tail read, one full read serves every window: slicing it would only force re-reads.
-  const tail = limit !== undefined && store.capabilities.getMessageTail;
+  const limit = tailReadLimit(store, options.limit);
+  const tail = limit !== undefined;
   const operation = tail ? "getMessageTail" : "getMessages";
   let raw: unknown;
   let total: unknown;
   if (tail) {
-    const read = await store.getMessageTail(sessionId, limit);
+    // `read`: the tail already read with this limit (with the session's lock, see `lockSessionReadingTail`).
+    const read = options.read ?? (await store.getMessageTail(sessionId, limit));
     raw = read?.messages;
     total = read?.total;
   } else {
@@ -79,6 +80,16 @@ export async function loadSessionHistory(
   const exclude = options.exclude;
   const history = parsed.filter((message) => message.role !== "system" && !(exclude && message.id !== undefined && exclude.has(message.id)));
   return { messages: repairToolPairing(history).messages, offset, partial, ...(tail ? { limit } : {}) };
+}
+
+/**
+ * The number of messages `loadSessionHistory` reads as a tail for a strategy's `historyLimit`, or
+ * undefined when it reads the whole history (no limit, or a store without a native tail read: one
+ * full read then serves every window, slicing it would only force re-reads).
+ */
+export function tailReadLimit(store: AdaptedStore, historyLimit: number | undefined): number | undefined {
+  const limit = historyLimit !== undefined && Number.isFinite(historyLimit) && historyLimit > 0 ? Math.ceil(historyLimit) : undefined;
+  return limit !== undefined && store.capabilities.getMessageTail ? limit : undefined;
 }
 
 /**

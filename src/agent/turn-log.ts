@@ -35,11 +35,15 @@ export class TurnLog {
     this.steps.push(step);
   }
 
-  /** Appends the messages not stored yet and tells `memory:write`. */
-  async persist(): Promise<void> {
+  /**
+   * Appends the messages not stored yet and tells `memory:write`. `unlock`: the run's last append,
+   * which may release the store's session lock in the same round trip (`appendMessagesAndUnlock`).
+   */
+  async persist(options: { unlock?: boolean } = {}): Promise<void> {
     const pending = this.messages.slice(this.persisted);
     if (pending.length === 0 || !this.store) return;
-    await this.store.appendMessages(this.run.sessionId, pending);
+    if (options.unlock) await this.store.appendMessagesAndUnlock(this.run.sessionId, pending);
+    else await this.store.appendMessages(this.run.sessionId, pending);
     this.persisted = this.messages.length;
     this.run.notifier.notify({ type: "memory:write", messages: pending, messageIds: pending.map((message) => message.id!) });
   }

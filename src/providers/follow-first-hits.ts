@@ -1,6 +1,8 @@
-/** A document of the index as following its hits reads it: its distinct terms. */
+import type { PostingList } from "./posting-lists";
+
+/** A document of the index as following its hits reads it: the posting lists of its distinct terms. */
 export interface FollowedEntry {
-  terms: readonly string[];
+  terms: readonly PostingList[];
 }
 
 /** Terms in more documents than this are not followed: names, places and other rare words are. */
@@ -22,14 +24,13 @@ export function followTerms(
   hits: readonly number[],
   entries: readonly (FollowedEntry | undefined)[],
   asked: ReadonlyMap<string, number>,
-  documentFrequency: (term: string) => number,
   idf: (frequency: number) => number,
-): string[] {
-  const weights = new Map<string, number>();
+): PostingList[] {
+  const weights = new Map<PostingList, number>();
   for (const ordinal of hits.slice(0, FOLLOWED_HITS)) {
     for (const term of entries[ordinal]!.terms) {
-      const frequency = documentFrequency(term);
-      if (asked.has(term) || frequency < 2 || frequency > FOLLOW_MAX_DOCUMENTS) continue;
+      const frequency = term.documents;
+      if (asked.has(term.term) || frequency < 2 || frequency > FOLLOW_MAX_DOCUMENTS) continue;
       weights.set(term, (weights.get(term) ?? 0) + idf(frequency));
     }
   }

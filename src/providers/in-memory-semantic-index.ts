@@ -6,33 +6,21 @@ import { pickEvictions } from "./pick-evictions";
 import { boostOf, NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
 import { everyScored, scoreEach, searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
 import { norm, topK } from "./top-k";
+import { ANY, DocumentColumns } from "./document-columns";
+import { PostingLists, type PostingList } from "./posting-lists";
 import type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
 
 export type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 
-/** A term's documents, and bounds of its BM25 saturation for pruned search (dead postings included). */
-interface Postings {
-  /** Flat [ordinal, term frequency, ordinal, term frequency, …], ordinals ascending. */
-  list: number[];
-  maxFrequency: number;
-  minLength: number;
-}
-
 interface Entry {
   document: SemanticDocument;
-  /** Distinct terms of the content, for document-frequency bookkeeping on delete. */
-  terms: string[];
+  /** Posting lists of the distinct terms of the content, for document-frequency bookkeeping on delete. */
+  terms: PostingList[];
   length: number;
   chain: string;
-  previous: number;
-  next: number;
-  /** Holds a question, so it lends more to the turns after it. */
-  asks: boolean;
   /** Term of the speaker a transcript-style content starts with. */
   speaker: string | undefined;
-  /** Mentions a time, so it is boosted when a query asks when. */
-  dated: boolean;
   /** Tick of the last search that returned it (or of its addition). */
   used: number;
 }
@@ -55,12 +43,14 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly pruning: boolean;
   private entries: (Entry | undefined)[] = [];
   private readonly ordinalById = new Map<string, number>();
-  private readonly ordinalByMessage = new Map<string, number>();
+  /** Session → message id → ordinal (the keys are the documents' own strings). */
+  private readonly ordinalByMessage = new Map<string, Map<string, number>>();
   private readonly tails = new Map<string, number>();
   private readonly heads = new Map<string, number>();
   /** term → its postings and their bounds; dead ordinals are skipped. */
-  private postings = new Map<string, Postings>();
-  private readonly documentFrequency = new Map<string, number>();
+  private readonly postings = new PostingLists();
+  /** Length, session and user of each ordinal, for the searches. */
+  private readonly columns = new DocumentColumns();
   /** Speaker term → documents it speaks, so a query knows which of its terms name a speaker. */
   private readonly speakers = new Map<string, number>();
   private liveCount = 0;
@@ -122,8 +112,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
     // Scratch arrays indexed by ordinal, reused between searches (this method never awaits, so
     // searches cannot interleave) and reset through the list of what was touched: the search
     // writes only at ordinals it first checked against the filter.
-    if (this.scratchOwn.length < this.entries.length) {
-      const capacity = Math.max(this.entries.length, this.scratchOwn.length * 2, 1024);
+    const size = this.entries.length;
+    if (this.scratchOwn.length < size) {
+      const capacity = Math.max(size, this.scratchOwn.length * 2, 1024);
       this.scratchOwn = new Float64Array(capacity);
       this.scratchMatched = new Float64Array(capacity);
       this.scratchSeen = new Uint8Array(capacity);
@@ -131,37 +122,46 @@ export class InMemorySemanticIndex implements SemanticIndex {
     }
     const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
     const checked: number[] = [];
-    const lends = this.contextWeight > 0 && this.contextWindow > 0;
-    // A query's terms, IDF mass and boosts, over the documents that pass the filter.
-    const prepare = (counts: Map<string, number>, when: boolean) => {
+    // The scope compared as interned codes; only tags need the document itself.
+    const { sessions, users } = this.columns;
+    const session = this.columns.codeOf(filter.sessionId);
+    const user = this.columns.codeOf(filter.userId);
+    const byTags = (filter.tags?.length ?? 0) > 0;
+    const entries = this.entries;
+    const passes = (ordinal: number) => {
+      if (seen[ordinal] === 0) {
+        const entry = entries[ordinal];
+        const inScope = entry !== undefined && (session === ANY || sessions[ordinal] === session) && (user === ANY || users[ordinal] === user);
+        seen[ordinal] = inScope && (!byTags || matchesFilter(entry.document, filter)) ? 1 : 2;
+        checked.push(ordinal);
+      }
+      return seen[ordinal] === 1;
+    };
+    const lending = this.contextWeight > 0 && this.contextWindow > 0 ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight } : undefined;
+    // A query's terms (posting lists, with their frequency in it), IDF mass and boosts.
+    const prepare = (counts: readonly [PostingList | undefined, number][], when: boolean) => {
       const terms: QueryTerm[] = [];
       let mass = 0;
-      for (const [term, queryFrequency] of counts) {
-        const postings = this.postings.get(term);
-        const frequency = this.documentFrequency.get(term);
+      const named: number[] = [];
+      for (const [postings, queryFrequency] of counts) {
+        const frequency = postings?.documents;
         if (!postings || !frequency) continue;
         const termIdf = idf(frequency);
         const weight = termIdf * (1 + Math.log(queryFrequency));
-        terms.push({ list: postings.list, idf: termIdf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
+        terms.push({ list: postings.data.subarray(0, postings.used), idf: termIdf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
         mass += termIdf;
       }
-      const named = [...counts.keys()].filter((term) => this.speakers.has(term));
+      for (const [postings] of counts) if (postings && this.speakers.has(postings.term)) named.push(this.columns.codeOf(postings.term));
       const speakerWeight = named.length > 0 ? this.speakerWeight : 1;
       const timeWeight = when ? this.timeWeight : 1;
       const corpus: LexicalCorpus = {
-        entries: this.entries,
-        passes: (ordinal) => {
-          if (seen[ordinal] === 0) {
-            const entry = this.entries[ordinal];
-            seen[ordinal] = entry !== undefined && matchesFilter(entry.document, filter) ? 1 : 2;
-            checked.push(ordinal);
-          }
-          return seen[ordinal] === 1;
-        },
+        lengths: this.columns.lengths,
+        columns: this.columns,
+        passes,
         saturation,
         coordination: this.coordination,
-        lending: lends ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight } : undefined,
-        boost: boostOf(named, speakerWeight, timeWeight),
+        lending,
+        boost: boostOf(this.columns, named, speakerWeight, timeWeight),
         maxBoost: Math.max(1, speakerWeight) * Math.max(1, timeWeight),
         own: this.scratchOwn,
         matched: this.scratchMatched,
@@ -169,22 +169,18 @@ export class InMemorySemanticIndex implements SemanticIndex {
       };
       return { terms, mass, corpus };
     };
-    const clearScores = () => {
-      for (const ordinal of checked) this.scratchOwn[ordinal] = this.scratchMatched[ordinal] = this.scratchFlags[ordinal] = 0;
-    };
     const search = this.pruning ? searchPruned : searchExhaustive;
-    const frequencyOf = (term: string) => this.documentFrequency.get(term) ?? 0;
     try {
-      const first = prepare(queryTerms, asksWhen(query));
+      const first = prepare([...queryTerms].map(([term, count]) => [this.postings.get(term), count]), asksWhen(query));
       if (first.terms.length === 0) return [];
       const ranked = search(first.terms, first.mass, first.corpus, limit);
       const hits = ranked.map(([ordinal]) => ordinal);
-      const expansion = this.followWeight > 0 ? followTerms(hits, this.entries, queryTerms, frequencyOf, idf) : [];
+      const expansion = this.followWeight > 0 ? followTerms(hits, entries, queryTerms, idf) : [];
       if (expansion.length === 0) return this.results(ranked);
       // Follow the first hits. Every document the follow-up query scores (its terms are rare: a
       // few) joins the query's best, scored by the query too; any other document keeps its score
       // by the query, under the query's best. So the merged ranking is over all documents.
-      const second = prepare(new Map(expansion.map((term) => [term, 1])), false);
+      const second = prepare(expansion.map((postings) => [postings, 1]), false);
       const followed = everyScored(second.terms, second.corpus);
       const byQuery = new Map(ranked);
       const joining = followed.filter((ordinal) => !byQuery.has(ordinal));
@@ -192,8 +188,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
       const byFollowUp = new Map(scoreEach(second.terms, second.mass, second.corpus, followed, false).map((score, index) => [followed[index]!, score]));
       return this.results(topK(mergeFollowed(byQuery, byFollowUp, this.followWeight), limit));
     } finally {
-      clearScores();
-      for (const ordinal of checked) seen[ordinal] = 0;
+      for (const ordinal of checked) {
+        seen[ordinal] = 0;
+        this.scratchOwn[ordinal] = 0;
+        this.scratchMatched[ordinal] = 0;
+        this.scratchFlags[ordinal] = 0;
+      }
     }
   }
 
@@ -227,11 +227,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const ordinal = this.ordinalById.get(id);
     if (ordinal === undefined) return { before: [], after: [] };
     const earlier: SemanticDocument[] = [];
-    for (let cursor = this.entries[ordinal]!.previous; cursor !== NONE && earlier.length < before; cursor = this.entries[cursor]!.previous) {
+    const { previous, next } = this.columns;
+    for (let cursor = previous[ordinal]!; cursor !== NONE && earlier.length < before; cursor = previous[cursor]!) {
       earlier.unshift(this.entries[cursor]!.document);
     }
     const later: SemanticDocument[] = [];
-    for (let cursor = this.entries[ordinal]!.next; cursor !== NONE && later.length < after; cursor = this.entries[cursor]!.next) {
+    for (let cursor = next[ordinal]!; cursor !== NONE && later.length < after; cursor = next[cursor]!) {
       later.push(this.entries[cursor]!.document);
     }
     return { before: earlier, after: later };
@@ -253,44 +254,46 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private addOne(document: SemanticDocument): void {
     if (this.ordinalById.has(document.id)) this.remove(this.ordinalById.get(document.id)!);
     const chain = document.sessionId ?? "";
-    const messageKey = document.messageId === undefined ? undefined : `${chain}\u0000${document.messageId}`;
-    const replaced = messageKey === undefined ? undefined : this.ordinalByMessage.get(messageKey);
+    const replaced = document.messageId === undefined ? undefined : this.ordinalByMessage.get(chain)?.get(document.messageId);
     const ordinal = this.entries.length;
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const entry: Entry = { document, terms: [...counts.keys()], length: terms.length, chain, previous: NONE, next: NONE, asks: document.content.includes("?"), speaker: speakerTerm(document.content), dated: mentionsTime(document.content), used: ++this.tick };
+    const entry: Entry = { document, terms: [], length: terms.length, chain, speaker: speakerTerm(document.content), used: ++this.tick };
     this.entries.push(entry);
+    const { sessionId, userId } = document;
+    this.columns.set(ordinal, { length: terms.length, sessionId, userId, asks: document.content.includes("?"), speaker: entry.speaker, dated: mentionsTime(document.content) });
+    const { previous, next } = this.columns;
     if (replaced !== undefined && this.entries[replaced]) {
       // Take the old document's place in its session's order.
-      const old = this.entries[replaced]!;
-      entry.previous = old.previous;
-      entry.next = old.next;
-      old.previous = NONE;
-      old.next = NONE;
-      if (entry.previous !== NONE) this.entries[entry.previous]!.next = ordinal;
+      previous[ordinal] = previous[replaced]!;
+      next[ordinal] = next[replaced]!;
+      previous[replaced] = NONE;
+      next[replaced] = NONE;
+      if (previous[ordinal] !== NONE) next[previous[ordinal]!] = ordinal;
       else this.heads.set(chain, ordinal);
-      if (entry.next !== NONE) this.entries[entry.next]!.previous = ordinal;
+      if (next[ordinal] !== NONE) previous[next[ordinal]!] = ordinal;
       else this.tails.set(chain, ordinal);
       this.remove(replaced, false);
     } else {
       const tail = this.tails.get(chain);
       if (tail === undefined) this.heads.set(chain, ordinal);
       else {
-        entry.previous = tail;
-        this.entries[tail]!.next = ordinal;
+        previous[ordinal] = tail;
+        next[tail] = ordinal;
       }
       this.tails.set(chain, ordinal);
     }
     this.ordinalById.set(document.id, ordinal);
-    if (messageKey !== undefined) this.ordinalByMessage.set(messageKey, ordinal);
+    if (document.messageId !== undefined) {
+      let messages = this.ordinalByMessage.get(chain);
+      if (!messages) this.ordinalByMessage.set(chain, (messages = new Map()));
+      messages.set(document.messageId, ordinal);
+    }
     for (const [term, count] of counts) {
-      let postings = this.postings.get(term);
-      if (!postings) this.postings.set(term, (postings = { list: [], maxFrequency: 0, minLength: Infinity }));
-      postings.list.push(ordinal, count);
-      if (count > postings.maxFrequency) postings.maxFrequency = count;
-      if (terms.length < postings.minLength) postings.minLength = terms.length;
-      this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      const list = this.postings.add(term, ordinal, count, terms.length);
+      list.documents++;
+      entry.terms.push(list);
     }
     if (entry.speaker !== undefined) this.speakers.set(entry.speaker, (this.speakers.get(entry.speaker) ?? 0) + 1);
     this.livePostings += counts.size;
@@ -302,26 +305,27 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const entry = this.entries[ordinal];
     if (!entry) return;
     if (unlink) {
-      if (entry.previous !== NONE) this.entries[entry.previous]!.next = entry.next;
-      else if (entry.next !== NONE) this.heads.set(entry.chain, entry.next);
+      const { previous, next } = this.columns;
+      const before = previous[ordinal]!;
+      const after = next[ordinal]!;
+      if (before !== NONE) next[before] = after;
+      else if (after !== NONE) this.heads.set(entry.chain, after);
       else this.heads.delete(entry.chain);
-      if (entry.next !== NONE) this.entries[entry.next]!.previous = entry.previous;
-      else if (entry.previous !== NONE) this.tails.set(entry.chain, entry.previous);
+      if (after !== NONE) previous[after] = before;
+      else if (before !== NONE) this.tails.set(entry.chain, before);
       else this.tails.delete(entry.chain);
     }
-    for (const term of entry.terms) {
-      const frequency = (this.documentFrequency.get(term) ?? 1) - 1;
-      if (frequency > 0) this.documentFrequency.set(term, frequency);
-      else this.documentFrequency.delete(term);
-    }
+    for (const list of entry.terms) list.documents--;
     if (this.ordinalById.get(entry.document.id) === ordinal) this.ordinalById.delete(entry.document.id);
-    if (entry.document.messageId !== undefined) {
-      const key = `${entry.chain}\u0000${entry.document.messageId}`;
-      if (this.ordinalByMessage.get(key) === ordinal) this.ordinalByMessage.delete(key);
+    const messages = entry.document.messageId === undefined ? undefined : this.ordinalByMessage.get(entry.chain);
+    if (messages?.get(entry.document.messageId!) === ordinal) {
+      messages.delete(entry.document.messageId!);
+      if (messages.size === 0) this.ordinalByMessage.delete(entry.chain);
     }
     const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
     if (speaking > 0) this.speakers.set(entry.speaker!, speaking);
     else if (entry.speaker !== undefined) this.speakers.delete(entry.speaker);
+    this.columns.release({ sessionId: entry.document.sessionId, userId: entry.document.userId, speaker: entry.speaker });
     this.livePostings -= entry.terms.length;
     this.deadPostings += entry.terms.length;
     this.liveCount--;
@@ -350,26 +354,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private compactIfSparse(): void {
     if (this.entries.length > 1024 && this.entries.length > 2 * this.liveCount) this.renumber();
     if (this.deadPostings < 1024 || this.deadPostings < this.livePostings) return;
-    this.postings = this.rebuildPostings((ordinal) => (this.entries[ordinal] ? ordinal : NONE));
+    this.postings.rebuild((ordinal) => (this.entries[ordinal] ? ordinal : NONE), (ordinal) => this.entries[ordinal]!.length);
     this.deadPostings = 0;
-  }
-
-  /** The posting lists with each ordinal mapped (dropped when mapped to NONE), their bounds recomputed. */
-  private rebuildPostings(map: (ordinal: number) => number): Map<string, Postings> {
-    const postings = new Map<string, Postings>();
-    for (const [term, { list }] of this.postings) {
-      const kept: Postings = { list: [], maxFrequency: 0, minLength: Infinity };
-      for (let index = 0; index < list.length; index += 2) {
-        const ordinal = map(list[index]!);
-        if (ordinal === NONE) continue;
-        const frequency = list[index + 1]!;
-        kept.list.push(ordinal, frequency);
-        kept.maxFrequency = Math.max(kept.maxFrequency, frequency);
-        kept.minLength = Math.min(kept.minLength, this.entries[list[index]!]!.length);
-      }
-      if (kept.list.length) postings.set(term, kept);
-    }
-    return postings;
   }
 
   /** Gives the live documents the ordinals 0..n-1, keeping their order, and rewrites every reference. */
@@ -380,12 +366,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
       if (entry) next[ordinal] = live.push(entry) - 1;
     });
     const map = (ordinal: number) => (ordinal === NONE ? NONE : next[ordinal]!);
-    for (const entry of live) {
-      entry.previous = map(entry.previous);
-      entry.next = map(entry.next);
-    }
-    for (const table of [this.ordinalById, this.ordinalByMessage, this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
-    this.postings = this.rebuildPostings(map);
+    for (const table of [this.ordinalById, ...this.ordinalByMessage.values(), this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
+    this.postings.rebuild(map, (ordinal) => this.entries[ordinal]!.length);
+    this.columns.renumber(next, live.length);
     this.deadPostings = 0;
     this.entries = live;
     this.oldest = 0;

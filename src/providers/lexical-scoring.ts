@@ -2,23 +2,18 @@ import { analyzeText } from "./text-analysis";
 
 /**
  * Scoring steps of `InMemorySemanticIndex`'s lexical search that follow BM25: coordination,
- * neighbour context lending and the boosts (speaker, time). Both searches (exhaustive and pruned, see
+ * neighbour context lending and the speaker and time boosts. Both searches (exhaustive and pruned, see
  * `lexical-search.ts`) compute a document's score with these functions, in the same order of
  * operations, so they agree to the last bit.
  */
 
-/** What scoring needs to know of a document: its length, session neighbours, question mark, speaker and time words. */
-export interface ScoringEntry {
-  /** Terms in the document (for BM25 length normalisation). */
-  length: number;
-  previous: number;
-  next: number;
-  /** The turn holds a question, so the turns after it are likely its answer. */
-  asks: boolean;
-  /** Term of the speaker a transcript-style content starts with. */
-  speaker: string | undefined;
-  /** The turn mentions a time ("yesterday", "last week", "in May"), see `mentionsTime`. */
-  dated: boolean;
+/** What lending reads of the documents, by ordinal, in typed arrays (see `DocumentColumns`). */
+export interface ScoringColumns {
+  /** The turns before and after it in its session, `NO_NEIGHBOUR` at the ends. */
+  previous: Int32Array;
+  next: Int32Array;
+  /** 1: the turn holds a question, so the turns after it are likely its answer. */
+  asks: Uint8Array;
 }
 
 export interface LendingOptions {
@@ -67,42 +62,53 @@ export function lendingFactor(lending: LendingOptions | undefined): number {
 /**
  * A document's final score: its own score plus what the turns around it in its session lend
  * (a share of theirs, halved at each step away; a question turn lends `questionWeight` times as
- * much to the turns after it), times its boost (the speaker boost when the query names its
- * speaker, the time boost when the query asks when and the turn mentions a time).
+ * much to the turns after it), times the query's `boost` of it (see `boostOf`).
  * `ownOf` answers 0 for a turn that does not match or does not pass the filter.
  */
 export function finalScore(
   ordinal: number,
-  entries: readonly (ScoringEntry | undefined)[],
+  columns: ScoringColumns,
   ownOf: (ordinal: number) => number,
   lending: LendingOptions | undefined,
-  boost: (entry: ScoringEntry) => number,
+  boost: (ordinal: number) => number,
 ): number {
-  const entry = entries[ordinal]!;
   let total = ownOf(ordinal);
   if (lending) {
-    let previous = entry.previous;
-    let next = entry.next;
+    let previous = columns.previous[ordinal]!;
+    let next = columns.next[ordinal]!;
     for (let step = 0; step < lending.window; step++) {
       if (next !== NO_NEIGHBOUR) {
         const own = ownOf(next);
         if (own > 0) total += (lending.weight * own) / 2 ** step;
-        next = entries[next]!.next;
+        next = columns.next[next]!;
       }
       if (previous !== NO_NEIGHBOUR) {
         const own = ownOf(previous);
-        const lender = entries[previous]!;
-        if (own > 0) total += ((lending.weight * own) / 2 ** step) * (lender.asks ? lending.questionWeight : 1);
-        previous = lender.previous;
+        if (own > 0) total += ((lending.weight * own) / 2 ** step) * (columns.asks[previous] === 1 ? lending.questionWeight : 1);
+        previous = columns.previous[previous]!;
       }
     }
   }
-  return total * boost(entry);
+  return total * boost(ordinal);
 }
 
-/** A query's boost of a turn: `speakerWeight` if spoken by someone it names, times `timeWeight` if dated. */
-export function boostOf(named: readonly string[], speakerWeight: number, timeWeight: number): (entry: ScoringEntry) => number {
-  const speaks = (entry: ScoringEntry) => speakerWeight !== 1 && entry.speaker !== undefined && named.includes(entry.speaker);
-  if (timeWeight === 1) return speakerWeight === 1 ? () => 1 : (entry) => (speaks(entry) ? speakerWeight : 1);
-  return (entry) => (speaks(entry) ? speakerWeight : 1) * (entry.dated ? timeWeight : 1);
+/** What the boosts read of the documents, by ordinal (see `DocumentColumns`). */
+export interface BoostColumns {
+  /** Speaker code of each document. */
+  speakers: Int32Array;
+  /** 1: the turn mentions a time. */
+  dated: Uint8Array;
+}
+
+/**
+ * A query's boost of a turn, by ordinal: `speakerWeight` if spoken by someone it names (`named`:
+ * speaker codes), times `timeWeight` if the turn mentions a time and the query asks when (pass 1
+ * otherwise). 1 for every turn when neither applies.
+ */
+export function boostOf(columns: BoostColumns, named: readonly number[], speakerWeight: number, timeWeight: number): (ordinal: number) => number {
+  const { speakers, dated } = columns;
+  const bySpeaker = speakerWeight !== 1 && named.length > 0;
+  if (timeWeight === 1) return bySpeaker ? (ordinal) => (named.includes(speakers[ordinal]!) ? speakerWeight : 1) : () => 1;
+  if (!bySpeaker) return (ordinal) => (dated[ordinal] === 1 ? timeWeight : 1);
+  return (ordinal) => (named.includes(speakers[ordinal]!) ? speakerWeight : 1) * (dated[ordinal] === 1 ? timeWeight : 1);
 }

@@ -117,16 +117,17 @@ describe("pruned lexical search", () => {
     for (let position = 0; position < 20_000; position++) {
       const common = position % 2 === 0 ? "Caroline: I went for a run" : "Melanie: nice run";
       const rare = position % 997 === 0 ? " by the lake at sunrise" : "";
-      documents.push({ id: `d${position}`, content: common + rare, sessionId: "s", createdAt: position, tags: [] });
+      documents.push({ id: `d${position}`, content: common + rare, sessionId: "s", createdAt: position, tags: ["t"] });
     }
     const pruned = new InMemorySemanticIndex({ maxDocuments: Infinity });
     const exhaustive = new InMemorySemanticIndex({ maxDocuments: Infinity, pruning: false });
     await pruned.add(documents);
     await exhaustive.add(documents);
-    // Counts the documents a search checks against the filter: each once, when the search first reaches it.
+    // Counts the documents a search checks against the filter: each once, when the search first
+    // reaches it. The scope is compared as codes; a tags filter is checked on the document itself.
     const run = async (index: InMemorySemanticIndex, query: string) => {
       let count = 0;
-      const filter = new Proxy({ sessionId: "s" }, { get: (target, key) => (key === "sessionId" && count++, Reflect.get(target, key)) });
+      const filter = new Proxy({ sessionId: "s", tags: ["t"] }, { get: (target, key) => (key === "userId" && count++, Reflect.get(target, key)) });
       return { hits: shape(await index.searchText(query, filter, 10)), count };
     };
     const query = "Did Caroline run by the lake at sunrise?";

@@ -1,16 +1,18 @@
-import { coordinated, finalScore, lendingFactor, NO_NEIGHBOUR, type LendingOptions, type ScoringEntry } from "./lexical-scoring";
+import { coordinated, finalScore, lendingFactor, NO_NEIGHBOUR, type LendingOptions, type ScoringColumns } from "./lexical-scoring";
 import { topK } from "./top-k";
 
 /**
  * The two lexical searches of `InMemorySemanticIndex`. `searchExhaustive` scores every posting of
  * every query term; `searchPruned` (MaxScore, Turtle and Flood 1995) skips the documents that
- * cannot reach the top k and returns exactly the same documents, scores and order.
+ * cannot reach the top k and returns exactly the same documents, scores and order. Both read
+ * only typed arrays per posting and per document (`Int32Array` postings, `DocumentColumns`), never
+ * the document objects, and reuse the index's scratch arrays (no allocation per document).
  */
 
 /** One query term: its posting list and the bounds pruning needs. */
 export interface QueryTerm {
   /** Flat [ordinal, term frequency, …], ordinals ascending; dead ordinals fail `passes`. */
-  list: readonly number[];
+  list: Int32Array;
   idf: number;
   /** idf × (1 + ln(frequency in the query)). */
   weight: number;
@@ -20,15 +22,18 @@ export interface QueryTerm {
 
 /** What a search reads of the index, and scratch arrays indexed by ordinal (zero where untouched). */
 export interface LexicalCorpus {
-  entries: readonly (ScoringEntry | undefined)[];
+  /** Session neighbours and question marks, by ordinal. */
+  columns: ScoringColumns;
+  /** Length in terms of each document, by ordinal (what `saturation` needs, without reading the entry). */
+  lengths: Int32Array;
   /** The document is live and passes the read's filter (the index resets the scratch arrays of these). */
   passes(ordinal: number): boolean;
   /** BM25 term-frequency saturation of a term occurring `frequency` times in a document of `length` terms. */
   saturation(frequency: number, length: number): number;
   coordination: number;
   lending: LendingOptions | undefined;
-  /** Multiplier of a turn's final score for this query (speaker and time boosts); 1 for most. */
-  boost(entry: ScoringEntry): number;
+  /** Multiplier of a turn's final score for this query (speaker and time boosts, see `boostOf`), by ordinal. */
+  boost(ordinal: number): number;
   /** At least every `boost`, and at least 1. */
   maxBoost: number;
   own: Float64Array;
@@ -38,6 +43,8 @@ export interface LexicalCorpus {
 
 const KNOWN = 1;
 const CANDIDATE = 2;
+/** Past every ordinal. */
+const END = 0x7fffffff;
 /** Relative slack for floating-point rounding in the bounds: pruning only ever keeps more. */
 const SLACK = 1 + 1e-9;
 /** Documents of the strongest term scored before the walk, to start with a useful cut. */
@@ -45,7 +52,7 @@ const SEED = 64;
 
 /** Scores every posting (term at a time), then every hit and the turns it lends to. */
 export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, limit: number): [number, number][] {
-  const { own, matched, flags, entries } = corpus;
+  const { own, matched, flags, lengths } = corpus;
   const hits: number[] = [];
   for (const term of terms) {
     const list = term.list;
@@ -56,7 +63,7 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
         flags[ordinal] = KNOWN;
         hits.push(ordinal);
       }
-      own[ordinal] = own[ordinal]! + term.weight * corpus.saturation(list[index + 1]!, entries[ordinal]!.length);
+      own[ordinal] = own[ordinal]! + term.weight * corpus.saturation(list[index + 1]!, lengths[ordinal]!);
       matched[ordinal] = matched[ordinal]! + term.idf;
     }
   }
@@ -69,11 +76,13 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
  * a turn lending to it, is at least the k-th best lower bound found so far divided by the most
  * lending and the boosts can multiply a score by (`cut`). Terms whose summed bounds stay
  * under `cut` stop producing candidates; they are only looked up for the documents the others
- * produce. The documents that can still reach the top k, and the turns they lend to, are then
- * scored exactly as `searchExhaustive` scores them.
+ * produce. At the end the k-th best lower bound is recomputed from the strong documents (own
+ * score ≥ `cut`), which lifts the cut; the documents reaching it and the turns they lend to are
+ * bounded, and those that can still reach the k-th lower bound scored exactly as
+ * `searchExhaustive` scores them.
  */
 export function searchPruned(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, limit: number): [number, number][] {
-  const { own, flags, entries } = corpus;
+  const { own, flags, columns, lengths } = corpus;
   const count = terms.length;
   const order = terms.map((_, index) => index).sort((left, right) => terms[left]!.bound - terms[right]!.bound);
   // Bounds of a document matching only terms order[0..j-1], which stop producing candidates first.
@@ -84,9 +93,14 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     idfSum[j + 1] = idfSum[j]! + terms[order[j]!]!.idf;
   }
   const bound = (score: number, matchedIdf: number) => coordinated(score, matchedIdf, queryMass, corpus.coordination) * SLACK;
+  const boost = corpus.boost;
+  // The most lending and the boosts can multiply the largest own score among a document and its lenders by.
   const factor = corpus.maxBoost * lendingFactor(corpus.lending) * SLACK;
+  // By bound ascending: the posting lists, where the walk is in each, and their term's index.
+  const lists = order.map((index) => terms[index]!.list);
   const positions = new Int32Array(count);
   const frequencies = new Float64Array(count);
+  const hints = new Int32Array(count);
   const best: number[] = []; // min-heap of the best lower bounds of final scores
   let cut = 0;
   let firstEssential = 0;
@@ -94,8 +108,15 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
   const ownOf = (ordinal: number): number => {
     if ((flags[ordinal]! & KNOWN) !== 0) return own[ordinal]!;
     if (!corpus.passes(ordinal)) return 0;
-    for (let index = 0; index < count; index++) frequencies[index] = lookUp(terms[index]!.list, ordinal);
-    const score = ownScore(terms, frequencies, entries[ordinal]!.length, queryMass, corpus);
+    for (let index = 0; index < count; index++) {
+      // The documents looked up are mostly turns next to one another: gallop on from the last one.
+      const list = terms[index]!.list;
+      const hint = hints[index]!;
+      const position = seek(list, hint < list.length && list[hint]! <= ordinal ? hint : 0, ordinal);
+      hints[index] = position;
+      frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
+    }
+    const score = ownScore(terms, frequencies, lengths[ordinal]!, queryMass, corpus);
     own[ordinal] = score;
     flags[ordinal] = flags[ordinal]! | KNOWN;
     return score;
@@ -114,23 +135,24 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     const ordinal = seedList[index]!;
     if (!corpus.passes(ordinal)) continue;
     const score = ownOf(ordinal);
-    const lower = score * corpus.boost(entries[ordinal]!);
+    const lower = score * boost(ordinal);
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
   while (firstEssential < count) {
-    let ordinal = Infinity;
+    let ordinal = END;
     for (let j = firstEssential; j < count; j++) {
-      const index = order[j]!;
-      const list = terms[index]!.list;
-      if (positions[index]! < list.length && list[positions[index]!]! < ordinal) ordinal = list[positions[index]!]!;
+      const list = lists[j]!;
+      const position = positions[j]!;
+      if (position < list.length && list[position]! < ordinal) ordinal = list[position]!;
     }
-    if (ordinal === Infinity) break;
+    if (ordinal === END) break;
     for (let j = firstEssential; j < count; j++) {
-      const index = order[j]!;
-      const list = terms[index]!.list;
-      const position = positions[index]!;
-      frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
-      if (frequencies[index]! > 0) positions[index] = position + 2;
+      const list = lists[j]!;
+      const position = positions[j]!;
+      if (position < list.length && list[position] === ordinal) {
+        frequencies[order[j]!] = list[position + 1]!;
+        positions[j] = position + 2;
+      } else frequencies[order[j]!] = 0;
     }
     if (!corpus.passes(ordinal)) continue;
     if ((flags[ordinal]! & KNOWN) !== 0) {
@@ -138,7 +160,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
       if (own[ordinal]! >= cut) survivors.push(ordinal);
       continue;
     }
-    const length = entries[ordinal]!.length;
+    const length = lengths[ordinal]!;
     if (firstEssential > 0) {
       let partial = 0;
       let partialIdf = 0;
@@ -150,33 +172,39 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
       }
       if (bound(partial + boundSum[firstEssential]!, partialIdf + idfSum[firstEssential]!) < cut) continue;
       for (let j = 0; j < firstEssential; j++) {
-        const index = order[j]!;
-        const list = terms[index]!.list;
-        const position = seek(list, positions[index]!, ordinal);
-        positions[index] = position;
-        frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
+        const list = lists[j]!;
+        const position = seek(list, positions[j]!, ordinal);
+        positions[j] = position;
+        frequencies[order[j]!] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
       }
     }
     const score = ownScore(terms, frequencies, length, queryMass, corpus);
     own[ordinal] = score;
     flags[ordinal] = KNOWN;
     if (score >= cut) survivors.push(ordinal);
-    // A lower bound of its final score: what the turns scored so far (mostly those before it) lend.
-    const lower = finalScore(ordinal, entries, known, corpus.lending, corpus.boost);
+    // A lower bound of its final score: what the turns scored so far (mostly those before it)
+    // lend to it; only worth computing for a document that may make the top k itself.
+    const lower = score >= cut ? finalScore(ordinal, columns, known, corpus.lending, boost) : score * boost(ordinal);
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
 
   // Every document not scored has an own score under `cut`: bound each candidate's final score
   // with that, and score exactly only those whose bound reaches the k-th best lower bound.
+  const strong = survivors.filter((ordinal) => own[ordinal]! >= cut);
+  // The k-th best lower bound: of the walk's, or of the strong documents' final scores with what
+  // every document scored by now lends (the tighter of two lower bounds of the k-th best score).
+  const lowers = strong.map((ordinal) => finalScore(ordinal, columns, known, corpus.lending, boost));
+  const threshold = Math.max(best.length === limit ? best[0]! : 0, strong.length >= limit ? kthLargest(lowers, limit) : 0);
+  // Which also lifts the cut a candidate's own score, or a lender's, must reach: a final score is
+  // at most `factor` (the most lending and every boost add) times the largest of those.
+  const lifted = threshold / factor;
   const candidates = neighbourhoods(
-    survivors.filter((ordinal) => own[ordinal]! >= cut),
+    strong.filter((ordinal) => own[ordinal]! >= lifted),
     corpus,
   );
-  const lowers = candidates.map((ordinal) => finalScore(ordinal, entries, known, corpus.lending, corpus.boost));
-  const threshold = candidates.length > limit ? kthLargest(lowers, limit) : 0;
   const unknownAtMost = (ordinal: number) => ((flags[ordinal]! & KNOWN) !== 0 ? own[ordinal]! : cut);
   const kept = candidates.filter(
-    (ordinal) => finalScore(ordinal, entries, unknownAtMost, corpus.lending, corpus.boost) * SLACK >= threshold,
+    (ordinal) => finalScore(ordinal, columns, unknownAtMost, corpus.lending, boost) * SLACK >= threshold,
   );
   return rank(kept, corpus, ownOf, limit);
 
@@ -206,7 +234,7 @@ function ownScore(terms: readonly QueryTerm[], frequencies: Float64Array, length
 
 /** The documents that pass among `hits` and the turns they lend to, each once (marked CANDIDATE). */
 function neighbourhoods(hits: readonly number[], corpus: LexicalCorpus): number[] {
-  const { flags, entries, lending } = corpus;
+  const { flags, columns, lending } = corpus;
   const candidates: number[] = [];
   const consider = (ordinal: number) => {
     if ((flags[ordinal]! & CANDIDATE) !== 0 || !corpus.passes(ordinal)) return;
@@ -216,16 +244,16 @@ function neighbourhoods(hits: readonly number[], corpus: LexicalCorpus): number[
   for (const ordinal of hits) {
     consider(ordinal);
     if (!lending) continue;
-    let previous = entries[ordinal]!.previous;
-    let next = entries[ordinal]!.next;
+    let previous = columns.previous[ordinal]!;
+    let next = columns.next[ordinal]!;
     for (let step = 0; step < lending.window; step++) {
       if (previous !== NO_NEIGHBOUR) {
         consider(previous);
-        previous = entries[previous]!.previous;
+        previous = columns.previous[previous]!;
       }
       if (next !== NO_NEIGHBOUR) {
         consider(next);
-        next = entries[next]!.next;
+        next = columns.next[next]!;
       }
     }
   }
@@ -235,7 +263,7 @@ function neighbourhoods(hits: readonly number[], corpus: LexicalCorpus): number[
 /** The best `limit` of `candidates` by final score. */
 function rank(candidates: readonly number[], corpus: LexicalCorpus, ownOf: (ordinal: number) => number, limit: number): [number, number][] {
   const scores = new Map<number, number>();
-  for (const ordinal of candidates) scores.set(ordinal, finalScore(ordinal, corpus.entries, ownOf, corpus.lending, corpus.boost));
+  for (const ordinal of candidates) scores.set(ordinal, finalScore(ordinal, corpus.columns, ownOf, corpus.lending, corpus.boost));
   return topK(scores, limit);
 }
 
@@ -246,22 +274,23 @@ function rank(candidates: readonly number[], corpus: LexicalCorpus, ownOf: (ordi
  */
 export function everyScored(terms: readonly QueryTerm[], corpus: LexicalCorpus): number[] {
   const found = new Set<number>();
+  const { previous: before, next: after } = corpus.columns;
   const window = corpus.lending?.window ?? 0;
   for (const term of terms) {
     for (let index = 0; index < term.list.length; index += 2) {
       const ordinal = term.list[index]!;
       if (!corpus.passes(ordinal)) continue;
       found.add(ordinal);
-      let previous = corpus.entries[ordinal]!.previous;
-      let next = corpus.entries[ordinal]!.next;
+      let previous = before[ordinal]!;
+      let next = after[ordinal]!;
       for (let step = 0; step < window; step++) {
         if (previous !== NO_NEIGHBOUR) {
           if (corpus.passes(previous)) found.add(previous);
-          previous = corpus.entries[previous]!.previous;
+          previous = before[previous]!;
         }
         if (next !== NO_NEIGHBOUR) {
           if (corpus.passes(next)) found.add(next);
-          next = corpus.entries[next]!.next;
+          next = after[next]!;
         }
       }
     }
@@ -276,7 +305,7 @@ export function everyScored(terms: readonly QueryTerm[], corpus: LexicalCorpus):
  * own scores are looked up, and the scratch arrays are left as they are.
  */
 export function scoreEach(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, ordinals: readonly number[], searched: boolean): number[] {
-  const { own, flags, entries } = corpus;
+  const { own, flags, lengths } = corpus;
   const frequencies = new Float64Array(terms.length);
   const looked = new Map<number, number>();
   const ownOf = (ordinal: number): number => {
@@ -285,14 +314,18 @@ export function scoreEach(terms: readonly QueryTerm[], queryMass: number, corpus
     if (score === undefined) {
       score = 0;
       if (corpus.passes(ordinal)) {
-        for (let index = 0; index < terms.length; index++) frequencies[index] = lookUp(terms[index]!.list, ordinal);
-        score = ownScore(terms, frequencies, entries[ordinal]!.length, queryMass, corpus);
+        for (let index = 0; index < terms.length; index++) {
+          const list = terms[index]!.list;
+          const position = seek(list, 0, ordinal);
+          frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
+        }
+        score = ownScore(terms, frequencies, lengths[ordinal]!, queryMass, corpus);
       }
       looked.set(ordinal, score);
     }
     return score;
   };
-  return ordinals.map((ordinal) => finalScore(ordinal, entries, ownOf, corpus.lending, corpus.boost));
+  return ordinals.map((ordinal) => finalScore(ordinal, corpus.columns, ownOf, corpus.lending, corpus.boost));
 }
 
 /** Pushes onto a min-heap kept at most `limit` long (dropping its smallest). */
@@ -320,7 +353,7 @@ function pushBounded(heap: number[], value: number, limit: number): void {
 }
 
 /** First pair position at or after `from` whose ordinal is at least `target` (galloping, then binary search). */
-function seek(list: readonly number[], from: number, target: number): number {
+function seek(list: Int32Array, from: number, target: number): number {
   if (from >= list.length || list[from]! >= target) return from;
   let low = from; // list[low] < target
   let step = 2;
@@ -338,10 +371,4 @@ function seek(list: readonly number[], from: number, target: number): number {
     else high = middle;
   }
   return high;
-}
-
-/** Term frequency of `ordinal` in a posting list (0: absent). */
-function lookUp(list: readonly number[], ordinal: number): number {
-  const position = seek(list, 0, ordinal);
-  return position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
 }

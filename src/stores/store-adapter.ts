@@ -4,6 +4,7 @@ import { StoreError } from "../errors/store-error";
 import { AbortError } from "../errors/abort-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, FactRecord, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "./memory-store";
+import { turnFoldingOf } from "./turn-folding";
 import { waitUnlessAborted } from "./wait-unless-aborted";
 
 /** Which optional capabilities a store has natively (the rest fall back, or are absent). */
@@ -60,6 +61,17 @@ export interface AdaptedStore {
   saveSummary(sessionId: string, record: SummaryRecord): Promise<void>;
   /** Takes the store's cross-process session lock; resolves to its release, or undefined when the store has none. */
   lockSession(sessionId: string, options: SessionLockOptions): Promise<(() => Promise<void>) | undefined>;
+  /**
+   * `lockSession`, reading the session's last `limit` messages in the same round trip where the
+   * store can (`tail` then set; otherwise read it after). For a run: its lock and its history.
+   */
+  lockSessionReadingTail(sessionId: string, options: SessionLockOptions, limit: number): Promise<{ release: (() => Promise<void>) | undefined; tail?: MessageTail }>;
+  /**
+   * `appendMessages`, releasing the session lock this store holds in the same round trip and
+   * transaction where the store can (the lock's release function then does nothing). Resolves to
+   * whether it released. For a run's last append, when nothing after it needs the lock.
+   */
+  appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
   /** Metadata of a session; undefined when unknown or when the store keeps none. */
   getSession(sessionId: string): Promise<SessionEntry | undefined>;
   /** Records metadata on a session; does nothing when the store keeps none. */
@@ -126,8 +138,19 @@ function createAdapter(store: MemoryStore): AdaptedStore {
   const localSummaries = new Map<string, SummaryRecord[]>();
   /** The store's fact methods, in whichever of the two shapes it has. */
   const facts = factStorage(store);
+  /** The store's folded turn statements (built-in stores), when it has them. */
+  const folding = capabilities.lockSession && capabilities.appendMessages ? turnFoldingOf(store) : undefined;
+  /** Waits for a lock honouring the signal, even when a custom store ignores it; a lock it takes later is released. */
+  const lockUnlessAborted = async <T>(locking: Promise<T>, release: (taken: T) => (() => Promise<void>) | undefined, options: SessionLockOptions, sessionId: string): Promise<T> => {
+    try {
+      return await waitUnlessAborted(locking, options.signal, sessionId);
+    } catch (error) {
+      if (AbortError.isInstance(error)) locking.then((taken) => release(taken)?.().catch(() => {}), () => {});
+      throw error;
+    }
+  };
 
-  return Object.freeze({
+  const adapter: AdaptedStore = Object.freeze({
     store,
     name,
     capabilities,
@@ -170,13 +193,19 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     lockSession: async (sessionId, options) => {
       if (!capabilities.lockSession) return undefined;
       const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () => store.lockSession!(sessionId, options));
-      try {
-        // Prompt even when a custom store ignores the signal; a lock it takes later is released.
-        return await waitUnlessAborted(locking, options.signal, sessionId);
-      } catch (error) {
-        if (AbortError.isInstance(error)) locking.then((release) => release().catch(() => {}), () => {});
-        throw error;
+      return await lockUnlessAborted(locking, (release) => release, options, sessionId);
+    },
+    lockSessionReadingTail: async (sessionId, options, limit) => {
+      if (!folding) return { release: await adapter.lockSession(sessionId, options) };
+      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () => folding.lockSessionReadingTail(sessionId, options, limit));
+      return await lockUnlessAborted(locking, (taken) => taken.release, options, sessionId);
+    },
+    appendMessagesAndUnlock: async (sessionId, messages) => {
+      if (!folding || messages.length === 0) {
+        await adapter.appendMessages(sessionId, messages);
+        return false;
       }
+      return await call("appendMessages", sessionId, `Could not store ${messages.length} message(s) of session "${sessionId}"`, () => folding.appendMessagesAndUnlock(sessionId, messages));
     },
     getSession: async (sessionId) =>
       capabilities.getSession ? await call("getSession", sessionId, `Could not read the metadata of session "${sessionId}"`, () => store.getSession!(sessionId)) : undefined,
@@ -198,6 +227,7 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       return await call("factScopes", undefined, "Could not list the fact scopes", () => store.factScopes!());
     },
   } satisfies AdaptedStore);
+  return adapter;
 }
 
 /** The two shapes of a store's fact methods (see `MemoryStore`). */

@@ -29,39 +29,95 @@ type Run = <Row extends object>(operation: string, sessionId: string, sql: strin
 export class PostgresSessionLeases {
   /** Token of the lease this store instance holds (or held until it was taken), per session. */
   private readonly held = new Map<string, string>();
+  /** Tokens of leases released by a write statement (`unlockedBy`) whose release function has not run yet. */
+  private readonly releasedInline = new Set<string>();
 
   constructor(
     private readonly table: string,
-    private readonly leaseMs: number,
+    /** How long a lease lasts without renewal, in ms. */
+    readonly leaseMs: number,
     private readonly run: Run,
   ) {}
 
-  async acquire(sessionId: string, { timeoutMs, signal }: SessionLockOptions): Promise<() => Promise<void>> {
+  async acquire(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
+    return (
+      await this.acquireWith(sessionId, options, async (token) => {
+        const rows = await this.run(
+          "lockSession",
+          sessionId,
+          `INSERT INTO ${this.table} AS l (session_id, token, expires_at) SELECT $1::text, $2::text, ${this.leaseSql(3)} FROM ${asyncCommit}
+           ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+           WHERE l.expires_at < clock_timestamp()
+           RETURNING token`,
+          [sessionId, token, this.leaseMs],
+        );
+        return rows.length > 0 ? true : undefined;
+      })
+    ).release;
+  }
+
+  /**
+   * Takes the lease with the caller's statement: `attempt(token)` runs one statement that takes the
+   * lease (see `acquireSql`) and resolves to what it read, or undefined when the lease is held
+   * elsewhere; it is retried until it takes it or `timeoutMs` passes.
+   */
+  async acquireWith<T>(sessionId: string, { timeoutMs, signal }: SessionLockOptions, attempt: (token: string) => Promise<T | undefined>): Promise<{ release: () => Promise<void>; value: T }> {
     const token = randomUUID();
-    const lease = `clock_timestamp() + make_interval(secs => $3::double precision / 1000)`;
-    await pollLock(sessionId, timeoutMs, async () => {
-      const rows = await this.run(
-        "lockSession",
-        sessionId,
-        `INSERT INTO ${this.table} AS l (session_id, token, expires_at) SELECT $1::text, $2::text, ${lease} FROM ${asyncCommit}
-         ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
-         WHERE l.expires_at < clock_timestamp()
-         RETURNING token`,
-        [sessionId, token, this.leaseMs],
-      );
-      return rows.length > 0 ? true : undefined;
-    }, signal);
+    const value = await pollLock(sessionId, timeoutMs, () => attempt(token), signal);
     this.held.set(sessionId, token);
-    return holdLease({
+    const release = holdLease({
       leaseMs: this.leaseMs,
       renewEveryMs: Math.max(100, Math.floor(this.leaseMs / 3)),
       renew: async () =>
-        (await this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${lease} FROM ${asyncCommit} WHERE session_id = $1 AND token = $2 RETURNING 1`, [sessionId, token, this.leaseMs])).length > 0,
+        !this.releasedInline.has(token) &&
+        (await this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${this.leaseSql(3)} FROM ${asyncCommit} WHERE session_id = $1 AND token = $2 RETURNING 1`, [sessionId, token, this.leaseMs])).length > 0,
       release: async () => {
         if (this.held.get(sessionId) === token) this.held.delete(sessionId);
+        // Released already, by the statement of the run's last append (`unlockedBy`).
+        if (this.releasedInline.delete(token)) return;
         await this.run("unlockSession", sessionId, `DELETE FROM ${this.table} USING ${asyncCommit} WHERE session_id = $1 AND token = $2`, [sessionId, token]);
       },
     });
+    return { release, value };
+  }
+
+  /**
+   * SQL of CTEs for a statement that takes the lease: `prior` (the session's lease row as the
+   * statement's snapshot sees it) and `acquired(token)` (one row when the lease was taken).
+   * `$session`, `$token` and `$leaseMs` are the parameter numbers. When `prior` is empty, no holder
+   * had the session when the snapshot was taken, so every write of the previous holders is in it:
+   * a read in the same statement sees the session as a read after the lock would. When it is not
+   * (the lease was taken over, or freed while the statement waited for it), the snapshot may miss
+   * the last holder's writes.
+   */
+  acquireSql(session: number, token: number, leaseMs: number): string {
+    return `prior AS (SELECT 1 FROM ${this.table} WHERE session_id = $${session}),
+      acquired AS (
+        INSERT INTO ${this.table} AS l (session_id, token, expires_at) SELECT $${session}::text, $${token}::text, ${this.leaseSql(leaseMs)} FROM ${asyncCommit}
+        ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+        WHERE l.expires_at < clock_timestamp()
+        RETURNING token)`;
+  }
+
+  /**
+   * SQL for a write statement that also releases this holder's lease: a CTE `permitted(ok)` like
+   * `fence`'s, true when the write is not fenced or when this lease was still the session's and is
+   * now deleted (the delete locks the row, so a takeover waits until the write commits). Call
+   * `unlockedBy` after such a statement answered ok.
+   */
+  fenceAndRelease(session: number, token: number): string {
+    return `released AS (DELETE FROM ${this.table} WHERE session_id = $${session} AND token = $${token}::text RETURNING 1),
+      permitted AS (SELECT ($${token}::text IS NULL OR EXISTS (SELECT 1 FROM released)) AS ok)`;
+  }
+
+  /** Records that a `fenceAndRelease` statement released the lease held on the session: its release function does nothing more. */
+  unlockedBy(sessionId: string, token: string): void {
+    if (this.held.get(sessionId) === token) this.held.delete(sessionId);
+    this.releasedInline.add(token);
+  }
+
+  private leaseSql(leaseMs: number): string {
+    return `clock_timestamp() + make_interval(secs => $${leaseMs}::double precision / 1000)`;
   }
 
   /**

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startRedisCluster } from "../../../test/helpers/redis-cluster";
 import { Agent } from "../../agent/agent";
 import { StoreError } from "../../errors/store-error";
+import { SessionBusyError } from "../../errors/session-busy-error";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { RedisMemoryStore, sortedSetCommands } from "./redis-memory-store";
 import { RedisSessionIndex } from "./redis-session-index";
@@ -258,7 +259,10 @@ if (cluster) {
       // The promoted replica has no replica of its own: with waitForReplicas every write to it
       // fails (a StoreError) until a replica joins it, so those sessions do not run again here.
       expect(sessions.filter((session) => session.variant === variants[1] && recovered.has(session))).toEqual([]);
-      for (const failure of failures) expect(StoreError.isInstance(failure), String(failure)).toBe(true);
+      // A failed run is a StoreError, or a SessionBusyError when the release of a run's lock was
+      // acknowledged after the cut and lost with the master: the next run waits out its 2 s and
+      // the lock's lease ends (5 s). Anything else (an untyped error) fails the test.
+      for (const failure of failures) expect(StoreError.isInstance(failure) || SessionBusyError.isInstance(failure), String(failure)).toBe(true);
       const lines: string[] = [];
       const lost = new Map<string, number>();
       for (const variant of variants) {

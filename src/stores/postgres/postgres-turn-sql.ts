@@ -1,0 +1,84 @@
+import type { AgentMessage } from "../../messages/agent-message";
+import type { MessageTail } from "../memory-store";
+import { parseStoredJson } from "../stored-json";
+import type { PostgresTables } from "./postgres-schema";
+
+/** A row of a tail read: the session's count, and one message body (null for a session without messages, or limit 0). */
+export interface TailRow {
+  total: string | null;
+  body: string | null;
+}
+
+/**
+ * The SQL a turn's statements share (the tail read, the append), so the store's plain methods and
+ * its folded ones (`PostgresTurnFolding`) run the same statement bodies.
+ */
+export class PostgresTurnSql {
+  constructor(
+    readonly tables: PostgresTables,
+    private readonly store: string,
+  ) {}
+
+  /**
+   * The tail of a session, `$limit` messages (null: all), newest first, each row carrying the count
+   * (and `columns`), selected from `source` (`FROM …`, in which the session row is `s`) and
+   * filtered by `where`; a session without messages gives one row whose body is null.
+   */
+  tail(limit: number, source: string, options: { where?: string; columns?: string } = {}): string {
+    const t = this.tables;
+    return `SELECT s.message_count AS total, recent.body${options.columns ?? ""}
+       ${source}
+       LEFT JOIN LATERAL (SELECT m.body, m.seq FROM ${t.messages} m WHERE m.session_id = s.session_id ORDER BY m.seq DESC LIMIT $${limit}) recent ON true
+       ${options.where ?? ""}
+       ORDER BY recent.seq DESC`;
+  }
+
+  /** The messages of tail rows, oldest first, each parsed at the boundary. */
+  parseTail(rows: TailRow[], sessionId: string, operation: string): MessageTail {
+    const total = rows[0]?.total == null ? 0 : Number(rows[0].total);
+    const bodies = rows.flatMap((row) => (row.body === null ? [] : [row.body])).reverse();
+    const messages = bodies.map((body, index) =>
+      parseStoredJson<AgentMessage>(body, { store: this.store, operation, sessionId, record: `message ${total - bodies.length + index}` }),
+    );
+    return { messages, total };
+  }
+
+  /**
+   * An append to session `$1`: `$2` now, `$3` the number of messages, `$4` their ids, `$5` their
+   * bodies, written only when the CTE `permitted` (from `fence`, which `fenceCtes` defines) is ok.
+   * The upsert locks the session row until the statement commits, so appends to one session take
+   * their sequence numbers one after another; ids already stored are skipped, and the insert
+   * trigger counts only the rows inserted. Selects `ok`.
+   */
+  append(fenceCtes: string): string {
+    const t = this.tables;
+    return `WITH ${fenceCtes},
+       session AS (
+         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq)
+         SELECT $1::text, $2::bigint, $2::bigint, $3::bigint FROM permitted WHERE permitted.ok
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + $3::bigint
+         RETURNING next_seq - $3::bigint AS first_seq),
+       inserted AS (
+         INSERT INTO ${t.messages} (session_id, seq, message_id, body)
+         SELECT $1, session.first_seq + item.ord - 1, item.id, item.body
+         FROM session, unnest($4::text[], $5::text[]) WITH ORDINALITY AS item(id, body, ord)
+         ON CONFLICT (session_id, message_id) DO NOTHING)
+       SELECT ok FROM permitted`;
+  }
+
+  /** The values of `append` ($1–$5), then `token` ($6). */
+  appendValues(sessionId: string, messages: AgentMessage[], token: string | null): unknown[] {
+    return [sessionId, Date.now(), messages.length, messages.map((message) => message.id ?? null), messages.map((message) => JSON.stringify(message)), token];
+  }
+}
+
+/** The messages with a repeated id left out (the first occurrence kept). */
+export function uniqueById(messages: AgentMessage[]): AgentMessage[] {
+  const seen = new Set<string>();
+  return messages.filter((message) => {
+    if (message.id === undefined) return true;
+    if (seen.has(message.id)) return false;
+    seen.add(message.id);
+    return true;
+  });
+}
