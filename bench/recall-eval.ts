@@ -118,13 +118,23 @@ function add(target: Recall, recall: Recall): void {
   recall.sums.forEach((sum, index) => (target.sums[index]! += sum));
 }
 
-/** The grid validated leave-one-out: each ranking step off, at its default, and one step either side. */
+/**
+ * The grid validated leave-one-out: each ranking step off and at its default, the three older
+ * ones also one step either side (coordination, question lending, speaker boost), the two newer
+ * ones (following the first hits, the time boost) one step up alone.
+ */
 export const RANKING_GRID: Setting[] = [{ name: "defaults", options: {} }];
 for (const coordination of [0, 0.5, 1, 2]) {
   for (const questionWeight of [1, 2, 3]) {
     for (const speakerWeight of [1, 1.5, 2]) {
-      if (coordination === 1 && questionWeight === 2 && speakerWeight === 1.5) continue;
-      RANKING_GRID.push({ name: `coordination ${coordination}, questionWeight ${questionWeight}, speakerWeight ${speakerWeight}`, options: { coordination, questionWeight, speakerWeight } });
+      for (const followWeight of [0, 0.3]) {
+        for (const timeWeight of [1, 1.5]) {
+          const options = { coordination, questionWeight, speakerWeight, followWeight, timeWeight };
+          if (coordination === 1 && questionWeight === 2 && speakerWeight === 1.5 && followWeight === 0.3 && timeWeight === 1.5) continue;
+          RANKING_GRID.push({ name: Object.entries(options).map(([key, value]) => `${key} ${value}`).join(", "), options });
+        }
+      }
     }
   }
 }
+RANKING_GRID.push({ name: "followWeight 0.6", options: { followWeight: 0.6 } }, { name: "timeWeight 2", options: { timeWeight: 2 } });

@@ -1,17 +1,21 @@
 /**
- * Ideas for multi-hop questions studied on the LoCoMo slice and left out of the default ranking
- * (bench/recall.bench.ts reports them beside the defaults): each re-ranks the default index's
- * top 50 (or adds a second query) before recall@k is scored.
+ * Ideas studied on the LoCoMo slice and left out of the default ranking (bench/recall.bench.ts
+ * reports them beside the defaults): each re-ranks the default index's top 100 (the two
+ * diversifications its top 50) before recall@k is scored.
  */
 import { InMemorySemanticIndex, SemanticMemoryProvider, type ScoredDocument } from "agentcore";
-import { analyzeText } from "../src/providers/text-analysis";
 import { fractionalRecall, turnMessages, type LocomoConversation } from "./locomo";
 import { KS, type Evaluation, type Recall } from "./recall-eval";
 
 type Search = (text: string) => Promise<ScoredDocument[]>;
-type Rerank = (question: string, search: Search, documentFrequency: (term: string) => number, count: number) => Promise<ScoredDocument[]>;
+/** Re-ranks the hits of a question; `openers` holds the ids of the turns that open a session (an hour or more after the turn before). */
+type Rerank = (question: string, search: Search, openers: ReadonlySet<string>) => Promise<ScoredDocument[]>;
 
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const dayOf = (hit: ScoredDocument) => Math.floor(hit.document.createdAt / DAY);
+const rescored = (hits: ScoredDocument[], score: (hit: ScoredDocument) => number) =>
+  hits.map((hit) => ({ ...hit, score: score(hit) })).sort((left, right) => right.score - left.score);
 
 /** Greedy selection where each pick scales the others by `penalty(candidate, picked)`. */
 function diversify(hits: ScoredDocument[], penalty: (candidate: ScoredDocument, picked: ScoredDocument[]) => number): ScoredDocument[] {
@@ -33,7 +37,7 @@ export const STUDY: { name: string; rerank: Rerank }[] = [
   {
     name: "diversify across days (each pick from a day scales that day's others by 0.8)",
     rerank: async (question, search) =>
-      diversify(await search(question), (hit, picked) => 0.8 ** picked.filter((other) => Math.floor(other.document.createdAt / DAY) === Math.floor(hit.document.createdAt / DAY)).length),
+      diversify(await search(question), (hit, picked) => 0.8 ** picked.filter((other) => dayOf(other) === dayOf(hit)).length),
   },
   {
     name: "diversify across spots (each pick scales turns within a minute of it by 0.8)",
@@ -41,30 +45,34 @@ export const STUDY: { name: string; rerank: Rerank }[] = [
       diversify(await search(question), (hit, picked) => 0.8 ** picked.filter((other) => Math.abs(other.document.createdAt - hit.document.createdAt) <= 60_000).length),
   },
   {
-    name: "follow the first hits: a second query of the 3 rarest new terms of the top 2, added at 0.3",
-    rerank: async (question, search, documentFrequency, count) => {
-      const first = await search(question);
-      const asked = new Set(analyzeText(question));
-      const weights = new Map<string, number>();
-      for (const hit of first.slice(0, 2)) {
-        for (const term of new Set(analyzeText(hit.document.content))) {
-          const frequency = documentFrequency(term);
-          if (asked.has(term) || frequency < 2) continue;
-          weights.set(term, (weights.get(term) ?? 0) + Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5)));
-        }
-      }
-      const expansion = [...weights].sort((left, right) => right[1] - left[1]).slice(0, 3).map(([term]) => term);
-      if (expansion.length === 0) return first;
-      const second = await search(expansion.join(" "));
-      const scores = new Map<string, { hit: ScoredDocument; score: number }>();
-      for (const hit of first) scores.set(hit.document.id, { hit, score: hit.score / first[0]!.score });
-      for (const hit of second) {
-        const entry = scores.get(hit.document.id) ?? { hit, score: 0 };
-        entry.score += (0.3 * hit.score) / second[0]!.score;
-        scores.set(hit.document.id, entry);
-      }
-      return [...scores.values()].sort((left, right) => right.score - left.score).map(({ hit, score }) => ({ ...hit, score }));
+    name: "day prior: each turn gains 0.2 × the mean of its day's two best scores",
+    rerank: async (question, search) => {
+      const hits = await search(question);
+      const days = new Map<number, number[]>();
+      for (const hit of hits) days.set(dayOf(hit), [...(days.get(dayOf(hit)) ?? []), hit.score]);
+      const prior = (hit: ScoredDocument) => {
+        const [best = 0, second = 0] = days.get(dayOf(hit))!;
+        return (0.2 * (best + second)) / 2;
+      };
+      return rescored(hits, (hit) => hit.score + prior(hit));
     },
+  },
+  {
+    name: "proximity: a turn's score blended with the best of the turns a minute either side (0.8 / 0.2)",
+    rerank: async (question, search) => {
+      const hits = await search(question);
+      const at = new Map(hits.map((hit) => [hit.document.createdAt, hit.score]));
+      const near = (hit: ScoredDocument) => Math.max(at.get(hit.document.createdAt - 60_000) ?? 0, at.get(hit.document.createdAt + 60_000) ?? 0);
+      return rescored(hits, (hit) => 0.8 * hit.score + 0.2 * near(hit));
+    },
+  },
+  {
+    name: "session openers (a session's first turn, where news is told) × 1.35",
+    rerank: async (question, search, openers) => rescored(await search(question), (hit) => (openers.has(hit.document.id) ? 1.35 : 1) * hit.score),
+  },
+  {
+    name: "turns that end with a question × 0.75 (they ask rather than tell)",
+    rerank: async (question, search) => rescored(await search(question), (hit) => (hit.document.content.trim().endsWith("?") ? 0.75 : 1) * hit.score),
   },
 ];
 
@@ -79,12 +87,16 @@ export async function evaluateReranked(conversations: LocomoConversation[], rera
     const index = new InMemorySemanticIndex();
     const messages = turnMessages(conversation);
     await new SemanticMemoryProvider({ index }).write(messages, { sessionId: conversation.sampleId });
-    const frequencies = new Map<string, number>();
-    for (const message of messages) for (const term of new Set(analyzeText(String(message.content)))) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
     const search: Search = (text) => index.searchText(text, { sessionId: conversation.sampleId }, 100);
+    const openers = new Set<string>();
+    let previous = -Infinity;
+    for (const document of await index.list({ sessionId: conversation.sampleId })) {
+      if (document.createdAt - previous >= HOUR) openers.add(document.id);
+      previous = document.createdAt;
+    }
     const mine = empty();
     for (const question of conversation.questions) {
-      const ranked = await rerank(question.question, search, (term) => frequencies.get(term) ?? 0, messages.length);
+      const ranked = await rerank(question.question, search, openers);
       const category = perCategory.get(question.category) ?? empty();
       perCategory.set(question.category, category);
       for (const target of [mine, overall, category]) target.questions++;

@@ -17,3 +17,12 @@ export function integerOption<Fallback extends number | undefined>(
   }
   return value;
 }
+
+/** Checks an optional number option: `undefined` gives `fallback`; anything else must be finite and at least 0. */
+export function nonNegativeOption(value: number | undefined, argument: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a finite number of 0 or more.` });
+  }
+  return value;
+}

@@ -7,14 +7,16 @@ export interface ColumnValues {
   userId: string | undefined;
   asks: boolean;
   speaker: string | undefined;
+  /** Mentions a time (see `mentionsTime`), so it is boosted when a query asks when. */
+  dated: boolean;
 }
 
 /**
  * What `InMemorySemanticIndex`'s searches read of every document they visit, by ordinal, in typed
  * arrays: its length in terms, its session and user as interned codes, its neighbouring turns of
- * the session, whether it asks a question and its speaker's code. A posting is scored, checked
+ * the session, whether it asks a question, whether it mentions a time and its speaker's code. A posting is scored, checked
  * against a read's scope and lent to its neighbours without touching the document objects.
- * 21 bytes a document slot (capacity grows by doubling; `renumber` shrinks it to the live
+ * 22 bytes a document slot (capacity grows by doubling; `renumber` shrinks it to the live
  * documents), plus one intern entry a distinct session id, user id or speaker (dropped with its
  * last document).
  */
@@ -26,6 +28,7 @@ export class DocumentColumns {
   previous = new Int32Array(0);
   next = new Int32Array(0);
   asks = new Uint8Array(0);
+  dated = new Uint8Array(0);
   private readonly codes = new Map<string, { code: number; count: number }>();
   private nextCode = 0;
 
@@ -37,6 +40,7 @@ export class DocumentColumns {
     this.users[ordinal] = this.intern(values.userId);
     this.speakers[ordinal] = this.intern(values.speaker);
     this.asks[ordinal] = values.asks ? 1 : 0;
+    this.dated[ordinal] = values.dated ? 1 : 0;
     this.previous[ordinal] = NO_NEIGHBOUR;
     this.next[ordinal] = NO_NEIGHBOUR;
   }
@@ -58,7 +62,7 @@ export class DocumentColumns {
 
   /** Moves the live documents to their new ordinals (`moved[old]`, −1 when dead; `count` live), links renumbered. */
   renumber(moved: Int32Array, count: number): void {
-    const { lengths, sessions, users, speakers, previous, next, asks } = this;
+    const { lengths, sessions, users, speakers, previous, next, asks, dated } = this;
     this.resize(Math.max(1024, count), 0);
     const link = (ordinal: number) => (ordinal === NO_NEIGHBOUR ? NO_NEIGHBOUR : moved[ordinal]!);
     for (let ordinal = 0; ordinal < moved.length; ordinal++) {
@@ -69,6 +73,7 @@ export class DocumentColumns {
       this.users[to] = users[ordinal]!;
       this.speakers[to] = speakers[ordinal]!;
       this.asks[to] = asks[ordinal]!;
+      this.dated[to] = dated[ordinal]!;
       this.previous[to] = link(previous[ordinal]!);
       this.next[to] = link(next[ordinal]!);
     }
@@ -98,6 +103,7 @@ export class DocumentColumns {
     this.previous = grow(this.previous, new Int32Array(capacity));
     this.next = grow(this.next, new Int32Array(capacity));
     this.asks = grow(this.asks, new Uint8Array(capacity));
+    this.dated = grow(this.dated, new Uint8Array(capacity));
   }
 }
 

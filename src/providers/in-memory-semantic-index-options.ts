@@ -31,6 +31,19 @@ export interface InMemorySemanticIndexOptions {
    */
   speakerWeight?: number;
   /**
+   * Multiplier of the score of turns that mention a time ("yesterday", "last week", "in May")
+   * when the query asks when something happened ("When did…", "What year…"). 1 turns it off.
+   * @default 1.5
+   */
+  timeWeight?: number;
+  /**
+   * Entity following, for questions whose evidence spans several turns: the rarest terms of the
+   * first three hits that the query does not hold (names, places; terms in 2 to 5 documents, at
+   * most 3) make a second query, whose scores are added at this weight (relative to the best
+   * of each query). 0 turns it off. @default 0.3
+   */
+  followWeight?: number;
+  /**
    * Pruned search (MaxScore): skips the postings of documents that cannot reach the top results
    * and returns exactly what scoring every posting returns, faster on large indexes. `false`
    * scores every posting (the reference the pruned search is tested against). @default true

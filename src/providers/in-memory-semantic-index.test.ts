@@ -88,8 +88,32 @@ describe("InMemorySemanticIndex ranking", () => {
     expect((await ranked({ contextWeight: 0 }, contents, "What does Melanie paint?"))[0]).toBe("d1");
   });
 
+  it("favours turns that mention a time when the query asks when", async () => {
+    const contents = ["Melanie: camping by the lake", "Melanie: we went camping with the kids yesterday"];
+    expect((await ranked({ timeWeight: 1, contextWeight: 0 }, contents, "When did Melanie go camping?"))[0]).toBe("d0");
+    expect((await ranked({ contextWeight: 0 }, contents, "When did Melanie go camping?"))[0]).toBe("d1");
+    // Only when the query asks when.
+    expect((await ranked({ contextWeight: 0 }, contents, "Where did Melanie go camping?"))[0]).toBe("d0");
+  });
+
+  it("follows the rare terms of the first hits to the turns that share them", async () => {
+    const contents = [
+      "Caroline: I moved here from my home country four years ago",
+      "Melanie: did you move the couch",
+      "Caroline: filler one",
+      "Caroline: filler two",
+      "Caroline: grandma gave me this necklace in Sweden, my home country",
+    ];
+    // Without following, the necklace turn only matches the speaker, like the fillers before it.
+    expect((await ranked({ followWeight: 0, contextWeight: 0 }, contents, "Where did Caroline move from?")).indexOf("d4")).toBe(4);
+    // The first hit's rare terms ("home", "country") lead to it.
+    expect((await ranked({ contextWeight: 0 }, contents, "Where did Caroline move from?")).indexOf("d4")).toBeLessThan(3);
+  });
+
   it("refuses negative ranking settings", () => {
     expect(() => new InMemorySemanticIndex({ coordination: -1 })).toThrow(/coordination must be/);
     expect(() => new InMemorySemanticIndex({ speakerWeight: Number.NaN })).toThrow(/speakerWeight must be/);
+    expect(() => new InMemorySemanticIndex({ followWeight: -0.3 })).toThrow(/followWeight must be/);
+    expect(() => new InMemorySemanticIndex({ timeWeight: Infinity })).toThrow(/timeWeight must be/);
   });
 });

@@ -1,8 +1,10 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
-import { analyzeText } from "./text-analysis";
+import { nonNegativeOption } from "../errors/check-option";
+import { analyzeText, asksWhen, mentionsTime } from "./text-analysis";
+import { followTerms, mergeFollowed } from "./follow-first-hits";
 import { pickEvictions } from "./pick-evictions";
-import { NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
-import { searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
+import { boostOf, NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
+import { everyScored, scoreEach, searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
 import { norm, topK } from "./top-k";
 import { ANY, DocumentColumns } from "./document-columns";
 import { PostingLists, type PostingList } from "./posting-lists";
@@ -36,6 +38,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly questionWeight: number;
   private readonly coordination: number;
   private readonly speakerWeight: number;
+  private readonly timeWeight: number;
+  private readonly followWeight: number;
   private readonly pruning: boolean;
   private entries: (Entry | undefined)[] = [];
   private readonly ordinalById = new Map<string, number>();
@@ -65,13 +69,15 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private oldest = 0;
 
   constructor(options: InMemorySemanticIndexOptions = {}) {
-    this.k1 = nonNegative(options.k1, "k1", 1.2);
-    this.b = nonNegative(options.b, "b", 0.75);
-    this.contextWeight = nonNegative(options.contextWeight, "contextWeight", 0.5);
-    this.contextWindow = Math.floor(nonNegative(options.contextWindow, "contextWindow", 2));
-    this.questionWeight = nonNegative(options.questionWeight, "questionWeight", 2);
-    this.coordination = nonNegative(options.coordination, "coordination", 1);
-    this.speakerWeight = nonNegative(options.speakerWeight, "speakerWeight", 1.5);
+    this.k1 = nonNegativeOption(options.k1, "k1", 1.2);
+    this.b = nonNegativeOption(options.b, "b", 0.75);
+    this.contextWeight = nonNegativeOption(options.contextWeight, "contextWeight", 0.5);
+    this.contextWindow = Math.floor(nonNegativeOption(options.contextWindow, "contextWindow", 2));
+    this.questionWeight = nonNegativeOption(options.questionWeight, "questionWeight", 2);
+    this.coordination = nonNegativeOption(options.coordination, "coordination", 1);
+    this.speakerWeight = nonNegativeOption(options.speakerWeight, "speakerWeight", 1.5);
+    this.timeWeight = nonNegativeOption(options.timeWeight, "timeWeight", 1.5);
+    this.followWeight = nonNegativeOption(options.followWeight, "followWeight", 0.3);
     this.pruning = options.pruning ?? true;
     this.maxDocuments = options.maxDocuments ?? 10_000;
     if (!(this.maxDocuments === Infinity || (Number.isInteger(this.maxDocuments) && this.maxDocuments >= 1))) {
@@ -102,18 +108,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const { k1, b } = this;
     const lengthNorm = b / averageLength;
     const saturation = (frequency: number, length: number) => (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * length));
-    const terms: QueryTerm[] = [];
-    let queryMass = 0;
-    for (const [term, queryFrequency] of queryTerms) {
-      const postings = this.postings.get(term);
-      const frequency = postings?.documents;
-      if (!postings || !frequency) continue;
-      const idf = Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
-      const weight = idf * (1 + Math.log(queryFrequency));
-      terms.push({ list: postings.data.subarray(0, postings.used), idf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
-      queryMass += idf;
-    }
-    if (terms.length === 0) return [];
+    const idf = (frequency: number) => Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
     // Scratch arrays indexed by ordinal, reused between searches (this method never awaits, so
     // searches cannot interleave) and reset through the list of what was touched: the search
     // writes only at ordinals it first checked against the filter.
@@ -127,45 +122,77 @@ export class InMemorySemanticIndex implements SemanticIndex {
     }
     const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
     const checked: number[] = [];
-    const named = [...queryTerms.keys()].filter((term) => this.speakers.has(term)).map((term) => this.columns.codeOf(term));
     // The scope compared as interned codes; only tags need the document itself.
     const { sessions, users } = this.columns;
     const session = this.columns.codeOf(filter.sessionId);
     const user = this.columns.codeOf(filter.userId);
     const byTags = (filter.tags?.length ?? 0) > 0;
     const entries = this.entries;
-    const lends = this.contextWeight > 0 && this.contextWindow > 0;
-    const corpus: LexicalCorpus = {
-      lengths: this.columns.lengths,
-      columns: this.columns,
-      speakers: this.columns.speakers,
-      passes: (ordinal) => {
-        if (seen[ordinal] === 0) {
-          const entry = entries[ordinal];
-          const inScope = entry !== undefined && (session === ANY || sessions[ordinal] === session) && (user === ANY || users[ordinal] === user);
-          seen[ordinal] = inScope && (!byTags || matchesFilter(entry.document, filter)) ? 1 : 2;
-          checked.push(ordinal);
-        }
-        return seen[ordinal] === 1;
-      },
-      saturation,
-      coordination: this.coordination,
-      lending: lends ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight } : undefined,
-      speakerWeight: named.length > 0 ? this.speakerWeight : 1,
-      named,
-      own: this.scratchOwn,
-      matched: this.scratchMatched,
-      flags: this.scratchFlags,
+    const passes = (ordinal: number) => {
+      if (seen[ordinal] === 0) {
+        const entry = entries[ordinal];
+        const inScope = entry !== undefined && (session === ANY || sessions[ordinal] === session) && (user === ANY || users[ordinal] === user);
+        seen[ordinal] = inScope && (!byTags || matchesFilter(entry.document, filter)) ? 1 : 2;
+        checked.push(ordinal);
+      }
+      return seen[ordinal] === 1;
     };
+    const lending = this.contextWeight > 0 && this.contextWindow > 0 ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight } : undefined;
+    // A query's terms (posting lists, with their frequency in it), IDF mass and boosts.
+    const prepare = (counts: readonly [PostingList | undefined, number][], when: boolean) => {
+      const terms: QueryTerm[] = [];
+      let mass = 0;
+      const named: number[] = [];
+      for (const [postings, queryFrequency] of counts) {
+        const frequency = postings?.documents;
+        if (!postings || !frequency) continue;
+        const termIdf = idf(frequency);
+        const weight = termIdf * (1 + Math.log(queryFrequency));
+        terms.push({ list: postings.data.subarray(0, postings.used), idf: termIdf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
+        mass += termIdf;
+      }
+      for (const [postings] of counts) if (postings && this.speakers.has(postings.term)) named.push(this.columns.codeOf(postings.term));
+      const speakerWeight = named.length > 0 ? this.speakerWeight : 1;
+      const timeWeight = when ? this.timeWeight : 1;
+      const corpus: LexicalCorpus = {
+        lengths: this.columns.lengths,
+        columns: this.columns,
+        passes,
+        saturation,
+        coordination: this.coordination,
+        lending,
+        boost: boostOf(this.columns, named, speakerWeight, timeWeight),
+        maxBoost: Math.max(1, speakerWeight) * Math.max(1, timeWeight),
+        own: this.scratchOwn,
+        matched: this.scratchMatched,
+        flags: this.scratchFlags,
+      };
+      return { terms, mass, corpus };
+    };
+    const search = this.pruning ? searchPruned : searchExhaustive;
     try {
-      const search = this.pruning ? searchPruned : searchExhaustive;
-      return this.results(search(terms, queryMass, corpus, limit));
+      const first = prepare([...queryTerms].map(([term, count]) => [this.postings.get(term), count]), asksWhen(query));
+      if (first.terms.length === 0) return [];
+      const ranked = search(first.terms, first.mass, first.corpus, limit);
+      const hits = ranked.map(([ordinal]) => ordinal);
+      const expansion = this.followWeight > 0 ? followTerms(hits, entries, queryTerms, idf) : [];
+      if (expansion.length === 0) return this.results(ranked);
+      // Follow the first hits. Every document the follow-up query scores (its terms are rare: a
+      // few) joins the query's best, scored by the query too; any other document keeps its score
+      // by the query, under the query's best. So the merged ranking is over all documents.
+      const second = prepare(expansion.map((postings) => [postings, 1]), false);
+      const followed = everyScored(second.terms, second.corpus);
+      const byQuery = new Map(ranked);
+      const joining = followed.filter((ordinal) => !byQuery.has(ordinal));
+      scoreEach(first.terms, first.mass, first.corpus, joining, true).forEach((score, index) => byQuery.set(joining[index]!, score));
+      const byFollowUp = new Map(scoreEach(second.terms, second.mass, second.corpus, followed, false).map((score, index) => [followed[index]!, score]));
+      return this.results(topK(mergeFollowed(byQuery, byFollowUp, this.followWeight), limit));
     } finally {
       for (const ordinal of checked) {
         seen[ordinal] = 0;
-        corpus.own[ordinal] = 0;
-        corpus.matched[ordinal] = 0;
-        corpus.flags[ordinal] = 0;
+        this.scratchOwn[ordinal] = 0;
+        this.scratchMatched[ordinal] = 0;
+        this.scratchFlags[ordinal] = 0;
       }
     }
   }
@@ -235,7 +262,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const entry: Entry = { document, terms: [], length: terms.length, chain, speaker: speakerTerm(document.content), used: ++this.tick };
     this.entries.push(entry);
     const { sessionId, userId } = document;
-    this.columns.set(ordinal, { length: terms.length, sessionId, userId, asks: document.content.includes("?"), speaker: entry.speaker });
+    this.columns.set(ordinal, { length: terms.length, sessionId, userId, asks: document.content.includes("?"), speaker: entry.speaker, dated: mentionsTime(document.content) });
     const { previous, next } = this.columns;
     if (replaced !== undefined && this.entries[replaced]) {
       // Take the old document's place in its session's order.
@@ -350,12 +377,4 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.scratchMatched = new Float64Array(0);
     this.scratchFlags = new Uint8Array(0);
   }
-}
-
-function nonNegative(value: number | undefined, argument: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a finite number of 0 or more.` });
-  }
-  return value;
 }

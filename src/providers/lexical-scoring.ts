@@ -2,7 +2,7 @@ import { analyzeText } from "./text-analysis";
 
 /**
  * Scoring steps of `InMemorySemanticIndex`'s lexical search that follow BM25: coordination,
- * neighbour context lending and the speaker boost. Both searches (exhaustive and pruned, see
+ * neighbour context lending and the speaker and time boosts. Both searches (exhaustive and pruned, see
  * `lexical-search.ts`) compute a document's score with these functions, in the same order of
  * operations, so they agree to the last bit.
  */
@@ -62,7 +62,7 @@ export function lendingFactor(lending: LendingOptions | undefined): number {
 /**
  * A document's final score: its own score plus what the turns around it in its session lend
  * (a share of theirs, halved at each step away; a question turn lends `questionWeight` times as
- * much to the turns after it), times `speakerWeight` when the query names its speaker.
+ * much to the turns after it), times the query's `boost` of it (see `boostOf`).
  * `ownOf` answers 0 for a turn that does not match or does not pass the filter.
  */
 export function finalScore(
@@ -70,8 +70,7 @@ export function finalScore(
   columns: ScoringColumns,
   ownOf: (ordinal: number) => number,
   lending: LendingOptions | undefined,
-  boosted: (ordinal: number) => boolean,
-  speakerWeight: number,
+  boost: (ordinal: number) => number,
 ): number {
   let total = ownOf(ordinal);
   if (lending) {
@@ -90,5 +89,26 @@ export function finalScore(
       }
     }
   }
-  return boosted(ordinal) ? total * speakerWeight : total;
+  return total * boost(ordinal);
+}
+
+/** What the boosts read of the documents, by ordinal (see `DocumentColumns`). */
+export interface BoostColumns {
+  /** Speaker code of each document. */
+  speakers: Int32Array;
+  /** 1: the turn mentions a time. */
+  dated: Uint8Array;
+}
+
+/**
+ * A query's boost of a turn, by ordinal: `speakerWeight` if spoken by someone it names (`named`:
+ * speaker codes), times `timeWeight` if the turn mentions a time and the query asks when (pass 1
+ * otherwise). 1 for every turn when neither applies.
+ */
+export function boostOf(columns: BoostColumns, named: readonly number[], speakerWeight: number, timeWeight: number): (ordinal: number) => number {
+  const { speakers, dated } = columns;
+  const bySpeaker = speakerWeight !== 1 && named.length > 0;
+  if (timeWeight === 1) return bySpeaker ? (ordinal) => (named.includes(speakers[ordinal]!) ? speakerWeight : 1) : () => 1;
+  if (!bySpeaker) return (ordinal) => (dated[ordinal] === 1 ? timeWeight : 1);
+  return (ordinal) => (named.includes(speakers[ordinal]!) ? speakerWeight : 1) * (dated[ordinal] === 1 ? timeWeight : 1);
 }

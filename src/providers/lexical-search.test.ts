@@ -5,13 +5,15 @@ import type { ScoredDocument, SemanticDocument, SemanticFilter } from "./semanti
 
 // A small vocabulary, speakers and repeated contents, so scores tie often and many documents
 // match the same terms: the cases where a pruning bug would show.
-const WORDS = ["camping", "lake", "paint", "piano", "tea", "berlin", "dog", "run", "book", "song", "sunrise", "pottery"];
+// "yesterday" and "May" mention a time (boosted when a query asks when); "rome" and "oslo" are
+// rare, so the first hits' rare terms are followed.
+const WORDS = ["camping", "lake", "paint", "piano", "tea", "berlin", "dog", "run", "book", "song", "sunrise", "pottery", "yesterday", "May", "rome", "oslo"];
 const SPEAKERS = ["Caroline", "Melanie", "John"];
 
 interface Corpus {
-  documents: { speaker: number; words: number[]; question: boolean; session: number; user: number; tag: boolean }[];
+  documents: { speaker: number; words: number[]; rare: number; question: boolean; session: number; user: number; tag: boolean }[];
   deletions: number[];
-  queries: { speaker: number; words: number[] }[];
+  queries: { speaker: number; words: number[]; when: boolean }[];
 }
 
 const corpusArbitrary: fc.Arbitrary<Corpus> = fc.record({
@@ -19,6 +21,7 @@ const corpusArbitrary: fc.Arbitrary<Corpus> = fc.record({
     fc.record({
       speaker: fc.integer({ min: -1, max: SPEAKERS.length - 1 }),
       words: fc.array(fc.integer({ min: 0, max: WORDS.length - 1 }), { minLength: 0, maxLength: 6 }),
+      rare: fc.integer({ min: -1, max: 9 }),
       question: fc.boolean(),
       session: fc.integer({ min: 0, max: 2 }),
       user: fc.integer({ min: 0, max: 1 }),
@@ -28,7 +31,11 @@ const corpusArbitrary: fc.Arbitrary<Corpus> = fc.record({
   ),
   deletions: fc.array(fc.nat(), { maxLength: 10 }),
   queries: fc.array(
-    fc.record({ speaker: fc.integer({ min: -1, max: SPEAKERS.length - 1 }), words: fc.array(fc.integer({ min: 0, max: WORDS.length - 1 }), { minLength: 1, maxLength: 4 }) }),
+    fc.record({
+      speaker: fc.integer({ min: -1, max: SPEAKERS.length - 1 }),
+      words: fc.array(fc.integer({ min: 0, max: WORDS.length - 1 }), { minLength: 1, maxLength: 4 }),
+      when: fc.boolean(),
+    }),
     { minLength: 1, maxLength: 6 },
   ),
 });
@@ -41,12 +48,16 @@ const optionsArbitrary: fc.Arbitrary<InMemorySemanticIndexOptions> = fc.record({
   contextWindow: fc.constantFrom(0, 1, 2, 3),
   b: fc.constantFrom(0, 0.75, 1),
   k1: fc.constantFrom(0, 1.2, 2),
+  timeWeight: fc.constantFrom(0, 0.5, 1, 1.5, 3),
+  followWeight: fc.constantFrom(0, 0.3, 1),
 });
 
 async function build(corpus: Corpus, options: InMemorySemanticIndexOptions): Promise<InMemorySemanticIndex> {
   const index = new InMemorySemanticIndex({ ...options, maxDocuments: Infinity });
   const documents: SemanticDocument[] = corpus.documents.map((document, position) => {
-    const text = document.words.map((word) => WORDS[word]).join(" ") + (document.question ? "?" : ".");
+    // A rare word of its own (in a few documents only), the kind following picks up.
+    const rare = document.rare >= 0 ? ` place${document.rare}` : "";
+    const text = document.words.map((word) => WORDS[word]).join(" ") + rare + (document.question ? "?" : ".");
     return {
       id: `d${position}`,
       // Documents sharing a message id in a session replace each other in place, as rewrites do.
@@ -72,12 +83,14 @@ describe("pruned lexical search", () => {
     let compared = 0;
     let nonEmpty = 0;
     let tied = 0;
+    let followedOrBoosted = 0;
     await fc.assert(
       fc.asyncProperty(corpusArbitrary, optionsArbitrary, async (corpus, options) => {
         const pruned = await build(corpus, { ...options, pruning: true });
         const exhaustive = await build(corpus, { ...options, pruning: false });
+        const without = await build(corpus, { ...options, followWeight: 0, timeWeight: 1 });
         for (const query of corpus.queries) {
-          const text = `What about ${query.speaker >= 0 ? SPEAKERS[query.speaker] : ""} ${query.words.map((word) => WORDS[word]).join(" ")}?`;
+          const text = `${query.when ? "When" : "What"} about ${query.speaker >= 0 ? SPEAKERS[query.speaker] : ""} ${query.words.map((word) => WORDS[word]).join(" ")}?`;
           for (const filter of FILTERS) {
             for (const limit of [1, 3, 10]) {
               const expected = await exhaustive.searchText(text, filter, limit);
@@ -85,15 +98,18 @@ describe("pruned lexical search", () => {
               compared++;
               if (expected.length > 0) nonEmpty++;
               if (expected.some((hit, position) => position > 0 && hit.score === expected[position - 1]!.score)) tied++;
+              if (JSON.stringify(shape(await without.searchText(text, filter, limit))) !== JSON.stringify(shape(expected))) followedOrBoosted++;
             }
           }
         }
       }),
       { numRuns: 150, seed: 2026 },
     );
-    // The generated cases exercise what they are meant to: results, and ties among them.
+    // The generated cases exercise what they are meant to: results, ties among them, and
+    // rankings that following the first hits or the time boost changed.
     expect(nonEmpty).toBeGreaterThan(compared / 3);
     expect(tied).toBeGreaterThan(compared / 50);
+    expect(followedOrBoosted).toBeGreaterThan(compared / 20);
   });
 
   it("prunes: on a large index it scores a fraction of the postings and still agrees", async () => {

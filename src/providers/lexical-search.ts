@@ -24,8 +24,6 @@ export interface QueryTerm {
 export interface LexicalCorpus {
   /** Session neighbours and question marks, by ordinal. */
   columns: ScoringColumns;
-  /** Speaker code of each document (see `named`), by ordinal. */
-  speakers: Int32Array;
   /** Length in terms of each document, by ordinal (what `saturation` needs, without reading the entry). */
   lengths: Int32Array;
   /** The document is live and passes the read's filter (the index resets the scratch arrays of these). */
@@ -34,10 +32,10 @@ export interface LexicalCorpus {
   saturation(frequency: number, length: number): number;
   coordination: number;
   lending: LendingOptions | undefined;
-  /** Multiplier of the turns whose speaker the query names; 1 when it names none. */
-  speakerWeight: number;
-  /** Codes of the speakers the query names. */
-  named: readonly number[];
+  /** Multiplier of a turn's final score for this query (speaker and time boosts, see `boostOf`), by ordinal. */
+  boost(ordinal: number): number;
+  /** At least every `boost`, and at least 1. */
+  maxBoost: number;
   own: Float64Array;
   matched: Float64Array;
   flags: Uint8Array;
@@ -76,7 +74,7 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
 /**
  * MaxScore, document at a time. A document can only reach the top k if its own score, or that of
  * a turn lending to it, is at least the k-th best lower bound found so far divided by the most
- * lending and the speaker boost can multiply a score by (`cut`). Terms whose summed bounds stay
+ * lending and the boosts can multiply a score by (`cut`). Terms whose summed bounds stay
  * under `cut` stop producing candidates; they are only looked up for the documents the others
  * produce. At the end the k-th best lower bound is recomputed from the strong documents (own
  * score ≥ `cut`), which lifts the cut; the documents reaching it and the turns they lend to are
@@ -95,8 +93,9 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     idfSum[j + 1] = idfSum[j]! + terms[order[j]!]!.idf;
   }
   const bound = (score: number, matchedIdf: number) => coordinated(score, matchedIdf, queryMass, corpus.coordination) * SLACK;
-  const boosted = booster(corpus);
-  const factor = Math.max(1, corpus.speakerWeight) * lendingFactor(corpus.lending) * SLACK;
+  const boost = corpus.boost;
+  // The most lending and the boosts can multiply the largest own score among a document and its lenders by.
+  const factor = corpus.maxBoost * lendingFactor(corpus.lending) * SLACK;
   // By bound ascending: the posting lists, where the walk is in each, and their term's index.
   const lists = order.map((index) => terms[index]!.list);
   const positions = new Int32Array(count);
@@ -136,7 +135,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     const ordinal = seedList[index]!;
     if (!corpus.passes(ordinal)) continue;
     const score = ownOf(ordinal);
-    const lower = boosted(ordinal) ? score * corpus.speakerWeight : score;
+    const lower = score * boost(ordinal);
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
   while (firstEssential < count) {
@@ -185,7 +184,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     if (score >= cut) survivors.push(ordinal);
     // A lower bound of its final score: what the turns scored so far (mostly those before it)
     // lend to it; only worth computing for a document that may make the top k itself.
-    const lower = score >= cut ? finalScore(ordinal, columns, known, corpus.lending, boosted, corpus.speakerWeight) : boosted(ordinal) ? score * corpus.speakerWeight : score;
+    const lower = score >= cut ? finalScore(ordinal, columns, known, corpus.lending, boost) : score * boost(ordinal);
     if (best.length < limit || lower > best[0]!) raise(lower);
   }
 
@@ -194,9 +193,10 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
   const strong = survivors.filter((ordinal) => own[ordinal]! >= cut);
   // The k-th best lower bound: of the walk's, or of the strong documents' final scores with what
   // every document scored by now lends (the tighter of two lower bounds of the k-th best score).
-  const lowers = strong.map((ordinal) => finalScore(ordinal, columns, known, corpus.lending, boosted, corpus.speakerWeight));
+  const lowers = strong.map((ordinal) => finalScore(ordinal, columns, known, corpus.lending, boost));
   const threshold = Math.max(best.length === limit ? best[0]! : 0, strong.length >= limit ? kthLargest(lowers, limit) : 0);
-  // Which also lifts the cut a candidate's own score, or a lender's, must reach.
+  // Which also lifts the cut a candidate's own score, or a lender's, must reach: a final score is
+  // at most `factor` (the most lending and every boost add) times the largest of those.
   const lifted = threshold / factor;
   const candidates = neighbourhoods(
     strong.filter((ordinal) => own[ordinal]! >= lifted),
@@ -204,7 +204,7 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
   );
   const unknownAtMost = (ordinal: number) => ((flags[ordinal]! & KNOWN) !== 0 ? own[ordinal]! : cut);
   const kept = candidates.filter(
-    (ordinal) => finalScore(ordinal, columns, unknownAtMost, corpus.lending, boosted, corpus.speakerWeight) * SLACK >= threshold,
+    (ordinal) => finalScore(ordinal, columns, unknownAtMost, corpus.lending, boost) * SLACK >= threshold,
   );
   return rank(kept, corpus, ownOf, limit);
 
@@ -262,16 +262,70 @@ function neighbourhoods(hits: readonly number[], corpus: LexicalCorpus): number[
 
 /** The best `limit` of `candidates` by final score. */
 function rank(candidates: readonly number[], corpus: LexicalCorpus, ownOf: (ordinal: number) => number, limit: number): [number, number][] {
-  const boosted = booster(corpus);
   const scores = new Map<number, number>();
-  for (const ordinal of candidates) scores.set(ordinal, finalScore(ordinal, corpus.columns, ownOf, corpus.lending, boosted, corpus.speakerWeight));
+  for (const ordinal of candidates) scores.set(ordinal, finalScore(ordinal, corpus.columns, ownOf, corpus.lending, corpus.boost));
   return topK(scores, limit);
 }
 
-function booster(corpus: LexicalCorpus): (ordinal: number) => boolean {
-  const { speakers, named } = corpus;
-  if (corpus.speakerWeight === 1 || named.length === 0) return () => false;
-  return (ordinal) => named.includes(speakers[ordinal]!);
+/**
+ * Every document a query of rare terms scores above 0: those in the terms' posting lists that
+ * pass the filter, and the turns they lend to. For following the first hits, whose terms are in
+ * a few documents each.
+ */
+export function everyScored(terms: readonly QueryTerm[], corpus: LexicalCorpus): number[] {
+  const found = new Set<number>();
+  const { previous: before, next: after } = corpus.columns;
+  const window = corpus.lending?.window ?? 0;
+  for (const term of terms) {
+    for (let index = 0; index < term.list.length; index += 2) {
+      const ordinal = term.list[index]!;
+      if (!corpus.passes(ordinal)) continue;
+      found.add(ordinal);
+      let previous = before[ordinal]!;
+      let next = after[ordinal]!;
+      for (let step = 0; step < window; step++) {
+        if (previous !== NO_NEIGHBOUR) {
+          if (corpus.passes(previous)) found.add(previous);
+          previous = before[previous]!;
+        }
+        if (next !== NO_NEIGHBOUR) {
+          if (corpus.passes(next)) found.add(next);
+          next = after[next]!;
+        }
+      }
+    }
+  }
+  return [...found];
+}
+
+/**
+ * Final scores of the given documents (which pass the filter), as both searches score them, for
+ * the few documents a follow-up query adds. With `searched`, a search of these terms has just
+ * run and its own scores in the scratch arrays are reused (the same to the last bit); the other
+ * own scores are looked up, and the scratch arrays are left as they are.
+ */
+export function scoreEach(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, ordinals: readonly number[], searched: boolean): number[] {
+  const { own, flags, lengths } = corpus;
+  const frequencies = new Float64Array(terms.length);
+  const looked = new Map<number, number>();
+  const ownOf = (ordinal: number): number => {
+    if (searched && (flags[ordinal]! & KNOWN) !== 0) return own[ordinal]!;
+    let score = looked.get(ordinal);
+    if (score === undefined) {
+      score = 0;
+      if (corpus.passes(ordinal)) {
+        for (let index = 0; index < terms.length; index++) {
+          const list = terms[index]!.list;
+          const position = seek(list, 0, ordinal);
+          frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
+        }
+        score = ownScore(terms, frequencies, lengths[ordinal]!, queryMass, corpus);
+      }
+      looked.set(ordinal, score);
+    }
+    return score;
+  };
+  return ordinals.map((ordinal) => finalScore(ordinal, corpus.columns, ownOf, corpus.lending, corpus.boost));
 }
 
 /** Pushes onto a min-heap kept at most `limit` long (dropping its smallest). */

@@ -30,3 +30,16 @@ export function analyzeText(text: string): string[] {
   }
   return terms;
 }
+
+const TIME_WORDS =
+  /\b(?:yesterday|today|tonight|tomorrow|last|next|ago|recently|soon|weekends?|weeks?|months?|years?|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?:19|20)\d\d)\b/i;
+
+/** The text mentions a time: a relative one ("yesterday", "last week", "two years ago"), a month, a weekday or a year. */
+export function mentionsTime(text: string): boolean {
+  return TIME_WORDS.test(text);
+}
+
+/** The query asks when something happened ("When did…", "What year…", "How long ago…"). */
+export function asksWhen(query: string): boolean {
+  return /^\s*when\b|\bwhat (?:year|month|date|day|time)\b|\bhow long ago\b/i.test(query);
+}
