@@ -303,6 +303,71 @@ async function runCell(opened: OpenedStore, storeName: string, strategy: Strateg
   }
 }
 
+// ---------------------------------------------------------------- a long-lived summary session
+
+/**
+ * A session summarised turn after turn keeps one summary record per extension (thousands, in a
+ * long one). A turn reads the newest few (`getSummaries(id, { last })`); the second row reads
+ * every record, as agentcore did before `last` and as a custom store that ignores it does.
+ */
+async function summaryRecordsSection(quick: boolean): Promise<string[]> {
+  const counts = quick ? [0, 100] : [0, 100, 1_000, 5_000];
+  const redis = await connectRedis(redisUrl);
+  const backends: { name: string; create(): MemoryStore }[] = [{ name: "InMemoryStore", create: () => new InMemoryStore() }];
+  const prefix = `bench-records-${random()}:`;
+  if (typeof redis !== "string") backends.push({ name: "RedisMemoryStore", create: () => new RedisMemoryStore({ client: redis, prefix }) });
+  const rows: string[][] = [];
+  try {
+    for (const backend of backends) {
+      for (const readsAll of [false, true]) {
+        const row = [backend.name, readsAll ? "every record (before; a store ignoring `last`)" : "the newest 4 (`getSummaries(id, { last: 4 })`)"];
+        for (const records of counts) {
+          const base = backend.create();
+          // Reads every record and leaves the newest to the agent, as a store without `last` does.
+          const store: MemoryStore = readsAll
+            ? new Proxy(base, {
+                get(target, property) {
+                  if (property === "getSummaries") return (id: string) => target.getSummaries!(id);
+                  const value = Reflect.get(target, property, target) as unknown;
+                  return typeof value === "function" ? value.bind(target) : value;
+                },
+              })
+            : base;
+          const sessionId = `records-${records}-${random()}`;
+          const history: AgentMessage[] = [];
+          for (let turn = 0; history.length < 200; turn++) history.push(...turnMessages(turn).slice(0, 1), { id: `a${turn}`, role: "assistant", content: assistantText(turn), timestamp: turn });
+          await base.appendMessages!(sessionId, history);
+          // Older records end on messages this session no longer holds (as after a rewrite); the newest ends inside the tail.
+          for (let index = 0; index < records; index++) {
+            await base.saveSummary!(sessionId, { id: `old-${index}`, content: SUMMARY, fromMessageId: "u0", toMessageId: `gone-${index}`, messageCount: 1, model: "bench/summariser", createdAt: index });
+          }
+          await base.saveSummary!(sessionId, { id: "newest", content: SUMMARY, fromMessageId: "u0", toMessageId: history[159]!.id!, messageCount: 160, model: "bench/summariser", createdAt: records });
+          const model = new InstantModel(ANSWER);
+          const agent = new Agent({ model, memory: new SummaryMemory({ summarizeThreshold: 1_000, recentMessages: 20, maxTokens: 4_000, model: new InstantModel(SUMMARY) }), memoryStore: store, sessionId });
+          try {
+            collectGarbage();
+            const sample = await measure(() => agent.run("and the next step?"), quick ? { runs: 3, warmup: 1, minRuns: 3, budgetMs: 0 } : { runs: 30, warmup: 5, minRuns: 5, budgetMs: 4_000 });
+            if (!model.lastCall!.system?.includes(SUMMARY.slice(0, 40))) throw new Error(`${backend.name} × ${records} records: the turn was sent without the summary`);
+            row.push(formatSample(sample));
+          } finally {
+            await base.clearMessages(sessionId);
+          }
+        }
+        rows.push(row);
+      }
+    }
+  } finally {
+    if (typeof redis !== "string") redis.disconnect();
+  }
+  return [
+    "### A long-lived summary session: summary records read per turn",
+    "",
+    `A session summarised turn after turn keeps one record per summary (about one every ten turns: thousands in a long one). One \`summary\` turn (as above, no new summary written) on a 200-message session that holds N older records besides the newest, whose end lies in the tail. ${typeof redis === "string" ? `RedisMemoryStore ${redis}. ` : ""}Median (p10–p90) of ${quick ? "3" : "30"} turns:`,
+    "",
+    table(["store", "summaries read", ...counts.map((records) => `${count(records)} older records`)], rows),
+  ];
+}
+
 // ---------------------------------------------------------------- the run
 
 const count = (size: number) => size.toLocaleString("en-US");
@@ -396,6 +461,8 @@ export const benchmark: Benchmark = {
       "",
       table(["store", ...strategies.map((strategy) => `\`${strategy.name}\``)], ratioRows),
     );
+
+    sections.push("", ...(await summaryRecordsSection(quick)));
 
     const inMemory = median("InMemoryStore", "sliding_window", 10_000);
     sections.push(

@@ -66,7 +66,7 @@ export { groupTurns, type TurnRange } from "./strategies/group-turns";
 export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./strategies/trim-to-token-budget";
 
 // --- stores ---
-export type { Fact, FactRecord, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "./stores/memory-store";
+export type { Fact, FactRecord, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "./stores/memory-store";
 export type { FactScope } from "./stores/fact-scope";
 export { InMemoryStore, type InMemoryStoreOptions } from "./stores/in-memory-store";
 export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file-memory-store";

@@ -1,10 +1,11 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { copyMessages } from "../messages/copy-messages";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryRecord } from "./memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryReadOptions, SummaryRecord } from "./memory-store";
 import { rejectUnknownOptions } from "./reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../messages/session-id";
 import { tailLimit } from "./tail-limit";
+import { newestSummaries, summaryCount } from "./summary-count";
 
 /** Options of {@link InMemoryStore}. */
 export interface InMemoryStoreOptions {
@@ -159,9 +160,10 @@ export class InMemoryStore implements MemoryStore {
     return pruned;
   }
 
-  async getSummaries(sessionId: string): Promise<SummaryRecord[]> {
+  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
     validateSessionId(sessionId);
-    return structuredClone(this.find(sessionId)?.summaries ?? []);
+    const count = summaryCount(options, "InMemoryStore");
+    return structuredClone(newestSummaries(this.find(sessionId)?.summaries ?? [], count));
   }
 
   async saveSummary(sessionId: string, summary: SummaryRecord): Promise<void> {

@@ -38,6 +38,12 @@ export interface SummaryRecord {
   tokenCount?: number;
 }
 
+/** Options of `getSummaries`. */
+export interface SummaryReadOptions {
+  /** Only the newest `last` summaries (still oldest first). Omitted: all of them. */
+  last?: number;
+}
+
 /** What `getMessageTail` returns. */
 export interface MessageTail {
   /** The last messages, oldest first (at most `limit`). */
@@ -131,8 +137,12 @@ export interface MemoryStore {
   entries?(): Promise<SessionEntry[]>;
   /** Deletes sessions not accessed since `olderThan` (ms since epoch). Resolves to the ids deleted. */
   prune?(options: { olderThan: number }): Promise<string[]>;
-  /** The summaries kept for a session, oldest first. */
-  getSummaries?(sessionId: string): Promise<SummaryRecord[]>;
+  /**
+   * The summaries kept for a session, oldest first; with `{ last: n }`, only the newest `n` (still
+   * oldest first), so a long session's summary strategy reads a few records, not every summary the
+   * session ever had. A store that ignores `last` still works: the agent keeps the newest `n`.
+   */
+  getSummaries?(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]>;
   /** Keeps a summary for a session. Idempotent by `record.id`. */
   saveSummary?(sessionId: string, record: SummaryRecord): Promise<void>;
   /**

@@ -44,6 +44,29 @@ describe("adaptStore", () => {
     expect(store.writes).toBe(2);
   });
 
+  it("keeps the newest summaries with { last }, from a store that returns them all, and from its own records", async () => {
+    const record = (id: string): SummaryRecord => ({ id, content: id, fromMessageId: "1", toMessageId: "1", messageCount: 1, model: "mock/mock", createdAt: 1 });
+    const records = ["a", "b", "c"].map(record);
+    // A custom store written before `last` existed: getSummaries(sessionId) returns everything.
+    const asked: unknown[] = [];
+    const legacy = Object.assign(sixMethodStore(), {
+      getSummaries: async (_sessionId: string, ...rest: unknown[]) => {
+        asked.push(...rest);
+        return records;
+      },
+      saveSummary: async () => {},
+    });
+    const adapted = adaptStore(legacy);
+    expect(await adapted.getSummaries("s", { last: 2 })).toEqual(records.slice(1));
+    expect(await adapted.getSummaries("s")).toEqual(records);
+    expect(asked).toEqual([{ last: 2 }]);
+    const local = adaptStore(sixMethodStore());
+    for (const each of records) await local.saveSummary("s", each);
+    expect(await local.getSummaries("s", { last: 1 })).toEqual(records.slice(2));
+    expect(await local.getSummaries("s", { last: 0 })).toEqual([]);
+    await expect(local.getSummaries("s", { last: -2 })).rejects.toMatchObject({ name: "InvalidArgumentError", argument: "last" });
+  });
+
   it("reads a tail from a full read when the store has no getMessageTail", async () => {
     const adapted = adaptStore(sixMethodStore());
     await adapted.setMessages("s", ["1", "2", "3", "4"].map(message));

@@ -3,7 +3,8 @@ import { AgentCoreError } from "../errors/agent-core-error";
 import { StoreError } from "../errors/store-error";
 import { AbortError } from "../errors/abort-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { Fact, FactRecord, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "./memory-store";
+import type { Fact, FactRecord, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "./memory-store";
+import { newestSummaries, summaryCount } from "./summary-count";
 import { turnFoldingOf } from "./turn-folding";
 import { waitUnlessAborted } from "./wait-unless-aborted";
 
@@ -55,8 +56,11 @@ export interface AdaptedStore {
   /** Stores a fact: the whole `Fact` in a rich store, its key and value in a key → value store. */
   setFact(scopeId: string, fact: Fact): Promise<void>;
   deleteFact(scopeId: string, key: string): Promise<void>;
-  /** The summaries of a session, oldest first: the store's own, or those kept in this process. */
-  getSummaries(sessionId: string): Promise<SummaryRecord[]>;
+  /**
+   * The summaries of a session, oldest first: the store's own, or those kept in this process; with
+   * `{ last: n }` the newest `n` only (kept here too when a custom store returns more).
+   */
+  getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]>;
   /** Keeps a summary (idempotent by `record.id`): in the store, or in this process. */
   saveSummary(sessionId: string, record: SummaryRecord): Promise<void>;
   /** Takes the store's cross-process session lock; resolves to its release, or undefined when the store has none. */
@@ -179,10 +183,13 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     getFacts: (scopeId) => call("getFacts", undefined, `Could not read the facts of "${scopeId}"`, () => facts.get(scopeId)),
     setFact: (scopeId, fact) => call("setFact", undefined, `Could not store the fact "${fact.key}" of "${scopeId}"`, () => facts.set(scopeId, fact)),
     deleteFact: (scopeId, key) => call("deleteFact", undefined, `Could not delete the fact "${key}" of "${scopeId}"`, () => facts.delete(scopeId, key)),
-    getSummaries: (sessionId) =>
-      capabilities.summaries
-        ? call("getSummaries", sessionId, `Could not read the summaries of session "${sessionId}"`, async () => (await store.getSummaries!(sessionId)) ?? [])
-        : Promise.resolve(localSummaries.get(sessionId) ?? []),
+    getSummaries: async (sessionId, options) => {
+      const count = summaryCount(options, "MemoryStore");
+      if (!capabilities.summaries) return newestSummaries(localSummaries.get(sessionId) ?? [], count);
+      // A store written before `last` existed returns every summary: keep the newest.
+      const read = count === Infinity ? () => store.getSummaries!(sessionId) : () => store.getSummaries!(sessionId, { last: count });
+      return newestSummaries((await call("getSummaries", sessionId, `Could not read the summaries of session "${sessionId}"`, read)) ?? [], count);
+    },
     saveSummary: async (sessionId, record) => {
       if (capabilities.summaries) {
         return await call("saveSummary", sessionId, `Could not save a summary of session "${sessionId}"`, () => store.saveSummary!(sessionId, record));

@@ -88,6 +88,39 @@ describe("SummaryMemory", () => {
     expect(await store.getMessages("s")).toHaveLength(10); // nothing stored was lost
   });
 
+  it("on a long session reads only the newest summaries, and all of them only when none of those ends in the history", async () => {
+    const store = new InMemoryStore();
+    const reads: unknown[] = [];
+    const read = store.getSummaries.bind(store);
+    store.getSummaries = (sessionId, options) => {
+      reads.push(options);
+      return read(sessionId, options);
+    };
+    const stored: AgentMessage[] = Array.from({ length: 40 }, (_, index) => ({ id: `m${index}`, role: index % 2 === 0 ? "user" : "assistant", content: `message ${index}` }));
+    await store.appendMessages("s", stored);
+    const record = (id: string, toMessageId: string, messageCount: number, content: string): SummaryRecord => ({ id, content, fromMessageId: "m0", toMessageId, messageCount, model: "mock/summarizer", createdAt: 1 });
+    // A summary whose end this history does not hold (a rewritten session) is never used.
+    const stale = (index: number) => record(`stale-${index}`, `gone-${index}`, 1, `stale ${index}`);
+    for (let index = 0; index < 50; index++) await store.saveSummary("s", stale(index));
+    await store.saveSummary("s", record("valid", "m19", 20, "the valid summary"));
+    const summarizer = new MockLanguageModel({ responses: () => ({ text: "never" }) });
+    const model = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
+    const agent = new Agent({ model, memory: new SummaryMemory({ summarizeThreshold: 100, recentMessages: 2, model: summarizer }), memoryStore: store, sessionId: "s" });
+
+    await agent.run("next");
+    expect(reads).toEqual([{ last: 4 }]); // 51 summaries kept, 4 read
+    expect(model.calls[0]!.system).toContain("the valid summary");
+    expect(contents(model.calls[0]!.messages)[0]).toBe("message 20");
+
+    // Newer summaries that do not fit this history push the valid one out of the newest four: read them all.
+    for (let index = 50; index < 55; index++) await store.saveSummary("s", stale(index));
+    reads.length = 0;
+    await agent.run("again");
+    expect(reads).toEqual([{ last: 4 }, undefined]);
+    expect(model.calls[1]!.system).toContain("the valid summary");
+    expect(summarizer.calls).toHaveLength(0);
+  });
+
   it("keeps records for a store without summary methods in a per-store fallback", async () => {
     const { agent, summarizer, model } = setup({ summarizer: () => ({ text: "the summary" }) });
     for (let index = 1; index <= 4; index++) await agent.run(`question ${index}`);

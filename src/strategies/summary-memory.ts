@@ -19,6 +19,9 @@ import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions, ModelMessage, 
 import { ConversationStorage } from "./conversation-storage";
 import { findCoveredEnd, messageKey, type SummarizeRequest } from "./summary-records";
 
+/** Summaries read first on each turn (the newest); all of them only when none of these ends in the history. */
+const NEWEST_SUMMARIES = 4;
+
 export interface SummaryMemoryOptions extends WindowBehaviourOptions {
   /**
    * Summarise once the history not yet covered by a summary is longer than this many messages
@@ -140,14 +143,17 @@ export class SummaryMemory implements IMemoryStrategy {
     let previous: SummaryRecord | undefined;
     let coveredEnd = pinnedEnd;
     try {
-      const records = store ? await adaptStore(store).getSummaries(context.sessionId) : (this.localSummaries.get(context.sessionId) ?? []);
-      for (let index = records.length - 1; index >= 0 && !previous; index--) {
-        const end = findCoveredEnd(history, pinnedEnd, offset, records[index]!);
-        if (end !== undefined) {
-          previous = records[index];
-          coveredEnd = end;
-        }
+      // The newest summary almost always ends inside this history: read the last few records, and
+      // every record (a long session holds thousands) only when none of them does.
+      const read = (options?: { last: number }) =>
+        store ? adaptStore(store).getSummaries(context.sessionId, options) : Promise.resolve(this.localSummaries.get(context.sessionId) ?? []);
+      let records = await read({ last: NEWEST_SUMMARIES });
+      let found = this.newestCovering(records, history, pinnedEnd, offset);
+      if (!found && records.length >= NEWEST_SUMMARIES) {
+        records = await read();
+        found = this.newestCovering(records, history, pinnedEnd, offset);
       }
+      if (found) ({ record: previous, end: coveredEnd } = found);
     } catch (error) {
       this.report(context, "store", `Could not read the summaries of session "${context.sessionId}": ${errorText(error)}`, error);
     }
@@ -200,6 +206,15 @@ export class SummaryMemory implements IMemoryStrategy {
       ...(window.tokens === undefined ? {} : { tokens: window.tokens + summaryTokens }),
       budget: this.maxTokens,
     };
+  }
+
+  /** The newest of `records` whose last message this history holds, and the index after it. */
+  private newestCovering(records: readonly SummaryRecord[], history: readonly AgentMessage[], pinnedEnd: number, offset: number): { record: SummaryRecord; end: number } | undefined {
+    for (let index = records.length - 1; index >= 0; index--) {
+      const end = findCoveredEnd(history, pinnedEnd, offset, records[index]!);
+      if (end !== undefined) return { record: records[index]!, end };
+    }
+    return undefined;
   }
 
   /** Messages (or, counting turns, user messages) at stored positions from `since` on. */

@@ -217,5 +217,24 @@ export function describeOptionalCapabilities(
       await store.clearMessages(id);
       expect(await store.getSummaries!(id)).toEqual([]);
     });
+
+    capability(["getSummaries", "saveSummary"], "reads only the newest summaries with { last }, oldest first", async (store) => {
+      const id = sessionId();
+      await write(store, id, conversation(10));
+      const records = [2, 4, 6, 8, 10].map((count) => summary(`s${count}`, `covers ${count}`, count));
+      for (const record of records) await store.saveSummary!(id, record);
+      expect(await store.getSummaries!(id, { last: 2 })).toEqual(records.slice(3));
+      expect(await store.getSummaries!(id, { last: 1 })).toEqual(records.slice(4));
+      expect(await store.getSummaries!(id, { last: 2.7 })).toEqual(records.slice(3));
+      expect(await store.getSummaries!(id, { last: 0 })).toEqual([]);
+      expect(await store.getSummaries!(id, { last: 50 })).toEqual(records);
+      expect(await store.getSummaries!(id, { last: Infinity })).toEqual(records);
+      expect(await store.getSummaries!(id, {})).toEqual(records);
+      expect(await store.getSummaries!(sessionId(), { last: 3 })).toEqual([]);
+      for (const last of [-1, Number.NaN, "2"]) {
+        await expect(store.getSummaries!(id, { last } as never)).rejects.toMatchObject({ name: "InvalidArgumentError", argument: "last" });
+      }
+      await store.clearMessages(id);
+    });
   });
 }

@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { tailLimit } from "../tail-limit";
+import { newestSummaries, summaryCount } from "../summary-count";
 import { entryOf } from "./file-state";
 import { FileStoreEngine } from "./file-store-engine";
 
@@ -187,10 +188,11 @@ export class FileMemoryStore implements MemoryStore {
     return pruned;
   }
 
-  async getSummaries(sessionId: string): Promise<SummaryRecord[]> {
+  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
     validateSessionId(sessionId);
+    const count = summaryCount(options, store);
     await this.engine.read("getSummaries", sessionId);
-    return structuredClone(this.engine.state.sessions.get(sessionId)?.summaries ?? []);
+    return structuredClone(newestSummaries(this.engine.state.sessions.get(sessionId)?.summaries ?? [], count));
   }
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {

@@ -3,12 +3,13 @@ import type { Pool, PoolClient } from "pg";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
+import { summaryCount } from "../summary-count";
 import { turnFolding } from "../turn-folding";
 import { migrateTables, postgresTables, type PostgresTables } from "./postgres-schema";
 import { PostgresAppendBatcher } from "./postgres-append-batcher";
@@ -274,9 +275,16 @@ export class PostgresMemoryStore implements MemoryStore {
     });
   }
 
-  async getSummaries(sessionId: string): Promise<SummaryRecord[]> {
+  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
     validateSessionId(sessionId);
-    const rows = await this.query<{ body: string }>("getSummaries", sessionId, `SELECT body FROM ${this.tables.summaries} WHERE session_id = $1 ORDER BY seq`, [sessionId]);
+    const count = summaryCount(options, store);
+    // LIMIT NULL is no limit.
+    const rows = await this.query<{ body: string }>(
+      "getSummaries",
+      sessionId,
+      `SELECT body FROM (SELECT seq, body FROM ${this.tables.summaries} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) newest ORDER BY seq`,
+      [sessionId, count === Infinity ? null : count],
+    );
     return rows.map((row, index) => parseStoredJson<SummaryRecord>(row.body, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }));
   }
 

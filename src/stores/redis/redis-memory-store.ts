@@ -4,7 +4,7 @@ import type { ChainableCommander, Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { holdLease } from "../hold-lease";
 import { execWaitingForReplicas, replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
@@ -33,6 +33,7 @@ import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateSessionId } from "../../messages/session-id";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
+import { summaryCount } from "../summary-count";
 
 /** Options of {@link RedisMemoryStore}. */
 export interface RedisMemoryStoreOptions {
@@ -211,9 +212,11 @@ export class RedisMemoryStore implements MemoryStore {
     return pruned;
   }
 
-  async getSummaries(sessionId: string): Promise<SummaryRecord[]> {
+  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
     const keys = this.keys(sessionId);
-    const raw = await this.call("getSummaries", sessionId, () => this.client.lrange(keys.summaries, 0, -1));
+    const count = summaryCount(options, store);
+    if (count === 0) return [];
+    const raw = await this.call("getSummaries", sessionId, () => this.client.lrange(keys.summaries, count === Infinity ? 0 : -count, -1));
     return raw.map((text, index) => parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }));
   }
 

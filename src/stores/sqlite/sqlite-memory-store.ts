@@ -6,13 +6,14 @@ import type { Database } from "better-sqlite3";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
+import { summaryCount } from "../summary-count";
 
 /** Options of {@link SqliteMemoryStore}. */
 export interface SqliteMemoryStoreOptions {
@@ -203,9 +204,11 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  async getSummaries(sessionId: string): Promise<SummaryRecord[]> {
+  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
     validateSessionId(sessionId);
-    const rows = this.wrap("getSummaries", sessionId, () => this.statements.summaries.all(sessionId) as { body: string }[]);
+    const count = summaryCount(options, store);
+    // SQLite reads LIMIT -1 as no limit.
+    const rows = this.wrap("getSummaries", sessionId, () => this.statements.summaries.all(sessionId, count === Infinity ? -1 : count) as { body: string }[]);
     return rows.map((row, index) => parseStoredJson<SummaryRecord>(row.body, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }));
   }
 
@@ -292,7 +295,7 @@ export class SqliteMemoryStore implements MemoryStore {
       session: db.prepare(`${sessionSelect} WHERE s.session_id = ?`),
       allSessions: db.prepare(`${sessionSelect} ORDER BY s.accessed_at`),
       stale: db.prepare(`SELECT session_id FROM ${t.sessions} WHERE accessed_at < ?`),
-      summaries: db.prepare(`SELECT body FROM ${t.summaries} WHERE session_id = ? ORDER BY seq`),
+      summaries: db.prepare(`SELECT body FROM (SELECT seq, body FROM ${t.summaries} WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`),
       saveSummary: db.prepare(`INSERT OR IGNORE INTO ${t.summaries} (session_id, summary_id, body) VALUES (?, ?, ?)`),
       expireLock: db.prepare(`DELETE FROM ${t.locks} WHERE session_id = ? AND expires_at < ?`),
       takeLock: db.prepare(`INSERT OR IGNORE INTO ${t.locks} (session_id, token, expires_at) VALUES (?, ?, ?)`),

@@ -4,7 +4,7 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { validateSessionId } from "../../messages/session-id";
 import { holdLease } from "../hold-lease";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import {
@@ -22,6 +22,7 @@ import { appendScript, factScript, pruneScript, renewScript, replaceScript, summ
 import { RedisSessionIndex } from "../redis/redis-session-index";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
+import { summaryCount } from "../summary-count";
 import { evalScript, hashRecord, isNoScript, jsonReply, readRaw, scriptSha, sessionScript, stringList, tailScript, upstashErrorText, upstashSortedSets } from "./upstash-commands";
 
 /** Options of {@link UpstashRedisMemoryStore}. */
@@ -186,9 +187,11 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     return pruned;
   }
 
-  async getSummaries(sessionId: string): Promise<SummaryRecord[]> {
+  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
     const keys = this.keys(sessionId);
-    const raw = await this.call("getSummaries", sessionId, async () => stringList(await readRaw(this.client, "LRANGE", keys.summaries, [0, -1])));
+    const count = summaryCount(options, store);
+    if (count === 0) return [];
+    const raw = await this.call("getSummaries", sessionId, async () => stringList(await readRaw(this.client, "LRANGE", keys.summaries, [count === Infinity ? 0 : -count, -1])));
     return raw.map((text, index) => parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }));
   }
 
