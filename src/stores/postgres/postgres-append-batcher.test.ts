@@ -22,7 +22,8 @@ describe.skipIf(!available)("PostgresMemoryStore group commit", () => {
     await store.migrate();
     const statements: string[] = [];
     const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-    const counting = { query: (sql: string, values: unknown[]) => (statements.push(sql), query(sql, values)), connect: pool.connect.bind(pool) } as unknown as pg.Pool;
+    // The store sends named statements ({ name, text, values }).
+    const counting = { query: (statement: { text: string }) => (statements.push(statement.text), query(statement)), connect: pool.connect.bind(pool) } as unknown as pg.Pool;
     const counted = new PostgresMemoryStore({ pool: counting, schema, tablePrefix: "many_" });
     const sessions = Array.from({ length: 30 }, (_, index) => `s${index}`);
     const appends = (session: string, turn: number) => [message(`${session}-${turn}-u`), message(`${session}-${turn}-a`)];

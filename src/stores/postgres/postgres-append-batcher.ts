@@ -1,5 +1,6 @@
 import type { AgentMessage } from "../../messages/agent-message";
 import type { PostgresTables } from "./postgres-schema";
+import { PostgresStatementBatcher } from "./postgres-statement-batcher";
 import type { PostgresTurnSql } from "./postgres-turn-sql";
 
 /** One `appendMessages` waiting for its statement. */
@@ -15,24 +16,14 @@ export interface PendingAppend {
 
 type Query = (sql: string, values: unknown[]) => Promise<{ session_id: string; ok: boolean }[]>;
 
-/** The most appends one statement carries (a bound on its size and on the work one failure redoes). */
-const MAX_BATCH = 64;
-
 /**
- * Group commit of a store's appends: an append sent while another statement of this batcher is
- * running waits for it, and all that waited go together in one statement, one transaction, one
- * WAL flush; each caller is answered only once that transaction committed. An append with nothing
- * running goes at once, alone, so a lone append waits for nothing; the wait is bounded by one
- * statement (at most `maxInFlight` run at a time). Each append keeps its own guarantees: its
- * messages are written whole or not at all, idempotently by id, fenced by its own lease (a refused
- * one answers `false`, the others are written); one statement holds at most one append per
- * session, so appends to a session keep their order. A batch that fails for another reason than
- * its connection is retried one append at a time (it rolled back whole), so one bad append never
- * fails the others.
+ * Group commit of a store's appends (see `PostgresStatementBatcher`): appends of different sessions
+ * sent while one is in flight go together in one statement, one transaction, one WAL flush. Each
+ * append keeps its own guarantees: its messages are written whole or not at all, idempotently by
+ * id, fenced by its own lease (a refused one answers `false`, the others are written).
  */
 export class PostgresAppendBatcher {
-  private readonly waiting: { append: PendingAppend; resolve: (ok: boolean) => void; reject: (error: unknown) => void }[] = [];
-  private inFlight = 0;
+  private readonly batcher: PostgresStatementBatcher<PendingAppend, boolean>;
 
   constructor(
     private readonly tables: PostgresTables,
@@ -40,59 +31,23 @@ export class PostgresAppendBatcher {
     /** How the single-append statement fences (`PostgresSessionLeases.fence` / `fenceAndRelease`). */
     private readonly fences: { fence: (session: number, token: number) => string; fenceAndRelease: (session: number, token: number) => string; table: string },
     private readonly query: Query,
-    private readonly isConnectionError: (error: unknown) => boolean,
-    private readonly maxInFlight: number,
-  ) {}
+    isConnectionError: (error: unknown) => boolean,
+    maxInFlight: number,
+  ) {
+    this.batcher = new PostgresStatementBatcher(
+      async (appends) => {
+        const rows = appends.length === 1 ? await this.sendOne(appends[0]!) : await this.sendMany(appends);
+        const ok = new Map(rows.map((row) => [row.session_id, row.ok]));
+        return appends.map((append) => ok.get(append.sessionId) === true);
+      },
+      isConnectionError,
+      maxInFlight,
+    );
+  }
 
   /** Appends; resolves to false when the write was refused because its lease is no longer the session's. */
   append(append: PendingAppend): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ append, resolve, reject });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.inFlight < this.maxInFlight && this.waiting.length > 0) {
-      const batch = this.take();
-      this.inFlight++;
-      void this.send(batch).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
-    }
-  }
-
-  /** The next batch: waiting appends in order, the first of each session, at most `MAX_BATCH`. */
-  private take(): typeof this.waiting {
-    const batch: typeof this.waiting = [];
-    const sessions = new Set<string>();
-    for (let index = 0; index < this.waiting.length && batch.length < MAX_BATCH; ) {
-      const entry = this.waiting[index]!;
-      if (sessions.has(entry.append.sessionId)) {
-        index++;
-        continue;
-      }
-      sessions.add(entry.append.sessionId);
-      batch.push(entry);
-      this.waiting.splice(index, 1);
-    }
-    return batch;
-  }
-
-  private async send(batch: typeof this.waiting): Promise<void> {
-    try {
-      const rows = batch.length === 1 ? await this.sendOne(batch[0]!.append) : await this.sendMany(batch.map((entry) => entry.append));
-      const ok = new Map(rows.map((row) => [row.session_id, row.ok]));
-      for (const entry of batch) entry.resolve(ok.get(entry.append.sessionId) === true);
-    } catch (error) {
-      if (batch.length === 1 || this.isConnectionError(error)) {
-        for (const entry of batch) entry.reject(error);
-        return;
-      }
-      // Rolled back whole: each append again on its own, so only a bad one fails.
-      await Promise.all(batch.map((entry) => this.send([entry])));
-    }
+    return this.batcher.submit(append);
   }
 
   private async sendOne(append: PendingAppend): Promise<{ session_id: string; ok: boolean }[]> {

@@ -100,6 +100,22 @@ export class PostgresSessionLeases {
   }
 
   /**
+   * `acquireSql` for many sessions at once: reads a CTE `input(session_id, token)` (distinct
+   * sessions) and defines `prior(session_id)` and `acquired(session_id)`, one row per session as in
+   * `acquireSql`. The leases are taken in session order, so two such statements never wait on each
+   * other in a cycle. `$leaseMs` is the parameter number.
+   */
+  acquireManySql(leaseMs: number): string {
+    return `prior AS (SELECT l.session_id FROM ${this.table} l JOIN input i ON l.session_id = i.session_id),
+      acquired AS (
+        INSERT INTO ${this.table} AS l (session_id, token, expires_at)
+        SELECT i.session_id, i.token, ${this.leaseSql(leaseMs)} FROM input i, ${asyncCommit} ORDER BY i.session_id
+        ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+        WHERE l.expires_at < clock_timestamp()
+        RETURNING l.session_id)`;
+  }
+
+  /**
    * SQL for a write statement that also releases this holder's lease: a CTE `permitted(ok)` like
    * `fence`'s, true when the write is not fenced or when this lease was still the session's and is
    * now deleted (the delete locks the row, so a takeover waits until the write commits). Call
