@@ -5,8 +5,10 @@ import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, 
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { tailLimit } from "../tail-limit";
+import { turnFolding } from "../turn-folding";
 import { entryOf } from "./file-state";
 import { FileStoreEngine } from "./file-store-engine";
+import { FileTurnFolding } from "./file-turn-folding";
 
 /** Options of {@link FileMemoryStore}. */
 export interface FileMemoryStoreOptions {
@@ -57,6 +59,8 @@ const optionAliases: Record<string, string> = { filename: "path", fileName: "pat
 export class FileMemoryStore implements MemoryStore {
   readonly path: string;
   private readonly engine: FileStoreEngine;
+  /** The agent's folded turn (internal, see `TurnFolding`): a run's user message and answer share one fsync. */
+  readonly [turnFolding]: FileTurnFolding;
 
   constructor(options: FileMemoryStoreOptions | string) {
     const resolved = typeof options === "string" ? { path: options } : options;
@@ -74,6 +78,12 @@ export class FileMemoryStore implements MemoryStore {
       compactAfterBytes: resolved.compactAfterBytes ?? 1_048_576,
       staleLockMs: Math.max(2000, resolved.staleLockMs ?? 10_000),
       lockTimeoutMs: resolved.lockTimeoutMs ?? 30_000,
+    });
+    this[turnFolding] = new FileTurnFolding({
+      lockSession: (sessionId, lockOptions) => this.lockSession(sessionId, lockOptions),
+      readTail: (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit),
+      append: (sessionId, messages, sync) => this.append(sessionId, messages, sync),
+      sync: (sessionId) => this.engine.sync("appendMessages", sessionId),
     });
   }
 
@@ -100,7 +110,13 @@ export class FileMemoryStore implements MemoryStore {
     return { messages: count === 0 ? [] : structuredClone(messages.slice(-count)), total: messages.length };
   }
 
+  /** Appends the messages whose ids are not stored yet; resolves once they are fsynced (with `fsync` on). */
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    await this.append(sessionId, messages, true);
+  }
+
+  /** `appendMessages`; `sync: false` leaves the fsync to the run's next durable write (see `FileTurnFolding`). */
+  private async append(sessionId: string, messages: AgentMessage[], sync: boolean): Promise<void> {
     validateSessionId(sessionId);
     if (messages.length === 0) return;
     const copy = structuredClone(messages);
@@ -114,7 +130,7 @@ export class FileMemoryStore implements MemoryStore {
         return true;
       });
       return fresh.length === 0 ? undefined : { op: "append", session: sessionId, messages: fresh, at: Date.now() };
-    });
+    }, { sync });
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {

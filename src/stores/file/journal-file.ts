@@ -16,7 +16,7 @@ export type JournalRead =
 
 /** A header is far shorter than this; its first read takes this many bytes. */
 const HEADER_READ = 256;
-/** Milliseconds the append handle stays open after the last append. */
+/** Milliseconds the append handle stays open after the last append (and the longest an unsynced append waits for its sync). */
 const IDLE_CLOSE_MS = 1_000;
 
 /**
@@ -31,6 +31,12 @@ const IDLE_CLOSE_MS = 1_000;
  * The header is not synced on its own: after a power loss it can lag one write behind, which only
  * leaves that last line unprotected, never raises a false alarm. Journals written before the
  * field existed have no such protection until the store upgrades them (see the engine).
+ *
+ * An append may leave its sync to later (`sync: false`, an agent run's user message): its line is
+ * written (every reader sees it, a crash of the process keeps it) but not fsynced, and the header
+ * is not moved past it (so a power loss that drops it never looks like a truncation). Whatever
+ * syncs the file next covers it, since fdatasync flushes the whole file: a synced append, `sync`,
+ * closing the handle, or the idle timer a second later.
  *
  * Appends go through a handle kept open between them (closed after a second without one), so a
  * turn does not open and close the file per write. The handle is used only while it is the file
@@ -53,12 +59,18 @@ export class JournalFile {
   private handle: FileHandle | undefined;
   private handleIno: number | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
-  private appending = false;
+  /** Lines written through the handle, counted; `synced`: how many of them a finished fdatasync covers. */
+  private written = 0;
+  private synced = 0;
+  /** A sync made on no caller's behalf (closing the handle, the idle timer) failed: `sync` reports it. */
+  private syncFailure: unknown;
 
   constructor(
     readonly path: string,
     private readonly writer: AtomicWriter,
     private readonly fsync: boolean,
+    /** The engine's in-process queue: the idle timer closes (and syncs) the handle on it, never during another operation. */
+    private readonly enqueue: <T>(body: () => Promise<T>) => Promise<T>,
   ) {}
 
   /** Forgets what was read: the next read starts from the header. */
@@ -155,34 +167,66 @@ export class JournalFile {
     }
   }
 
-  /** Under the lock, on a cursor brought up to date: appends one change, syncs it, then records the new length in the header. */
-  async append(operation: JournalOperation, generation: number): Promise<void> {
+  /**
+   * Under the lock, on a cursor brought up to date: appends one change. `sync` (the default):
+   * fsyncs it (and every line written before it), then records the new length in the header.
+   * Without: only writes it; `sync` or the next synced append makes it durable.
+   */
+  async append(operation: JournalOperation, generation: number, { sync = true }: { sync?: boolean } = {}): Promise<void> {
     const line = Buffer.from(`${JSON.stringify(operation)}\n`, "utf8");
-    this.appending = true;
     try {
       const handle = await this.prepare(generation);
       // The writes are synchronous (a page-cache copy of a few hundred bytes); only the sync waits on the disk.
       writeFullySync(handle.fd, line, this.offset);
-      if (this.fsync) await handle.datasync();
+      this.written++;
+      if (this.fsync && sync) await this.datasync(handle);
       this.offset += line.length;
       this.size = this.offset;
-      if (this.committedAt !== undefined) writeFullySync(handle.fd, Buffer.from(committedField(this.offset), "utf8"), this.committedAt);
+      if (this.committedAt !== undefined && (sync || !this.fsync)) writeFullySync(handle.fd, Buffer.from(committedField(this.offset), "utf8"), this.committedAt);
     } catch (error) {
       await this.closeHandle();
       throw error;
-    } finally {
-      this.appending = false;
     }
     this.armIdleClose();
   }
 
-  /** Closes the append handle (it reopens on the next append). */
+  /**
+   * Makes every line written so far durable: fdatasync when an append left its sync to later.
+   * Throws when a sync made in the background since the last call failed (its lines may be lost).
+   */
+  async sync(): Promise<void> {
+    const failure = this.syncFailure;
+    if (failure !== undefined) {
+      this.syncFailure = undefined;
+      throw failure;
+    }
+    if (this.fsync && this.synced < this.written && this.handle) await this.datasync(this.handle);
+  }
+
+  /** Closes the append handle (it reopens on the next append), syncing first any line written without its sync. */
   async closeHandle(): Promise<void> {
     const handle = this.handle;
     this.handle = this.handleIno = undefined;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
-    await handle?.close().catch(() => {});
+    if (!handle) return;
+    if (this.fsync && this.synced < this.written) {
+      try {
+        await this.datasync(handle);
+      } catch (error) {
+        // No caller waits on this sync: the next `sync` reports it. The lines stay counted as handled.
+        this.syncFailure = error;
+        this.synced = this.written;
+      }
+    }
+    await handle.close().catch(() => {});
+  }
+
+  /** fdatasync, then counts every line written before it started as durable. */
+  private async datasync(handle: FileHandle): Promise<void> {
+    const covered = this.written;
+    await handle.datasync();
+    this.synced = Math.max(this.synced, covered);
   }
 
   /** The journal's size when last seen. */
@@ -243,13 +287,20 @@ export class JournalFile {
     this.armIdleClose();
   }
 
-  /** Closes the handle after a second without appends (never during one: an append re-arms it when done). */
+  /**
+   * Closes the handle after a second without appends, on the queue (never during an operation),
+   * which also syncs a line written without its sync. The timer is unref'd: a process that exits
+   * before it fires has not waited for a run to settle, which syncs.
+   */
   private armIdleClose(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      if (!this.appending) void this.closeHandle();
+    const timer = setTimeout(() => {
+      void this.enqueue(async () => {
+        if (this.idleTimer === timer) await this.closeHandle();
+      }).catch(() => {});
     }, IDLE_CLOSE_MS);
-    this.idleTimer.unref();
+    timer.unref();
+    this.idleTimer = timer;
   }
 }
 
