@@ -4,6 +4,7 @@ import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryRecord } from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { copyMessages } from "../../messages/copy-messages";
 import { tailLimit } from "../tail-limit";
 import { turnFolding } from "../turn-folding";
 import { entryOf } from "./file-state";
@@ -90,7 +91,7 @@ export class FileMemoryStore implements MemoryStore {
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
     validateSessionId(sessionId);
     await this.engine.read("getMessages", sessionId);
-    return structuredClone(this.engine.state.sessions.get(sessionId)?.messages ?? []);
+    return copyMessages(this.engine.state.sessions.get(sessionId)?.messages ?? []);
   }
 
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
@@ -107,7 +108,7 @@ export class FileMemoryStore implements MemoryStore {
     const count = tailLimit(limit, store, operation);
     await this.engine.read(operation, sessionId);
     const messages = this.engine.state.sessions.get(sessionId)?.messages ?? [];
-    return { messages: count === 0 ? [] : structuredClone(messages.slice(-count)), total: messages.length };
+    return { messages: count === 0 ? [] : copyMessages(messages.slice(-count)), total: messages.length };
   }
 
   /** Appends the messages whose ids are not stored yet; resolves once they are fsynced (with `fsync` on). */
@@ -119,7 +120,7 @@ export class FileMemoryStore implements MemoryStore {
   private async append(sessionId: string, messages: AgentMessage[], sync: boolean): Promise<void> {
     validateSessionId(sessionId);
     if (messages.length === 0) return;
-    const copy = structuredClone(messages);
+    const copy = copyMessages(messages);
     await this.engine.write("appendMessages", sessionId, (state) => {
       const stored = state.sessions.get(sessionId)?.ids;
       const batch = new Set<string>();
@@ -135,7 +136,7 @@ export class FileMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
-    const copy = structuredClone(messages);
+    const copy = copyMessages(messages);
     await this.engine.write("setMessages", sessionId, () => ({ op: "set", session: sessionId, messages: copy, at: Date.now() }));
   }
 
