@@ -114,6 +114,25 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
     expect(syncs).toHaveLength(2); // and the answer's own
   });
 
+  it("syncs a deferred line within about a second even while more deferred lines keep coming", async () => {
+    const path = freshPath();
+    const store = new FileMemoryStore(path);
+    await store.appendMessages("s", [{ id: "m0", role: "user", content: "first" }]);
+    watched = path;
+    syncs.length = 0;
+    const release = await store.lockSession("s", { timeoutMs: 0 });
+    const started = Date.now();
+    let index = 0;
+    // Another deferred line every 150 ms (other runs starting on a busy server): no pause for an idle timer.
+    while (syncs.length === 0 && Date.now() - started < 2_500) {
+      await store[turnFolding].appendMessagesDeferringSync("s", [{ id: `d${++index}`, role: "user", content: `deferred ${index}` }]);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    expect(syncs).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(1_600);
+    await release();
+  });
+
   it("a direct appendMessages resolves only after its own fdatasync", async () => {
     const path = freshPath();
     const store = new FileMemoryStore(path);

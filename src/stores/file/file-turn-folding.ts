@@ -12,7 +12,7 @@ import type { TurnFolding } from "../turn-folding";
  * The rule: every append of a run is durable when the run settles (returns, throws or is
  * aborted). The agent syncs on every path (`syncAppends` when nothing else was appended after
  * the user message), the session lock's release syncs too, and a line left unsynced for a second
- * (a slow model) is synced by the journal's idle timer. A direct `appendMessages` call is never
+ * (a slow model) is synced by a timer the journal starts when it writes it. A direct `appendMessages` call is never
  * deferred: it resolves after its fsync.
  */
 export class FileTurnFolding implements TurnFolding {

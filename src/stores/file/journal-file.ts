@@ -16,8 +16,10 @@ export type JournalRead =
 
 /** A header is far shorter than this; its first read takes this many bytes. */
 const HEADER_READ = 256;
-/** Milliseconds the append handle stays open after the last append (and the longest an unsynced append waits for its sync). */
+/** Milliseconds the append handle stays open after the last append. */
 const IDLE_CLOSE_MS = 1_000;
+/** Milliseconds a line written without its sync waits at most for one (when nothing synced it before). */
+const DEFERRED_SYNC_MS = 1_000;
 
 /**
  * `<path>.journal`: JSON Lines, a header `{ format, generation, committed }` then one change per
@@ -36,7 +38,7 @@ const IDLE_CLOSE_MS = 1_000;
  * written (every reader sees it, a crash of the process keeps it) but not fsynced, and the header
  * is not moved past it (so a power loss that drops it never looks like a truncation). Whatever
  * syncs the file next covers it, since fdatasync flushes the whole file: a synced append, `sync`,
- * closing the handle, or the idle timer a second later.
+ * closing the handle, or, at the latest, a timer a second after the line was written.
  *
  * Appends go through a handle kept open between them (closed after a second without one), so a
  * turn does not open and close the file per write. The handle is used only while it is the file
@@ -59,6 +61,8 @@ export class JournalFile {
   private handle: FileHandle | undefined;
   private handleIno: number | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Started by the first line written without its sync: syncs `DEFERRED_SYNC_MS` later if nothing did. */
+  private syncTimer: ReturnType<typeof setTimeout> | undefined;
   /** Lines written through the handle, counted; `synced`: how many of them a finished fdatasync covers. */
   private written = 0;
   private synced = 0;
@@ -180,6 +184,7 @@ export class JournalFile {
       writeFullySync(handle.fd, line, this.offset);
       this.written++;
       if (this.fsync && sync) await this.datasync(handle);
+      else if (this.fsync) this.armDeferredSync();
       this.offset += line.length;
       this.size = this.offset;
       if (this.committedAt !== undefined && (sync || !this.fsync)) writeFullySync(handle.fd, Buffer.from(committedField(this.offset), "utf8"), this.committedAt);
@@ -210,16 +215,19 @@ export class JournalFile {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     if (!handle) return;
-    if (this.fsync && this.synced < this.written) {
-      try {
-        await this.datasync(handle);
-      } catch (error) {
-        // No caller waits on this sync: the next `sync` reports it. The lines stay counted as handled.
-        this.syncFailure = error;
-        this.synced = this.written;
-      }
-    }
+    await this.syncInBackground(handle);
     await handle.close().catch(() => {});
+  }
+
+  /** Syncs lines written without their sync, for no caller: a failure is kept for the next `sync` to report. */
+  private async syncInBackground(handle: FileHandle | undefined): Promise<void> {
+    if (!handle || !this.fsync || this.synced >= this.written) return;
+    try {
+      await this.datasync(handle);
+    } catch (error) {
+      this.syncFailure = error;
+      this.synced = this.written; // reported once, by `sync`, not retried: after a failed fsync a retry proves nothing
+    }
   }
 
   /** fdatasync, then counts every line written before it started as durable. */
@@ -288,10 +296,21 @@ export class JournalFile {
   }
 
   /**
-   * Closes the handle after a second without appends, on the queue (never during an operation),
-   * which also syncs a line written without its sync. The timer is unref'd: a process that exits
-   * before it fires has not waited for a run to settle, which syncs.
+   * A second after a line was written without its sync, syncs it if nothing has (on the queue).
+   * Not pushed back by later appends, so no line waits longer. Unref'd: a run syncs its own lines
+   * before it settles; the timer only bounds how long one waits while a model answers.
    */
+  private armDeferredSync(): void {
+    if (this.syncTimer) return;
+    const timer = setTimeout(() => {
+      this.syncTimer = undefined;
+      void this.enqueue(() => this.syncInBackground(this.handle)).catch(() => {});
+    }, DEFERRED_SYNC_MS);
+    timer.unref();
+    this.syncTimer = timer;
+  }
+
+  /** Closes the handle after a second without appends, on the queue (never during an operation). */
   private armIdleClose(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const timer = setTimeout(() => {
