@@ -47,7 +47,8 @@ export async function* runTurn(config: AgentConfig, run: TurnRun, session: TurnS
     const recalled = [...(provided?.recalled ?? []), ...(await recallMemories(config, run))];
     run.notifier.notify({ type: "memory:read", messageCount: history.messages.length, factCount: facts.length, recalledCount: recalled.length });
     log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
-    await log.persist();
+    // Stored before the model is called (a crash keeps it); its fsync may ride on the run's last append, which every path below makes.
+    await log.persist({ deferSync: true });
 
     for (let stepNumber = 1; stepNumber <= config.maxSteps; stepNumber++) {
       throwIfAborted(run);

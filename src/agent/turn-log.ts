@@ -14,6 +14,8 @@ export class TurnLog {
   private usage: LanguageModelUsage = emptyUsage();
   private finishReason: FinishReason = "other";
   private persisted = 0;
+  /** An append left its fsync to a later one (`persist({ deferSync })`), and none has made it durable yet. */
+  private unsynced = false;
 
   constructor(
     /** Where `persist` appends; none when the history lives in a provider (`agent.memory()`), which is written after the run. */
@@ -38,14 +40,33 @@ export class TurnLog {
   /**
    * Appends the messages not stored yet and tells `memory:write`. `unlock`: the run's last append,
    * which may release the store's session lock in the same round trip (`appendMessagesAndUnlock`).
+   * `deferSync`: the store may leave the append's fsync to the next (`appendMessagesDeferringSync`,
+   * for the user message before the model call). Without it, the append is durable when this
+   * resolves, and so is every deferred one before it: with nothing left to append, it syncs them.
    */
-  async persist(options: { unlock?: boolean } = {}): Promise<void> {
+  async persist(options: { unlock?: boolean; deferSync?: boolean } = {}): Promise<void> {
+    if (!this.store) return;
     const pending = this.messages.slice(this.persisted);
-    if (pending.length === 0 || !this.store) return;
-    if (options.unlock) await this.store.appendMessagesAndUnlock(this.run.sessionId, pending);
-    else await this.store.appendMessages(this.run.sessionId, pending);
+    if (pending.length === 0) {
+      if (!options.deferSync) await this.sync();
+      return;
+    }
+    if (options.deferSync) {
+      if (await this.store.appendMessagesDeferringSync(this.run.sessionId, pending)) this.unsynced = true;
+    } else {
+      if (options.unlock) await this.store.appendMessagesAndUnlock(this.run.sessionId, pending);
+      else await this.store.appendMessages(this.run.sessionId, pending);
+      this.unsynced = false; // the store's append syncs everything it wrote before it
+    }
     this.persisted = this.messages.length;
     this.run.notifier.notify({ type: "memory:write", messages: pending, messageIds: pending.map((message) => message.id!) });
+  }
+
+  /** Makes the deferred appends durable, when there are any. */
+  private async sync(): Promise<void> {
+    if (!this.unsynced) return;
+    await this.store!.syncAppends(this.run.sessionId);
+    this.unsynced = false;
   }
 
   /** `persist` for a run that is failing: a store failure is reported (`memory:error`), not thrown over the run's error. */

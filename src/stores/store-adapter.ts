@@ -76,6 +76,14 @@ export interface AdaptedStore {
    * whether it released. For a run's last append, when nothing after it needs the lock.
    */
   appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
+  /**
+   * `appendMessages` for a run holding the session's lock, leaving the fsync to the run's next
+   * durable append where the store can (then resolves to true, and the run owes a `syncAppends` if
+   * nothing else is appended before it settles); otherwise a plain `appendMessages` (false).
+   */
+  appendMessagesDeferringSync(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
+  /** Makes durable the appends whose sync was deferred (`appendMessagesDeferringSync`); nothing for a store that never defers. */
+  syncAppends(sessionId: string): Promise<void>;
   /** Metadata of a session; undefined when unknown or when the store keeps none. */
   getSession(sessionId: string): Promise<SessionEntry | undefined>;
   /** Records metadata on a session; does nothing when the store keeps none. */
@@ -213,6 +221,17 @@ function createAdapter(store: MemoryStore): AdaptedStore {
         return false;
       }
       return await call("appendMessages", sessionId, `Could not store ${messages.length} message(s) of session "${sessionId}"`, () => folding.appendMessagesAndUnlock(sessionId, messages));
+    },
+    appendMessagesDeferringSync: async (sessionId, messages) => {
+      if (!folding?.appendMessagesDeferringSync || messages.length === 0) {
+        await adapter.appendMessages(sessionId, messages);
+        return false;
+      }
+      await call("appendMessages", sessionId, `Could not store ${messages.length} message(s) of session "${sessionId}"`, () => folding.appendMessagesDeferringSync!(sessionId, messages));
+      return true;
+    },
+    syncAppends: async (sessionId) => {
+      if (folding?.syncAppends) await call("appendMessages", sessionId, `Could not sync the messages of session "${sessionId}"`, () => folding.syncAppends!(sessionId));
     },
     getSession: async (sessionId) =>
       capabilities.getSession ? await call("getSession", sessionId, `Could not read the metadata of session "${sessionId}"`, () => store.getSession!(sessionId)) : undefined,

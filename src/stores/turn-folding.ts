@@ -24,6 +24,16 @@ export interface TurnFolding {
    * nothing). Resolves to whether the lock was released; without a lock held, only appends.
    */
   appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
+  /**
+   * `appendMessages` for a run holding the session's lock, whose fsync may wait: the messages are
+   * stored (every reader sees them, a crash of the process keeps them) but a power loss before the
+   * next sync may lose them. The run must make them durable before it settles, by a later
+   * `appendMessages`/`appendMessagesAndUnlock` or by `syncAppends`. For a store whose every write
+   * costs a sync (the file store): a turn's user message and answer then share one.
+   */
+  appendMessagesDeferringSync?(sessionId: string, messages: AgentMessage[]): Promise<void>;
+  /** Makes durable every append of this store whose sync was deferred (`appendMessagesDeferringSync`). */
+  syncAppends?(sessionId: string): Promise<void>;
 }
 
 /** The store's folding, when it has one. */

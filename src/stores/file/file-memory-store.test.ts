@@ -203,26 +203,43 @@ describe("FileMemoryStore on disk", () => {
     expect(() => new FileMemoryStore({ path: freshPath(), fsync: false, compactAfterBytes: 1, staleLockMs: 5000, lockTimeoutMs: 100 })).not.toThrow();
   });
 
-  it("breaks a stale lock left by a dead process", async () => {
-    const path = freshPath();
-    const store = new FileMemoryStore({ path, staleLockMs: 2000 });
-    await store.appendMessages("s", turn(0));
-    mkdirSync(`${path}.lock`);
-    const old = new Date(Date.now() - 60_000);
-    utimesSync(`${path}.lock`, old, old);
-    const started = Date.now();
-    await store.appendMessages("s", turn(1));
-    expect(Date.now() - started).toBeLessThan(1500);
-    expect(existsSync(`${path}.lock`)).toBe(false);
-  });
+  // A lock is an empty file; a lock directory is what versions before it left, still honoured.
+  const makeLock = { "lock file": (lock: string) => writeFileSync(lock, "", { flag: "wx" }), "lock directory (an older version's)": (lock: string) => mkdirSync(lock) };
+  for (const [kind, make] of Object.entries(makeLock)) {
+    it(`breaks a stale ${kind} left by a dead process`, async () => {
+      const path = freshPath();
+      const store = new FileMemoryStore({ path, staleLockMs: 2000 });
+      await store.appendMessages("s", turn(0));
+      make(`${path}.lock`);
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(`${path}.lock`, old, old);
+      const started = Date.now();
+      await store.appendMessages("s", turn(1));
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    });
 
-  it("times out with a StoreError naming the lock file when a live process holds it", async () => {
+    it(`times out with a StoreError naming the lock when a live process holds it: a ${kind}`, async () => {
+      const path = freshPath();
+      const store = new FileMemoryStore({ path, lockTimeoutMs: 100 });
+      await store.appendMessages("s", turn(0));
+      make(`${path}.lock`); // fresh mtime: a live holder
+      await expect(store.appendMessages("s", turn(1))).rejects.toThrow(/sessions\.json\.lock/);
+      rmSync(`${path}.lock`, { recursive: true });
+      await store.appendMessages("s", turn(1));
+    });
+  }
+
+  it("takes its locks as empty files, removed on release", async () => {
     const path = freshPath();
-    const store = new FileMemoryStore({ path, lockTimeoutMs: 100 });
+    const store = new FileMemoryStore(path);
     await store.appendMessages("s", turn(0));
-    mkdirSync(`${path}.lock`); // fresh mtime: a live holder
-    await expect(store.appendMessages("s", turn(1))).rejects.toThrow(/sessions\.json\.lock/);
-    rmSync(`${path}.lock`, { recursive: true });
+    const release = await store.lockSession("s", { timeoutMs: 0 });
+    const locks = () => readdirSync(join(path, "..")).filter((name) => name.endsWith(".lock"));
+    expect(locks()).toHaveLength(1);
+    expect(statSync(join(path, "..", locks()[0]!)).isFile()).toBe(true);
+    await release();
+    expect(locks()).toEqual([]);
   });
 
   it("lists the scopes that hold facts, for another instance too", async () => {

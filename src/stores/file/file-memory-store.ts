@@ -4,10 +4,13 @@ import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { copyMessages } from "../../messages/copy-messages";
 import { tailLimit } from "../tail-limit";
 import { newestSummaries, summaryCount } from "../summary-count";
+import { turnFolding } from "../turn-folding";
 import { entryOf } from "./file-state";
 import { FileStoreEngine } from "./file-store-engine";
+import { FileTurnFolding } from "./file-turn-folding";
 
 /** Options of {@link FileMemoryStore}. */
 export interface FileMemoryStoreOptions {
@@ -58,6 +61,8 @@ const optionAliases: Record<string, string> = { filename: "path", fileName: "pat
 export class FileMemoryStore implements MemoryStore {
   readonly path: string;
   private readonly engine: FileStoreEngine;
+  /** The agent's folded turn (internal, see `TurnFolding`): a run's user message and answer share one fsync. */
+  readonly [turnFolding]: FileTurnFolding;
 
   constructor(options: FileMemoryStoreOptions | string) {
     const resolved = typeof options === "string" ? { path: options } : options;
@@ -76,12 +81,18 @@ export class FileMemoryStore implements MemoryStore {
       staleLockMs: Math.max(2000, resolved.staleLockMs ?? 10_000),
       lockTimeoutMs: resolved.lockTimeoutMs ?? 30_000,
     });
+    this[turnFolding] = new FileTurnFolding({
+      lockSession: (sessionId, lockOptions) => this.lockSession(sessionId, lockOptions),
+      readTail: (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit),
+      append: (sessionId, messages, sync) => this.append(sessionId, messages, sync),
+      sync: (sessionId) => this.engine.sync("appendMessages", sessionId),
+    });
   }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
     validateSessionId(sessionId);
     await this.engine.read("getMessages", sessionId);
-    return structuredClone(this.engine.state.sessions.get(sessionId)?.messages ?? []);
+    return copyMessages(this.engine.state.sessions.get(sessionId)?.messages ?? []);
   }
 
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
@@ -98,13 +109,19 @@ export class FileMemoryStore implements MemoryStore {
     const count = tailLimit(limit, store, operation);
     await this.engine.read(operation, sessionId);
     const messages = this.engine.state.sessions.get(sessionId)?.messages ?? [];
-    return { messages: count === 0 ? [] : structuredClone(messages.slice(-count)), total: messages.length };
+    return { messages: count === 0 ? [] : copyMessages(messages.slice(-count)), total: messages.length };
   }
 
+  /** Appends the messages whose ids are not stored yet; resolves once they are fsynced (with `fsync` on). */
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    await this.append(sessionId, messages, true);
+  }
+
+  /** `appendMessages`; `sync: false` leaves the fsync to the run's next durable write (see `FileTurnFolding`). */
+  private async append(sessionId: string, messages: AgentMessage[], sync: boolean): Promise<void> {
     validateSessionId(sessionId);
     if (messages.length === 0) return;
-    const copy = structuredClone(messages);
+    const copy = copyMessages(messages);
     await this.engine.write("appendMessages", sessionId, (state) => {
       const stored = state.sessions.get(sessionId)?.ids;
       const batch = new Set<string>();
@@ -115,12 +132,12 @@ export class FileMemoryStore implements MemoryStore {
         return true;
       });
       return fresh.length === 0 ? undefined : { op: "append", session: sessionId, messages: fresh, at: Date.now() };
-    });
+    }, { sync });
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
-    const copy = structuredClone(messages);
+    const copy = copyMessages(messages);
     await this.engine.write("setMessages", sessionId, () => ({ op: "set", session: sessionId, messages: copy, at: Date.now() }));
   }
 

@@ -45,8 +45,8 @@ export class FileStoreEngine {
     this.path = options.path;
     this.writer = new AtomicWriter(options.path, options.fsync);
     this.snapshot = new SnapshotFile(options.path, this.writer);
-    this.journal = new JournalFile(`${options.path}.journal`, this.writer, options.fsync);
     this.lock = new FileLock({ path: options.path, staleLockMs: options.staleLockMs, lockTimeoutMs: options.lockTimeoutMs, store });
+    this.journal = new JournalFile(`${options.path}.journal`, this.writer, options.fsync, (body) => this.lock.enqueue(body));
   }
 
   /** Brings `state` up to date with the files. Takes no file lock. */
@@ -58,8 +58,11 @@ export class FileStoreEngine {
     }
   }
 
-  /** Under the lock: refresh, build the change from the current state, append it, maybe compact. */
-  async write(operation: string, sessionId: string | undefined, build: (state: FileState) => JournalOperation | undefined): Promise<void> {
+  /**
+   * Under the lock: refresh, build the change from the current state, append it, maybe compact.
+   * `sync: false` leaves the fsync of the line to `sync()` or the next synced write (see `JournalFile`).
+   */
+  async write(operation: string, sessionId: string | undefined, build: (state: FileState) => JournalOperation | undefined, options: { sync?: boolean } = {}): Promise<void> {
     try {
       await this.lock.exclusive(operation, sessionId, async () => {
         if (!this.tempsCleaned) await this.removeLeftoverTemps();
@@ -69,7 +72,7 @@ export class FileStoreEngine {
         // Files without the journal's `committed` field or without a snapshot (a new store, or one
         // written by an older version) are upgraded first, so a truncated or deleted journal is detected.
         if (this.snapshot.missing || this.journal.legacy) await this.compact();
-        await this.journal.append(change, this.state.generation);
+        await this.journal.append(change, this.state.generation, options);
         applyOperation(this.state, change);
         if (this.journal.bytes >= Math.max(this.options.compactAfterBytes, this.snapshot.size)) await this.compact();
       });
@@ -78,8 +81,29 @@ export class FileStoreEngine {
     }
   }
 
-  lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
-    return this.lock.lockSession(sessionId, options, (error) => this.storeError("lockSession", sessionId, error));
+  /** Makes every write of this process durable, those made with `sync: false` included (on the in-process queue, after the writes queued before it). */
+  async sync(operation: string, sessionId: string | undefined): Promise<void> {
+    try {
+      await this.lock.enqueue(() => this.journal.sync());
+    } catch (error) {
+      throw this.storeError(operation, sessionId, error);
+    }
+  }
+
+  /**
+   * A run's session lock. Its release first syncs what this process wrote without a sync, so a run
+   * never gives its session up with an unsynced line (the agent syncs on its own before; this is
+   * the backstop, whatever path the run took).
+   */
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
+    const release = await this.lock.lockSession(sessionId, options, (error) => this.storeError("lockSession", sessionId, error));
+    return async () => {
+      try {
+        await this.sync("lockSession", sessionId);
+      } finally {
+        await release();
+      }
+    };
   }
 
   /**

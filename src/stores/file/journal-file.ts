@@ -18,6 +18,8 @@ export type JournalRead =
 const HEADER_READ = 256;
 /** Milliseconds the append handle stays open after the last append. */
 const IDLE_CLOSE_MS = 1_000;
+/** Milliseconds a line written without its sync waits at most for one (when nothing synced it before). */
+const DEFERRED_SYNC_MS = 1_000;
 
 /**
  * `<path>.journal`: JSON Lines, a header `{ format, generation, committed }` then one change per
@@ -31,6 +33,12 @@ const IDLE_CLOSE_MS = 1_000;
  * The header is not synced on its own: after a power loss it can lag one write behind, which only
  * leaves that last line unprotected, never raises a false alarm. Journals written before the
  * field existed have no such protection until the store upgrades them (see the engine).
+ *
+ * An append may leave its sync to later (`sync: false`, an agent run's user message): its line is
+ * written (every reader sees it, a crash of the process keeps it) but not fsynced, and the header
+ * is not moved past it (so a power loss that drops it never looks like a truncation). Whatever
+ * syncs the file next covers it, since fdatasync flushes the whole file: a synced append, `sync`,
+ * closing the handle, or, at the latest, a timer a second after the line was written.
  *
  * Appends go through a handle kept open between them (closed after a second without one), so a
  * turn does not open and close the file per write. The handle is used only while it is the file
@@ -53,12 +61,20 @@ export class JournalFile {
   private handle: FileHandle | undefined;
   private handleIno: number | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
-  private appending = false;
+  /** Started by the first line written without its sync: syncs `DEFERRED_SYNC_MS` later if nothing did. */
+  private syncTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Lines written through the handle, counted; `synced`: how many of them a finished fdatasync covers. */
+  private written = 0;
+  private synced = 0;
+  /** A sync made on no caller's behalf (closing the handle, the idle timer) failed: `sync` reports it. */
+  private syncFailure: unknown;
 
   constructor(
     readonly path: string,
     private readonly writer: AtomicWriter,
     private readonly fsync: boolean,
+    /** The engine's in-process queue: the idle timer closes (and syncs) the handle on it, never during another operation. */
+    private readonly enqueue: <T>(body: () => Promise<T>) => Promise<T>,
   ) {}
 
   /** Forgets what was read: the next read starts from the header. */
@@ -155,34 +171,70 @@ export class JournalFile {
     }
   }
 
-  /** Under the lock, on a cursor brought up to date: appends one change, syncs it, then records the new length in the header. */
-  async append(operation: JournalOperation, generation: number): Promise<void> {
+  /**
+   * Under the lock, on a cursor brought up to date: appends one change. `sync` (the default):
+   * fsyncs it (and every line written before it), then records the new length in the header.
+   * Without: only writes it; `sync` or the next synced append makes it durable.
+   */
+  async append(operation: JournalOperation, generation: number, { sync = true }: { sync?: boolean } = {}): Promise<void> {
     const line = Buffer.from(`${JSON.stringify(operation)}\n`, "utf8");
-    this.appending = true;
     try {
       const handle = await this.prepare(generation);
       // The writes are synchronous (a page-cache copy of a few hundred bytes); only the sync waits on the disk.
       writeFullySync(handle.fd, line, this.offset);
-      if (this.fsync) await handle.datasync();
+      this.written++;
+      if (this.fsync && sync) await this.datasync(handle);
+      else if (this.fsync) this.armDeferredSync();
       this.offset += line.length;
       this.size = this.offset;
-      if (this.committedAt !== undefined) writeFullySync(handle.fd, Buffer.from(committedField(this.offset), "utf8"), this.committedAt);
+      if (this.committedAt !== undefined && (sync || !this.fsync)) writeFullySync(handle.fd, Buffer.from(committedField(this.offset), "utf8"), this.committedAt);
     } catch (error) {
       await this.closeHandle();
       throw error;
-    } finally {
-      this.appending = false;
     }
     this.armIdleClose();
   }
 
-  /** Closes the append handle (it reopens on the next append). */
+  /**
+   * Makes every line written so far durable: fdatasync when an append left its sync to later.
+   * Throws when a sync made in the background since the last call failed (its lines may be lost).
+   */
+  async sync(): Promise<void> {
+    const failure = this.syncFailure;
+    if (failure !== undefined) {
+      this.syncFailure = undefined;
+      throw failure;
+    }
+    if (this.fsync && this.synced < this.written && this.handle) await this.datasync(this.handle);
+  }
+
+  /** Closes the append handle (it reopens on the next append), syncing first any line written without its sync. */
   async closeHandle(): Promise<void> {
     const handle = this.handle;
     this.handle = this.handleIno = undefined;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
-    await handle?.close().catch(() => {});
+    if (!handle) return;
+    await this.syncInBackground(handle);
+    await handle.close().catch(() => {});
+  }
+
+  /** Syncs lines written without their sync, for no caller: a failure is kept for the next `sync` to report. */
+  private async syncInBackground(handle: FileHandle | undefined): Promise<void> {
+    if (!handle || !this.fsync || this.synced >= this.written) return;
+    try {
+      await this.datasync(handle);
+    } catch (error) {
+      this.syncFailure = error;
+      this.synced = this.written; // reported once, by `sync`, not retried: after a failed fsync a retry proves nothing
+    }
+  }
+
+  /** fdatasync, then counts every line written before it started as durable. */
+  private async datasync(handle: FileHandle): Promise<void> {
+    const covered = this.written;
+    await handle.datasync();
+    this.synced = Math.max(this.synced, covered);
   }
 
   /** The journal's size when last seen. */
@@ -243,13 +295,31 @@ export class JournalFile {
     this.armIdleClose();
   }
 
-  /** Closes the handle after a second without appends (never during one: an append re-arms it when done). */
+  /**
+   * A second after a line was written without its sync, syncs it if nothing has (on the queue).
+   * Not pushed back by later appends, so no line waits longer. Unref'd: a run syncs its own lines
+   * before it settles; the timer only bounds how long one waits while a model answers.
+   */
+  private armDeferredSync(): void {
+    if (this.syncTimer) return;
+    const timer = setTimeout(() => {
+      this.syncTimer = undefined;
+      void this.enqueue(() => this.syncInBackground(this.handle)).catch(() => {});
+    }, DEFERRED_SYNC_MS);
+    timer.unref();
+    this.syncTimer = timer;
+  }
+
+  /** Closes the handle after a second without appends, on the queue (never during an operation). */
   private armIdleClose(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      if (!this.appending) void this.closeHandle();
+    const timer = setTimeout(() => {
+      void this.enqueue(async () => {
+        if (this.idleTimer === timer) await this.closeHandle();
+      }).catch(() => {});
     }, IDLE_CLOSE_MS);
-    this.idleTimer.unref();
+    timer.unref();
+    this.idleTimer = timer;
   }
 }
 
