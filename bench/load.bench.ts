@@ -65,9 +65,10 @@ export const benchmark: Benchmark = {
     const results = new Map<string, CellResult>();
     const loads: number[] = [loadavg()[0]!];
     const key = (contender: Contender, size: number) => `${contender.id}@${size}`;
-    // LOAD_BENCH_ONLY=id,id runs only those contenders (while working on one; the report then lacks the others).
+    // LOAD_BENCH_ONLY=id,id runs only those contenders (while working on one; the report then lacks the others), opt-in
+    // ones included: agentcore-redis-unfolded and agentcore-redis-cluster-unfolded, the Redis store without its folded turn.
     const only = process.env.LOAD_BENCH_ONLY?.split(",");
-    const running = contenders.filter((contender) => (cluster || contender.store !== "Redis Cluster") && (!only || only.includes(contender.id)));
+    const running = contenders.filter((contender) => (cluster || contender.store !== "Redis Cluster") && (only ? only.includes(contender.id) : !contender.optIn));
     try {
       workers.push(...(await startingWorkers));
       console.error(`  ${elapsed()} ${plan.workers} workers started`);
@@ -97,6 +98,13 @@ export const benchmark: Benchmark = {
           console.error(
             `  ${elapsed()} ${contender.name} @ ${number(size)}: ${result.turnsPerSecond.toFixed(0)} turns/s, p50 ${formatMs(result.p50)}, p99 ${formatMs(result.p99)}, CPU ${formatMs(result.cpuPerTurnMs)} per turn${result.serverCpuPerTurnMs === undefined ? "" : ` (PostgreSQL ${formatMs(result.serverCpuPerTurnMs)})`}, lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}, errors ${result.errors} (seeded in ${result.seedSeconds.toFixed(1)} s)`,
           );
+          if (result.stalls.length > 0) {
+            const worst = (pick: (stalls: (typeof result.stalls)[number]) => number) => Math.max(...result.stalls.map(pick)).toFixed(1);
+            const sum = (pick: (stalls: (typeof result.stalls)[number]) => number) => result.stalls.reduce((total, stalls) => total + pick(stalls), 0);
+            console.error(
+              `    workers (worst of ${result.stalls.length}): event-loop delay p50 ${worst((stalls) => stalls.loopP50)} ms, p99 ${worst((stalls) => stalls.loopP99)} ms, max ${worst((stalls) => stalls.loopMax)} ms; GC ${sum((stalls) => stalls.gcMs).toFixed(0)} ms in ${sum((stalls) => stalls.gcCount)} pauses (longest ${worst((stalls) => stalls.gcMaxMs)} ms), of which full ${sum((stalls) => stalls.majorMs).toFixed(0)} ms in ${sum((stalls) => stalls.majorCount)} (longest ${worst((stalls) => stalls.majorMaxMs)} ms); ${sum((stalls) => stalls.involuntarySwitches)} involuntary context switches`,
+            );
+          }
           if (result.firstError) console.error(`    first error: ${result.firstError.split("\n").slice(0, 3).join(" | ")}`);
           results.set(key(contender, size), result);
           loads.push(loadavg()[0]!);

@@ -27,15 +27,17 @@ interface AgentcoreStore {
 
 function agentcoreStore(config: CellConfig): AgentcoreStore {
   switch (config.contender) {
-    case "agentcore-redis": {
+    case "agentcore-redis":
+    case "agentcore-redis-unfolded": {
       const client = new Redis(config.redisUrl);
-      return { store: new RedisMemoryStore({ client, prefix: config.namespace }), close: async () => void (await client.quit()) };
+      return { store: unfoldedIf(config, new RedisMemoryStore({ client, prefix: config.namespace })), close: async () => void (await client.quit()) };
     }
     case "agentcore-redis-cluster":
+    case "agentcore-redis-cluster-unfolded":
     case "agentcore-redis-cluster-wait": {
       const client = new Cluster(config.clusterNodes);
       const wait = config.contender === "agentcore-redis-cluster-wait" ? { waitForReplicas: { replicas: 1, timeoutMs: 2_000 } } : {};
-      return { store: new RedisMemoryStore({ client, prefix: config.namespace, ...wait }), close: async () => void (await client.quit()) };
+      return { store: unfoldedIf(config, new RedisMemoryStore({ client, prefix: config.namespace, ...wait })), close: async () => void (await client.quit()) };
     }
     case "agentcore-postgres": {
       const pool = new pg.Pool({ connectionString: config.postgresUrl, max: config.poolSize });
@@ -45,6 +47,12 @@ function agentcoreStore(config: CellConfig): AgentcoreStore {
     default:
       throw new Error(`${config.contender} is not an agentcore contender`);
   }
+}
+
+/** The `*-unfolded` contenders: the store with its folded turn (an internal symbol-keyed property) hidden, so a run makes the separate calls. */
+function unfoldedIf<Store extends object>(config: CellConfig, store: Store): Store {
+  if (config.contender.endsWith("-unfolded")) Object.defineProperty(store, Symbol.for("agentcore.turnFolding"), { value: undefined });
+  return store;
 }
 
 const seedMessage = (index: number): AgentMessage => ({ id: `m${index}`, role: seedRole(index), content: seedText(index), timestamp: BASE_TIME + index });

@@ -12,7 +12,7 @@ import { build } from "esbuild";
 import { Cluster, Redis } from "ioredis";
 import type pg from "pg";
 import { REPLY, seedRole, seedText, turnText, type CellConfig, type Contender, type StoredTranscript } from "./contenders";
-import type { FromWorker, ToWorker } from "./worker";
+import type { FromWorker, ToWorker, WorkerStalls } from "./worker";
 
 /** A forked app server. */
 export class WorkerProcess {
@@ -103,6 +103,8 @@ export interface CellResult {
   /** Active sessions whose stored history is not the seed followed by every acknowledged turn, in order. */
   outOfOrder: number;
   seedSeconds: number;
+  /** Each worker's stalls over the cell (event-loop delay, GC, involuntary context switches). */
+  stalls: WorkerStalls[];
 }
 
 export interface CellPlan {
@@ -184,6 +186,7 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
       ...(firstError === undefined ? {} : { firstError }),
       ...verify(config.history, active, acked, transcripts!),
       seedSeconds,
+      stalls: closed.flatMap((reply) => (reply.stalls ? [reply.stalls] : [])),
     };
   } finally {
     await cleanUp(plan);
@@ -238,7 +241,7 @@ function verify(history: number, active: string[], acked: number[][], transcript
 
 async function cleanUp(plan: CellPlan): Promise<void> {
   const { config } = plan;
-  if (config.contender === "agentcore-redis") {
+  if (config.contender === "agentcore-redis" || config.contender === "agentcore-redis-unfolded") {
     const client = new Redis(config.redisUrl);
     try {
       let cursor = "0";

@@ -11,7 +11,13 @@
  */
 import type pg from "pg";
 
-export type ContenderId = "agentcore-redis" | "agentcore-redis-cluster" | "agentcore-redis-cluster-wait" | "agentcore-postgres" | "mastra-postgres" | "langgraph-postgres";
+export type ContenderId =
+  | "agentcore-redis"
+  | "agentcore-redis-unfolded"
+  | "agentcore-redis-cluster"
+  | "agentcore-redis-cluster-unfolded"
+  | "agentcore-redis-cluster-wait"
+  | "agentcore-postgres" | "mastra-postgres" | "langgraph-postgres";
 
 /** Everything a cell needs, sent to every worker as is (JSON). */
 export interface CellConfig {
@@ -70,6 +76,8 @@ export interface Contender {
   name: string;
   /** The store it runs on, for the side-by-side ratios. */
   store: "Redis" | "Redis Cluster" | "PostgreSQL";
+  /** Runs only when LOAD_BENCH_ONLY names it (a comparison while working on the store, not a row of the report). */
+  optIn?: true;
   load(): Promise<ContenderImplementation>;
 }
 
@@ -77,7 +85,9 @@ const agentcore = async () => (await import("./agentcore-contender")).agentcore;
 
 export const contenders: Contender[] = [
   { id: "agentcore-redis", name: "agentcore RedisMemoryStore", store: "Redis", load: agentcore },
+  { id: "agentcore-redis-unfolded", name: "agentcore RedisMemoryStore, turn not folded", store: "Redis", optIn: true, load: agentcore },
   { id: "agentcore-redis-cluster", name: "agentcore RedisMemoryStore, Redis Cluster", store: "Redis Cluster", load: agentcore },
+  { id: "agentcore-redis-cluster-unfolded", name: "agentcore RedisMemoryStore, Redis Cluster, turn not folded", store: "Redis Cluster", optIn: true, load: agentcore },
   { id: "agentcore-redis-cluster-wait", name: "agentcore RedisMemoryStore, Redis Cluster, waitForReplicas 1", store: "Redis Cluster", load: agentcore },
   { id: "agentcore-postgres", name: "agentcore PostgresMemoryStore", store: "PostgreSQL", load: agentcore },
   { id: "mastra-postgres", name: "Mastra Memory, PostgresStore", store: "PostgreSQL", load: async () => (await import("./mastra-contender")).mastra },

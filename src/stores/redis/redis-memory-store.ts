@@ -11,7 +11,9 @@ import { execWaitingForReplicas, replicaWaitOption, type RedisReplicaWait } from
 import { RedisSessionIndex, type SortedSetCommands } from "./redis-session-index";
 import {
   appendScript as appendSource,
+  appendUnlockScript as appendUnlockSource,
   factScript as factSource,
+  lockTailScript as lockTailSource,
   pruneScript as pruneSource,
   renewScript as renewSource,
   replaceScript as replaceSource,
@@ -34,6 +36,8 @@ import { validateSessionId } from "../../messages/session-id";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
+import { turnFolding } from "../turn-folding";
+import { RedisTurnFolding } from "./redis-turn-folding";
 
 /** Options of {@link RedisMemoryStore}. */
 export interface RedisMemoryStoreOptions {
@@ -68,6 +72,8 @@ const summaryScript = script(summarySource);
 const factScript = script(factSource);
 const pruneScript = script(pruneSource);
 const renewScript = script(renewSource);
+const lockTailScript = script(lockTailSource);
+const appendUnlockScript = script(appendUnlockSource);
 
 /**
  * Keeps sessions in Redis, for agents served by many processes or machines.
@@ -87,6 +93,12 @@ export class RedisMemoryStore implements MemoryStore {
   private readonly lockLeaseMs: number;
   private readonly index: RedisSessionIndex;
   private readonly waitForReplicas: RedisReplicaWait | undefined;
+  /** Token of the session lock this store instance holds (or held until it was taken over), per session. */
+  private readonly held = new Map<string, string>();
+  /** Tokens of locks released by a run's last append (`appendReleasing`) whose release function has not run yet. */
+  private readonly releasedInline = new Set<string>();
+  /** The agent's folded turn (internal, see `TurnFolding`): lock and tail in one script, the last append and the release in one. */
+  readonly [turnFolding]: RedisTurnFolding;
 
   constructor(options: RedisMemoryStoreOptions) {
     if (options == null || typeof options !== "object" || options.client == null) {
@@ -102,6 +114,15 @@ export class RedisMemoryStore implements MemoryStore {
     this.lockLeaseMs = positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000;
     this.index = new RedisSessionIndex(sortedSetCommands(this.client), this.prefix);
     this.waitForReplicas = replicaWaitOption(options.waitForReplicas);
+    this[turnFolding] = new RedisTurnFolding(
+      {
+        takeLock: (sessionId, lockOptions, attempt) => this.takeLock(sessionId, lockOptions, attempt),
+        lockAndReadTail: (sessionId, token, count) => this.lockAndReadTail(sessionId, token, count),
+        parseTail: (sessionId, total, raw) => parseTail("getMessageTail", sessionId, total, raw),
+        appendReleasing: (sessionId, messages) => this.appendReleasing(sessionId, messages),
+      },
+      store,
+    );
   }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
@@ -125,13 +146,7 @@ export class RedisMemoryStore implements MemoryStore {
       const replies = await execMulti(transaction);
       return [replies[0] as number, (replies[1] ?? []) as string[]] as const;
     });
-    const first = total - raw.length;
-    return {
-      messages: raw.map((text, index) =>
-        parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` }),
-      ),
-      total,
-    };
+    return parseTail(operation, sessionId, total, raw);
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
@@ -226,13 +241,68 @@ export class RedisMemoryStore implements MemoryStore {
 
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     const key = this.keys(sessionId).lock;
+    const taken = await this.takeLock(sessionId, options, async (token) => ((await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined));
+    return taken.release;
+  }
+
+  /**
+   * Takes the session lock with `attempt(token)`, one command or script that sets the lock key
+   * (`SET NX PX`) and resolves to what it read, or undefined when the lock is held elsewhere;
+   * retried until it takes it or `timeoutMs` passes. The lease is then renewed until the release,
+   * which deletes the key only while it holds this token (and does nothing once the run's last
+   * append released it, see `appendReleasing`).
+   */
+  private async takeLock<T>(sessionId: string, options: SessionLockOptions, attempt: (token: string) => Promise<T | undefined>): Promise<{ release: () => Promise<void>; value: T }> {
+    const key = this.keys(sessionId).lock;
     const token = randomUUID();
-    await pollLock(sessionId, options.timeoutMs, async () =>
-      (await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined,
-      options.signal,
-    );
+    const value = await pollLock(sessionId, options.timeoutMs, () => attempt(token), options.signal);
+    this.held.set(sessionId, token);
     const renew = (leaseMs: number) => this.eval(renewScript, [key], [token, String(leaseMs)]);
-    return holdLease({ leaseMs: this.lockLeaseMs, renew: async () => Number(await renew(this.lockLeaseMs)) === 1, release: async () => void (await renew(0)) });
+    const release = holdLease({
+      leaseMs: this.lockLeaseMs,
+      renew: async () => !this.releasedInline.has(token) && Number(await renew(this.lockLeaseMs)) === 1,
+      release: async () => {
+        if (this.held.get(sessionId) === token) this.held.delete(sessionId);
+        if (this.releasedInline.delete(token)) return; // released by the run's last append
+        await renew(0);
+      },
+    });
+    return { release, value };
+  }
+
+  /** The folded lock: the lock-and-tail script with this token (`count` checked by `tailLimit`). */
+  private async lockAndReadTail(sessionId: string, token: string, count: number): Promise<{ total: number; raw: string[] } | undefined> {
+    const keys = this.keys(sessionId);
+    // LRANGE's start: "" reads no message, "0" the whole list (an Infinity limit), else the last `count`.
+    const start = count === 0 ? "" : count === Infinity ? "0" : String(-count);
+    const reply = (await this.eval(lockTailScript, [keys.lock, keys.messages], [token, String(this.lockLeaseMs), start])) as [number, string[]] | null;
+    return reply === null ? undefined : { total: Number(reply[0]), raw: reply[1] };
+  }
+
+  /**
+   * `appendMessages` that also releases the session lock this instance holds, in the same script
+   * (with the index written beside it, as `writeSession` does); resolves to whether it released it.
+   * Without a lock held, a plain append.
+   */
+  private async appendReleasing(sessionId: string, messages: AgentMessage[]): Promise<boolean> {
+    const token = this.held.get(sessionId);
+    if (token === undefined) {
+      await this.appendMessages(sessionId, messages);
+      return false;
+    }
+    const keys = this.keys(sessionId);
+    const now = Date.now();
+    const reply = await this.call("appendMessages", sessionId, async () => {
+      const [, result] = await Promise.all([
+        this.index.add(sessionId, now),
+        this.evalWrite(appendUnlockScript, [...sessionScriptKeys(keys), keys.lock], [String(now), String(this.ttl), token, ...messagesArguments(messages)]),
+      ]);
+      return result as [number, number];
+    });
+    if (Number(reply[1]) !== 1) return false; // no longer this holder's lock (its lease ran out): nothing to release
+    if (this.held.get(sessionId) === token) this.held.delete(sessionId);
+    this.releasedInline.add(token);
+    return true;
   }
 
   private get factScopesKey(): string {
@@ -289,6 +359,15 @@ export class RedisMemoryStore implements MemoryStore {
       });
     }
   }
+}
+
+/** A tail read (the list's length and its last messages as stored), parsed. */
+function parseTail(operation: "getMessageTail", sessionId: string, total: number, raw: string[]): MessageTail {
+  const first = total - raw.length;
+  return {
+    messages: raw.map((text, index) => parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` })),
+    total,
+  };
 }
 
 /** The session index's sorted-set commands on an ioredis client. */

@@ -82,3 +82,39 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if tonumber(ARGV[2]) == 0 then return redis.call('DEL', KEYS[1]) end
 return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 `;
+
+// The folded turn of RedisMemoryStore (redis-turn-folding.ts; UpstashRedisMemoryStore does not use
+// them). Every key is the session's (one hash tag, one Cluster slot).
+
+// KEYS: lock, messages. ARGV: token, lease, LRANGE start ("" = no messages: the count only). Takes
+// the session lock (SET NX PX, as lockSession) and, only when taken, reads the messages' count and
+// tail in the same atomic step: nil when the lock is held elsewhere, else {count, messages}.
+export const lockTailScript = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return nil end
+local total = redis.call('LLEN', KEYS[2])
+if ARGV[3] == '' then return {total, {}} end
+return {total, redis.call('LRANGE', KEYS[2], ARGV[3], -1)}
+`;
+
+// KEYS: messages, ids, meta, summaries, summary ids, lock. ARGV: now, ttl (0 = none), token, then
+// pairs of ("" | "#" + id, json). The append script's append (the same writes, the ttl on the same
+// five keys), then the release of the lock when it is still this token's (the renew script with
+// lease 0). Returns {added, released (1 or 0)}.
+export const appendUnlockScript = `
+local added = 0
+for k = 4, #ARGV, 2 do
+  local id = ARGV[k]
+  if id == '' or redis.call('SADD', KEYS[2], id) == 1 then
+    redis.call('RPUSH', KEYS[1], ARGV[k + 1])
+    added = added + 1
+  end
+end
+redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
+redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
+if tonumber(ARGV[2]) > 0 then
+  for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+end
+local released = 0
+if redis.call('GET', KEYS[6]) == ARGV[3] then released = redis.call('DEL', KEYS[6]) end
+return {added, released}
+`;

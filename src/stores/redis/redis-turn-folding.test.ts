@@ -1,0 +1,97 @@
+// The folded turn of RedisMemoryStore (lock + tail read in one script, last append + release in one), against the real server.
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
+import { SessionBusyError } from "../../errors/session-busy-error";
+import type { AgentMessage } from "../../messages/agent-message";
+import { turnFoldingOf } from "../turn-folding";
+import { RedisMemoryStore } from "./redis-memory-store";
+
+const available = await serviceAvailable("redis");
+const runPrefix = `${uniqueName("agentcore-fold")}:`;
+
+describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
+  const client = available ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : (undefined as unknown as Redis);
+  afterAll(async () => {
+    let cursor = "0";
+    do {
+      const [next, keys] = await client.scan(cursor, "MATCH", `${runPrefix.replace(/[*?[\]\\]/g, "\\$&")}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await client.del(...keys);
+    } while (cursor !== "0");
+    await client.quit();
+  });
+  const message = (id: string): AgentMessage => ({ id, role: "user", content: `text of ${id}` });
+  const newStore = (name: string, options: { ttl?: number; lockLeaseMs?: number } = {}) => new RedisMemoryStore({ client, prefix: `${runPrefix}${name}:`, ...options });
+
+  it("reads the tail with the lock, releases it with the last append, and the release function then does nothing", async () => {
+    const first = newStore("basic");
+    const second = newStore("basic");
+    const folding = turnFoldingOf(first)!;
+    expect(folding).toBeDefined();
+    await first.appendMessages("s", ["1", "2", "3", "4"].map(message));
+    const { release, tail } = await folding.lockSessionReadingTail("s", { timeoutMs: 0 }, 3);
+    expect(tail).toEqual(await first.getMessageTail("s", 3));
+    await expect(second.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
+    // A take that finds the lock held reads nothing and is refused.
+    await expect(turnFoldingOf(second)!.lockSessionReadingTail("s", { timeoutMs: 0 }, 3)).rejects.toSatisfy(SessionBusyError.isInstance);
+    expect(await folding.appendMessagesAndUnlock("s", [message("5"), message("5"), message("4")])).toBe(true);
+    const releaseSecond = await second.lockSession("s", { timeoutMs: 0 });
+    await release(); // must not free the second holder's lock
+    await expect(first.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
+    await releaseSecond();
+    expect((await first.getMessages("s")).map((stored) => stored.id)).toEqual(["1", "2", "3", "4", "5"]);
+    // The session index knows the session, as after any append.
+    expect((await first.entries()).map((entry) => [entry.sessionId, entry.messageCount])).toEqual([["s", 5]]);
+  });
+
+  it("reads no message for a limit of 0, the whole list for Infinity, an empty tail for a session never stored", async () => {
+    const store = newStore("limits");
+    const folding = turnFoldingOf(store)!;
+    await store.appendMessages("s", ["1", "2", "3"].map(message));
+    for (const [limit, ids] of [
+      [0, []],
+      [Infinity, ["1", "2", "3"]],
+      [2 ** 60, ["1", "2", "3"]],
+      [2.7, ["2", "3"]],
+    ] as const) {
+      const { release, tail } = await folding.lockSessionReadingTail("s", { timeoutMs: 0 }, limit);
+      expect(tail?.total).toBe(3);
+      expect(tail?.messages.map((stored) => stored.id)).toEqual(ids);
+      await release();
+    }
+    const empty = await folding.lockSessionReadingTail("new", { timeoutMs: 0 }, 3);
+    expect(empty.tail).toEqual({ messages: [], total: 0 });
+    await empty.release();
+  });
+
+  it("a holder whose lease ran out and was taken over appends without releasing the new holder's lock", async () => {
+    const holder = newStore("takeover", { lockLeaseMs: 150 });
+    const next = newStore("takeover");
+    await holder.appendMessages("s", [message("1")]);
+    const { release } = await turnFoldingOf(holder)!.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // renewals every second: the 150 ms lease runs out first
+    const taken = await turnFoldingOf(next)!.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
+    expect(taken.tail?.messages.map((stored) => stored.id)).toEqual(["1"]);
+    expect(await turnFoldingOf(holder)!.appendMessagesAndUnlock("s", [message("2")])).toBe(false);
+    await release();
+    await expect(holder.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
+    expect(await turnFoldingOf(next)!.appendMessagesAndUnlock("s", [message("3")])).toBe(true);
+    await taken.release();
+    expect((await next.getMessages("s")).map((stored) => stored.id)).toEqual(["1", "2", "3"]);
+    await (await next.lockSession("s", { timeoutMs: 0 }))();
+  });
+
+  it("keeps the ttl on the session's keys, never on the lock, and appends without a lock held", async () => {
+    const store = newStore("ttl", { ttl: 60_000 });
+    const folding = turnFoldingOf(store)!;
+    expect(await folding.appendMessagesAndUnlock("free", [message("1")])).toBe(false); // no lock held: a plain append
+    const { release } = await folding.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
+    expect(await folding.appendMessagesAndUnlock("s", [message("1")])).toBe(true);
+    const base = `${runPrefix}ttl:{s}`;
+    for (const suffix of ["messages", "ids", "meta"]) expect(await client.pttl(`${base}:${suffix}`)).toBeGreaterThan(50_000);
+    expect(await client.exists(`${base}:lock`)).toBe(0);
+    await release();
+    expect((await store.getMessages("free")).map((stored) => stored.id)).toEqual(["1"]);
+  });
+});
