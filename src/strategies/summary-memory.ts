@@ -17,7 +17,7 @@ import { adaptStore } from "../stores/store-adapter";
 import { resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions, ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import { ConversationStorage } from "./conversation-storage";
-import { findCoveredEnd, messageKey, type SummarizeRequest } from "./summary-records";
+import { messageKey, newestCovering, type SummarizeRequest } from "./summary-records";
 
 /** Summaries read first on each turn (the newest); all of them only when none of these ends in the history. */
 const NEWEST_SUMMARIES = 4;
@@ -148,10 +148,10 @@ export class SummaryMemory implements IMemoryStrategy {
       const read = (options?: { last: number }) =>
         store ? adaptStore(store).getSummaries(context.sessionId, options) : Promise.resolve(this.localSummaries.get(context.sessionId) ?? []);
       let records = await read({ last: NEWEST_SUMMARIES });
-      let found = this.newestCovering(records, history, pinnedEnd, offset);
+      let found = newestCovering(records, history, pinnedEnd, offset);
       if (!found && records.length >= NEWEST_SUMMARIES) {
         records = await read();
-        found = this.newestCovering(records, history, pinnedEnd, offset);
+        found = newestCovering(records, history, pinnedEnd, offset);
       }
       if (found) ({ record: previous, end: coveredEnd } = found);
     } catch (error) {
@@ -206,15 +206,6 @@ export class SummaryMemory implements IMemoryStrategy {
       ...(window.tokens === undefined ? {} : { tokens: window.tokens + summaryTokens }),
       budget: this.maxTokens,
     };
-  }
-
-  /** The newest of `records` whose last message this history holds, and the index after it. */
-  private newestCovering(records: readonly SummaryRecord[], history: readonly AgentMessage[], pinnedEnd: number, offset: number): { record: SummaryRecord; end: number } | undefined {
-    for (let index = records.length - 1; index >= 0; index--) {
-      const end = findCoveredEnd(history, pinnedEnd, offset, records[index]!);
-      if (end !== undefined) return { record: records[index]!, end };
-    }
-    return undefined;
   }
 
   /** Messages (or, counting turns, user messages) at stored positions from `since` on. */

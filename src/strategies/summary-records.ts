@@ -32,6 +32,15 @@ export function findCoveredEnd(history: readonly AgentMessage[], pinnedEnd: numb
   return found + 1;
 }
 
+/** The newest of `records` whose last message this history holds, and the index right after it. */
+export function newestCovering(records: readonly SummaryRecord[], history: readonly AgentMessage[], pinnedEnd: number, offset: number): { record: SummaryRecord; end: number } | undefined {
+  for (let index = records.length - 1; index >= 0; index--) {
+    const end = findCoveredEnd(history, pinnedEnd, offset, records[index]!);
+    if (end !== undefined) return { record: records[index]!, end };
+  }
+  return undefined;
+}
+
 /** What one summariser call covers: `history[from, to)`, after `previous`, in the stored session from `offset`. */
 export interface SummarizeRequest {
   history: readonly AgentMessage[];

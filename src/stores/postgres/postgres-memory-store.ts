@@ -1,12 +1,9 @@
-import { createHash } from "node:crypto";
-import { errorText } from "../../errors/error-text";
 import type { Pool, PoolClient } from "pg";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
-import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
@@ -17,6 +14,8 @@ import { PostgresAppendBatcher } from "./postgres-append-batcher";
 import { PostgresSessionLeases } from "./postgres-session-leases";
 import { PostgresTurnFolding } from "./postgres-turn-folding";
 import { PostgresTurnSql, uniqueById, type TailRow } from "./postgres-turn-sql";
+import { isConnectionError, namedStatement, postgresStoreError } from "./postgres-statements";
+import { entryOf, type SessionRow } from "./postgres-session-rows";
 
 /** Options of {@link PostgresMemoryStore}. */
 export interface PostgresMemoryStoreOptions {
@@ -41,20 +40,9 @@ export interface PostgresMemoryStoreOptions {
   preparedStatements?: boolean;
 }
 
-/** Statement names by text, shared by every store of the process (a name is derived from its text alone). */
-const statementNames = new Map<string, string>();
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 const store = "PostgresMemoryStore";
 const knownOptions = ["pool", "schema", "tablePrefix", "lockLeaseMs", "preparedStatements"] as const satisfies readonly (keyof PostgresMemoryStoreOptions)[];
-
-interface SessionRow {
-  session_id: string;
-  created_at: string;
-  accessed_at: string;
-  agent_name: string | null;
-  tags: string | null;
-  message_count: string;
-}
 
 /**
  * Keeps sessions in PostgreSQL, for agents served by many processes or machines.
@@ -349,19 +337,9 @@ export class PostgresMemoryStore implements MemoryStore {
     }
   }
 
-  /**
-   * A statement as `pg` sends it: named after a hash of its text (so one name is one text, on every
-   * connection), `pg` prepares it once per connection and then only binds and runs it.
-   */
+  /** A statement as `pg` sends it: named (prepared once per connection) unless `preparedStatements` is off. */
   private statement(text: string, values: unknown[]): { text: string; values: unknown[]; name?: string } {
-    if (!this.preparedStatements) return { text, values };
-    let name = statementNames.get(text);
-    if (name === undefined) {
-      name = `agentcore_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
-      if (statementNames.size >= 1_000) statementNames.clear();
-      statementNames.set(text, name);
-    }
-    return { name, text, values };
+    return this.preparedStatements ? namedStatement(text, values) : { text, values };
   }
 
   private async transaction<T>(operation: string, sessionId: string | undefined, body: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -394,21 +372,7 @@ export class PostgresMemoryStore implements MemoryStore {
 }
 
 function storeError(operation: string, sessionId: string | undefined, error: unknown): unknown {
-  if (StoreError.isInstance(error)) return error;
-  return new StoreError({
-    store,
-    operation,
-    ...(sessionId === undefined ? {} : { sessionId }),
-    message: `PostgreSQL failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${errorText(error)}`,
-    cause: error,
-  });
-}
-
-/** Whether an error may mean the connection itself is gone (killed, reset, shut down). */
-function isConnectionError(error: unknown): boolean {
-  if (StoreError.isInstance(error)) return false;
-  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
-  return typeof severity !== "string" || (typeof code === "string" && (code.startsWith("57P") || code.startsWith("08")));
+  return postgresStoreError(store, operation, sessionId, error);
 }
 
 function checkIdentifier(value: string, argument: string): string {
@@ -420,15 +384,4 @@ function checkIdentifier(value: string, argument: string): string {
     });
   }
   return value;
-}
-
-function entryOf(row: SessionRow, operation: string, table: string): SessionEntry {
-  return {
-    sessionId: row.session_id,
-    createdAt: Number(row.created_at),
-    accessedAt: Number(row.accessed_at),
-    messageCount: Number(row.message_count),
-    ...(row.agent_name === null ? {} : { agentName: row.agent_name }),
-    ...(row.tags === null ? {} : { tags: parseSessionTags(row.tags, { store, operation, sessionId: row.session_id, path: table }) }),
-  };
 }
