@@ -2,6 +2,7 @@
 // AGENTCORE_REQUIRE_SERVICES is set, an unreachable server fails the run loudly; otherwise the
 // tests are skipped with a visible message.
 import { connect } from "node:net";
+import type { Redis } from "ioredis";
 
 export const servicesRequired = Boolean(process.env.CI || process.env.AGENTCORE_REQUIRE_SERVICES);
 
@@ -35,6 +36,19 @@ export async function serviceAvailable(name: "redis" | "postgres"): Promise<bool
   }
   console.warn(`\n[agentcore] SKIPPING ${name} tests: nothing answers at ${url}. Set AGENTCORE_REQUIRE_SERVICES=1 to make this fail.\n`);
   return false;
+}
+
+/**
+ * Deletes every key under a test run's own prefix (a fixed, unique name, never user input; its
+ * glob characters escaped for SCAN's MATCH). Test cleanup only: the stores never scan.
+ */
+export async function deleteKeysWithPrefix(client: Pick<Redis, "scan" | "del">, prefix: string): Promise<void> {
+  let cursor = "0";
+  do {
+    const [next, keys] = await client.scan(cursor, "MATCH", `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`, "COUNT", 1000);
+    cursor = next;
+    if (keys.length > 0) await client.del(...keys);
+  } while (cursor !== "0");
 }
 
 /** A name no other test run uses: pid plus a random suffix. */

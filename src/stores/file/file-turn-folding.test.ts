@@ -51,6 +51,16 @@ async function agentOnFile(responses: (call: unknown, index: number) => MockResp
   return { path, store, agent };
 }
 
+/** A fresh file store holding one synced message, its fdatasyncs watched from here on. */
+async function watchedStore(): Promise<{ path: string; store: FileMemoryStore }> {
+  const path = freshPath();
+  const store = new FileMemoryStore(path);
+  await store.appendMessages("s", [{ id: "m0", role: "user", content: "first" }]);
+  syncs.length = 0;
+  watched = path;
+  return { path, store };
+}
+
 describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => {
   it("a default agent turn makes one fdatasync, after both its lines are written", async () => {
     let seenByModel: { stored: string[]; syncs: number } | undefined;
@@ -115,11 +125,7 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
   });
 
   it("syncs a deferred line within about a second even while more deferred lines keep coming", async () => {
-    const path = freshPath();
-    const store = new FileMemoryStore(path);
-    await store.appendMessages("s", [{ id: "m0", role: "user", content: "first" }]);
-    watched = path;
-    syncs.length = 0;
+    const { store } = await watchedStore();
     const release = await store.lockSession("s", { timeoutMs: 0 });
     const started = Date.now();
     let index = 0;
@@ -134,10 +140,7 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
   });
 
   it("a direct appendMessages resolves only after its own fdatasync", async () => {
-    const path = freshPath();
-    const store = new FileMemoryStore(path);
-    await store.appendMessages("s", [{ id: "m0", role: "user", content: "first" }]);
-    watched = path;
+    const { path, store } = await watchedStore();
     for (let index = 1; index <= 3; index++) {
       syncs.length = 0;
       await store.appendMessages("s", [{ id: `m${index}`, role: "user", content: `message ${index}` }]);
@@ -146,11 +149,7 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
   });
 
   it("releasing the session lock syncs an append whose sync was deferred", async () => {
-    const path = freshPath();
-    const store = new FileMemoryStore(path);
-    await store.appendMessages("s", [{ id: "m0", role: "user", content: "first" }]);
-    watched = path;
-    syncs.length = 0;
+    const { path, store } = await watchedStore();
     const release = await store.lockSession("s", { timeoutMs: 0 });
     await store[turnFolding].appendMessagesDeferringSync("s", [{ id: "m1", role: "user", content: "deferred" }]);
     expect(syncs).toHaveLength(0);

@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
 import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
-import { redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
+import { deleteKeysWithPrefix, redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
@@ -19,13 +19,7 @@ const clients: Redis[] = [];
 async function cleanup(): Promise<void> {
   if (!available) return;
   const client = new Redis(redisUrl);
-  let cursor = "0";
-  // SCAN with a MATCH on our own unique, fixed run prefix (no user input), test cleanup only.
-  do {
-    const [next, keys] = await client.scan(cursor, "MATCH", `${runPrefix.replace(/[*?[\]\\]/g, "\\$&")}*`, "COUNT", 1000);
-    cursor = next;
-    if (keys.length > 0) await client.del(...keys);
-  } while (cursor !== "0");
+  await deleteKeysWithPrefix(client, runPrefix);
   await client.quit();
   await Promise.all(clients.map((client) => client.quit().catch(() => {})));
 }

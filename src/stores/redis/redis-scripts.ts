@@ -4,11 +4,15 @@
 // own way (node:crypto, or Web Crypto on the edge). Never change a script's behaviour for one
 // store only: both must read what the other wrote.
 
-// KEYS: messages, ids, meta, summaries, summary ids. ARGV: now, ttl (0 = none), then pairs of
-// ("" | "#" + id, json). Appends the messages whose id is not yet stored, atomically.
-export const appendScript = `
+/**
+ * The writes of an append, in Lua, shared by `appendScript` and `appendUnlockScript`: the
+ * (id, json) pairs from ARGV[firstPair] on whose id is not yet stored are pushed (`added` counts
+ * them), the meta hash's times set from ARGV[1], and the ttl ARGV[2] (0 = none) set on KEYS 1 to
+ * `lastExpiring` (the session's five data keys: messages, ids, meta, summaries, summary ids).
+ */
+const appendWrites = (firstPair: number, lastExpiring: string) => `
 local added = 0
-for k = 3, #ARGV, 2 do
+for k = ${firstPair}, #ARGV, 2 do
   local id = ARGV[k]
   if id == '' or redis.call('SADD', KEYS[2], id) == 1 then
     redis.call('RPUSH', KEYS[1], ARGV[k + 1])
@@ -18,9 +22,13 @@ end
 redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
 redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
 if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+  for i = 1, ${lastExpiring} do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 end
-return added
+`;
+
+// KEYS: messages, ids, meta, summaries, summary ids. ARGV: now, ttl (0 = none), then pairs of
+// ("" | "#" + id, json). Appends the messages whose id is not yet stored, atomically.
+export const appendScript = `${appendWrites(3, "#KEYS")}return added
 `;
 
 // Same keys and arguments; replaces the history with exactly the given messages.
@@ -100,21 +108,7 @@ return {total, redis.call('LRANGE', KEYS[2], ARGV[3], -1)}
 // pairs of ("" | "#" + id, json). The append script's append (the same writes, the ttl on the same
 // five keys), then the release of the lock when it is still this token's (the renew script with
 // lease 0). Returns {added, released (1 or 0)}.
-export const appendUnlockScript = `
-local added = 0
-for k = 4, #ARGV, 2 do
-  local id = ARGV[k]
-  if id == '' or redis.call('SADD', KEYS[2], id) == 1 then
-    redis.call('RPUSH', KEYS[1], ARGV[k + 1])
-    added = added + 1
-  end
-end
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
-local released = 0
+export const appendUnlockScript = `${appendWrites(4, "5")}local released = 0
 if redis.call('GET', KEYS[6]) == ARGV[3] then released = redis.call('DEL', KEYS[6]) end
 return {added, released}
 `;

@@ -1,7 +1,7 @@
 // The folded turn of RedisMemoryStore (lock + tail read in one script, last append + release in one), against the real server.
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
+import { deleteKeysWithPrefix, redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { turnFoldingOf } from "../turn-folding";
@@ -13,12 +13,7 @@ const runPrefix = `${uniqueName("agentcore-fold")}:`;
 describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
   const client = available ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : (undefined as unknown as Redis);
   afterAll(async () => {
-    let cursor = "0";
-    do {
-      const [next, keys] = await client.scan(cursor, "MATCH", `${runPrefix.replace(/[*?[\]\\]/g, "\\$&")}*`, "COUNT", 1000);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== "0");
+    await deleteKeysWithPrefix(client, runPrefix);
     await client.quit();
   });
   const message = (id: string): AgentMessage => ({ id, role: "user", content: `text of ${id}` });
