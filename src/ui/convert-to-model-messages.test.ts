@@ -145,6 +145,8 @@ describe("convertToModelMessages", () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
     const constructorKey = JSON.parse('[{"id":"a","role":"assistant","parts":[{"type":"tool-x","toolCallId":"c","state":"output-available","input":{"constructor":{"prototype":{}}},"output":1}]}]');
     expect(issuesOf(() => convertToModelMessages(constructorKey))[0]!.path).toBe("parts.0.input.constructor");
+    const nestedProto = JSON.parse('[{"id":"a","role":"assistant","parts":[{"type":"tool-x","toolCallId":"c","state":"output-available","input":{},"output":[{"car":{"__proto__":{"x":1}}}]}]}]');
+    expect(issuesOf(() => convertToModelMessages(nestedProto))[0]!.path).toBe("parts.0.output.0.car.__proto__");
     const cyclic: Record<string, unknown> = { id: "a", role: "user", content: "x" };
     cyclic.self = cyclic;
     expect(issuesOf(() => convertToModelMessages([cyclic]))[0]!.message).toBe("contains a cycle");
@@ -192,9 +194,10 @@ describe("convertToUIMessages", () => {
 
 // Random valid histories: turns of a user message, tool steps with parallel calls, a final answer.
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("", "ünïcödé 🧪", "line\nbreak", '{"looks":"like json"}', "42"));
-// guardUIPayload refuses these keys anywhere in a browser's payload (README, "UI payloads"), so a
-// history holding them cannot come back through it; the generated data leaves them out.
-const forbiddenKey = /"(__proto__|constructor|prototype)":/;
+// guardUIPayload refuses __proto__ and an object-valued constructor holding a prototype anywhere
+// in a browser's payload, so a history holding them cannot come back through it; the generated
+// data leaves out __proto__ and every object-valued constructor.
+const forbiddenKey = /"__proto__":|"constructor":\{/;
 const toolContent = fc.oneof(
   text,
   fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value) ?? "null").filter((json) => !forbiddenKey.test(json)),
@@ -235,5 +238,16 @@ describe("round trips", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("brings back tool data with plain constructor and prototype keys (data, not prototype poison)", () => {
+    const history: AgentMessage[] = [
+      { id: "u", role: "user", content: "Who won in 1961?", timestamp: 1 },
+      { id: "a", role: "assistant", content: "", toolCalls: [{ id: "c", name: "f1_results", arguments: { year: 1961, constructor: "Ferrari" } }], timestamp: 2 },
+      { id: "t", role: "tool", toolCallId: "c", name: "f1_results", content: '{"constructor":"Ferrari","prototype":false,"car":{"constructor":{"name":"Scuderia"}}}', timestamp: 3 },
+      { id: "b", role: "assistant", content: "Ferrari.", timestamp: 4 },
+    ];
+    const back = convertToModelMessages(JSON.parse(JSON.stringify(convertToUIMessages(history))));
+    expect(back).toStrictEqual(history);
   });
 });

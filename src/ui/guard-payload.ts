@@ -10,9 +10,21 @@ export interface PayloadLimits {
   maxDepth?: number;
 }
 
-const forbiddenKeys = new Set(["__proto__", "constructor", "prototype"]);
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The keys that poison prototypes when code copies or merges the value: any `__proto__`, and a
+ * `constructor` that holds a `prototype` (the rule of the AI SDK's secure JSON parser and
+ * fastify's secure-json-parse). A plain `"constructor": "Ferrari"` or `"prototype": false` in a
+ * tool's output is data, and a conversation holding it must still come back from the browser.
+ */
+function pollutes(value: Record<string, unknown>, key: string): boolean {
+  if (key === "__proto__") return true;
+  if (key !== "constructor") return false;
+  const inner = value[key];
+  return inner !== null && typeof inner === "object" && Object.hasOwn(inner, "prototype");
+}
 
 /**
  * First line of defence for message lists that arrive from a browser: an array, not too many
@@ -44,7 +56,7 @@ export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unkn
     if (seen.has(value)) refuse(index, path, "contains a cycle");
     seen.add(value);
     for (const key of Object.keys(value)) {
-      if (forbiddenKeys.has(key)) refuse(index, path ? `${path}.${key}` : key, `the key "${key}" is not accepted`);
+      if (pollutes(value as Record<string, unknown>, key)) refuse(index, path ? `${path}.${key}` : key, `the key "${key}" is not accepted`);
       if (loneSurrogate.test(key)) refuse(index, path, "has a key with a lone surrogate (not valid UTF-16)");
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, index, path: path ? `${path}.${key}` : key });
     }
