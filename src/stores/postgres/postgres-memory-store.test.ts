@@ -37,7 +37,9 @@ if (available) {
       const stores = Array.from({ length: 5 }, () => new PostgresMemoryStore({ pool, schema, tablePrefix }));
       await Promise.all(stores.map((store, index) => store.appendMessages(`s${index}`, [{ id: "1", role: "user", content: "x" }])));
       const { rows } = await pool.query(`SELECT version FROM "${schema}"."migrate_schema_version"`);
-      expect(rows).toEqual([{ version: 3 }]);
+      expect(rows).toEqual([{ version: 4 }]);
+      const indexes = await pool.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'migrate_summaries' ORDER BY indexname`, [schema]);
+      expect(indexes.rows.map((row) => row.indexdef)).toContain(`CREATE INDEX migrate_summaries_session_seq ON ${schema}.migrate_summaries USING btree (session_id, seq)`);
       await stores[0]!.migrate(); // idempotent
       await pool.query(`UPDATE "${schema}"."migrate_schema_version" SET version = 99`);
       await expect(new PostgresMemoryStore({ pool, schema, tablePrefix }).migrate()).rejects.toThrow(/newer than this agentcore/);
@@ -101,7 +103,8 @@ if (available) {
 
       const store = new PostgresMemoryStore({ pool, schema, tablePrefix });
       expect(await store.getMessageTail("big", 4)).toEqual({ messages: big.slice(-4), total: 250 });
-      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 3 }]);
+      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 4 }]);
+      expect((await pool.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'v1_summaries_session_seq'`, [schema])).rowCount).toBe(1);
       expect((await pool.query(`SELECT session_id, message_count::int AS count FROM ${t("sessions")} ORDER BY session_id`)).rows).toEqual([
         { session_id: "big", count: 250 },
         { session_id: "empty", count: 0 },

@@ -55,7 +55,10 @@ describe("SqliteMemoryStore specifics", () => {
     expect(store.database.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(store.database.pragma("busy_timeout", { simple: true })).toBe(1234);
     expect(store.database.pragma("synchronous", { simple: true })).toBe(2); // FULL
-    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 2 });
+    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 3 });
+    // The newest summaries come from the (session_id, seq) index, not a sort of all of them.
+    const plan = store.database.prepare(`EXPLAIN QUERY PLAN SELECT body FROM (SELECT seq, body FROM "agentcore_summaries" WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`).all("s", 4) as { detail: string }[];
+    expect(plan.map((row) => row.detail)).toContain("SEARCH agentcore_summaries USING INDEX agentcore_summaries_session (session_id=?)");
     store.close();
     // Reopening migrates nothing and keeps data.
     const again = new SqliteMemoryStore(join(directory, "pragmas.db"));
@@ -89,7 +92,8 @@ describe("SqliteMemoryStore specifics", () => {
     raw.close();
 
     const store = new SqliteMemoryStore(file);
-    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 2 });
+    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 3 });
+    expect(store.database.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'agentcore_summaries' AND sql IS NOT NULL`).all()).toEqual([{ name: "agentcore_summaries_session" }]);
     expect(store.database.prepare(`SELECT session_id, message_count FROM "agentcore_sessions" ORDER BY session_id`).all()).toEqual([
       { session_id: "big", message_count: 250 },
       { session_id: "empty", message_count: 0 },

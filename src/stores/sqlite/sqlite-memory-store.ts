@@ -34,7 +34,7 @@ export interface SqliteMemoryStoreOptions {
 }
 
 /** The schema version this code writes; `migrate()` brings older schemas up to it. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 const store = "SqliteMemoryStore";
 const knownOptions = ["database", "busyTimeoutMs", "synchronous", "tablePrefix", "lockLeaseMs"] as const satisfies readonly (keyof SqliteMemoryStoreOptions)[];
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
@@ -266,6 +266,10 @@ export class SqliteMemoryStore implements MemoryStore {
           ALTER TABLE ${t.sessions} ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
           UPDATE ${t.sessions} SET message_count = (SELECT count(*) FROM ${t.messages} m WHERE m.session_id = ${t.sessions}.session_id);
         `);
+      }
+      if (current < 3) {
+        // Version 3: the newest summaries of a session are read by an index, not a sort of all of them.
+        this.database.exec(`CREATE INDEX IF NOT EXISTS "${t.summaries.slice(1, -1)}_session" ON ${t.summaries} (session_id, seq)`);
       }
       if (current < SCHEMA_VERSION) this.database.prepare(`INSERT OR REPLACE INTO ${t.version} (id, version) VALUES (1, ?)`).run(SCHEMA_VERSION);
     }).immediate();
