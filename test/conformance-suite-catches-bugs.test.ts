@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 describe("testMemoryStore", () => {
-  it("fails broken stores: non-idempotent racy appends, ids that collide, a miscounted tail, unchecked limits, a frozen accessedAt, a missing required capability", () => {
+  it("fails broken stores: non-idempotent racy appends, ids that collide, a miscounted tail, unchecked limits, a frozen accessedAt, a missing required capability, summaries read whole", () => {
     const directory = mkdtempSync(join(tmpdir(), "agentcore-suite-"));
     try {
       const report = join(directory, "report.json");
@@ -21,7 +21,7 @@ describe("testMemoryStore", () => {
       );
       expect(run.status).not.toBe(0);
       const results = JSON.parse(readFileSync(report, "utf8")) as {
-        testResults: { assertionResults: { fullName: string; status: string }[] }[];
+        testResults: { assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
       };
       const failed = results.testResults.flatMap((file) => file.assertionResults.filter((test) => test.status === "failed").map((test) => test.fullName));
       expect(failed.filter((name) => name.includes("RacyStore")).map((name) => name.replace(/^MemoryStore conformance: RacyStore /, "")).sort()).toEqual([
@@ -49,7 +49,13 @@ describe("testMemoryStore", () => {
       expect(failed.filter((name) => name.includes("MissingPruneStore")).map((name) => name.replace(/^MemoryStore conformance: MissingPruneStore /, ""))).toEqual([
         "prune (optional) deletes sessions not written since olderThan and keeps the rest [prune]",
       ]);
-      expect(failed.filter((name) => !/RacyStore|CollidingStore|MiscountingTailStore|LaxLimitStore|FrozenAccessStore|MissingPruneStore/.test(name))).toEqual([]);
+      // A store whose getSummaries ignores { last } fails that one test, with a message saying why it matters.
+      const allSummaries = results.testResults.flatMap((file) => file.assertionResults.filter((test) => test.status === "failed" && test.fullName.includes("AllSummariesStore")));
+      expect(allSummaries.map((test) => test.fullName.replace(/^MemoryStore conformance: AllSummariesStore /, ""))).toEqual([
+        "summaries (optional) reads only the newest summaries with { last }, oldest first [getSummaries, saveSummary]",
+      ]);
+      expect(allSummaries[0]!.failureMessages.join("\n")).toMatch(/ignores `last` still works with the agent/);
+      expect(failed.filter((name) => !/RacyStore|CollidingStore|MiscountingTailStore|LaxLimitStore|FrozenAccessStore|MissingPruneStore|AllSummariesStore/.test(name))).toEqual([]);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

@@ -223,7 +223,9 @@ export function describeOptionalCapabilities(
       await write(store, id, conversation(10));
       const records = [2, 4, 6, 8, 10].map((count) => summary(`s${count}`, `covers ${count}`, count));
       for (const record of records) await store.saveSummary!(id, record);
-      expect(await store.getSummaries!(id, { last: 2 })).toEqual(records.slice(3));
+      const ignoresLast =
+        "getSummaries(sessionId, { last }) must return only the newest `last` records, oldest first. A store that ignores `last` still works with the agent (it keeps the newest itself) but reads every record of the session each turn";
+      expect(await store.getSummaries!(id, { last: 2 }), ignoresLast).toEqual(records.slice(3));
       expect(await store.getSummaries!(id, { last: 1 })).toEqual(records.slice(4));
       expect(await store.getSummaries!(id, { last: 2.7 })).toEqual(records.slice(3));
       expect(await store.getSummaries!(id, { last: 0 })).toEqual([]);
