@@ -130,7 +130,8 @@ describe("SemanticMemoryProvider", () => {
     expect(await provider.read({ query: "x" })).toEqual([]);
   });
 
-  it("reads a 10k-memory index fast enough for a turn", async () => {
+  // How fast: bench/recall.bench.ts (BENCHMARKS.md), not a timed unit test.
+  it("reads a 10k-memory index: only memories that share the query's words", async () => {
     const provider = new SemanticMemoryProvider({ scope: "user" });
     const words = ["garden", "river", "piano", "coffee", "travel", "soccer", "novel", "camera", "recipe", "doctor", "museum", "guitar"];
     await provider.write(
@@ -139,10 +140,9 @@ describe("SemanticMemoryProvider", () => {
       ),
       { sessionId: "s", userId: "u" },
     );
-    const started = performance.now();
     const records = await provider.read({ userId: "u", query: "piano and coffee", limit: 10 });
     expect(records).toHaveLength(10);
-    expect(performance.now() - started).toBeLessThan(1000);
+    for (const record of records) expect(record.content).toMatch(/\b(piano|coffee)\b/);
   });
 });
 
