@@ -32,6 +32,8 @@ export type ScriptedResponse =
       delayMs?: number;
       /** After the events, keep the response open until the client goes away (abort tests). */
       hang?: boolean;
+      /** After the events, drop the connection without ending the response (a body cut off mid-stream). */
+      cut?: boolean;
     };
 
 export class FakeLlmServer {
@@ -120,6 +122,12 @@ export class FakeLlmServer {
       const data = typeof event.data === "string" ? event.data : JSON.stringify(event.data);
       response.write(`${event.event ? `event: ${event.event}\n` : ""}data: ${data}\n\n`);
     }
-    if (!next.hang) response.end();
+    if (next.cut) {
+      // Flushed first, so the client reads the events before the connection goes.
+      await new Promise<void>((resolve) => response.write("", () => resolve()));
+      response.socket?.destroy();
+    } else if (!next.hang) {
+      response.end();
+    }
   }
 }

@@ -1,15 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ToolCall } from "../../messages/agent-message";
-import type {
-  FinishReason,
-  LanguageModel,
-  LanguageModelCall,
-  LanguageModelResult,
-  LanguageModelStreamPart,
-  LanguageModelUsage,
-} from "../language-model";
-import { parseToolArguments } from "../parse-tool-arguments";
+import type { LanguageModel, LanguageModelCall, LanguageModelResult, LanguageModelStreamPart } from "../language-model";
+import { readEventStream } from "../read-event-stream";
 import { toAPICallError } from "../to-api-call-error";
+import { AnthropicStreamParts, convertAnthropicUsage, mapAnthropicStopReason } from "./anthropic-stream-parts";
 import { defaultAnthropicMaxTokens } from "./anthropic-model-ids";
 import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
 
@@ -61,80 +55,43 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
       text,
       toolCalls,
       finishReason: mapAnthropicStopReason(response.stop_reason, toolCalls.length > 0),
-      usage: convertUsage(response.usage),
+      usage: convertAnthropicUsage(response.usage),
       response: { ...(response.id ? { id: response.id } : {}), ...(response.model ? { modelId: response.model } : {}) },
     };
   }
 
-  async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
-    const client = await this.config.getClient();
-    type PendingToolUse = { id: string; name: string; json: string; emitted: boolean };
-    const toolUses = new Map<number, PendingToolUse>();
-    let stopReason: string | null | undefined;
-    let usage: Partial<Anthropic.Messages.Usage> = {};
-    let responseId: string | undefined;
-    let responseModel: string | undefined;
-    try {
-      const stream = await client.messages.create({ ...this.requestBody(call), stream: true }, requestOptions(call));
-      for await (const event of stream) {
-        switch (event.type) {
-          case "message_start":
-            responseId = event.message.id || undefined;
-            responseModel = event.message.model || undefined;
-            usage = { ...event.message.usage };
-            break;
-          case "content_block_start":
-            if (event.content_block.type === "tool_use") {
-              const block = event.content_block;
-              toolUses.set(event.index, { id: block.id, name: block.name, json: "", emitted: false });
-            } else if (event.content_block.type === "text" && event.content_block.text) {
-              yield { type: "text-delta", delta: event.content_block.text };
-            }
-            break;
-          case "content_block_delta":
-            if (event.delta.type === "text_delta") {
-              if (event.delta.text) yield { type: "text-delta", delta: event.delta.text };
-            } else if (event.delta.type === "input_json_delta") {
-              const entry = toolUses.get(event.index);
-              if (entry && event.delta.partial_json) {
-                entry.json += event.delta.partial_json;
-                yield { type: "tool-call-delta", toolCallId: entry.id, toolName: entry.name, argumentsDelta: event.delta.partial_json };
-              }
-            }
-            break;
-          case "content_block_stop": {
-            const entry = toolUses.get(event.index);
-            if (entry && !entry.emitted) {
-              entry.emitted = true;
-              yield { type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.json) } };
-            }
-            break;
-          }
-          case "message_delta":
-            stopReason = event.delta.stop_reason ?? stopReason;
-            // message_delta usage is cumulative; a field it leaves null keeps message_start's value.
-            for (const [key, value] of Object.entries(event.usage ?? {})) {
-              if (typeof value === "number") (usage as Record<string, number>)[key] = value;
-            }
-            break;
-          default:
-            break;
-        }
-      }
-    } catch (error) {
-      throw this.wrapError(error, call);
-    }
-    for (const entry of toolUses.values()) {
-      if (entry.emitted) continue;
-      entry.emitted = true;
-      yield { type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.json) } };
-    }
-    yield {
-      type: "finish",
-      finishReason: mapAnthropicStopReason(stopReason, toolUses.size > 0),
-      usage: convertUsage(usage),
-      response: { ...(responseId ? { id: responseId } : {}), ...(responseModel ? { modelId: responseModel } : {}) },
-    };
+  /**
+   * Streams the answer. The SDK makes the request (auth, headers, retries, HTTP errors), and its
+   * raw response body is read here (`readEventStream`): each read is decoded at once into parts
+   * (`ServerSentEventDecoder`, then `AnthropicStreamParts`), a plain async iterator with no
+   * generator hop per chunk. The events mean what the SDK makes of them: `ping` and events without
+   * a type are skipped, an `error` event (e.g. `overloaded_error` mid-stream) throws the SDK's
+   * `APIError`, whose `type` is the error's. Breaking off (an abort, a consumer that stops)
+   * cancels the body, which closes the request.
+   */
+  doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
+    return { [Symbol.asyncIterator]: () => this.streamParts(call) };
+  }
+
+  private streamParts(call: LanguageModelCall): AsyncIterator<LanguageModelStreamPart> {
+    const parts = new AnthropicStreamParts();
+    let headers: Headers | undefined;
+    return readEventStream({
+      open: async () => {
+        const client = await this.config.getClient();
+        const response = await client.messages.create({ ...this.requestBody(call), stream: true }, requestOptions(call)).asResponse();
+        headers = response.headers;
+        return response;
+      },
+      decode: (data, event) => {
+        if (event === undefined || event === "ping") return;
+        if (event === "error") return streamError(data, headers);
+        if (data) parts.add(JSON.parse(data) as Anthropic.Messages.RawMessageStreamEvent);
+      },
+      parts,
+      abortSignal: call.abortSignal,
+      wrapError: (error) => this.wrapError(error, call),
+    });
   }
 
   private requestBody(call: LanguageModelCall): MessageCreateParams {
@@ -168,27 +125,14 @@ function requestOptions(call: LanguageModelCall): { signal?: AbortSignal; maxRet
   };
 }
 
-/** Maps a Messages API `stop_reason` to agentcore's `FinishReason`. */
-export function mapAnthropicStopReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
-  switch (reason) {
-    case "end_turn":
-    case "stop_sequence":
-      return hasToolCalls ? "tool-calls" : "stop";
-    case "tool_use":
-      return "tool-calls";
-    case "max_tokens":
-    case "model_context_window_exceeded":
-      return "length";
-    case "refusal":
-      return "content-filter";
-    default:
-      return hasToolCalls ? "tool-calls" : "other";
+/** The SDK's `APIError` for an `error` event of the stream, made as the SDK's own stream makes it (its `type` is the error's). */
+async function streamError(data: string, headers: Headers | undefined): Promise<never> {
+  const { APIError } = await import("@anthropic-ai/sdk");
+  let body: unknown;
+  try {
+    body = JSON.parse(data);
+  } catch {
+    // not JSON: the text itself, below
   }
-}
-
-/** Input tokens include cache writes and reads (the API counts those apart). */
-function convertUsage(usage: Partial<Anthropic.Messages.Usage> | null | undefined): LanguageModelUsage {
-  const inputTokens = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
-  const outputTokens = usage?.output_tokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  throw new APIError(undefined, (body ?? data) as object, undefined, headers as Headers);
 }

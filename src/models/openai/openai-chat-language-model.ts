@@ -9,7 +9,7 @@ import type {
   LanguageModelUsage,
 } from "../language-model";
 import { parseToolArguments } from "../parse-tool-arguments";
-import { ServerSentEventDecoder } from "../server-sent-event-decoder";
+import { readEventStream, StreamPartQueue } from "../read-event-stream";
 import { toAPICallError } from "../to-api-call-error";
 import { convertToOpenAIMessages, convertToOpenAITools } from "./convert-to-openai-messages";
 
@@ -74,7 +74,7 @@ export class OpenAIChatLanguageModel implements LanguageModel {
 
   /**
    * Streams the answer. The SDK makes the request (auth, headers, retries, HTTP errors), and its
-   * raw response body is read here: each read is decoded at once into parts
+   * raw response body is read here (`readEventStream`): each read is decoded at once into parts
    * (`ServerSentEventDecoder`, then `ChatStreamParts`), a plain async iterator with no generator
    * hop per chunk and linear in the body (the SDK's own stream copies its buffer once per event).
    * The events mean what the SDK makes of them: `[DONE]` ends the answer, an event carrying
@@ -87,72 +87,37 @@ export class OpenAIChatLanguageModel implements LanguageModel {
 
   private streamParts(call: LanguageModelCall): AsyncIterator<LanguageModelStreamPart> {
     const parts = new ChatStreamParts();
-    const events = new ServerSentEventDecoder();
-    let body: ResponseBody | undefined;
     let headers: Headers | undefined;
     let answered = false; // `[DONE]` came: later events are ignored, the body is still read to its end
-    let bodyEnded = false;
-    let finished = false;
-    const open = async (): Promise<ResponseBody> => {
-      const client = await this.config.getClient();
-      const request = {
-        ...this.requestBody(call),
-        stream: true as const,
-        ...(this.config.includeStreamUsage ? { stream_options: { include_usage: true } } : {}),
-      };
-      const response = await client.chat.completions.create(request, requestOptions(call)).asResponse();
-      headers = response.headers;
-      return responseBody(response);
-    };
-    // One event into parts; an event that carries `error` fails the stream with the SDK's `APIError`.
-    const decode = async (data: string): Promise<void> => {
-      if (answered || events.lastEvent?.startsWith("thread.")) return;
-      if (data.startsWith("[DONE]")) {
-        answered = true;
-        return;
-      }
-      const chunk = JSON.parse(data) as OpenAI.Chat.Completions.ChatCompletionChunk & { error?: object };
-      if (!chunk?.error) return parts.add(chunk);
-      const { APIError } = await import("openai");
-      throw new APIError(undefined, chunk.error, undefined, headers);
-    };
-    return {
-      // One event at a time, so the first part is out before the rest of a large read is parsed.
-      next: async (): Promise<IteratorResult<LanguageModelStreamPart>> => {
-        for (;;) {
-          const part = parts.shift();
-          if (part) return { done: false, value: part };
-          if (finished) return { done: true, value: undefined };
-          try {
-            const data = events.next();
-            if (data !== undefined) {
-              await decode(data);
-            } else if (bodyEnded) {
-              finished = true;
-              parts.end();
-            } else {
-              body ??= await open();
-              const read = await body.read();
-              if (read.done) {
-                events.end();
-                bodyEnded = true;
-              } else if (read.value) {
-                events.push(read.value);
-              }
-            }
-          } catch (error) {
-            finished = true;
-            void body?.cancel();
-            throw this.wrapError(error, call);
-          }
+    return readEventStream({
+      open: async () => {
+        const client = await this.config.getClient();
+        const request = {
+          ...this.requestBody(call),
+          stream: true as const,
+          ...(this.config.includeStreamUsage ? { stream_options: { include_usage: true } } : {}),
+        };
+        const response = await client.chat.completions.create(request, requestOptions(call)).asResponse();
+        headers = response.headers;
+        return response;
+      },
+      // One event into parts; an event that carries `error` fails the stream with the SDK's `APIError`.
+      decode: (data, event) => {
+        if (answered || event?.startsWith("thread.")) return;
+        if (data.startsWith("[DONE]")) {
+          answered = true;
+          return;
         }
+        const chunk = JSON.parse(data) as OpenAI.Chat.Completions.ChatCompletionChunk & { error?: object };
+        if (!chunk?.error) return parts.add(chunk);
+        return import("openai").then(({ APIError }) => {
+          throw new APIError(undefined, chunk.error, undefined, headers);
+        });
       },
-      return: async (): Promise<IteratorResult<LanguageModelStreamPart>> => {
-        finished = true;
-        await body?.cancel();
-        return { done: true, value: undefined };
-      },
-    };
+      parts,
+      abortSignal: call.abortSignal,
+      wrapError: (error) => this.wrapError(error, call),
+    });
   }
 
   private requestBody(call: LanguageModelCall): ChatCompletionCreateParams {
@@ -183,20 +148,12 @@ type PendingToolCall = { id: string; name: string; arguments: string; emitted: b
  * tool-call deltas, each tool call once complete (when the next one starts, at the finish reason,
  * or at the end: OpenAI streams calls in order), then one `finish` with the usage.
  */
-class ChatStreamParts {
-  private readonly queue: LanguageModelStreamPart[] = [];
-  private head = 0;
+class ChatStreamParts extends StreamPartQueue {
   private readonly pending = new Map<number, PendingToolCall>();
   private finishReason: string | null | undefined;
   private usage: LanguageModelUsage | undefined;
   private responseId: string | undefined;
   private responseModel: string | undefined;
-
-  shift(): LanguageModelStreamPart | undefined {
-    if (this.head < this.queue.length) return this.queue[this.head++];
-    if (this.head > 0) this.queue.length = this.head = 0;
-    return undefined;
-  }
 
   add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
     this.responseId ??= chunk.id || undefined;
@@ -205,7 +162,7 @@ class ChatStreamParts {
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta;
-    if (delta?.content) this.queue.push({ type: "text-delta", delta: delta.content });
+    if (delta?.content) this.push({ type: "text-delta", delta: delta.content });
     for (const toolCallDelta of delta?.tool_calls ?? []) {
       const index = toolCallDelta.index ?? this.pending.size;
       let entry = this.pending.get(index);
@@ -220,7 +177,7 @@ class ChatStreamParts {
       const argumentsDelta = toolCallDelta.function?.arguments;
       if (argumentsDelta) {
         entry.arguments += argumentsDelta;
-        this.queue.push({ type: "tool-call-delta", toolCallId: entry.id, toolName: entry.name, argumentsDelta });
+        this.push({ type: "tool-call-delta", toolCallId: entry.id, toolName: entry.name, argumentsDelta });
       }
     }
     if (choice.finish_reason) {
@@ -232,7 +189,7 @@ class ChatStreamParts {
   /** The stream ended: the calls not emitted yet, then `finish`. */
   end(): void {
     this.complete(Number.POSITIVE_INFINITY);
-    this.queue.push({
+    this.push({
       type: "finish",
       finishReason: mapOpenAIFinishReason(this.finishReason, this.pending.size > 0),
       usage: this.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
@@ -246,35 +203,9 @@ class ChatStreamParts {
       const entry = this.pending.get(index)!;
       if (index >= below || entry.emitted) continue;
       entry.emitted = true;
-      this.queue.push({ type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.arguments) } });
+      this.push({ type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.arguments) } });
     }
   }
-}
-
-/** A response body, read chunk by chunk; `cancel` ends the request. */
-interface ResponseBody {
-  read(): Promise<{ done?: boolean | undefined; value?: Uint8Array | ArrayBuffer | string | undefined }>;
-  cancel(): Promise<void>;
-}
-
-/**
- * The body of a streamed response: a web `ReadableStream` (global fetch), or an async iterable
- * (a Node stream from a `fetch` option such as node-fetch), as the SDK accepts both.
- */
-function responseBody(response: Response): ResponseBody {
-  const body = response.body as (ReadableStream<Uint8Array> & Partial<AsyncIterable<Uint8Array>>) | null;
-  if (!body) throw new Error("The streamed response has no body.");
-  if (typeof body.getReader === "function") {
-    const reader = body.getReader();
-    return { read: () => reader.read(), cancel: () => reader.cancel().catch(() => {}) };
-  }
-  const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-  return {
-    read: () => iterator.next(),
-    cancel: async () => {
-      await iterator.return?.()?.catch?.(() => {});
-    },
-  };
 }
 
 /** The SDK request options of a call: its abort signal and its retries (the one retry layer). */

@@ -1,0 +1,106 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { FinishReason, LanguageModelUsage } from "../language-model";
+import { parseToolArguments } from "../parse-tool-arguments";
+import { StreamPartQueue } from "../read-event-stream";
+
+type PendingToolUse = { id: string; name: string; json: string; emitted: boolean };
+
+/**
+ * Turns Messages API stream events into stream parts, queued until read: text deltas as they
+ * come, tool-call deltas (`input_json_delta`), each tool call once its block stops (its input
+ * parsed by `parseToolArguments`), then at the end the calls whose block never stopped and one
+ * `finish` with the stop reason and the usage of `message_start` updated by `message_delta`.
+ * Other blocks (thinking, server tools) are skipped.
+ */
+export class AnthropicStreamParts extends StreamPartQueue {
+  private readonly toolUses = new Map<number, PendingToolUse>();
+  private stopReason: string | null | undefined;
+  private usage: Partial<Anthropic.Messages.Usage> = {};
+  private responseId: string | undefined;
+  private responseModel: string | undefined;
+
+  add(event: Anthropic.Messages.RawMessageStreamEvent): void {
+    switch (event.type) {
+      case "message_start":
+        this.responseId = event.message.id || undefined;
+        this.responseModel = event.message.model || undefined;
+        this.usage = { ...event.message.usage };
+        break;
+      case "content_block_start":
+        if (event.content_block.type === "tool_use") {
+          const block = event.content_block;
+          this.toolUses.set(event.index, { id: block.id, name: block.name, json: "", emitted: false });
+        } else if (event.content_block.type === "text" && event.content_block.text) {
+          this.push({ type: "text-delta", delta: event.content_block.text });
+        }
+        break;
+      case "content_block_delta":
+        if (event.delta.type === "text_delta") {
+          if (event.delta.text) this.push({ type: "text-delta", delta: event.delta.text });
+        } else if (event.delta.type === "input_json_delta") {
+          const entry = this.toolUses.get(event.index);
+          if (entry && event.delta.partial_json) {
+            entry.json += event.delta.partial_json;
+            this.push({ type: "tool-call-delta", toolCallId: entry.id, toolName: entry.name, argumentsDelta: event.delta.partial_json });
+          }
+        }
+        break;
+      case "content_block_stop": {
+        const entry = this.toolUses.get(event.index);
+        if (entry) this.emit(entry);
+        break;
+      }
+      case "message_delta":
+        this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        // message_delta usage is cumulative; a field it leaves null keeps message_start's value.
+        for (const [key, value] of Object.entries(event.usage ?? {})) {
+          if (typeof value === "number") (this.usage as Record<string, number>)[key] = value;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The stream ended: the calls whose block never stopped, then `finish`. */
+  end(): void {
+    for (const entry of this.toolUses.values()) this.emit(entry);
+    this.push({
+      type: "finish",
+      finishReason: mapAnthropicStopReason(this.stopReason, this.toolUses.size > 0),
+      usage: convertAnthropicUsage(this.usage),
+      response: { ...(this.responseId ? { id: this.responseId } : {}), ...(this.responseModel ? { modelId: this.responseModel } : {}) },
+    });
+  }
+
+  private emit(entry: PendingToolUse): void {
+    if (entry.emitted) return;
+    entry.emitted = true;
+    this.push({ type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.json) } });
+  }
+}
+
+/** Maps a Messages API `stop_reason` to agentcore's `FinishReason`. */
+export function mapAnthropicStopReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
+  switch (reason) {
+    case "end_turn":
+    case "stop_sequence":
+      return hasToolCalls ? "tool-calls" : "stop";
+    case "tool_use":
+      return "tool-calls";
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return "length";
+    case "refusal":
+      return "content-filter";
+    default:
+      return hasToolCalls ? "tool-calls" : "other";
+  }
+}
+
+/** Input tokens include cache writes and reads (the API counts those apart). */
+export function convertAnthropicUsage(usage: Partial<Anthropic.Messages.Usage> | null | undefined): LanguageModelUsage {
+  const inputTokens = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
+  const outputTokens = usage?.output_tokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
