@@ -3,6 +3,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createTestMcpServer, type McpServerLog } from "./mcp-test-server";
 
-const log: McpServerLog = { cancelled: [], headers: [] };
+const log: McpServerLog = { cancelled: [], headers: [], sessions: 0, added: [] };
 const server = createTestMcpServer({ log, onCrash: () => setTimeout(() => process.exit(3), 20) });
 await server.connect(new StdioServerTransport());

@@ -16,6 +16,10 @@ export interface McpServerLog {
   cancelled: string[];
   /** Headers of the HTTP requests (lower-cased names), for the `headers` option. */
   headers: Record<string, string | string[] | undefined>[];
+  /** Sessions initialized (MCP handshakes completed). */
+  sessions: number;
+  /** The sums the add tool computed, in order: each call that ran. */
+  added: number[];
 }
 
 const onePixelPng = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
@@ -31,7 +35,10 @@ export function createTestMcpServer(options: { log: McpServerLog; onCrash: () =>
   server.registerTool(
     "add",
     { description: "Adds two numbers", inputSchema: { a: z.number(), b: z.number() } },
-    async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+    async ({ a, b }) => {
+      options.log.added.push(a + b);
+      return { content: [{ type: "text", text: String(a + b) }] };
+    },
   );
   server.registerTool(
     "weather",
@@ -107,8 +114,11 @@ export interface McpHttpServer {
 }
 
 /** Serves MCP over streamable HTTP on a loopback port, one SDK server per session (stateful mode). */
-export async function startMcpHttpServer(create: (log: McpServerLog) => McpServer | Server = (log) => createTestMcpServer({ log, onCrash: () => {} })): Promise<McpHttpServer> {
-  const log: McpServerLog = { cancelled: [], headers: [] };
+export async function startMcpHttpServer(
+  create: (log: McpServerLog) => McpServer | Server = (log) => createTestMcpServer({ log, onCrash: () => {} }),
+  options: { port?: number } = {},
+): Promise<McpHttpServer> {
+  const log: McpServerLog = { cancelled: [], headers: [], sessions: 0, added: [] };
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const sockets = new Set<Socket>();
   const http: HttpServer = createServer(async (request, response) => {
@@ -118,7 +128,10 @@ export async function startMcpHttpServer(create: (log: McpServerLog) => McpServe
     if (!transport) {
       const fresh: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, fresh),
+        onsessioninitialized: (id) => {
+          sessions.set(id, fresh);
+          log.sessions++;
+        },
       });
       await create(log).connect(fresh);
       transport = fresh;
@@ -129,7 +142,7 @@ export async function startMcpHttpServer(create: (log: McpServerLog) => McpServe
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
   const stop = async (force: boolean) => {
     if (force) for (const socket of sockets) socket.destroy();

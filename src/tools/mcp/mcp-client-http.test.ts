@@ -12,8 +12,8 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-async function serve(create?: Parameters<typeof startMcpHttpServer>[0]): Promise<McpHttpServer> {
-  const server = await startMcpHttpServer(create);
+async function serve(create?: Parameters<typeof startMcpHttpServer>[0], options?: Parameters<typeof startMcpHttpServer>[1]): Promise<McpHttpServer> {
+  const server = await startMcpHttpServer(create, options);
   cleanups.push(() => server.close());
   return server;
 }
@@ -90,6 +90,59 @@ describe("MCP tools over streamable HTTP", () => {
     expect(isToolPairingValid(stored)).toBe(true);
     const later = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
     expect(later.toolMessages[0]!.content).toMatch(/^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": fetch failed \(.*ECONNREFUSED.*\)\.$/);
+  });
+
+  it("after the server restarts (its sessions gone), the next calls get one new session and run once", async () => {
+    const first = await startMcpHttpServer();
+    const port = Number(new URL(first.url).port);
+    const mcp = await connect({ transport: { type: "http", url: first.url } });
+    const tools = await mcp.tools();
+    expect((await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 1 } }])).toolMessages[0]!.content).toBe("2");
+    await first.kill(); // the process died: its connections and sessions are gone
+    await new Promise((done) => setTimeout(done, 300)); // a restart takes a while (and the client's pool sees its sockets close)
+    const second = await serve(undefined, { port });
+    // The old session is refused (HTTP 400 from this server) before anything runs: each call is sent again on the new session.
+    const { toolMessages, stored } = await runToolCalls(tools, [
+      { name: "add", arguments: { a: 2, b: 2 } },
+      { name: "add", arguments: { a: 3, b: 3 } },
+      { name: "add", arguments: { a: 4, b: 4 } },
+    ]);
+    expect(toolMessages.map((message) => message.content)).toEqual(["4", "6", "8"]);
+    expect(isToolPairingValid(stored)).toBe(true);
+    expect(second.log.sessions).toBe(1);
+    expect([...second.log.added].sort()).toEqual([4, 6, 8]); // each ran once
+    expect(await mcp.listTools()).not.toHaveLength(0);
+    expect(second.log.sessions).toBe(1);
+  });
+
+  it("while the server is down, calls say so; once it is back, the next call connects again", async () => {
+    const first = await startMcpHttpServer();
+    const port = Number(new URL(first.url).port);
+    const mcp = await connect({ transport: { type: "http", url: first.url } });
+    const tools = await mcp.tools();
+    await first.kill();
+    const down = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
+    expect(down.toolMessages[0]!.content).toMatch(/^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": fetch failed/);
+    const stillDown = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
+    expect(stillDown.toolMessages[0]!.content).toMatch(/^Error: Tool "add" failed: The connection to MCP server "agentcore-test-server" was lost and connecting again failed: .*The next request tries again\.$/);
+    await expect(mcp.listTools()).rejects.toMatchObject({ name: "MCPClientError", reason: "connect-failed", server: "agentcore-test-server" });
+    const back = await serve(undefined, { port });
+    expect((await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }])).toolMessages[0]!.content).toBe("3");
+    expect(back.log.sessions).toBe(1);
+  });
+
+  it("with reconnect: false, a restarted server stays unreachable for this client", async () => {
+    const first = await startMcpHttpServer();
+    const port = Number(new URL(first.url).port);
+    const mcp = await connect({ transport: { type: "http", url: first.url }, reconnect: false });
+    const tools = await mcp.tools();
+    await first.kill();
+    await new Promise((done) => setTimeout(done, 300));
+    const second = await serve(undefined, { port });
+    const refused = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
+    expect(refused.toolMessages[0]!.content).toMatch(/^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": Streamable HTTP error: Error POSTing to endpoint: .*Server not initialized/);
+    await expect(mcp.listTools()).rejects.toThrow(/is not connected: the connection was lost earlier .*; reconnecting is off \(reconnect: false\)\.$/);
+    expect(second.log.sessions).toBe(0);
   });
 
   it("says which server could not be reached", async () => {

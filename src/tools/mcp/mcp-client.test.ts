@@ -1,5 +1,6 @@
 // agentcore/mcp against a real MCP server (the official SDK's McpServer over stdio, a child
 // process: test/servers/mcp-stdio-server.ts), through full agent runs on a scripted model.
+import { execFileSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -21,6 +22,12 @@ const isAlive = (pid: number) => {
     return false;
   }
 };
+/** The pids of this process's MCP server children still running. */
+const serverProcesses = () =>
+  execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(process.pid)], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes("mcp-stdio-server"))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
 const waitFor = async (check: () => boolean, ms = 5_000) => {
   for (const started = Date.now(); !check() && Date.now() - started < ms; ) await new Promise((done) => setTimeout(done, 20));
   return check();
@@ -132,8 +139,8 @@ describe("MCP tools over stdio", () => {
     expect(await seen()).toEqual([{ type: "text", text: '["hang"]' }]);
   });
 
-  it("tells the model when the server process dies mid-call, then that it is gone", async () => {
-    const doomed = await createMCPClient({ transport: stdioServer, name: "doomed" });
+  it("with reconnect: false, tells the model when the server process dies mid-call, then that it is gone", async () => {
+    const doomed = await createMCPClient({ transport: stdioServer, name: "doomed", reconnect: false });
     const pid = pidOf(doomed);
     const tools = await doomed.tools();
     const first = await runToolCalls(tools, [{ name: "crash", arguments: {} }]);
@@ -142,9 +149,51 @@ describe("MCP tools over stdio", () => {
     expect(isToolPairingValid(first.stored)).toBe(true);
     expect(await waitFor(() => !isAlive(pid))).toBe(true);
     const second = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 1 } }]);
-    expect(second.toolMessages[0]!.content).toBe('Error: Tool "add" failed: MCP server "doomed" is not connected: the connection was lost earlier (the server exited or dropped it).');
+    expect(second.toolMessages[0]!.content).toBe(
+      'Error: Tool "add" failed: MCP server "doomed" is not connected: the connection was lost earlier (the server exited or dropped it); reconnecting is off (reconnect: false).',
+    );
     await expect(doomed.tools()).rejects.toMatchObject({ name: "MCPClientError", reason: "not-connected", server: "doomed" });
     await doomed.close();
+  });
+
+  it("starts a server process that died again on the next call; the call in flight at its death is not sent again", async () => {
+    const phoenix = await createMCPClient({ transport: stdioServer, name: "phoenix" });
+    const pid = pidOf(phoenix);
+    const tools = await phoenix.tools();
+    const before = serverProcesses();
+    const first = await runToolCalls(tools, [{ name: "crash", arguments: {} }]);
+    expect(first.toolMessages[0]!.content).toBe('Error: Tool "crash" failed: The connection to MCP server "phoenix" closed before it answered: the server exited or dropped the connection.');
+    expect(await waitFor(() => !isAlive(pid))).toBe(true);
+    // Concurrent calls after the death share one new process.
+    const second = await runToolCalls(tools, [
+      { name: "add", arguments: { a: 1, b: 1 } },
+      { name: "add", arguments: { a: 2, b: 2 } },
+      { name: "add", arguments: { a: 3, b: 3 } },
+    ]);
+    expect(second.toolMessages.map((message) => message.content)).toEqual(["2", "4", "6"]);
+    const respawned = pidOf(phoenix);
+    expect(respawned).not.toBe(pid);
+    expect(serverProcesses().filter((child) => !before.includes(child))).toEqual([respawned]);
+    // The crash call was not sent again: the new process is alive and answering.
+    expect(isAlive(respawned)).toBe(true);
+    await phoenix.close();
+    expect(await waitFor(() => !isAlive(respawned))).toBe(true);
+  });
+
+  it("close() during a reconnect leaves no server process behind", async () => {
+    const client = await createMCPClient({ transport: stdioServer, name: "brief" });
+    const pid = pidOf(client);
+    const tools = await client.tools();
+    const before = serverProcesses();
+    process.kill(pid, "SIGKILL");
+    expect(await waitFor(() => !isAlive(pid))).toBe(true);
+    await waitFor(() => false, 100); // the client sees the exit
+    const call = runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
+    await new Promise((done) => setTimeout(done, 20)); // the new process is being started
+    await client.close();
+    const { toolMessages } = await call;
+    expect(toolMessages[0]!.content).toBe('Error: Tool "add" failed: MCP server "brief" is not connected: its client was closed.');
+    expect(await waitFor(() => serverProcesses().every((child) => before.includes(child) && child !== pid))).toBe(true);
   });
 
   it("close() ends the server process, can be called twice, and later calls say the client is closed", async () => {

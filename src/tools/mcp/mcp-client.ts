@@ -8,7 +8,7 @@ import { jsonSchema } from "../json-schema";
 import { tool, type ToolSet } from "../tool";
 import { isValidToolName } from "../tool-definitions";
 import { mcpToolResultText, mcpToolResultValue } from "./mcp-tool-result";
-import { createTransport, type MCPTransportOptions } from "./mcp-transport";
+import { createTransport, isTransport, type MCPTransportOptions } from "./mcp-transport";
 
 const defaultTimeoutMs = 30_000;
 const defaultConnectTimeoutMs = 60_000;
@@ -30,6 +30,17 @@ export interface MCPClientOptions {
   connectTimeoutMs?: number;
   /** The client's name and version sent to the server. @default { name: "agentcore", version: "0.1.0" } */
   clientInfo?: { name: string; version: string };
+  /**
+   * After the connection is lost (a stdio server exited, an HTTP server went away or restarted
+   * and forgot its sessions), the next request connects again: a stdio server is started again,
+   * an HTTP server gets a new session. The call in flight when the connection died is not sent
+   * again (it may have had effects); it reaches the model as a tool error. A request an HTTP
+   * server refused because it no longer knows the session (404, or 400 as servers built on the
+   * SDK's examples answer) never ran, so it is sent once on the new session. Concurrent requests share one handshake; a failed attempt is tried again
+   * by the next request. Not possible for a transport object you pass in (it cannot be reopened).
+   * @default true
+   */
+  reconnect?: boolean;
 }
 
 export interface MCPToolsOptions {
@@ -45,22 +56,31 @@ export interface MCPToolsOptions {
 
 /** A connected MCP server whose tools an agent can call. Make one with `createMCPClient()`. */
 export class MCPClient {
-  /** The MCP SDK client, for what agentcore does not wrap (resources, prompts). */
-  readonly client: Client;
   /** The server's name in errors and tool results. */
   readonly name: string;
   private readonly timeoutMs: number;
+  /** Connects again after a lost connection; undefined when that is off or impossible. */
+  private readonly reopen: (() => Promise<Client>) | undefined;
+  private readonly cannotReopen: string;
+  private current: Client;
   private closing: Promise<void> | undefined;
   private connectionLost = false;
+  private reconnecting: Promise<Client> | undefined;
+  private readonly inFlight = new Map<Client, number>();
 
   /** @internal Use `createMCPClient()`, which connects first. */
-  constructor(client: Client, options: { name: string; timeoutMs: number }) {
-    this.client = client;
+  constructor(client: Client, options: { name: string; timeoutMs: number; reopen?: () => Promise<Client>; cannotReopen?: string }) {
+    this.current = client;
     this.name = options.name;
     this.timeoutMs = options.timeoutMs;
-    client.onclose = () => {
-      if (!this.closing) this.connectionLost = true;
-    };
+    this.reopen = options.reopen;
+    this.cannotReopen = options.cannotReopen ?? "";
+    this.watch(client);
+  }
+
+  /** The MCP SDK client of the current connection, for what agentcore does not wrap (resources, prompts). */
+  get client(): Client {
+    return this.current;
   }
 
   /**
@@ -98,16 +118,16 @@ export class MCPClient {
 
   /** Every tool the server lists, all pages read. */
   async listTools(): Promise<MCPTool[]> {
-    this.throwIfUnusable();
     const tools: MCPTool[] = [];
     const cursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < maxListPages; page++) {
       let result: Awaited<ReturnType<Client["listTools"]>>;
       try {
-        result = await this.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.timeoutMs });
+        const params = cursor === undefined ? {} : { cursor };
+        result = await this.request(undefined, (client) => client.listTools(params, { timeout: this.timeoutMs }));
       } catch (error) {
-        throw this.failure(error);
+        throw MCPClientError.isInstance(error) ? error : this.failure(error);
       }
       tools.push(...result.tools);
       cursor = result.nextCursor;
@@ -123,7 +143,11 @@ export class MCPClient {
    * SIGKILL). Calls still waiting end as tool errors. Safe to call more than once.
    */
   close(): Promise<void> {
-    this.closing ??= this.client.close().catch(() => undefined);
+    this.closing ??= (async () => {
+      // A reconnect in flight closes the client it makes itself (it sees `closing`).
+      await this.current.close().catch(() => undefined);
+      await this.reconnecting?.catch(() => undefined);
+    })();
     return this.closing;
   }
 
@@ -137,14 +161,13 @@ export class MCPClient {
   }
 
   private async callTool(name: string, args: Record<string, unknown>, runSignal: AbortSignal | undefined): Promise<unknown> {
-    this.throwIfUnusable(name);
     // One signal per call: the SDK never removes the listener it adds, and a run's signal lives long.
     const controller = new AbortController();
     const abort = () => controller.abort(runSignal?.reason);
     if (runSignal?.aborted) abort();
     runSignal?.addEventListener("abort", abort, { once: true });
     try {
-      const result = await this.client.callTool({ name, arguments: args }, undefined, { signal: controller.signal, timeout: this.timeoutMs });
+      const result = await this.request(name, (client) => client.callTool({ name, arguments: args }, undefined, { signal: controller.signal, timeout: this.timeoutMs }), controller.signal);
       if (result.isError) throw new MCPClientError({ server: this.name, reason: "tool-error", toolName: name, message: mcpToolResultText(result) || `MCP server "${this.name}" reported an error without a message.` });
       return mcpToolResultValue(result);
     } catch (error) {
@@ -155,10 +178,76 @@ export class MCPClient {
     }
   }
 
-  private throwIfUnusable(toolName?: string): void {
-    if (!this.closing && !this.connectionLost) return;
-    const why = this.closing ? "its client was closed" : "the connection was lost earlier (the server exited or dropped it)";
-    throw new MCPClientError({ server: this.name, reason: "not-connected", ...(toolName ? { toolName } : {}), message: `MCP server "${this.name}" is not connected: ${why}.` });
+  /**
+   * Sends one request on a live connection (connecting again first when the last one was lost).
+   * A failure of the transport itself (the server unreachable, an HTTP error) marks the connection
+   * lost, so the next request connects again; a request refused because the server no longer knows
+   * the session never ran, and is sent once more on a new session.
+   */
+  private async request<T>(toolName: string | undefined, send: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const client = await this.ready(toolName);
+    try {
+      return await this.track(client, send);
+    } catch (error) {
+      // JSON-RPC answers and timeouts are McpErrors; an abort is the caller's, not the connection's.
+      if (error instanceof McpError || this.closing || signal?.aborted) throw error;
+      if (client === this.current) this.connectionLost = true;
+      if (!this.reopen || !isExpiredSession(error)) throw error;
+      return this.track(await this.ready(toolName), send);
+    }
+  }
+
+  /** Sends on a client, counting its requests in flight: a replaced client is closed once none is left, so its other requests end on their own terms. */
+  private async track<T>(client: Client, send: (client: Client) => Promise<T>): Promise<T> {
+    this.inFlight.set(client, (this.inFlight.get(client) ?? 0) + 1);
+    try {
+      return await send(client);
+    } finally {
+      const left = this.inFlight.get(client)! - 1;
+      if (left > 0) this.inFlight.set(client, left);
+      else {
+        this.inFlight.delete(client);
+        if (client !== this.current) void client.close().catch(() => undefined);
+      }
+    }
+  }
+
+  /** The current client, connected again first if the connection was lost. */
+  private ready(toolName: string | undefined): Promise<Client> | Client {
+    const refuse = (why: string) => new MCPClientError({ server: this.name, reason: "not-connected", ...(toolName ? { toolName } : {}), message: `MCP server "${this.name}" is not connected: ${why}.` });
+    if (this.closing) throw refuse("its client was closed");
+    if (!this.connectionLost) return this.current;
+    if (!this.reopen) throw refuse(`the connection was lost earlier (the server exited or dropped it)${this.cannotReopen}`);
+    this.reconnecting ??= this.reconnect(toolName).finally(() => {
+      this.reconnecting = undefined;
+    });
+    return this.reconnecting;
+  }
+
+  private async reconnect(toolName: string | undefined): Promise<Client> {
+    const lost = this.current;
+    let client: Client;
+    try {
+      client = await this.reopen!();
+    } catch (error) {
+      const detail = MCPClientError.isInstance(error) ? error.message.replace(/^Could not connect to MCP server "[^"]*": /, "") : errorText(error);
+      throw new MCPClientError({ server: this.name, reason: "connect-failed", cause: error, ...(toolName ? { toolName } : {}), message: `The connection to MCP server "${this.name}" was lost and connecting again failed: ${detail} The next request tries again.` });
+    }
+    if (this.closing) {
+      await client.close().catch(() => undefined);
+      throw new MCPClientError({ server: this.name, reason: "not-connected", ...(toolName ? { toolName } : {}), message: `MCP server "${this.name}" is not connected: its client was closed.` });
+    }
+    this.current = client;
+    this.connectionLost = false;
+    this.watch(client);
+    if (!this.inFlight.has(lost)) await lost.close().catch(() => undefined);
+    return client;
+  }
+
+  private watch(client: Client): void {
+    client.onclose = () => {
+      if (client === this.current && !this.closing) this.connectionLost = true;
+    };
   }
 
   /** An SDK failure as an MCPClientError whose message the model can act on. */
@@ -168,7 +257,7 @@ export class MCPClient {
     if (code === ErrorCode.RequestTimeout) {
       return new MCPClientError({ ...base, reason: "timeout", message: `MCP server "${this.name}" did not answer within ${this.timeoutMs} ms; the request was cancelled.` });
     }
-    if (code === ErrorCode.ConnectionClosed || this.connectionLost || this.closing) {
+    if (code === ErrorCode.ConnectionClosed || this.closing || (code !== undefined && this.connectionLost)) {
       const why = this.closing ? "its client was closed" : "the server exited or dropped the connection";
       return new MCPClientError({ ...base, reason: "connection-closed", message: `The connection to MCP server "${this.name}" closed before it answered: ${why}.` });
     }
@@ -190,17 +279,42 @@ export class MCPClient {
 export async function createMCPClient(options: MCPClientOptions): Promise<MCPClient> {
   const timeoutMs = milliseconds(options, "timeoutMs", defaultTimeoutMs);
   const connectTimeoutMs = milliseconds(options, "connectTimeoutMs", defaultConnectTimeoutMs);
-  const { transport, description } = await createTransport(options?.transport);
-  const client = new Client(options.clientInfo ?? { name: "agentcore", version: "0.1.0" }, { capabilities: {} });
-  try {
-    await client.connect(transport, { timeout: connectTimeoutMs });
-  } catch (error) {
-    await closeQuietly(client, transport);
-    const name = options.name ?? description;
-    const detail = error instanceof McpError && error.code === ErrorCode.RequestTimeout ? `no answer within ${connectTimeoutMs} ms` : errorText(error);
-    throw new MCPClientError({ server: name, reason: "connect-failed", cause: error, message: `Could not connect to MCP server "${name}": ${detail}. Check that it starts on its own and speaks MCP.` });
-  }
-  return new MCPClient(client, { name: options.name ?? client.getServerVersion()?.name ?? description, timeoutMs });
+  const reconnect = options?.reconnect ?? true;
+  if (typeof reconnect !== "boolean") throw new InvalidArgumentError({ argument: "reconnect", value: reconnect, message: "reconnect must be true or false (default true)." });
+  let name = options.name;
+  const connect = async (): Promise<Client> => {
+    const { transport, description } = await createTransport(options.transport);
+    name ??= description;
+    const client = new Client(options.clientInfo ?? { name: "agentcore", version: "0.1.0" }, { capabilities: {} });
+    try {
+      await client.connect(transport, { timeout: connectTimeoutMs });
+    } catch (error) {
+      await closeQuietly(client, transport);
+      const detail = error instanceof McpError && error.code === ErrorCode.RequestTimeout ? `no answer within ${connectTimeoutMs} ms` : errorText(error);
+      throw new MCPClientError({ server: name, reason: "connect-failed", cause: error, message: `Could not connect to MCP server "${name}": ${detail}. Check that it starts on its own and speaks MCP.` });
+    }
+    return client;
+  };
+  const client = await connect();
+  name = options.name ?? client.getServerVersion()?.name ?? name;
+  // A transport object passed in is started once; only transports made from options can be made again.
+  const reusable = reconnect && !isTransport(options.transport);
+  return new MCPClient(client, {
+    name: name!,
+    timeoutMs,
+    ...(reusable ? { reopen: connect } : {}),
+    cannotReopen: reconnect ? "; a transport object passed to createMCPClient cannot be reopened: create a new client" : "; reconnecting is off (reconnect: false)",
+  });
+}
+
+/**
+ * Whether an HTTP server refused the request because it no longer knows the session (it
+ * restarted): 404 as the MCP spec says, or 400 as servers built on the SDK's examples answer.
+ * The POST was refused before any JSON-RPC handling, so the request never ran.
+ */
+function isExpiredSession(error: unknown): boolean {
+  const status = (error as { code?: unknown } | undefined)?.code;
+  return error instanceof Error && (status === 404 || status === 400) && error.message.startsWith("Streamable HTTP error: Error POSTing");
 }
 
 function milliseconds(options: MCPClientOptions | undefined, name: "timeoutMs" | "connectTimeoutMs", fallback: number): number {

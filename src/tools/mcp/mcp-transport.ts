@@ -75,7 +75,7 @@ export async function createTransport(options: MCPTransportOptions): Promise<{ t
   });
 }
 
-function isTransport(value: unknown): value is Transport {
+export function isTransport(value: unknown): value is Transport {
   const candidate = value as Partial<Transport> | undefined;
   return typeof candidate?.start === "function" && typeof candidate.send === "function" && typeof candidate.close === "function";
 }
