@@ -196,6 +196,28 @@ describe("MCP tools over stdio", () => {
     expect(await waitFor(() => serverProcesses().every((child) => before.includes(child) && child !== pid))).toBe(true);
   });
 
+  it("a run aborted while the server is being started again ends at once, not after the handshake", async () => {
+    const client = await createMCPClient({ transport: stdioServer, name: "impatient" });
+    const pid = pidOf(client);
+    const tools = await client.tools();
+    const lost = client.client;
+    process.kill(pid, "SIGKILL");
+    expect(await waitFor(() => !isAlive(pid))).toBe(true);
+    await waitFor(() => false, 100); // the client sees the exit
+    const controller = new AbortController();
+    const { error, stored } = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }], {
+      signal: controller.signal,
+      onToolCall: () => setTimeout(() => controller.abort(), 20),
+    });
+    expect(AbortError.isInstance(error)).toBe(true);
+    expect(client.client).toBe(lost); // the handshake with the new process had not finished
+    expect(isToolPairingValid(stored)).toBe(true);
+    // The reconnect goes on for the next call.
+    expect((await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }])).toolMessages[0]!.content).toBe("3");
+    expect(pidOf(client)).not.toBe(pid);
+    await client.close();
+  });
+
   it("close() ends the server process, can be called twice, and later calls say the client is closed", async () => {
     const client = await createMCPClient({ transport: stdioServer });
     const pid = pidOf(client);

@@ -60,7 +60,9 @@ export class MCPClient {
   readonly name: string;
   private readonly timeoutMs: number;
   /** Connects again after a lost connection; undefined when that is off or impossible. */
-  private readonly reopen: (() => Promise<Client>) | undefined;
+  private readonly reopen: ((signal: AbortSignal) => Promise<Client>) | undefined;
+  /** Aborted by `close()`: cancels a handshake in progress (a stdio server being started is ended). */
+  private readonly closed = new AbortController();
   private readonly cannotReopen: string;
   private current: Client;
   private closing: Promise<void> | undefined;
@@ -69,7 +71,7 @@ export class MCPClient {
   private readonly inFlight = new Map<Client, number>();
 
   /** @internal Use `createMCPClient()`, which connects first. */
-  constructor(client: Client, options: { name: string; timeoutMs: number; reopen?: () => Promise<Client>; cannotReopen?: string }) {
+  constructor(client: Client, options: { name: string; timeoutMs: number; reopen?: (signal: AbortSignal) => Promise<Client>; cannotReopen?: string }) {
     this.current = client;
     this.name = options.name;
     this.timeoutMs = options.timeoutMs;
@@ -144,6 +146,7 @@ export class MCPClient {
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.closed.abort();
       // A reconnect in flight closes the client it makes itself (it sees `closing`).
       await this.current.close().catch(() => undefined);
       await this.reconnecting?.catch(() => undefined);
@@ -185,7 +188,7 @@ export class MCPClient {
    * the session never ran, and is sent once more on a new session.
    */
   private async request<T>(toolName: string | undefined, send: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const client = await this.ready(toolName);
+    const client = await this.ready(toolName, signal);
     try {
       return await this.track(client, send);
     } catch (error) {
@@ -193,7 +196,7 @@ export class MCPClient {
       if (error instanceof McpError || this.closing || signal?.aborted) throw error;
       if (client === this.current) this.connectionLost = true;
       if (!this.reopen || !isExpiredSession(error)) throw error;
-      return this.track(await this.ready(toolName), send);
+      return this.track(await this.ready(toolName, signal), send);
     }
   }
 
@@ -213,7 +216,7 @@ export class MCPClient {
   }
 
   /** The current client, connected again first if the connection was lost. */
-  private ready(toolName: string | undefined): Promise<Client> | Client {
+  private ready(toolName: string | undefined, signal?: AbortSignal): Promise<Client> | Client {
     const refuse = (why: string) => new MCPClientError({ server: this.name, reason: "not-connected", ...(toolName ? { toolName } : {}), message: `MCP server "${this.name}" is not connected: ${why}.` });
     if (this.closing) throw refuse("its client was closed");
     if (!this.connectionLost) return this.current;
@@ -221,15 +224,16 @@ export class MCPClient {
     this.reconnecting ??= this.reconnect(toolName).finally(() => {
       this.reconnecting = undefined;
     });
-    return this.reconnecting;
+    return signal ? untilAborted(this.reconnecting, signal) : this.reconnecting;
   }
 
   private async reconnect(toolName: string | undefined): Promise<Client> {
     const lost = this.current;
     let client: Client;
     try {
-      client = await this.reopen!();
+      client = await this.reopen!(this.closed.signal);
     } catch (error) {
+      if (this.closing) throw new MCPClientError({ server: this.name, reason: "not-connected", ...(toolName ? { toolName } : {}), message: `MCP server "${this.name}" is not connected: its client was closed.` });
       const detail = MCPClientError.isInstance(error) ? error.message.replace(/^Could not connect to MCP server "[^"]*": /, "") : errorText(error);
       throw new MCPClientError({ server: this.name, reason: "connect-failed", cause: error, ...(toolName ? { toolName } : {}), message: `The connection to MCP server "${this.name}" was lost and connecting again failed: ${detail} The next request tries again.` });
     }
@@ -282,12 +286,12 @@ export async function createMCPClient(options: MCPClientOptions): Promise<MCPCli
   const reconnect = options?.reconnect ?? true;
   if (typeof reconnect !== "boolean") throw new InvalidArgumentError({ argument: "reconnect", value: reconnect, message: "reconnect must be true or false (default true)." });
   let name = options.name;
-  const connect = async (): Promise<Client> => {
+  const connect = async (signal?: AbortSignal): Promise<Client> => {
     const { transport, description } = await createTransport(options.transport);
     name ??= description;
     const client = new Client(options.clientInfo ?? { name: "agentcore", version: "0.1.0" }, { capabilities: {} });
     try {
-      await client.connect(transport, { timeout: connectTimeoutMs });
+      await client.connect(transport, { timeout: connectTimeoutMs, ...(signal ? { signal } : {}) });
     } catch (error) {
       await closeQuietly(client, transport);
       const detail = error instanceof McpError && error.code === ErrorCode.RequestTimeout ? `no answer within ${connectTimeoutMs} ms` : errorText(error);
@@ -304,6 +308,16 @@ export async function createMCPClient(options: MCPClientOptions): Promise<MCPCli
     timeoutMs,
     ...(reusable ? { reopen: connect } : {}),
     cannotReopen: reconnect ? "; a transport object passed to createMCPClient cannot be reopened: create a new client" : "; reconnecting is off (reconnect: false)",
+  });
+}
+
+/** The promise, or the signal's reason as soon as it is aborted (a run aborted during a reconnect does not wait for the handshake). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
   });
 }
 
