@@ -3,7 +3,17 @@ import { resolve } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
 // Optional peers and vitest (used only by agentcore/testing's conformance suite) stay external.
-const external = ["ioredis", "pg", "better-sqlite3", "@upstash/redis", "proper-lockfile", "mem0ai", "@modelcontextprotocol/sdk", "@opentelemetry/api", "vitest"];
+const external = [
+  "ioredis",
+  "pg",
+  "better-sqlite3",
+  "@upstash/redis",
+  "proper-lockfile",
+  "mem0ai",
+  "@modelcontextprotocol/sdk",
+  "@opentelemetry/api",
+  "vitest",
+];
 
 export default defineConfig([
   {
@@ -40,7 +50,9 @@ export default defineConfig([
         name: "vitest-cjs-stub",
         setup(build) {
           if (build.initialOptions.define?.__AGENTCORE_FORMAT__ !== '"cjs"') return;
-          build.onResolve({ filter: /\/vitest-api$/ }, (args) => ({ path: resolve(args.resolveDir, "vitest-api.cjs-stub.ts") }));
+          build.onResolve({ filter: /\/vitest-api$/ }, (args) => ({
+            path: resolve(args.resolveDir, "vitest-api.cjs-stub.ts"),
+          }));
         },
       },
     ],
@@ -82,6 +94,9 @@ export default defineConfig([
 ]);
 
 // tsup builds every format as ESM first when tree-shaking; remember the real one for the plugins.
-function rememberFormat(options: Parameters<NonNullable<Options["esbuildOptions"]>>[0], context: { format: string }): void {
+function rememberFormat(
+  options: Parameters<NonNullable<Options["esbuildOptions"]>>[0],
+  context: { format: string },
+): void {
   options.define = { ...options.define, __AGENTCORE_FORMAT__: JSON.stringify(context.format) };
 }

@@ -31,7 +31,17 @@ import {
 import { PostgresMemoryStore } from "agentcore/postgres";
 import { RedisMemoryStore } from "agentcore/redis";
 import { SqliteMemoryStore } from "agentcore/sqlite";
-import { collectGarbage, connectPostgres, connectRedis, formatMs, formatSample, measure, table, type Benchmark, type Sample } from "./harness";
+import {
+  collectGarbage,
+  connectPostgres,
+  connectRedis,
+  formatMs,
+  formatSample,
+  measure,
+  table,
+  type Benchmark,
+  type Sample,
+} from "./harness";
 
 const redisUrl = process.env.AGENTCORE_REDIS_URL ?? "redis://127.0.0.1:6379";
 const postgresUrl = process.env.AGENTCORE_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -69,7 +79,8 @@ const assistantSentences = [
   "If you want, I can turn this into a one-page summary with the cost table at the top.",
 ];
 
-const pick = (pool: string[], seed: number, count: number) => Array.from({ length: count }, (_, index) => pool[(seed * 7 + index * 3) % pool.length]!).join(" ");
+const pick = (pool: string[], seed: number, count: number) =>
+  Array.from({ length: count }, (_, index) => pool[(seed * 7 + index * 3) % pool.length]!).join(" ");
 const userText = (turn: number) => `(${turn}) ${pick(userSentences, turn, 2 + (turn % 3))}`;
 const assistantText = (turn: number) => `${pick(assistantSentences, turn, 3 + (turn % 4))} (${turn})`;
 
@@ -77,12 +88,26 @@ const assistantText = (turn: number) => `${pick(assistantSentences, turn, 3 + (t
 function turnMessages(turn: number): AgentMessage[] {
   const at = 1_700_000_000_000 + turn * 60_000;
   const user: AgentMessage = { id: `u${turn}`, role: "user", content: userText(turn), timestamp: at };
-  if (turn % 10 !== 5) return [user, { id: `a${turn}`, role: "assistant", content: assistantText(turn), timestamp: at + 1 }];
+  if (turn % 10 !== 5)
+    return [user, { id: `a${turn}`, role: "assistant", content: assistantText(turn), timestamp: at + 1 }];
   const callId = `call_${turn}`;
   return [
     user,
-    { id: `c${turn}`, role: "assistant", content: "", toolCalls: [{ id: callId, name: "search_docs", arguments: { query: `replication lag ${turn}`, limit: 3 } }], timestamp: at + 1 },
-    { id: `r${turn}`, role: "tool", toolCallId: callId, name: "search_docs", content: JSON.stringify({ results: assistantSentences.slice(0, 3), turn }), timestamp: at + 2 },
+    {
+      id: `c${turn}`,
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: callId, name: "search_docs", arguments: { query: `replication lag ${turn}`, limit: 3 } }],
+      timestamp: at + 1,
+    },
+    {
+      id: `r${turn}`,
+      role: "tool",
+      toolCallId: callId,
+      name: "search_docs",
+      content: JSON.stringify({ results: assistantSentences.slice(0, 3), turn }),
+      timestamp: at + 2,
+    },
     { id: `a${turn}`, role: "assistant", content: assistantText(turn), timestamp: at + 3 },
   ];
 }
@@ -94,7 +119,11 @@ async function seed(store: MemoryStore, sessionId: string, size: number): Promis
   for (let turn = 0; count < size; turn++) {
     let messages = turnMessages(turn);
     // Near the end, a tool turn that would not fit becomes a plain one, so the seed ends on a whole turn.
-    if (count + messages.length > size) messages = [messages[0]!, { id: `a${turn}`, role: "assistant", content: assistantText(turn), timestamp: messages[0]!.timestamp! + 1 }];
+    if (count + messages.length > size)
+      messages = [
+        messages[0]!,
+        { id: `a${turn}`, role: "assistant", content: assistantText(turn), timestamp: messages[0]!.timestamp! + 1 },
+      ];
     for (const message of messages) {
       chunk.push(message);
       count++;
@@ -129,7 +158,12 @@ class InstantModel implements LanguageModel {
     for (const message of call.messages) characters += message.content.length + 16;
     const inputTokens = Math.ceil(characters / 4);
     const outputTokens = Math.ceil(this.text.length / 4);
-    return { text: this.text, toolCalls: [], finishReason: "stop", usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } };
+    return {
+      text: this.text,
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    };
   }
 
   async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
@@ -157,9 +191,27 @@ interface StrategyUnderTest {
 const MIN_WINDOW = 10;
 
 const strategies: StrategyUnderTest[] = [
-  { name: "sliding_window", configuration: "`new SlidingWindowMemory({ maxTurns: 10 })` (about the last 20 messages)", windowed: true, maxWindow: 41, create: () => new SlidingWindowMemory({ maxTurns: 10 }) },
-  { name: "token_window", configuration: "`new TokenWindowMemory({ maxTokens: 4000 })`", windowed: true, maxWindow: 200, create: () => new TokenWindowMemory({ maxTokens: 4_000 }) },
-  { name: "buffer", configuration: "`new BufferMemory({ maxMessages: 20 })`", windowed: true, maxWindow: 21, create: () => new BufferMemory({ maxMessages: 20 }) },
+  {
+    name: "sliding_window",
+    configuration: "`new SlidingWindowMemory({ maxTurns: 10 })` (about the last 20 messages)",
+    windowed: true,
+    maxWindow: 41,
+    create: () => new SlidingWindowMemory({ maxTurns: 10 }),
+  },
+  {
+    name: "token_window",
+    configuration: "`new TokenWindowMemory({ maxTokens: 4000 })`",
+    windowed: true,
+    maxWindow: 200,
+    create: () => new TokenWindowMemory({ maxTokens: 4_000 }),
+  },
+  {
+    name: "buffer",
+    configuration: "`new BufferMemory({ maxMessages: 20 })`",
+    windowed: true,
+    maxWindow: 21,
+    create: () => new BufferMemory({ maxMessages: 20 }),
+  },
   {
     name: "summary",
     configuration:
@@ -168,9 +220,21 @@ const strategies: StrategyUnderTest[] = [
     maxWindow: 60,
     primed: true,
     // maxDigestLength: the first summary covers the whole seed in one call instead of catching up over hundreds of turns.
-    create: (summariser) => new SummaryMemory({ summarizeThreshold: 40, recentMessages: 20, maxTokens: 4_000, model: summariser, maxDigestLength: Number.MAX_SAFE_INTEGER }),
+    create: (summariser) =>
+      new SummaryMemory({
+        summarizeThreshold: 40,
+        recentMessages: 20,
+        maxTokens: 4_000,
+        model: summariser,
+        maxDigestLength: Number.MAX_SAFE_INTEGER,
+      }),
   },
-  { name: "full", configuration: "`new FullMemory()`: the whole session, O(n) by nature", windowed: false, create: () => new FullMemory() },
+  {
+    name: "full",
+    configuration: "`new FullMemory()`: the whole session, O(n) by nature",
+    windowed: false,
+    create: () => new FullMemory(),
+  },
 ];
 
 // ---------------------------------------------------------------- stores
@@ -198,14 +262,20 @@ const random = () => Math.random().toString(36).slice(2, 8);
 const stores: StoreUnderTest[] = [
   {
     name: "InMemoryStore",
-    open: async () => ({ session: async () => ({ store: new InMemoryStore(), done: async () => {} }), close: async () => {} }),
+    open: async () => ({
+      session: async () => ({ store: new InMemoryStore(), done: async () => {} }),
+      close: async () => {},
+    }),
   },
   {
     name: "FileMemoryStore",
     open: async (directory) => ({
       async session() {
         const folder = mkdtempSync(join(directory, "file-"));
-        return { store: new FileMemoryStore(join(folder, "sessions.json")), done: async () => rmSync(folder, { recursive: true, force: true }) };
+        return {
+          store: new FileMemoryStore(join(folder, "sessions.json")),
+          done: async () => rmSync(folder, { recursive: true, force: true }),
+        };
       },
       close: async () => {},
     }),
@@ -271,7 +341,13 @@ const stores: StoreUnderTest[] = [
 
 // ---------------------------------------------------------------- one cell
 
-async function runCell(opened: OpenedStore, storeName: string, strategy: StrategyUnderTest, size: number, quick: boolean): Promise<{ sample: Sample; tail: boolean }> {
+async function runCell(
+  opened: OpenedStore,
+  storeName: string,
+  strategy: StrategyUnderTest,
+  size: number,
+  quick: boolean,
+): Promise<{ sample: Sample; tail: boolean }> {
   const sessionId = `bench-loop-${strategy.name}-${size}-${random()}`;
   const { store, done } = await opened.session(sessionId);
   try {
@@ -287,7 +363,9 @@ async function runCell(opened: OpenedStore, storeName: string, strategy: Strateg
       if (result.text !== ANSWER) throw new Error(`${label}: unexpected answer ${JSON.stringify(result.text)}`);
       const sent = model.lastCall!.messages.length;
       if (strategy.windowed ? sent < MIN_WINDOW || sent > strategy.maxWindow! : sent !== stored - 1) {
-        throw new Error(`${label}: the model saw ${sent} messages, expected ${strategy.windowed ? `a window of ${MIN_WINDOW}–${strategy.maxWindow}` : stored - 1}`);
+        throw new Error(
+          `${label}: the model saw ${sent} messages, expected ${strategy.windowed ? `a window of ${MIN_WINDOW}–${strategy.maxWindow}` : stored - 1}`,
+        );
       }
     };
     if (strategy.primed) {
@@ -295,8 +373,14 @@ async function runCell(opened: OpenedStore, storeName: string, strategy: Strateg
       if (summariser.calls === 0) throw new Error(`${label}: the first summary was not written`);
     }
     collectGarbage();
-    const sample = await measure(turn, quick ? { runs: 3, warmup: 1, minRuns: 3, budgetMs: 0 } : { runs: size >= 100_000 ? 15 : 30, warmup: 3, minRuns: 5, budgetMs: 4_000 });
-    if (strategy.primed && !model.lastCall!.system?.includes(SUMMARY.slice(0, 40))) throw new Error(`${label}: the last turn was sent without the summary`);
+    const sample = await measure(
+      turn,
+      quick
+        ? { runs: 3, warmup: 1, minRuns: 3, budgetMs: 0 }
+        : { runs: size >= 100_000 ? 15 : 30, warmup: 3, minRuns: 5, budgetMs: 4_000 },
+    );
+    if (strategy.primed && !model.lastCall!.system?.includes(SUMMARY.slice(0, 40)))
+      throw new Error(`${label}: the last turn was sent without the summary`);
     return { sample, tail: typeof store.getMessageTail === "function" };
   } finally {
     await done();
@@ -313,13 +397,21 @@ async function runCell(opened: OpenedStore, storeName: string, strategy: Strateg
 async function summaryRecordsSection(quick: boolean): Promise<string[]> {
   const counts = quick ? [0, 100] : [0, 100, 1_000, 5_000];
   const redis = await connectRedis(redisUrl);
-  const backends: { name: string; create(): MemoryStore }[] = [{ name: "InMemoryStore", create: () => new InMemoryStore() }];
+  const backends: { name: string; create(): MemoryStore }[] = [
+    { name: "InMemoryStore", create: () => new InMemoryStore() },
+  ];
   const prefix = `bench-records-${random()}:`;
-  if (typeof redis !== "string") backends.push({ name: "RedisMemoryStore", create: () => new RedisMemoryStore({ client: redis, prefix }) });
+  if (typeof redis !== "string")
+    backends.push({ name: "RedisMemoryStore", create: () => new RedisMemoryStore({ client: redis, prefix }) });
   const rows: string[][] = [];
   try {
     /** One cell: a fresh session holding `records` older summaries, timed with `settings`. */
-    const timeCell = async (backend: (typeof backends)[number], readsAll: boolean, records: number, settings: Parameters<typeof measure>[1]): Promise<Sample> => {
+    const timeCell = async (
+      backend: (typeof backends)[number],
+      readsAll: boolean,
+      records: number,
+      settings: Parameters<typeof measure>[1],
+    ): Promise<Sample> => {
       const base = backend.create();
       // Reads every record and leaves the newest to the agent, as a store without `last` does.
       const store: MemoryStore = readsAll
@@ -333,31 +425,83 @@ async function summaryRecordsSection(quick: boolean): Promise<string[]> {
         : base;
       const sessionId = `records-${records}-${random()}`;
       const history: AgentMessage[] = [];
-      for (let turn = 0; history.length < 200; turn++) history.push(...turnMessages(turn).slice(0, 1), { id: `a${turn}`, role: "assistant", content: assistantText(turn), timestamp: turn });
+      for (let turn = 0; history.length < 200; turn++)
+        history.push(...turnMessages(turn).slice(0, 1), {
+          id: `a${turn}`,
+          role: "assistant",
+          content: assistantText(turn),
+          timestamp: turn,
+        });
       await base.appendMessages!(sessionId, history);
       // Older records end on messages this session no longer holds (as after a rewrite); the newest ends inside the tail.
       for (let index = 0; index < records; index++) {
-        await base.saveSummary!(sessionId, { id: `old-${index}`, content: SUMMARY, fromMessageId: "u0", toMessageId: `gone-${index}`, messageCount: 1, model: "bench/summariser", createdAt: index });
+        await base.saveSummary!(sessionId, {
+          id: `old-${index}`,
+          content: SUMMARY,
+          fromMessageId: "u0",
+          toMessageId: `gone-${index}`,
+          messageCount: 1,
+          model: "bench/summariser",
+          createdAt: index,
+        });
       }
-      await base.saveSummary!(sessionId, { id: "newest", content: SUMMARY, fromMessageId: "u0", toMessageId: history[159]!.id!, messageCount: 160, model: "bench/summariser", createdAt: records });
+      await base.saveSummary!(sessionId, {
+        id: "newest",
+        content: SUMMARY,
+        fromMessageId: "u0",
+        toMessageId: history[159]!.id!,
+        messageCount: 160,
+        model: "bench/summariser",
+        createdAt: records,
+      });
       const model = new InstantModel(ANSWER);
-      const agent = new Agent({ model, memory: new SummaryMemory({ summarizeThreshold: 1_000, recentMessages: 20, maxTokens: 4_000, model: new InstantModel(SUMMARY) }), memoryStore: store, sessionId });
+      const agent = new Agent({
+        model,
+        memory: new SummaryMemory({
+          summarizeThreshold: 1_000,
+          recentMessages: 20,
+          maxTokens: 4_000,
+          model: new InstantModel(SUMMARY),
+        }),
+        memoryStore: store,
+        sessionId,
+      });
       try {
         collectGarbage();
         const sample = await measure(() => agent.run("and the next step?"), settings);
-        if (!model.lastCall!.system?.includes(SUMMARY.slice(0, 40))) throw new Error(`${backend.name} × ${records} records: the turn was sent without the summary`);
+        if (!model.lastCall!.system?.includes(SUMMARY.slice(0, 40)))
+          throw new Error(`${backend.name} × ${records} records: the turn was sent without the summary`);
         return sample;
       } finally {
         await base.clearMessages(sessionId);
       }
     };
     // Untimed: every configuration once, so the first timed cell does not also pay for compiling its code paths.
-    if (!quick) for (const backend of backends) for (const readsAll of [false, true]) await timeCell(backend, readsAll, 100, { runs: 20, warmup: 5, minRuns: 20, budgetMs: 0 });
+    if (!quick)
+      for (const backend of backends)
+        for (const readsAll of [false, true])
+          await timeCell(backend, readsAll, 100, { runs: 20, warmup: 5, minRuns: 20, budgetMs: 0 });
     for (const backend of backends) {
       for (const readsAll of [false, true]) {
-        const row = [backend.name, readsAll ? "every record (before; a store ignoring `last`)" : "the newest 4 (`getSummaries(id, { last: 4 })`)"];
+        const row = [
+          backend.name,
+          readsAll
+            ? "every record (before; a store ignoring `last`)"
+            : "the newest 4 (`getSummaries(id, { last: 4 })`)",
+        ];
         for (const records of counts) {
-          row.push(formatSample(await timeCell(backend, readsAll, records, quick ? { runs: 3, warmup: 1, minRuns: 3, budgetMs: 0 } : { runs: 30, warmup: 5, minRuns: 5, budgetMs: 4_000 })));
+          row.push(
+            formatSample(
+              await timeCell(
+                backend,
+                readsAll,
+                records,
+                quick
+                  ? { runs: 3, warmup: 1, minRuns: 3, budgetMs: 0 }
+                  : { runs: 30, warmup: 5, minRuns: 5, budgetMs: 4_000 },
+              ),
+            ),
+          );
         }
         rows.push(row);
       }
@@ -398,7 +542,8 @@ export const benchmark: Benchmark = {
         results.set(storeUnderTest.name, byStrategy);
         try {
           // Untimed: the first cell of a store would otherwise also pay for compiling the code paths and warming the connection.
-          if (!quick) for (const strategy of strategies) await runCell(opened, storeUnderTest.name, strategy, 100, false);
+          if (!quick)
+            for (const strategy of strategies) await runCell(opened, storeUnderTest.name, strategy, 100, false);
           for (const strategy of strategies) {
             const bySize = new Map<number, Sample>();
             byStrategy.set(strategy.name, bySize);
@@ -406,7 +551,10 @@ export const benchmark: Benchmark = {
               const { sample, tail } = await runCell(opened, storeUnderTest.name, strategy, size, quick);
               if (!tail) withoutTail.add(storeUnderTest.name);
               bySize.set(size, sample);
-              if (!quick) console.error(`bench: agent-loop ${storeUnderTest.name} × ${strategy.name} × ${count(size)}: ${formatSample(sample)}, ${sample.runs} turns`);
+              if (!quick)
+                console.error(
+                  `bench: agent-loop ${storeUnderTest.name} × ${strategy.name} × ${count(size)}: ${formatSample(sample)}, ${sample.runs} turns`,
+                );
             }
           }
         } finally {
@@ -419,7 +567,8 @@ export const benchmark: Benchmark = {
 
     const first = sizes[0]!;
     const last = sizes.at(-1)!;
-    const median = (store: string, strategy: string, size: number) => results.get(store)?.get(strategy)?.get(size)?.median;
+    const median = (store: string, strategy: string, size: number) =>
+      results.get(store)?.get(strategy)?.get(size)?.median;
     const sections: string[] = [
       `One turn = one \`agent.run()\` with a model that answers "${ANSWER}" at once (a minimal \`LanguageModel\` that copies nothing and reports usage, so token calibration runs): take the session lock, load the history, apply the strategy, count tokens, persist the user message and the answer. Each cell is a fresh session seeded with N messages (user and assistant text of a few sentences, a tool call with its result every 10th turn, appended 1,000 at a time); seeding, the summary strategy's first summary and the cleanup are not timed, and each store first runs one untimed 100-message cell per strategy (compiling the code paths, warming connections). Median (p10–p90) of ${quick ? "3 turns after 1 warm-up turn" : "30 turns (15 at 100,000) after 3 warm-up turns, fewer (at least 5) when a cell has spent 4 s"}; each turn adds two messages to the session.`,
       "",
@@ -436,11 +585,18 @@ export const benchmark: Benchmark = {
         sections.push(reason);
         continue;
       }
-      if (withoutTail.has(store.name)) sections.push("This store has no `getMessageTail` yet: every turn reads the whole session, whatever the strategy.", "");
+      if (withoutTail.has(store.name))
+        sections.push(
+          "This store has no `getMessageTail` yet: every turn reads the whole session, whatever the strategy.",
+          "",
+        );
       sections.push(
         table(
           ["strategy", ...sizes.map((size) => `${count(size)} stored`)],
-          strategies.map((strategy) => [`\`${strategy.name}\``, ...sizes.map((size) => formatSample(results.get(store.name)!.get(strategy.name)!.get(size)!))]),
+          strategies.map((strategy) => [
+            `\`${strategy.name}\``,
+            ...sizes.map((size) => formatSample(results.get(store.name)!.get(strategy.name)!.get(size)!)),
+          ]),
         ),
       );
     }

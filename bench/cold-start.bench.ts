@@ -50,7 +50,10 @@ const cells: Cell[] = [
   { label: "import + first turn, `token_window`", script: turn("token_window") },
   { label: "import + first turn, `summary`", script: turn("summary") },
   { label: "import + first turn, `full`", script: turn("full") },
-  { label: "import + first turn, `token_window`, 40 stored turns (over its byte bound: loads the tokenizer)", script: turn("token_window", 40) },
+  {
+    label: "import + first turn, `token_window`, 40 stored turns (over its byte bound: loads the tokenizer)",
+    script: turn("token_window", 40),
+  },
   {
     label: "import + first `estimateTokens` (loads o200k_base)",
     script: `const { estimateTokens } = await import("agentcore"); imported = performance.now(); estimateTokens("hello world"); answered = performance.now();`,
@@ -73,7 +76,8 @@ function runCell(cell: Cell): Run {
     process.stdout.write(JSON.stringify({ importMs: imported - start, totalMs: end - start, rssMb: process.memoryUsage().rss / 2 ** 20 }));
   `;
   const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
-  if (child.status !== 0) throw new Error(`cold start "${cell.label}": the child process failed (${child.status}): ${child.stderr}`);
+  if (child.status !== 0)
+    throw new Error(`cold start "${cell.label}": the child process failed (${child.status}): ${child.stderr}`);
   return JSON.parse(child.stdout) as Run;
 }
 
@@ -91,7 +95,13 @@ export const benchmark: Benchmark = {
       const total = median(runs[index]!.map((run) => run.totalMs));
       const importOnly = median(runs[index]!.map((run) => run.importMs));
       const rss = median(runs[index]!.map((run) => run.rssMb));
-      return [cell.label, formatMs(importOnly.median), formatSample(total), `${(total.median / aiImport).toFixed(2)}×`, `${rss.median.toFixed(0)} MB`];
+      return [
+        cell.label,
+        formatMs(importOnly.median),
+        formatSample(total),
+        `${(total.median / aiImport).toFixed(2)}×`,
+        `${rss.median.toFixed(0)} MB`,
+      ];
     });
     const tokenWindow = median(runs[3]!.map((run) => run.totalMs)).median;
     return [

@@ -12,17 +12,40 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { Agent, FileMemoryStore, InMemoryStore, SlidingWindowMemory, type AgentMessage, type MemoryStore } from "agentcore";
+import {
+  Agent,
+  FileMemoryStore,
+  InMemoryStore,
+  SlidingWindowMemory,
+  type AgentMessage,
+  type MemoryStore,
+} from "agentcore";
 import { SqliteMemoryStore } from "agentcore/sqlite";
 import { MockLanguageModel } from "agentcore/testing";
 import { InMemoryChatMessageHistory } from "@langchain/core/chat_history";
 import { AIMessage, HumanMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
-import { END, MemorySaver, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import {
+  END,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+  type BaseCheckpointSaver,
+} from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { Memory } from "@mastra/memory";
 import { InMemoryStore as MastraInMemoryStore } from "@mastra/core/storage";
 import { LibSQLStore } from "@mastra/libsql";
-import { collectGarbage, formatMs, formatSample, measure, summarise, table, type Benchmark, type Sample } from "./harness";
+import {
+  collectGarbage,
+  formatMs,
+  formatSample,
+  measure,
+  summarise,
+  table,
+  type Benchmark,
+  type Sample,
+} from "./harness";
 
 /** The window: the last 20 messages (10 user/assistant turns). */
 const WINDOW = 20;
@@ -30,7 +53,8 @@ const REPLY = "ok, noted: a short scripted answer of ordinary length for the ben
 const SESSION = "bench";
 const RESOURCE = "bench-user";
 
-const text = (index: number) => `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
+const text = (index: number) =>
+  `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
 const role = (index: number): "user" | "assistant" => (index % 2 === 0 ? "user" : "assistant");
 
 /** A row: opens a session holding `size` seeded messages, returns the turn function and a closer. */
@@ -51,7 +75,12 @@ function agentMessage(index: number): AgentMessage {
   return { id: `m${index}`, role: role(index), content: text(index), timestamp: 1_700_000_000_000 + index };
 }
 
-function agentcore(name: string, kind: Contender["kind"], role: "builtin" | "variant", makeStore: (directory: string) => { store: MemoryStore; close(): void }): Contender {
+function agentcore(
+  name: string,
+  kind: Contender["kind"],
+  role: "builtin" | "variant",
+  makeStore: (directory: string) => { store: MemoryStore; close(): void },
+): Contender {
   return {
     name,
     kind,
@@ -59,12 +88,20 @@ function agentcore(name: string, kind: Contender["kind"], role: "builtin" | "var
     async open(size, directory) {
       const { store, close } = makeStore(directory);
       for (let start = 0; start < size; start += 1_000) {
-        await store.appendMessages!(SESSION, Array.from({ length: Math.min(1_000, size - start) }, (_, index) => agentMessage(start + index)));
+        await store.appendMessages!(
+          SESSION,
+          Array.from({ length: Math.min(1_000, size - start) }, (_, index) => agentMessage(start + index)),
+        );
       }
       const model = new MockLanguageModel({ responses: () => ({ text: REPLY }) });
       // The window counts the current turn: 10 earlier user/assistant turns (20 messages) + the new one; stablePrefix off so it is cut exactly.
       const options = { maxTurns: WINDOW / 2 + 1, stablePrefix: false } as const;
-      const agent = new Agent({ model, memory: new SlidingWindowMemory(options), memoryStore: store, sessionId: SESSION });
+      const agent = new Agent({
+        model,
+        memory: new SlidingWindowMemory(options),
+        memoryStore: store,
+        sessionId: SESSION,
+      });
       return {
         async turn(index) {
           const result = await agent.run(`next question ${index}`);
@@ -81,14 +118,26 @@ function agentcore(name: string, kind: Contender["kind"], role: "builtin" | "var
 
 // ---------------------------------------------------------------- Mastra
 
-function mastra(name: string, kind: Contender["kind"], makeStorage: (directory: string) => MastraInMemoryStore | LibSQLStore): Contender {
+function mastra(
+  name: string,
+  kind: Contender["kind"],
+  makeStorage: (directory: string) => MastraInMemoryStore | LibSQLStore,
+): Contender {
   return {
     name,
     kind,
     async open(size, directory) {
       const storage = makeStorage(directory);
       await storage.init();
-      const memory = new Memory({ storage, options: { lastMessages: WINDOW, semanticRecall: false, workingMemory: { enabled: false }, threads: { generateTitle: false } } });
+      const memory = new Memory({
+        storage,
+        options: {
+          lastMessages: WINDOW,
+          semanticRecall: false,
+          workingMemory: { enabled: false },
+          threads: { generateTitle: false },
+        },
+      });
       const thread = await memory.createThread({ threadId: SESSION, resourceId: RESOURCE });
       const v2 = (id: string, index: number, r: "user" | "assistant", content: string) => ({
         id,
@@ -100,15 +149,22 @@ function mastra(name: string, kind: Contender["kind"], makeStorage: (directory: 
         content: { format: 2 as const, parts: [{ type: "text" as const, text: content }] },
       });
       for (let start = 0; start < size; start += 1_000) {
-        const batch = Array.from({ length: Math.min(1_000, size - start) }, (_, offset) => v2(`m${start + offset}`, start + offset, role(start + offset), text(start + offset)));
+        const batch = Array.from({ length: Math.min(1_000, size - start) }, (_, offset) =>
+          v2(`m${start + offset}`, start + offset, role(start + offset), text(start + offset)),
+        );
         await memory.saveMessages({ messages: batch, format: "v2" });
       }
       let clock = size;
       return {
         async turn(index) {
           // As Mastra's Agent does per turn: the last N messages, then save the new user message and the answer.
-          const { messagesV2 } = await memory.rememberMessages({ threadId: thread.id, resourceId: RESOURCE, config: { lastMessages: WINDOW } });
-          if (messagesV2.length !== WINDOW) throw new Error(`${name}: remembered ${messagesV2.length} messages, expected ${WINDOW}`);
+          const { messagesV2 } = await memory.rememberMessages({
+            threadId: thread.id,
+            resourceId: RESOURCE,
+            config: { lastMessages: WINDOW },
+          });
+          if (messagesV2.length !== WINDOW)
+            throw new Error(`${name}: remembered ${messagesV2.length} messages, expected ${WINDOW}`);
           const user = v2(`t${index}u`, clock++, "user", `next question ${index}`);
           const answer = v2(`t${index}a`, clock++, "assistant", REPLY);
           await memory.saveMessages({ messages: [user, answer], format: "v2" });
@@ -131,14 +187,21 @@ const langchainHistory: Contender = {
     const history = new InMemoryChatMessageHistory();
     await history.addMessages(
       Array.from({ length: size }, (_, index) =>
-        role(index) === "user" ? new HumanMessage({ id: `m${index}`, content: text(index) }) : new AIMessage({ id: `m${index}`, content: text(index) }),
+        role(index) === "user"
+          ? new HumanMessage({ id: `m${index}`, content: text(index) })
+          : new AIMessage({ id: `m${index}`, content: text(index) }),
       ),
     );
     return {
       async turn(index) {
         const human = new HumanMessage({ id: `t${index}u`, content: `next question ${index}` });
-        const window = await trimMessages([...(await history.getMessages()), human], { maxTokens: WINDOW + 1, tokenCounter: (messages) => messages.length, strategy: "last" });
-        if (window.length !== WINDOW + 1) throw new Error(`LangChain: the window held ${window.length} messages, expected ${WINDOW + 1}`);
+        const window = await trimMessages([...(await history.getMessages()), human], {
+          maxTokens: WINDOW + 1,
+          tokenCounter: (messages) => messages.length,
+          strategy: "last",
+        });
+        if (window.length !== WINDOW + 1)
+          throw new Error(`LangChain: the window held ${window.length} messages, expected ${WINDOW + 1}`);
         await history.addMessages([human, new AIMessage({ id: `t${index}a`, content: REPLY })]);
       },
       close: async () => {},
@@ -148,7 +211,11 @@ const langchainHistory: Contender = {
 
 // ---------------------------------------------------------------- LangGraph
 
-function langgraph(name: string, kind: Contender["kind"], makeSaver: (directory: string) => BaseCheckpointSaver & { db?: { close(): void } }): Contender {
+function langgraph(
+  name: string,
+  kind: Contender["kind"],
+  makeSaver: (directory: string) => BaseCheckpointSaver & { db?: { close(): void } },
+): Contender {
   return {
     name,
     kind,
@@ -158,7 +225,11 @@ function langgraph(name: string, kind: Contender["kind"], makeSaver: (directory:
       let seen = 0;
       const graph = new StateGraph(MessagesAnnotation)
         .addNode("model", async (state) => {
-          const window = await trimMessages(state.messages, { maxTokens: WINDOW + 1, tokenCounter: (messages) => messages.length, strategy: "last" });
+          const window = await trimMessages(state.messages, {
+            maxTokens: WINDOW + 1,
+            tokenCounter: (messages) => messages.length,
+            strategy: "last",
+          });
           seen = window.length;
           return { messages: [new AIMessage(REPLY)] };
         })
@@ -167,7 +238,9 @@ function langgraph(name: string, kind: Contender["kind"], makeSaver: (directory:
         .compile({ checkpointer });
       const config = { configurable: { thread_id: SESSION } };
       const seed: BaseMessage[] = Array.from({ length: size }, (_, index) =>
-        role(index) === "user" ? new HumanMessage({ id: `m${index}`, content: text(index) }) : new AIMessage({ id: `m${index}`, content: text(index) }),
+        role(index) === "user"
+          ? new HumanMessage({ id: `m${index}`, content: text(index) })
+          : new AIMessage({ id: `m${index}`, content: text(index) }),
       );
       if (size > 0) await graph.updateState(config, { messages: seed }, "model");
       return {
@@ -189,8 +262,19 @@ const jsonFilePattern: Contender = {
   kind: "file",
   async open(size, directory) {
     const path = join(directory, `chat-${Math.random().toString(36).slice(2)}.json`);
-    const message = (id: string, r: "user" | "assistant", content: string) => ({ id, role: r, parts: [{ type: "text", text: content }] });
-    await writeFile(path, JSON.stringify(Array.from({ length: size }, (_, index) => message(`m${index}`, role(index), text(index))), null, 2));
+    const message = (id: string, r: "user" | "assistant", content: string) => ({
+      id,
+      role: r,
+      parts: [{ type: "text", text: content }],
+    });
+    await writeFile(
+      path,
+      JSON.stringify(
+        Array.from({ length: size }, (_, index) => message(`m${index}`, role(index), text(index))),
+        null,
+        2,
+      ),
+    );
     return {
       async turn(index) {
         const messages = JSON.parse(await readFile(path, "utf8")) as ReturnType<typeof message>[];
@@ -208,7 +292,10 @@ const jsonFilePattern: Contender = {
 // ---------------------------------------------------------------- the run
 
 const sqliteStore = (synchronous?: "normal") => (directory: string) => {
-  const store = new SqliteMemoryStore({ database: new BetterSqlite3(join(directory, `agentcore-${Math.random().toString(36).slice(2)}.db`)), ...(synchronous ? { synchronous } : {}) });
+  const store = new SqliteMemoryStore({
+    database: new BetterSqlite3(join(directory, `agentcore-${Math.random().toString(36).slice(2)}.db`)),
+    ...(synchronous ? { synchronous } : {}),
+  });
   return { store, close: () => store.database.close() };
 };
 
@@ -217,13 +304,29 @@ const contenders: Contender[] = [
   mastra("Mastra Memory, InMemoryStore", "memory", () => new MastraInMemoryStore()),
   langchainHistory,
   langgraph("LangGraph MemorySaver + trimMessages", "memory", () => new MemorySaver()),
-  agentcore("agentcore FileMemoryStore", "file", "builtin", (directory) => ({ store: new FileMemoryStore(join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`)), close: () => {} })),
-  agentcore("agentcore FileMemoryStore, fsync off", "file", "variant", (directory) => ({ store: new FileMemoryStore({ path: join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`), fsync: false }), close: () => {} })),
+  agentcore("agentcore FileMemoryStore", "file", "builtin", (directory) => ({
+    store: new FileMemoryStore(join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`)),
+    close: () => {},
+  })),
+  agentcore("agentcore FileMemoryStore, fsync off", "file", "variant", (directory) => ({
+    store: new FileMemoryStore({
+      path: join(directory, `agentcore-${Math.random().toString(36).slice(2)}.json`),
+      fsync: false,
+    }),
+    close: () => {},
+  })),
   jsonFilePattern,
   agentcore("agentcore SqliteMemoryStore", "sqlite", "builtin", sqliteStore()),
   agentcore("agentcore SqliteMemoryStore, synchronous normal", "sqlite", "variant", sqliteStore("normal")),
-  mastra("Mastra Memory, LibSQLStore (file)", "sqlite", (directory) => new LibSQLStore({ url: `file:${join(directory, `mastra-${Math.random().toString(36).slice(2)}.db`)}` })),
-  langgraph("LangGraph SqliteSaver + trimMessages", "sqlite", (directory) => SqliteSaver.fromConnString(join(directory, `langgraph-${Math.random().toString(36).slice(2)}.db`))),
+  mastra(
+    "Mastra Memory, LibSQLStore (file)",
+    "sqlite",
+    (directory) =>
+      new LibSQLStore({ url: `file:${join(directory, `mastra-${Math.random().toString(36).slice(2)}.db`)}` }),
+  ),
+  langgraph("LangGraph SqliteSaver + trimMessages", "sqlite", (directory) =>
+    SqliteSaver.fromConnString(join(directory, `langgraph-${Math.random().toString(36).slice(2)}.db`)),
+  ),
 ];
 
 export const benchmark: Benchmark = {
@@ -285,7 +388,8 @@ export const benchmark: Benchmark = {
     for (const contender of contenders) rows.push([contender.name, ...sizes.map((size) => cell(contender, size))]);
 
     // File-backed alternatives compare with agentcore's FileMemoryStore, SQLite-backed ones with its SqliteMemoryStore.
-    const baselineOf = (kind: Contender["kind"]) => contenders.find((contender) => contender.agentcore === "builtin" && contender.kind === kind)!;
+    const baselineOf = (kind: Contender["kind"]) =>
+      contenders.find((contender) => contender.agentcore === "builtin" && contender.kind === kind)!;
     const ratio = (row: Contender, baseline: Contender, size: number) => {
       const sample = results.get(row.name)!.get(size);
       return sample ? `${(sample.median / results.get(baseline.name)!.get(size)!.median).toFixed(2)}×` : "—";
@@ -294,7 +398,11 @@ export const benchmark: Benchmark = {
     for (const contender of contenders) {
       if (contender.agentcore) continue;
       const builtin = baselineOf(contender.kind);
-      ratioRows.push([contender.name, builtin.name.replace(/^agentcore /, ""), ...sizes.map((size) => ratio(contender, builtin, size))]);
+      ratioRows.push([
+        contender.name,
+        builtin.name.replace(/^agentcore /, ""),
+        ...sizes.map((size) => ratio(contender, builtin, size)),
+      ]);
     }
     const headers = sizes.map((size) => `${size.toLocaleString("en-US")} stored`);
     return [
@@ -310,8 +418,10 @@ export const benchmark: Benchmark = {
       "",
       `Ratios: each alternative's median divided by agentcore's median for the same storage kind in the same run (in-memory vs \`InMemoryStore\`, file vs \`FileMemoryStore\`, SQLite vs \`SqliteMemoryStore\`, default durability). Above 1× means agentcore is faster.`,
       "",
-      table(["alternative", "agentcore store", ...sizes.map((size) => `${size.toLocaleString("en-US")} stored`)], ratioRows),
+      table(
+        ["alternative", "agentcore store", ...sizes.map((size) => `${size.toLocaleString("en-US")} stored`)],
+        ratioRows,
+      ),
     ].join("\n");
   },
 };
-

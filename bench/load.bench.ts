@@ -33,11 +33,28 @@ interface Plan {
   poolSize: number;
 }
 
-const full: Plan = { workers: 4, active: 64, history: 1_000, sizes: [1_000, 100_000], warmupMs: 3_000, measureMs: 12_000, poolSize: 10 };
-const quickPlan: Plan = { workers: 2, active: 8, history: 100, sizes: [200], warmupMs: 300, measureMs: 1_500, poolSize: 4 };
+const full: Plan = {
+  workers: 4,
+  active: 64,
+  history: 1_000,
+  sizes: [1_000, 100_000],
+  warmupMs: 3_000,
+  measureMs: 12_000,
+  poolSize: 10,
+};
+const quickPlan: Plan = {
+  workers: 2,
+  active: 8,
+  history: 100,
+  sizes: [200],
+  warmupMs: 300,
+  measureMs: 1_500,
+  poolSize: 4,
+};
 
 const number = (value: number) => value.toLocaleString("en-US");
-const withApplicationName = (url: string, name: string) => `${url}${url.includes("?") ? "&" : "?"}application_name=${name}`;
+const withApplicationName = (url: string, name: string) =>
+  `${url}${url.includes("?") ? "&" : "?"}application_name=${name}`;
 
 export const benchmark: Benchmark = {
   title: "Production load: app servers sharing one store, agentcore beside Mastra and LangGraph on PostgreSQL",
@@ -68,7 +85,10 @@ export const benchmark: Benchmark = {
     // LOAD_BENCH_ONLY=id,id runs only those contenders (while working on one; the report then lacks the others), opt-in
     // ones included: agentcore-redis-unfolded and agentcore-redis-cluster-unfolded, the Redis store without its folded turn.
     const only = process.env.LOAD_BENCH_ONLY?.split(",");
-    const running = contenders.filter((contender) => (cluster || contender.store !== "Redis Cluster") && (only ? only.includes(contender.id) : !contender.optIn));
+    const running = contenders.filter(
+      (contender) =>
+        (cluster || contender.store !== "Redis Cluster") && (only ? only.includes(contender.id) : !contender.optIn),
+    );
     try {
       workers.push(...(await startingWorkers));
       console.error(`  ${elapsed()} ${plan.workers} workers started`);
@@ -82,9 +102,15 @@ export const benchmark: Benchmark = {
               redisUrl,
               clusterNodes: cluster?.nodes ?? [],
               // Each PostgreSQL cell's connections carry its schema as their application name, so the cell can find its backends and their CPU time.
-              postgresUrl: contender.store === "PostgreSQL" ? withApplicationName(postgresUrl, `bench_load_${process.pid}_${index}_${size}`) : postgresUrl,
+              postgresUrl:
+                contender.store === "PostgreSQL"
+                  ? withApplicationName(postgresUrl, `bench_load_${process.pid}_${index}_${size}`)
+                  : postgresUrl,
               // A Redis prefix or a PostgreSQL schema of this cell alone (dropped after it).
-              namespace: contender.store === "PostgreSQL" ? `bench_load_${process.pid}_${index}_${size}` : `bench-load-${process.pid}-${contender.id}-${size}:`,
+              namespace:
+                contender.store === "PostgreSQL"
+                  ? `bench_load_${process.pid}_${index}_${size}`
+                  : `bench-load-${process.pid}-${contender.id}-${size}:`,
               history: plan.history,
               poolSize: plan.poolSize,
             },
@@ -99,13 +125,16 @@ export const benchmark: Benchmark = {
             `  ${elapsed()} ${contender.name} @ ${number(size)}: ${result.turnsPerSecond.toFixed(0)} turns/s, p50 ${formatMs(result.p50)}, p99 ${formatMs(result.p99)}, CPU ${formatMs(result.cpuPerTurnMs)} per turn${result.serverCpuPerTurnMs === undefined ? "" : ` (PostgreSQL ${formatMs(result.serverCpuPerTurnMs)})`}, lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}, errors ${result.errors} (seeded in ${result.seedSeconds.toFixed(1)} s)`,
           );
           if (result.stalls.length > 0) {
-            const worst = (pick: (stalls: (typeof result.stalls)[number]) => number) => Math.max(...result.stalls.map(pick)).toFixed(1);
-            const sum = (pick: (stalls: (typeof result.stalls)[number]) => number) => result.stalls.reduce((total, stalls) => total + pick(stalls), 0);
+            const worst = (pick: (stalls: (typeof result.stalls)[number]) => number) =>
+              Math.max(...result.stalls.map(pick)).toFixed(1);
+            const sum = (pick: (stalls: (typeof result.stalls)[number]) => number) =>
+              result.stalls.reduce((total, stalls) => total + pick(stalls), 0);
             console.error(
               `    workers (worst of ${result.stalls.length}): event-loop delay p50 ${worst((stalls) => stalls.loopP50)} ms, p99 ${worst((stalls) => stalls.loopP99)} ms, max ${worst((stalls) => stalls.loopMax)} ms; GC ${sum((stalls) => stalls.gcMs).toFixed(0)} ms in ${sum((stalls) => stalls.gcCount)} pauses (longest ${worst((stalls) => stalls.gcMaxMs)} ms), of which full ${sum((stalls) => stalls.majorMs).toFixed(0)} ms in ${sum((stalls) => stalls.majorCount)} (longest ${worst((stalls) => stalls.majorMaxMs)} ms); ${sum((stalls) => stalls.involuntarySwitches)} involuntary context switches`,
             );
           }
-          if (result.firstError) console.error(`    first error: ${result.firstError.split("\n").slice(0, 3).join(" | ")}`);
+          if (result.firstError)
+            console.error(`    first error: ${result.firstError.split("\n").slice(0, 3).join(" | ")}`);
           results.set(key(contender, size), result);
           loads.push(loadavg()[0]!);
         }
@@ -116,13 +145,22 @@ export const benchmark: Benchmark = {
       await cluster?.stop();
       await pool.end();
     }
-    const bad = [...results.values()].filter((result) => result.lost + result.duplicated + result.outOfOrder + result.errors > 0);
+    const bad = [...results.values()].filter(
+      (result) => result.lost + result.duplicated + result.outOfOrder + result.errors > 0,
+    );
     if (quick && bad.length > 0) throw new Error(`load bench: ${bad.length} cell(s) lost, duplicated or failed turns`);
     return report(plan, running, results, key, Boolean(cluster), loads);
   },
 };
 
-function report(plan: Plan, running: Contender[], results: Map<string, CellResult>, key: (contender: Contender, size: number) => string, clusterRan: boolean, loads: number[]): string {
+function report(
+  plan: Plan,
+  running: Contender[],
+  results: Map<string, CellResult>,
+  key: (contender: Contender, size: number) => string,
+  clusterRan: boolean,
+  loads: number[],
+): string {
   const cell = (contender: Contender, size: number) => results.get(key(contender, size))!;
   const rows = plan.sizes.flatMap((size) =>
     running.map((contender) => {
@@ -143,13 +181,18 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
     }),
   );
   const agentcorePostgres = running.find((contender) => contender.id === "agentcore-postgres")!;
-  const alternatives = running.filter((contender) => contender.id === "mastra-postgres" || contender.id === "langgraph-postgres");
+  const alternatives = running.filter(
+    (contender) => contender.id === "mastra-postgres" || contender.id === "langgraph-postgres",
+  );
   const ratioRows = plan.sizes.map((size) => {
     const best = alternatives.reduce((a, b) => (cell(a, size).turnsPerSecond >= cell(b, size).turnsPerSecond ? a : b));
     const ours = cell(agentcorePostgres, size);
     return [
       number(size),
-      ...alternatives.map((alternative) => `${(ours.turnsPerSecond / cell(alternative, size).turnsPerSecond).toFixed(1)}× (CPU ${(cell(alternative, size).cpuPerTurnMs / ours.cpuPerTurnMs).toFixed(1)}×)`),
+      ...alternatives.map(
+        (alternative) =>
+          `${(ours.turnsPerSecond / cell(alternative, size).turnsPerSecond).toFixed(1)}× (CPU ${(cell(alternative, size).cpuPerTurnMs / ours.cpuPerTurnMs).toFixed(1)}×)`,
+      ),
       `${(ours.turnsPerSecond / cell(best, size).turnsPerSecond).toFixed(1)}× (${best.name})`,
       ...running
         .filter((contender) => contender.store !== "PostgreSQL")
@@ -177,16 +220,49 @@ function report(plan: Plan, running: Contender[], results: Map<string, CellResul
     `- **Mastra** (\`@mastra/pg\` ${version("@mastra/pg")}, \`@mastra/memory\` ${version("@mastra/memory")}, \`@mastra/core\` ${version("@mastra/core")}): \`new PostgresStore({ connectionString, schemaName, max: ${plan.poolSize} })\`, \`memory.rememberMessages({ lastMessages: ${WINDOW} })\` then \`memory.saveMessages\` of the user message and the answer, as Mastra's Agent does per turn; semantic recall, working memory and title generation off.`,
     `- **LangGraph** (\`@langchain/langgraph-checkpoint-postgres\` ${version("@langchain/langgraph-checkpoint-postgres")}, \`@langchain/langgraph\` ${version("@langchain/langgraph")}): \`new PostgresSaver(new pg.Pool({ max: ${plan.poolSize} }), undefined, { schema })\`, \`setup()\` once per run, a one-node graph (\`trimMessages\` to the last ${WINDOW + 1}, then the answer) compiled with it, \`graph.invoke({ messages: [human] }, { configurable: { thread_id } })\` per turn.`,
     "",
-    table(["stored sessions", "library and store", "turns/s", "p50", "p99", "p99 ÷ p50", "app-server CPU per turn", "PostgreSQL CPU per turn", "lost / duplicated", "sessions out of order", "failed turns"], rows),
+    table(
+      [
+        "stored sessions",
+        "library and store",
+        "turns/s",
+        "p50",
+        "p99",
+        "p99 ÷ p50",
+        "app-server CPU per turn",
+        "PostgreSQL CPU per turn",
+        "lost / duplicated",
+        "sessions out of order",
+        "failed turns",
+      ],
+      rows,
+    ),
     "",
     `Throughput ratios in the same run: agentcore on PostgreSQL ÷ each alternative on PostgreSQL (in brackets: the alternative's app-server CPU per turn ÷ agentcore's, which the machine's load moves far less); then agentcore on Redis and on the Redis Cluster ÷ the best PostgreSQL alternative (another store: what moving the history to Redis buys).`,
     "",
     table(
-      ["stored sessions", ...alternatives.map((alternative) => `agentcore PG ÷ ${alternative.name}`), "agentcore PG ÷ best alternative", ...running.filter((contender) => contender.store !== "PostgreSQL").map((contender) => `${contender.name.replace(/^agentcore RedisMemoryStore/, "agentcore Redis")} ÷ best alternative`)],
+      [
+        "stored sessions",
+        ...alternatives.map((alternative) => `agentcore PG ÷ ${alternative.name}`),
+        "agentcore PG ÷ best alternative",
+        ...running
+          .filter((contender) => contender.store !== "PostgreSQL")
+          .map(
+            (contender) =>
+              `${contender.name.replace(/^agentcore RedisMemoryStore/, "agentcore Redis")} ÷ best alternative`,
+          ),
+      ],
       ratioRows,
     ),
     ...(scaleRows.length === 0
       ? []
-      : ["", `Cost at ${number(last)} stored sessions ÷ cost at ${number(first)} (same run; above 1× is slower with more sessions stored):`, "", table(["library and store", "p50 per turn", "time per turn (1 ÷ throughput)", "app-server CPU per turn"], scaleRows)]),
+      : [
+          "",
+          `Cost at ${number(last)} stored sessions ÷ cost at ${number(first)} (same run; above 1× is slower with more sessions stored):`,
+          "",
+          table(
+            ["library and store", "p50 per turn", "time per turn (1 ÷ throughput)", "app-server CPU per turn"],
+            scaleRows,
+          ),
+        ]),
   ].join("\n");
 }

@@ -31,7 +31,8 @@ export interface LocomoConversation {
   questions: LocomoQuestion[];
 }
 
-export const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(dirname(fileURLToPath(import.meta.url)), "data", "locomo-dev.json");
+export const LOCOMO_PATH =
+  process.env.LOCOMO_PATH ?? join(dirname(fileURLToPath(import.meta.url)), "data", "locomo-dev.json");
 
 /** Published anchors on all ten conversations (LoCoMo paper, Table 3; BM25 over turns). */
 export const LOCOMO_ANCHORS = {
@@ -82,7 +83,9 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
       // A session without a readable date-time follows the one before it by a day.
       const start = sessionTime(sample.conversation[`${match[0]}_date_time`]) ?? previousStart + DAY;
       previousStart = start;
-      return (sample.conversation[match[0]] as { speaker: string; dia_id: string; text: string; blip_caption?: string }[]).map((turn, position) => ({
+      return (
+        sample.conversation[match[0]] as { speaker: string; dia_id: string; text: string; blip_caption?: string }[]
+      ).map((turn, position) => ({
         id: normaliseEvidence([turn.dia_id])[0] ?? turn.dia_id,
         speaker: turn.speaker,
         text: turn.text,
@@ -92,7 +95,11 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
     });
     const known = new Set(turns.map((turn) => turn.id));
     const questions = sample.qa
-      .map((item) => ({ question: item.question, category: item.category, evidence: normaliseEvidence(item.evidence ?? []).filter((id) => known.has(id)) }))
+      .map((item) => ({
+        question: item.question,
+        category: item.category,
+        evidence: normaliseEvidence(item.evidence ?? []).filter((id) => known.has(id)),
+      }))
       .filter((item) => item.evidence.length > 0);
     return { sampleId: sample.sample_id, turns, questions };
   });
@@ -100,7 +107,20 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 /** "1:56 pm on 8 May, 2023" → its time in ms (read as UTC); undefined when unreadable. */
 export function sessionTime(text: unknown): number | undefined {

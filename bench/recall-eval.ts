@@ -8,7 +8,13 @@ import { fractionalRecall, turnMessages, type LocomoConversation } from "./locom
 
 export const KS = [5, 10, 25, 50] as const;
 
-export const CATEGORIES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial" };
+export const CATEGORIES: Record<number, string> = {
+  1: "multi-hop",
+  2: "temporal",
+  3: "open-domain",
+  4: "single-hop",
+  5: "adversarial",
+};
 
 export interface Recall {
   questions: number;
@@ -25,7 +31,10 @@ export interface Evaluation {
 const empty = (): Recall => ({ questions: 0, sums: KS.map(() => 0) });
 
 /** Writes every turn of each conversation (id = dia_id), reads each question with limit 50, scores recall@k. */
-export async function evaluate(conversations: LocomoConversation[], makeProvider: () => SemanticMemoryProvider): Promise<Evaluation> {
+export async function evaluate(
+  conversations: LocomoConversation[],
+  makeProvider: () => SemanticMemoryProvider,
+): Promise<Evaluation> {
   const perConversation = new Map<string, Recall>();
   const perCategory = new Map<number, Recall>();
   const overall = empty();
@@ -34,12 +43,19 @@ export async function evaluate(conversations: LocomoConversation[], makeProvider
     await provider.write(turnMessages(conversation), { sessionId: conversation.sampleId });
     const mine = empty();
     for (const question of conversation.questions) {
-      const records = await provider.read({ sessionId: conversation.sampleId, query: question.question, limit: KS.at(-1)! });
+      const records = await provider.read({
+        sessionId: conversation.sampleId,
+        query: question.question,
+        limit: KS.at(-1)!,
+      });
       const category = perCategory.get(question.category) ?? empty();
       perCategory.set(question.category, category);
       for (const target of [mine, overall, category]) target.questions++;
       KS.forEach((k, index) => {
-        const recall = fractionalRecall(question.evidence, records.slice(0, k).map((record) => record.messageId));
+        const recall = fractionalRecall(
+          question.evidence,
+          records.slice(0, k).map((record) => record.messageId),
+        );
         for (const target of [mine, overall, category]) target.sums[index]! += recall;
       });
     }
@@ -49,7 +65,8 @@ export async function evaluate(conversations: LocomoConversation[], makeProvider
 }
 
 /** Recall at each k in percent, one decimal. */
-export const percent = (recall: Recall) => recall.sums.map((sum) => (recall.questions ? ((100 * sum) / recall.questions).toFixed(1) : "–"));
+export const percent = (recall: Recall) =>
+  recall.sums.map((sum) => (recall.questions ? ((100 * sum) / recall.questions).toFixed(1) : "–"));
 
 /** A setting's index options, named for the report. */
 export interface Setting {
@@ -77,7 +94,10 @@ export async function leaveOneOut(conversations: LocomoConversation[], settings:
     for (const conversation of conversations) {
       byConversation.set(
         conversation.sampleId,
-        await evaluate([conversation], () => new SemanticMemoryProvider({ index: new InMemorySemanticIndex(setting.options) })),
+        await evaluate(
+          [conversation],
+          () => new SemanticMemoryProvider({ index: new InMemorySemanticIndex(setting.options) }),
+        ),
       );
     }
     runs.set(setting.name, byConversation);
@@ -130,11 +150,26 @@ for (const coordination of [0, 0.5, 1, 2]) {
       for (const followWeight of [0, 0.3]) {
         for (const timeWeight of [1, 1.5]) {
           const options = { coordination, questionWeight, speakerWeight, followWeight, timeWeight };
-          if (coordination === 1 && questionWeight === 2 && speakerWeight === 1.5 && followWeight === 0.3 && timeWeight === 1.5) continue;
-          RANKING_GRID.push({ name: Object.entries(options).map(([key, value]) => `${key} ${value}`).join(", "), options });
+          if (
+            coordination === 1 &&
+            questionWeight === 2 &&
+            speakerWeight === 1.5 &&
+            followWeight === 0.3 &&
+            timeWeight === 1.5
+          )
+            continue;
+          RANKING_GRID.push({
+            name: Object.entries(options)
+              .map(([key, value]) => `${key} ${value}`)
+              .join(", "),
+            options,
+          });
         }
       }
     }
   }
 }
-RANKING_GRID.push({ name: "followWeight 0.6", options: { followWeight: 0.6 } }, { name: "timeWeight 2", options: { timeWeight: 2 } });
+RANKING_GRID.push(
+  { name: "followWeight 0.6", options: { followWeight: 0.6 } },
+  { name: "timeWeight 2", options: { timeWeight: 2 } },
+);

@@ -37,7 +37,9 @@ if (update) {
           ? `no bench/<name>.bench.ts for ${unknown.join(", ")}`
           : undefined;
   if (problem) {
-    console.error(`bench: ${problem}. Available: ${available.map(nameOf).join(", ")}. Example: npm run bench -- --update agent-loop`);
+    console.error(
+      `bench: ${problem}. Available: ${available.map(nameOf).join(", ")}. Example: npm run bench -- --update agent-loop`,
+    );
     process.exit(2);
   }
 }
@@ -75,7 +77,9 @@ then says which); a section's numbers always come from one run.
 `;
 
 if (update) {
-  const report = existsSync(reportPath) ? updateReport(readFileSync(reportPath, "utf8")) : `${header}\n${sections.map((section) => section.text).join("\n")}`;
+  const report = existsSync(reportPath)
+    ? updateReport(readFileSync(reportPath, "utf8"))
+    : `${header}\n${sections.map((section) => section.text).join("\n")}`;
   writeFileSync(reportPath, report);
   console.error(`bench: updated ${sections.map((section) => nameOf(section.file)).join(", ")} in BENCHMARKS.md`);
 } else if (quick || only.length > 0) {
@@ -105,7 +109,9 @@ function updateReport(existing: string): string {
   }
   const previousMachine = head.match(/^Machine: .*$/m)?.[0];
   if (previousMachine !== undefined && previousMachine !== machineLine) {
-    console.error(`bench: BENCHMARKS.md's other sections were measured on another machine or Node:\n  ${previousMachine}\n  this run: ${machineLine}`);
+    console.error(
+      `bench: BENCHMARKS.md's other sections were measured on another machine or Node:\n  ${previousMachine}\n  this run: ${machineLine}`,
+    );
   }
   head = /^Date: .*$/m.test(head) ? head.replace(/^Date: .*$/m, dateLine) : head;
   return `${head.trimEnd()}\n\n${parts.map((part) => part.trim()).join("\n\n")}\n`;

@@ -30,23 +30,34 @@ const candidates = (directory: string): Candidate[] => [
   { name: "InMemoryStore", open: async () => ({ store: new InMemoryStore(), close: async () => {} }) },
   {
     name: "FileMemoryStore (fsync)",
-    open: async () => ({ store: new FileMemoryStore(join(directory, `file-${Math.random()}.json`)), close: async () => {} }),
+    open: async () => ({
+      store: new FileMemoryStore(join(directory, `file-${Math.random()}.json`)),
+      close: async () => {},
+    }),
   },
   {
     name: "FileMemoryStore (fsync: false)",
-    open: async () => ({ store: new FileMemoryStore({ path: join(directory, `file-${Math.random()}.json`), fsync: false }), close: async () => {} }),
+    open: async () => ({
+      store: new FileMemoryStore({ path: join(directory, `file-${Math.random()}.json`), fsync: false }),
+      close: async () => {},
+    }),
   },
   {
     name: "SqliteMemoryStore (WAL, synchronous full)",
     open: async () => {
-      const store = new SqliteMemoryStore({ database: new BetterSqlite3(join(directory, `sqlite-${Math.random()}.db`)) });
+      const store = new SqliteMemoryStore({
+        database: new BetterSqlite3(join(directory, `sqlite-${Math.random()}.db`)),
+      });
       return { store, close: async () => void store.database.close() };
     },
   },
   {
     name: "SqliteMemoryStore (WAL, synchronous normal)",
     open: async () => {
-      const store = new SqliteMemoryStore({ database: new BetterSqlite3(join(directory, `sqlite-${Math.random()}.db`)), synchronous: "normal" });
+      const store = new SqliteMemoryStore({
+        database: new BetterSqlite3(join(directory, `sqlite-${Math.random()}.db`)),
+        synchronous: "normal",
+      });
       return { store, close: async () => void store.database.close() };
     },
   },
@@ -57,7 +68,13 @@ const candidates = (directory: string): Candidate[] => [
       if (typeof client === "string") return client;
       const prefix = `agentcore-bench-${process.pid}-${Math.random().toString(36).slice(2)}:`;
       const store = new RedisMemoryStore({ client, prefix });
-      return { store, close: async () => { await store.clearMessages("bench"); await client.quit(); } };
+      return {
+        store,
+        close: async () => {
+          await store.clearMessages("bench");
+          await client.quit();
+        },
+      };
     },
   },
   {
@@ -67,7 +84,13 @@ const candidates = (directory: string): Candidate[] => [
       if (typeof pool === "string") return pool;
       const schema = `agentcore_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
       const store = new PostgresMemoryStore({ pool, schema });
-      return { store, close: async () => { await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`); await pool.end(); } };
+      return {
+        store,
+        close: async () => {
+          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          await pool.end();
+        },
+      };
     },
   },
 ];
@@ -95,7 +118,10 @@ export const benchmark: Benchmark = {
           const { store, close } = opened;
           try {
             for (let start = 0; start < size; start += 1_000) {
-              await store.appendMessages!("bench", Array.from({ length: Math.min(1_000, size - start) }, (_, index) => message(start + index)));
+              await store.appendMessages!(
+                "bench",
+                Array.from({ length: Math.min(1_000, size - start) }, (_, index) => message(start + index)),
+              );
             }
             let turn = 0;
             collectGarbage();
@@ -104,7 +130,8 @@ export const benchmark: Benchmark = {
                 turn += 1;
                 await store.appendMessages!("bench", [message(turn * 2, "t"), message(turn * 2 + 1, "t")]);
                 const { messages } = await store.getMessageTail!("bench", TAIL);
-                if (messages.length !== TAIL) throw new Error(`${candidate.name} returned ${messages.length} tail messages`);
+                if (messages.length !== TAIL)
+                  throw new Error(`${candidate.name} returned ${messages.length} tail messages`);
               },
               { runs, warmup: quick ? 1 : 5 },
             );
@@ -133,11 +160,18 @@ export const benchmark: Benchmark = {
 };
 
 /** Times the tail read alone, checking the size it reports against the whole history. */
-async function measureTail(name: string, store: MemoryStore, options: { runs: number; warmup: number }): Promise<string> {
+async function measureTail(
+  name: string,
+  store: MemoryStore,
+  options: { runs: number; warmup: number },
+): Promise<string> {
   const expected = (await store.getMessages("bench")).length;
   const sample = await measure(async () => {
     const { messages, total } = await store.getMessageTail!("bench", TAIL);
-    if (messages.length !== TAIL || total !== expected) throw new Error(`${name} returned ${messages.length} tail messages of ${total} (expected ${TAIL} of ${expected})`);
+    if (messages.length !== TAIL || total !== expected)
+      throw new Error(
+        `${name} returned ${messages.length} tail messages of ${total} (expected ${TAIL} of ${expected})`,
+      );
   }, options);
   return formatSample(sample);
 }

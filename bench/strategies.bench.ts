@@ -20,12 +20,35 @@ function conversation(messages: number, prefix: string): AgentMessage[] {
   const history: AgentMessage[] = [];
   let turn = 0;
   while (history.length < messages) {
-    history.push({ id: `${prefix}-${turn}-u`, role: "user", content: `Question ${turn}: what about the weather in city number ${turn}, and the forecast?`, timestamp: turn });
+    history.push({
+      id: `${prefix}-${turn}-u`,
+      role: "user",
+      content: `Question ${turn}: what about the weather in city number ${turn}, and the forecast?`,
+      timestamp: turn,
+    });
     if (turn % 3 === 0) {
-      history.push({ id: `${prefix}-${turn}-a1`, role: "assistant", content: "", toolCalls: [{ id: `${prefix}-${turn}-c`, name: "get_weather", arguments: { city: `city ${turn}` } }], timestamp: turn });
-      history.push({ id: `${prefix}-${turn}-t`, role: "tool", toolCallId: `${prefix}-${turn}-c`, name: "get_weather", content: JSON.stringify({ city: `city ${turn}`, temperature: 20 + (turn % 10), sky: "clear", wind: "light" }), timestamp: turn });
+      history.push({
+        id: `${prefix}-${turn}-a1`,
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: `${prefix}-${turn}-c`, name: "get_weather", arguments: { city: `city ${turn}` } }],
+        timestamp: turn,
+      });
+      history.push({
+        id: `${prefix}-${turn}-t`,
+        role: "tool",
+        toolCallId: `${prefix}-${turn}-c`,
+        name: "get_weather",
+        content: JSON.stringify({ city: `city ${turn}`, temperature: 20 + (turn % 10), sky: "clear", wind: "light" }),
+        timestamp: turn,
+      });
     }
-    history.push({ id: `${prefix}-${turn}-a`, role: "assistant", content: `In city ${turn} it is sunny with a light wind; tomorrow looks much the same, ${"with some detail ".repeat(3)}`, timestamp: turn });
+    history.push({
+      id: `${prefix}-${turn}-a`,
+      role: "assistant",
+      content: `In city ${turn} it is sunny with a light wind; tomorrow looks much the same, ${"with some detail ".repeat(3)}`,
+      timestamp: turn,
+    });
     turn++;
   }
   return history;
@@ -44,7 +67,8 @@ function coldStartInFreshProcess(): number {
   `;
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
   const ms = Number(run.stdout);
-  if (run.status !== 0 || !Number.isFinite(ms)) throw new Error(`tokenizer cold start: the child process failed (${run.status}): ${run.stderr}`);
+  if (run.status !== 0 || !Number.isFinite(ms))
+    throw new Error(`tokenizer cold start: the child process failed (${run.status}): ${run.stderr}`);
   return ms;
 }
 
@@ -101,20 +125,40 @@ export const benchmark: Benchmark = {
     // 3. Summary: cost of a turn that reuses the stored summary record (no summariser call).
     const summaryRows: string[][] = [];
     for (const size of quick ? [100] : [100, 10_000]) {
-      const summarizer = new MockLanguageModel({ responses: () => ({ text: "A short summary of the earlier turns." }) });
+      const summarizer = new MockLanguageModel({
+        responses: () => ({ text: "A short summary of the earlier turns." }),
+      });
       const history = conversation(size, `s${size}`);
-      const strategy = new SummaryMemory({ summarizeThreshold: 40, recentMessages: 20, model: summarizer, maxDigestLength: 10_000_000 });
-      const store = { getMessages: async () => [], setMessages: async () => {}, clearMessages: async () => {}, getFacts: async () => [], setFact: async () => {}, deleteFact: async () => {} };
+      const strategy = new SummaryMemory({
+        summarizeThreshold: 40,
+        recentMessages: 20,
+        model: summarizer,
+        maxDigestLength: 10_000_000,
+      });
+      const store = {
+        getMessages: async () => [],
+        setMessages: async () => {},
+        clearMessages: async () => {},
+        getFacts: async () => [],
+        setFact: async () => {},
+        deleteFact: async () => {},
+      };
       const first = performance.now();
       await strategy.apply(read(history), { sessionId: "bench", store, model: model as never });
       const firstMs = performance.now() - first;
       const copies = Array.from({ length: (quick ? 3 : 20) + 1 }, () => read(history));
-      const sample = await measure(() => strategy.apply(copies.pop()!, { sessionId: "bench", store, model: model as never }), { runs: quick ? 3 : 20, warmup: 1 });
+      const sample = await measure(
+        () => strategy.apply(copies.pop()!, { sessionId: "bench", store, model: model as never }),
+        { runs: quick ? 3 : 20, warmup: 1 },
+      );
       summaryRows.push([String(size), formatMs(firstMs), formatSample(sample), String(summarizer.calls.length)]);
     }
     sections.push(
       "Summary strategy (instant scripted summariser): the first turn summarises the backlog, later turns reuse the record:\n\n" +
-        table(["stored messages", "first turn (summarises)", "later turns, median (p10–p90)", "summariser calls"], summaryRows),
+        table(
+          ["stored messages", "first turn (summarises)", "later turns, median (p10–p90)", "summariser calls"],
+          summaryRows,
+        ),
     );
 
     // 4. Prefix stability: share of requests whose window starts at the same message as the previous request.
@@ -122,7 +166,10 @@ export const benchmark: Benchmark = {
     const growing = conversation(turns * 3, "p");
     const stabilityRows: string[][] = [];
     for (const [name, make] of [
-      ["sliding_window (20 turns)", (stable: boolean) => new SlidingWindowMemory({ maxTurns: 20, stablePrefix: stable })],
+      [
+        "sliding_window (20 turns)",
+        (stable: boolean) => new SlidingWindowMemory({ maxTurns: 20, stablePrefix: stable }),
+      ],
       ["token_window (2000)", (stable: boolean) => new TokenWindowMemory({ maxTokens: 2000, stablePrefix: stable })],
     ] as const) {
       const cells: string[] = [name];
@@ -143,7 +190,9 @@ export const benchmark: Benchmark = {
           kept += window.messages.length;
           previous = first;
         }
-        cells.push(`${((100 * same) / requests).toFixed(0)} % (avg ${(kept / (requests + 1)).toFixed(0)} messages sent)`);
+        cells.push(
+          `${((100 * same) / requests).toFixed(0)} % (avg ${(kept / (requests + 1)).toFixed(0)} messages sent)`,
+        );
       }
       stabilityRows.push(cells);
     }

@@ -19,7 +19,11 @@ import { compareRelay, timeStream, type StreamTiming } from "./streaming-relay";
 const CHUNKS = 1_000;
 const ANSWER = "abcd ".repeat(CHUNKS);
 /** A tool call after the text; its input is cut into 7-character `input_json_delta` chunks. */
-const CALL = { id: "toolu_bench", name: "write_note", arguments: { title: "A long story", body: "Once upon a time, ".repeat(20) } };
+const CALL = {
+  id: "toolu_bench",
+  name: "write_note",
+  arguments: { title: "A long story", body: "Once upon a time, ".repeat(20) },
+};
 const SCRIPT = { text: ANSWER, toolCalls: [CALL] };
 const MODEL = "claude-sonnet-5-5";
 const PROMPT = "Tell me a long story, then note it.";
@@ -31,7 +35,8 @@ const writeNote = tool({
 });
 
 function checkArguments(label: string, received: unknown): void {
-  if (!isDeepStrictEqual(received, CALL.arguments)) throw new Error(`${label}: the tool call's input came out as ${JSON.stringify(received)}`);
+  if (!isDeepStrictEqual(received, CALL.arguments))
+    throw new Error(`${label}: the tool call's input came out as ${JSON.stringify(received)}`);
 }
 
 export const benchmark: Benchmark = {
@@ -45,8 +50,18 @@ export const benchmark: Benchmark = {
       const model = provider(MODEL);
       let session = 0;
       // One step: the call is run (the tool answers at once) and the turn ends, with no second request.
-      const agent = new Agent({ model, memoryStore: new InMemoryStore(), maxRetries: 0, tools: { write_note: writeNote }, maxSteps: 1 });
-      const schema = { type: "object" as const, properties: { title: { type: "string" }, body: { type: "string" } }, required: ["title", "body"] };
+      const agent = new Agent({
+        model,
+        memoryStore: new InMemoryStore(),
+        maxRetries: 0,
+        tools: { write_note: writeNote },
+        maxSteps: 1,
+      });
+      const schema = {
+        type: "object" as const,
+        properties: { title: { type: "string" }, body: { type: "string" } },
+        required: ["title", "body"],
+      };
       const tools = [{ name: "write_note", description: "Writes a note", input_schema: schema }];
 
       const labels = {
@@ -63,28 +78,40 @@ export const benchmark: Benchmark = {
         {
           raw: queued(() =>
             timeStream("raw @anthropic-ai/sdk", ANSWER, async (onText) => {
-              const stream = await raw.messages.create({ model: MODEL, max_tokens: 8192, messages: [{ role: "user", content: PROMPT }], tools, stream: true });
+              const stream = await raw.messages.create({
+                model: MODEL,
+                max_tokens: 8192,
+                messages: [{ role: "user", content: PROMPT }],
+                tools,
+                stream: true,
+              });
               const json = new Map<number, string>();
               let input: unknown;
               for await (const event of stream) {
                 if (event.type === "content_block_delta") {
                   if (event.delta.type === "text_delta") onText(event.delta.text);
-                  else if (event.delta.type === "input_json_delta") json.set(event.index, (json.get(event.index) ?? "") + event.delta.partial_json);
+                  else if (event.delta.type === "input_json_delta")
+                    json.set(event.index, (json.get(event.index) ?? "") + event.delta.partial_json);
                 } else if (event.type === "content_block_stop" && json.has(event.index)) {
                   input = JSON.parse(json.get(event.index)!);
                 }
               }
               checkArguments("raw @anthropic-ai/sdk", input);
-            })),
+            }),
+          ),
           adapter: queued(() =>
             timeStream("model.doStream", ANSWER, async (onText) => {
               let input: unknown;
-              for await (const part of model.doStream({ messages: [{ role: "user", content: PROMPT }], tools: [{ name: "write_note", description: "Writes a note", parameters: schema }] })) {
+              for await (const part of model.doStream({
+                messages: [{ role: "user", content: PROMPT }],
+                tools: [{ name: "write_note", description: "Writes a note", parameters: schema }],
+              })) {
                 if (part.type === "text-delta") onText(part.delta);
                 else if (part.type === "tool-call") input = part.toolCall.arguments;
               }
               checkArguments("model.doStream", input);
-            })),
+            }),
+          ),
           agent: queued(() =>
             timeStream("agent.stream", ANSWER, async (onText) => {
               // A fresh session per run, so the history (and the request) stays the same size.
@@ -92,12 +119,15 @@ export const benchmark: Benchmark = {
               for await (const delta of stream.textStream) onText(delta);
               const result = await stream.response; // the turn persisted to the store
               checkArguments("agent.stream", result.toolCalls[0]?.arguments);
-            })),
+            }),
+          ),
         },
         { runs, warmups: quick ? 1 : 5, labels },
       );
       const events = anthropicStreamEvents(SCRIPT);
-      const jsonChunks = events.filter((event) => (event.data as { delta?: { type?: string } }).delta?.type === "input_json_delta").length;
+      const jsonChunks = events.filter(
+        (event) => (event.data as { delta?: { type?: string } }).delta?.type === "input_json_delta",
+      ).length;
       return [
         `Load average at the end of this section: ${loadavg()[0]!.toFixed(1)} (the machine is shared with other work; the ratios of runs measured side by side are what count).`,
         "",

@@ -18,7 +18,11 @@ export interface StreamTiming {
  * Times one read of a streamed answer. `read` makes the call and passes each text chunk to
  * `onText`; the text read must be `expected` (a reader that lost a chunk must not look fast).
  */
-export async function timeStream(label: string, expected: string, read: (onText: (text: string) => void) => Promise<void>): Promise<StreamTiming> {
+export async function timeStream(
+  label: string,
+  expected: string,
+  read: (onText: (text: string) => void) => Promise<void>,
+): Promise<StreamTiming> {
   const start = performance.now();
   let firstChunk = -1;
   let text = "";
@@ -50,25 +54,48 @@ export async function compareRelay(
   ] as const;
   for (let warm = 0; warm < options.warmups; warm++) for (const [, run] of variants) await run();
   // The order cycles through the six permutations, so each runs as often right after each other (and its garbage).
-  const orders = [[0, 1, 2], [2, 1, 0], [1, 2, 0], [0, 2, 1], [2, 0, 1], [1, 0, 2]] as const;
+  const orders = [
+    [0, 1, 2],
+    [2, 1, 0],
+    [1, 2, 0],
+    [0, 2, 1],
+    [2, 0, 1],
+    [1, 0, 2],
+  ] as const;
   for (let index = 0; index < options.runs; index++) {
     for (const position of orders[index % orders.length]!) {
       const [name, run] = variants[position];
       timings[name].push(await run());
     }
   }
-  const sample = (name: keyof typeof timings) => ({ first: summarise(timings[name].map((t) => t.firstChunk)), total: summarise(timings[name].map((t) => t.total)) });
+  const sample = (name: keyof typeof timings) => ({
+    first: summarise(timings[name].map((t) => t.firstChunk)),
+    total: summarise(timings[name].map((t) => t.total)),
+  });
   const samples = { raw: sample("raw"), adapter: sample("adapter"), agent: sample("agent") };
   // Each run's trio (back to back) shares the machine's load of that moment: the median of the run-by-run ratios is the steadiest figure on a busy box.
-  const pairRatio = (over: keyof typeof timings, pick: (timing: StreamTiming) => number) => summarise(timings.agent.map((timing, index) => pick(timing) / pick(timings[over][index]!))).median;
+  const pairRatio = (over: keyof typeof timings, pick: (timing: StreamTiming) => number) =>
+    summarise(timings.agent.map((timing, index) => pick(timing) / pick(timings[over][index]!))).median;
   const first = (timing: StreamTiming) => timing.firstChunk;
   const total = (timing: StreamTiming) => timing.total;
   return [
     [options.labels.raw, formatSample(samples.raw.first), formatSample(samples.raw.total)],
     [options.labels.adapter, formatSample(samples.adapter.first), formatSample(samples.adapter.total)],
     [options.labels.agent, formatSample(samples.agent.first), formatSample(samples.agent.total)],
-    ["ratio agentcore / raw (medians)", `${(samples.agent.first.median / samples.raw.first.median).toFixed(2)}×`, `${(samples.agent.total.median / samples.raw.total.median).toFixed(2)}×`],
-    [`ratio agentcore / raw, median of the ${options.runs} run-by-run pairs`, `${pairRatio("raw", first).toFixed(2)}×`, `${pairRatio("raw", total).toFixed(2)}×`],
-    [`ratio agentcore / its adapter alone (the run around the model call), median of the ${options.runs} pairs`, `${pairRatio("adapter", first).toFixed(2)}×`, `${pairRatio("adapter", total).toFixed(2)}×`],
+    [
+      "ratio agentcore / raw (medians)",
+      `${(samples.agent.first.median / samples.raw.first.median).toFixed(2)}×`,
+      `${(samples.agent.total.median / samples.raw.total.median).toFixed(2)}×`,
+    ],
+    [
+      `ratio agentcore / raw, median of the ${options.runs} run-by-run pairs`,
+      `${pairRatio("raw", first).toFixed(2)}×`,
+      `${pairRatio("raw", total).toFixed(2)}×`,
+    ],
+    [
+      `ratio agentcore / its adapter alone (the run around the model call), median of the ${options.runs} pairs`,
+      `${pairRatio("adapter", first).toFixed(2)}×`,
+      `${pairRatio("adapter", total).toFixed(2)}×`,
+    ],
   ];
 }

@@ -43,25 +43,36 @@ export const benchmark: Benchmark = {
         {
           raw: queued(() =>
             timeStream("raw openai", ANSWER, async (onText) => {
-              const stream = await raw.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Tell me a long story." }], stream: true, stream_options: { include_usage: true } });
+              const stream = await raw.chat.completions.create({
+                model: "gpt-4o-mini",
+                messages: [{ role: "user", content: "Tell me a long story." }],
+                stream: true,
+                stream_options: { include_usage: true },
+              });
               for await (const chunk of stream) {
                 const delta = chunk.choices[0]?.delta?.content;
                 if (delta) onText(delta);
               }
-            })),
+            }),
+          ),
           adapter: queued(() =>
             timeStream("model.doStream", ANSWER, async (onText) => {
-              for await (const part of model.doStream({ messages: [{ role: "user", content: "Tell me a long story." }], tools: [] })) {
+              for await (const part of model.doStream({
+                messages: [{ role: "user", content: "Tell me a long story." }],
+                tools: [],
+              })) {
                 if (part.type === "text-delta") onText(part.delta);
               }
-            })),
+            }),
+          ),
           agent: queued(() =>
             timeStream("agent.stream", ANSWER, async (onText) => {
               // A fresh session per run, so the history (and the request) stays the same size.
               const stream = agent.stream({ input: "Tell me a long story.", sessionId: `s${session++}` });
               for await (const delta of stream.textStream) onText(delta);
               await stream.response; // the turn persisted to the store
-            })),
+            }),
+          ),
         },
         { runs, warmups: quick ? 1 : 5, labels },
       );

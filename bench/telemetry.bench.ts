@@ -6,8 +6,23 @@
  * outputs, and sampled out. The variants run in interleaved rounds, so they share the machine's
  * state; each turn's time is one sample.
  */
-import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { Agent, InMemoryStore, SlidingWindowMemory, type AgentMessage, type LanguageModel, type LanguageModelCall, type LanguageModelResult, type LanguageModelStreamPart, type TelemetryOptions } from "agentcore";
+import {
+  AlwaysOffSampler,
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import {
+  Agent,
+  InMemoryStore,
+  SlidingWindowMemory,
+  type AgentMessage,
+  type LanguageModel,
+  type LanguageModelCall,
+  type LanguageModelResult,
+  type LanguageModelStreamPart,
+  type TelemetryOptions,
+} from "agentcore";
 import { collectGarbage, formatSample, summarise, table, type Benchmark } from "./harness";
 
 const STORED = 1_000;
@@ -21,7 +36,12 @@ class InstantModel implements LanguageModel {
     let characters = call.system?.length ?? 0;
     for (const message of call.messages) characters += message.content.length + 16;
     const inputTokens = Math.ceil(characters / 4);
-    return { text: ANSWER, toolCalls: [], finishReason: "stop", usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 } };
+    return {
+      text: ANSWER,
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 },
+    };
   }
   async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
     const result = await this.doGenerate(call);
@@ -33,8 +53,18 @@ class InstantModel implements LanguageModel {
 function seedMessages(count: number): AgentMessage[] {
   return Array.from({ length: count }, (_, index) =>
     index % 2 === 0
-      ? { id: `u${index}`, role: "user", content: `Question ${index}: could you look at the deployment plan again before Friday?`, timestamp: index }
-      : { id: `a${index}`, role: "assistant", content: `Answer ${index}: the replication lag you measured is within the expected range.`, timestamp: index },
+      ? {
+          id: `u${index}`,
+          role: "user",
+          content: `Question ${index}: could you look at the deployment plan again before Friday?`,
+          timestamp: index,
+        }
+      : {
+          id: `a${index}`,
+          role: "assistant",
+          content: `Answer ${index}: the replication lag you measured is within the expected range.`,
+          timestamp: index,
+        },
   );
 }
 
@@ -47,7 +77,10 @@ interface Variant {
 
 function traced(name: string, options: Omit<TelemetryOptions, "tracer"> = {}, sampledOut = false): Variant {
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)], ...(sampledOut ? { sampler: new AlwaysOffSampler() } : {}) });
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+    ...(sampledOut ? { sampler: new AlwaysOffSampler() } : {}),
+  });
   return { name, telemetry: { ...options, tracer: provider.getTracer("bench") }, exporter };
 }
 
@@ -66,7 +99,13 @@ export const benchmark: Benchmark = {
         const store = new InMemoryStore();
         const sessionId = `bench-telemetry-${index}`;
         await store.appendMessages(sessionId, seedMessages(STORED));
-        return new Agent({ model: new InstantModel(), memory: new SlidingWindowMemory({ maxTurns: 10 }), memoryStore: store, sessionId, ...(variant.telemetry ? { telemetry: variant.telemetry } : {}) });
+        return new Agent({
+          model: new InstantModel(),
+          memory: new SlidingWindowMemory({ maxTurns: 10 }),
+          memoryStore: store,
+          sessionId,
+          ...(variant.telemetry ? { telemetry: variant.telemetry } : {}),
+        });
       }),
     );
     const rounds = quick ? 2 : 20;
@@ -77,7 +116,8 @@ export const benchmark: Benchmark = {
     for (const variant of variants) {
       const names = variant.exporter?.getFinishedSpans().map((span) => span.name) ?? [];
       const expected = variant.exporter && !variant.name.includes("sampled out") ? 5 : 0;
-      if (names.length !== expected * (quick ? 3 : 50)) throw new Error(`${variant.name}: ${names.length} spans recorded in the warm-up`);
+      if (names.length !== expected * (quick ? 3 : 50))
+        throw new Error(`${variant.name}: ${names.length} spans recorded in the warm-up`);
       variant.exporter?.reset();
     }
     for (let round = 0; round < rounds; round++) {
@@ -99,7 +139,11 @@ export const benchmark: Benchmark = {
       "",
       table(
         ["variant", "per turn", "vs no option"],
-        variants.map((variant, index) => [variant.name, formatSample(samples[index]!), `${(samples[index]!.median / base).toFixed(2)}×`]),
+        variants.map((variant, index) => [
+          variant.name,
+          formatSample(samples[index]!),
+          `${(samples[index]!.median / base).toFixed(2)}×`,
+        ]),
       ),
     ].join("\n");
   },

@@ -14,13 +14,24 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { Agent, FileMemoryStore, InMemoryStore, type AgentMessage, type LanguageModel, type LanguageModelCall, type LanguageModelResult, type LanguageModelStreamPart, type MemoryStore } from "agentcore";
+import {
+  Agent,
+  FileMemoryStore,
+  InMemoryStore,
+  type AgentMessage,
+  type LanguageModel,
+  type LanguageModelCall,
+  type LanguageModelResult,
+  type LanguageModelStreamPart,
+  type MemoryStore,
+} from "agentcore";
 import { Memory } from "@mastra/memory";
 import { InMemoryStore as MastraInMemoryStore } from "@mastra/core/storage";
 import { collectGarbage, formatMs, formatSample, summarise, table, type Benchmark, type Sample } from "./harness";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const text = (index: number) => `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
+const text = (index: number) =>
+  `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
 const roleOf = (index: number): "user" | "assistant" => (index % 2 === 0 ? "user" : "assistant");
 
 /** Answers "ok" at once and reports usage (so token calibration runs), as a provider does. */
@@ -31,7 +42,12 @@ class InstantModel implements LanguageModel {
     let characters = call.system?.length ?? 0;
     for (const message of call.messages) characters += message.content.length + 16;
     const inputTokens = Math.ceil(characters / 4);
-    return { text: "ok", toolCalls: [], finishReason: "stop", usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 } };
+    return {
+      text: "ok",
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 },
+    };
   }
   async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
     const result = await this.doGenerate(call);
@@ -55,7 +71,13 @@ async function seed(store: MemoryStore, stored: number): Promise<void> {
 /** The agent as a user writes it, on `store` seeded with `stored` messages: returns one turn. */
 async function defaultAgentTurn(store: MemoryStore, stored: number): Promise<() => Promise<void>> {
   await seed(store, stored);
-  const agent = new Agent({ model: new InstantModel(), memory: "sliding_window", maxMessages: 10, memoryStore: store, sessionId: "bench" });
+  const agent = new Agent({
+    model: new InstantModel(),
+    memory: "sliding_window",
+    maxMessages: 10,
+    memoryStore: store,
+    sessionId: "bench",
+  });
   let index = 0;
   return async () => {
     const result = await agent.run(`next question ${index++}`);
@@ -65,13 +87,21 @@ async function defaultAgentTurn(store: MemoryStore, stored: number): Promise<() 
 
 /** The floor of an in-memory turn: a Map of arrays, the last 20 messages read, two pushed. */
 function mapSliceTurn(stored: number): () => void {
-  const sessions = new Map<string, { id: string; role: string; content: string }[]>([["bench", Array.from({ length: stored }, (_, index) => ({ id: `m${index}`, role: roleOf(index), content: text(index) }))]]);
+  const sessions = new Map<string, { id: string; role: string; content: string }[]>([
+    [
+      "bench",
+      Array.from({ length: stored }, (_, index) => ({ id: `m${index}`, role: roleOf(index), content: text(index) })),
+    ],
+  ]);
   let index = 0;
   return () => {
     const messages = sessions.get("bench")!;
     const window = messages.slice(-20);
     if (window.length !== 20) throw new Error("floor: short window");
-    messages.push({ id: `t${index}u`, role: "user", content: `next question ${index}` }, { id: `t${index++}a`, role: "assistant", content: "ok" });
+    messages.push(
+      { id: `t${index}u`, role: "user", content: `next question ${index}` },
+      { id: `t${index++}a`, role: "assistant", content: "ok" },
+    );
   };
 }
 
@@ -79,7 +109,15 @@ function mapSliceTurn(stored: number): () => void {
 async function mastraTurn(stored: number): Promise<() => Promise<void>> {
   const storage = new MastraInMemoryStore();
   await storage.init();
-  const memory = new Memory({ storage, options: { lastMessages: 20, semanticRecall: false, workingMemory: { enabled: false }, threads: { generateTitle: false } } });
+  const memory = new Memory({
+    storage,
+    options: {
+      lastMessages: 20,
+      semanticRecall: false,
+      workingMemory: { enabled: false },
+      threads: { generateTitle: false },
+    },
+  });
   const thread = await memory.createThread({ threadId: "bench", resourceId: "user" });
   const v2 = (id: string, index: number, role: "user" | "assistant", content: string) => ({
     id,
@@ -91,15 +129,27 @@ async function mastraTurn(stored: number): Promise<() => Promise<void>> {
     content: { format: 2 as const, parts: [{ type: "text" as const, text: content }] },
   });
   for (let start = 0; start < stored; start += 1_000) {
-    const batch = Array.from({ length: Math.min(1_000, stored - start) }, (_, offset) => v2(`m${start + offset}`, start + offset, roleOf(start + offset), text(start + offset)));
+    const batch = Array.from({ length: Math.min(1_000, stored - start) }, (_, offset) =>
+      v2(`m${start + offset}`, start + offset, roleOf(start + offset), text(start + offset)),
+    );
     await memory.saveMessages({ messages: batch, format: "v2" });
   }
   let clock = stored;
   let index = 0;
   return async () => {
-    const { messagesV2 } = await memory.rememberMessages({ threadId: thread.id, resourceId: "user", config: { lastMessages: 20 } });
+    const { messagesV2 } = await memory.rememberMessages({
+      threadId: thread.id,
+      resourceId: "user",
+      config: { lastMessages: 20 },
+    });
     if (messagesV2.length !== 20) throw new Error(`Mastra: remembered ${messagesV2.length} messages`);
-    await memory.saveMessages({ messages: [v2(`t${index}u`, clock++, "user", `next question ${index}`), v2(`t${index++}a`, clock++, "assistant", "ok")], format: "v2" });
+    await memory.saveMessages({
+      messages: [
+        v2(`t${index}u`, clock++, "user", `next question ${index}`),
+        v2(`t${index++}a`, clock++, "assistant", "ok"),
+      ],
+      format: "v2",
+    });
   };
 }
 
@@ -137,7 +187,11 @@ export const benchmark: Benchmark = {
         for (let turn = 0; turn < (quick ? 10 : 500); turn++) await time(memory.floor, floorTurn);
         for (let turn = 0; turn < (quick ? 3 : 30); turn++) await time(memory.mastra, mastra);
       }
-      const inMemory = { agent: summarise(memory.agent), floor: summarise(memory.floor), mastra: summarise(memory.mastra) };
+      const inMemory = {
+        agent: summarise(memory.agent),
+        floor: summarise(memory.floor),
+        mastra: summarise(memory.mastra),
+      };
 
       // ------------------------------------------------------------ on disk
       const fileTurn = await defaultAgentTurn(new FileMemoryStore(join(directory, "sessions.json")), stored);
@@ -175,9 +229,24 @@ export const benchmark: Benchmark = {
         table(
           ["turn", "median (p10–p90)", "÷ floor", "Mastra ÷ this"],
           [
-            ["floor: a `Map` of arrays, the last 20 messages sliced, two pushed", formatSample(inMemory.floor), "1×", ""],
-            ["agentcore `InMemoryStore`, default options", formatSample(inMemory.agent), ratio(inMemory.agent.median, inMemory.floor.median), ratio(inMemory.mastra.median, inMemory.agent.median)],
-            ["Mastra 0.24 `Memory` on its `InMemoryStore` (`rememberMessages` last 20, then `saveMessages` of two)", formatSample(inMemory.mastra), ratio(inMemory.mastra.median, inMemory.floor.median), "1×"],
+            [
+              "floor: a `Map` of arrays, the last 20 messages sliced, two pushed",
+              formatSample(inMemory.floor),
+              "1×",
+              "",
+            ],
+            [
+              "agentcore `InMemoryStore`, default options",
+              formatSample(inMemory.agent),
+              ratio(inMemory.agent.median, inMemory.floor.median),
+              ratio(inMemory.mastra.median, inMemory.agent.median),
+            ],
+            [
+              "Mastra 0.24 `Memory` on its `InMemoryStore` (`rememberMessages` last 20, then `saveMessages` of two)",
+              formatSample(inMemory.mastra),
+              ratio(inMemory.mastra.median, inMemory.floor.median),
+              "1×",
+            ],
           ],
         ),
         "",
@@ -186,8 +255,20 @@ export const benchmark: Benchmark = {
         table(
           ["operation", "median (p10–p90)", "p95", "median ÷ floor median", "p95 ÷ floor median"],
           [
-            ["floor: 1 KB append + fdatasync", formatSample(onDisk.floor), formatMs(p95(disk.floor)), "1×", ratio(p95(disk.floor), onDisk.floor.median)],
-            ["agentcore turn, `FileMemoryStore`", formatSample(onDisk.agent), formatMs(p95(disk.agent)), ratio(onDisk.agent.median, onDisk.floor.median), ratio(p95(disk.agent), onDisk.floor.median)],
+            [
+              "floor: 1 KB append + fdatasync",
+              formatSample(onDisk.floor),
+              formatMs(p95(disk.floor)),
+              "1×",
+              ratio(p95(disk.floor), onDisk.floor.median),
+            ],
+            [
+              "agentcore turn, `FileMemoryStore`",
+              formatSample(onDisk.agent),
+              formatMs(p95(disk.agent)),
+              ratio(onDisk.agent.median, onDisk.floor.median),
+              ratio(p95(disk.agent), onDisk.floor.median),
+            ],
           ],
         ),
         "",
@@ -204,7 +285,11 @@ export const benchmark: Benchmark = {
 /** Runs scripts/profile-turn.ts with `--profile` in a child process and summarises the profile. */
 function profileSection(directory: string): string {
   const file = join(directory, "turn.cpuprofile");
-  const run = (script: string, ...args: string[]) => execFileSync(process.execPath, ["--import", "tsx", join(root, "scripts", script), ...args], { cwd: root, encoding: "utf8" });
+  const run = (script: string, ...args: string[]) =>
+    execFileSync(process.execPath, ["--import", "tsx", join(root, "scripts", script), ...args], {
+      cwd: root,
+      encoding: "utf8",
+    });
   const timing = run("profile-turn.ts", "--turns", "10000", "--profile", file).trim();
   const summary = run("cpu-profile-summary.ts", file, "--top", "12").trim();
   return [

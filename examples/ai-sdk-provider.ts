@@ -62,19 +62,46 @@ async function startFakeResponsesServer() {
     const usage = { input_tokens: 40 * turns, output_tokens: 12, total_tokens: 40 * turns + 12 };
     const output =
       turns === 1 && !toolOutput
-        ? [{ type: "function_call", id: "fc_1", call_id: "call_1", name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" }]
-        : [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: answer(turns, toolOutput), annotations: [] }] }];
-    const done = { id: "resp_1", object: "response", created_at: 1_700_000_000, status: "completed", model: "gpt-4o-mini", output, usage };
+        ? [
+            {
+              type: "function_call",
+              id: "fc_1",
+              call_id: "call_1",
+              name: "get_weather",
+              arguments: '{"city":"Lisbon"}',
+              status: "completed",
+            },
+          ]
+        : [
+            {
+              type: "message",
+              id: "msg_1",
+              role: "assistant",
+              status: "completed",
+              content: [{ type: "output_text", text: answer(turns, toolOutput), annotations: [] }],
+            },
+          ];
+    const done = {
+      id: "resp_1",
+      object: "response",
+      created_at: 1_700_000_000,
+      status: "completed",
+      model: "gpt-4o-mini",
+      output,
+      usage,
+    };
     if (!body.stream) {
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(done));
       return;
     }
     response.writeHead(200, { "content-type": "text/event-stream" });
-    const send = (type: string, data: object) => response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    const send = (type: string, data: object) =>
+      response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
     send("response.created", { response: { ...done, status: "in_progress", output: [], usage: null } });
     const message = output[0] as { id: string; content?: { text: string }[] };
     send("response.output_item.added", { output_index: 0, item: { ...message, content: [] } });
-    for (const word of message.content![0]!.text.split(/(?<= )/)) send("response.output_text.delta", { item_id: message.id, output_index: 0, content_index: 0, delta: word });
+    for (const word of message.content![0]!.text.split(/(?<= )/))
+      send("response.output_text.delta", { item_id: message.id, output_index: 0, content_index: 0, delta: word });
     send("response.output_item.done", { output_index: 0, item: message });
     send("response.completed", { response: done });
     response.end();
@@ -85,5 +112,7 @@ async function startFakeResponsesServer() {
 
 function answer(turns: number, toolOutput: string | undefined): string {
   const weather = toolOutput ? (JSON.parse(toolOutput) as { temperature: string; sky: string }) : undefined;
-  return turns === 1 ? `Lisbon is ${weather?.temperature}, ${weather?.sky}.` : `At ${weather?.temperature} a light jacket for the evening is enough.`;
+  return turns === 1
+    ? `Lisbon is ${weather?.temperature}, ${weather?.sky}.`
+    : `At ${weather?.temperature} a light jacket for the evening is enough.`;
 }

@@ -12,7 +12,9 @@ import { MockLanguageModel } from "agentcore/testing";
 const handbook: MemoryProvider = {
   type: "handbook",
   read: async ({ query }) =>
-    /holiday|vacation|leave/i.test(query ?? "") ? [{ id: "hb-7", content: "Handbook: 25 days of paid leave; book through the HR portal." }] : [],
+    /holiday|vacation|leave/i.test(query ?? "")
+      ? [{ id: "hb-7", content: "Handbook: 25 days of paid leave; book through the HR portal." }]
+      : [],
   write: async () => {},
 };
 // A provider that never answers (a remote service having a bad day).
@@ -22,11 +24,16 @@ const memory = new CompositeMemory({
   providers: [new SemanticMemoryProvider({ scope: "user" }), handbook, { provider: flaky, timeoutMs: 200 }],
   mergeStrategy: "interleave",
   timeoutMs: 1_000,
-  onError: (error, { provider, operation }) => console.error(`(${provider} ${operation} skipped: ${(error as Error).message})`),
+  onError: (error, { provider, operation }) =>
+    console.error(`(${provider} ${operation} skipped: ${(error as Error).message})`),
 });
 
 const model = new MockLanguageModel({ responses: () => ({ text: "OK." }) }); // we print what it was sent
 const agent = new Agent({ model, memoryProvider: memory });
 await agent.run({ input: "I want to take my holiday in the second half of August.", sessionId: "s1", userId: "kim" });
-await agent.run({ input: "How many holiday days do I have, and when did I want to go?", sessionId: "s2", userId: "kim" });
+await agent.run({
+  input: "How many holiday days do I have, and when did I want to go?",
+  sessionId: "s2",
+  userId: "kim",
+});
 console.log(model.calls.at(-1)!.system);

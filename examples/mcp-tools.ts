@@ -63,14 +63,28 @@ async function main(): Promise<void> {
 
   // The server is this file again, run by the same node (with tsx's loader: process.execArgv).
   const mcp = await createMCPClient({
-    transport: { type: "stdio", command: process.execPath, args: [...process.execArgv, fileURLToPath(import.meta.url), "--serve"] },
+    transport: {
+      type: "stdio",
+      command: process.execPath,
+      args: [...process.execArgv, fileURLToPath(import.meta.url), "--serve"],
+    },
     timeoutMs: 10_000, // a tool call that takes longer reaches the model as a tool error
   });
   try {
     const store = new InMemoryStore();
-    const agent = new Agent({ model, tools: { ...(await mcp.tools()) }, memoryStore: store, sessionId: "mcp-demo", maxSteps: 3 });
-    agent.on("tool:call", ({ toolCall }) => console.log(`  [tool:call] ${toolCall.name} ${JSON.stringify(toolCall.arguments)} → MCP server "${mcp.name}"`));
-    agent.on("tool:result", ({ result, isError }) => console.log(`  [tool:result] ${isError ? "error: " : ""}${JSON.stringify(result)}`));
+    const agent = new Agent({
+      model,
+      tools: { ...(await mcp.tools()) },
+      memoryStore: store,
+      sessionId: "mcp-demo",
+      maxSteps: 3,
+    });
+    agent.on("tool:call", ({ toolCall }) =>
+      console.log(`  [tool:call] ${toolCall.name} ${JSON.stringify(toolCall.arguments)} → MCP server "${mcp.name}"`),
+    );
+    agent.on("tool:result", ({ result, isError }) =>
+      console.log(`  [tool:result] ${isError ? "error: " : ""}${JSON.stringify(result)}`),
+    );
 
     console.log("user: What's the weather in Lisbon tomorrow?");
     const result = await agent.run("What's the weather in Lisbon tomorrow?");
@@ -78,8 +92,13 @@ async function main(): Promise<void> {
 
     console.log("Stored in the session:");
     for (const message of await store.getMessages("mcp-demo")) {
-      const calls = message.role === "assistant" && message.toolCalls?.length ? ` (calls ${message.toolCalls.map((call) => call.name).join(", ")})` : "";
-      console.log(`  ${message.role}${message.role === "tool" ? ` [${message.name}]` : ""}: ${message.content}${calls}`);
+      const calls =
+        message.role === "assistant" && message.toolCalls?.length
+          ? ` (calls ${message.toolCalls.map((call) => call.name).join(", ")})`
+          : "";
+      console.log(
+        `  ${message.role}${message.role === "tool" ? ` [${message.name}]` : ""}: ${message.content}${calls}`,
+      );
     }
   } finally {
     await mcp.close(); // ends the server process

@@ -21,7 +21,11 @@ const model = new MockLanguageModel({ responses: () => ({ text: "OK." }) }); // 
 const agent = new Agent({ model, memoryProvider: memory, memoryProviderTimeoutMs: 10_000 });
 agent.on("memory:error", (event) => console.error(`mem0 ${event.operation} failed:`, event.error));
 
-await agent.run({ input: "I'm allergic to peanuts and I love Thai food.", sessionId: "monday", userId: "example-user" });
+await agent.run({
+  input: "I'm allergic to peanuts and I love Thai food.",
+  sessionId: "monday",
+  userId: "example-user",
+});
 await new Promise((resolve) => setTimeout(resolve, 5_000)); // let mem0 extract the facts
 await agent.run({ input: "Suggest a dinner for me.", sessionId: "friday", userId: "example-user" });
 console.log(model.calls.at(-1)!.system ?? "(nothing recalled yet)");

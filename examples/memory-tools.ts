@@ -48,7 +48,11 @@ console.log("Offline demo: the scripted MockLanguageModel plays the model.\n");
 const userId = "user-42"; // in a server: from the auth session, never from the request body
 
 console.log("user: Remember that I prefer TypeScript and dark mode.");
-const first = await agent.run({ input: "Remember that I prefer TypeScript and dark mode.", sessionId: "thread-1", userId });
+const first = await agent.run({
+  input: "Remember that I prefer TypeScript and dark mode.",
+  sessionId: "thread-1",
+  userId,
+});
 console.log(`assistant: ${first.text}\n`);
 
 console.log("user (new thread): Show me how to greet someone.");

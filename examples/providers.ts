@@ -53,7 +53,8 @@ try {
   const stream = agent.stream("What's the weather in Oslo and in Lima?");
   for await (const part of stream.fullStream) {
     if (part.type === "text-delta") process.stdout.write(part.delta);
-    if (part.type === "tool-call") console.log(`[tool call] ${part.toolCall.name}(${JSON.stringify(part.toolCall.arguments)})`);
+    if (part.type === "tool-call")
+      console.log(`[tool call] ${part.toolCall.name}(${JSON.stringify(part.toolCall.arguments)})`);
   }
   const result = await stream.response;
   console.log(`\n(${result.steps.length} steps, ${result.usage.totalTokens} tokens)`);
@@ -64,7 +65,9 @@ try {
   }
   if (APICallError.isInstance(error)) {
     const hint = error.statusCode === undefined ? " Is the server running?" : "";
-    console.error(`${error.provider} failed (status ${error.statusCode ?? "none"}, retryable: ${error.isRetryable}): ${error.message}${hint}`);
+    console.error(
+      `${error.provider} failed (status ${error.statusCode ?? "none"}, retryable: ${error.isRetryable}): ${error.message}${hint}`,
+    );
     process.exit(1);
   }
   throw error;

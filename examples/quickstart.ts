@@ -16,18 +16,20 @@ function chooseModel(): { model: string | LanguageModel; note: string } {
     return { model: "openai/gpt-4o-mini", note: "OPENAI_API_KEY found: using the real model openai/gpt-4o-mini." };
   }
   if (process.env.ANTHROPIC_API_KEY) {
-    return { model: "anthropic/claude-haiku", note: "ANTHROPIC_API_KEY found: using the real model anthropic/claude-haiku." };
+    return {
+      model: "anthropic/claude-haiku",
+      note: "ANTHROPIC_API_KEY found: using the real model anthropic/claude-haiku.",
+    };
   }
   return {
     model: new MockLanguageModel({
       responses: (call) => {
         const last = call.messages.at(-1)?.content ?? "";
-        if (/prefer/i.test(last) && !/what/i.test(last)) return { text: "Got it: you prefer TypeScript. I'll keep that in mind." };
+        if (/prefer/i.test(last) && !/what/i.test(last))
+          return { text: "Got it: you prefer TypeScript. I'll keep that in mind." };
         const earlier = call.messages.find((message) => message.role === "user" && /prefer/i.test(message.content));
         return {
-          text: earlier
-            ? `You told me earlier: "${earlier.content}" So, TypeScript.`
-            : "I don't know yet. Tell me!",
+          text: earlier ? `You told me earlier: "${earlier.content}" So, TypeScript.` : "I don't know yet. Tell me!",
         };
       },
     }),

@@ -29,7 +29,9 @@ async function converse(label: string, memoryStore: MemoryStore): Promise<void> 
   await agent.run("Hi, I prefer TypeScript.");
   const second = await agent.run("What do I prefer?");
   const session = await memoryStore.getSession?.("user-42");
-  console.log(`${label.padEnd(10)} ${second.text}  (stored: ${session?.messageCount ?? "?"} messages, agent ${session?.agentName ?? "?"})`);
+  console.log(
+    `${label.padEnd(10)} ${second.text}  (stored: ${session?.messageCount ?? "?"} messages, agent ${session?.agentName ?? "?"})`,
+  );
   await memoryStore.clearMessages("user-42");
 }
 
@@ -42,30 +44,53 @@ try {
   await converse("sqlite", sqlite);
   sqlite.close();
 
-  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
-    await converse("redis", new RedisMemoryStore({ client: redis, prefix: "agentcore-example:", ttl: 7 * 24 * 60 * 60 * 1000 }));
+    await converse(
+      "redis",
+      new RedisMemoryStore({ client: redis, prefix: "agentcore-example:", ttl: 7 * 24 * 60 * 60 * 1000 }),
+    );
   } catch (error) {
-    console.log(`redis      skipped: no Redis server answered (${error instanceof Error ? error.message : String(error)})`);
+    console.log(
+      `redis      skipped: no Redis server answered (${error instanceof Error ? error.message : String(error)})`,
+    );
   } finally {
     redis.disconnect();
   }
 
   if (process.env.UPSTASH_REDIS_REST_URL && process.env.UPSTASH_REDIS_REST_TOKEN) {
     // Redis over HTTP: the store for edge routes and serverless (no TCP connection, no Node built-in).
-    await converse("upstash", new UpstashRedisMemoryStore({ client: UpstashRedis.fromEnv(), prefix: "agentcore-example:", ttl: 7 * 24 * 60 * 60 * 1000 }));
+    await converse(
+      "upstash",
+      new UpstashRedisMemoryStore({
+        client: UpstashRedis.fromEnv(),
+        prefix: "agentcore-example:",
+        ttl: 7 * 24 * 60 * 60 * 1000,
+      }),
+    );
   } else {
-    console.log("upstash    skipped: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN to use an Upstash database");
+    console.log(
+      "upstash    skipped: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN to use an Upstash database",
+    );
   }
 
-  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", connectionTimeoutMillis: 2000 });
+  const pool = new pg.Pool({
+    connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+    connectionTimeoutMillis: 2000,
+  });
   try {
     const store = new PostgresMemoryStore({ pool, tablePrefix: "agentcore_example_" });
     await store.migrate(); // also runs on first use; calling it at start-up fails early
     await converse("postgres", store);
   } catch (error) {
-    console.log(`postgres   skipped: no PostgreSQL server answered (${error instanceof Error ? error.message : String(error)})`);
+    console.log(
+      `postgres   skipped: no PostgreSQL server answered (${error instanceof Error ? error.message : String(error)})`,
+    );
   } finally {
     await pool.end();
   }

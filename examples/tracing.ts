@@ -10,7 +10,12 @@
  * in-memory exporter here; in an application, give the tracer of your own setup (NodeSDK with an
  * OTLP exporter, say) or register it globally and pass `telemetry: {}`.
  */
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 import { Agent, InMemoryStore, tool } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 import { z } from "zod";
@@ -22,7 +27,10 @@ const model = new MockLanguageModel({
   provider: "openai",
   modelId: "gpt-4o-mini",
   responses: [
-    { toolCalls: [{ name: "get_weather", arguments: { city: "Lisbon" } }], usage: { inputTokens: 42, outputTokens: 9 } },
+    {
+      toolCalls: [{ name: "get_weather", arguments: { city: "Lisbon" } }],
+      usage: { inputTokens: 42, outputTokens: 9 },
+    },
     { text: "It is 24°C and sunny in Lisbon.", usage: { inputTokens: 71, outputTokens: 11 } },
   ],
 });
@@ -64,9 +72,14 @@ const shown = [
 ];
 const durationMs = (span: ReadableSpan) => (span.duration[0] * 1e3 + span.duration[1] / 1e6).toFixed(2);
 function print(span: ReadableSpan, depth: number): void {
-  const attributes = shown.filter((key) => span.attributes[key] !== undefined).map((key) => `${key}=${JSON.stringify(span.attributes[key])}`);
+  const attributes = shown
+    .filter((key) => span.attributes[key] !== undefined)
+    .map((key) => `${key}=${JSON.stringify(span.attributes[key])}`);
   const status = span.status.code === 2 ? ` ERROR ${span.status.message ?? ""}` : "";
-  console.log(`${"  ".repeat(depth)}${span.name} (${durationMs(span)} ms)${status}${attributes.length ? `  ${attributes.join(" ")}` : ""}`);
-  for (const child of spans.filter((candidate) => candidate.parentSpanContext?.spanId === span.spanContext().spanId)) print(child, depth + 1);
+  console.log(
+    `${"  ".repeat(depth)}${span.name} (${durationMs(span)} ms)${status}${attributes.length ? `  ${attributes.join(" ")}` : ""}`,
+  );
+  for (const child of spans.filter((candidate) => candidate.parentSpanContext?.spanId === span.spanContext().spanId))
+    print(child, depth + 1);
 }
 for (const root of spans.filter((span) => span.parentSpanContext === undefined)) print(root, 0);

@@ -34,8 +34,18 @@ const memory = new VectorMemoryProvider({
   search: async (query, limit, { vector, filter }) =>
     // e.g. SELECT … WHERE metadata->>'userId' = $1 ORDER BY embedding <=> $2 LIMIT $3
     rows
-      .filter((row) => (filter.userId === undefined || row.metadata.userId === filter.userId) && (filter.sessionId === undefined || row.metadata.sessionId === filter.sessionId))
-      .map((row) => ({ id: row.id, content: row.content, messageId: row.messageId, metadata: { ...row.metadata }, score: cosine(vector!, row.vector!) }))
+      .filter(
+        (row) =>
+          (filter.userId === undefined || row.metadata.userId === filter.userId) &&
+          (filter.sessionId === undefined || row.metadata.sessionId === filter.sessionId),
+      )
+      .map((row) => ({
+        id: row.id,
+        content: row.content,
+        messageId: row.messageId,
+        metadata: { ...row.metadata },
+        score: cosine(vector!, row.vector!),
+      }))
       .sort((left, right) => right.score - left.score)
       .slice(0, limit),
 });

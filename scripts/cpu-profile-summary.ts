@@ -44,4 +44,5 @@ for (const [id, time] of selfTime) {
 const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top);
 console.log(`Total sampled (idle and the profiler's own stop excluded): ${(total / 1000).toFixed(0)} ms`);
 console.log("| function | self time | share |\n| --- | --- | --- |");
-for (const [name, time] of rows) console.log(`| \`${name}\` | ${(time / 1000).toFixed(0)} ms | ${((100 * time) / total).toFixed(1)} % |`);
+for (const [name, time] of rows)
+  console.log(`| \`${name}\` | ${(time / 1000).toFixed(0)} ms | ${((100 * time) / total).toFixed(1)} % |`);

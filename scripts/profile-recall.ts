@@ -45,14 +45,26 @@ const heap = () => {
 };
 
 type Module = Pick<typeof here, "SemanticMemoryProvider" | "InMemorySemanticIndex">;
-const variants: { name: string; module: Module; options?: Record<string, unknown> }[] = args.includes("--other-only") ? [] : [{ name: "this checkout", module: here }];
-if (comparePath) variants.push({ name: comparePath, module: (await import(pathToFileURL(resolve(comparePath, "src/index.ts")).href)) as Module });
+const variants: { name: string; module: Module; options?: Record<string, unknown> }[] = args.includes("--other-only")
+  ? []
+  : [{ name: "this checkout", module: here }];
+if (comparePath)
+  variants.push({
+    name: comparePath,
+    module: (await import(pathToFileURL(resolve(comparePath, "src/index.ts")).href)) as Module,
+  });
 const compareOptions = option("--compare-options");
-if (compareOptions) variants.push({ name: `this checkout, ${compareOptions}`, module: here, options: JSON.parse(compareOptions) as Record<string, unknown> });
+if (compareOptions)
+  variants.push({
+    name: `this checkout, ${compareOptions}`,
+    module: here,
+    options: JSON.parse(compareOptions) as Record<string, unknown>,
+  });
 
 const conversations = loadLocomo();
 const queries = conversations.flatMap((conversation) => conversation.questions.map((question) => question.question));
-const percentile = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(q * (times.length - 1)))]!;
+const percentile = (times: number[], q: number) =>
+  [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(q * (times.length - 1)))]!;
 const format = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`);
 
 for (const size of sizes) {
@@ -63,7 +75,12 @@ for (const size of sizes) {
     const before = heap();
     const provider = new module.SemanticMemoryProvider({
       scope: "user",
-      index: new module.InMemorySemanticIndex({ ...indexOptions, ...options, maxDocuments: size, ...(args.includes("--exhaustive") ? { pruning: false } : {}) }),
+      index: new module.InMemorySemanticIndex({
+        ...indexOptions,
+        ...options,
+        maxDocuments: size,
+        ...(args.includes("--exhaustive") ? { pruning: false } : {}),
+      }),
     });
     for (let start = 0; start < memories.length; start += 1_000) {
       await provider.write(memories.slice(start, start + 1_000), { sessionId: `s${start % 3}`, userId: "bench" });
@@ -82,7 +99,8 @@ for (const size of sizes) {
       await session.post("Profiler.start");
     }
     const query = queries[(run + queries.length) % queries.length]!;
-    const order = run % 2 === 0 ? providers.map((_, index) => index) : providers.map((_, index) => providers.length - 1 - index);
+    const order =
+      run % 2 === 0 ? providers.map((_, index) => index) : providers.map((_, index) => providers.length - 1 - index);
     const seen: string[] = [];
     for (const which of order) {
       const started = performance.now();
@@ -108,5 +126,8 @@ for (const size of sizes) {
         `heap ${(bytes[index]! / 2 ** 20).toFixed(1)} MiB (${(bytes[index]! / size).toFixed(0)} B a memory)`,
     );
   }
-  if (variants.length > 1) console.log(`  ratio of p50s: ${(percentile(times[0]!, 0.5) / percentile(times[1]!, 0.5)).toFixed(2)}×, reads whose results differ: ${mismatches}`);
+  if (variants.length > 1)
+    console.log(
+      `  ratio of p50s: ${(percentile(times[0]!, 0.5) / percentile(times[1]!, 0.5)).toFixed(2)}×, reads whose results differ: ${mismatches}`,
+    );
 }

@@ -22,13 +22,22 @@ const ANSWER = "abcd ".repeat(1_000);
 const server = await FakeLlmServer.start();
 const baseURL = `${server.url}/v1`;
 const raw = new OpenAI({ apiKey: "test", baseURL, maxRetries: 0 });
-const agent = new Agent({ model: createOpenAI({ apiKey: "test", baseURL })("gpt-4o-mini"), memoryStore: new InMemoryStore(), maxRetries: 0 });
+const agent = new Agent({
+  model: createOpenAI({ apiKey: "test", baseURL })("gpt-4o-mini"),
+  memoryStore: new InMemoryStore(),
+  maxRetries: 0,
+});
 let session = 0;
 let began = 0;
 const first = { raw: [] as number[], agent: [] as number[] };
 const viaRaw = async () => {
   server.enqueue(openaiStream({ text: ANSWER }));
-  const stream = await raw.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Tell me a long story." }], stream: true, stream_options: { include_usage: true } });
+  const stream = await raw.chat.completions.create({
+    model: "gpt-4o-mini",
+    messages: [{ role: "user", content: "Tell me a long story." }],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   let text = "";
   for await (const chunk of stream) {
     const delta = chunk.choices[0]?.delta?.content ?? "";
@@ -56,7 +65,15 @@ if (inspector) {
 }
 const times = { raw: [] as number[], agent: [] as number[] };
 for (let index = 0; index < RUNS + 10; index++) {
-  for (const [name, run] of (index % 2 ? [["raw", viaRaw], ["agent", viaAgent]] : [["agent", viaAgent], ["raw", viaRaw]]) as const) {
+  for (const [name, run] of (index % 2
+    ? [
+        ["raw", viaRaw],
+        ["agent", viaAgent],
+      ]
+    : [
+        ["agent", viaAgent],
+        ["raw", viaRaw],
+      ]) as const) {
     if (inspector && name === "agent" && index === 10) await inspector.post("Profiler.start");
     const started = (began = performance.now());
     await run();
@@ -69,5 +86,7 @@ if (inspector) {
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(`first chunk: raw ${median(first.raw).toFixed(2)} ms, agent ${median(first.agent).toFixed(2)} ms`);
-console.log(`total: raw ${median(times.raw).toFixed(2)} ms, agent ${median(times.agent).toFixed(2)} ms, ratio ${(median(times.agent) / median(times.raw)).toFixed(2)}×`);
+console.log(
+  `total: raw ${median(times.raw).toFixed(2)} ms, agent ${median(times.agent).toFixed(2)} ms, ratio ${(median(times.agent) / median(times.raw)).toFixed(2)}×`,
+);
 await server.close();

@@ -16,7 +16,17 @@ import { writeFileSync } from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, FileMemoryStore, InMemoryStore, type AgentMessage, type LanguageModel, type LanguageModelCall, type LanguageModelResult, type LanguageModelStreamPart, type MemoryStore } from "agentcore";
+import {
+  Agent,
+  FileMemoryStore,
+  InMemoryStore,
+  type AgentMessage,
+  type LanguageModel,
+  type LanguageModelCall,
+  type LanguageModelResult,
+  type LanguageModelStreamPart,
+  type MemoryStore,
+} from "agentcore";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -25,7 +35,8 @@ const option = (name: string, fallback: number) => {
 };
 const TURNS = option("--turns", 10_000);
 const STORED = option("--stored", 10_000);
-const text = (index: number) => `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
+const text = (index: number) =>
+  `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
 
 /** Answers "ok" at once and reports usage (so token calibration runs), as a provider does. */
 class InstantModel implements LanguageModel {
@@ -35,7 +46,12 @@ class InstantModel implements LanguageModel {
     let characters = call.system?.length ?? 0;
     for (const message of call.messages) characters += message.content.length + 16;
     const inputTokens = Math.ceil(characters / 4);
-    return { text: "ok", toolCalls: [], finishReason: "stop", usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 } };
+    return {
+      text: "ok",
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 },
+    };
   }
   async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
     const result = await this.doGenerate(call);
@@ -48,7 +64,12 @@ async function seed(store: MemoryStore, sessionId: string): Promise<void> {
   for (let start = 0; start < STORED; start += 1_000) {
     const batch: AgentMessage[] = Array.from({ length: Math.min(1_000, STORED - start) }, (_, offset) => {
       const index = start + offset;
-      return { id: `m${index}`, role: index % 2 === 0 ? "user" : "assistant", content: text(index), timestamp: 1_700_000_000_000 + index };
+      return {
+        id: `m${index}`,
+        role: index % 2 === 0 ? "user" : "assistant",
+        content: text(index),
+        timestamp: 1_700_000_000_000 + index,
+      };
     });
     await store.appendMessages!(sessionId, batch);
   }
@@ -60,13 +81,21 @@ function report(name: string, times: number[]): number {
   const p95 = sorted[Math.floor(sorted.length * 0.95)]!;
   const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
   const p99 = sorted[Math.floor(sorted.length * 0.99)]!;
-  console.log(`${name}: median ${(median * 1000).toFixed(1)} µs, p95 ${(p95 * 1000).toFixed(1)} µs, p99 ${(p99 * 1000).toFixed(1)} µs, max ${sorted.at(-1)!.toFixed(1)} ms, mean ${(mean * 1000).toFixed(1)} µs over ${times.length} turns`);
+  console.log(
+    `${name}: median ${(median * 1000).toFixed(1)} µs, p95 ${(p95 * 1000).toFixed(1)} µs, p99 ${(p99 * 1000).toFixed(1)} µs, max ${sorted.at(-1)!.toFixed(1)} ms, mean ${(mean * 1000).toFixed(1)} µs over ${times.length} turns`,
+  );
   return median;
 }
 
 async function agentcoreTurns(store: MemoryStore, turns: number): Promise<number[]> {
   await seed(store, "profile");
-  const agent = new Agent({ model: new InstantModel(), memory: "sliding_window", maxMessages: 10, memoryStore: store, sessionId: "profile" });
+  const agent = new Agent({
+    model: new InstantModel(),
+    memory: "sliding_window",
+    maxMessages: 10,
+    memoryStore: store,
+    sessionId: "profile",
+  });
   const times: number[] = [];
   const profileIndex = args.indexOf("--profile");
   const session = profileIndex === -1 ? undefined : new Session();
@@ -96,14 +125,29 @@ async function mastraTurns(turns: number): Promise<number[]> {
   const { InMemoryStore: MastraStore } = await import("@mastra/core/storage");
   const storage = new MastraStore();
   await storage.init();
-  const memory = new Memory({ storage, options: { lastMessages: 20, semanticRecall: false, workingMemory: { enabled: false }, threads: { generateTitle: false } } });
+  const memory = new Memory({
+    storage,
+    options: {
+      lastMessages: 20,
+      semanticRecall: false,
+      workingMemory: { enabled: false },
+      threads: { generateTitle: false },
+    },
+  });
   const thread = await memory.createThread({ threadId: "profile", resourceId: "user" });
   const v2 = (id: string, index: number, role: "user" | "assistant", content: string) => ({
-    id, threadId: thread.id, resourceId: "user", role, type: "text", createdAt: new Date(1_700_000_000_000 + index),
+    id,
+    threadId: thread.id,
+    resourceId: "user",
+    role,
+    type: "text",
+    createdAt: new Date(1_700_000_000_000 + index),
     content: { format: 2 as const, parts: [{ type: "text" as const, text: content }] },
   });
   for (let start = 0; start < STORED; start += 1_000) {
-    const batch = Array.from({ length: Math.min(1_000, STORED - start) }, (_, offset) => v2(`m${start + offset}`, start + offset, (start + offset) % 2 === 0 ? "user" : "assistant", text(start + offset)));
+    const batch = Array.from({ length: Math.min(1_000, STORED - start) }, (_, offset) =>
+      v2(`m${start + offset}`, start + offset, (start + offset) % 2 === 0 ? "user" : "assistant", text(start + offset)),
+    );
     await memory.saveMessages({ messages: batch, format: "v2" });
   }
   let clock = STORED;
@@ -111,7 +155,13 @@ async function mastraTurns(turns: number): Promise<number[]> {
   for (let index = 0; index < turns; index++) {
     const started = performance.now();
     await memory.rememberMessages({ threadId: thread.id, resourceId: "user", config: { lastMessages: 20 } });
-    await memory.saveMessages({ messages: [v2(`t${index}u`, clock++, "user", `next question ${index}`), v2(`t${index}a`, clock++, "assistant", "ok")], format: "v2" });
+    await memory.saveMessages({
+      messages: [
+        v2(`t${index}u`, clock++, "user", `next question ${index}`),
+        v2(`t${index}a`, clock++, "assistant", "ok"),
+      ],
+      format: "v2",
+    });
     times.push(performance.now() - started);
   }
   return times;
@@ -120,12 +170,18 @@ async function mastraTurns(turns: number): Promise<number[]> {
 if (args.includes("--file")) {
   const directory = mkdtempSync(join(tmpdir(), "agentcore-profile-"));
   try {
-    report("agentcore FileMemoryStore turn", (await agentcoreTurns(new FileMemoryStore(join(directory, "sessions.json")), TURNS)).slice(TURNS / 10));
+    report(
+      "agentcore FileMemoryStore turn",
+      (await agentcoreTurns(new FileMemoryStore(join(directory, "sessions.json")), TURNS)).slice(TURNS / 10),
+    );
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
 } else {
-  const ours = report("agentcore InMemoryStore turn", (await agentcoreTurns(new InMemoryStore(), TURNS)).slice(TURNS / 10));
+  const ours = report(
+    "agentcore InMemoryStore turn",
+    (await agentcoreTurns(new InMemoryStore(), TURNS)).slice(TURNS / 10),
+  );
   if (args.includes("--mastra")) {
     const theirs = report("Mastra Memory InMemoryStore turn", (await mastraTurns(Math.min(TURNS, 2_000))).slice(100));
     console.log(`Mastra / agentcore (medians): ${(theirs / ours).toFixed(2)}×`);

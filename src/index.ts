@@ -19,17 +19,40 @@ export type {
 } from "./agent/telemetry/telemetry-options";
 
 // --- streaming ---
-export { streamText, type StreamResponseOptions, type StreamTextFinishEvent, type StreamTextOptions, type StreamTextResult } from "./streaming/stream-text";
+export {
+  streamText,
+  type StreamResponseOptions,
+  type StreamTextFinishEvent,
+  type StreamTextOptions,
+  type StreamTextResult,
+} from "./streaming/stream-text";
 export type { UIMessageChunk, UIMessageStreamOptions } from "./streaming/ui-message-stream";
 
 // --- ui ---
 export { convertToModelMessages, type ConvertToModelMessagesOptions } from "./ui/convert-to-model-messages";
 export { convertToUIMessages } from "./ui/convert-to-ui-messages";
 export type { PayloadLimits } from "./ui/guard-payload";
-export type { UIDynamicToolPart, UIMessage, UIMessagePart, UIMessageV4, UIMessageV5, UIToolInvocationV4, UIToolPart, UIToolState } from "./ui/ui-message";
+export type {
+  UIDynamicToolPart,
+  UIMessage,
+  UIMessagePart,
+  UIMessageV4,
+  UIMessageV5,
+  UIToolInvocationV4,
+  UIToolPart,
+  UIToolState,
+} from "./ui/ui-message";
 
 // --- messages ---
-export type { AgentMessage, AssistantMessage, StoredMessage, SystemMessage, ToolCall, ToolMessage, UserMessage } from "./messages/agent-message";
+export type {
+  AgentMessage,
+  AssistantMessage,
+  StoredMessage,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  UserMessage,
+} from "./messages/agent-message";
 export { findToolPairingIssues, isToolPairingValid } from "./messages/validate-tool-pairing";
 export { repairToolPairing, type RepairToolPairingResult } from "./messages/repair-tool-pairing";
 
@@ -45,28 +68,66 @@ export type {
   ToolDefinition,
 } from "./models/language-model";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
-export { listProviders, registerProvider, resolveLanguageModel, unregisterProvider, type ProviderFactory } from "./models/model-registry";
+export {
+  listProviders,
+  registerProvider,
+  resolveLanguageModel,
+  unregisterProvider,
+  type ProviderFactory,
+} from "./models/model-registry";
 export { fromAISDK } from "./models/ai-sdk/from-ai-sdk";
 export type { AISDKModelSettings } from "./models/ai-sdk/ai-sdk-language-model";
 export type { AISDKLanguageModel } from "./models/ai-sdk/ai-sdk-types";
-export { createOpenAI, openai, type OpenAIProvider, type OpenAIProviderSettings } from "./models/openai/openai-provider";
-export { createOpenAICompatible, type OpenAICompatibleProviderSettings } from "./models/openai/create-openai-compatible";
+export {
+  createOpenAI,
+  openai,
+  type OpenAIProvider,
+  type OpenAIProviderSettings,
+} from "./models/openai/openai-provider";
+export {
+  createOpenAICompatible,
+  type OpenAICompatibleProviderSettings,
+} from "./models/openai/create-openai-compatible";
 export type { OpenAIEmbeddingModelOptions } from "./models/openai/openai-embedding-model";
-export { anthropic, createAnthropic, type AnthropicProvider, type AnthropicProviderSettings } from "./models/anthropic/anthropic-provider";
+export {
+  anthropic,
+  createAnthropic,
+  type AnthropicProvider,
+  type AnthropicProviderSettings,
+} from "./models/anthropic/anthropic-provider";
 
 // --- strategies ---
-export type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyName, MemoryStrategyResult } from "./strategies/memory-strategy";
+export type {
+  IMemoryStrategy,
+  MemoryStrategyContext,
+  MemoryStrategyName,
+  MemoryStrategyResult,
+} from "./strategies/memory-strategy";
 export { FullMemory } from "./strategies/full-memory";
 export { SlidingWindowMemory, type SlidingWindowMemoryOptions } from "./strategies/sliding-window";
 export { TokenWindowMemory, type TokenWindowMemoryOptions } from "./strategies/token-window";
-export { SummaryMemory, SummarizingMemory, type SummaryMemoryOptions, type SummarizingMemoryOptions } from "./strategies/summary-memory";
+export {
+  SummaryMemory,
+  SummarizingMemory,
+  type SummaryMemoryOptions,
+  type SummarizingMemoryOptions,
+} from "./strategies/summary-memory";
 export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
 export type { WindowBehaviourOptions } from "./strategies/window-options";
 export { groupTurns, type TurnRange } from "./strategies/group-turns";
 export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./strategies/trim-to-token-budget";
 
 // --- stores ---
-export type { Fact, FactRecord, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "./stores/memory-store";
+export type {
+  Fact,
+  FactRecord,
+  MemoryStore,
+  MessageTail,
+  SessionEntry,
+  SessionLockOptions,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "./stores/memory-store";
 export type { FactScope } from "./stores/fact-scope";
 export { InMemoryStore, type InMemoryStoreOptions } from "./stores/in-memory-store";
 export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file-memory-store";
@@ -82,12 +143,22 @@ export type {
   MemoryTags,
   MemoryWriteOptions,
 } from "./providers/memory-provider";
-export type { MemoryMetadata, MessageMemoryEntry, MessageMemoryProvider, ModelMessage, StoredMessageMemoryEntry } from "./providers/memory-provider";
+export type {
+  MemoryMetadata,
+  MessageMemoryEntry,
+  MessageMemoryProvider,
+  ModelMessage,
+  StoredMessageMemoryEntry,
+} from "./providers/memory-provider";
 export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
 export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
 export type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./providers/semantic-index";
 export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
-export { PgVectorSemanticIndex, type PgVectorSemanticIndexOptions, type SqlClient } from "./providers/pgvector-semantic-index";
+export {
+  PgVectorSemanticIndex,
+  type PgVectorSemanticIndexOptions,
+  type SqlClient,
+} from "./providers/pgvector-semantic-index";
 export {
   VectorMemoryProvider,
   type VectorMemoryHit,
@@ -98,16 +169,35 @@ export {
   type VectorInsertOptions,
   type VectorSearchOptions,
 } from "./providers/vector-memory-provider";
-export { CompositeMemory, type AnyMemoryProvider, type CompositeMemoryMember, type CompositeMemoryOptions } from "./providers/composite-memory";
+export {
+  CompositeMemory,
+  type AnyMemoryProvider,
+  type CompositeMemoryMember,
+  type CompositeMemoryOptions,
+} from "./providers/composite-memory";
 export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./providers/mem0-provider";
 
 // --- tools ---
-export { tool, type Tool, type ToolExecutionContext, type ToolInput, type ToolOptions, type ToolParameters, type ToolSet } from "./tools/tool";
+export {
+  tool,
+  type Tool,
+  type ToolExecutionContext,
+  type ToolInput,
+  type ToolOptions,
+  type ToolParameters,
+  type ToolSet,
+} from "./tools/tool";
 export { jsonSchema, type JsonSchema, type JsonSchemaOptions, type ToolInputValidation } from "./tools/json-schema";
 export type { FactChange, FactLimits } from "./tools/memory-tools";
 
 // --- tokens ---
-export { estimateTokens, estimateMessagesTokens, loadTokenizer, type EstimateMessagesTokensOptions, type EstimateTokensOptions } from "./tokens/estimate-tokens";
+export {
+  estimateTokens,
+  estimateMessagesTokens,
+  loadTokenizer,
+  type EstimateMessagesTokensOptions,
+  type EstimateTokensOptions,
+} from "./tokens/estimate-tokens";
 
 // --- errors ---
 export {

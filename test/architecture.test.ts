@@ -30,31 +30,50 @@ const LAYERS = [
 const MAX_LINES = 400;
 
 const file = (path: string, ...imports: string[]): SourceFile => ({ path, lines: 1, imports });
-const filesOver = (files: SourceFile[], max: number) => files.filter((source) => source.lines > max).map((source) => `${source.path} (${source.lines} lines)`);
+const filesOver = (files: SourceFile[], max: number) =>
+  files.filter((source) => source.lines > max).map((source) => `${source.path} (${source.lines} lines)`);
 const fileGraph = (files: SourceFile[]) => new Map(files.map((source) => [source.path, source.imports]));
 
 describe("the checks can fail", () => {
-  const looping = [file("tokens/trim.ts", "strategies/select.ts"), file("strategies/select.ts", "tokens/count.ts"), file("tokens/count.ts")];
+  const looping = [
+    file("tokens/trim.ts", "strategies/select.ts"),
+    file("strategies/select.ts", "tokens/count.ts"),
+    file("tokens/count.ts"),
+  ];
 
   it("finds a loop between folders and names its folders", () => {
-    expect(findLoops(new Map([...folderGraph(looping)].map(([from, edges]) => [from, edges.keys()])))).toEqual([["strategies", "tokens"]]);
+    expect(findLoops(new Map([...folderGraph(looping)].map(([from, edges]) => [from, edges.keys()])))).toEqual([
+      ["strategies", "tokens"],
+    ]);
   });
 
   it("finds an import that goes up the layers and names the file", () => {
-    expect(layerViolations(folderGraph(looping), ["tokens", "strategies"])).toEqual(["tokens/ may not import strategies/: tokens/trim.ts → strategies/select.ts"]);
+    expect(layerViolations(folderGraph(looping), ["tokens", "strategies"])).toEqual([
+      "tokens/ may not import strategies/: tokens/trim.ts → strategies/select.ts",
+    ]);
     expect(layerViolations(folderGraph([file("newpart/a.ts", "tokens/count.ts")]), ["tokens"])).toEqual([
       'folder "newpart" has no place in the layer list: newpart/a.ts → tokens/count.ts',
     ]);
   });
 
   it("finds a loop between two files of one folder", () => {
-    expect(findLoops(fileGraph([file("models/registry.ts", "models/defaults.ts"), file("models/defaults.ts", "models/registry.ts")]))).toEqual([
-      ["models/defaults.ts", "models/registry.ts"],
-    ]);
+    expect(
+      findLoops(
+        fileGraph([file("models/registry.ts", "models/defaults.ts"), file("models/defaults.ts", "models/registry.ts")]),
+      ),
+    ).toEqual([["models/defaults.ts", "models/registry.ts"]]);
   });
 
   it("finds a file over the line limit", () => {
-    expect(filesOver([{ path: "big.ts", lines: 401, imports: [] }, { path: "small.ts", lines: 400, imports: [] }], MAX_LINES)).toEqual(["big.ts (401 lines)"]);
+    expect(
+      filesOver(
+        [
+          { path: "big.ts", lines: 401, imports: [] },
+          { path: "small.ts", lines: 400, imports: [] },
+        ],
+        MAX_LINES,
+      ),
+    ).toEqual(["big.ts (401 lines)"]);
   });
 });
 
@@ -86,16 +105,24 @@ describe("src/", () => {
     // Redis store's Lua scripts, key layout and session index, shared with the Upstash store), may be
     // imported by another adapter: it brings no peer with it.
     const byPath = new Map(files.map((source) => [source.path, source]));
-    const peerImport = /(?:from\s*|import\(\s*)["'](?:ioredis|pg|better-sqlite3|@upstash\/redis|@modelcontextprotocol\/sdk[^"']*)["']/;
+    const peerImport =
+      /(?:from\s*|import\(\s*)["'](?:ioredis|pg|better-sqlite3|@upstash\/redis|@modelcontextprotocol\/sdk[^"']*)["']/;
     const bringsPeer = (path: string, seen = new Set<string>()): boolean => {
       if (seen.has(path)) return false;
       seen.add(path);
       const source = byPath.get(path);
-      return source === undefined || peerImport.test(readFileSync(resolve(src, path), "utf8")) || source.imports.some((target) => bringsPeer(target, seen));
+      return (
+        source === undefined ||
+        peerImport.test(readFileSync(resolve(src, path), "utf8")) ||
+        source.imports.some((target) => bringsPeer(target, seen))
+      );
     };
     const reaching = files.flatMap((source) =>
       source.imports
-        .filter((target) => adapterOf(target) && adapterOf(target) !== adapterOf(source.path) && !source.path.startsWith("cli/"))
+        .filter(
+          (target) =>
+            adapterOf(target) && adapterOf(target) !== adapterOf(source.path) && !source.path.startsWith("cli/"),
+        )
         .filter((target) => !adapterOf(source.path) || bringsPeer(target))
         .map((target) => `${source.path} → ${target}`),
     );

@@ -19,9 +19,19 @@ interface Run {
   stderr: string;
 }
 
-function agentcore(args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<Run> {
+function agentcore(
+  args: string[],
+  options: { input?: string; env?: Record<string, string | undefined> } = {},
+): Promise<Run> {
   return new Promise((resolveRun, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, ANTHROPIC_API_KEY: undefined, NO_COLOR: "1", ...options.env };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      OPENAI_API_KEY: undefined,
+      OPENAI_BASE_URL: undefined,
+      ANTHROPIC_API_KEY: undefined,
+      NO_COLOR: "1",
+      ...options.env,
+    };
     for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
     const child = spawn(process.execPath, [bin, ...args], { cwd: work, env: env as NodeJS.ProcessEnv });
     let stdout = "";
@@ -60,24 +70,39 @@ describe("agentcore chat", () => {
       openaiStream({ text: "Nice to meet you, Ada." }),
       openaiStream({ text: "Your name is Ada." }),
     );
-    const first = await agentcore(["chat", "--model", "openai/gpt-4o-mini", "--session", "s1", "--store", store, "--memory-tools"], {
-      env,
-      input: "My name is Ada. Remember it.\n/facts\n/exit\n",
-    });
+    const first = await agentcore(
+      ["chat", "--model", "openai/gpt-4o-mini", "--session", "s1", "--store", store, "--memory-tools"],
+      {
+        env,
+        input: "My name is Ada. Remember it.\n/facts\n/exit\n",
+      },
+    );
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("assistant> Nice to meet you, Ada.");
     expect(first.stdout).toMatch(/^name: Ada {2}\d{4}-\d\d-\d\d/m);
 
-    const second = await agentcore(["chat", "--session", "s1", "--store", store, "--memory-tools"], { env, input: "What is my name?\n" });
+    const second = await agentcore(["chat", "--session", "s1", "--store", store, "--memory-tools"], {
+      env,
+      input: "What is my name?\n",
+    });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("assistant> Your name is Ada.");
     expect(server.requests).toHaveLength(3);
-    const last = server.requests[2]!.body as { model: string; messages: { role: string; content: unknown; tool_calls?: unknown[] }[] };
+    const last = server.requests[2]!.body as {
+      model: string;
+      messages: { role: string; content: unknown; tool_calls?: unknown[] }[];
+    };
     expect(last.model).toBe("gpt-4o-mini");
     expect(last.messages[0]!.role).toBe("system");
     expect(String(last.messages[0]!.content)).toContain('"name": "Ada"');
-    expect(last.messages.slice(1).map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(last.messages.slice(1).map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+    ]);
     expect(last.messages.at(-1)!.content).toBe("What is my name?");
   });
 
@@ -104,7 +129,10 @@ describe("agentcore memory", () => {
       ["alpha", "Remember that my colour is teal.\nhello\n"],
       ["beta", "first message\nsecond message ünïcödé 🧪\n"],
     ] as const) {
-      const run = await agentcore(["chat", "--model", "mock", "--session", session, "--store", store, "--memory-tools"], { input: lines });
+      const run = await agentcore(
+        ["chat", "--model", "mock", "--session", session, "--store", store, "--memory-tools"],
+        { input: lines },
+      );
       expect(run.code).toBe(0);
     }
   }
@@ -113,7 +141,10 @@ describe("agentcore memory", () => {
     const store = `file:${join(work, "inspect.json")}`;
     await seed(store);
     const sessions = await agentcore(["memory", "sessions", "--store", store, "--json"]);
-    expect((JSON.parse(sessions.stdout) as { sessionId: string }[]).map((entry) => entry.sessionId).sort()).toEqual(["alpha", "beta"]);
+    expect((JSON.parse(sessions.stdout) as { sessionId: string }[]).map((entry) => entry.sessionId).sort()).toEqual([
+      "alpha",
+      "beta",
+    ]);
     const table = await agentcore(["memory", "sessions", "--store", store]);
     expect(table.stdout.split("\n")[0]).toMatch(/^session\s+messages\s+created\s+last used\s+agent$/);
     const show = await agentcore(["memory", "show", "beta", "--store", store, "--json"]);
@@ -156,14 +187,23 @@ describe("agentcore memory", () => {
   });
 
   it("exports and imports the facts kept per user (README's migration example)", async () => {
-    for (const [scheme, name] of [["file", "user-facts.json"], ["sqlite", "user-facts.db"]] as const) {
+    for (const [scheme, name] of [
+      ["file", "user-facts.json"],
+      ["sqlite", "user-facts.db"],
+    ] as const) {
       const source = `${scheme}:${join(work, `source-${name}`)}`;
       const target = `sqlite:${join(work, `target-${name}.db`)}`;
-      const chat = await agentcore(["chat", "--model", "mock", "--session", "alpha", "--user", "bob", "--store", source, "--memory-tools"], {
-        input: "Remember that my colour is teal.\n",
-      });
+      const chat = await agentcore(
+        ["chat", "--model", "mock", "--session", "alpha", "--user", "bob", "--store", source, "--memory-tools"],
+        {
+          input: "Remember that my colour is teal.\n",
+        },
+      );
       expect(chat.code).toBe(0);
-      const readFacts = async (store: string) => JSON.parse((await agentcore(["memory", "facts", "alpha", "--user", "bob", "--store", store, "--json"])).stdout) as unknown[];
+      const readFacts = async (store: string) =>
+        JSON.parse(
+          (await agentcore(["memory", "facts", "alpha", "--user", "bob", "--store", store, "--json"])).stdout,
+        ) as unknown[];
       expect(await readFacts(source)).toMatchObject([{ key: "colour", value: "teal" }]);
       const exportFile = join(work, `user-facts-${scheme}.jsonl`);
       expect((await agentcore(["memory", "export", "--store", source, "--out", exportFile])).code).toBe(0);
@@ -181,11 +221,21 @@ describe("agentcore memory", () => {
       { role: "user", content: "hello" },
       { role: "assistant", content: "hi" },
     ];
-    writeFileSync(file, `${JSON.stringify({ kind: "agentcore.session", version: 1, sessionId: "s", messages, facts: [] })}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ kind: "agentcore.session", version: 1, sessionId: "s", messages, facts: [] })}\n`,
+    );
     const store = `sqlite:${join(work, "no-ids.db")}`;
-    expect((await agentcore(["memory", "import", file, "--store", store])).stdout).toContain("Imported 1 session(s), 4 new message(s).");
-    expect((await agentcore(["memory", "import", file, "--store", store])).stdout).toContain("Imported 1 session(s), 0 new message(s).");
-    const shown = JSON.parse((await agentcore(["memory", "show", "s", "--store", store, "--json"])).stdout) as { id: string; content: string }[];
+    expect((await agentcore(["memory", "import", file, "--store", store])).stdout).toContain(
+      "Imported 1 session(s), 4 new message(s).",
+    );
+    expect((await agentcore(["memory", "import", file, "--store", store])).stdout).toContain(
+      "Imported 1 session(s), 0 new message(s).",
+    );
+    const shown = JSON.parse((await agentcore(["memory", "show", "s", "--store", store, "--json"])).stdout) as {
+      id: string;
+      content: string;
+    }[];
     expect(shown.map((message) => message.content)).toEqual(["hello", "hi", "hello", "hi"]);
     expect(new Set(shown.map((message) => message.id)).size).toBe(4);
   });
@@ -195,20 +245,33 @@ describe("agentcore memory", () => {
     const file = join(work, "prototype-names.jsonl");
     const big = "x".repeat(1_100_000); // past the 1 MiB journal threshold: the import compacts
     const record = (sessionId: string, content: string) =>
-      JSON.stringify({ kind: "agentcore.session", version: 1, sessionId, messages: [{ id: `m-${sessionId}`, role: "user", content, timestamp: 1 }], facts: [] });
+      JSON.stringify({
+        kind: "agentcore.session",
+        version: 1,
+        sessionId,
+        messages: [{ id: `m-${sessionId}`, role: "user", content, timestamp: 1 }],
+        facts: [],
+      });
     writeFileSync(file, `${[...names.map((name) => record(name, `hello ${name}`)), record("big", big)].join("\n")}\n`);
     const store = `file:${join(work, "prototype-names.json")}`;
     expect((await agentcore(["memory", "import", file, "--store", store])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(work, "prototype-names.json"), "utf8")).generation).toBeGreaterThan(0);
     const exported = await agentcore(["memory", "export", "--store", store]);
-    const sessions = exported.stdout.trim().split("\n").map((line) => JSON.parse(line) as { sessionId: string; messages: { content: string }[] });
+    const sessions = exported.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { sessionId: string; messages: { content: string }[] });
     expect(sessions.map((session) => session.sessionId).sort()).toEqual([...names, "big"].sort());
-    for (const name of names) expect(sessions.find((session) => session.sessionId === name)?.messages[0]?.content).toBe(`hello ${name}`);
+    for (const name of names)
+      expect(sessions.find((session) => session.sessionId === name)?.messages[0]?.content).toBe(`hello ${name}`);
   });
 
   it("refuses a bad export line with the line and field named", async () => {
     const file = join(work, "bad.jsonl");
-    execFileSync("sh", ["-c", `printf '%s\\n' '{"kind":"agentcore.session","version":1,"sessionId":"x","messages":[{"role":"wizard"}]}' > ${file}`]);
+    execFileSync("sh", [
+      "-c",
+      `printf '%s\\n' '{"kind":"agentcore.session","version":1,"sessionId":"x","messages":[{"role":"wizard"}]}' > ${file}`,
+    ]);
     const run = await agentcore(["memory", "import", file, "--store", "memory:"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/line 1: .*role/);
@@ -216,7 +279,8 @@ describe("agentcore memory", () => {
 
   it("prunes exactly the stale sessions", async () => {
     const store = `sqlite:${join(work, "prune.db")}`;
-    const chat = (session: string) => agentcore(["chat", "--model", "mock", "--session", session, "--store", store], { input: "hi\n" });
+    const chat = (session: string) =>
+      agentcore(["chat", "--model", "mock", "--session", session, "--store", store], { input: "hi\n" });
     await chat("old-1");
     await chat("old-2");
     // Wide margins on both sides: under load a CLI start can take seconds, and "fresh" must still be
@@ -246,7 +310,10 @@ describe("agentcore errors", () => {
     [["memory", "prune"], /required option '--older-than <age>'/],
     [["memory", "prune", "--older-than", "soon", "--store", "memory:"], /--older-than soon: expected a duration/],
     [["memory", "sessions", "--store", "nope:x"], /unknown kind of store/],
-    [["memory", "sessions", "--store", "redis://127.0.0.1:1"], /cannot reach the Redis store at redis:\/\/127\.0\.0\.1:1.*ECONNREFUSED/],
+    [
+      ["memory", "sessions", "--store", "redis://127.0.0.1:1"],
+      /cannot reach the Redis store at redis:\/\/127\.0\.0\.1:1.*ECONNREFUSED/,
+    ],
     [["memory", "sessions", "--store", "postgres://nobody@127.0.0.1:1/none"], /cannot reach the PostgreSQL store/],
     [["chat", "--model", "mock", "--memory", "huge"], /argument 'huge' is invalid|--memory huge/],
     [["memory", "show", "bad\u0001id", "--store", "memory:"], /control characters/],

@@ -16,46 +16,88 @@ describe("testMemoryStore", () => {
       const report = join(directory, "report.json");
       const run = spawnSync(
         process.execPath,
-        [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "test/fixtures/vitest.fixture.config.ts", "--reporter=json", `--outputFile=${report}`],
+        [
+          join(root, "node_modules", "vitest", "vitest.mjs"),
+          "run",
+          "--config",
+          "test/fixtures/vitest.fixture.config.ts",
+          "--reporter=json",
+          `--outputFile=${report}`,
+        ],
         { cwd: root, encoding: "utf8", env: { ...process.env, CI: "" } },
       );
       expect(run.status).not.toBe(0);
       const results = JSON.parse(readFileSync(report, "utf8")) as {
         testResults: { assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
       };
-      const failed = results.testResults.flatMap((file) => file.assertionResults.filter((test) => test.status === "failed").map((test) => test.fullName));
-      expect(failed.filter((name) => name.includes("RacyStore")).map((name) => name.replace(/^MemoryStore conformance: RacyStore /, "")).sort()).toEqual([
+      const failed = results.testResults.flatMap((file) =>
+        file.assertionResults.filter((test) => test.status === "failed").map((test) => test.fullName),
+      );
+      expect(
+        failed
+          .filter((name) => name.includes("RacyStore"))
+          .map((name) => name.replace(/^MemoryStore conformance: RacyStore /, ""))
+          .sort(),
+      ).toEqual([
         "appendMessages (optional) is idempotent by message id [appendMessages]",
         "appendMessages (optional) loses and duplicates nothing under concurrent appends, keeping each writer's order [appendMessages]",
         "getMessageTail (optional) agrees with getMessages under concurrent appends [getMessageTail, appendMessages]",
         "getMessageTail (optional) follows setMessages, appends and clearMessages [getMessageTail]",
       ]);
-      expect(failed.filter((name) => name.includes("MiscountingTailStore")).map((name) => name.replace(/^MemoryStore conformance: MiscountingTailStore /, "")).sort()).toEqual([
+      expect(
+        failed
+          .filter((name) => name.includes("MiscountingTailStore"))
+          .map((name) => name.replace(/^MemoryStore conformance: MiscountingTailStore /, ""))
+          .sort(),
+      ).toEqual([
         "getMessageTail (optional) agrees with getMessages under concurrent appends [getMessageTail, appendMessages]",
         "getMessageTail (optional) follows setMessages, appends and clearMessages [getMessageTail]",
         "getMessageTail (optional) returns the last messages, oldest first, and the session's size [getMessageTail]",
         "getMessageTail (optional) rounds a fractional limit down and reads a huge or infinite one as the whole history [getMessageTail]",
       ]);
-      expect(failed.filter((name) => name.includes("LaxLimitStore")).map((name) => name.replace(/^MemoryStore conformance: LaxLimitStore /, "")).sort()).toEqual([
+      expect(
+        failed
+          .filter((name) => name.includes("LaxLimitStore"))
+          .map((name) => name.replace(/^MemoryStore conformance: LaxLimitStore /, ""))
+          .sort(),
+      ).toEqual([
         "getMessageTail (optional) rejects a negative or non-numeric limit with an InvalidArgumentError [getMessageTail]",
       ]);
       expect(failed.some((name) => name.includes("CollidingStore") && name.includes("isolates sessions"))).toBe(true);
       // accessedAt frozen after the first write: the metadata test and prune (which would delete a session in use) catch it.
-      expect(failed.filter((name) => name.includes("FrozenAccessStore")).map((name) => name.replace(/^MemoryStore conformance: FrozenAccessStore /, "")).sort()).toEqual([
+      expect(
+        failed
+          .filter((name) => name.includes("FrozenAccessStore"))
+          .map((name) => name.replace(/^MemoryStore conformance: FrozenAccessStore /, ""))
+          .sort(),
+      ).toEqual([
         "prune (optional) deletes sessions not written since olderThan and keeps the rest [prune]",
         "session metadata (optional) records createdAt, accessedAt, messageCount, agentName and tags [getSession, updateSession]",
       ]);
       // A capability the store must have (requireCapabilities) fails when it is missing, instead of passing empty.
-      expect(failed.filter((name) => name.includes("MissingPruneStore")).map((name) => name.replace(/^MemoryStore conformance: MissingPruneStore /, ""))).toEqual([
-        "prune (optional) deletes sessions not written since olderThan and keeps the rest [prune]",
-      ]);
+      expect(
+        failed
+          .filter((name) => name.includes("MissingPruneStore"))
+          .map((name) => name.replace(/^MemoryStore conformance: MissingPruneStore /, "")),
+      ).toEqual(["prune (optional) deletes sessions not written since olderThan and keeps the rest [prune]"]);
       // A store whose getSummaries ignores { last } fails that one test, with a message saying why it matters.
-      const allSummaries = results.testResults.flatMap((file) => file.assertionResults.filter((test) => test.status === "failed" && test.fullName.includes("AllSummariesStore")));
-      expect(allSummaries.map((test) => test.fullName.replace(/^MemoryStore conformance: AllSummariesStore /, ""))).toEqual([
+      const allSummaries = results.testResults.flatMap((file) =>
+        file.assertionResults.filter((test) => test.status === "failed" && test.fullName.includes("AllSummariesStore")),
+      );
+      expect(
+        allSummaries.map((test) => test.fullName.replace(/^MemoryStore conformance: AllSummariesStore /, "")),
+      ).toEqual([
         "summaries (optional) reads only the newest summaries with { last }, oldest first [getSummaries, saveSummary]",
       ]);
       expect(allSummaries[0]!.failureMessages.join("\n")).toMatch(/ignores `last` still works with the agent/);
-      expect(failed.filter((name) => !/RacyStore|CollidingStore|MiscountingTailStore|LaxLimitStore|FrozenAccessStore|MissingPruneStore|AllSummariesStore/.test(name))).toEqual([]);
+      expect(
+        failed.filter(
+          (name) =>
+            !/RacyStore|CollidingStore|MiscountingTailStore|LaxLimitStore|FrozenAccessStore|MissingPruneStore|AllSummariesStore/.test(
+              name,
+            ),
+        ),
+      ).toEqual([]);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

@@ -40,12 +40,17 @@ describe("agentcore bundled for the edge", () => {
         "}\n" +
         "const store = new InMemoryStore();\n",
     );
-    const { metafile } = await project.bundle("route.js", { splitting: true, minify: true, outdir: `${project.directory}/out-route` });
+    const { metafile } = await project.bundle("route.js", {
+      splitting: true,
+      minify: true,
+      outdir: `${project.directory}/out-route`,
+    });
     expect(nodeBuiltinImports(metafile)).toEqual({});
     const outputs = Object.entries(metafile.outputs).filter(([file]) => file.endsWith(".js"));
     const entry = outputs.find(([, output]) => output.entryPoint?.endsWith("route.js"));
     expect(entry).toBeDefined();
-    const chunkWith = (needle: string) => outputs.filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes(needle)));
+    const chunkWith = (needle: string) =>
+      outputs.filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes(needle)));
     // One chunk per encoding, neither in the entry chunk, and no other encoding of gpt-tokenizer bundled.
     const o200k = chunkWith("bpeRanks/o200k_base");
     const cl100k = chunkWith("bpeRanks/cl100k_base");
@@ -55,7 +60,12 @@ describe("agentcore bundled for the edge", () => {
     expect(o200k[0]![0]).not.toBe(entry![0]);
     expect(chunkWith("bpeRanks/p50k_base").concat(chunkWith("bpeRanks/r50k_base"))).toEqual([]);
     // Nothing of gpt-tokenizer's ranks is imported statically from the entry.
-    expect(entry![1].imports.filter((imported) => imported.kind === "import-statement" && (imported.path === o200k[0]![0] || imported.path === cl100k[0]![0]))).toEqual([]);
+    expect(
+      entry![1].imports.filter(
+        (imported) =>
+          imported.kind === "import-statement" && (imported.path === o200k[0]![0] || imported.path === cl100k[0]![0]),
+      ),
+    ).toEqual([]);
 
     const total = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
     console.log(

@@ -34,7 +34,10 @@ const longMessage = "Here is what happened on my trip to the mountains last week
 /** The session as the AI SDK's reader sees it: the assistant message the stream builds. */
 async function readAssistant(response: Response): Promise<AiUIMessage> {
   const chunks: UIMessageChunk[] = [];
-  for await (const result of parseJsonEventStream({ stream: response.body!, schema: uiMessageChunkSchema }) as unknown as AsyncIterable<{ success: boolean; value: UIMessageChunk; error?: unknown }>) {
+  for await (const result of parseJsonEventStream({
+    stream: response.body!,
+    schema: uiMessageChunkSchema,
+  }) as unknown as AsyncIterable<{ success: boolean; value: UIMessageChunk; error?: unknown }>) {
     if (!result.success) throw new Error(`chunk rejected by the AI SDK schema: ${String(result.error)}`);
     chunks.push(result.value);
   }
@@ -49,11 +52,16 @@ async function readAssistant(response: Response): Promise<AiUIMessage> {
   return message!;
 }
 
-const textOf = (message: AiUIMessage) => message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+const textOf = (message: AiUIMessage) =>
+  message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
 
 /** The same conversation, driven through any runtime's fetch. */
 async function converse(fetchRoute: Fetch): Promise<void> {
-  const probe = (await (await fetchRoute("/probe")).json()) as { fileStore: { name: string; feature: string; message: string }; tokens: unknown; hasProcess: boolean };
+  const probe = (await (await fetchRoute("/probe")).json()) as {
+    fileStore: { name: string; feature: string; message: string };
+    tokens: unknown;
+    hasProcess: boolean;
+  };
   expect(probe.hasProcess).toBe(false);
   expect(probe.fileStore).toMatchObject({ name: "UnsupportedRuntimeError", feature: "FileMemoryStore" });
   expect(probe.fileStore.message).toMatch(/InMemoryStore.*UpstashRedisMemoryStore/);
@@ -73,11 +81,18 @@ async function converse(fetchRoute: Fetch): Promise<void> {
   // The second request carries a long message: the token window has to count, so the run loads
   // the tokenizer inside the runtime (a dynamic import) and fits the window with it.
   const second = { id: "u2", role: "user", parts: [{ type: "text", text: longMessage }] };
-  const next = await fetchRoute("/chat", { method: "POST", headers, body: JSON.stringify({ messages: [first, answer, second] }) });
+  const next = await fetchRoute("/chat", {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ messages: [first, answer, second] }),
+  });
   expect(next.status).toBe(200);
   expect(textOf(await readAssistant(next))).toBe("You told me 2 messages ago.");
 
-  const calls = (await (await fetchRoute("/calls")).json()) as { system?: string; messages: { role: string; content: string }[] }[];
+  const calls = (await (await fetchRoute("/calls")).json()) as {
+    system?: string;
+    messages: { role: string; content: string }[];
+  }[];
   expect(calls).toHaveLength(2);
   expect(calls[1]!.messages.map(({ role, content }) => ({ role, content }))).toEqual([
     { role: "user", content: "Hi, I am Ada." },
@@ -91,8 +106,14 @@ async function converse(fetchRoute: Fetch): Promise<void> {
 
 describe("a streamText route with memory on the edge runtimes", () => {
   it("runs in Vercel's edge-runtime VM", { timeout: 120_000 }, async () => {
-    project.write("edge-vm-entry.ts", 'import { handle } from "./chat-route";\naddEventListener("fetch", (event) => event.respondWith(handle(event.request)));\n');
-    const { metafile } = await project.bundle("edge-vm-entry.ts", { format: "iife", outdir: join(project.directory, "out-vm") });
+    project.write(
+      "edge-vm-entry.ts",
+      'import { handle } from "./chat-route";\naddEventListener("fetch", (event) => event.respondWith(handle(event.request)));\n',
+    );
+    const { metafile } = await project.bundle("edge-vm-entry.ts", {
+      format: "iife",
+      outdir: join(project.directory, "out-vm"),
+    });
     expect(nodeBuiltinImports(metafile)).toEqual({});
     const code = readFileSync(join(project.directory, "out-vm", "edge-vm-entry.js"), "utf8");
     const runtime = new EdgeRuntime({ initialCode: code });
@@ -101,13 +122,22 @@ describe("a streamText route with memory on the edge runtimes", () => {
       const response = await runtime.dispatchFetch(`http://localhost${path}`, init);
       await response.waitUntil();
       // Back to a Node Response, so the AI SDK's reader (outside the VM) reads a Node stream.
-      return new Response(await response.arrayBuffer(), { status: response.status, headers: Object.fromEntries(response.headers) });
+      return new Response(await response.arrayBuffer(), {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+      });
     });
   });
 
   it("runs in Cloudflare's workerd", { timeout: 120_000 }, async () => {
-    project.write("worker-entry.ts", 'import { handle } from "./chat-route";\nexport default { fetch: (request: Request) => handle(request) };\n');
-    const { metafile } = await project.bundle("worker-entry.ts", { minify: true, outdir: join(project.directory, "out-worker") });
+    project.write(
+      "worker-entry.ts",
+      'import { handle } from "./chat-route";\nexport default { fetch: (request: Request) => handle(request) };\n',
+    );
+    const { metafile } = await project.bundle("worker-entry.ts", {
+      minify: true,
+      outdir: join(project.directory, "out-worker"),
+    });
     expect(nodeBuiltinImports(metafile)).toEqual({});
     project.write(
       "config.capnp",
@@ -123,10 +153,14 @@ const worker :Workerd.Worker = (
 `,
     );
     // workerd writes each socket's port to the control fd (3) as JSON lines.
-    workerd = spawn(join(root, "node_modules", ".bin", "workerd"), ["serve", join(project.directory, "config.capnp"), "--control-fd=3"], {
-      cwd: project.directory,
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-    });
+    workerd = spawn(
+      join(root, "node_modules", ".bin", "workerd"),
+      ["serve", join(project.directory, "config.capnp"), "--control-fd=3"],
+      {
+        cwd: project.directory,
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+      },
+    );
     let logs = "";
     workerd.stdout!.on("data", (data) => (logs += data));
     workerd.stderr!.on("data", (data) => (logs += data));
@@ -137,7 +171,9 @@ const worker :Workerd.Worker = (
       (workerd!.stdio[3] as NodeJS.ReadableStream).on("data", (data) => {
         control += data;
         for (const line of control.split("\n")) {
-          const event = line.trim() ? (JSON.parse(line) as { event?: string; socket?: string; port?: number }) : undefined;
+          const event = line.trim()
+            ? (JSON.parse(line) as { event?: string; socket?: string; port?: number })
+            : undefined;
           if (event?.event === "listen" && event.socket === "http" && event.port) {
             clearTimeout(timer);
             resolve(event.port);

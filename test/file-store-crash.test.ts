@@ -21,7 +21,10 @@ let child: string;
 let agentChild: string;
 
 beforeAll(async () => {
-  [child, agentChild] = await Promise.all([bundleChild("test/helpers/file-crash-child.ts"), bundleChild("test/helpers/file-agent-crash-child.ts")]);
+  [child, agentChild] = await Promise.all([
+    bundleChild("test/helpers/file-crash-child.ts"),
+    bundleChild("test/helpers/file-agent-crash-child.ts"),
+  ]);
 }, 60_000);
 afterAll(() => {
   rmSync(directory, { recursive: true, force: true });
@@ -55,7 +58,8 @@ function spawnWriter(script = child, file = path, killWithinMs = 30): Writer {
         for (const line of output.split("\n")) {
           const [word, count] = line.split(" ");
           if (word === "acked") acked.push(Number(count));
-          if (word === "start" && !killTimer) killTimer = setTimeout(() => writer.kill("SIGKILL"), Math.random() * killWithinMs);
+          if (word === "start" && !killTimer)
+            killTimer = setTimeout(() => writer.kill("SIGKILL"), Math.random() * killWithinMs);
         }
         output = output.slice(output.lastIndexOf("\n") + 1);
       });
@@ -111,7 +115,8 @@ describe("FileMemoryStore under SIGKILL", () => {
       if (kill + spares.length + 1 < AGENT_KILLS) spares.push(spawnWriter(agentChild, agentPath, 100));
       for (const turn of await writer.run()) acknowledged.add(turn);
       // The killed run held the writers' lock and its session lock: their owner is known dead.
-      for (const name of readdirSync(agentDirectory)) if (name.endsWith(".lock")) rmSync(join(agentDirectory, name), { recursive: true, force: true });
+      for (const name of readdirSync(agentDirectory))
+        if (name.endsWith(".lock")) rmSync(join(agentDirectory, name), { recursive: true, force: true });
       const stored = await new FileMemoryStore(agentPath).getMessages("shared");
       // Turn n is "turn n …", then its answer unless the run was killed before it was stored.
       let turn = 0;

@@ -27,7 +27,10 @@ describe("recall quality on the LoCoMo slice", () => {
   const conversations = loadLocomo();
   const r10 = KS.indexOf(10);
   const recallAt10 = async (options?: InMemorySemanticIndexOptions) => {
-    const evaluation = await evaluate(conversations, () => new SemanticMemoryProvider(options ? { index: new InMemorySemanticIndex(options) } : {}));
+    const evaluation = await evaluate(
+      conversations,
+      () => new SemanticMemoryProvider(options ? { index: new InMemorySemanticIndex(options) } : {}),
+    );
     const at10 = (recall: { questions: number; sums: number[] }) => (100 * recall.sums[r10]!) / recall.questions;
     return {
       overall: at10(evaluation.overall),
@@ -60,7 +63,13 @@ describe("recall quality on the LoCoMo slice", () => {
 
   it("beats the ranking before coordination, question lending, the boosts and following (bench: 75.2)", async () => {
     const { overall } = await recallAt10();
-    const before = await recallAt10({ coordination: 0, questionWeight: 1, speakerWeight: 1, timeWeight: 1, followWeight: 0 });
+    const before = await recallAt10({
+      coordination: 0,
+      questionWeight: 1,
+      speakerWeight: 1,
+      timeWeight: 1,
+      followWeight: 0,
+    });
     expect(before.overall).toBeGreaterThan(70);
     expect(overall).toBeGreaterThan(before.overall + 4);
   });
@@ -71,10 +80,15 @@ describe("pruned search on the LoCoMo slice", () => {
     let compared = 0;
     for (const conversation of loadLocomo()) {
       const indexes = [true, false].map((pruning) => new InMemorySemanticIndex({ pruning }));
-      for (const index of indexes) await new SemanticMemoryProvider({ index }).write(turnMessages(conversation), { sessionId: conversation.sampleId });
+      for (const index of indexes)
+        await new SemanticMemoryProvider({ index }).write(turnMessages(conversation), {
+          sessionId: conversation.sampleId,
+        });
       for (const { question } of conversation.questions) {
         for (const limit of [1, 10, 50]) {
-          const [pruned, exhaustive] = await Promise.all(indexes.map((index) => index.searchText(question, { sessionId: conversation.sampleId }, limit)));
+          const [pruned, exhaustive] = await Promise.all(
+            indexes.map((index) => index.searchText(question, { sessionId: conversation.sampleId }, limit)),
+          );
           const shape = (hits: typeof pruned) => hits!.map((hit) => [hit.document.messageId, hit.score]);
           expect(shape(pruned), question).toEqual(shape(exhaustive));
           compared++;

@@ -12,10 +12,16 @@ describe("examples/mcp-tools.ts", () => {
   it("runs offline: the model's MCP tool call and its result are stored with the turn", async () => {
     const env = { ...process.env };
     delete env.OPENAI_API_KEY;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "examples/mcp-tools.ts"], { cwd: root, env, timeout: 90_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "examples/mcp-tools.ts"], {
+      cwd: root,
+      env,
+      timeout: 90_000,
+    });
     expect(stdout).toContain("running offline");
     expect(stdout).toContain('[tool:call] get_forecast {"city":"Lisbon"} → MCP server "forecast"');
     expect(stdout).toContain("assistant: Tomorrow in Lisbon: sunny with a light breeze, up to 24°C.");
-    expect(stdout).toContain('tool [get_forecast]: {"city":"Lisbon","highC":24,"conditions":"sunny with a light breeze"}');
+    expect(stdout).toContain(
+      'tool [get_forecast]: {"city":"Lisbon","highC":24,"conditions":"sunny with a light breeze"}',
+    );
   }, 120_000);
 });

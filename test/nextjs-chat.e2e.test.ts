@@ -21,7 +21,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const app = join(root, "examples", "nextjs-chat");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
-if (!available && servicesRequired) throw new Error(`Chromium is required for the end-to-end test but ${chromiumPath} does not exist (apt-get install -y chromium).`);
+if (!available && servicesRequired)
+  throw new Error(
+    `Chromium is required for the end-to-end test but ${chromiumPath} does not exist (apt-get install -y chromium).`,
+  );
 if (!available) skipMessage("the Next.js browser test", `no Chromium at ${chromiumPath}`);
 const redisAvailable = available && (await serviceAvailable("redis"));
 
@@ -29,7 +32,15 @@ const redisAvailable = available && (await serviceAvailable("redis"));
 const storePath = join(mkdtempSync(join(tmpdir(), "agentcore-nextjs-chat-")), "sessions.json");
 afterAll(() => rmSync(dirname(storePath), { recursive: true, force: true }));
 const edgePrefix = `${uniqueName("agentcore-nextjs-edge")}:`;
-const environment = { ...process.env, CHAT_STORE_PATH: storePath, CHAT_STORE_PREFIX: edgePrefix, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" };
+const environment = {
+  ...process.env,
+  CHAT_STORE_PATH: storePath,
+  CHAT_STORE_PREFIX: edgePrefix,
+  NODE_ENV: "production",
+  NEXT_TELEMETRY_DISABLED: "1",
+  OPENAI_API_KEY: "",
+  ANTHROPIC_API_KEY: "",
+};
 const next = join(root, "node_modules", "next", "dist", "bin", "next");
 let server: ChildProcess | undefined;
 let bridge: UpstashRestBridge | undefined;
@@ -66,7 +77,9 @@ async function send(page: Page, text: string, expected: RegExp): Promise<string>
   await page.fill("#prompt", text);
   await page.click("#send");
   const answer = page.locator('li[data-role="assistant"]').nth(before);
-  await expect.poll(async () => (await answer.count()) > 0 && expected.test(await answer.innerText()), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(async () => (await answer.count()) > 0 && expected.test(await answer.innerText()), { timeout: 30_000 })
+    .toBe(true);
   await page.waitForSelector('#status[data-status="ready"]', { state: "attached", timeout: 30_000 });
   return answer.innerText();
 }
@@ -102,7 +115,8 @@ async function converse(page: Page): Promise<void> {
 /** The session id in the browser's signed cookie (its payload is base64url JSON). */
 async function sessionIdOf(context: BrowserContext): Promise<string> {
   const cookie = (await context.cookies()).find((candidate) => candidate.name === "agentcore_chat");
-  return (JSON.parse(Buffer.from(cookie!.value.split(".")[0]!, "base64url").toString("utf8")) as { sessionId: string }).sessionId;
+  return (JSON.parse(Buffer.from(cookie!.value.split(".")[0]!, "base64url").toString("utf8")) as { sessionId: string })
+    .sessionId;
 }
 
 describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
@@ -116,11 +130,24 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     }
     const port = await freePort();
     baseURL = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [next, "start", app, "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env: environment, stdio: "ignore" });
+    server = spawn(process.execPath, [next, "start", app, "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: root,
+      env: environment,
+      stdio: "ignore",
+    });
     await waitForServer(`${baseURL}/api/chat`, 60_000);
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   }, 300_000);
 
@@ -142,7 +169,10 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     await page.screenshot({ path: join(root, "test-results", "nextjs-chat.png"), fullPage: true });
 
     // The conversation is on disk, in the file store's readable JSON (snapshot and journal).
-    const onDisk = [storePath, `${storePath}.journal`].filter((path) => existsSync(path)).map((path) => readFileSync(path, "utf8")).join("\n");
+    const onDisk = [storePath, `${storePath}.journal`]
+      .filter((path) => existsSync(path))
+      .map((path) => readFileSync(path, "utf8"))
+      .join("\n");
     expect(onDisk).toContain("Remember that my favourite colour is teal.");
 
     // A second browser (another cookie, so another session) sees none of it.
@@ -150,39 +180,51 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     expect(await stranger.locator("#messages li").count()).toBe(0);
   }, 120_000);
 
-  it.skipIf(!redisAvailable)("does the same on the edge route, on the Upstash store", async () => {
-    // next build made /api/chat-edge an edge function and left /api/chat in Node.
-    const manifest = JSON.parse(readFileSync(join(app, ".next", "server", "middleware-manifest.json"), "utf8")) as { functions: Record<string, { files: string[] }> };
-    expect(Object.keys(manifest.functions)).toEqual(["/api/chat-edge/route"]);
-    // Bundled with agentcore's edge build (the edge-light condition): the Node build's tokenizer
-    // loader (createRequire, in the Node route's chunks) is not in it.
-    const bundled = manifest.functions["/api/chat-edge/route"]!.files.map((file) => readFileSync(join(app, ".next", file), "utf8")).join("\n");
-    expect(bundled).toContain("UpstashRedisMemoryStore");
-    expect(bundled).not.toContain("createRequire");
-    expect((await fetch(`${baseURL}/api/chat-edge`)).headers.get("x-agentcore-runtime")).toBe("edge");
-    expect((await fetch(`${baseURL}/api/chat`)).headers.get("x-agentcore-runtime")).toBe("nodejs");
+  it.skipIf(!redisAvailable)(
+    "does the same on the edge route, on the Upstash store",
+    async () => {
+      // next build made /api/chat-edge an edge function and left /api/chat in Node.
+      const manifest = JSON.parse(readFileSync(join(app, ".next", "server", "middleware-manifest.json"), "utf8")) as {
+        functions: Record<string, { files: string[] }>;
+      };
+      expect(Object.keys(manifest.functions)).toEqual(["/api/chat-edge/route"]);
+      // Bundled with agentcore's edge build (the edge-light condition): the Node build's tokenizer
+      // loader (createRequire, in the Node route's chunks) is not in it.
+      const bundled = manifest.functions["/api/chat-edge/route"]!.files.map((file) =>
+        readFileSync(join(app, ".next", file), "utf8"),
+      ).join("\n");
+      expect(bundled).toContain("UpstashRedisMemoryStore");
+      expect(bundled).not.toContain("createRequire");
+      expect((await fetch(`${baseURL}/api/chat-edge`)).headers.get("x-agentcore-runtime")).toBe("edge");
+      expect((await fetch(`${baseURL}/api/chat`)).headers.get("x-agentcore-runtime")).toBe("nodejs");
 
-    const { context, page } = await openChat("/edge");
-    const turns: (string | null)[] = [];
-    page.on("response", (response) => {
-      if (response.request().method() === "POST" && response.url().endsWith("/api/chat-edge")) turns.push(response.headers()["x-agentcore-runtime"] ?? null);
-    });
-    await converse(page);
-    expect(turns).toEqual(["edge", "edge", "edge"]);
-    mkdirSync(join(root, "test-results"), { recursive: true });
-    await page.screenshot({ path: join(root, "test-results", "nextjs-chat-edge.png"), fullPage: true });
+      const { context, page } = await openChat("/edge");
+      const turns: (string | null)[] = [];
+      page.on("response", (response) => {
+        if (response.request().method() === "POST" && response.url().endsWith("/api/chat-edge"))
+          turns.push(response.headers()["x-agentcore-runtime"] ?? null);
+      });
+      await converse(page);
+      expect(turns).toEqual(["edge", "edge", "edge"]);
+      mkdirSync(join(root, "test-results"), { recursive: true });
+      await page.screenshot({ path: join(root, "test-results", "nextjs-chat-edge.png"), fullPage: true });
 
-    // The conversation is in Redis under the route's prefix, read back through the REST bridge.
-    const store = new UpstashRedisMemoryStore({ client: new Redis({ url: bridge!.url, token: bridge!.token }), prefix: edgePrefix });
-    const stored = await store.getMessages(await sessionIdOf(context));
-    expect(stored.filter((message) => message.role === "user").map((message) => message.content)).toEqual([
-      "Remember that my favourite colour is teal.",
-      "What's the weather in Oslo?",
-      "What is my favourite colour?",
-    ]);
-    expect([...bridge!.touchedKeys].every((key) => key.startsWith(edgePrefix))).toBe(true);
+      // The conversation is in Redis under the route's prefix, read back through the REST bridge.
+      const store = new UpstashRedisMemoryStore({
+        client: new Redis({ url: bridge!.url, token: bridge!.token }),
+        prefix: edgePrefix,
+      });
+      const stored = await store.getMessages(await sessionIdOf(context));
+      expect(stored.filter((message) => message.role === "user").map((message) => message.content)).toEqual([
+        "Remember that my favourite colour is teal.",
+        "What's the weather in Oslo?",
+        "What is my favourite colour?",
+      ]);
+      expect([...bridge!.touchedKeys].every((key) => key.startsWith(edgePrefix))).toBe(true);
 
-    const { page: stranger } = await openChat("/edge");
-    expect(await stranger.locator("#messages li").count()).toBe(0);
-  }, 120_000);
+      const { page: stranger } = await openChat("/edge");
+      expect(await stranger.locator("#messages li").count()).toBe(0);
+    },
+    120_000,
+  );
 });

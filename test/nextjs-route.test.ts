@@ -7,7 +7,13 @@ import { convertToModelMessages } from "../src/ui/convert-to-model-messages";
 const cookie = `chat_session=${signSession("thread-1", "user-42")}`;
 
 function post(messages: unknown, headers: Record<string, string> = { cookie }) {
-  return POST(new Request("http://localhost/api/chat", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ messages }) }));
+  return POST(
+    new Request("http://localhost/api/chat", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ messages }),
+    }),
+  );
 }
 
 describe("examples/nextjs/route.ts", () => {

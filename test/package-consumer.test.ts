@@ -42,7 +42,13 @@ describe("the built package", () => {
     const file = join(project, kind === "esm" ? "main.mjs" : "main.cjs");
     writeFileSync(file, script(kind));
     const output = execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" });
-    expect(JSON.parse(output)).toEqual({ text: "two", seen: 3, unknown: "NoSuchProviderError", tool: "function", suites: ["function", "function"] });
+    expect(JSON.parse(output)).toEqual({
+      text: "two",
+      seen: 3,
+      unknown: "NoSuchProviderError",
+      tool: "function",
+      suites: ["function", "function"],
+    });
   });
 
   it("type-checks for a TypeScript consumer (node16 resolution, ESM and CJS)", () => {
@@ -59,11 +65,22 @@ export const store: MemoryStore | undefined = undefined;
 export const run = agent.run("hi").then((result) => result.text.toUpperCase() + history.length);
 `,
     );
-    writeFileSync(join(project, "consumer.cts"), `import { Agent } from "agentcore";\nexport const make = () => Agent;\n`);
+    writeFileSync(
+      join(project, "consumer.cts"),
+      `import { Agent } from "agentcore";\nexport const make = () => Agent;\n`,
+    );
     writeFileSync(
       join(project, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { module: "node16", moduleResolution: "node16", strict: true, noEmit: true, skipLibCheck: false, types: [] , lib: ["ES2022", "DOM"] },
+        compilerOptions: {
+          module: "node16",
+          moduleResolution: "node16",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+          lib: ["ES2022", "DOM"],
+        },
         files: ["consumer.mts", "consumer.cts"],
       }),
     );
@@ -71,6 +88,9 @@ export const run = agent.run("hi").then((result) => result.text.toUpperCase() + 
     symlinkSync(join(root, "node_modules", "zod"), join(project, "node_modules", "zod"), "dir");
     mkdirSync(join(project, "node_modules", "@types"), { recursive: true });
     symlinkSync(join(root, "node_modules", "@types", "node"), join(project, "node_modules", "@types", "node"), "dir");
-    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], { cwd: project, encoding: "utf8" });
+    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], {
+      cwd: project,
+      encoding: "utf8",
+    });
   }, 120_000); // tsc over the whole declaration tree: slow on a loaded 2-core machine
 });

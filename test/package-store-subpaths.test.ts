@@ -19,7 +19,8 @@ function closure(entry: string): string[] {
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, "utf8");
-    for (const match of text.matchAll(/(?:from\s*|require\()\s*["'](\.\.?\/[^"']+)["']/g)) visit(resolve(dirname(file), match[1]!));
+    for (const match of text.matchAll(/(?:from\s*|require\()\s*["'](\.\.?\/[^"']+)["']/g))
+      visit(resolve(dirname(file), match[1]!));
   };
   visit(join(root, "dist", entry));
   return [...seen];
@@ -28,7 +29,9 @@ function closure(entry: string): string[] {
 describe("store subpaths of the built package", () => {
   it.each(["index.js", "index.cjs"])("the main entry (%s) loads no optional peer", (entry) => {
     for (const file of closure(entry)) {
-      expect(readFileSync(file, "utf8"), file).not.toMatch(/(?:from\s*|require\()\s*["'](?:ioredis|pg|better-sqlite3|@upstash\/redis|@modelcontextprotocol\/sdk[^"']*)["']/);
+      expect(readFileSync(file, "utf8"), file).not.toMatch(
+        /(?:from\s*|require\()\s*["'](?:ioredis|pg|better-sqlite3|@upstash\/redis|@modelcontextprotocol\/sdk[^"']*)["']/,
+      );
     }
   });
 
@@ -39,23 +42,44 @@ describe("store subpaths of the built package", () => {
     ["mcp", "createMCPClient"],
     ["upstash", "UpstashRedisMemoryStore"],
   ])("agentcore/%s exports %s in ESM and CommonJS", (subpath, name) => {
-    const esm = execFileSync(process.execPath, ["--input-type=module", "-e", `import(${JSON.stringify(join(root, "dist", subpath, "index.js"))}).then((m) => console.log(typeof m.${name}))`], { encoding: "utf8" });
-    const cjs = execFileSync(process.execPath, ["-e", `console.log(typeof require(${JSON.stringify(join(root, "dist", subpath, "index.cjs"))}).${name})`], { encoding: "utf8" });
+    const esm = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import(${JSON.stringify(join(root, "dist", subpath, "index.js"))}).then((m) => console.log(typeof m.${name}))`,
+      ],
+      { encoding: "utf8" },
+    );
+    const cjs = execFileSync(
+      process.execPath,
+      ["-e", `console.log(typeof require(${JSON.stringify(join(root, "dist", subpath, "index.cjs"))}).${name})`],
+      { encoding: "utf8" },
+    );
     expect([esm.trim(), cjs.trim()]).toEqual(["function", "function"]);
   });
 
-  it.each(["upstash/index.js", "upstash/index.cjs"])("agentcore/upstash (%s), the edge store, loads no Node built-in", (entry) => {
-    const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-    const files = closure(entry);
-    expect(files.length).toBeGreaterThan(2); // the entry and the chunks it shares with the other stores
-    const imported = files.flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(/(?:from\s*|require\(|import\()\s*["']([^"'.][^"']*)["']/g)].map((match) => match[1]!),
-    );
-    expect(imported.filter((name) => builtins.has(name))).toEqual([]);
-  });
+  it.each(["upstash/index.js", "upstash/index.cjs"])(
+    "agentcore/upstash (%s), the edge store, loads no Node built-in",
+    (entry) => {
+      const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+      const files = closure(entry);
+      expect(files.length).toBeGreaterThan(2); // the entry and the chunks it shares with the other stores
+      const imported = files.flatMap((file) =>
+        [...readFileSync(file, "utf8").matchAll(/(?:from\s*|require\(|import\()\s*["']([^"'.][^"']*)["']/g)].map(
+          (match) => match[1]!,
+        ),
+      );
+      expect(imported.filter((name) => builtins.has(name))).toEqual([]);
+    },
+  );
 
   it("declares the subpaths in package.json exports", () => {
-    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
-    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(["./redis", "./postgres", "./sqlite", "./mcp", "./upstash", "./testing"]));
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    expect(Object.keys(manifest.exports)).toEqual(
+      expect.arrayContaining(["./redis", "./postgres", "./sqlite", "./mcp", "./upstash", "./testing"]),
+    );
   });
 });

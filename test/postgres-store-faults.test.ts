@@ -54,11 +54,15 @@ describe.skipIf(!available)("PostgresMemoryStore faults", () => {
         const agent = new Agent({ model, memoryStore: store });
         const started = Date.now();
         const results = await settleWithin(
-          Promise.all(Array.from({ length: runs }, (_, index) => agent.run({ input: `hello ${index}`, sessionId: `s${index}` }))),
+          Promise.all(
+            Array.from({ length: runs }, (_, index) => agent.run({ input: `hello ${index}`, sessionId: `s${index}` })),
+          ),
           20_000,
           `${runs} runs on a max: ${max} pool`,
         );
-        console.log(`[figures] ${runs} runs on ${runs} sessions, pool max ${max}: settled in ${Date.now() - started} ms`);
+        console.log(
+          `[figures] ${runs} runs on ${runs} sessions, pool max ${max}: settled in ${Date.now() - started} ms`,
+        );
         expect(results.map((result) => result.text)).toEqual(Array(runs).fill("ok"));
         for (let index = 0; index < runs; index++) expect(await store.getMessages(`s${index}`)).toHaveLength(2);
       } finally {
@@ -68,8 +72,14 @@ describe.skipIf(!available)("PostgresMemoryStore faults", () => {
   }
 
   it("survives pg_terminate_backend of all its connections while a run holds the lock: no crash, each run completes or fails typed", async () => {
-    const { stdout } = await run(process.execPath, [child, JSON.stringify({ url: postgresUrl, schema, turns: 3 })], { timeout: 30_000 });
-    const result = JSON.parse(stdout.trim().split("\n").at(-1)!) as { outcomes: string[]; messages: string[]; killed: number };
+    const { stdout } = await run(process.execPath, [child, JSON.stringify({ url: postgresUrl, schema, turns: 3 })], {
+      timeout: 30_000,
+    });
+    const result = JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+      outcomes: string[];
+      messages: string[];
+      killed: number;
+    };
     expect(result.killed).toBeGreaterThan(0);
     for (const outcome of result.outcomes) expect(outcome).toMatch(/^(completed|typed \w+)$/);
     // Whatever completed is stored whole and in order: each question right before its answer.
@@ -90,7 +100,9 @@ describe.skipIf(!available)("PostgresMemoryStore faults", () => {
       const holder = new PostgresMemoryStore({ pool: holderPool, schema, tablePrefix: "kill_" });
       const other = new PostgresMemoryStore({ pool: otherPool, schema, tablePrefix: "kill_" });
       const release = await holder.lockSession("s", { timeoutMs: 0 });
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [applicationName]);
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [
+        applicationName,
+      ]);
       await expect(other.lockSession("s", { timeoutMs: 300 })).rejects.toSatisfy(SessionBusyError.isInstance);
       // The holder goes on writing on fresh connections, then releases; the other takes over.
       await holder.appendMessages("s", [{ id: "1", role: "user", content: "after the kill" }]);
@@ -110,14 +122,20 @@ describe.skipIf(!available)("PostgresMemoryStore faults", () => {
       await first.lockSession("s", { timeoutMs: 0 });
       await first.appendMessages("s", [{ id: "a1", role: "user", content: "first, while holding" }]);
       // The first holder stalls past its lease (a GC pause, a partition): the lease expires.
-      await admin.query(`UPDATE "${schema}"."fence_session_locks" SET expires_at = clock_timestamp() - interval '1 second'`);
+      await admin.query(
+        `UPDATE "${schema}"."fence_session_locks" SET expires_at = clock_timestamp() - interval '1 second'`,
+      );
       const releaseSecond = await second.lockSession("s", { timeoutMs: 0 });
       await second.appendMessages("s", [{ id: "b1", role: "user", content: "second" }]);
       const refused = first.appendMessages("s", [{ id: "a2", role: "assistant", content: "stale answer" }]);
       await expect(refused).rejects.toSatisfy(StoreError.isInstance);
       await expect(refused).rejects.toThrow(/lock on session "s" was lost/);
       const error = await refused.catch((caught: unknown) => caught);
-      expect(SessionLockLostError.isInstance(error) && [error.name, error.sessionId, error.operation]).toEqual(["SessionLockLostError", "s", "appendMessages"]);
+      expect(SessionLockLostError.isInstance(error) && [error.name, error.sessionId, error.operation]).toEqual([
+        "SessionLockLostError",
+        "s",
+        "appendMessages",
+      ]);
       await expect(first.setMessages("s", [])).rejects.toSatisfy(SessionLockLostError.isInstance);
       await expect(first.setMessages("s", [])).rejects.toThrow(/lock on session "s" was lost/);
       expect((await second.getMessages("s")).map((message) => message.id)).toEqual(["a1", "b1"]);
@@ -133,7 +151,14 @@ describe.skipIf(!available)("PostgresMemoryStore faults", () => {
       const holder = new PostgresMemoryStore({ pool, schema, tablePrefix: "renew_", lockLeaseMs: 1000 });
       const other = new PostgresMemoryStore({ pool, schema, tablePrefix: "renew_", lockLeaseMs: 1000 });
       const release = await holder.lockSession("s", { timeoutMs: 0 });
-      const expiry = async () => Number((await admin.query(`SELECT extract(epoch FROM expires_at) * 1000 AS at FROM "${schema}"."renew_session_locks"`)).rows[0].at);
+      const expiry = async () =>
+        Number(
+          (
+            await admin.query(
+              `SELECT extract(epoch FROM expires_at) * 1000 AS at FROM "${schema}"."renew_session_locks"`,
+            )
+          ).rows[0].at,
+        );
       const first = await expiry();
       // Wait for two renewals (each pushes the expiry later), however slow the machine is.
       let renewed = first;
@@ -146,7 +171,9 @@ describe.skipIf(!available)("PostgresMemoryStore faults", () => {
       await expect(other.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
       await holder.appendMessages("s", [{ id: "1", role: "user", content: "still mine" }]);
       await release();
-      expect((await admin.query(`SELECT count(*)::int AS n FROM "${schema}"."renew_session_locks"`)).rows).toEqual([{ n: 0 }]);
+      expect((await admin.query(`SELECT count(*)::int AS n FROM "${schema}"."renew_session_locks"`)).rows).toEqual([
+        { n: 0 },
+      ]);
     } finally {
       await pool.end();
     }

@@ -16,14 +16,23 @@ describe("testMemoryProvider", () => {
       const report = join(directory, "report.json");
       const run = spawnSync(
         process.execPath,
-        [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "test/fixtures/vitest.provider-fixture.config.ts", "--reporter=json", `--outputFile=${report}`],
+        [
+          join(root, "node_modules", "vitest", "vitest.mjs"),
+          "run",
+          "--config",
+          "test/fixtures/vitest.provider-fixture.config.ts",
+          "--reporter=json",
+          `--outputFile=${report}`,
+        ],
         { cwd: root, encoding: "utf8", env: { ...process.env, CI: "" } },
       );
       expect(run.status).not.toBe(0);
       const results = JSON.parse(readFileSync(report, "utf8")) as {
         testResults: { assertionResults: { fullName: string; status: string }[] }[];
       };
-      const failed = results.testResults.flatMap((file) => file.assertionResults.filter((test) => test.status === "failed").map((test) => test.fullName));
+      const failed = results.testResults.flatMap((file) =>
+        file.assertionResults.filter((test) => test.status === "failed").map((test) => test.fullName),
+      );
       expect(failed.sort()).toEqual([
         "MemoryProvider contract: LeakyProvider never returns another user's memories, whatever session is asked for",
         "MemoryProvider contract: LeakyProvider user scope: a read sees the user's memories from all their sessions",

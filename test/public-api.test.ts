@@ -3,23 +3,83 @@
 import { describe, expect, it } from "vitest";
 import * as agentcore from "../src/index";
 // The fixed type names of the public shape: removing one fails `npm run typecheck`.
-import type { AgentMessage, IMemoryStrategy, LanguageModel, MemoryEntry, MemoryProvider, MemoryStore, UIMessage } from "../src/index";
+import type {
+  AgentMessage,
+  IMemoryStrategy,
+  LanguageModel,
+  MemoryEntry,
+  MemoryProvider,
+  MemoryStore,
+  UIMessage,
+} from "../src/index";
 
-export type FixedTypes = [AgentMessage, UIMessage, MemoryStore, MemoryProvider, IMemoryStrategy, MemoryEntry, LanguageModel];
+export type FixedTypes = [
+  AgentMessage,
+  UIMessage,
+  MemoryStore,
+  MemoryProvider,
+  IMemoryStrategy,
+  MemoryEntry,
+  LanguageModel,
+];
 
 describe("the root export", () => {
   it("is exactly the public shape: classes, functions and errors, no constants or internal helpers", () => {
     expect(Object.keys(agentcore).sort()).toEqual([
-      "APICallError", "AbortError", "Agent", "AgentCoreError", "AgentStream", "BufferMemory", "CompositeMemory",
-      "CorruptStoreError", "FileMemoryStore", "FullMemory", "InMemorySemanticIndex", "InMemoryStore", "InvalidArgumentError",
-      "InvalidMessageError", "Mem0Provider", "MemoryProviderError", "MissingApiKeyError", "NoSuchProviderError",
-      "PgVectorSemanticIndex", "SemanticMemoryProvider", "SessionBusyError", "SessionLockLostError", "SlidingWindowMemory", "StoreError",
-      "SummarizationError", "SummarizingMemory", "SummaryMemory", "TokenWindowMemory", "TokenizerNotLoadedError", "UnsupportedRuntimeError",
-      "VectorMemoryProvider", "anthropic",
-      "convertToModelMessages", "convertToUIMessages", "createAgent", "createAnthropic", "createOpenAI", "createOpenAICompatible",
-      "estimateMessagesTokens", "estimateTokens", "findToolPairingIssues", "fromAISDK", "groupTurns", "isToolPairingValid", "jsonSchema", "listProviders",
+      "APICallError",
+      "AbortError",
+      "Agent",
+      "AgentCoreError",
+      "AgentStream",
+      "BufferMemory",
+      "CompositeMemory",
+      "CorruptStoreError",
+      "FileMemoryStore",
+      "FullMemory",
+      "InMemorySemanticIndex",
+      "InMemoryStore",
+      "InvalidArgumentError",
+      "InvalidMessageError",
+      "Mem0Provider",
+      "MemoryProviderError",
+      "MissingApiKeyError",
+      "NoSuchProviderError",
+      "PgVectorSemanticIndex",
+      "SemanticMemoryProvider",
+      "SessionBusyError",
+      "SessionLockLostError",
+      "SlidingWindowMemory",
+      "StoreError",
+      "SummarizationError",
+      "SummarizingMemory",
+      "SummaryMemory",
+      "TokenWindowMemory",
+      "TokenizerNotLoadedError",
+      "UnsupportedRuntimeError",
+      "VectorMemoryProvider",
+      "anthropic",
+      "convertToModelMessages",
+      "convertToUIMessages",
+      "createAgent",
+      "createAnthropic",
+      "createOpenAI",
+      "createOpenAICompatible",
+      "estimateMessagesTokens",
+      "estimateTokens",
+      "findToolPairingIssues",
+      "fromAISDK",
+      "groupTurns",
+      "isToolPairingValid",
+      "jsonSchema",
+      "listProviders",
       "loadTokenizer",
-      "openai", "registerProvider", "repairToolPairing", "resolveLanguageModel", "streamText", "tool", "trimToTokenBudget",
+      "openai",
+      "registerProvider",
+      "repairToolPairing",
+      "resolveLanguageModel",
+      "streamText",
+      "tool",
+      "trimToTokenBudget",
       "unregisterProvider",
     ]);
   });
@@ -32,9 +92,25 @@ describe("the root export", () => {
 
   it("keeps the fixed names of the public shape", () => {
     for (const name of [
-      "Agent", "streamText", "convertToModelMessages", "convertToUIMessages", "tool",
-      "SlidingWindowMemory", "TokenWindowMemory", "SummaryMemory", "FullMemory", "BufferMemory", "SummarizingMemory", "CompositeMemory",
-      "InMemoryStore", "FileMemoryStore", "Mem0Provider", "VectorMemoryProvider", "estimateTokens", "estimateMessagesTokens", "trimToTokenBudget",
+      "Agent",
+      "streamText",
+      "convertToModelMessages",
+      "convertToUIMessages",
+      "tool",
+      "SlidingWindowMemory",
+      "TokenWindowMemory",
+      "SummaryMemory",
+      "FullMemory",
+      "BufferMemory",
+      "SummarizingMemory",
+      "CompositeMemory",
+      "InMemoryStore",
+      "FileMemoryStore",
+      "Mem0Provider",
+      "VectorMemoryProvider",
+      "estimateTokens",
+      "estimateMessagesTokens",
+      "trimToTokenBudget",
     ]) {
       expect(typeof (agentcore as Record<string, unknown>)[name], name).toBe("function");
     }

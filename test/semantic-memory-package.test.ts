@@ -28,13 +28,24 @@ describe("semantic memory in the built package", () => {
       await provider.write([{ id: "m1", role: "user", content: "The walking boots are in the attic." }], { sessionId: "s" });
       const [record] = await provider.read({ sessionId: "s", query: "where are my boots?" });
       console.log(record.messageId);`;
-    const cjs = execFileSync(process.execPath, ["-e", `const { SemanticMemoryProvider } = require(${JSON.stringify(join(dist, "index.cjs"))}); (async () => { ${body} })();`], {
-      encoding: "utf8",
-    });
+    const cjs = execFileSync(
+      process.execPath,
+      [
+        "-e",
+        `const { SemanticMemoryProvider } = require(${JSON.stringify(join(dist, "index.cjs"))}); (async () => { ${body} })();`,
+      ],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(cjs.trim()).toBe("m1");
     const esm = execFileSync(
       process.execPath,
-      ["--input-type=module", "-e", `import { SemanticMemoryProvider } from ${JSON.stringify(join(dist, "index.js"))}; ${body}`],
+      [
+        "--input-type=module",
+        "-e",
+        `import { SemanticMemoryProvider } from ${JSON.stringify(join(dist, "index.js"))}; ${body}`,
+      ],
       { encoding: "utf8" },
     );
     expect(esm.trim()).toBe("m1");

@@ -36,7 +36,11 @@ afterAll(() => {
 async function runServers(kind: "postgres" | "redis", target: string, poolSize?: number): Promise<void> {
   await Promise.all(
     Array.from({ length: SERVERS }, (_, server) =>
-      run(process.execPath, [child, JSON.stringify({ kind, target, server, sessions: SESSIONS, turns: TURNS, poolSize })], { timeout: 90_000 }),
+      run(
+        process.execPath,
+        [child, JSON.stringify({ kind, target, server, sessions: SESSIONS, turns: TURNS, poolSize })],
+        { timeout: 90_000 },
+      ),
     ),
   );
 }
@@ -50,55 +54,83 @@ async function expectWholeTurns(store: MemoryStore): Promise<void> {
     expect(isToolPairingValid(messages)).toBe(true);
     const order = new Map<number, number[]>();
     for (let index = 0; index < messages.length; index += 4) {
-      const [user, call, result, answer] = messages.slice(index, index + 4) as [AgentMessage, AgentMessage, AgentMessage, AgentMessage];
+      const [user, call, result, answer] = messages.slice(index, index + 4) as [
+        AgentMessage,
+        AgentMessage,
+        AgentMessage,
+        AgentMessage,
+      ];
       expect(user.role).toBe("user");
       const [, server, session, turn] = /^s(\d+) (\w+) t(\d+)$/.exec(user.content) ?? [];
       expect(session).toBe(sessionId);
       expect(call).toMatchObject({ role: "assistant", toolCalls: [{ id: `call-${user.content}`, name: "note" }] });
-      expect(result).toMatchObject({ role: "tool", toolCallId: `call-${user.content}`, content: `noted ${user.content}` });
+      expect(result).toMatchObject({
+        role: "tool",
+        toolCallId: `call-${user.content}`,
+        content: `noted ${user.content}`,
+      });
       expect(answer).toMatchObject({ role: "assistant", content: `answer to ${user.content}` });
       order.set(Number(server), [...(order.get(Number(server)) ?? []), Number(turn)]);
     }
-    for (let server = 0; server < SERVERS; server++) expect(order.get(server)).toEqual(Array.from({ length: TURNS }, (_, turn) => turn));
+    for (let server = 0; server < SERVERS; server++)
+      expect(order.get(server)).toEqual(Array.from({ length: TURNS }, (_, turn) => turn));
     const tail = await store.getMessageTail!(sessionId, 4);
     expect(tail).toEqual({ messages: messages.slice(-4), total: messages.length });
   }
 }
 
 describe(`${SERVERS} app-server processes running agent turns on the same ${SESSIONS.length} sessions at once`, () => {
-  it.skipIf(!postgresUp)("PostgresMemoryStore (2 pooled connections per process)", async () => {
-    const schema = uniqueName("agentcore_servers").toLowerCase();
-    const pool = new pg.Pool({ connectionString: postgresUrl });
-    try {
-      await runServers("postgres", `${postgresUrl}|${schema}`, 2);
-      const store = new PostgresMemoryStore({ pool, schema });
-      await expectWholeTurns(store);
-      for (const sessionId of SESSIONS) {
-        const { rows } = await pool.query<{ seq: string }>(`SELECT seq FROM "${schema}"."agentcore_messages" WHERE session_id = $1 ORDER BY seq`, [sessionId]);
-        const count = SERVERS * TURNS * 4;
-        expect(rows.map((row) => Number(row.seq)), "the sequence has gaps").toEqual(Array.from({ length: count }, (_, seq) => seq));
-        const session = await pool.query<{ message_count: string; next_seq: string }>(`SELECT message_count, next_seq FROM "${schema}"."agentcore_sessions" WHERE session_id = $1`, [sessionId]);
-        expect(session.rows[0]).toEqual({ message_count: String(count), next_seq: String(count) });
+  it.skipIf(!postgresUp)(
+    "PostgresMemoryStore (2 pooled connections per process)",
+    async () => {
+      const schema = uniqueName("agentcore_servers").toLowerCase();
+      const pool = new pg.Pool({ connectionString: postgresUrl });
+      try {
+        await runServers("postgres", `${postgresUrl}|${schema}`, 2);
+        const store = new PostgresMemoryStore({ pool, schema });
+        await expectWholeTurns(store);
+        for (const sessionId of SESSIONS) {
+          const { rows } = await pool.query<{ seq: string }>(
+            `SELECT seq FROM "${schema}"."agentcore_messages" WHERE session_id = $1 ORDER BY seq`,
+            [sessionId],
+          );
+          const count = SERVERS * TURNS * 4;
+          expect(
+            rows.map((row) => Number(row.seq)),
+            "the sequence has gaps",
+          ).toEqual(Array.from({ length: count }, (_, seq) => seq));
+          const session = await pool.query<{ message_count: string; next_seq: string }>(
+            `SELECT message_count, next_seq FROM "${schema}"."agentcore_sessions" WHERE session_id = $1`,
+            [sessionId],
+          );
+          expect(session.rows[0]).toEqual({ message_count: String(count), next_seq: String(count) });
+        }
+        const locks = await pool.query(`SELECT session_id FROM "${schema}"."agentcore_session_locks"`);
+        expect(locks.rows, "a lock left behind").toEqual([]);
+      } finally {
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await pool.end();
       }
-      const locks = await pool.query(`SELECT session_id FROM "${schema}"."agentcore_session_locks"`);
-      expect(locks.rows, "a lock left behind").toEqual([]);
-    } finally {
-      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await pool.end();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
-  it.skipIf(!redisUp)("RedisMemoryStore", async () => {
-    const prefix = `${uniqueName("agentcore-servers")}:`;
-    const client = new Redis(redisUrl);
-    const store = new RedisMemoryStore({ client, prefix });
-    try {
-      await runServers("redis", `${redisUrl}|${prefix}`);
-      await expectWholeTurns(store);
-      for (const sessionId of SESSIONS) expect(await client.exists(`${prefix}{${sessionId}}:lock`), "a lock left behind").toBe(0);
-    } finally {
-      for (const sessionId of SESSIONS) await store.clearMessages(sessionId);
-      await client.quit();
-    }
-  }, 120_000);
+  it.skipIf(!redisUp)(
+    "RedisMemoryStore",
+    async () => {
+      const prefix = `${uniqueName("agentcore-servers")}:`;
+      const client = new Redis(redisUrl);
+      const store = new RedisMemoryStore({ client, prefix });
+      try {
+        await runServers("redis", `${redisUrl}|${prefix}`);
+        await expectWholeTurns(store);
+        for (const sessionId of SESSIONS)
+          expect(await client.exists(`${prefix}{${sessionId}}:lock`), "a lock left behind").toBe(0);
+      } finally {
+        for (const sessionId of SESSIONS) await store.clearMessages(sessionId);
+        await client.quit();
+      }
+    },
+    120_000,
+  );
 });

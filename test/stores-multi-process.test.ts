@@ -45,27 +45,35 @@ describe(`${WRITERS} processes × ${TURNS} turns on one session`, () => {
     store.database.close();
   }, 60_000);
 
-  it.skipIf(!redisUp)("RedisMemoryStore", async () => {
-    const prefix = `${uniqueName("agentcore-multi")}:`;
-    const client = new Redis(redisUrl);
-    try {
-      await runWriters("redis", `${redisUrl}|${prefix}`);
-      await expectComplete(new RedisMemoryStore({ client, prefix }));
-    } finally {
-      await new RedisMemoryStore({ client, prefix }).clearMessages("shared");
-      await client.quit();
-    }
-  }, 60_000);
+  it.skipIf(!redisUp)(
+    "RedisMemoryStore",
+    async () => {
+      const prefix = `${uniqueName("agentcore-multi")}:`;
+      const client = new Redis(redisUrl);
+      try {
+        await runWriters("redis", `${redisUrl}|${prefix}`);
+        await expectComplete(new RedisMemoryStore({ client, prefix }));
+      } finally {
+        await new RedisMemoryStore({ client, prefix }).clearMessages("shared");
+        await client.quit();
+      }
+    },
+    60_000,
+  );
 
-  it.skipIf(!postgresUp)("PostgresMemoryStore", async () => {
-    const schema = uniqueName("agentcore_multi").toLowerCase();
-    const pool = new pg.Pool({ connectionString: postgresUrl });
-    try {
-      await runWriters("postgres", `${postgresUrl}|${schema}`);
-      await expectComplete(new PostgresMemoryStore({ pool, schema }));
-    } finally {
-      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await pool.end();
-    }
-  }, 60_000);
+  it.skipIf(!postgresUp)(
+    "PostgresMemoryStore",
+    async () => {
+      const schema = uniqueName("agentcore_multi").toLowerCase();
+      const pool = new pg.Pool({ connectionString: postgresUrl });
+      try {
+        await runWriters("postgres", `${postgresUrl}|${schema}`);
+        await expectComplete(new PostgresMemoryStore({ pool, schema }));
+      } finally {
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await pool.end();
+      }
+    },
+    60_000,
+  );
 });

@@ -21,9 +21,13 @@ describe("telemetry in the built package", () => {
     expect(imports.length).toBeGreaterThan(0);
     for (const file of imports) {
       const code = readFileSync(join(dist, file), "utf8");
-      expect(code, file).not.toMatch(/(from\s*["']@opentelemetry\/api["']|require\(\s*["']@opentelemetry\/api["']\s*\)|import\s*["']@opentelemetry\/api["'])/);
+      expect(code, file).not.toMatch(
+        /(from\s*["']@opentelemetry\/api["']|require\(\s*["']@opentelemetry\/api["']\s*\)|import\s*["']@opentelemetry\/api["'])/,
+      );
       // The one lazy import has a .catch, so a bundler (esbuild, for the edge) leaves it unresolved when the package is missing.
-      expect(code.match(/import\(\s*["']@opentelemetry\/api["']\s*\)(\.catch\()?/g), file).toEqual([expect.stringContaining(".catch(")]);
+      expect(code.match(/import\(\s*["']@opentelemetry\/api["']\s*\)(\.catch\()?/g), file).toEqual([
+        expect.stringContaining(".catch("),
+      ]);
     }
   });
 
@@ -46,6 +50,8 @@ describe("telemetry in the built package", () => {
       const { MockLanguageModel } = await import(${JSON.stringify(join(dist, "testing", "index.js"))});
       const { trace } = await import("@opentelemetry/api");
       const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import("@opentelemetry/sdk-trace-base");`);
-    expect(execFileSync(process.execPath, ["--input-type=module", "-e", esm], { encoding: "utf8", cwd: root }).trim()).toBe(names);
+    expect(
+      execFileSync(process.execPath, ["--input-type=module", "-e", esm], { encoding: "utf8", cwd: root }).trim(),
+    ).toBe(names);
   });
 });

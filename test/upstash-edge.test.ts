@@ -69,7 +69,9 @@ describe.skipIf(!available)("agentcore/upstash on the edge", () => {
     const vm = new EdgeRuntime();
     vm.evaluate(code);
     const prefix = `${uniqueName("agentcore-edge")}:`;
-    const result = await vm.evaluate<Promise<unknown>>(`exerciseStore(${JSON.stringify(bridge.url)}, ${JSON.stringify(bridge.token)}, ${JSON.stringify(prefix)})`);
+    const result = await vm.evaluate<Promise<unknown>>(
+      `exerciseStore(${JSON.stringify(bridge.url)}, ${JSON.stringify(bridge.token)}, ${JSON.stringify(prefix)})`,
+    );
     expect(JSON.parse(JSON.stringify(result))).toEqual({
       tail: { messages: [{ id: "2", role: "assistant", content: "hi" }], total: 2 },
       facts: [{ key: "city", value: "Lisbon", createdAt: 1, updatedAt: 1 }],

@@ -11,7 +11,15 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { Cluster, Redis } from "ioredis";
 import type pg from "pg";
-import { REPLY, seedRole, seedText, turnText, type CellConfig, type Contender, type StoredTranscript } from "./contenders";
+import {
+  REPLY,
+  seedRole,
+  seedText,
+  turnText,
+  type CellConfig,
+  type Contender,
+  type StoredTranscript,
+} from "./contenders";
 import type { FromWorker, ToWorker, WorkerStalls } from "./worker";
 
 /** A forked app server. */
@@ -27,7 +35,8 @@ export class WorkerProcess {
       }
     });
     child.on("exit", (code) => {
-      for (const resolve of this.pending.values()) resolve({ id: -1, ms: 0, error: `the worker exited (code ${code})` });
+      for (const resolve of this.pending.values())
+        resolve({ id: -1, ms: 0, error: `the worker exited (code ${code})` });
       this.pending.clear();
     });
   }
@@ -120,14 +129,19 @@ export interface CellPlan {
   pool: pg.Pool;
 }
 
-const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))] ?? NaN;
+const percentile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))] ?? NaN;
 
 export async function runCell(plan: CellPlan): Promise<CellResult> {
   const { config, workers } = plan;
   const active = Array.from({ length: plan.active }, (_, index) => `a${index}`);
   const seedStarted = performance.now();
   // Seeding writes straight to the store (worker 0), never waiting for replicas.
-  const seedConfig = { ...config, contender: config.contender === "agentcore-redis-cluster-wait" ? ("agentcore-redis-cluster" as const) : config.contender };
+  const seedConfig = {
+    ...config,
+    contender:
+      config.contender === "agentcore-redis-cluster-wait" ? ("agentcore-redis-cluster" as const) : config.contender,
+  };
   try {
     await workers[0]!.call({ type: "seed", config: seedConfig, active, fillerCount: plan.sessions - plan.active });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
@@ -144,9 +158,16 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
     // back; each of its turns goes to the next worker in turn, so a session moves between servers.
     const turn = async (index: number, sessionId: string, number: number) => {
       const sent = performance.now();
-      const reply = await workers[(index + number) % workers.length]!.request({ type: "turn", sessionId, turn: number });
+      const reply = await workers[(index + number) % workers.length]!.request({
+        type: "turn",
+        sessionId,
+        turn: number,
+      });
       const at = performance.now();
-      if (process.env.LOAD_BENCH_TRACE) console.error(`    ${sessionId} turn ${number}: ${reply.ms.toFixed(0)} ms in the worker, ${(at - sent).toFixed(0)} ms sent to answered${reply.error ? `, ${reply.error.split("\n")[0]}` : ""}`);
+      if (process.env.LOAD_BENCH_TRACE)
+        console.error(
+          `    ${sessionId} turn ${number}: ${reply.ms.toFixed(0)} ms in the worker, ${(at - sent).toFixed(0)} ms sent to answered${reply.error ? `, ${reply.error.split("\n")[0]}` : ""}`,
+        );
       if (reply.error) {
         errors++;
         firstError ??= reply.error;
@@ -168,7 +189,9 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
         for (let number = 1; performance.now() < end; number++) await turn(index, sessionId, number);
       }),
     );
-    const serverCpuMs = config.postgresUrl.includes("application_name=") ? await backendCpuMs(plan.pool, new URL(config.postgresUrl).searchParams.get("application_name")!) : undefined;
+    const serverCpuMs = config.postgresUrl.includes("application_name=")
+      ? await backendCpuMs(plan.pool, new URL(config.postgresUrl).searchParams.get("application_name")!)
+      : undefined;
     const closed = await Promise.all(workers.map((worker) => worker.call({ type: "close" })));
     const cpuMicros = closed.reduce((sum, reply) => sum + (reply.cpu?.micros ?? 0), 0);
     const allTurns = closed.reduce((sum, reply) => sum + (reply.cpu?.turns ?? 0), 0);
@@ -195,7 +218,9 @@ export async function runCell(plan: CellPlan): Promise<CellResult> {
 
 /** CPU time (user + system, ms) of the PostgreSQL server processes of connections with this application name, from /proc (Linux, same machine); undefined when it cannot be read. */
 async function backendCpuMs(pool: pg.Pool, applicationName: string): Promise<number | undefined> {
-  const { rows } = await pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [applicationName]);
+  const { rows } = await pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [
+    applicationName,
+  ]);
   if (rows.length === 0) return undefined;
   let ticks = 0;
   try {
@@ -210,7 +235,12 @@ async function backendCpuMs(pool: pg.Pool, applicationName: string): Promise<num
 }
 
 /** Checks every active session read back: the seed, then each acknowledged turn once, in order. */
-function verify(history: number, active: string[], acked: number[][], transcripts: StoredTranscript[]): { lost: number; duplicated: number; outOfOrder: number } {
+function verify(
+  history: number,
+  active: string[],
+  acked: number[][],
+  transcripts: StoredTranscript[],
+): { lost: number; duplicated: number; outOfOrder: number } {
   let lost = 0;
   let duplicated = 0;
   let outOfOrder = 0;
@@ -233,7 +263,11 @@ function verify(history: number, active: string[], acked: number[][], transcript
       duplicated += Math.max(0, have - count);
     }
     // A failed turn's message stored anyway is neither lost nor a duplicate, but breaks the order.
-    const inOrder = stored.length === expected.length && stored.every((message, position) => message.text === expected[position]!.text && message.role === expected[position]!.role);
+    const inOrder =
+      stored.length === expected.length &&
+      stored.every(
+        (message, position) => message.text === expected[position]!.text && message.role === expected[position]!.role,
+      );
     if (!inOrder) outOfOrder++;
   }
   return { lost, duplicated, outOfOrder };

@@ -22,10 +22,18 @@ export async function cloneRows(
     [schema, name],
   );
   // Generated and identity columns get their own values.
-  const columns = rows.filter((row) => row.is_generated === "NEVER" && row.identity_generation === null).map((row) => row.column_name);
+  const columns = rows
+    .filter((row) => row.is_generated === "NEVER" && row.identity_generation === null)
+    .map((row) => row.column_name);
   const quoted = (column: string) => `"${column}"`;
   const value = (column: string) =>
-    column === keyColumn ? "clone.new_id" : column in overrides ? overrides[column]! : prefixed.includes(column) ? `clone.new_id || ':' || t.${quoted(column)}` : `t.${quoted(column)}`;
+    column === keyColumn
+      ? "clone.new_id"
+      : column in overrides
+        ? overrides[column]!
+        : prefixed.includes(column)
+          ? `clone.new_id || ':' || t.${quoted(column)}`
+          : `t.${quoted(column)}`;
   for (let start = 0; start < ids.length; start += 20_000) {
     await pool.query(
       `INSERT INTO ${table} (${columns.map(quoted).join(", ")})

@@ -17,7 +17,9 @@ export type ContenderId =
   | "agentcore-redis-cluster"
   | "agentcore-redis-cluster-unfolded"
   | "agentcore-redis-cluster-wait"
-  | "agentcore-postgres" | "mastra-postgres" | "langgraph-postgres";
+  | "agentcore-postgres"
+  | "mastra-postgres"
+  | "langgraph-postgres";
 
 /** Everything a cell needs, sent to every worker as is (JSON). */
 export interface CellConfig {
@@ -41,9 +43,11 @@ export const FILLER_MESSAGES = 4;
 export const RESOURCE = "bench-user";
 export const BASE_TIME = 1_700_000_000_000;
 
-export const seedText = (index: number) => `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
+export const seedText = (index: number) =>
+  `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
 export const seedRole = (index: number): "user" | "assistant" => (index % 2 === 0 ? "user" : "assistant");
-export const turnText = (sessionId: string, turn: number) => `${sessionId} turn ${turn}: the next question of this conversation`;
+export const turnText = (sessionId: string, turn: number) =>
+  `${sessionId} turn ${turn}: the next question of this conversation`;
 
 /** What a worker holds for one cell. */
 export interface OpenContender {
@@ -85,13 +89,45 @@ const agentcore = async () => (await import("./agentcore-contender")).agentcore;
 
 export const contenders: Contender[] = [
   { id: "agentcore-redis", name: "agentcore RedisMemoryStore", store: "Redis", load: agentcore },
-  { id: "agentcore-redis-unfolded", name: "agentcore RedisMemoryStore, turn not folded", store: "Redis", optIn: true, load: agentcore },
-  { id: "agentcore-redis-cluster", name: "agentcore RedisMemoryStore, Redis Cluster", store: "Redis Cluster", load: agentcore },
-  { id: "agentcore-redis-cluster-unfolded", name: "agentcore RedisMemoryStore, Redis Cluster, turn not folded", store: "Redis Cluster", optIn: true, load: agentcore },
-  { id: "agentcore-redis-cluster-wait", name: "agentcore RedisMemoryStore, Redis Cluster, waitForReplicas 1", store: "Redis Cluster", load: agentcore },
+  {
+    id: "agentcore-redis-unfolded",
+    name: "agentcore RedisMemoryStore, turn not folded",
+    store: "Redis",
+    optIn: true,
+    load: agentcore,
+  },
+  {
+    id: "agentcore-redis-cluster",
+    name: "agentcore RedisMemoryStore, Redis Cluster",
+    store: "Redis Cluster",
+    load: agentcore,
+  },
+  {
+    id: "agentcore-redis-cluster-unfolded",
+    name: "agentcore RedisMemoryStore, Redis Cluster, turn not folded",
+    store: "Redis Cluster",
+    optIn: true,
+    load: agentcore,
+  },
+  {
+    id: "agentcore-redis-cluster-wait",
+    name: "agentcore RedisMemoryStore, Redis Cluster, waitForReplicas 1",
+    store: "Redis Cluster",
+    load: agentcore,
+  },
   { id: "agentcore-postgres", name: "agentcore PostgresMemoryStore", store: "PostgreSQL", load: agentcore },
-  { id: "mastra-postgres", name: "Mastra Memory, PostgresStore", store: "PostgreSQL", load: async () => (await import("./mastra-contender")).mastra },
-  { id: "langgraph-postgres", name: "LangGraph PostgresSaver", store: "PostgreSQL", load: async () => (await import("./langgraph-contender")).langgraph },
+  {
+    id: "mastra-postgres",
+    name: "Mastra Memory, PostgresStore",
+    store: "PostgreSQL",
+    load: async () => (await import("./mastra-contender")).mastra,
+  },
+  {
+    id: "langgraph-postgres",
+    name: "LangGraph PostgresSaver",
+    store: "PostgreSQL",
+    load: async () => (await import("./langgraph-contender")).langgraph,
+  },
 ];
 
 export function contenderOf(id: ContenderId): Contender {

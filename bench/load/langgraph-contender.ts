@@ -4,13 +4,29 @@ import { AIMessage, HumanMessage, trimMessages, type BaseMessage } from "@langch
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { cloneRows } from "./clone-rows";
-import { FILLER_MESSAGES, REPLY, seedRole, seedText, turnText, WINDOW, type CellConfig, type ContenderImplementation, type OpenContender, type StoredTranscript } from "./contenders";
+import {
+  FILLER_MESSAGES,
+  REPLY,
+  seedRole,
+  seedText,
+  turnText,
+  WINDOW,
+  type CellConfig,
+  type ContenderImplementation,
+  type OpenContender,
+  type StoredTranscript,
+} from "./contenders";
 
 function langgraphGraph(saver: PostgresSaver) {
   return new StateGraph(MessagesAnnotation)
     .addNode("model", async (state) => {
-      const window = await trimMessages(state.messages, { maxTokens: WINDOW + 1, tokenCounter: (messages) => messages.length, strategy: "last" });
-      if (window.length !== WINDOW + 1) throw new Error(`LangGraph's window held ${window.length} messages, expected ${WINDOW + 1}`);
+      const window = await trimMessages(state.messages, {
+        maxTokens: WINDOW + 1,
+        tokenCounter: (messages) => messages.length,
+        strategy: "last",
+      });
+      if (window.length !== WINDOW + 1)
+        throw new Error(`LangGraph's window held ${window.length} messages, expected ${WINDOW + 1}`);
       return { messages: [new AIMessage(REPLY)] };
     })
     .addEdge(START, "model")
@@ -31,14 +47,22 @@ export const langgraph: ContenderImplementation = {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS "${config.namespace}"`);
       await saver.setup();
       const graph = langgraphGraph(saver);
-      for (const [template, size] of [["active-template", config.history], ["filler-template", FILLER_MESSAGES]] as const) {
+      for (const [template, size] of [
+        ["active-template", config.history],
+        ["filler-template", FILLER_MESSAGES],
+      ] as const) {
         const seed: BaseMessage[] = Array.from({ length: size }, (_, index) =>
-          seedRole(index) === "user" ? new HumanMessage({ id: `m${index}`, content: seedText(index) }) : new AIMessage({ id: `m${index}`, content: seedText(index) }),
+          seedRole(index) === "user"
+            ? new HumanMessage({ id: `m${index}`, content: seedText(index) })
+            : new AIMessage({ id: `m${index}`, content: seedText(index) }),
         );
         await graph.updateState({ configurable: { thread_id: template } }, { messages: seed }, "model");
       }
       const schema = `"${config.namespace}"`;
-      for (const [template, ids] of [["active-template", active], ["filler-template", filler]] as const) {
+      for (const [template, ids] of [
+        ["active-template", active],
+        ["filler-template", filler],
+      ] as const) {
         for (const table of ["checkpoints", "checkpoint_blobs", "checkpoint_writes"]) {
           await cloneRows(pool, `${schema}."${table}"`, "thread_id", template, ids);
           await pool.query(`DELETE FROM ${schema}."${table}" WHERE thread_id = $1`, [template]);
@@ -53,7 +77,10 @@ export const langgraph: ContenderImplementation = {
     const graph = langgraphGraph(saver);
     return {
       async turn(sessionId, turn) {
-        await graph.invoke({ messages: [new HumanMessage(turnText(sessionId, turn))] }, { configurable: { thread_id: sessionId } });
+        await graph.invoke(
+          { messages: [new HumanMessage(turnText(sessionId, turn))] },
+          { configurable: { thread_id: sessionId } },
+        );
       },
       close: () => pool.end(),
     };
@@ -62,7 +89,10 @@ export const langgraph: ContenderImplementation = {
     const { saver, pool } = langgraphSaver(config);
     try {
       const state = await langgraphGraph(saver).getState({ configurable: { thread_id: sessionId } });
-      return (state.values.messages as BaseMessage[]).map((message) => ({ role: message.getType() === "human" ? "user" : "assistant", text: String(message.content) }));
+      return (state.values.messages as BaseMessage[]).map((message) => ({
+        role: message.getType() === "human" ? "user" : "assistant",
+        text: String(message.content),
+      }));
     } finally {
       await pool.end();
     }

@@ -5,7 +5,13 @@
  * this process. Worker 0 also seeds each cell's store and reads its sessions back, so the bench
  * process never loads the libraries.
  */
-import { constants, monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from "node:perf_hooks";
+import {
+  constants,
+  monitorEventLoopDelay,
+  performance,
+  PerformanceObserver,
+  type IntervalHistogram,
+} from "node:perf_hooks";
 import pg from "pg";
 import { contenderOf, type CellConfig, type OpenContender, type StoredTranscript } from "./contenders";
 
@@ -32,7 +38,16 @@ export interface WorkerStalls {
   involuntarySwitches: number;
 }
 
-export type FromWorker = { type: "started" } | { id: number; ms: number; error?: string; transcripts?: StoredTranscript[]; cpu?: { micros: number; turns: number }; stalls?: WorkerStalls };
+export type FromWorker =
+  | { type: "started" }
+  | {
+      id: number;
+      ms: number;
+      error?: string;
+      transcripts?: StoredTranscript[];
+      cpu?: { micros: number; turns: number };
+      stalls?: WorkerStalls;
+    };
 
 let open: OpenContender | undefined;
 /** CPU time this process spent since the contender was opened, and the turns it ran. */
@@ -47,7 +62,9 @@ new PerformanceObserver((list) => {
     collections.ms += entry.duration;
     collections.count++;
     collections.maxMs = Math.max(collections.maxMs, entry.duration);
-    if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+    if (
+      (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR
+    ) {
       collections.majorCount++;
       collections.majorMs += entry.duration;
       collections.majorMaxMs = Math.max(collections.majorMaxMs, entry.duration);
@@ -66,7 +83,9 @@ async function withPool<T>(config: CellConfig, body: (pool: pg.Pool) => Promise<
   }
 }
 
-async function handle(message: ToWorker): Promise<{ transcripts?: StoredTranscript[]; cpu?: { micros: number; turns: number }; stalls?: WorkerStalls }> {
+async function handle(
+  message: ToWorker,
+): Promise<{ transcripts?: StoredTranscript[]; cpu?: { micros: number; turns: number }; stalls?: WorkerStalls }> {
   switch (message.type) {
     case "open":
       open = await (await contenderOf(message.config.contender).load()).open(message.config);
@@ -113,7 +132,8 @@ async function handle(message: ToWorker): Promise<{ transcripts?: StoredTranscri
       const implementation = await contenderOf(message.config.contender).load();
       const transcripts = await withPool(message.config, async (pool) => {
         const all: StoredTranscript[] = [];
-        for (const sessionId of message.sessionIds) all.push(await implementation.read(message.config, sessionId, pool));
+        for (const sessionId of message.sessionIds)
+          all.push(await implementation.read(message.config, sessionId, pool));
         return all;
       });
       return { transcripts };
@@ -125,7 +145,8 @@ process.on("message", (message: ToWorker) => {
   const started = performance.now();
   handle(message).then(
     (result) => process.send!({ id: message.id, ms: performance.now() - started, ...result } satisfies FromWorker),
-    (error: unknown) => process.send!({ id: message.id, ms: performance.now() - started, error: text(error) } satisfies FromWorker),
+    (error: unknown) =>
+      process.send!({ id: message.id, ms: performance.now() - started, error: text(error) } satisfies FromWorker),
   );
 });
 process.on("disconnect", () => process.exit(0));

@@ -4,7 +4,15 @@
  * The session id comes from the server's own knowledge of who is asking: here a signed cookie
  * set at login, verified by `sessionFromRequest`. Never take it from the request body.
  */
-import { convertToModelMessages, convertToUIMessages, InvalidMessageError, streamText, tool, type LanguageModel, type MemoryStore } from "agentcore";
+import {
+  convertToModelMessages,
+  convertToUIMessages,
+  InvalidMessageError,
+  streamText,
+  tool,
+  type LanguageModel,
+  type MemoryStore,
+} from "agentcore";
 import { z } from "zod";
 import { createChatStore, scriptedModel, sessionFromRequest } from "./shared";
 
@@ -29,7 +37,9 @@ export function createChatHandlers(options: { memoryStore: MemoryStore; model: (
       const body = (await request.json()) as { messages?: unknown };
       messages = convertToModelMessages(body.messages); // untrusted: validated, typed errors
     } catch (error) {
-      const message = InvalidMessageError.isInstance(error) ? error.message : "The body must be JSON: { messages: UIMessage[] }.";
+      const message = InvalidMessageError.isInstance(error)
+        ? error.message
+        : "The body must be JSON: { messages: UIMessage[] }.";
       return Response.json({ error: message }, { status: 400 });
     }
     if (messages.at(-1)?.role !== "user") {

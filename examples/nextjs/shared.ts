@@ -36,7 +36,9 @@ export function scriptedModel(): MockLanguageModel {
     responses: (call) => {
       const last = call.messages.at(-1);
       if (last?.role === "user" && /weather/i.test(last.content)) {
-        return { toolCalls: [{ name: "get_weather", arguments: { city: /in (\w+)/i.exec(last.content)?.[1] ?? "Tokyo" } }] };
+        return {
+          toolCalls: [{ name: "get_weather", arguments: { city: /in (\w+)/i.exec(last.content)?.[1] ?? "Tokyo" } }],
+        };
       }
       if (last?.role === "tool") return { text: `Here is the weather: ${last.content}` };
       return { text: `You said: ${last?.content ?? ""}` };

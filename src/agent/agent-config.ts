@@ -10,7 +10,14 @@ import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore } from "../stores/memory-store";
 import { validateSessionId } from "../messages/session-id";
 import { adaptStore, type AdaptedStore } from "../stores/store-adapter";
-import { createMemoryTools, DEFAULT_FACT_LIMITS, FACT_CHANGING_TOOL_NAMES, MEMORY_TOOL_NAMES, type FactChange, type FactLimits } from "../tools/memory-tools";
+import {
+  createMemoryTools,
+  DEFAULT_FACT_LIMITS,
+  FACT_CHANGING_TOOL_NAMES,
+  MEMORY_TOOL_NAMES,
+  type FactChange,
+  type FactLimits,
+} from "../tools/memory-tools";
 import type { ToolExecutionContext, ToolSet } from "../tools/tool";
 import { toToolDefinitions } from "../tools/tool-definitions";
 import type { AgentOptions } from "./agent-options";
@@ -71,13 +78,17 @@ export interface MemoryToolHooks {
  */
 export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryToolHooks): AgentConfig {
   if (options == null || typeof options !== "object") {
-    throw new InvalidArgumentError({ argument: "options", message: "new Agent() needs an options object with at least `model`." });
+    throw new InvalidArgumentError({
+      argument: "options",
+      message: "new Agent() needs an options object with at least `model`.",
+    });
   }
   const agentlib = options[agentlibRules] === true;
   if (options.model === undefined && !agentlib) {
     throw new InvalidArgumentError({
       argument: "model",
-      message: 'new Agent() needs a `model`: a "provider/model" string such as "openai/gpt-4o", or a LanguageModel instance.',
+      message:
+        'new Agent() needs a `model`: a "provider/model" string such as "openai/gpt-4o", or a LanguageModel instance.',
     });
   }
   const model = options.model === undefined ? NO_MODEL : resolveLanguageModel(options.model);
@@ -88,18 +99,29 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
   const memoryStore = options.memoryStore ?? new InMemoryStore();
   const factScope = options.factScope ?? "session";
   if (factScope !== "session" && factScope !== "user") {
-    throw new InvalidArgumentError({ argument: "factScope", value: factScope, message: 'factScope must be "session" or "user".' });
+    throw new InvalidArgumentError({
+      argument: "factScope",
+      value: factScope,
+      message: 'factScope must be "session" or "user".',
+    });
   }
   const factLimits = { ...DEFAULT_FACT_LIMITS };
   for (const [name, value] of Object.entries(options.factLimits ?? {})) {
     if (!(name in DEFAULT_FACT_LIMITS)) {
-      throw new InvalidArgumentError({ argument: `factLimits.${name}`, message: `Unknown fact limit "${name}". Known: ${Object.keys(DEFAULT_FACT_LIMITS).join(", ")}.` });
+      throw new InvalidArgumentError({
+        argument: `factLimits.${name}`,
+        message: `Unknown fact limit "${name}". Known: ${Object.keys(DEFAULT_FACT_LIMITS).join(", ")}.`,
+      });
     }
     factLimits[name as keyof FactLimits] = integerOption(value, `factLimits.${name}`, 1);
   }
   const concurrency = options.concurrency ?? "queue";
   if (concurrency !== "queue" && concurrency !== "reject") {
-    throw new InvalidArgumentError({ argument: "concurrency", value: concurrency, message: `concurrency must be "queue" or "reject", got ${JSON.stringify(concurrency)}.` });
+    throw new InvalidArgumentError({
+      argument: "concurrency",
+      value: concurrency,
+      message: `concurrency must be "queue" or "reject", got ${JSON.stringify(concurrency)}.`,
+    });
   }
   const sessionLockTimeoutMs = options.sessionLockTimeoutMs ?? 120_000;
   if (!Number.isInteger(sessionLockTimeoutMs) || sessionLockTimeoutMs < 0) {
@@ -139,12 +161,19 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
     store: adaptStore(memoryStore),
     memoryProvider: options.memoryProvider,
     historyProvider: undefined,
-    sessionId: options.sessionId !== undefined ? validateSessionId(options.sessionId) : agentlib ? undefined : `session-${newId()}`,
+    sessionId:
+      options.sessionId !== undefined
+        ? validateSessionId(options.sessionId)
+        : agentlib
+          ? undefined
+          : `session-${newId()}`,
     tools,
     toolDefinitions: toToolDefinitions(tools),
     factChangingTools: new Set<string>(options.enableMemoryTools ? FACT_CHANGING_TOOL_NAMES : []),
     maxSteps: integerOption(options.maxSteps, "maxSteps", 5),
-    facts: options.enableMemoryTools ? Object.freeze({ scope: factScope, maxPromptTokens: factLimits.maxPromptTokens }) : undefined,
+    facts: options.enableMemoryTools
+      ? Object.freeze({ scope: factScope, maxPromptTokens: factLimits.maxPromptTokens })
+      : undefined,
     factLimits,
     recallLimit: integerOption(options.recallLimit, "recallLimit", 5),
     memoryProviderTimeoutMs: integerOption(options.memoryProviderTimeoutMs, "memoryProviderTimeoutMs", 3000),
@@ -158,4 +187,3 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
     telemetry: resolveTelemetry(options.telemetry),
   });
 }
-

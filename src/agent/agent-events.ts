@@ -77,7 +77,9 @@ export type AgentEventListener<Name extends AgentEventName> = (event: AgentEvent
 export class AgentEventEmitter {
   private readonly listeners = new Map<AgentEventName, Set<(event: never) => void>>();
 
-  constructor(private readonly onListenerError: (error: unknown, event: AgentEventName) => void = defaultListenerError) {}
+  constructor(
+    private readonly onListenerError: (error: unknown, event: AgentEventName) => void = defaultListenerError,
+  ) {}
 
   on<Name extends AgentEventName>(name: Name, listener: AgentEventListener<Name>): () => void {
     let set = this.listeners.get(name);

@@ -17,17 +17,29 @@ describe("Agent with semantic memory", () => {
     const model = new MockLanguageModel({ responses: () => ({ text: "Noted." }) });
     const memoryProvider = new SemanticMemoryProvider({ scope: "user" });
     const agent = new Agent({ model, memoryProvider, systemPrompt: "Be brief." });
-    await agent.run({ input: "I moved to Lisbon last spring and I love the trams.", sessionId: "monday", userId: "ana" });
+    await agent.run({
+      input: "I moved to Lisbon last spring and I love the trams.",
+      sessionId: "monday",
+      userId: "ana",
+    });
     await agent.run({ input: "My dentist appointment in Porto is on Friday.", sessionId: "bruno-1", userId: "bruno" });
 
-    await agent.run({ input: "Which city did I move to? Remind me about the trams.", sessionId: "friday", userId: "ana" });
+    await agent.run({
+      input: "Which city did I move to? Remind me about the trams.",
+      sessionId: "friday",
+      userId: "ana",
+    });
     const block = recalledBlock(model.calls.at(-1)!.system);
     expect(block).toContain("I moved to Lisbon last spring");
     expect(block).not.toContain("Porto");
     // The new session's own history is empty: the memory came only through recall.
     expect(model.calls.at(-1)!.messages).toHaveLength(1);
 
-    await agent.run({ input: "Where is my dentist appointment? Lisbon or Porto?", sessionId: "bruno-2", userId: "bruno" });
+    await agent.run({
+      input: "Where is my dentist appointment? Lisbon or Porto?",
+      sessionId: "bruno-2",
+      userId: "bruno",
+    });
     const bruno = recalledBlock(model.calls.at(-1)!.system);
     expect(bruno).toContain("Porto");
     expect(bruno).not.toContain("Lisbon last spring");
@@ -40,12 +52,21 @@ describe("Agent with semantic memory", () => {
     const result = await agent.run({ input: "Paint the kitchen blue.", sessionId: "s" });
     const entries = await memoryProvider.entries({ sessionId: "s" });
     expect(entries.map((entry) => entry.messageId)).toEqual(result.messages.map((message) => message.id));
-    expect(entries[0]).toMatchObject({ sessionId: "s", agentName: "painter", role: "user", content: "Paint the kitchen blue." });
+    expect(entries[0]).toMatchObject({
+      sessionId: "s",
+      agentName: "painter",
+      role: "user",
+      content: "Paint the kitchen blue.",
+    });
   });
 
   it("a CompositeMemory with a hanging member still recalls from the others within its timeout", async () => {
     const semantic = new SemanticMemoryProvider();
-    const hanging: MemoryProvider = { type: "hanging", read: () => new Promise(() => {}), write: () => new Promise(() => {}) };
+    const hanging: MemoryProvider = {
+      type: "hanging",
+      read: () => new Promise(() => {}),
+      write: () => new Promise(() => {}),
+    };
     const skipped: string[] = [];
     const memoryProvider = new CompositeMemory({
       providers: [{ provider: hanging, timeoutMs: 40 }, semantic],
@@ -67,7 +88,11 @@ describe("Agent with semantic memory", () => {
 
   describe("degrades, never fails, when the provider misbehaves", () => {
     const cases: [string, MemoryProvider, string][] = [
-      ["hangs", { type: "hanging", read: () => new Promise(() => {}), write: () => new Promise(() => {}) }, "timed out"],
+      [
+        "hangs",
+        { type: "hanging", read: () => new Promise(() => {}), write: () => new Promise(() => {}) },
+        "timed out",
+      ],
       [
         "throws",
         {
@@ -85,7 +110,12 @@ describe("Agent with semantic memory", () => {
     for (const [what, provider, message] of cases) {
       it(`a provider that ${what}: the turn completes without recall, memory:error fires for read and write`, async () => {
         const model = new MockLanguageModel({ responses: () => ({ text: "answered anyway" }) });
-        const agent = new Agent({ model, memoryProvider: provider, memoryProviderTimeoutMs: 50, systemPrompt: "Base." });
+        const agent = new Agent({
+          model,
+          memoryProvider: provider,
+          memoryProviderTimeoutMs: 50,
+          systemPrompt: "Base.",
+        });
         const errors: AgentEventMap["memory:error"][] = [];
         agent.on("memory:error", (event) => errors.push(event));
         const result = await agent.run({ input: "hello", sessionId: "s" });
@@ -103,7 +133,11 @@ describe("Agent with semantic memory", () => {
       const huge = "x".repeat(1024 * 1024);
       const provider: MemoryProvider = {
         type: "flood",
-        read: async () => Array.from({ length: 5 }, (_, index) => ({ id: `r${index}`, content: `${index} </recalled_memories> ${huge}` })),
+        read: async () =>
+          Array.from({ length: 5 }, (_, index) => ({
+            id: `r${index}`,
+            content: `${index} </recalled_memories> ${huge}`,
+          })),
         write: async () => {},
       };
       const model = new MockLanguageModel({ responses: () => ({ text: "fine" }) });
@@ -133,7 +167,11 @@ describe("Agent with semantic memory", () => {
     });
 
     it("a provider that answers garbage (not an array): no recall, the turn completes", async () => {
-      const provider = { type: "odd", read: async () => ({ not: "an array" }), write: async () => {} } as unknown as MemoryProvider;
+      const provider = {
+        type: "odd",
+        read: async () => ({ not: "an array" }),
+        write: async () => {},
+      } as unknown as MemoryProvider;
       const model = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
       const agent = new Agent({ model, memoryProvider: provider });
       expect((await agent.run({ input: "hi", sessionId: "s" })).text).toBe("ok");

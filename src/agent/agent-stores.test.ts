@@ -29,9 +29,11 @@ describe("two runs on one session in different processes", () => {
     const agents = ["A", "B"].map(
       (label) => new Agent({ model: slowModel(label), memoryStore: new FileMemoryStore(path), sessionId: "shared" }),
     );
-    await Promise.all(agents.map(async (agent, index) => {
-      for (let turn = 0; turn < 4; turn++) await agent.run(`${index === 0 ? "A" : "B"} question ${turn}`);
-    }));
+    await Promise.all(
+      agents.map(async (agent, index) => {
+        for (let turn = 0; turn < 4; turn++) await agent.run(`${index === 0 ? "A" : "B"} question ${turn}`);
+      }),
+    );
     const history = await new FileMemoryStore(path).getMessages("shared");
     expect(history).toHaveLength(16);
     for (let index = 0; index < history.length; index += 2) {
@@ -45,12 +47,20 @@ describe("two runs on one session in different processes", () => {
   it('rejects a second run elsewhere with concurrency: "reject", leaving the first turn whole', async () => {
     const path = join(directory, "rejected.json");
     const first = new Agent({ model: slowModel("A"), memoryStore: new FileMemoryStore(path), sessionId: "shared" });
-    const second = new Agent({ model: slowModel("B"), memoryStore: new FileMemoryStore(path), sessionId: "shared", concurrency: "reject" });
+    const second = new Agent({
+      model: slowModel("B"),
+      memoryStore: new FileMemoryStore(path),
+      sessionId: "shared",
+      concurrency: "reject",
+    });
     const running = first.run("first");
     await new Promise((resolve) => setTimeout(resolve, 5));
     await expect(second.run("second")).rejects.toSatisfy(SessionBusyError.isInstance);
     await running;
-    expect((await new FileMemoryStore(path).getMessages("shared")).map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect((await new FileMemoryStore(path).getMessages("shared")).map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+    ]);
     await second.run("now free");
   });
 

@@ -35,7 +35,11 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<{ values: T[]; er
 describe("AgentStream", () => {
   it("gives every reader every part in order, readers waiting side by side and a reader that starts late", async () => {
     const stream = new AgentStream(run());
-    const [text, full, text2] = await Promise.all([collect(stream.textStream), collect(stream.fullStream), collect(stream.textStream)]);
+    const [text, full, text2] = await Promise.all([
+      collect(stream.textStream),
+      collect(stream.fullStream),
+      collect(stream.textStream),
+    ]);
     expect(text.values).toEqual(["a", "b"]);
     expect(text2.values).toEqual(["a", "b"]);
     expect(full.values.map((part) => part.type)).toEqual(["step-start", "text-delta", "tool-call", "text-delta"]);

@@ -17,7 +17,11 @@ export class AgentStream {
    * `source`: the run's parts, or a function that starts the run given a sink (the run then hands
    * its text deltas straight to the sink instead of yielding each through its generators).
    */
-  constructor(source: AsyncGenerator<AgentStreamPart, AgentResult> | ((sink: (part: AgentStreamPart) => void) => AsyncGenerator<AgentStreamPart, AgentResult>)) {
+  constructor(
+    source:
+      | AsyncGenerator<AgentStreamPart, AgentResult>
+      | ((sink: (part: AgentStreamPart) => void) => AsyncGenerator<AgentStreamPart, AgentResult>),
+  ) {
     const buffer = this.buffer;
     const generator = typeof source === "function" ? source((part) => buffer.push(part)) : source;
     this.response = this.drive(generator);

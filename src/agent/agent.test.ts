@@ -27,7 +27,9 @@ function withoutMeta(messages: AgentMessage[]) {
 
 describe("Agent run loop", () => {
   it("answers with text and records the exact request", async () => {
-    const model = new MockLanguageModel({ responses: [{ text: "Hello!", usage: { inputTokens: 10, outputTokens: 2 } }] });
+    const model = new MockLanguageModel({
+      responses: [{ text: "Hello!", usage: { inputTokens: 10, outputTokens: 2 } }],
+    });
     const agent = new Agent({ model, systemPrompt: "You are helpful." });
     const result = await agent.run("Hi");
     expect(result.text).toBe("Hello!");
@@ -71,7 +73,11 @@ describe("Agent run loop", () => {
     ]);
     expect(withoutMeta(model.calls[1]!.messages)).toEqual([
       { role: "user", content: "Weather in Tokyo?" },
-      { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Tokyo" } }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Tokyo" } }],
+      },
       { role: "tool", toolCallId: "call_1", name: "get_weather", content: '{"city":"Tokyo","temperature":"22°C"}' },
     ]);
     expect(withoutMeta(result.messages)).toEqual([
@@ -106,7 +112,11 @@ describe("Agent run loop", () => {
     const result = await agent.run("go");
     expect(order).toEqual(["slow:1", "slow:30"]); // ran concurrently
     const second = model.calls[1]!.messages;
-    expect(second.slice(2).map((message) => (message.role === "tool" ? message.toolCallId : message.role))).toEqual(["a", "b", "c"]);
+    expect(second.slice(2).map((message) => (message.role === "tool" ? message.toolCallId : message.role))).toEqual([
+      "a",
+      "b",
+      "c",
+    ]);
     expect(isToolPairingValid(second)).toBe(true);
     expect(result.steps[0]!.toolResults.map((toolResult) => toolResult.toolCallId)).toEqual(["a", "b", "c"]);
   });
@@ -116,7 +126,13 @@ describe("Agent run loop", () => {
       responses: () => ({ toolCalls: [{ name: "get_weather", arguments: { city: "Rome" } }] }),
     });
     const store = new InMemoryStore();
-    const agent = new Agent({ model, tools: { get_weather: weather }, maxSteps: 3, memoryStore: store, sessionId: "s" });
+    const agent = new Agent({
+      model,
+      tools: { get_weather: weather },
+      maxSteps: 3,
+      memoryStore: store,
+      sessionId: "s",
+    });
     const result = await agent.run("loop forever");
     expect(model.calls).toHaveLength(3);
     expect(result.steps).toHaveLength(3);
@@ -129,12 +145,12 @@ describe("Agent run loop", () => {
   it("sends invalid tool arguments back to the model as a tool result", async () => {
     const execute = vi.fn(async () => "never");
     const model = new MockLanguageModel({
-      responses: [
-        { toolCalls: [{ id: "bad", name: "get_weather", arguments: { town: 5 } }] },
-        { text: "sorry" },
-      ],
+      responses: [{ toolCalls: [{ id: "bad", name: "get_weather", arguments: { town: 5 } }] }, { text: "sorry" }],
     });
-    const agent = new Agent({ model, tools: { get_weather: tool({ parameters: z.object({ city: z.string() }), execute }) } });
+    const agent = new Agent({
+      model,
+      tools: { get_weather: tool({ parameters: z.object({ city: z.string() }), execute }) },
+    });
     const result = await agent.run("weather");
     expect(execute).not.toHaveBeenCalled();
     const toolMessage = model.calls[1]!.messages.at(-1)!;
@@ -182,7 +198,9 @@ describe("Agent run loop", () => {
 
 describe("Agent sessions", () => {
   it("lets a second run of the same session see the first", async () => {
-    const model = new MockLanguageModel({ responses: [{ text: "Noted: TypeScript." }, { text: "You prefer TypeScript." }] });
+    const model = new MockLanguageModel({
+      responses: [{ text: "Noted: TypeScript." }, { text: "You prefer TypeScript." }],
+    });
     const agent = new Agent({ model });
     await agent.run("I prefer TypeScript.");
     await agent.run("What do I prefer?");
@@ -216,7 +234,9 @@ describe("Agent sessions", () => {
     await agent.run("hi");
     expect(await store.getMessages("user-42")).toHaveLength(2);
     await expect(agent.run({ input: "x", sessionId: "bad\nid" })).rejects.toSatisfy(InvalidArgumentError.isInstance);
-    await expect(agent.run({ input: "x", sessionId: "a".repeat(300) })).rejects.toSatisfy(InvalidArgumentError.isInstance);
+    await expect(agent.run({ input: "x", sessionId: "a".repeat(300) })).rejects.toSatisfy(
+      InvalidArgumentError.isInstance,
+    );
     await expect(agent.run("   ")).rejects.toSatisfy(InvalidArgumentError.isInstance);
   });
 
@@ -224,7 +244,11 @@ describe("Agent sessions", () => {
     const store = sixMethodStore();
     const data = store.sessions;
     const model = new MockLanguageModel({
-      responses: [{ toolCalls: [{ id: "w", name: "get_weather", arguments: { city: "Lima" } }] }, { text: "warm" }, { text: "again" }],
+      responses: [
+        { toolCalls: [{ id: "w", name: "get_weather", arguments: { city: "Lima" } }] },
+        { text: "warm" },
+        { text: "again" },
+      ],
     });
     const agent = new Agent({ model, memoryStore: store, tools: { get_weather: weather }, sessionId: "custom" });
     await agent.run("weather in Lima");
@@ -249,10 +273,17 @@ describe("Agent sessions", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     gate.resolve();
     await Promise.all([first, second]);
-    expect((await store.getMessages("busy")).map((message) => message.content)).toEqual(["first", "answer 0", "second", "answer 1"]);
+    expect((await store.getMessages("busy")).map((message) => message.content)).toEqual([
+      "first",
+      "answer 0",
+      "second",
+      "answer 1",
+    ]);
 
     const rejecting = new Agent({
-      model: new MockLanguageModel({ responses: async () => new Promise((resolve) => setTimeout(() => resolve({ text: "slow" }), 30)) }),
+      model: new MockLanguageModel({
+        responses: async () => new Promise((resolve) => setTimeout(() => resolve({ text: "slow" }), 30)),
+      }),
       concurrency: "reject",
       sessionId: "busy",
     });
@@ -265,11 +296,28 @@ describe("Agent sessions", () => {
 describe("Agent events", () => {
   it("emits every event with its payload, in order", async () => {
     const model = new MockLanguageModel({
-      responses: [{ toolCalls: [{ id: "c1", name: "get_weather", arguments: { city: "Paris" } }], usage: { inputTokens: 5, outputTokens: 1 } }, { text: "Sunny." }],
+      responses: [
+        {
+          toolCalls: [{ id: "c1", name: "get_weather", arguments: { city: "Paris" } }],
+          usage: { inputTokens: 5, outputTokens: 1 },
+        },
+        { text: "Sunny." },
+      ],
     });
     const agent = new Agent({ name: "assistant", model, tools: { get_weather: weather }, sessionId: "events" });
     const seen: { name: AgentEventName; event: AgentEventMap[AgentEventName] }[] = [];
-    const names: AgentEventName[] = ["run:start", "run:end", "step:start", "step:end", "tool:call", "tool:result", "memory:read", "memory:write", "memory:error", "context:trimmed"];
+    const names: AgentEventName[] = [
+      "run:start",
+      "run:end",
+      "step:start",
+      "step:end",
+      "tool:call",
+      "tool:result",
+      "memory:read",
+      "memory:write",
+      "memory:error",
+      "context:trimmed",
+    ];
     for (const name of names) agent.on(name, (event) => seen.push({ name, event }));
     await agent.run({ input: "Weather in Paris?", userId: "u1" });
     expect(seen.map((entry) => entry.name)).toEqual([
@@ -291,10 +339,27 @@ describe("Agent events", () => {
       expect(event.runId).toBe(seen[0]!.event.runId);
     }
     expect(seen[0]!.event).toMatchObject({ input: "Weather in Paris?", userId: "u1" });
-    expect(seen[4]!.event).toMatchObject({ step: 1, toolCall: { id: "c1", name: "get_weather", arguments: { city: "Paris" } } });
-    expect(seen[5]!.event).toMatchObject({ toolCallId: "c1", toolName: "get_weather", isError: false, result: { city: "Paris", temperature: "22°C" } });
-    expect((seen[9]!.event as AgentEventMap["memory:write"]).messages.map((message) => message.role)).toEqual(["assistant", "tool", "assistant"]);
-    expect(seen[10]!.event).toMatchObject({ text: "Sunny.", steps: 2, finishReason: "stop", usage: { inputTokens: 5, outputTokens: 1, totalTokens: 6 } });
+    expect(seen[4]!.event).toMatchObject({
+      step: 1,
+      toolCall: { id: "c1", name: "get_weather", arguments: { city: "Paris" } },
+    });
+    expect(seen[5]!.event).toMatchObject({
+      toolCallId: "c1",
+      toolName: "get_weather",
+      isError: false,
+      result: { city: "Paris", temperature: "22°C" },
+    });
+    expect((seen[9]!.event as AgentEventMap["memory:write"]).messages.map((message) => message.role)).toEqual([
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
+    expect(seen[10]!.event).toMatchObject({
+      text: "Sunny.",
+      steps: 2,
+      finishReason: "stop",
+      usage: { inputTokens: 5, outputTokens: 1, totalTokens: 6 },
+    });
   });
 
   it("never lets a throwing listener break a run", async () => {
@@ -317,7 +382,10 @@ describe("Agent events", () => {
 describe("Agent streaming and aborts", () => {
   it("streams text in deltas and exposes the full stream, text and response", async () => {
     const model = new MockLanguageModel({
-      responses: [{ toolCalls: [{ id: "c", name: "get_weather", arguments: { city: "Bern" } }] }, { text: "Cold and clear in Bern." }],
+      responses: [
+        { toolCalls: [{ id: "c", name: "get_weather", arguments: { city: "Bern" } }] },
+        { text: "Cold and clear in Bern." },
+      ],
       chunkSize: 5,
     });
     const agent = new Agent({ model, tools: { get_weather: weather } });
@@ -421,8 +489,12 @@ describe("Agent configuration errors", () => {
   it("rejects a missing model, a malformed model string and bad numbers", () => {
     expect(() => new Agent({} as never)).toThrow(/needs a `model`/);
     expect(() => new Agent({ model: "gpt-4o" })).toThrow(/provider\/model/);
-    expect(() => new Agent({ model: new MockLanguageModel({ responses: [] }), maxSteps: 0 })).toThrow(/maxSteps must be a positive integer/);
-    expect(() => new Agent({ model: new MockLanguageModel({ responses: [] }), memory: "nope" as never })).toThrow(/memory must be one of/);
+    expect(() => new Agent({ model: new MockLanguageModel({ responses: [] }), maxSteps: 0 })).toThrow(
+      /maxSteps must be a positive integer/,
+    );
+    expect(() => new Agent({ model: new MockLanguageModel({ responses: [] }), memory: "nope" as never })).toThrow(
+      /memory must be one of/,
+    );
   });
 
   it("rejects bad run settings at construction, before any run", () => {
@@ -447,7 +519,16 @@ describe("Agent configuration errors", () => {
       expect(InvalidArgumentError.isInstance(caught), argument).toBe(true);
       expect((caught as InvalidArgumentError).argument).toBe(argument);
     }
-    expect(() => new Agent({ model, concurrency: "reject", sessionLockTimeoutMs: 0, recallLimit: 1, memoryProviderTimeoutMs: 1 })).not.toThrow();
+    expect(
+      () =>
+        new Agent({
+          model,
+          concurrency: "reject",
+          sessionLockTimeoutMs: 0,
+          recallLimit: 1,
+          memoryProviderTimeoutMs: 1,
+        }),
+    ).not.toThrow();
   });
 
   it("builds every strategy name", () => {

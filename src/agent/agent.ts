@@ -91,7 +91,9 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
 
   /** A streamed run on `history` (already parsed, without system messages, pairing restored) instead of the stored history. */
   [streamOnHistory](input: AgentRunOptions, history: AgentMessage[]): AgentStream {
-    return new AgentStream((sink) => this.start(input, "stream", { messages: history, offset: 0, partial: false }, sink));
+    return new AgentStream((sink) =>
+      this.start(input, "stream", { messages: history, offset: 0, partial: false }, sink),
+    );
   }
 
   /**
@@ -102,8 +104,17 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
    * (docs/architecture.md, "The run loop").
    */
   memory(provider: MemoryProvider | MessageMemoryProvider): this {
-    if (provider == null || typeof provider !== "object" || typeof provider.read !== "function" || typeof provider.write !== "function") {
-      throw new InvalidArgumentError({ argument: "memory", value: provider, message: "agent.memory() takes a memory provider: an object with read(options) and write(messages, options)." });
+    if (
+      provider == null ||
+      typeof provider !== "object" ||
+      typeof provider.read !== "function" ||
+      typeof provider.write !== "function"
+    ) {
+      throw new InvalidArgumentError({
+        argument: "memory",
+        value: provider,
+        message: "agent.memory() takes a memory provider: an object with read(options) and write(messages, options).",
+      });
     }
     this.config = Object.freeze({ ...this.config, historyProvider: provider });
     // Runs on one session through this provider, from any agent, wait for each other: each reads the history the last one wrote.
@@ -120,11 +131,18 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     this.events.off(name, listener);
   }
 
-  private async *start(input: string | AgentRunOptions, mode: TurnRun["mode"], history?: LoadedHistory, textSink?: TurnRun["textSink"]): AsyncGenerator<AgentStreamPart, AgentResult> {
+  private async *start(
+    input: string | AgentRunOptions,
+    mode: TurnRun["mode"],
+    history?: LoadedHistory,
+    textSink?: TurnRun["textSink"],
+  ): AsyncGenerator<AgentStreamPart, AgentResult> {
     const run = this.resolveRun(input, mode, history, textSink);
     const config = this.config;
     // Traced (the telemetry option): the run's span covers waiting for the session too.
-    return yield* config.telemetry ? traceRun({ ...config, telemetry: config.telemetry }, run, (traced) => this.runOnSession(traced)) : this.runOnSession(run);
+    return yield* config.telemetry
+      ? traceRun({ ...config, telemetry: config.telemetry }, run, (traced) => this.runOnSession(traced))
+      : this.runOnSession(run);
   }
 
   /** Runs the turn once the session is this run's (the in-process queue, then the store's lock). */
@@ -136,14 +154,24 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     if (run.factScopeId !== undefined) this.runScopes.set(run.runId, run.factScopeId);
     try {
       // The store's cross-process lock, where it has one: `queue` waits for a run elsewhere, `reject` fails at once.
-      const lockOptions = { timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs, ...(run.abortSignal ? { signal: run.abortSignal } : {}) };
+      const lockOptions = {
+        timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs,
+        ...(run.abortSignal ? { signal: run.abortSignal } : {}),
+      };
       // A run that reads a tail of the stored history reads it with the lock, in one round trip where the store can.
       const historyLimit = this.config.strategy.historyLimit;
-      const tailLimit = run.history === undefined && this.config.historyProvider === undefined ? tailReadLimit(store, historyLimit) : undefined;
-      const locked = tailLimit === undefined ? { release: await store.lockSession(run.sessionId, lockOptions) } : await store.lockSessionReadingTail(run.sessionId, lockOptions, tailLimit);
+      const tailLimit =
+        run.history === undefined && this.config.historyProvider === undefined
+          ? tailReadLimit(store, historyLimit)
+          : undefined;
+      const locked =
+        tailLimit === undefined
+          ? { release: await store.lockSession(run.sessionId, lockOptions) }
+          : await store.lockSessionReadingTail(run.sessionId, lockOptions, tailLimit);
       releaseStoreLock = locked.release;
       await this.recordAgentName(run.sessionId);
-      const tail = locked.tail && historyLimit !== undefined ? { tail: { read: locked.tail, limit: historyLimit } } : {};
+      const tail =
+        locked.tail && historyLimit !== undefined ? { tail: { read: locked.tail, limit: historyLimit } } : {};
       return yield* runTurn(this.config, run, { ...tail, locked: releaseStoreLock !== undefined });
     } finally {
       this.runScopes.delete(run.runId);
@@ -153,10 +181,18 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   }
 
   /** The run's own record: its input checked and its ids validated, once. */
-  private resolveRun(input: string | AgentRunOptions, mode: TurnRun["mode"], history: LoadedHistory | undefined, textSink?: TurnRun["textSink"]): TurnRun {
+  private resolveRun(
+    input: string | AgentRunOptions,
+    mode: TurnRun["mode"],
+    history: LoadedHistory | undefined,
+    textSink?: TurnRun["textSink"],
+  ): TurnRun {
     const runOptions = normaliseRunInput(input);
     if (this.model === NO_MODEL) throw noModelError();
-    const sessionId = runOptions.sessionId === undefined ? (this.sessionId ?? `session-${newId()}`) : validateSessionId(runOptions.sessionId);
+    const sessionId =
+      runOptions.sessionId === undefined
+        ? (this.sessionId ?? `session-${newId()}`)
+        : validateSessionId(runOptions.sessionId);
     const userId = runOptions.userId === undefined ? undefined : validateSessionId(runOptions.userId, "userId");
     const runId = newId();
     const facts = this.config.facts;
@@ -166,17 +202,24 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       userId,
       input: runOptions.input,
       abortSignal: runOptions.signal,
-      factScopeId: facts ? factScopeId(facts.scope, { sessionId, ...(userId === undefined ? {} : { userId }) }, { validated: true }) : undefined,
+      factScopeId: facts
+        ? factScopeId(facts.scope, { sessionId, ...(userId === undefined ? {} : { userId }) }, { validated: true })
+        : undefined,
       mode,
       history,
-      notifier: new RunNotifier(this.events, { sessionId, runId, ...(this.name === undefined ? {} : { agentName: this.name }) }),
+      notifier: new RunNotifier(this.events, {
+        sessionId,
+        runId,
+        ...(this.name === undefined ? {} : { agentName: this.name }),
+      }),
       textSink,
     };
   }
 
   /** Records this agent's name on the session once per Agent instance, where the store keeps metadata. */
   private async recordAgentName(sessionId: string): Promise<void> {
-    if (this.name === undefined || !this.config.store.capabilities.updateSession || this.namedSessions.has(sessionId)) return;
+    if (this.name === undefined || !this.config.store.capabilities.updateSession || this.namedSessions.has(sessionId))
+      return;
     await this.config.store.updateSession(sessionId, { agentName: this.name });
     this.namedSessions.add(sessionId);
   }
@@ -188,7 +231,7 @@ function normaliseRunInput(input: string | AgentRunOptions): AgentRunOptions {
     throw new InvalidArgumentError({
       argument: "input",
       value: input,
-      message: 'run() takes the user message as a string, or { input: string, sessionId?, userId?, signal? }.',
+      message: "run() takes the user message as a string, or { input: string, sessionId?, userId?, signal? }.",
     });
   }
   if (options.input.trim().length === 0) {

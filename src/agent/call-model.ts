@@ -1,5 +1,11 @@
 import type { ToolCall } from "../messages/agent-message";
-import { emptyUsage, type LanguageModel, type LanguageModelCall, type LanguageModelResult, type LanguageModelStreamPart } from "../models/language-model";
+import {
+  emptyUsage,
+  type LanguageModel,
+  type LanguageModelCall,
+  type LanguageModelResult,
+  type LanguageModelStreamPart,
+} from "../models/language-model";
 import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
 import { isEncodingLoaded, tokenizerFor } from "../tokens/tokenizer";
@@ -12,12 +18,19 @@ import { throwIfAborted } from "./throw-if-aborted";
  * Calls the model: `doGenerate`, or `doStream` with each text delta yielded as it comes. Learns
  * the token calibration of the model from the usage it reports.
  */
-export async function* callModel(config: AgentConfig, run: TurnRun, call: LanguageModelCall): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
+export async function* callModel(
+  config: AgentConfig,
+  run: TurnRun,
+  call: LanguageModelCall,
+): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
   const span = run.trace?.chat(config.model, call);
   let response: LanguageModelResult;
   try {
     const generate = () => config.model.doGenerate(call);
-    response = run.mode === "generate" ? await (span ? span.within(generate) : generate()) : yield* streamModel(config.model, run, call);
+    response =
+      run.mode === "generate"
+        ? await (span ? span.within(generate) : generate())
+        : yield* streamModel(config.model, run, call);
   } catch (error) {
     span?.fail(error, run.abortSignal?.aborted);
     throw error;
@@ -27,7 +40,11 @@ export async function* callModel(config: AgentConfig, run: TurnRun, call: Langua
   return response;
 }
 
-async function* streamModel(model: LanguageModel, run: TurnRun, call: LanguageModelCall): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
+async function* streamModel(
+  model: LanguageModel,
+  run: TurnRun,
+  call: LanguageModelCall,
+): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
   let text = "";
   const toolCalls: ToolCall[] = [];
   let finish: Extract<LanguageModelStreamPart, { type: "finish" }> | undefined;
@@ -61,7 +78,16 @@ async function* streamModel(model: LanguageModel, run: TurnRun, call: LanguageMo
  * to count (a sliding window, a short history) does not pay the tokenizer's cold load for it.
  */
 function calibrateTokens(model: LanguageModel, call: LanguageModelCall, reportedInputTokens: number): void {
-  if (!(reportedInputTokens > 0) || !isEncodingLoaded(tokenizerFor(model).encoding) || !sharedTokenCalibration.wants(model)) return;
-  const estimated = estimateMessagesTokens(call.messages, { model, ...(call.system === undefined ? {} : { system: call.system }), tools: call.tools });
+  if (
+    !(reportedInputTokens > 0) ||
+    !isEncodingLoaded(tokenizerFor(model).encoding) ||
+    !sharedTokenCalibration.wants(model)
+  )
+    return;
+  const estimated = estimateMessagesTokens(call.messages, {
+    model,
+    ...(call.system === undefined ? {} : { system: call.system }),
+    tools: call.tools,
+  });
   sharedTokenCalibration.record(model, estimated, reportedInputTokens);
 }

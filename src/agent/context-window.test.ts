@@ -12,7 +12,11 @@ describe("Agent context window", () => {
     const store = new InMemoryStore();
     const agent = new Agent({ model, memory: "sliding_window", maxMessages: 2, memoryStore: store, sessionId: "s" });
     for (let index = 1; index <= 4; index++) await agent.run(`question ${index}`);
-    expect(model.calls[3]!.messages.map((message) => message.content)).toEqual(["question 3", "answer 3", "question 4"]);
+    expect(model.calls[3]!.messages.map((message) => message.content)).toEqual([
+      "question 3",
+      "answer 3",
+      "question 4",
+    ]);
     expect(await store.getMessages("s")).toHaveLength(8); // the store keeps everything
   });
 
@@ -20,9 +24,16 @@ describe("Agent context window", () => {
     const model = new MockLanguageModel({
       provider: "openai",
       modelId: "gpt-4o-calibration-test",
-      responses: (_call, index) => ({ text: `answer number ${index + 1} `.repeat(20), usage: { inputTokens: 500, outputTokens: 5 } }),
+      responses: (_call, index) => ({
+        text: `answer number ${index + 1} `.repeat(20),
+        usage: { inputTokens: 500, outputTokens: 5 },
+      }),
     });
-    const agent = new Agent({ model, memory: new TokenWindowMemory({ maxTokens: 300, stablePrefix: false }), sessionId: "s" });
+    const agent = new Agent({
+      model,
+      memory: new TokenWindowMemory({ maxTokens: 300, stablePrefix: false }),
+      sessionId: "s",
+    });
     const events: AgentEventMap["context:trimmed"][] = [];
     agent.on("context:trimmed", (event) => events.push(event));
     for (let index = 1; index <= 6; index++) await agent.run(`question ${index}`);
@@ -39,10 +50,17 @@ describe("Agent context window", () => {
   });
 
   it('memory: "token_window" uses maxTokens, "summary" uses the agent model by default', async () => {
-    const agent = new Agent({ model: new MockLanguageModel({ responses: [] }), memory: "token_window", maxTokens: 1234 });
+    const agent = new Agent({
+      model: new MockLanguageModel({ responses: [] }),
+      memory: "token_window",
+      maxTokens: 1234,
+    });
     expect(agent.strategy).toBeInstanceOf(TokenWindowMemory);
     const model = new MockLanguageModel({
-      responses: (call, index) => (call.system?.startsWith("You keep a running summary") ? { text: "they asked things" } : { text: `answer ${index}` }),
+      responses: (call, index) =>
+        call.system?.startsWith("You keep a running summary")
+          ? { text: "they asked things" }
+          : { text: `answer ${index}` },
     });
     const summarising = new Agent({ model, memory: "summary" });
     for (let index = 1; index <= 12; index++) await summarising.run(`question ${index}`);

@@ -24,7 +24,10 @@ class OverwritingMemory {
   }
   async write(messages: ModelMessage[], options: MemoryWriteOptions): Promise<void> {
     this.writes.push({ messages, options });
-    this.sessions.set(options.sessionId ?? "default", structuredClone(messages.filter((message) => message.role !== "system")));
+    this.sessions.set(
+      options.sessionId ?? "default",
+      structuredClone(messages.filter((message) => message.role !== "system")),
+    );
   }
 }
 
@@ -90,11 +93,22 @@ describe("a provider given to .memory() is the agent's history", () => {
     await agent.run({ input: "My name is Alice.", sessionId: "user-1" });
     await agent.run({ input: "What is my name?", sessionId: "user-1" });
     await agent.run({ input: "Thanks.", sessionId: "user-1" });
-    expect(model.calls[2]!.messages.map((message) => message.content)).toEqual(["My name is Alice.", "seen 1", "What is my name?", "seen 3", "Thanks."]);
+    expect(model.calls[2]!.messages.map((message) => message.content)).toEqual([
+      "My name is Alice.",
+      "seen 1",
+      "What is my name?",
+      "seen 3",
+      "Thanks.",
+    ]);
     expect(model.calls[2]!.system).toBe("Be brief.");
     // Every write is the whole conversation, so an overwriting provider keeps every turn.
     expect(memory.sessions.get("user-1")!.map((message) => message.content)).toEqual([
-      "My name is Alice.", "seen 1", "What is my name?", "seen 3", "Thanks.", "seen 5",
+      "My name is Alice.",
+      "seen 1",
+      "What is my name?",
+      "seen 3",
+      "Thanks.",
+      "seen 5",
     ]);
     expect(memory.writes.at(-1)!.options).toMatchObject({ sessionId: "user-1", agentName: "support" });
     expect(memory.writes.every((write) => write.messages.every((message) => message.role !== "system"))).toBe(true);
@@ -106,8 +120,16 @@ describe("a provider given to .memory() is the agent's history", () => {
     const slow = new MockLanguageModel({ responses: () => ({ text: "ok" }), chunkDelayMs: 5 });
     const first = createAgent({ model: slow }).memory(memory);
     const second = createAgent({ model: slow }).memory(memory);
-    await Promise.all([first.stream({ input: "from first", sessionId: "s" }).response, second.stream({ input: "from second", sessionId: "s" }).response]);
-    expect(memory.sessions.get("s")!.map((message) => message.content)).toEqual(["from first", "ok", "from second", "ok"]);
+    await Promise.all([
+      first.stream({ input: "from first", sessionId: "s" }).response,
+      second.stream({ input: "from second", sessionId: "s" }).response,
+    ]);
+    expect(memory.sessions.get("s")!.map((message) => message.content)).toEqual([
+      "from first",
+      "ok",
+      "from second",
+      "ok",
+    ]);
   });
 
   it("with BufferMemory stores each message once, and leaves the agent's store without messages", async () => {
@@ -116,7 +138,14 @@ describe("a provider given to .memory() is the agent's history", () => {
     const agent = createAgent({ model: echo(), memoryStore: store }).memory(memory);
     for (const input of ["one", "two", "three"]) await agent.run({ input, sessionId: "s" });
     const [entry] = await memory.entries("s");
-    expect(entry!.messages.map((message) => message.content)).toEqual(["one", "seen 1", "two", "seen 3", "three", "seen 5"]);
+    expect(entry!.messages.map((message) => message.content)).toEqual([
+      "one",
+      "seen 1",
+      "two",
+      "seen 3",
+      "three",
+      "seen 5",
+    ]);
     expect(await store.getMessages("s")).toEqual([]);
   });
 
@@ -138,16 +167,31 @@ describe("a provider given to .memory() is the agent's history", () => {
     expect(call.system).toContain("<conversation_summary>");
     expect(call.system).toContain("Summary: the user is Bob &lt;admin&gt;.");
     // What the provider had is written back as it was (system messages left out), then the new turn.
-    expect(memory.sessions.get("s")!.map((message) => message.content)).toEqual(["left over", "no call", "weather?", "", "and now?", expect.any(String)]);
+    expect(memory.sessions.get("s")!.map((message) => message.content)).toEqual([
+      "left over",
+      "no call",
+      "weather?",
+      "",
+      "and now?",
+      expect.any(String),
+    ]);
   });
 
   it("a bad message or a failing read fails the run without writing (so nothing is overwritten)", async () => {
     const memory = new OverwritingMemory();
     memory.sessions.set("s", [{ role: "user", content: 42 } as never]);
     const agent = createAgent({ model: echo() }).memory(memory);
-    await expect(agent.run({ input: "hi", sessionId: "s" })).rejects.toSatisfy((error) => MemoryProviderError.isInstance(error) && /bad message/.test((error as Error).message));
-    const failing = { type: "down", read: async () => Promise.reject(new Error("connection refused")), write: async () => {} };
-    await expect(createAgent({ model: echo() }).memory(failing).run({ input: "hi", sessionId: "s" })).rejects.toThrow(/connection refused/);
+    await expect(agent.run({ input: "hi", sessionId: "s" })).rejects.toSatisfy(
+      (error) => MemoryProviderError.isInstance(error) && /bad message/.test((error as Error).message),
+    );
+    const failing = {
+      type: "down",
+      read: async () => Promise.reject(new Error("connection refused")),
+      write: async () => {},
+    };
+    await expect(createAgent({ model: echo() }).memory(failing).run({ input: "hi", sessionId: "s" })).rejects.toThrow(
+      /connection refused/,
+    );
     expect(memory.writes).toHaveLength(0);
   });
 
@@ -164,7 +208,8 @@ describe("a provider given to .memory() is the agent's history", () => {
     const memory = new SummarizingMemory({ recentMessages: 2, summaryModel, summarizeEvery: 2 });
     const model = echo();
     const agent = createAgent({ model }).memory(memory);
-    for (const input of ["I am Alice.", "I like tea.", "And cake.", "What do I like?"]) await agent.run({ input, sessionId: "s" });
+    for (const input of ["I am Alice.", "I like tea.", "And cake.", "What do I like?"])
+      await agent.run({ input, sessionId: "s" });
     const last = model.calls.at(-1)!;
     expect(last.system).toContain("Alice likes tea.");
     expect(last.messages.every((message) => message.role !== "system")).toBe(true);
@@ -182,7 +227,10 @@ describe("a provider given to .memory() is the agent's history", () => {
 
   it("run:end carries the conversation the run worked on as state.messages", async () => {
     const memory = new OverwritingMemory();
-    memory.sessions.set("s", [{ role: "user", content: "earlier" }, { role: "assistant", content: "ok" }]);
+    memory.sessions.set("s", [
+      { role: "user", content: "earlier" },
+      { role: "assistant", content: "ok" },
+    ]);
     const agent = createAgent({ model: echo() }).memory(memory);
     let state: AgentEventMap["run:end"]["state"] | undefined;
     agent.on("run:end", (event) => (state = event.state));

@@ -17,7 +17,8 @@ export interface CreateAgentOptions extends Omit<AgentOptions, "model"> {
  */
 export function createAgent(options: CreateAgentOptions): Agent<string | undefined> {
   // Bad options are refused by `new Agent()`, naming what is wrong.
-  if (options == null || typeof options !== "object") return new Agent<string | undefined>(options as unknown as AgentOptions);
+  if (options == null || typeof options !== "object")
+    return new Agent<string | undefined>(options as unknown as AgentOptions);
   const marked: InternalAgentOptions = { ...(options as AgentOptions), [agentlibRules]: true };
   return new Agent<string | undefined>(marked);
 }

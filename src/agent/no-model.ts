@@ -18,6 +18,7 @@ export const NO_MODEL: LanguageModel = Object.freeze({
 export function noModelError(): InvalidArgumentError {
   return new InvalidArgumentError({
     argument: "model",
-    message: 'This agent has no model: pass one to createAgent({ name, model }), a "provider/model" string such as "openai/gpt-4o" or a LanguageModel instance.',
+    message:
+      'This agent has no model: pass one to createAgent({ name, model }), a "provider/model" string such as "openai/gpt-4o" or a LanguageModel instance.',
   });
 }

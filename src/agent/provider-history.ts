@@ -41,20 +41,29 @@ export class ProviderHistory {
 
   static async load(config: AgentConfig, run: TurnRun): Promise<ProviderHistory> {
     const provider = config.historyProvider!;
-    const fail = (message: string, cause?: unknown) => new MemoryProviderError({ provider: provider.type, operation: "read", message, cause });
+    const fail = (message: string, cause?: unknown) =>
+      new MemoryProviderError({ provider: provider.type, operation: "read", message, cause });
     let answer: unknown;
     try {
-      answer = await provider.read({ sessionId: run.sessionId, ...(run.userId ? { userId: run.userId } : {}), ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}) });
+      answer = await provider.read({
+        sessionId: run.sessionId,
+        ...(run.userId ? { userId: run.userId } : {}),
+        ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
+      });
     } catch (error) {
       if (run.abortSignal?.aborted || AgentCoreError.isInstance(error)) throw error;
       throw fail(`The ${provider.type} memory failed to read session "${run.sessionId}": ${errorText(error)}`, error);
     }
-    if (!Array.isArray(answer)) throw fail(`The ${provider.type} memory's read() must return an array of messages, got ${answer === null ? "null" : typeof answer}.`);
+    if (!Array.isArray(answer))
+      throw fail(
+        `The ${provider.type} memory's read() must return an array of messages, got ${answer === null ? "null" : typeof answer}.`,
+      );
     // Records (no role, a content) are recalled memories; everything else must be a message.
     const records: MemoryRecord[] = [];
     const candidates: unknown[] = [];
     for (const item of answer) {
-      if (isObject(item) && !("role" in item) && typeof item.content === "string") records.push(item as unknown as MemoryRecord);
+      if (isObject(item) && !("role" in item) && typeof item.content === "string")
+        records.push(item as unknown as MemoryRecord);
       else candidates.push(item);
     }
     let messages: AgentMessage[];
@@ -62,7 +71,10 @@ export class ProviderHistory {
       messages = parseAgentMessages(candidates, { source: `The history the ${provider.type} memory read` });
     } catch (error) {
       if (!InvalidMessageError.isInstance(error)) throw error;
-      throw fail(`The ${provider.type} memory read a bad message for session "${run.sessionId}": ${error.message}`, error);
+      throw fail(
+        `The ${provider.type} memory read a bad message for session "${run.sessionId}": ${error.message}`,
+        error,
+      );
     }
     const system = messages.filter((message) => message.role === "system").map((message) => message.content.trim());
     const read = messages.filter((message) => message.role !== "system");
@@ -70,7 +82,10 @@ export class ProviderHistory {
     const firstUser = read.findIndex((message) => message.role === "user");
     const sent = repairToolPairing(firstUser === -1 ? [] : read.slice(firstUser)).messages;
     const context = system.filter(Boolean).join("\n\n") || undefined;
-    const recalled = records.map((record, index) => ({ ...record, id: typeof record.id === "string" ? record.id : `${provider.type}-${index}` }));
+    const recalled = records.map((record, index) => ({
+      ...record,
+      id: typeof record.id === "string" ? record.id : `${provider.type}-${index}`,
+    }));
     return new ProviderHistory(provider, read, { messages: sent, offset: 0, partial: false }, context, recalled);
   }
 

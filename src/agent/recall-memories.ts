@@ -16,8 +16,19 @@ export async function recallMemories(config: AgentConfig, run: TurnRun): Promise
     // The provider's signal fires at the timeout (or with the run's), so its request is cancelled too.
     const records = await withTimeout(
       (abortSignal) =>
-        provider.read({ sessionId: run.sessionId, ...(run.userId ? { userId: run.userId } : {}), query: run.input, limit: config.recallLimit, abortSignal }),
-      { ms: config.memoryProviderTimeoutMs, provider: provider.type, operation: "read", ...(run.abortSignal ? { parent: run.abortSignal } : {}) },
+        provider.read({
+          sessionId: run.sessionId,
+          ...(run.userId ? { userId: run.userId } : {}),
+          query: run.input,
+          limit: config.recallLimit,
+          abortSignal,
+        }),
+      {
+        ms: config.memoryProviderTimeoutMs,
+        provider: provider.type,
+        operation: "read",
+        ...(run.abortSignal ? { parent: run.abortSignal } : {}),
+      },
     );
     // Records come from outside: keep only well-formed ones, so a bad one cannot break the prompt.
     const recalled = Array.isArray(records) ? records.filter(isMemoryRecord).slice(0, config.recallLimit) : [];

@@ -46,12 +46,20 @@ function streamPartOf(moment: RunMoment): AgentStreamPart | undefined {
     case "tool:call":
       return { type: "tool-call", toolCall: moment.toolCall };
     case "tool:result":
-      return { type: "tool-result", toolCallId: moment.toolCallId, toolName: moment.toolName, result: moment.result, isError: moment.isError };
+      return {
+        type: "tool-result",
+        toolCallId: moment.toolCallId,
+        toolName: moment.toolName,
+        result: moment.result,
+        isError: moment.isError,
+      };
     case "step:end":
       return { type: "step-finish", stepNumber: moment.step, finishReason: moment.finishReason, usage: moment.usage };
     case "run:end":
       // A failed run ends with the error, which the stream reports itself.
-      return moment.finishReason === "aborted" || moment.finishReason === "error" ? undefined : { type: "finish", finishReason: moment.finishReason, usage: moment.usage, text: moment.text };
+      return moment.finishReason === "aborted" || moment.finishReason === "error"
+        ? undefined
+        : { type: "finish", finishReason: moment.finishReason, usage: moment.usage, text: moment.text };
     default:
       return undefined;
   }

@@ -41,7 +41,9 @@ export async function* runStep(
   const window = fitted.window;
   const system = buildSystemPrompt({
     ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),
-    ...(config.facts && facts.length ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) } : {}),
+    ...(config.facts && facts.length
+      ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) }
+      : {}),
     ...(context || window.summary ? { summary: [context, window.summary].filter(Boolean).join("\n\n") } : {}),
     recalled: recalled as MemoryRecord[],
   });
@@ -57,9 +59,25 @@ export async function* runStep(
   const response = yield* callModel(config, run, call);
   log.addCall(response.usage, response.finishReason);
   // Ids unique in what the model sees, so each result stays paired with its own call.
-  const toolCalls = uniqueToolCallIds(response.toolCalls, toolCallIdsOf(fitted.history.messages, window.messages, log.messages));
-  const assistant: AssistantMessage = { id: newId(), role: "assistant", content: response.text, ...(toolCalls.length ? { toolCalls } : {}), timestamp: Date.now() };
-  const step: StepResult = { stepNumber, text: response.text, toolCalls, toolResults: [], finishReason: response.finishReason, usage: response.usage };
+  const toolCalls = uniqueToolCallIds(
+    response.toolCalls,
+    toolCallIdsOf(fitted.history.messages, window.messages, log.messages),
+  );
+  const assistant: AssistantMessage = {
+    id: newId(),
+    role: "assistant",
+    content: response.text,
+    ...(toolCalls.length ? { toolCalls } : {}),
+    timestamp: Date.now(),
+  };
+  const step: StepResult = {
+    stepNumber,
+    text: response.text,
+    toolCalls,
+    toolResults: [],
+    finishReason: response.finishReason,
+    usage: response.usage,
+  };
 
   let toolMessages: AgentMessage[] = [];
   if (toolCalls.length > 0) {
@@ -72,6 +90,17 @@ export async function* runStep(
   // The step is complete only now: the call and its results enter history together.
   log.add(assistant, ...toolMessages);
   log.addStep(step);
-  yield* run.notifier.tell({ type: "step:end", step: stepNumber, text: step.text, toolCalls, finishReason: step.finishReason, usage: step.usage });
-  return { history: fitted.history, factsChanged: toolCalls.some((toolCall) => config.factChangingTools.has(toolCall.name)), done: toolCalls.length === 0 };
+  yield* run.notifier.tell({
+    type: "step:end",
+    step: stepNumber,
+    text: step.text,
+    toolCalls,
+    finishReason: step.finishReason,
+    usage: step.usage,
+  });
+  return {
+    history: fitted.history,
+    factsChanged: toolCalls.some((toolCall) => config.factChangingTools.has(toolCall.name)),
+    done: toolCalls.length === 0,
+  };
 }

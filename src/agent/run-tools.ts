@@ -30,8 +30,18 @@ export async function runTools(
         });
       const outcome = await (span ? span.within(execute) : execute());
       if (span) run.trace!.endTool(span, outcome);
-      const result: ToolResult = { toolCallId: toolCall.id, toolName: toolCall.name, result: outcome.result, isError: outcome.isError };
-      const part = run.notifier.notify({ type: "tool:result", step: stepNumber, ...result, durationMs: Date.now() - startedAt });
+      const result: ToolResult = {
+        toolCallId: toolCall.id,
+        toolName: toolCall.name,
+        result: outcome.result,
+        isError: outcome.isError,
+      };
+      const part = run.notifier.notify({
+        type: "tool:result",
+        step: stepNumber,
+        ...result,
+        durationMs: Date.now() - startedAt,
+      });
       return { outcome, result, part };
     }),
   );

@@ -27,7 +27,11 @@ export interface TurnSession {
  * Yields stream parts and returns the result. On abort or failure, the user message and every
  * completed step stay stored (each step whole, so the pairing rule holds) and the error is thrown.
  */
-export async function* runTurn(config: AgentConfig, run: TurnRun, session: TurnSession = { locked: false }): AsyncGenerator<AgentStreamPart, AgentResult> {
+export async function* runTurn(
+  config: AgentConfig,
+  run: TurnRun,
+  session: TurnSession = { locked: false },
+): AsyncGenerator<AgentStreamPart, AgentResult> {
   const startedAt = Date.now();
   run.notifier.notify({ type: "run:start", input: run.input, ...(run.userId ? { userId: run.userId } : {}) });
   // With a provider given to `agent.memory()`, it holds the history instead of the store.
@@ -41,18 +45,41 @@ export async function* runTurn(config: AgentConfig, run: TurnRun, session: TurnS
     const limit = session.tail?.limit ?? config.strategy.historyLimit;
     const read = run.trace?.memoryRead();
     if (fromProvider) provided = await ProviderHistory.load(config, run);
-    history = run.history ?? provided?.history ?? (await loadSessionHistory(config.store, run.sessionId, { ...(limit === undefined ? {} : { limit }), ...(session.tail ? { read: session.tail.read } : {}) }));
+    history =
+      run.history ??
+      provided?.history ??
+      (await loadSessionHistory(config.store, run.sessionId, {
+        ...(limit === undefined ? {} : { limit }),
+        ...(session.tail ? { read: session.tail.read } : {}),
+      }));
     let facts = await loadFacts(config, run);
-    if (read) run.trace!.endMemoryRead(read, { messages: history.messages.length, partial: history.partial, facts: facts.length });
+    if (read)
+      run.trace!.endMemoryRead(read, {
+        messages: history.messages.length,
+        partial: history.partial,
+        facts: facts.length,
+      });
     const recalled = [...(provided?.recalled ?? []), ...(await recallMemories(config, run))];
-    run.notifier.notify({ type: "memory:read", messageCount: history.messages.length, factCount: facts.length, recalledCount: recalled.length });
+    run.notifier.notify({
+      type: "memory:read",
+      messageCount: history.messages.length,
+      factCount: facts.length,
+      recalledCount: recalled.length,
+    });
     log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
     // Stored before the model is called (a crash keeps it); its fsync may ride on the run's last append, which every path below makes.
     await log.persist({ deferSync: true });
 
     for (let stepNumber = 1; stepNumber <= config.maxSteps; stepNumber++) {
       throwIfAborted(run);
-      const step = yield* runStep(config, run, { stepNumber, history, context: provided?.context, facts, recalled, log });
+      const step = yield* runStep(config, run, {
+        stepNumber,
+        history,
+        context: provided?.context,
+        facts,
+        recalled,
+        log,
+      });
       history = step.history;
       if (step.factsChanged) facts = await loadFacts(config, run);
       if (step.done) break;
@@ -67,12 +94,20 @@ export async function* runTurn(config: AgentConfig, run: TurnRun, session: TurnS
     yield* run.notifier.tell({ type: "run:end", ...log.outcome(startedAt, history.messages) });
     return log.result();
   } catch (thrown) {
-    const error = run.abortSignal?.aborted && !AbortError.isInstance(thrown) ? new AbortError({ sessionId: run.sessionId, cause: thrown }) : thrown;
+    const error =
+      run.abortSignal?.aborted && !AbortError.isInstance(thrown)
+        ? new AbortError({ sessionId: run.sessionId, cause: thrown })
+        : thrown;
     const write = run.trace?.memoryWrite(log.messages.length);
     await log.persistOrReport();
     await provided?.persistOrReport(config, run, log.messages);
     write?.end();
-    run.notifier.notify({ type: "run:end", ...log.outcome(startedAt, history.messages), finishReason: AbortError.isInstance(error) ? "aborted" : "error", error });
+    run.notifier.notify({
+      type: "run:end",
+      ...log.outcome(startedAt, history.messages),
+      finishReason: AbortError.isInstance(error) ? "aborted" : "error",
+      error,
+    });
     throw error;
   }
 }

@@ -78,7 +78,9 @@ export async function loadSessionHistory(
     parsed = parsed.slice(from);
   }
   const exclude = options.exclude;
-  const history = parsed.filter((message) => message.role !== "system" && !(exclude && message.id !== undefined && exclude.has(message.id)));
+  const history = parsed.filter(
+    (message) => message.role !== "system" && !(exclude && message.id !== undefined && exclude.has(message.id)),
+  );
   return { messages: repairToolPairing(history).messages, offset, partial, ...(tail ? { limit } : {}) };
 }
 
@@ -88,7 +90,10 @@ export async function loadSessionHistory(
  * full read then serves every window, slicing it would only force re-reads).
  */
 export function tailReadLimit(store: AdaptedStore, historyLimit: number | undefined): number | undefined {
-  const limit = historyLimit !== undefined && Number.isFinite(historyLimit) && historyLimit > 0 ? Math.ceil(historyLimit) : undefined;
+  const limit =
+    historyLimit !== undefined && Number.isFinite(historyLimit) && historyLimit > 0
+      ? Math.ceil(historyLimit)
+      : undefined;
   return limit !== undefined && store.capabilities.getMessageTail ? limit : undefined;
 }
 

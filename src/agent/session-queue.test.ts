@@ -82,7 +82,11 @@ describe("SessionQueue and an abort while waiting", () => {
     const path = join(mkdtempSync(join(tmpdir(), "agentcore-abort-")), "sessions.json");
     const holder = new FileMemoryStore(path);
     const releaseHolder = await holder.lockSession("busy", { timeoutMs: 0 });
-    const agent = new Agent({ model: new MockLanguageModel({ responses: [{ text: "late" }] }), memoryStore: new FileMemoryStore(path), sessionId: "busy" });
+    const agent = new Agent({
+      model: new MockLanguageModel({ responses: [{ text: "late" }] }),
+      memoryStore: new FileMemoryStore(path),
+      sessionId: "busy",
+    });
     const controller = new AbortController();
     const run = agent.run({ input: "hello", signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 30));

@@ -58,45 +58,66 @@ function chat(count: number, prefix = "m"): AgentMessage[] {
 
 describe("windows over a tail equal windows over the whole history", () => {
   const strategies = fc.oneof(
-    fc.record({ maxTurns: fc.integer({ min: 1, max: 40 }), stable: fc.boolean() }).map(({ maxTurns, stable }) => new SlidingWindowMemory({ maxTurns, stablePrefix: stable }) as IMemoryStrategy),
-    fc.record({ maxTokens: fc.integer({ min: 50, max: 6_000 }), stable: fc.boolean() }).map(({ maxTokens, stable }) => new TokenWindowMemory({ maxTokens, stablePrefix: stable }) as IMemoryStrategy),
     fc
-      .record({ maxMessages: fc.integer({ min: 1, max: 80 }), maxTokens: fc.option(fc.integer({ min: 50, max: 6_000 }), { nil: undefined }), stable: fc.boolean() })
-      .map(({ maxMessages, maxTokens, stable }) => new BufferMemory({ maxMessages, ...(maxTokens === undefined ? {} : { maxTokens }), stablePrefix: stable }) as IMemoryStrategy),
+      .record({ maxTurns: fc.integer({ min: 1, max: 40 }), stable: fc.boolean() })
+      .map(({ maxTurns, stable }) => new SlidingWindowMemory({ maxTurns, stablePrefix: stable }) as IMemoryStrategy),
+    fc
+      .record({ maxTokens: fc.integer({ min: 50, max: 6_000 }), stable: fc.boolean() })
+      .map(({ maxTokens, stable }) => new TokenWindowMemory({ maxTokens, stablePrefix: stable }) as IMemoryStrategy),
+    fc
+      .record({
+        maxMessages: fc.integer({ min: 1, max: 80 }),
+        maxTokens: fc.option(fc.integer({ min: 50, max: 6_000 }), { nil: undefined }),
+        stable: fc.boolean(),
+      })
+      .map(
+        ({ maxMessages, maxTokens, stable }) =>
+          new BufferMemory({
+            maxMessages,
+            ...(maxTokens === undefined ? {} : { maxTokens }),
+            stablePrefix: stable,
+          }) as IMemoryStrategy,
+      ),
   );
 
   it("sliding, token and buffer windows: same messages sent, whatever the first tail's length", async () => {
     await fc.assert(
-      fc.asyncProperty(arbitraryHistory({ maxTurns: 120 }), strategies, fc.integer({ min: 1, max: 200 }), async (generated, strategy, firstTail) => {
-        // Stored histories never hold system messages (the agent keeps the prompt apart).
-        const history = generated.filter((message) => message.role !== "system");
-        const base = new InMemoryStore();
-        await base.setMessages("s", history);
-        const tailStore = withTail(base);
-        const fullStore = requiredOnly(base);
-        const read = vi.fn(tailStore.getMessageTail);
-        tailStore.getMessageTail = read;
+      fc.asyncProperty(
+        arbitraryHistory({ maxTurns: 120 }),
+        strategies,
+        fc.integer({ min: 1, max: 200 }),
+        async (generated, strategy, firstTail) => {
+          // Stored histories never hold system messages (the agent keeps the prompt apart).
+          const history = generated.filter((message) => message.role !== "system");
+          const base = new InMemoryStore();
+          await base.setMessages("s", history);
+          const tailStore = withTail(base);
+          const fullStore = requiredOnly(base);
+          const read = vi.fn(tailStore.getMessageTail);
+          tailStore.getMessageTail = read;
 
-        const turn: AgentMessage[] = [{ id: "turn-user", role: "user", content: "next", timestamp: 1 }];
-        const loadedTail = await loadSessionHistory(adaptStore(tailStore), "s", { limit: firstTail });
-        const loadedFull = await loadSessionHistory(adaptStore(fullStore), "s");
-        const tail = await applyStrategy(strategy, adaptStore(tailStore), "s", loadedTail, turn, {});
-        const full = await applyStrategy(strategy, adaptStore(fullStore), "s", loadedFull, turn, {});
-        // Ids first (a readable failure), then the whole messages (tool results may be cut).
-        expect(ids(tail.result.messages)).toBe(ids(full.result.messages));
-        expect(isDeepStrictEqual(tail.result.messages, full.result.messages)).toBe(true);
-        // The token count is the same whenever both windows were counted. Before the tokenizer is
-        // loaded, a history that fits its budget by its byte bound is kept without counting (no
-        // count): a short tail can fit that way where the whole history has to be counted.
-        if (tail.result.tokens !== undefined && full.result.tokens !== undefined) expect(tail.result.tokens).toBe(full.result.tokens);
-        // The tail ends up holding the window, and is never longer than needed by more than doubling.
-        const sentFromHistory = full.result.messages.length - 1;
-        if (tail.history.partial) {
-          expect(tail.history.messages.length).toBeGreaterThan(sentFromHistory);
-          const lastLimit = read.mock.calls.at(-1)![1];
-          if (read.mock.calls.length > 1) expect(read.mock.calls.at(-2)![1]).toBeLessThan(lastLimit);
-        }
-      }),
+          const turn: AgentMessage[] = [{ id: "turn-user", role: "user", content: "next", timestamp: 1 }];
+          const loadedTail = await loadSessionHistory(adaptStore(tailStore), "s", { limit: firstTail });
+          const loadedFull = await loadSessionHistory(adaptStore(fullStore), "s");
+          const tail = await applyStrategy(strategy, adaptStore(tailStore), "s", loadedTail, turn, {});
+          const full = await applyStrategy(strategy, adaptStore(fullStore), "s", loadedFull, turn, {});
+          // Ids first (a readable failure), then the whole messages (tool results may be cut).
+          expect(ids(tail.result.messages)).toBe(ids(full.result.messages));
+          expect(isDeepStrictEqual(tail.result.messages, full.result.messages)).toBe(true);
+          // The token count is the same whenever both windows were counted. Before the tokenizer is
+          // loaded, a history that fits its budget by its byte bound is kept without counting (no
+          // count): a short tail can fit that way where the whole history has to be counted.
+          if (tail.result.tokens !== undefined && full.result.tokens !== undefined)
+            expect(tail.result.tokens).toBe(full.result.tokens);
+          // The tail ends up holding the window, and is never longer than needed by more than doubling.
+          const sentFromHistory = full.result.messages.length - 1;
+          if (tail.history.partial) {
+            expect(tail.history.messages.length).toBeGreaterThan(sentFromHistory);
+            const lastLimit = read.mock.calls.at(-1)![1];
+            if (read.mock.calls.length > 1) expect(read.mock.calls.at(-2)![1]).toBeLessThan(lastLimit);
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -107,11 +128,16 @@ describe("windows over a tail equal windows over the whole history", () => {
     const strategy = new SlidingWindowMemory({ maxTurns: 12 });
     const starts: string[] = [];
     for (let turnIndex = 0; turnIndex < 120; turnIndex++) {
-      const turn: AgentMessage[] = [{ id: `u${turnIndex}`, role: "user", content: `question ${turnIndex}`, timestamp: turnIndex }];
+      const turn: AgentMessage[] = [
+        { id: `u${turnIndex}`, role: "user", content: `question ${turnIndex}`, timestamp: turnIndex },
+      ];
       const loaded = await loadSessionHistory(adaptStore(store), "s", { limit: strategy.historyLimit });
       const { result } = await applyStrategy(strategy, adaptStore(store), "s", loaded, turn, {});
       starts.push(result.messages[0]!.id!);
-      await base.appendMessages("s", [...turn, { id: `a${turnIndex}`, role: "assistant", content: `answer ${turnIndex}`, timestamp: turnIndex }]);
+      await base.appendMessages("s", [
+        ...turn,
+        { id: `a${turnIndex}`, role: "assistant", content: `answer ${turnIndex}`, timestamp: turnIndex },
+      ]);
     }
     const unchanged = starts.slice(1).filter((start, index) => start === starts[index]).length;
     // The start moves once every 3 turns (a quarter of 12) once the session is longer than the window.
@@ -134,7 +160,12 @@ async function tailBesideWhole(history: AgentMessage[], memory: () => IMemoryStr
   const fullModel = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
   const strategy = memory();
   const tailAgent = new Agent({ model: tailModel, memoryStore: store, memory: strategy, sessionId: "s" });
-  const fullAgent = new Agent({ model: fullModel, memoryStore: requiredOnly(fullBase), memory: memory(), sessionId: "s" });
+  const fullAgent = new Agent({
+    model: fullModel,
+    memoryStore: requiredOnly(fullBase),
+    memory: memory(),
+    sessionId: "s",
+  });
   const contents = (model: MockLanguageModel) => model.calls.at(-1)!.messages.map((message) => message.content);
   return {
     strategy,
@@ -166,15 +197,33 @@ describe("the agent reads a tail", () => {
     expect(tail).toHaveBeenCalledTimes(1);
     expect(tail).toHaveBeenCalledWith("s", 7);
     // Tail m33..m39 starts with an assistant message: the cut turn is dropped.
-    expect(model.calls[0]!.messages.map((message) => message.content)).toEqual(["message 35", "message 36", "message 37", "message 38", "message 39", "next"]);
+    expect(model.calls[0]!.messages.map((message) => message.content)).toEqual([
+      "message 35",
+      "message 36",
+      "message 37",
+      "message 38",
+      "message 39",
+      "next",
+    ]);
   });
 
   it("reads everything from a store without getMessageTail, and for a strategy without a hint", async () => {
     const base = new InMemoryStore();
     await base.setMessages("s", chat(40));
     const model = new MockLanguageModel({ responses: [{ text: "ok" }, { text: "ok" }] });
-    await new Agent({ model, memoryStore: requiredOnly(base), memory: new SlidingWindowMemory({ maxTurns: 3, stablePrefix: false }), sessionId: "s" }).run("next");
-    expect(model.calls[0]!.messages.map((message) => message.content)).toEqual(["message 36", "message 37", "message 38", "message 39", "next"]);
+    await new Agent({
+      model,
+      memoryStore: requiredOnly(base),
+      memory: new SlidingWindowMemory({ maxTurns: 3, stablePrefix: false }),
+      sessionId: "s",
+    }).run("next");
+    expect(model.calls[0]!.messages.map((message) => message.content)).toEqual([
+      "message 36",
+      "message 37",
+      "message 38",
+      "message 39",
+      "next",
+    ]);
     const store = withTail(base);
     const tail = vi.spyOn(store, "getMessageTail");
     await new Agent({ model, memoryStore: store, sessionId: "s" }).run("again");
@@ -193,7 +242,10 @@ describe("the agent reads a tail", () => {
     // About 50 tokens a message: a 4,000-token window holds about 80 of them, far fewer than the
     // 416 a first read sized at ten tokens a message asks for.
     const sentence = "The replication lag you measured is within the expected range for cross-region traffic today. ";
-    const history = chat(3_000).map((message) => ({ ...message, content: `${message.content}: ${sentence.repeat(2)}` }));
+    const history = chat(3_000).map((message) => ({
+      ...message,
+      content: `${message.content}: ${sentence.repeat(2)}`,
+    }));
     const pair = await tailBesideWhole(history, () => new TokenWindowMemory({ maxTokens: 4_000 }));
     const strategy = pair.strategy as TokenWindowMemory;
     expect(strategy.historyLimit).toBe(416);
@@ -217,8 +269,21 @@ describe("the agent reads a tail", () => {
       history.push({ id: `u${turnIndex}`, role: "user", content: `q${turnIndex}`, timestamp: turnIndex });
       for (let step = 0; step < 4; step++) {
         const callId = `c${turnIndex}-${step}`;
-        history.push({ id: `a${turnIndex}-${step}`, role: "assistant", content: "", toolCalls: [{ id: callId, name: "lookup", arguments: {} }], timestamp: turnIndex });
-        history.push({ id: `t${turnIndex}-${step}`, role: "tool", toolCallId: callId, name: "lookup", content: "result", timestamp: turnIndex });
+        history.push({
+          id: `a${turnIndex}-${step}`,
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: callId, name: "lookup", arguments: {} }],
+          timestamp: turnIndex,
+        });
+        history.push({
+          id: `t${turnIndex}-${step}`,
+          role: "tool",
+          toolCallId: callId,
+          name: "lookup",
+          content: "result",
+          timestamp: turnIndex,
+        });
       }
       history.push({ id: `f${turnIndex}`, role: "assistant", content: `a${turnIndex}`, timestamp: turnIndex });
     }
@@ -227,7 +292,12 @@ describe("the agent reads a tail", () => {
     const store = withTail(base);
     const tail = vi.spyOn(store, "getMessageTail");
     const model = new MockLanguageModel({ responses: [{ text: "ok" }] });
-    await new Agent({ model, memoryStore: store, memory: new SlidingWindowMemory({ maxTurns: 10, stablePrefix: false }), sessionId: "s" }).run("next");
+    await new Agent({
+      model,
+      memoryStore: store,
+      memory: new SlidingWindowMemory({ maxTurns: 10, stablePrefix: false }),
+      sessionId: "s",
+    }).run("next");
     expect(tail.mock.calls.length).toBeGreaterThan(1);
     // 9 earlier turns of 10 messages, whole, and the new user message.
     const sent = model.calls[0]!.messages;
@@ -239,9 +309,19 @@ describe("the agent reads a tail", () => {
     const make = (base: InMemoryStore, memoryStore: MemoryStore) => {
       let summaries = 0;
       const model = new MockLanguageModel({
-        responses: (call) => (call.system?.startsWith("You keep a running summary") ? { text: `summary ${++summaries}` } : { text: "ok" }),
+        responses: (call) =>
+          call.system?.startsWith("You keep a running summary") ? { text: `summary ${++summaries}` } : { text: "ok" },
       });
-      return { model, agent: new Agent({ model, memoryStore, memory: new SummaryMemory({ summarizeThreshold: 20, recentMessages: 6 }), sessionId: "s" }), base };
+      return {
+        model,
+        agent: new Agent({
+          model,
+          memoryStore,
+          memory: new SummaryMemory({ summarizeThreshold: 20, recentMessages: 6 }),
+          sessionId: "s",
+        }),
+        base,
+      };
     };
     const tailBase = new InMemoryStore();
     const fullBase = new InMemoryStore();
@@ -266,6 +346,8 @@ describe("the agent reads a tail", () => {
     // The first turn had to find the backlog (tails growing to the whole session); later turns did not.
     expect(longestRead[0]).toBeGreaterThan(400);
     expect(Math.max(...longestRead.slice(1))).toBeLessThan(100);
-    expect(tailRun.model.calls.filter((call) => call.system?.startsWith("You keep a running summary")).length).toBeGreaterThan(2);
+    expect(
+      tailRun.model.calls.filter((call) => call.system?.startsWith("You keep a running summary")).length,
+    ).toBeGreaterThan(2);
   });
 });

@@ -59,7 +59,11 @@ export class TurnLog {
       this.unsynced = false; // the store's append syncs everything it wrote before it
     }
     this.persisted = this.messages.length;
-    this.run.notifier.notify({ type: "memory:write", messages: pending, messageIds: pending.map((message) => message.id!) });
+    this.run.notifier.notify({
+      type: "memory:write",
+      messages: pending,
+      messageIds: pending.map((message) => message.id!),
+    });
   }
 
   /** Makes the deferred appends durable, when there are any. */
@@ -81,7 +85,14 @@ export class TurnLog {
   /** The payload of `run:end` so far; `history`: the history the run worked on. */
   outcome(startedAt: number, history: readonly AgentMessage[]) {
     const state = { messages: [...history, ...this.messages] };
-    return { text: this.text, usage: this.usage, steps: this.steps.length, durationMs: Date.now() - startedAt, finishReason: this.finishReason, state };
+    return {
+      text: this.text,
+      usage: this.usage,
+      steps: this.steps.length,
+      durationMs: Date.now() - startedAt,
+      finishReason: this.finishReason,
+      state,
+    };
   }
 
   result(): AgentResult {

@@ -53,7 +53,9 @@ describe("tool-call ids the model repeats", () => {
     const stored = (await store.getMessages("reuse")) as AgentMessage[];
     expect(stored).toHaveLength(8);
     expect(findToolPairingIssues(stored)).toEqual([]);
-    const ids = stored.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.id) : []));
+    const ids = stored.flatMap((message) =>
+      message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.id) : [],
+    );
     expect(new Set(ids).size).toBe(ids.length);
   });
 

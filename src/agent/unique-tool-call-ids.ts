@@ -24,8 +24,11 @@ export function uniqueToolCallIds(calls: readonly ToolCall[], taken: ReadonlySet
 }
 
 /** The ids of every tool call in `messages`. */
-export function toolCallIdsOf(...histories: readonly (readonly { role: string; toolCalls?: readonly ToolCall[] }[])[]): Set<string> {
+export function toolCallIdsOf(
+  ...histories: readonly (readonly { role: string; toolCalls?: readonly ToolCall[] }[])[]
+): Set<string> {
   const ids = new Set<string>();
-  for (const messages of histories) for (const message of messages) for (const call of message.toolCalls ?? []) ids.add(call.id);
+  for (const messages of histories)
+    for (const message of messages) for (const call of message.toolCalls ?? []) ids.add(call.id);
   return ids;
 }

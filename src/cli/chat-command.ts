@@ -32,11 +32,20 @@ const commands = "/facts, /history, /clear, /session, /help, /exit";
  * `agentcore chat --session ID` continues it. Answers stream as they come; Ctrl-C stops the
  * current answer (the conversation stays valid), and Ctrl-C at the prompt (or /exit) quits.
  */
-export async function chatCommand(options: ChatOptions, io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } = { input: process.stdin, output: process.stdout }): Promise<void> {
+export async function chatCommand(
+  options: ChatOptions,
+  io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } = {
+    input: process.stdin,
+    output: process.stdout,
+  },
+): Promise<void> {
   if (!strategies.includes(options.memory as MemoryStrategyName)) {
     throw new CliError(`--memory ${options.memory}: use one of ${strategies.join(", ")}`);
   }
-  const sessionId = validateId(options.session ?? `chat-${new Date().toISOString().slice(0, 10)}-${globalThis.crypto.randomUUID().slice(0, 8)}`, "--session");
+  const sessionId = validateId(
+    options.session ?? `chat-${new Date().toISOString().slice(0, 10)}-${globalThis.crypto.randomUUID().slice(0, 8)}`,
+    "--session",
+  );
   const userId = options.user === undefined ? undefined : validateId(options.user, "--user");
   const { model, note } = chooseModel(options.model);
   const opened = await openStore(options.store);
@@ -60,10 +69,18 @@ export async function chatCommand(options: ChatOptions, io: { input: NodeJS.Read
   }
 
   if (note) write(`${pc.dim(note)}\n`);
-  write(pc.dim(`Session ${sessionId} in ${opened.label} · model ${agent.model.provider}/${agent.model.modelId}. Continue it later with --session ${sessionId}. ${commands}\n`));
+  write(
+    pc.dim(
+      `Session ${sessionId} in ${opened.label} · model ${agent.model.provider}/${agent.model.modelId}. Continue it later with --session ${sessionId}. ${commands}\n`,
+    ),
+  );
 
   const interactive = Boolean((io.input as NodeJS.ReadStream).isTTY);
-  const lines = createInterface({ input: io.input, output: interactive ? io.output : undefined, terminal: interactive });
+  const lines = createInterface({
+    input: io.input,
+    output: interactive ? io.output : undefined,
+    terminal: interactive,
+  });
   let running: AbortController | undefined;
   let closing = false;
   const onInterrupt = () => {
@@ -96,7 +113,12 @@ export async function chatCommand(options: ChatOptions, io: { input: NodeJS.Read
       running = new AbortController();
       write(pc.green("assistant> "));
       try {
-        const stream = agent.stream({ input: line, sessionId, ...(userId === undefined ? {} : { userId }), signal: running.signal });
+        const stream = agent.stream({
+          input: line,
+          sessionId,
+          ...(userId === undefined ? {} : { userId }),
+          signal: running.signal,
+        });
         for await (const delta of stream.textStream) write(delta);
         await stream.response;
         write("\n");
@@ -117,7 +139,13 @@ export async function chatCommand(options: ChatOptions, io: { input: NodeJS.Read
 
 async function slashCommand(
   line: string,
-  context: { agent: Agent; sessionId: string; userId: string | undefined; label: string; write: (text: string) => void },
+  context: {
+    agent: Agent;
+    sessionId: string;
+    userId: string | undefined;
+    label: string;
+    write: (text: string) => void;
+  },
 ): Promise<boolean> {
   const { agent, sessionId, userId, write } = context;
   const [command] = line.split(/\s+/);
@@ -129,13 +157,19 @@ async function slashCommand(
       write(`${commands}\n`);
       return false;
     case "/session":
-      write(`session ${sessionId}${userId ? ` · user ${userId}` : ""} · store ${context.label} · model ${agent.model.provider}/${agent.model.modelId} · memory ${agent.strategy.name}\n`);
+      write(
+        `session ${sessionId}${userId ? ` · user ${userId}` : ""} · store ${context.label} · model ${agent.model.provider}/${agent.model.modelId} · memory ${agent.strategy.name}\n`,
+      );
       return false;
     case "/facts": {
-      const scope = factScopeId(userId === undefined ? "session" : "user", { sessionId, ...(userId === undefined ? {} : { userId }) });
+      const scope = factScopeId(userId === undefined ? "session" : "user", {
+        sessionId,
+        ...(userId === undefined ? {} : { userId }),
+      });
       const facts = await adaptStore(agent.memoryStore).getFacts(scope);
       if (facts.length === 0) write("No facts saved.\n");
-      for (const fact of [...facts].sort((a, b) => a.key.localeCompare(b.key))) write(`${pc.bold(fact.key)}: ${fact.value}  ${pc.dim(formatTime(fact.updatedAt))}\n`);
+      for (const fact of [...facts].sort((a, b) => a.key.localeCompare(b.key)))
+        write(`${pc.bold(fact.key)}: ${fact.value}  ${pc.dim(formatTime(fact.updatedAt))}\n`);
       return false;
     }
     case "/history": {

@@ -11,8 +11,15 @@ export const NO_PROVIDER_HELP =
  * The model of `agentcore chat`: `--model` when given (`mock` is the offline scripted model),
  * else OpenAI when OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic with ANTHROPIC_API_KEY.
  */
-export function chooseModel(option: string | undefined, env: NodeJS.ProcessEnv = process.env): { model: string | LanguageModel; note?: string } {
-  if (option === "mock") return { model: scriptedModel(), note: "Using the offline scripted model (--model mock): it echoes, and remembers what you ask it to." };
+export function chooseModel(
+  option: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { model: string | LanguageModel; note?: string } {
+  if (option === "mock")
+    return {
+      model: scriptedModel(),
+      note: "Using the offline scripted model (--model mock): it echoes, and remembers what you ask it to.",
+    };
   if (option) return { model: option };
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return { model: "openai/gpt-4o-mini" };
   if (env.ANTHROPIC_API_KEY) return { model: "anthropic/claude-3-5-haiku" };

@@ -3,11 +3,23 @@ import pc from "picocolors";
 import { AgentCoreError } from "../errors/agent-core-error";
 import { chatCommand } from "./chat-command";
 import { CliError } from "./cli-error";
-import { clearSession, exportSessions, importSessions, listSessions, pruneSessions, showFacts, showSession, withStore } from "./memory-command";
+import {
+  clearSession,
+  exportSessions,
+  importSessions,
+  listSessions,
+  pruneSessions,
+  showFacts,
+  showSession,
+  withStore,
+} from "./memory-command";
 import { DEFAULT_STORE_URL } from "./open-store";
 
 const storeOption = () =>
-  new Option("--store <url>", "memory:, file:./path.json, sqlite:./path.db, redis://host:6379, postgres://user@host/db").default(DEFAULT_STORE_URL);
+  new Option(
+    "--store <url>",
+    "memory:, file:./path.json, sqlite:./path.db, redis://host:6379, postgres://user@host/db",
+  ).default(DEFAULT_STORE_URL);
 const jsonOption = () => new Option("--json", "output for programs: JSON (JSON lines for export)");
 
 export function createProgram(): Command {
@@ -20,11 +32,18 @@ export function createProgram(): Command {
   program
     .command("chat")
     .description("chat in the terminal; the history stays in the store, so --session ID continues it")
-    .option("--model <provider/model>", 'e.g. openai/gpt-4o-mini, anthropic/claude-3-5-haiku, ollama/llama3.1; "mock" for the offline scripted model')
+    .option(
+      "--model <provider/model>",
+      'e.g. openai/gpt-4o-mini, anthropic/claude-3-5-haiku, ollama/llama3.1; "mock" for the offline scripted model',
+    )
     .option("--session <id>", "the session to continue (a new one when omitted)")
     .option("--user <id>", "who is chatting: facts are then kept per user, across sessions")
     .addOption(storeOption())
-    .addOption(new Option("--memory <strategy>", "what the model sees of the history").choices(["sliding_window", "token_window", "summary", "full"]).default("sliding_window"))
+    .addOption(
+      new Option("--memory <strategy>", "what the model sees of the history")
+        .choices(["sliding_window", "token_window", "summary", "full"])
+        .default("sliding_window"),
+    )
     .option("--memory-tools", "let the model keep facts with remember_fact / recall_fact / forget_fact")
     .option("--system <text>", "the system prompt")
     .action(async (options) => chatCommand(options));
@@ -41,14 +60,18 @@ export function createProgram(): Command {
     .description("print a session's messages")
     .addOption(storeOption())
     .addOption(jsonOption())
-    .action(async (sessionId: string, options) => withStore(options, (opened, output) => showSession(opened, output, sessionId)));
+    .action(async (sessionId: string, options) =>
+      withStore(options, (opened, output) => showSession(opened, output, sessionId)),
+    );
   memory
     .command("facts <sessionId>")
     .description("print the facts of a session (or of a user, with --user)")
     .option("--user <id>", "show the facts kept for this user instead")
     .addOption(storeOption())
     .addOption(jsonOption())
-    .action(async (sessionId: string, options) => withStore(options, (opened, output) => showFacts(opened, output, sessionId, options.user)));
+    .action(async (sessionId: string, options) =>
+      withStore(options, (opened, output) => showFacts(opened, output, sessionId, options.user)),
+    );
   memory
     .command("export")
     .description("write sessions as JSON lines, one session a line")
@@ -62,20 +85,26 @@ export function createProgram(): Command {
     .description("read an export into the store (idempotent)")
     .addOption(storeOption())
     .addOption(jsonOption())
-    .action(async (file: string, options) => withStore(options, (opened, output) => importSessions(opened, output, file)));
+    .action(async (file: string, options) =>
+      withStore(options, (opened, output) => importSessions(opened, output, file)),
+    );
   memory
     .command("clear <sessionId>")
     .description("delete a session's messages and facts")
     .addOption(storeOption())
     .addOption(jsonOption())
-    .action(async (sessionId: string, options) => withStore(options, (opened, output) => clearSession(opened, output, sessionId)));
+    .action(async (sessionId: string, options) =>
+      withStore(options, (opened, output) => clearSession(opened, output, sessionId)),
+    );
   memory
     .command("prune")
     .description("delete sessions not used for a while")
     .requiredOption("--older-than <age>", "e.g. 30m, 12h, 7d, 2w")
     .addOption(storeOption())
     .addOption(jsonOption())
-    .action(async (options) => withStore(options, (opened, output) => pruneSessions(opened, output, options.olderThan)));
+    .action(async (options) =>
+      withStore(options, (opened, output) => pruneSessions(opened, output, options.olderThan)),
+    );
   return program;
 }
 
@@ -87,7 +116,9 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has printed its one line already; help and version exit cleanly.
-      return error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.help" ? 0 : 2;
+      return error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.help"
+        ? 0
+        : 2;
     }
     const text = error instanceof Error ? error.message.split("\n")[0] : String(error);
     process.stderr.write(`${pc.red("agentcore: error:")} ${text}\n`);

@@ -19,7 +19,10 @@ export interface MemoryCommandOptions {
 }
 
 /** Runs one `agentcore memory <action>` with the store opened and closed around it. */
-export async function withStore<T>(options: MemoryCommandOptions, action: (opened: OpenedStore, output: Output) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  options: MemoryCommandOptions,
+  action: (opened: OpenedStore, output: Output) => Promise<T>,
+): Promise<T> {
   const opened = await openStore(options.store);
   try {
     return await action(opened, createOutput(Boolean(options.json)));
@@ -34,7 +37,13 @@ export async function listSessions({ store }: OpenedStore, output: Output): Prom
   if (entries.length === 0) return output.line("No sessions.");
   output.table(
     ["session", "messages", "created", "last used", "agent"],
-    entries.map((entry) => [entry.sessionId, String(entry.messageCount), formatTime(entry.createdAt), formatTime(entry.accessedAt), entry.agentName ?? "-"]),
+    entries.map((entry) => [
+      entry.sessionId,
+      String(entry.messageCount),
+      formatTime(entry.createdAt),
+      formatTime(entry.accessedAt),
+      entry.agentName ?? "-",
+    ]),
   );
 }
 
@@ -43,23 +52,44 @@ export async function showSession({ store }: OpenedStore, output: Output, sessio
   if (output.json) return output.data(messages);
   if (messages.length === 0) return output.line(`Session ${sessionId} has no messages.`);
   for (const message of messages) {
-    const calls = message.role === "assistant" && message.toolCalls?.length ? ` → ${message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(", ")}` : "";
+    const calls =
+      message.role === "assistant" && message.toolCalls?.length
+        ? ` → ${message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(", ")}`
+        : "";
     const who = message.role === "tool" ? `tool ${message.name}` : message.role;
     output.line(`${formatTime(message.timestamp)}  ${who}: ${message.content}${calls}`);
   }
 }
 
-export async function showFacts({ store }: OpenedStore, output: Output, sessionId: string, userId: string | undefined): Promise<void> {
-  const scope = userId === undefined ? factScopeId("session", { sessionId: checkId(sessionId) }) : factScopeId("user", { sessionId: checkId(sessionId), userId: checkId(userId, "--user") });
+export async function showFacts(
+  { store }: OpenedStore,
+  output: Output,
+  sessionId: string,
+  userId: string | undefined,
+): Promise<void> {
+  const scope =
+    userId === undefined
+      ? factScopeId("session", { sessionId: checkId(sessionId) })
+      : factScopeId("user", { sessionId: checkId(sessionId), userId: checkId(userId, "--user") });
   const facts = [...(await adaptStore(store).getFacts(scope))].sort((a, b) => a.key.localeCompare(b.key));
   if (output.json) return output.data(facts);
   if (facts.length === 0) return output.line(`No facts for ${scope}.`);
-  output.table(["key", "value", "updated"], facts.map((fact) => [fact.key, fact.value, formatTime(fact.updatedAt)]));
+  output.table(
+    ["key", "value", "updated"],
+    facts.map((fact) => [fact.key, fact.value, formatTime(fact.updatedAt)]),
+  );
 }
 
 /** Writes sessions as JSON lines (one session a line) to `out` or stdout. */
-export async function exportSessions({ store }: OpenedStore, output: Output, options: { session?: string; out?: string }): Promise<void> {
-  const ids = options.session !== undefined ? [checkId(options.session)] : (await requireEntries(store)).map((entry) => entry.sessionId);
+export async function exportSessions(
+  { store }: OpenedStore,
+  output: Output,
+  options: { session?: string; out?: string },
+): Promise<void> {
+  const ids =
+    options.session !== undefined
+      ? [checkId(options.session)]
+      : (await requireEntries(store)).map((entry) => entry.sessionId);
   const target: NodeJS.WritableStream = options.out ? createWriteStream(options.out) : process.stdout;
   const progress = startProgress(ids.length, "export");
   const write = async (record: SessionRecord | FactsRecord) => {
@@ -83,7 +113,9 @@ export async function exportSessions({ store }: OpenedStore, output: Output, opt
         if (facts.length) await write({ kind: "agentcore.facts", version: 1, scopeId, facts });
       }
     } else {
-      process.stderr.write("Warning: this store cannot list its fact scopes (it has no factScopes()), so facts kept per user are not exported.\n");
+      process.stderr.write(
+        "Warning: this store cannot list its fact scopes (it has no factScopes()), so facts kept per user are not exported.\n",
+      );
     }
   }
   if (options.out) {
@@ -124,7 +156,10 @@ export async function importSessions({ store }: OpenedStore, output: Output, fil
   }
   progress?.stop();
   if (output.json) output.data({ imported: sessions, messages, factScopes });
-  else output.line(`Imported ${sessions} session(s), ${messages} new message(s)${factScopes ? `, the facts of ${factScopes} other scope(s)` : ""}.`);
+  else
+    output.line(
+      `Imported ${sessions} session(s), ${messages} new message(s)${factScopes ? `, the facts of ${factScopes} other scope(s)` : ""}.`,
+    );
 }
 
 export async function clearSession({ store }: OpenedStore, output: Output, sessionId: string): Promise<void> {
@@ -143,7 +178,11 @@ export async function pruneSessions({ store }: OpenedStore, output: Output, olde
   if (!adapted.capabilities.prune) throw new CliError("this store cannot prune sessions (it has no prune())");
   const removed = await adapted.prune({ olderThan: Date.now() - age });
   if (output.json) return output.data({ pruned: removed });
-  output.line(removed.length ? `Pruned ${removed.length} session(s) not used for ${olderThan}: ${removed.join(", ")}` : `No session is older than ${olderThan}.`);
+  output.line(
+    removed.length
+      ? `Pruned ${removed.length} session(s) not used for ${olderThan}: ${removed.join(", ")}`
+      : `No session is older than ${olderThan}.`,
+  );
 }
 
 async function readSession(store: MemoryStore, sessionId: string): Promise<SessionRecord> {
@@ -170,15 +209,22 @@ async function writeSession(store: MemoryStore, record: SessionRecord): Promise<
   // Counted for the report; the append itself skips stored ids again (atomically where the store can).
   const known = new Set((await adapted.getMessages(record.sessionId)).map((message) => message.id).filter(Boolean));
   // A message without an id gets one derived from its place and content: importing twice adds it once.
-  const identified = record.messages.map((message, position) => (message.id === undefined ? { ...message, id: importedMessageId(record.sessionId, position, message) } : message));
+  const identified = record.messages.map((message, position) =>
+    message.id === undefined ? { ...message, id: importedMessageId(record.sessionId, position, message) } : message,
+  );
   const fresh = identified.filter((message) => !known.has(message.id));
   await adapted.appendMessages(record.sessionId, fresh);
   const scope = factScopeId("session", { sessionId: record.sessionId });
   for (const fact of record.facts) await adapted.setFact(scope, fact);
   // Summaries only into a store that keeps them (kept in this process, they would vanish on exit).
-  if (adapted.capabilities.summaries) for (const summary of record.summaries ?? []) await adapted.saveSummary(record.sessionId, summary);
+  if (adapted.capabilities.summaries)
+    for (const summary of record.summaries ?? []) await adapted.saveSummary(record.sessionId, summary);
   const { agentName, tags } = record.metadata ?? {};
-  if (agentName !== undefined || tags !== undefined) await adapted.updateSession(record.sessionId, { ...(agentName === undefined ? {} : { agentName }), ...(tags === undefined ? {} : { tags }) });
+  if (agentName !== undefined || tags !== undefined)
+    await adapted.updateSession(record.sessionId, {
+      ...(agentName === undefined ? {} : { agentName }),
+      ...(tags === undefined ? {} : { tags }),
+    });
   return fresh.length;
 }
 
@@ -193,13 +239,17 @@ function metadataOf(entry: SessionEntry): NonNullable<SessionRecord["metadata"]>
 
 async function requireEntries(store: MemoryStore): Promise<SessionEntry[]> {
   const adapted = adaptStore(store);
-  if (!adapted.capabilities.entries) throw new CliError("this store cannot list its sessions (it has no entries()); name one with --session");
+  if (!adapted.capabilities.entries)
+    throw new CliError("this store cannot list its sessions (it has no entries()); name one with --session");
   return (await adapted.entries()).sort((a, b) => b.accessedAt - a.accessedAt);
 }
 
 function startProgress(total: number, label: string): cliProgress.SingleBar | undefined {
   if (!process.stderr.isTTY || total < 20) return undefined;
-  const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {value}/{total} sessions`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format: `${label} [{bar}] {value}/{total} sessions`, stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(total, 0);
   return bar;
 }

@@ -50,7 +50,12 @@ export async function openStore(url: string): Promise<OpenedStore> {
     case "rediss": {
       const { Redis } = await loadPeer(() => import("ioredis"), "ioredis", "redis://");
       const { RedisMemoryStore } = await import("../stores/redis/index");
-      const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null, connectTimeout: connectTimeoutMs });
+      const client = new Redis(url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+        retryStrategy: () => null,
+        connectTimeout: connectTimeoutMs,
+      });
       let connectionError: unknown;
       client.on("error", (error) => {
         connectionError ??= error; // reported below, once
@@ -62,7 +67,11 @@ export async function openStore(url: string): Promise<OpenedStore> {
         client.disconnect();
         throw new CliError(`cannot reach the Redis store at ${redact(url)}: ${message(connectionError ?? error)}`);
       }
-      return { store: new RedisMemoryStore({ client }), label: redact(url), close: async () => void (await client.quit().catch(() => client.disconnect())) };
+      return {
+        store: new RedisMemoryStore({ client }),
+        label: redact(url),
+        close: async () => void (await client.quit().catch(() => client.disconnect())),
+      };
     }
     case "postgres":
     case "postgresql": {
@@ -80,7 +89,9 @@ export async function openStore(url: string): Promise<OpenedStore> {
       return { store: new PostgresMemoryStore({ pool }), label: redact(url), close: () => pool.end() };
     }
     default:
-      throw new CliError(`--store ${url}: unknown kind of store; use memory:, file:./path.json, sqlite:./path.db, redis://host:6379 or postgres://user@host/db`);
+      throw new CliError(
+        `--store ${url}: unknown kind of store; use memory:, file:./path.json, sqlite:./path.db, redis://host:6379 or postgres://user@host/db`,
+      );
   }
 }
 
@@ -88,7 +99,10 @@ async function loadPeer<T>(load: () => Promise<T>, name: string, scheme: string)
   try {
     return await load();
   } catch (error) {
-    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND" || (error as { code?: string }).code === "MODULE_NOT_FOUND") {
+    if (
+      (error as { code?: string }).code === "ERR_MODULE_NOT_FOUND" ||
+      (error as { code?: string }).code === "MODULE_NOT_FOUND"
+    ) {
       throw new CliError(`${scheme} stores need the "${name}" package: npm install ${name}`);
     }
     throw error;
@@ -101,7 +115,10 @@ async function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer from ${what} within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`no answer from ${what} within ${connectTimeoutMs} ms`)),
+          connectTimeoutMs,
+        );
       }),
     ]);
   } finally {
@@ -121,6 +138,7 @@ export function redact(url: string): string {
 }
 
 function message(error: unknown): string {
-  const text = error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
+  const text =
+    error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
   return text.split("\n")[0]!;
 }

@@ -18,8 +18,14 @@ export function createOutput(json: boolean, stream: NodeJS.WritableStream = proc
       stream.write(`${JSON.stringify(value, null, json ? 0 : 2)}\n`);
     },
     table(header, rows) {
-      const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
-      const render = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+      const widths = header.map((cell, column) =>
+        Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)),
+      );
+      const render = (row: string[]) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join("  ")
+          .trimEnd();
       stream.write(`${pc.bold(render(header))}\n`);
       for (const row of rows) stream.write(`${render(row)}\n`);
     },

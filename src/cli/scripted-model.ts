@@ -1,5 +1,11 @@
 import type { ToolCall } from "../messages/agent-message";
-import { emptyUsage, type LanguageModel, type LanguageModelCall, type LanguageModelResult, type LanguageModelStreamPart } from "../models/language-model";
+import {
+  emptyUsage,
+  type LanguageModel,
+  type LanguageModelCall,
+  type LanguageModelResult,
+  type LanguageModelStreamPart,
+} from "../models/language-model";
 
 /**
  * The offline model of `agentcore chat --model mock`: remembers on "remember that my X is Y",
@@ -20,7 +26,13 @@ export function scriptedModel(): LanguageModel {
     const input = last?.content ?? "";
     const remember = /remember that my (.+?) is (.+?)[.!]?$/i.exec(input);
     if (remember && call.tools.some((tool) => tool.name === "remember_fact")) {
-      return reply("", [{ id: `call_scripted_${++toolCallCount}`, name: "remember_fact", arguments: { key: remember[1]!, value: remember[2]! } }]);
+      return reply("", [
+        {
+          id: `call_scripted_${++toolCallCount}`,
+          name: "remember_fact",
+          arguments: { key: remember[1]!, value: remember[2]! },
+        },
+      ]);
     }
     const question = /what is my (.+?)\??$/i.exec(input);
     if (question) {

@@ -110,7 +110,8 @@ function parseFactsRecord(json: unknown, lineNumber: number): FactsRecord {
   const { scopeId } = result.data;
   const [, namespace, id] = /^(session|user):(.*)$/s.exec(scopeId) ?? [];
   try {
-    if (namespace === undefined) throw new Error(`scopeId must be "session:<id>" or "user:<id>", got ${JSON.stringify(scopeId.slice(0, 80))}`);
+    if (namespace === undefined)
+      throw new Error(`scopeId must be "session:<id>" or "user:<id>", got ${JSON.stringify(scopeId.slice(0, 80))}`);
     validateSessionId(id, namespace === "user" ? "userId" : "sessionId");
   } catch (error) {
     throw new CliError(`line ${lineNumber}: ${error instanceof Error ? error.message : String(error)}`);
@@ -123,7 +124,14 @@ function parseFactsRecord(json: unknown, lineNumber: number): FactsRecord {
  * so importing the same file again skips it as already stored.
  */
 export function importedMessageId(sessionId: string, position: number, message: AgentMessage): string {
-  const content = message.role === "tool" ? [message.toolCallId, message.content] : message.role === "assistant" ? [message.content, message.toolCalls ?? []] : [message.content];
-  const hash = createHash("sha256").update(JSON.stringify([sessionId, position, message.role, ...content])).digest("hex");
+  const content =
+    message.role === "tool"
+      ? [message.toolCallId, message.content]
+      : message.role === "assistant"
+        ? [message.content, message.toolCalls ?? []]
+        : [message.content];
+  const hash = createHash("sha256")
+    .update(JSON.stringify([sessionId, position, message.role, ...content]))
+    .digest("hex");
   return `import-${hash.slice(0, 32)}`;
 }

@@ -13,9 +13,18 @@ describe("AgentCoreError markers", () => {
   });
 
   it("SessionLockLostError is a StoreError naming the session and the refused write", () => {
-    const error = new SessionLockLostError({ store: "PostgresMemoryStore", operation: "appendMessages", sessionId: "s" });
+    const error = new SessionLockLostError({
+      store: "PostgresMemoryStore",
+      operation: "appendMessages",
+      sessionId: "s",
+    });
     expect(StoreError.isInstance(error) && SessionLockLostError.isInstance(error)).toBe(true);
-    expect([error.name, error.store, error.operation, error.sessionId]).toEqual(["SessionLockLostError", "PostgresMemoryStore", "appendMessages", "s"]);
+    expect([error.name, error.store, error.operation, error.sessionId]).toEqual([
+      "SessionLockLostError",
+      "PostgresMemoryStore",
+      "appendMessages",
+      "s",
+    ]);
     expect(error.message).toMatch(/lock on session "s" was lost/);
     expect(SessionLockLostError.isInstance(new StoreError({ store: "s", operation: "o", message: "m" }))).toBe(false);
   });

@@ -13,7 +13,11 @@ export function integerOption<Fallback extends number | undefined>(
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < minimum) {
     const expected = minimum === 1 ? "a positive integer" : `a whole number of ${minimum} or more`;
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be ${expected}, got ${String(value)}.` });
+    throw new InvalidArgumentError({
+      argument,
+      value,
+      message: `${argument} must be ${expected}, got ${String(value)}.`,
+    });
   }
   return value;
 }

@@ -17,7 +17,15 @@ export class CorruptStoreError extends StoreError {
   /** Where the bad file was moved, when it could be moved. */
   readonly keptAt: string | undefined;
 
-  constructor(options: { store: string; operation: string; path: string; keptAt?: string; sessionId?: string; message: string; cause?: unknown }) {
+  constructor(options: {
+    store: string;
+    operation: string;
+    path: string;
+    keptAt?: string;
+    sessionId?: string;
+    message: string;
+    cause?: unknown;
+  }) {
     super({
       store: options.store,
       operation: options.operation,

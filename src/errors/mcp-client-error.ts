@@ -32,7 +32,13 @@ export class MCPClientError extends AgentCoreError {
   /** The server's name of the tool being called, for failures of a call. */
   readonly toolName: string | undefined;
 
-  constructor(options: { server: string; reason: MCPFailureReason; message: string; toolName?: string; cause?: unknown }) {
+  constructor(options: {
+    server: string;
+    reason: MCPFailureReason;
+    message: string;
+    toolName?: string;
+    cause?: unknown;
+  }) {
     super({ name: "MCPClientError", message: options.message, cause: options.cause });
     this.server = options.server;
     this.reason = options.reason;

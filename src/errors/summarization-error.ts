@@ -17,7 +17,13 @@ export class SummarizationError extends AgentCoreError {
   /** The summariser, as `provider/model`, when known. */
   readonly model: string | undefined;
 
-  constructor(options: { reason: SummarizationFailure; sessionId: string; message: string; model?: string; cause?: unknown }) {
+  constructor(options: {
+    reason: SummarizationFailure;
+    sessionId: string;
+    message: string;
+    model?: string;
+    cause?: unknown;
+  }) {
     super({ name: "SummarizationError", message: options.message, cause: options.cause });
     this.reason = options.reason;
     this.sessionId = options.sessionId;

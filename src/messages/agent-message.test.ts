@@ -12,12 +12,21 @@ describe("parseAgentMessages", () => {
       { role: "tool", toolCallId: "c", name: "t", content: "ok" },
     ]);
     expect(parsed[1]).toEqual({ id: "u1", role: "user", content: "hi", timestamp: 1 });
-    expect(parsed[2]).toEqual({ role: "assistant", content: "", toolCalls: [{ id: "c", name: "t", arguments: { n: 2 ** 53 } }] });
+    expect(parsed[2]).toEqual({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "c", name: "t", arguments: { n: 2 ** 53 } }],
+    });
   });
 
   it("names the message and the field that are wrong", () => {
     try {
-      parseAgentMessages([{ role: "user", content: "ok" }, { role: "assistant", content: 5 }, { role: "tool", content: "x", name: "t" }, { role: "wizard" }]);
+      parseAgentMessages([
+        { role: "user", content: "ok" },
+        { role: "assistant", content: 5 },
+        { role: "tool", content: "x", name: "t" },
+        { role: "wizard" },
+      ]);
       expect.unreachable();
     } catch (error) {
       expect(InvalidMessageError.isInstance(error)).toBe(true);
@@ -39,9 +48,33 @@ describe("parseAgentMessages", () => {
 describe("parseAgentMessages: the quick path gives the schema's answer", () => {
   // Candidates near the boundaries of every field: the quick path must accept exactly what the
   // schema accepts and give the same object (same keys in the same order), else leave it to the schema.
-  const text = fc.oneof(fc.constant(""), fc.string({ maxLength: 12 }), fc.constant("x".repeat(512)), fc.constant("x".repeat(513)), fc.constant("y".repeat(257)));
-  const anyValue = fc.oneof(text, fc.integer(), fc.double(), fc.constant(undefined), fc.constant(null), fc.constant(-0), fc.constant(Infinity), fc.constant(NaN), fc.boolean(), fc.constant([]));
-  const toolCall = fc.record({ id: fc.oneof(text, anyValue), name: fc.oneof(text, anyValue), arguments: fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue()), anyValue) }, { requiredKeys: [] });
+  const text = fc.oneof(
+    fc.constant(""),
+    fc.string({ maxLength: 12 }),
+    fc.constant("x".repeat(512)),
+    fc.constant("x".repeat(513)),
+    fc.constant("y".repeat(257)),
+  );
+  const anyValue = fc.oneof(
+    text,
+    fc.integer(),
+    fc.double(),
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.constant(-0),
+    fc.constant(Infinity),
+    fc.constant(NaN),
+    fc.boolean(),
+    fc.constant([]),
+  );
+  const toolCall = fc.record(
+    {
+      id: fc.oneof(text, anyValue),
+      name: fc.oneof(text, anyValue),
+      arguments: fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue()), anyValue),
+    },
+    { requiredKeys: [] },
+  );
   const candidate = fc.record(
     {
       id: fc.oneof(text, anyValue),
@@ -57,7 +90,9 @@ describe("parseAgentMessages: the quick path gives the schema's answer", () => {
   );
   const schemaAnswer = (value: unknown) => {
     const result = agentMessageSchema.safeParse(value);
-    return result.success ? { ok: true, json: JSON.stringify(result.data), keys: Object.keys(result.data) } : { ok: false };
+    return result.success
+      ? { ok: true, json: JSON.stringify(result.data), keys: Object.keys(result.data) }
+      : { ok: false };
   };
   const ourAnswer = (value: unknown) => {
     try {
@@ -82,7 +117,13 @@ describe("parseAgentMessages: the quick path gives the schema's answer", () => {
     const messages = [
       { id: "u1", role: "user", content: "hi", timestamp: 1, extra: { nested: true } },
       { role: "system", content: "" },
-      { id: "a1", role: "assistant", content: "", toolCalls: [{ id: "c1", name: "f", arguments: { a: [1, { b: 2 }] }, more: 1 }], timestamp: 0 },
+      {
+        id: "a1",
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c1", name: "f", arguments: { a: [1, { b: 2 }] }, more: 1 }],
+        timestamp: 0,
+      },
       { id: "t1", role: "tool", toolCallId: "c1", name: "f", content: "{}", timestamp: 2 },
       { id: "a2", role: "assistant", content: "done" },
     ];

@@ -133,7 +133,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * odd prototype) gives undefined, and the schema then parses it and names what is wrong.
  */
 function parseCommonMessage(candidate: unknown): AgentMessage | undefined {
-  if (typeof candidate !== "object" || candidate === null || Object.getPrototypeOf(candidate) !== Object.prototype) return undefined;
+  if (typeof candidate !== "object" || candidate === null || Object.getPrototypeOf(candidate) !== Object.prototype)
+    return undefined;
   const record = candidate as Record<string, unknown>;
   const { role, content } = record;
   if (typeof content !== "string") return undefined;

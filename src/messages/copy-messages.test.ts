@@ -13,7 +13,13 @@ describe("copyMessages", () => {
               role: fc.constantFrom("user", "assistant", "tool", "system"),
               content: fc.string(),
               timestamp: fc.nat(),
-              toolCalls: fc.array(fc.record({ id: fc.string(), name: fc.string(), arguments: fc.dictionary(fc.string(), fc.jsonValue()) })),
+              toolCalls: fc.array(
+                fc.record({
+                  id: fc.string(),
+                  name: fc.string(),
+                  arguments: fc.dictionary(fc.string(), fc.jsonValue()),
+                }),
+              ),
               extra: fc.jsonValue(),
             },
             { requiredKeys: ["role", "content"] },

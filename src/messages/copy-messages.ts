@@ -14,7 +14,8 @@ export function copyMessages<Message>(messages: readonly Message[]): Message[] {
 
 /** A deep copy of one message (see `copyMessages`). */
 export function copyMessage<Message>(message: Message): Message {
-  if (typeof message !== "object" || message === null || Object.getPrototypeOf(message) !== Object.prototype) return structuredClone(message);
+  if (typeof message !== "object" || message === null || Object.getPrototypeOf(message) !== Object.prototype)
+    return structuredClone(message);
   const copy: Record<string, unknown> = {};
   for (const key in message) {
     if (!Object.prototype.hasOwnProperty.call(message, key)) continue;

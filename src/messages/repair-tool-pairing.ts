@@ -32,13 +32,18 @@ export function repairToolPairing(messages: readonly AgentMessage[]): RepairTool
   let toolTraffic = false;
   for (let index = 0; index < messages.length && !toolTraffic; index++) {
     const message = messages[index]!;
-    toolTraffic = message.role === "tool" || (message.role === "assistant" && message.toolCalls !== undefined && message.toolCalls.length > 0);
+    toolTraffic =
+      message.role === "tool" ||
+      (message.role === "assistant" && message.toolCalls !== undefined && message.toolCalls.length > 0);
   }
   if (!toolTraffic) return { messages: [...messages], droppedResults: [], addedResults: [] };
   const droppedResults: ToolMessage[] = [];
   const addedResults: ToolMessage[] = [];
   /** Per assistant message with calls (by index): its calls (ids made unique) and the result of each. */
-  const slots = new Map<number, { message: AssistantMessage; calls: ToolCall[]; results: (ToolMessage | undefined)[] }>();
+  const slots = new Map<
+    number,
+    { message: AssistantMessage; calls: ToolCall[]; results: (ToolMessage | undefined)[] }
+  >();
   const strays: { index: number; message: ToolMessage }[] = [];
 
   for (let index = 0; index < messages.length; index++) {
@@ -70,13 +75,19 @@ export function repairToolPairing(messages: readonly AgentMessage[]): RepairTool
   // A result out of place answers the latest earlier call with its id that has none.
   const ordered = [...slots.entries()].sort(([left], [right]) => right - left);
   for (const stray of strays) {
-    const home = ordered.find(([index, slot]) => index < stray.index && slot.calls.some((call, position) => call.id === stray.message.toolCallId && !slot.results[position]));
+    const home = ordered.find(
+      ([index, slot]) =>
+        index < stray.index &&
+        slot.calls.some((call, position) => call.id === stray.message.toolCallId && !slot.results[position]),
+    );
     if (!home) {
       droppedResults.push(stray.message);
       continue;
     }
     const slot = home[1];
-    slot.results[slot.calls.findIndex((call, position) => call.id === stray.message.toolCallId && !slot.results[position])] = stray.message;
+    slot.results[
+      slot.calls.findIndex((call, position) => call.id === stray.message.toolCallId && !slot.results[position])
+    ] = stray.message;
   }
 
   const output: AgentMessage[] = [];

@@ -33,7 +33,11 @@ export function validateSessionId(id: unknown, argument = "sessionId", maxLength
     });
   }
   if (forbidden.test(id)) {
-    throw new InvalidArgumentError({ argument, value: id, message: `${argument} must not contain control characters.` });
+    throw new InvalidArgumentError({
+      argument,
+      value: id,
+      message: `${argument} must not contain control characters.`,
+    });
   }
   // A lone surrogate has no UTF-8 form: PostgreSQL would store it as U+FFFD (merging
   // "x\ud800" with "x\ufffd"), encodeURIComponent throws, SQLite reads back another id.

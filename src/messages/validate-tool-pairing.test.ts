@@ -5,19 +5,29 @@ import { MISSING_TOOL_RESULT_CONTENT, repairToolPairing } from "./repair-tool-pa
 import { InvalidMessageError } from "../errors/invalid-message-error";
 
 const user = (content: string): AgentMessage => ({ role: "user", content });
-const calls = (...ids: string[]): AgentMessage => ({ role: "assistant", content: "", toolCalls: ids.map((id) => ({ id, name: "t", arguments: {} })) });
+const calls = (...ids: string[]): AgentMessage => ({
+  role: "assistant",
+  content: "",
+  toolCalls: ids.map((id) => ({ id, name: "t", arguments: {} })),
+});
 const result = (id: string): AgentMessage => ({ role: "tool", toolCallId: id, name: "t", content: `r${id}` });
 
 describe("findToolPairingIssues", () => {
   it("accepts histories that keep the rule", () => {
     expect(isToolPairingValid([])).toBe(true);
-    expect(isToolPairingValid([user("a"), calls("1", "2"), result("2"), result("1"), { role: "assistant", content: "x" }])).toBe(true);
+    expect(
+      isToolPairingValid([user("a"), calls("1", "2"), result("2"), result("1"), { role: "assistant", content: "x" }]),
+    ).toBe(true);
     expect(isToolPairingValid([user("a"), calls("1"), result("1"), calls("2"), result("2")])).toBe(true);
   });
 
   it("names an orphan result, a missing result, a late result and a duplicate id", () => {
     expect(findToolPairingIssues([user("a"), result("9")])).toEqual([
-      { index: 1, path: "toolCallId", message: 'tool result "9" has no matching tool call in the assistant message before it' },
+      {
+        index: 1,
+        path: "toolCallId",
+        message: 'tool result "9" has no matching tool call in the assistant message before it',
+      },
     ]);
     expect(findToolPairingIssues([calls("1", "2"), result("1"), user("b")])).toEqual([
       { index: 0, path: "toolCalls.1", message: 'tool call "2" has no tool result right after its assistant message' },
@@ -55,19 +65,21 @@ describe("repairToolPairing", () => {
     const repaired = repairToolPairing(history);
     expect(history).toEqual(snapshot);
     expect(isToolPairingValid(repaired.messages)).toBe(true);
-    expect(repaired.messages.map((message) => (message.role === "tool" ? `tool:${message.toolCallId}` : message.role))).toEqual([
-      "user",
-      "assistant",
-      "tool:1",
-      "tool:2",
-      "user",
-    ]);
+    expect(
+      repaired.messages.map((message) => (message.role === "tool" ? `tool:${message.toolCallId}` : message.role)),
+    ).toEqual(["user", "assistant", "tool:1", "tool:2", "user"]);
     expect(repaired.droppedResults.map((message) => message.toolCallId)).toEqual(["orphan"]);
-    expect(repaired.addedResults).toEqual([{ role: "tool", toolCallId: "2", name: "t", content: MISSING_TOOL_RESULT_CONTENT }]);
+    expect(repaired.addedResults).toEqual([
+      { role: "tool", toolCallId: "2", name: "t", content: MISSING_TOOL_RESULT_CONTENT },
+    ]);
   });
 
   it("keeps the first of duplicate results", () => {
-    const repaired = repairToolPairing([calls("1"), result("1"), { ...result("1"), content: "second" } as AgentMessage]);
+    const repaired = repairToolPairing([
+      calls("1"),
+      result("1"),
+      { ...result("1"), content: "second" } as AgentMessage,
+    ]);
     expect(repaired.messages).toHaveLength(2);
     expect(repaired.messages[1]!.content).toBe("r1");
   });
@@ -75,19 +87,43 @@ describe("repairToolPairing", () => {
   it("keeps every real result when a server reuses one call id across turns (call_0 every time)", () => {
     const first = { ...result("call_0"), content: "weather: sunny" } as AgentMessage;
     const second = { ...result("call_0"), content: "weather: rain" } as AgentMessage;
-    const history = [user("a"), calls("call_0"), first, { role: "assistant", content: "sunny" } as AgentMessage, user("b"), calls("call_0"), second];
+    const history = [
+      user("a"),
+      calls("call_0"),
+      first,
+      { role: "assistant", content: "sunny" } as AgentMessage,
+      user("b"),
+      calls("call_0"),
+      second,
+    ];
     const repaired = repairToolPairing(history);
     expect(repaired.messages).toEqual(history);
     expect(repaired.addedResults).toEqual([]);
     expect(repaired.droppedResults).toEqual([]);
     // A separated result goes back to the latest earlier call with its id that has none.
-    const separated = repairToolPairing([user("a"), calls("call_0"), first, user("b"), calls("call_0"), user("c"), second]);
-    expect(separated.messages.filter((message) => message.role === "tool").map((message) => message.content)).toEqual(["weather: sunny", "weather: rain"]);
+    const separated = repairToolPairing([
+      user("a"),
+      calls("call_0"),
+      first,
+      user("b"),
+      calls("call_0"),
+      user("c"),
+      second,
+    ]);
+    expect(separated.messages.filter((message) => message.role === "tool").map((message) => message.content)).toEqual([
+      "weather: sunny",
+      "weather: rain",
+    ]);
     expect(isToolPairingValid(separated.messages)).toBe(true);
   });
 
   it("renames a call id repeated within one message, so both results survive and the history becomes valid", () => {
-    const history = [user("a"), calls("dup", "dup"), { ...result("dup"), content: "one" } as AgentMessage, { ...result("dup"), content: "two" } as AgentMessage];
+    const history = [
+      user("a"),
+      calls("dup", "dup"),
+      { ...result("dup"), content: "one" } as AgentMessage,
+      { ...result("dup"), content: "two" } as AgentMessage,
+    ];
     expect(isToolPairingValid(history)).toBe(false);
     const repaired = repairToolPairing(history);
     expect(isToolPairingValid(repaired.messages)).toBe(true);

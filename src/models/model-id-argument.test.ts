@@ -16,12 +16,16 @@ describe("provider factories take AgentLIB's { model } as well as a model id", (
 
   it("anthropic({ model }) resolves aliases as anthropic(id) does", () => {
     expect(anthropic({ model: "claude-3-5-sonnet" }).modelId).toBe(ANTHROPIC_MODEL_ALIASES["claude-3-5-sonnet"]);
-    expect(createAnthropic({ apiKey: "k" }).messages({ model: "claude-opus" }).modelId).toBe(anthropic("claude-opus").modelId);
+    expect(createAnthropic({ apiKey: "k" }).messages({ model: "claude-opus" }).modelId).toBe(
+      anthropic("claude-opus").modelId,
+    );
   });
 
   it("refuses anything else with a typed error naming the two forms", () => {
     expect(() => openai({} as never)).toThrow(InvalidArgumentError);
-    expect(() => openai({ name: "gpt-4o" } as never)).toThrow(/openai\("model-id"\) or openai\(\{ model: "model-id" \}\)/);
+    expect(() => openai({ name: "gpt-4o" } as never)).toThrow(
+      /openai\("model-id"\) or openai\(\{ model: "model-id" \}\)/,
+    );
     expect(() => anthropic(42 as never)).toThrow(InvalidArgumentError);
   });
 });

@@ -48,11 +48,13 @@ export function listProviders(): string[] {
 export function resolveLanguageModel(model: string | LanguageModel | AISDKLanguageModel): LanguageModel {
   if (typeof model !== "string") {
     if (isAISDKLanguageModel(model)) return fromAISDK(model);
-    if (model && typeof model.doGenerate === "function" && typeof model.doStream === "function") return model as LanguageModel;
+    if (model && typeof model.doGenerate === "function" && typeof model.doStream === "function")
+      return model as LanguageModel;
     throw new InvalidArgumentError({
       argument: "model",
       value: model,
-      message: 'model must be a "provider/model" string (e.g. "openai/gpt-4o"), a LanguageModel instance or a model of an AI SDK provider package (e.g. openai("gpt-4o") from @ai-sdk/openai).',
+      message:
+        'model must be a "provider/model" string (e.g. "openai/gpt-4o"), a LanguageModel instance or a model of an AI SDK provider package (e.g. openai("gpt-4o") from @ai-sdk/openai).',
     });
   }
   const slash = model.indexOf("/");

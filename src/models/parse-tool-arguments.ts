@@ -9,7 +9,9 @@ export function parseToolArguments(text: string | undefined | null): Record<stri
   if (text == null || text.trim() === "") return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

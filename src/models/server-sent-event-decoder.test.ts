@@ -8,7 +8,8 @@ function decodeAll(pieces: (Uint8Array | string)[]): { event: string | undefined
   const decoder = new ServerSentEventDecoder();
   const events: { event: string | undefined; data: string }[] = [];
   const drain = () => {
-    for (let data = decoder.next(); data !== undefined; data = decoder.next()) events.push({ event: decoder.lastEvent, data });
+    for (let data = decoder.next(); data !== undefined; data = decoder.next())
+      events.push({ event: decoder.lastEvent, data });
   };
   for (const piece of pieces) {
     decoder.push(piece);
@@ -28,7 +29,8 @@ async function decodeWithSdk(pieces: Uint8Array[]): Promise<{ event: string | un
     },
   });
   const events: { event: string | undefined; data: string }[] = [];
-  for await (const message of _iterSSEMessages(new Response(body), new AbortController())) events.push({ event: message.event ?? undefined, data: message.data });
+  for await (const message of _iterSSEMessages(new Response(body), new AbortController()))
+    events.push({ event: message.event ?? undefined, data: message.data });
   return events;
 }
 
@@ -45,7 +47,8 @@ function split(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 
 describe("ServerSentEventDecoder", () => {
   it("reads data events, joins data lines, skips comments, id and retry, keeps the event type", () => {
-    const body = ': keep-alive\n\ndata: {"a":1}\n\nevent: delta\nid: 7\nretry: 10\ndata: line one\ndata:line two\n\ndata\n\n';
+    const body =
+      ': keep-alive\n\ndata: {"a":1}\n\nevent: delta\nid: 7\nretry: 10\ndata: line one\ndata:line two\n\ndata\n\n';
     expect(decodeAll([body])).toEqual([
       { event: undefined, data: '{"a":1}' },
       { event: "delta", data: "line one\nline two" },
@@ -54,7 +57,9 @@ describe("ServerSentEventDecoder", () => {
   });
 
   it("accepts \\r\\n and lone \\r line breaks, a \\r\\n split between two reads, and a BOM", () => {
-    expect(decodeAll(["\uFEFFdata: a\r\n\r\ndata: b\r", "\n\r\ndata: c\r\rdata: d\n\n"]).map((event) => event.data)).toEqual(["a", "b", "c", "d"]);
+    expect(
+      decodeAll(["\uFEFFdata: a\r\n\r\ndata: b\r", "\n\r\ndata: c\r\rdata: d\n\n"]).map((event) => event.data),
+    ).toEqual(["a", "b", "c", "d"]);
   });
 
   it("waits for the blank line: an event cut off by the end of the body is dropped", () => {
@@ -74,25 +79,41 @@ describe("ServerSentEventDecoder", () => {
 
   it("gives the same events as the openai SDK's parser, however the bytes are cut", async () => {
     const line = fc
-      .oneof(fc.string({ unit: fc.constantFrom("a", " ", ":", "{", '"', "é", "👋", "\u2028"), maxLength: 12 }), fc.string({ unit: "binary", maxLength: 12 }))
+      .oneof(
+        fc.string({ unit: fc.constantFrom("a", " ", ":", "{", '"', "é", "👋", "\u2028"), maxLength: 12 }),
+        fc.string({ unit: "binary", maxLength: 12 }),
+      )
       .filter((text) => !/[\r\n]/.test(text));
     const event = fc.record({
       comment: fc.option(line, { nil: undefined }),
-      type: fc.option(line.filter((text) => text.length > 0), { nil: undefined }),
+      type: fc.option(
+        line.filter((text) => text.length > 0),
+        { nil: undefined },
+      ),
       data: fc.array(line, { minLength: 1, maxLength: 3 }),
     });
     await fc.assert(
-      fc.asyncProperty(fc.array(event, { maxLength: 6 }), fc.constantFrom("\n", "\r\n"), fc.array(fc.nat(), { maxLength: 8 }), async (events, newline, cuts) => {
-        const text = events
-          .map((item) =>
-            [...(item.comment === undefined ? [] : [`:${item.comment}`]), ...(item.type === undefined ? [] : [`event: ${item.type}`]), ...item.data.map((data) => `data: ${data}`)]
-              .map((fieldLine) => fieldLine + newline)
-              .join("") + newline,
-          )
-          .join("");
-        const pieces = split(new TextEncoder().encode(text), cuts);
-        expect(decodeAll(pieces)).toEqual(await decodeWithSdk(pieces));
-      }),
+      fc.asyncProperty(
+        fc.array(event, { maxLength: 6 }),
+        fc.constantFrom("\n", "\r\n"),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (events, newline, cuts) => {
+          const text = events
+            .map(
+              (item) =>
+                [
+                  ...(item.comment === undefined ? [] : [`:${item.comment}`]),
+                  ...(item.type === undefined ? [] : [`event: ${item.type}`]),
+                  ...item.data.map((data) => `data: ${data}`),
+                ]
+                  .map((fieldLine) => fieldLine + newline)
+                  .join("") + newline,
+            )
+            .join("");
+          const pieces = split(new TextEncoder().encode(text), cuts);
+          expect(decodeAll(pieces)).toEqual(await decodeWithSdk(pieces));
+        },
+      ),
       { numRuns: 300 },
     );
   });

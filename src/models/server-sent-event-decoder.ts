@@ -64,7 +64,8 @@ export class ServerSentEventDecoder {
     const colon = line.indexOf(":");
     const name = colon === -1 ? line : line.slice(0, colon);
     let value = "";
-    if (colon !== -1) value = line.charCodeAt(colon + 1) === 32 /* " " */ ? line.slice(colon + 2) : line.slice(colon + 1);
+    if (colon !== -1)
+      value = line.charCodeAt(colon + 1) === 32 /* " " */ ? line.slice(colon + 2) : line.slice(colon + 1);
     if (name === "data") this.data = this.data === undefined ? value : `${this.data}\n${value}`;
     else if (name === "event") this.event = value;
   }

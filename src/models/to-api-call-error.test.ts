@@ -21,10 +21,13 @@ describe("toAPICallError", () => {
     expect(connection.isRetryable).toBe(true);
 
     const status = (code: number, headers: Record<string, string> = {}) =>
-      toAPICallError(Object.assign(new Error("x"), { status: code, headers: new Headers(headers), error: { message: "m" } }), {
-        ...context,
-        apiKeyVariable: "OPENAI_API_KEY",
-      }) as APICallError;
+      toAPICallError(
+        Object.assign(new Error("x"), { status: code, headers: new Headers(headers), error: { message: "m" } }),
+        {
+          ...context,
+          apiKeyVariable: "OPENAI_API_KEY",
+        },
+      ) as APICallError;
     expect(status(503).isRetryable).toBe(true);
     expect(status(503, { "x-should-retry": "false" }).isRetryable).toBe(false);
     expect(status(400, { "x-should-retry": "true" }).isRetryable).toBe(true);

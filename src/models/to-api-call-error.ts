@@ -32,7 +32,8 @@ export function toAPICallError(
   let message: string;
   if (statusCode !== undefined) {
     message = `${where}: the API answered ${statusCode}: ${sdkMessage}`;
-    if (statusCode === 401 && context.apiKeyVariable) message += ` Check ${context.apiKeyVariable} (or the apiKey option).`;
+    if (statusCode === 401 && context.apiKeyVariable)
+      message += ` Check ${context.apiKeyVariable} (or the apiKey option).`;
   } else if (connectionFailure) {
     message = `${where}: could not reach the API (${sdkMessage}). Check the base URL and the network.`;
   } else {

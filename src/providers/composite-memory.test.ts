@@ -7,7 +7,8 @@ import { SemanticMemoryProvider } from "./semantic-memory-provider";
 
 testMemoryProvider(
   "CompositeMemory (two semantic providers, interleave)",
-  () => new CompositeMemory({ providers: [new SemanticMemoryProvider(), new SemanticMemoryProvider({ neighbours: 1 })] }),
+  () =>
+    new CompositeMemory({ providers: [new SemanticMemoryProvider(), new SemanticMemoryProvider({ neighbours: 1 })] }),
   { scope: "session" },
 );
 testMemoryProvider(
@@ -71,12 +72,25 @@ describe("CompositeMemory", () => {
       { id: "r3", content: "another text", messageId: "m9" },
       { id: "r4", content: "User likes tea with milk" },
     ]);
-    const records = await new CompositeMemory({ providers: [left, right], mergeStrategy: "concat" }).read({ sessionId: "s", query: "q", limit: 10 });
-    expect(contents(records)).toEqual(["User prefers TypeScript.", "User lives in Lisbon", "User likes tea", "User likes tea with milk"]);
+    const records = await new CompositeMemory({ providers: [left, right], mergeStrategy: "concat" }).read({
+      sessionId: "s",
+      query: "q",
+      limit: 10,
+    });
+    expect(contents(records)).toEqual([
+      "User prefers TypeScript.",
+      "User lives in Lisbon",
+      "User likes tea",
+      "User likes tea with milk",
+    ]);
   });
 
   it("gives each provider its own timeout; a slow or failing one degrades, the others answer", async () => {
-    const slow: MemoryProvider = { type: "slow", read: () => new Promise(() => {}), write: () => new Promise(() => {}) };
+    const slow: MemoryProvider = {
+      type: "slow",
+      read: () => new Promise(() => {}),
+      write: () => new Promise(() => {}),
+    };
     const errors: [string, string][] = [];
     const composite = new CompositeMemory({
       providers: [{ provider: slow, timeoutMs: 30 }, failing("broken"), { provider: b, timeoutMs: 1000 }],
@@ -97,10 +111,15 @@ describe("CompositeMemory", () => {
     const listening: MemoryProvider = {
       type: "listening",
       read: ({ abortSignal }) =>
-        new Promise((_, reject) => abortSignal!.addEventListener("abort", () => reject((aborted = abortSignal!.reason)))),
+        new Promise((_, reject) =>
+          abortSignal!.addEventListener("abort", () => reject((aborted = abortSignal!.reason))),
+        ),
       write: async () => {},
     };
-    await new CompositeMemory({ providers: [{ provider: listening, timeoutMs: 20 }, b] }).read({ sessionId: "s", query: "q" });
+    await new CompositeMemory({ providers: [{ provider: listening, timeoutMs: 20 }, b] }).read({
+      sessionId: "s",
+      query: "q",
+    });
     expect(MemoryProviderError.isInstance(aborted)).toBe(true);
   });
 
@@ -110,7 +129,9 @@ describe("CompositeMemory", () => {
       name: "MemoryProviderError",
       message: expect.stringContaining("one is down; two is down"),
     });
-    await expect(composite.write([{ role: "user", content: "x" }], { sessionId: "s" })).rejects.toThrow(/Every provider/);
+    await expect(composite.write([{ role: "user", content: "x" }], { sessionId: "s" })).rejects.toThrow(
+      /Every provider/,
+    );
   });
 
   it("writes to every provider and lists the entries of all", async () => {

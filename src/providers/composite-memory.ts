@@ -2,7 +2,14 @@ import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import type {
+  MemoryRecordEntry,
+  MemoryProvider,
+  MemoryReadOptions,
+  MemoryRecord,
+  MemoryScope,
+  MemoryWriteOptions,
+} from "./memory-provider";
 import type { MessageMemoryProvider } from "./memory-provider";
 import { normaliseContent } from "./normalise-content";
 import { withTimeout } from "./with-timeout";
@@ -51,23 +58,40 @@ export class CompositeMemory implements MemoryProvider {
 
   constructor(options: CompositeMemoryOptions) {
     if (!options || !Array.isArray(options.providers) || options.providers.length === 0) {
-      throw new InvalidArgumentError({ argument: "providers", message: "CompositeMemory needs `providers`: a non-empty array of memory providers." });
+      throw new InvalidArgumentError({
+        argument: "providers",
+        message: "CompositeMemory needs `providers`: a non-empty array of memory providers.",
+      });
     }
     const timeoutMs = options.timeoutMs ?? 2000;
     this.members = options.providers.map((member, index) => {
-      const provider = "provider" in member && typeof (member as CompositeMemoryMember).provider?.read === "function" ? (member as CompositeMemoryMember).provider : (member as MemoryProvider);
+      const provider =
+        "provider" in member && typeof (member as CompositeMemoryMember).provider?.read === "function"
+          ? (member as CompositeMemoryMember).provider
+          : (member as MemoryProvider);
       if (!provider || typeof provider.read !== "function" || typeof provider.write !== "function") {
-        throw new InvalidArgumentError({ argument: `providers[${index}]`, message: `providers[${index}] is not a memory provider (it needs read and write).` });
+        throw new InvalidArgumentError({
+          argument: `providers[${index}]`,
+          message: `providers[${index}] is not a memory provider (it needs read and write).`,
+        });
       }
       const ms = ("provider" in member ? (member as CompositeMemoryMember).timeoutMs : undefined) ?? timeoutMs;
       if (!Number.isFinite(ms) || ms <= 0) {
-        throw new InvalidArgumentError({ argument: `providers[${index}].timeoutMs`, value: ms, message: "timeoutMs must be a positive number of milliseconds." });
+        throw new InvalidArgumentError({
+          argument: `providers[${index}].timeoutMs`,
+          value: ms,
+          message: "timeoutMs must be a positive number of milliseconds.",
+        });
       }
       return { provider: provider as MemoryProvider, timeoutMs: ms };
     });
     this.mergeStrategy = options.mergeStrategy ?? "interleave";
     if (!["interleave", "concat", "priority"].includes(this.mergeStrategy)) {
-      throw new InvalidArgumentError({ argument: "mergeStrategy", value: options.mergeStrategy, message: 'mergeStrategy must be "interleave", "concat" or "priority".' });
+      throw new InvalidArgumentError({
+        argument: "mergeStrategy",
+        value: options.mergeStrategy,
+        message: 'mergeStrategy must be "interleave", "concat" or "priority".',
+      });
     }
     this.limit = options.limit ?? 5;
     this.onError = options.onError;
@@ -85,7 +109,12 @@ export class CompositeMemory implements MemoryProvider {
     const limit = options.limit ?? this.limit;
     const lists = await this.each(
       "read",
-      (provider, signal) => (provider as { read(options: MemoryReadOptions): Promise<unknown[]> }).read({ ...options, ...(options.limit === undefined && isMessageMemory(provider) ? {} : { limit }), abortSignal: signal }),
+      (provider, signal) =>
+        (provider as { read(options: MemoryReadOptions): Promise<unknown[]> }).read({
+          ...options,
+          ...(options.limit === undefined && isMessageMemory(provider) ? {} : { limit }),
+          abortSignal: signal,
+        }),
       options.abortSignal,
     );
     if (lists.some((list) => Array.isArray(list) && list.length > 0 && list.every(isMessage))) {
@@ -95,9 +124,14 @@ export class CompositeMemory implements MemoryProvider {
     let ordered: { record: MemoryRecord; provider: string }[];
     if (this.mergeStrategy === "priority") {
       const index = answered.findIndex((list) => list !== undefined && list.length > 0);
-      ordered = index === -1 ? [] : answered[index]!.map((record) => ({ record, provider: this.members[index]!.provider.type }));
+      ordered =
+        index === -1
+          ? []
+          : answered[index]!.map((record) => ({ record, provider: this.members[index]!.provider.type }));
     } else if (this.mergeStrategy === "concat") {
-      ordered = answered.flatMap((list, index) => (list ?? []).map((record) => ({ record, provider: this.members[index]!.provider.type })));
+      ordered = answered.flatMap((list, index) =>
+        (list ?? []).map((record) => ({ record, provider: this.members[index]!.provider.type })),
+      );
     } else {
       ordered = [];
       const longest = Math.max(0, ...answered.map((list) => list?.length ?? 0));
@@ -124,7 +158,11 @@ export class CompositeMemory implements MemoryProvider {
   }
 
   async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
-    await this.each("write", (provider, signal) => provider.write(messages, { ...options, abortSignal: signal }), options.abortSignal);
+    await this.each(
+      "write",
+      (provider, signal) => provider.write(messages, { ...options, abortSignal: signal }),
+      options.abortSignal,
+    );
   }
 
   async clear(options?: MemoryScope | string): Promise<void> {
@@ -133,15 +171,26 @@ export class CompositeMemory implements MemoryProvider {
 
   /** Every provider's entries: records, and conversations (`{ id, sessionId, messages, metadata }`) from conversation memories. */
   async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
-    const lists = await this.each("entries", (provider) => (provider.entries ? provider.entries(options) : Promise.resolve([])));
+    const lists = await this.each("entries", (provider) =>
+      provider.entries ? provider.entries(options) : Promise.resolve([]),
+    );
     return lists.flatMap((list) => (Array.isArray(list) ? list : [])) as MemoryRecordEntry[];
   }
 
   /** Runs one operation on every provider at once; undefined for those that failed. Throws only when all failed. */
-  private async each<T>(operation: string, call: (provider: MemoryProvider, signal: AbortSignal) => Promise<T>, parent?: AbortSignal): Promise<(T | undefined)[]> {
+  private async each<T>(
+    operation: string,
+    call: (provider: MemoryProvider, signal: AbortSignal) => Promise<T>,
+    parent?: AbortSignal,
+  ): Promise<(T | undefined)[]> {
     const settled = await Promise.allSettled(
       this.members.map((member) =>
-        withTimeout((signal) => call(member.provider, signal), { ms: member.timeoutMs, provider: member.provider.type, operation, ...(parent ? { parent } : {}) }),
+        withTimeout((signal) => call(member.provider, signal), {
+          ms: member.timeoutMs,
+          provider: member.provider.type,
+          operation,
+          ...(parent ? { parent } : {}),
+        }),
       ),
     );
     parent?.throwIfAborted();
@@ -169,11 +218,21 @@ export class CompositeMemory implements MemoryProvider {
 }
 
 function isRecord(record: unknown): record is MemoryRecord {
-  return typeof record === "object" && record !== null && typeof (record as MemoryRecord).id === "string" && typeof (record as MemoryRecord).content === "string";
+  return (
+    typeof record === "object" &&
+    record !== null &&
+    typeof (record as MemoryRecord).id === "string" &&
+    typeof (record as MemoryRecord).content === "string"
+  );
 }
 
 function isMessage(item: unknown): item is AgentMessage {
-  return typeof item === "object" && item !== null && typeof (item as AgentMessage).role === "string" && typeof (item as AgentMessage).content === "string";
+  return (
+    typeof item === "object" &&
+    item !== null &&
+    typeof (item as AgentMessage).role === "string" &&
+    typeof (item as AgentMessage).content === "string"
+  );
 }
 
 function isMessageMemory(provider: unknown): boolean {
@@ -183,7 +242,8 @@ function isMessageMemory(provider: unknown): boolean {
 /** Each answer as units that stay together: a conversation's turns, or one system message per record. */
 function units(list: unknown): AgentMessage[][] {
   if (!Array.isArray(list) || list.length === 0) return [];
-  if (!list.every(isMessage)) return list.filter(isRecord).map((record) => [{ role: "system", content: record.content }]);
+  if (!list.every(isMessage))
+    return list.filter(isRecord).map((record) => [{ role: "system", content: record.content }]);
   const turns: AgentMessage[][] = [];
   for (const message of list) {
     if (message.role === "user" || message.role === "system" || turns.length === 0) turns.push([message]);
@@ -192,7 +252,11 @@ function units(list: unknown): AgentMessage[][] {
   return turns;
 }
 
-function mergeMessages(lists: unknown[], strategy: "interleave" | "concat" | "priority", limit: number | undefined): AgentMessage[] {
+function mergeMessages(
+  lists: unknown[],
+  strategy: "interleave" | "concat" | "priority",
+  limit: number | undefined,
+): AgentMessage[] {
   const answered = lists.map(units);
   let ordered: AgentMessage[][];
   if (strategy === "priority") ordered = answered.find((list) => list.length > 0) ?? [];

@@ -34,7 +34,8 @@ export class DocumentColumns {
 
   /** Records a document at `ordinal`, not linked to any neighbour yet. */
   set(ordinal: number, values: ColumnValues): void {
-    if (ordinal >= this.lengths.length) this.resize(Math.max(1024, ordinal + 1, this.lengths.length * 2), this.lengths.length);
+    if (ordinal >= this.lengths.length)
+      this.resize(Math.max(1024, ordinal + 1, this.lengths.length * 2), this.lengths.length);
     this.lengths[ordinal] = values.length;
     this.sessions[ordinal] = this.intern(values.sessionId);
     this.users[ordinal] = this.intern(values.userId);

@@ -2,13 +2,21 @@ import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { EmbeddingModel } from "../models/embedding-model";
 
 /** Embeds `values` in batches of the model's `maxValuesPerCall`, checking one vector comes back per value. */
-export async function embedAll(model: EmbeddingModel, values: string[], abortSignal?: AbortSignal): Promise<number[][]> {
+export async function embedAll(
+  model: EmbeddingModel,
+  values: string[],
+  abortSignal?: AbortSignal,
+): Promise<number[][]> {
   const batch = Math.max(1, model.maxValuesPerCall ?? 96);
   const vectors: number[][] = [];
   for (let start = 0; start < values.length; start += batch) {
     const slice = values.slice(start, start + batch);
     const result = await model.doEmbed({ values: slice, ...(abortSignal ? { abortSignal } : {}) });
-    if (!Array.isArray(result?.embeddings) || result.embeddings.length !== slice.length || !result.embeddings.every(isVector)) {
+    if (
+      !Array.isArray(result?.embeddings) ||
+      result.embeddings.length !== slice.length ||
+      !result.embeddings.every(isVector)
+    ) {
       throw new MemoryProviderError({
         provider: `${model.provider}/${model.modelId}`,
         operation: "embed",
@@ -21,5 +29,9 @@ export async function embedAll(model: EmbeddingModel, values: string[], abortSig
 }
 
 function isVector(value: unknown): value is number[] {
-  return Array.isArray(value) && value.length > 0 && value.every((number) => typeof number === "number" && Number.isFinite(number));
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((number) => typeof number === "number" && Number.isFinite(number))
+  );
 }

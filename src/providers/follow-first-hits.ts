@@ -46,7 +46,11 @@ export function followTerms(
  * the first's score plus `weight` times the second's, rescaled so that the best of each counts
  * the same.
  */
-export function mergeFollowed(first: ReadonlyMap<number, number>, second: ReadonlyMap<number, number>, weight: number): Map<number, number> {
+export function mergeFollowed(
+  first: ReadonlyMap<number, number>,
+  second: ReadonlyMap<number, number>,
+  weight: number,
+): Map<number, number> {
   const best = (scores: ReadonlyMap<number, number>) => Math.max(0, ...scores.values());
   const scale = best(second) > 0 ? (weight * best(first)) / best(second) : 0;
   const merged = new Map<number, number>();

@@ -16,7 +16,10 @@ const ids = async (index: InMemorySemanticIndex) => (await index.list({})).map((
 describe("InMemorySemanticIndex bound", () => {
   it("keeps at most maxDocuments, evicting the oldest first and telling onEvict", async () => {
     const evicted: string[] = [];
-    const index = new InMemorySemanticIndex({ maxDocuments: 3, onEvict: (documents) => evicted.push(...documents.map((entry) => entry.id)) });
+    const index = new InMemorySemanticIndex({
+      maxDocuments: 3,
+      onEvict: (documents) => evicted.push(...documents.map((entry) => entry.id)),
+    });
     for (let number = 0; number < 5; number++) await index.add([document(number)]);
     expect(index.size).toBe(3);
     expect(await ids(index)).toEqual(["d2", "d3", "d4"]);
@@ -51,21 +54,34 @@ describe("InMemorySemanticIndex bound", () => {
   });
 
   it("refuses a bad bound or policy", () => {
-    expect(() => new InMemorySemanticIndex({ maxDocuments: 0 })).toThrow(/maxDocuments must be a positive integer or Infinity/);
+    expect(() => new InMemorySemanticIndex({ maxDocuments: 0 })).toThrow(
+      /maxDocuments must be a positive integer or Infinity/,
+    );
     expect(() => new InMemorySemanticIndex({ eviction: "random" as never })).toThrow(/eviction must be/);
   });
 });
 
 describe("InMemorySemanticIndex ranking", () => {
   const session = (...contents: string[]) => contents.map((content, index) => document(index, content));
-  const ranked = async (options: ConstructorParameters<typeof InMemorySemanticIndex>[0], contents: string[], query: string) => {
+  const ranked = async (
+    options: ConstructorParameters<typeof InMemorySemanticIndex>[0],
+    contents: string[],
+    query: string,
+  ) => {
     const index = new InMemorySemanticIndex(options);
     await index.add(session(...contents));
     return (await index.searchText(query, {}, 10)).map((hit) => hit.document.id);
   };
 
   it("coordination favours a turn matching more of the query's rare terms", async () => {
-    const contents = ["piano piano piano", "zebra piano concert tonight downtown with friends", "zebra", "filler", "more filler", "zebra"];
+    const contents = [
+      "piano piano piano",
+      "zebra piano concert tonight downtown with friends",
+      "zebra",
+      "filler",
+      "more filler",
+      "zebra",
+    ];
     // Plain BM25: the turn repeating one word wins; with coordination, the turn holding both terms does.
     expect((await ranked({ coordination: 0, contextWeight: 0 }, contents, "zebra piano"))[0]).toBe("d0");
     expect((await ranked({ contextWeight: 0 }, contents, "zebra piano"))[0]).toBe("d1");
@@ -105,9 +121,13 @@ describe("InMemorySemanticIndex ranking", () => {
       "Caroline: grandma gave me this necklace in Sweden, my home country",
     ];
     // Without following, the necklace turn only matches the speaker, like the fillers before it.
-    expect((await ranked({ followWeight: 0, contextWeight: 0 }, contents, "Where did Caroline move from?")).indexOf("d4")).toBe(4);
+    expect(
+      (await ranked({ followWeight: 0, contextWeight: 0 }, contents, "Where did Caroline move from?")).indexOf("d4"),
+    ).toBe(4);
     // The first hit's rare terms ("home", "country") lead to it.
-    expect((await ranked({ contextWeight: 0 }, contents, "Where did Caroline move from?")).indexOf("d4")).toBeLessThan(3);
+    expect((await ranked({ contextWeight: 0 }, contents, "Where did Caroline move from?")).indexOf("d4")).toBeLessThan(
+      3,
+    );
   });
 
   it("refuses negative ranking settings", () => {

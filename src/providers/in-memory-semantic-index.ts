@@ -4,12 +4,25 @@ import { analyzeText, asksWhen, mentionsTime } from "./text-analysis";
 import { followTerms, mergeFollowed } from "./follow-first-hits";
 import { pickEvictions } from "./pick-evictions";
 import { boostOf, NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
-import { everyScored, scoreEach, searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
+import {
+  everyScored,
+  scoreEach,
+  searchExhaustive,
+  searchPruned,
+  type LexicalCorpus,
+  type QueryTerm,
+} from "./lexical-search";
 import { norm, topK } from "./top-k";
 import { ANY, DocumentColumns } from "./document-columns";
 import { PostingLists, type PostingList } from "./posting-lists";
 import type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
-import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
+import {
+  matchesFilter,
+  type ScoredDocument,
+  type SemanticDocument,
+  type SemanticFilter,
+  type SemanticIndex,
+} from "./semantic-index";
 
 export type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 
@@ -81,11 +94,19 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.pruning = options.pruning ?? true;
     this.maxDocuments = options.maxDocuments ?? 10_000;
     if (!(this.maxDocuments === Infinity || (Number.isInteger(this.maxDocuments) && this.maxDocuments >= 1))) {
-      throw new InvalidArgumentError({ argument: "maxDocuments", value: options.maxDocuments, message: "maxDocuments must be a positive integer or Infinity." });
+      throw new InvalidArgumentError({
+        argument: "maxDocuments",
+        value: options.maxDocuments,
+        message: "maxDocuments must be a positive integer or Infinity.",
+      });
     }
     this.eviction = options.eviction ?? "oldest";
     if (this.eviction !== "oldest" && this.eviction !== "least-recently-recalled") {
-      throw new InvalidArgumentError({ argument: "eviction", value: options.eviction, message: 'eviction must be "oldest" or "least-recently-recalled".' });
+      throw new InvalidArgumentError({
+        argument: "eviction",
+        value: options.eviction,
+        message: 'eviction must be "oldest" or "least-recently-recalled".',
+      });
     }
     this.onEvict = options.onEvict;
   }
@@ -107,7 +128,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const averageLength = this.totalLength / this.liveCount || 1;
     const { k1, b } = this;
     const lengthNorm = b / averageLength;
-    const saturation = (frequency: number, length: number) => (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * length));
+    const saturation = (frequency: number, length: number) =>
+      (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * length));
     const idf = (frequency: number) => Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
     // Scratch arrays indexed by ordinal, reused between searches (this method never awaits, so
     // searches cannot interleave) and reset through the list of what was touched: the search
@@ -131,13 +153,19 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const passes = (ordinal: number) => {
       if (seen[ordinal] === 0) {
         const entry = entries[ordinal];
-        const inScope = entry !== undefined && (session === ANY || sessions[ordinal] === session) && (user === ANY || users[ordinal] === user);
+        const inScope =
+          entry !== undefined &&
+          (session === ANY || sessions[ordinal] === session) &&
+          (user === ANY || users[ordinal] === user);
         seen[ordinal] = inScope && (!byTags || matchesFilter(entry.document, filter)) ? 1 : 2;
         checked.push(ordinal);
       }
       return seen[ordinal] === 1;
     };
-    const lending = this.contextWeight > 0 && this.contextWindow > 0 ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight } : undefined;
+    const lending =
+      this.contextWeight > 0 && this.contextWindow > 0
+        ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight }
+        : undefined;
     // A query's terms (posting lists, with their frequency in it), IDF mass and boosts.
     const prepare = (counts: readonly [PostingList | undefined, number][], when: boolean) => {
       const terms: QueryTerm[] = [];
@@ -148,10 +176,16 @@ export class InMemorySemanticIndex implements SemanticIndex {
         if (!postings || !frequency) continue;
         const termIdf = idf(frequency);
         const weight = termIdf * (1 + Math.log(queryFrequency));
-        terms.push({ list: postings.data.subarray(0, postings.used), idf: termIdf, weight, bound: weight * saturation(postings.maxFrequency, postings.minLength) });
+        terms.push({
+          list: postings.data.subarray(0, postings.used),
+          idf: termIdf,
+          weight,
+          bound: weight * saturation(postings.maxFrequency, postings.minLength),
+        });
         mass += termIdf;
       }
-      for (const [postings] of counts) if (postings && this.speakers.has(postings.term)) named.push(this.columns.codeOf(postings.term));
+      for (const [postings] of counts)
+        if (postings && this.speakers.has(postings.term)) named.push(this.columns.codeOf(postings.term));
       const speakerWeight = named.length > 0 ? this.speakerWeight : 1;
       const timeWeight = when ? this.timeWeight : 1;
       const corpus: LexicalCorpus = {
@@ -171,7 +205,10 @@ export class InMemorySemanticIndex implements SemanticIndex {
     };
     const search = this.pruning ? searchPruned : searchExhaustive;
     try {
-      const first = prepare([...queryTerms].map(([term, count]) => [this.postings.get(term), count]), asksWhen(query));
+      const first = prepare(
+        [...queryTerms].map(([term, count]) => [this.postings.get(term), count]),
+        asksWhen(query),
+      );
       if (first.terms.length === 0) return [];
       const ranked = search(first.terms, first.mass, first.corpus, limit);
       const hits = ranked.map(([ordinal]) => ordinal);
@@ -180,12 +217,22 @@ export class InMemorySemanticIndex implements SemanticIndex {
       // Follow the first hits. Every document the follow-up query scores (its terms are rare: a
       // few) joins the query's best, scored by the query too; any other document keeps its score
       // by the query, under the query's best. So the merged ranking is over all documents.
-      const second = prepare(expansion.map((postings) => [postings, 1]), false);
+      const second = prepare(
+        expansion.map((postings) => [postings, 1]),
+        false,
+      );
       const followed = everyScored(second.terms, second.corpus);
       const byQuery = new Map(ranked);
       const joining = followed.filter((ordinal) => !byQuery.has(ordinal));
-      scoreEach(first.terms, first.mass, first.corpus, joining, true).forEach((score, index) => byQuery.set(joining[index]!, score));
-      const byFollowUp = new Map(scoreEach(second.terms, second.mass, second.corpus, followed, false).map((score, index) => [followed[index]!, score]));
+      scoreEach(first.terms, first.mass, first.corpus, joining, true).forEach((score, index) =>
+        byQuery.set(joining[index]!, score),
+      );
+      const byFollowUp = new Map(
+        scoreEach(second.terms, second.mass, second.corpus, followed, false).map((score, index) => [
+          followed[index]!,
+          score,
+        ]),
+      );
       return this.results(topK(mergeFollowed(byQuery, byFollowUp, this.followWeight), limit));
     } finally {
       for (const ordinal of checked) {
@@ -223,7 +270,11 @@ export class InMemorySemanticIndex implements SemanticIndex {
     return this.results(topK(scores, limit));
   }
 
-  async neighbours(id: string, before: number, after: number): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }> {
+  async neighbours(
+    id: string,
+    before: number,
+    after: number,
+  ): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }> {
     const ordinal = this.ordinalById.get(id);
     if (ordinal === undefined) return { before: [], after: [] };
     const earlier: SemanticDocument[] = [];
@@ -254,15 +305,30 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private addOne(document: SemanticDocument): void {
     if (this.ordinalById.has(document.id)) this.remove(this.ordinalById.get(document.id)!);
     const chain = document.sessionId ?? "";
-    const replaced = document.messageId === undefined ? undefined : this.ordinalByMessage.get(chain)?.get(document.messageId);
+    const replaced =
+      document.messageId === undefined ? undefined : this.ordinalByMessage.get(chain)?.get(document.messageId);
     const ordinal = this.entries.length;
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const entry: Entry = { document, terms: [], length: terms.length, chain, speaker: speakerTerm(document.content), used: ++this.tick };
+    const entry: Entry = {
+      document,
+      terms: [],
+      length: terms.length,
+      chain,
+      speaker: speakerTerm(document.content),
+      used: ++this.tick,
+    };
     this.entries.push(entry);
     const { sessionId, userId } = document;
-    this.columns.set(ordinal, { length: terms.length, sessionId, userId, asks: document.content.includes("?"), speaker: entry.speaker, dated: mentionsTime(document.content) });
+    this.columns.set(ordinal, {
+      length: terms.length,
+      sessionId,
+      userId,
+      asks: document.content.includes("?"),
+      speaker: entry.speaker,
+      dated: mentionsTime(document.content),
+    });
     const { previous, next } = this.columns;
     if (replaced !== undefined && this.entries[replaced]) {
       // Take the old document's place in its session's order.
@@ -325,7 +391,11 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
     if (speaking > 0) this.speakers.set(entry.speaker!, speaking);
     else if (entry.speaker !== undefined) this.speakers.delete(entry.speaker);
-    this.columns.release({ sessionId: entry.document.sessionId, userId: entry.document.userId, speaker: entry.speaker });
+    this.columns.release({
+      sessionId: entry.document.sessionId,
+      userId: entry.document.userId,
+      speaker: entry.speaker,
+    });
     this.livePostings -= entry.terms.length;
     this.deadPostings += entry.terms.length;
     this.liveCount--;
@@ -354,7 +424,10 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private compactIfSparse(): void {
     if (this.entries.length > 1024 && this.entries.length > 2 * this.liveCount) this.renumber();
     if (this.deadPostings < 1024 || this.deadPostings < this.livePostings) return;
-    this.postings.rebuild((ordinal) => (this.entries[ordinal] ? ordinal : NONE), (ordinal) => this.entries[ordinal]!.length);
+    this.postings.rebuild(
+      (ordinal) => (this.entries[ordinal] ? ordinal : NONE),
+      (ordinal) => this.entries[ordinal]!.length,
+    );
     this.deadPostings = 0;
   }
 
@@ -366,7 +439,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
       if (entry) next[ordinal] = live.push(entry) - 1;
     });
     const map = (ordinal: number) => (ordinal === NONE ? NONE : next[ordinal]!);
-    for (const table of [this.ordinalById, ...this.ordinalByMessage.values(), this.heads, this.tails]) for (const [key, ordinal] of table) table.set(key, map(ordinal));
+    for (const table of [this.ordinalById, ...this.ordinalByMessage.values(), this.heads, this.tails])
+      for (const [key, ordinal] of table) table.set(key, map(ordinal));
     this.postings.rebuild(map, (ordinal) => this.entries[ordinal]!.length);
     this.columns.renumber(next, live.length);
     this.deadPostings = 0;

@@ -55,7 +55,8 @@ export function coordinated(score: number, matched: number, queryMass: number, p
 export function lendingFactor(lending: LendingOptions | undefined): number {
   if (!lending) return 1;
   let factor = 1;
-  for (let step = 0; step < lending.window; step++) factor += (lending.weight / 2 ** step) * (1 + Math.max(1, lending.questionWeight));
+  for (let step = 0; step < lending.window; step++)
+    factor += (lending.weight / 2 ** step) * (1 + Math.max(1, lending.questionWeight));
   return factor;
 }
 
@@ -84,7 +85,8 @@ export function finalScore(
       }
       if (previous !== NO_NEIGHBOUR) {
         const own = ownOf(previous);
-        if (own > 0) total += ((lending.weight * own) / 2 ** step) * (columns.asks[previous] === 1 ? lending.questionWeight : 1);
+        if (own > 0)
+          total += ((lending.weight * own) / 2 ** step) * (columns.asks[previous] === 1 ? lending.questionWeight : 1);
         previous = columns.previous[previous]!;
       }
     }
@@ -105,10 +107,17 @@ export interface BoostColumns {
  * speaker codes), times `timeWeight` if the turn mentions a time and the query asks when (pass 1
  * otherwise). 1 for every turn when neither applies.
  */
-export function boostOf(columns: BoostColumns, named: readonly number[], speakerWeight: number, timeWeight: number): (ordinal: number) => number {
+export function boostOf(
+  columns: BoostColumns,
+  named: readonly number[],
+  speakerWeight: number,
+  timeWeight: number,
+): (ordinal: number) => number {
   const { speakers, dated } = columns;
   const bySpeaker = speakerWeight !== 1 && named.length > 0;
-  if (timeWeight === 1) return bySpeaker ? (ordinal) => (named.includes(speakers[ordinal]!) ? speakerWeight : 1) : () => 1;
+  if (timeWeight === 1)
+    return bySpeaker ? (ordinal) => (named.includes(speakers[ordinal]!) ? speakerWeight : 1) : () => 1;
   if (!bySpeaker) return (ordinal) => (dated[ordinal] === 1 ? timeWeight : 1);
-  return (ordinal) => (named.includes(speakers[ordinal]!) ? speakerWeight : 1) * (dated[ordinal] === 1 ? timeWeight : 1);
+  return (ordinal) =>
+    (named.includes(speakers[ordinal]!) ? speakerWeight : 1) * (dated[ordinal] === 1 ? timeWeight : 1);
 }

@@ -7,11 +7,36 @@ import type { ScoredDocument, SemanticDocument, SemanticFilter } from "./semanti
 // match the same terms: the cases where a pruning bug would show.
 // "yesterday" and "May" mention a time (boosted when a query asks when); "rome" and "oslo" are
 // rare, so the first hits' rare terms are followed.
-const WORDS = ["camping", "lake", "paint", "piano", "tea", "berlin", "dog", "run", "book", "song", "sunrise", "pottery", "yesterday", "May", "rome", "oslo"];
+const WORDS = [
+  "camping",
+  "lake",
+  "paint",
+  "piano",
+  "tea",
+  "berlin",
+  "dog",
+  "run",
+  "book",
+  "song",
+  "sunrise",
+  "pottery",
+  "yesterday",
+  "May",
+  "rome",
+  "oslo",
+];
 const SPEAKERS = ["Caroline", "Melanie", "John"];
 
 interface Corpus {
-  documents: { speaker: number; words: number[]; rare: number; question: boolean; session: number; user: number; tag: boolean }[];
+  documents: {
+    speaker: number;
+    words: number[];
+    rare: number;
+    question: boolean;
+    session: number;
+    user: number;
+    tag: boolean;
+  }[];
   deletions: number[];
   queries: { speaker: number; words: number[]; when: boolean }[];
 }
@@ -71,12 +96,22 @@ async function build(corpus: Corpus, options: InMemorySemanticIndexOptions): Pro
   });
   // Added in a few batches, interleaving sessions, so neighbours are not neighbouring ordinals.
   for (let start = 0; start < documents.length; start += 17) await index.add(documents.slice(start, start + 17));
-  for (const deletion of corpus.deletions) await index.delete({ sessionId: `s${deletion % 3}`, ...(deletion % 2 ? { tags: ["t"] } : { userId: `u${deletion % 5 === 0 ? 1 : 0}` }) });
+  for (const deletion of corpus.deletions)
+    await index.delete({
+      sessionId: `s${deletion % 3}`,
+      ...(deletion % 2 ? { tags: ["t"] } : { userId: `u${deletion % 5 === 0 ? 1 : 0}` }),
+    });
   return index;
 }
 
 const shape = (hits: ScoredDocument[]) => hits.map((hit) => [hit.document.id, hit.score]);
-const FILTERS: SemanticFilter[] = [{}, { sessionId: "s0" }, { userId: "u1" }, { tags: ["t"] }, { sessionId: "s1", userId: "u0" }];
+const FILTERS: SemanticFilter[] = [
+  {},
+  { sessionId: "s0" },
+  { userId: "u1" },
+  { tags: ["t"] },
+  { sessionId: "s1", userId: "u0" },
+];
 
 describe("pruned lexical search", () => {
   it("returns exactly what exhaustive scoring returns: documents, scores, order and ties", async () => {
@@ -98,7 +133,10 @@ describe("pruned lexical search", () => {
               compared++;
               if (expected.length > 0) nonEmpty++;
               if (expected.some((hit, position) => position > 0 && hit.score === expected[position - 1]!.score)) tied++;
-              if (JSON.stringify(shape(await without.searchText(text, filter, limit))) !== JSON.stringify(shape(expected))) followedOrBoosted++;
+              if (
+                JSON.stringify(shape(await without.searchText(text, filter, limit))) !== JSON.stringify(shape(expected))
+              )
+                followedOrBoosted++;
             }
           }
         }
@@ -127,7 +165,10 @@ describe("pruned lexical search", () => {
     // reaches it. The scope is compared as codes; a tags filter is checked on the document itself.
     const run = async (index: InMemorySemanticIndex, query: string) => {
       let count = 0;
-      const filter = new Proxy({ sessionId: "s", tags: ["t"] }, { get: (target, key) => (key === "userId" && count++, Reflect.get(target, key)) });
+      const filter = new Proxy(
+        { sessionId: "s", tags: ["t"] },
+        { get: (target, key) => (key === "userId" && count++, Reflect.get(target, key)) },
+      );
       return { hits: shape(await index.searchText(query, filter, 10)), count };
     };
     const query = "Did Caroline run by the lake at sunrise?";

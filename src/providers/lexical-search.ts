@@ -1,4 +1,11 @@
-import { coordinated, finalScore, lendingFactor, NO_NEIGHBOUR, type LendingOptions, type ScoringColumns } from "./lexical-scoring";
+import {
+  coordinated,
+  finalScore,
+  lendingFactor,
+  NO_NEIGHBOUR,
+  type LendingOptions,
+  type ScoringColumns,
+} from "./lexical-scoring";
 import { topK } from "./top-k";
 
 /**
@@ -51,7 +58,12 @@ const SLACK = 1 + 1e-9;
 const SEED = 64;
 
 /** Scores every posting (term at a time), then every hit and the turns it lends to. */
-export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, limit: number): [number, number][] {
+export function searchExhaustive(
+  terms: readonly QueryTerm[],
+  queryMass: number,
+  corpus: LexicalCorpus,
+  limit: number,
+): [number, number][] {
   const { own, matched, flags, lengths } = corpus;
   const hits: number[] = [];
   for (const term of terms) {
@@ -67,7 +79,8 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
       matched[ordinal] = matched[ordinal]! + term.idf;
     }
   }
-  for (const ordinal of hits) own[ordinal] = coordinated(own[ordinal]!, matched[ordinal]!, queryMass, corpus.coordination);
+  for (const ordinal of hits)
+    own[ordinal] = coordinated(own[ordinal]!, matched[ordinal]!, queryMass, corpus.coordination);
   return rank(neighbourhoods(hits, corpus), corpus, (ordinal) => own[ordinal]!, limit);
 }
 
@@ -81,7 +94,12 @@ export function searchExhaustive(terms: readonly QueryTerm[], queryMass: number,
  * bounded, and those that can still reach the k-th lower bound scored exactly as
  * `searchExhaustive` scores them.
  */
-export function searchPruned(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, limit: number): [number, number][] {
+export function searchPruned(
+  terms: readonly QueryTerm[],
+  queryMass: number,
+  corpus: LexicalCorpus,
+  limit: number,
+): [number, number][] {
   const { own, flags, columns, lengths } = corpus;
   const count = terms.length;
   const order = terms.map((_, index) => index).sort((left, right) => terms[left]!.bound - terms[right]!.bound);
@@ -92,7 +110,8 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     boundSum[j + 1] = boundSum[j]! + terms[order[j]!]!.bound;
     idfSum[j + 1] = idfSum[j]! + terms[order[j]!]!.idf;
   }
-  const bound = (score: number, matchedIdf: number) => coordinated(score, matchedIdf, queryMass, corpus.coordination) * SLACK;
+  const bound = (score: number, matchedIdf: number) =>
+    coordinated(score, matchedIdf, queryMass, corpus.coordination) * SLACK;
   const boost = corpus.boost;
   // The most lending and the boosts can multiply the largest own score among a document and its lenders by.
   const factor = corpus.maxBoost * lendingFactor(corpus.lending) * SLACK;
@@ -125,7 +144,8 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
     pushBounded(best, lower, limit);
     if (best.length === limit) {
       cut = best[0]! / factor;
-      while (firstEssential < count && bound(boundSum[firstEssential + 1]!, idfSum[firstEssential + 1]!) < cut) firstEssential++;
+      while (firstEssential < count && bound(boundSum[firstEssential + 1]!, idfSum[firstEssential + 1]!) < cut)
+        firstEssential++;
     }
   };
   // Seed the lower bounds with the first documents of the term with the highest bound (often
@@ -194,7 +214,10 @@ export function searchPruned(terms: readonly QueryTerm[], queryMass: number, cor
   // The k-th best lower bound: of the walk's, or of the strong documents' final scores with what
   // every document scored by now lends (the tighter of two lower bounds of the k-th best score).
   const lowers = strong.map((ordinal) => finalScore(ordinal, columns, known, corpus.lending, boost));
-  const threshold = Math.max(best.length === limit ? best[0]! : 0, strong.length >= limit ? kthLargest(lowers, limit) : 0);
+  const threshold = Math.max(
+    best.length === limit ? best[0]! : 0,
+    strong.length >= limit ? kthLargest(lowers, limit) : 0,
+  );
   // Which also lifts the cut a candidate's own score, or a lender's, must reach: a final score is
   // at most `factor` (the most lending and every boost add) times the largest of those.
   const lifted = threshold / factor;
@@ -221,7 +244,13 @@ function kthLargest(values: readonly number[], k: number): number {
 }
 
 /** Own score of a document from its term frequencies (0: absent), summed in query order. */
-function ownScore(terms: readonly QueryTerm[], frequencies: Float64Array, length: number, queryMass: number, corpus: LexicalCorpus): number {
+function ownScore(
+  terms: readonly QueryTerm[],
+  frequencies: Float64Array,
+  length: number,
+  queryMass: number,
+  corpus: LexicalCorpus,
+): number {
   let score = 0;
   let matchedIdf = 0;
   for (let index = 0; index < terms.length; index++) {
@@ -261,9 +290,15 @@ function neighbourhoods(hits: readonly number[], corpus: LexicalCorpus): number[
 }
 
 /** The best `limit` of `candidates` by final score. */
-function rank(candidates: readonly number[], corpus: LexicalCorpus, ownOf: (ordinal: number) => number, limit: number): [number, number][] {
+function rank(
+  candidates: readonly number[],
+  corpus: LexicalCorpus,
+  ownOf: (ordinal: number) => number,
+  limit: number,
+): [number, number][] {
   const scores = new Map<number, number>();
-  for (const ordinal of candidates) scores.set(ordinal, finalScore(ordinal, corpus.columns, ownOf, corpus.lending, corpus.boost));
+  for (const ordinal of candidates)
+    scores.set(ordinal, finalScore(ordinal, corpus.columns, ownOf, corpus.lending, corpus.boost));
   return topK(scores, limit);
 }
 
@@ -304,7 +339,13 @@ export function everyScored(terms: readonly QueryTerm[], corpus: LexicalCorpus):
  * run and its own scores in the scratch arrays are reused (the same to the last bit); the other
  * own scores are looked up, and the scratch arrays are left as they are.
  */
-export function scoreEach(terms: readonly QueryTerm[], queryMass: number, corpus: LexicalCorpus, ordinals: readonly number[], searched: boolean): number[] {
+export function scoreEach(
+  terms: readonly QueryTerm[],
+  queryMass: number,
+  corpus: LexicalCorpus,
+  ordinals: readonly number[],
+  searched: boolean,
+): number[] {
   const { own, flags, lengths } = corpus;
   const frequencies = new Float64Array(terms.length);
   const looked = new Map<number, number>();

@@ -6,7 +6,8 @@ export function loadMem0(): Promise<unknown> {
     new UnsupportedRuntimeError({
       feature: "Mem0Provider",
       requirement: "Node.js (the mem0ai package uses fs, os and crypto)",
-      message: "Mem0Provider cannot load the mem0ai package on the edge (it needs Node.js): pass a ready client, new Mem0Provider({ client }), that calls Mem0's HTTP API with fetch.",
+      message:
+        "Mem0Provider cannot load the mem0ai package on the edge (it needs Node.js): pass a ready client, new Mem0Provider({ client }), that calls Mem0's HTTP API with fetch.",
     }),
   );
 }

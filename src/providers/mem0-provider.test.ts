@@ -36,7 +36,12 @@ class FakeMem0 {
     this.server = createServer(async (request, response) => {
       const body = await readBody(request);
       const url = new URL(request.url!, "http://localhost");
-      this.requests.push({ method: request.method!, path: url.pathname + url.search, authorization: request.headers.authorization, ...(body ? { body } : {}) });
+      this.requests.push({
+        method: request.method!,
+        path: url.pathname + url.search,
+        authorization: request.headers.authorization,
+        ...(body ? { body } : {}),
+      });
       const send = (status: number, payload: unknown) => {
         response.writeHead(status, { "content-type": "application/json" });
         response.end(JSON.stringify(payload));
@@ -45,8 +50,14 @@ class FakeMem0 {
       const route = `${request.method} ${url.pathname}`;
       if (route === "GET /v1/ping/") return send(200, { status: "ok", org_id: "org-1", project_id: "project-1" });
       if (route === "POST /v3/memories/add/") {
-        const payload = body as { messages: { role: string; content: string }[]; user_id?: string; run_id?: string; metadata?: Record<string, unknown> };
-        if (!payload.user_id && !payload.run_id) return send(400, { error: "One of user_id, agent_id, app_id or run_id is required." });
+        const payload = body as {
+          messages: { role: string; content: string }[];
+          user_id?: string;
+          run_id?: string;
+          metadata?: Record<string, unknown>;
+        };
+        if (!payload.user_id && !payload.run_id)
+          return send(400, { error: "One of user_id, agent_id, app_id or run_id is required." });
         for (const message of payload.messages) {
           this.memories.push({
             id: `mem-${++this.counter}`,
@@ -57,7 +68,11 @@ class FakeMem0 {
             created_at: new Date().toISOString(),
           });
         }
-        return send(200, { message: "Memory processing has been queued for background execution", status: "PENDING", event_id: `event-${this.counter}` });
+        return send(200, {
+          message: "Memory processing has been queued for background execution",
+          status: "PENDING",
+          event_id: `event-${this.counter}`,
+        });
       }
       if (route === "POST /v3/memories/search/") {
         const payload = body as { query: string; filters: Record<string, unknown>; top_k?: number };
@@ -77,7 +92,9 @@ class FakeMem0 {
       }
       if (route === "DELETE /v1/memories/") {
         const filter = Object.fromEntries(url.searchParams);
-        this.memories = this.memories.filter((memory) => !Object.entries(filter).every(([key, value]) => memory[key as "user_id"] === value));
+        this.memories = this.memories.filter(
+          (memory) => !Object.entries(filter).every(([key, value]) => memory[key as "user_id"] === value),
+        );
         return send(200, { message: "Memories deleted successfully!" });
       }
       return send(404, { detail: "Not found" });
@@ -92,11 +109,15 @@ class FakeMem0 {
 }
 
 function tokens(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 2);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 2);
 }
 
 function matches(memory: FakeMemory, filters: Record<string, unknown>): boolean {
-  if (Array.isArray(filters.AND)) return (filters.AND as Record<string, unknown>[]).every((condition) => matches(memory, condition));
+  if (Array.isArray(filters.AND))
+    return (filters.AND as Record<string, unknown>[]).every((condition) => matches(memory, condition));
   if (Object.keys(filters).length === 0) throw new Error("filters must name an entity");
   return Object.entries(filters).every(([key, value]) => memory[key as "user_id" | "run_id"] === value);
 }
@@ -140,7 +161,12 @@ describe("Mem0Provider on the wire", () => {
   });
 
   it("sends the v3 requests mem0 expects: Token auth, user_id/run_id, filters", async () => {
-    const provider = new Mem0Provider({ apiKey: API_KEY, host: `${host}/`, infer: false, searchOptions: { threshold: 0.2 } });
+    const provider = new Mem0Provider({
+      apiKey: API_KEY,
+      host: `${host}/`,
+      infer: false,
+      searchOptions: { threshold: 0.2 },
+    });
     await provider.write(
       [
         { id: "m1", role: "user", content: "I am vegetarian." },
@@ -166,18 +192,30 @@ describe("Mem0Provider on the wire", () => {
       metadata: { agentName: "chef", tags: ["diet"], messageIds: ["m1", "m2"] },
     });
     const search = fake.requests.find((request) => request.path === "/v3/memories/search/")!;
-    expect(search.body).toMatchObject({ query: "Is the user vegetarian?", filters: { user_id: "u1" }, top_k: 2, threshold: 0.2 });
+    expect(search.body).toMatchObject({
+      query: "Is the user vegetarian?",
+      filters: { user_id: "u1" },
+      top_k: 2,
+      threshold: 0.2,
+    });
   });
 
   it("session scope filters on run_id AND user_id; clear and entries are scoped", async () => {
     const provider = new Mem0Provider({ apiKey: API_KEY, host, scope: "session" });
-    await provider.write([{ role: "user", content: "Session one note about kites." }], { sessionId: "s1", userId: "u1" });
+    await provider.write([{ role: "user", content: "Session one note about kites." }], {
+      sessionId: "s1",
+      userId: "u1",
+    });
     await provider.read({ sessionId: "s1", userId: "u1", query: "kites" });
     const search = fake.requests.find((request) => request.path === "/v3/memories/search/")!;
     expect((search.body as { filters: unknown }).filters).toEqual({ AND: [{ user_id: "u1" }, { run_id: "s1" }] });
-    expect((await provider.entries({ sessionId: "s1", userId: "u1" })).map((entry) => [entry.content, entry.sessionId, entry.userId])).toEqual([
-      ["Session one note about kites.", "s1", "u1"],
-    ]);
+    expect(
+      (await provider.entries({ sessionId: "s1", userId: "u1" })).map((entry) => [
+        entry.content,
+        entry.sessionId,
+        entry.userId,
+      ]),
+    ).toEqual([["Session one note about kites.", "s1", "u1"]]);
     await provider.clear({ sessionId: "s1", userId: "u1" });
     expect(fake.requests.at(-1)).toMatchObject({ method: "DELETE", path: "/v1/memories/?user_id=u1&run_id=s1" });
     await expect(provider.clear()).rejects.toThrow(/needs a userId or sessionId/);
@@ -185,7 +223,11 @@ describe("Mem0Provider on the wire", () => {
 
   it("turns a rejected key into a MemoryProviderError the agent can report", async () => {
     const provider = new Mem0Provider({ apiKey: "wrong-key", host });
-    await expect(provider.read({ userId: "u", query: "anything" })).rejects.toMatchObject({ name: "MemoryProviderError", provider: "mem0", operation: "read" });
+    await expect(provider.read({ userId: "u", query: "anything" })).rejects.toMatchObject({
+      name: "MemoryProviderError",
+      provider: "mem0",
+      operation: "read",
+    });
   });
 });
 
@@ -213,7 +255,11 @@ describe("Mem0Provider with an injected client", () => {
     ]);
     expect(client.calls).toEqual([["search", "music", { filters: { user_id: "u" }, topK: 3 }]]);
     await provider.write([{ role: "user", content: "I like jazz" }], { userId: "u" });
-    expect(client.calls[1]).toEqual(["add", [{ role: "user", content: "I like jazz" }], { userId: "u", infer: true, metadata: { messageIds: [] } }]);
+    expect(client.calls[1]).toEqual([
+      "add",
+      [{ role: "user", content: "I like jazz" }],
+      { userId: "u", infer: true, metadata: { messageIds: [] } },
+    ]);
   });
 
   it("drops memories mem0 labels with another user, and filters tags", async () => {
@@ -223,7 +269,9 @@ describe("Mem0Provider with an injected client", () => {
       { id: "c", memory: "untagged", user_id: "u" },
     ]);
     const provider = new Mem0Provider({ client });
-    expect((await provider.read({ userId: "u", query: "q", tags: ["t"] })).map((record) => record.content)).toEqual(["mine"]);
+    expect((await provider.read({ userId: "u", query: "q", tags: ["t"] })).map((record) => record.content)).toEqual([
+      "mine",
+    ]);
   });
 
   it("takes key/value tags: writes them as key=value and filters reads by key and value", async () => {
@@ -233,7 +281,11 @@ describe("Mem0Provider with an injected client", () => {
     ]);
     const provider = new Mem0Provider({ client });
     await provider.write([{ role: "user", content: "about my invoice" }], { userId: "u", tags: { topic: "billing" } });
-    expect(client.calls[0]).toEqual(["add", [{ role: "user", content: "about my invoice" }], { userId: "u", infer: true, metadata: { tags: ["topic=billing"], messageIds: [] } }]);
+    expect(client.calls[0]).toEqual([
+      "add",
+      [{ role: "user", content: "about my invoice" }],
+      { userId: "u", infer: true, metadata: { tags: ["topic=billing"], messageIds: [] } },
+    ]);
     const records = await provider.read({ userId: "u", query: "q", tags: { topic: "billing", priority: "high" } });
     expect(records.map((record) => record.content)).toEqual(["billing memory"]);
   });

@@ -5,7 +5,14 @@ import { MemoryProviderError } from "../errors/memory-provider-error";
 import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { validateSessionId } from "../messages/session-id";
-import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
+import type {
+  MemoryRecordEntry,
+  MemoryProvider,
+  MemoryReadOptions,
+  MemoryRecord,
+  MemoryScope,
+  MemoryWriteOptions,
+} from "./memory-provider";
 import { tagList } from "./memory-metadata";
 import { loadMem0 } from "./load-mem0";
 import { listScope, readScope } from "./scope-filter";
@@ -16,7 +23,10 @@ import { listScope, readScope } from "./scope-filter";
  */
 export interface Mem0Client {
   add(messages: { role: "user" | "assistant"; content: string }[], options: Record<string, unknown>): Promise<unknown>;
-  search(query: string, options: { filters: Record<string, unknown>; topK?: number } & Record<string, unknown>): Promise<unknown>;
+  search(
+    query: string,
+    options: { filters: Record<string, unknown>; topK?: number } & Record<string, unknown>,
+  ): Promise<unknown>;
   getAll?(options: { filters: Record<string, unknown>; page?: number; pageSize?: number }): Promise<unknown>;
   deleteAll?(options: { userId?: string; runId?: string }): Promise<unknown>;
 }
@@ -70,7 +80,10 @@ const memorySchema = z
     createdAt: toTime(item.createdAt ?? item.created_at),
   }));
 
-const listSchema = z.union([z.array(z.unknown()), z.object({ results: z.array(z.unknown()) }).transform((value) => value.results)]);
+const listSchema = z.union([
+  z.array(z.unknown()),
+  z.object({ results: z.array(z.unknown()) }).transform((value) => value.results),
+]);
 
 type Mem0Memory = z.output<typeof memorySchema>;
 
@@ -92,7 +105,11 @@ export class Mem0Provider implements MemoryProvider {
     this.options = options;
     this.scope = options.scope ?? "user";
     if (this.scope !== "session" && this.scope !== "user") {
-      throw new InvalidArgumentError({ argument: "scope", value: options.scope, message: 'scope must be "session" or "user".' });
+      throw new InvalidArgumentError({
+        argument: "scope",
+        value: options.scope,
+        message: 'scope must be "session" or "user".',
+      });
     }
     this.limit = options.limit ?? 5;
     if (options.client) this.client = Promise.resolve(options.client);
@@ -108,11 +125,16 @@ export class Mem0Provider implements MemoryProvider {
     const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
     const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
     if (sessionId === undefined && userId === undefined) {
-      throw new InvalidArgumentError({ argument: "userId", message: "Mem0Provider needs a userId or a sessionId to write." });
+      throw new InvalidArgumentError({
+        argument: "userId",
+        message: "Mem0Provider needs a userId or a sessionId to write.",
+      });
     }
     const turn = messages.filter(
       (message): message is AgentMessage & { role: "user" | "assistant" } =>
-        (message.role === "user" || message.role === "assistant") && typeof message.content === "string" && message.content.trim() !== "",
+        (message.role === "user" || message.role === "assistant") &&
+        typeof message.content === "string" &&
+        message.content.trim() !== "",
     );
     const tags = tagList(options.tags);
     if (turn.length === 0) return;
@@ -142,7 +164,11 @@ export class Mem0Provider implements MemoryProvider {
     const client = await this.getClient();
     const tags = tagList(options.tags);
     const raw = await this.call("read", () =>
-      client.search(query, { ...this.options.searchOptions, filters: toFilters(scope), topK: tags.length ? limit * 4 : limit }),
+      client.search(query, {
+        ...this.options.searchOptions,
+        filters: toFilters(scope),
+        topK: tags.length ? limit * 4 : limit,
+      }),
     );
     return this.parseList(raw, "read")
       .filter((memory) => inScope(memory, scope) && hasTags(memory, tags))
@@ -151,7 +177,11 @@ export class Mem0Provider implements MemoryProvider {
         id: memory.id,
         content: memory.content,
         ...(memory.score !== undefined ? { score: memory.score } : {}),
-        metadata: { ...memory.metadata, ...(memory.categories ? { categories: memory.categories } : {}), createdAt: memory.createdAt },
+        metadata: {
+          ...memory.metadata,
+          ...(memory.categories ? { categories: memory.categories } : {}),
+          createdAt: memory.createdAt,
+        },
       }));
   }
 
@@ -159,9 +189,13 @@ export class Mem0Provider implements MemoryProvider {
   async clear(options?: MemoryScope | string): Promise<void> {
     const scope = this.requireScope(options, "clear");
     const client = await this.getClient();
-    if (!client.deleteAll) throw new InvalidArgumentError({ argument: "client", message: "The injected mem0 client has no deleteAll()." });
+    if (!client.deleteAll)
+      throw new InvalidArgumentError({ argument: "client", message: "The injected mem0 client has no deleteAll()." });
     await this.call("clear", () =>
-      client.deleteAll!({ ...(scope.userId !== undefined ? { userId: scope.userId } : {}), ...(scope.sessionId !== undefined ? { runId: scope.sessionId } : {}) }),
+      client.deleteAll!({
+        ...(scope.userId !== undefined ? { userId: scope.userId } : {}),
+        ...(scope.sessionId !== undefined ? { runId: scope.sessionId } : {}),
+      }),
     );
   }
 
@@ -169,8 +203,11 @@ export class Mem0Provider implements MemoryProvider {
   async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     const scope = this.requireScope(options, "entries");
     const client = await this.getClient();
-    if (!client.getAll) throw new InvalidArgumentError({ argument: "client", message: "The injected mem0 client has no getAll()." });
-    const raw = await this.call("entries", () => client.getAll!({ filters: toFilters(scope), page: 1, pageSize: 1000 }));
+    if (!client.getAll)
+      throw new InvalidArgumentError({ argument: "client", message: "The injected mem0 client has no getAll()." });
+    const raw = await this.call("entries", () =>
+      client.getAll!({ filters: toFilters(scope), page: 1, pageSize: 1000 }),
+    );
     return this.parseList(raw, "entries")
       .filter((memory) => inScope(memory, scope))
       .map((memory) => ({
@@ -180,7 +217,9 @@ export class Mem0Provider implements MemoryProvider {
         ...(memory.runId !== undefined ? { sessionId: memory.runId } : {}),
         ...(memory.userId !== undefined ? { userId: memory.userId } : {}),
         ...(typeof memory.metadata.agentName === "string" ? { agentName: memory.metadata.agentName } : {}),
-        tags: Array.isArray(memory.metadata.tags) ? memory.metadata.tags.filter((tag): tag is string => typeof tag === "string") : [],
+        tags: Array.isArray(memory.metadata.tags)
+          ? memory.metadata.tags.filter((tag): tag is string => typeof tag === "string")
+          : [],
         metadata: memory.metadata,
       }))
       .sort((left, right) => left.createdAt - right.createdAt);
@@ -189,7 +228,10 @@ export class Mem0Provider implements MemoryProvider {
   private requireScope(options: MemoryScope | string | undefined, operation: string): MemoryScope {
     const scope = listScope(this.scope, options);
     if (scope.userId === undefined && scope.sessionId === undefined) {
-      throw new InvalidArgumentError({ argument: "options", message: `Mem0Provider.${operation}() needs a userId or sessionId.` });
+      throw new InvalidArgumentError({
+        argument: "options",
+        message: `Mem0Provider.${operation}() needs a userId or sessionId.`,
+      });
     }
     return scope;
   }
@@ -197,7 +239,12 @@ export class Mem0Provider implements MemoryProvider {
   private parseList(raw: unknown, operation: string): Mem0Memory[] {
     const list = listSchema.safeParse(raw);
     if (!list.success) {
-      throw new MemoryProviderError({ provider: this.type, operation, message: "Mem0 answered with neither a list of memories nor { results: [...] }.", cause: list.error });
+      throw new MemoryProviderError({
+        provider: this.type,
+        operation,
+        message: "Mem0 answered with neither a list of memories nor { results: [...] }.",
+        cause: list.error,
+      });
     }
     return list.data.map((item, index) => {
       const parsed = memorySchema.safeParse(item);
@@ -247,7 +294,11 @@ export class Mem0Provider implements MemoryProvider {
       }
       const MemoryClient = module.MemoryClient;
       if (!MemoryClient) {
-        throw new MemoryProviderError({ provider: this.type, operation: "load", message: 'The installed "mem0ai" has no MemoryClient export: install mem0ai@^3.' });
+        throw new MemoryProviderError({
+          provider: this.type,
+          operation: "load",
+          message: 'The installed "mem0ai" has no MemoryClient export: install mem0ai@^3.',
+        });
       }
       return new MemoryClient({
         apiKey: (this.options.apiKey ?? globalThis.process?.env?.MEM0_API_KEY)!,

@@ -33,16 +33,34 @@ export function tagList(tags: MemoryTags | undefined, argument = "tags"): string
   if (tags === undefined || tags === null) return [];
   if (Array.isArray(tags)) {
     tags.forEach((tag, index) => {
-      if (typeof tag !== "string") throw new InvalidArgumentError({ argument: `${argument}[${index}]`, value: tag, message: `${argument} must be strings or a Record<string, string>.` });
+      if (typeof tag !== "string")
+        throw new InvalidArgumentError({
+          argument: `${argument}[${index}]`,
+          value: tag,
+          message: `${argument} must be strings or a Record<string, string>.`,
+        });
     });
     return [...(tags as readonly string[])];
   }
   if (typeof tags !== "object") {
-    throw new InvalidArgumentError({ argument, value: tags, message: `${argument} must be a list of strings or a Record<string, string>.` });
+    throw new InvalidArgumentError({
+      argument,
+      value: tags,
+      message: `${argument} must be a list of strings or a Record<string, string>.`,
+    });
   }
   return Object.entries(tags).map(([key, value]) => {
-    if (typeof value !== "string") throw new InvalidArgumentError({ argument: `${argument}.${key}`, value, message: `${argument}.${key} must be a string.` });
-    if (key.includes("=")) throw new InvalidArgumentError({ argument: `${argument}.${key}`, message: `A tag key may not contain "=" (${JSON.stringify(key)}).` });
+    if (typeof value !== "string")
+      throw new InvalidArgumentError({
+        argument: `${argument}.${key}`,
+        value,
+        message: `${argument}.${key} must be a string.`,
+      });
+    if (key.includes("="))
+      throw new InvalidArgumentError({
+        argument: `${argument}.${key}`,
+        message: `A tag key may not contain "=" (${JSON.stringify(key)}).`,
+      });
     return `${key}=${value}`;
   });
 }
@@ -59,7 +77,10 @@ export function tagRecord(tags: readonly string[]): Record<string, string> {
 }
 
 /** Whether metadata passes a filter: every given scope field equal, every filter tag present. */
-export function matchesMemoryFilter(metadata: Partial<Pick<MemoryItemMetadata, "sessionId" | "userId" | "tags">>, filter: MemoryFilter): boolean {
+export function matchesMemoryFilter(
+  metadata: Partial<Pick<MemoryItemMetadata, "sessionId" | "userId" | "tags">>,
+  filter: MemoryFilter,
+): boolean {
   if (filter.sessionId !== undefined && metadata.sessionId !== filter.sessionId) return false;
   if (filter.userId !== undefined && metadata.userId !== filter.userId) return false;
   if (filter.tags?.length) {
@@ -70,8 +91,13 @@ export function matchesMemoryFilter(metadata: Partial<Pick<MemoryItemMetadata, "
 }
 
 /** The messages of a finished turn worth remembering: the configured roles, with text. */
-export function rememberable(messages: readonly AgentMessage[], roles: ReadonlySet<AgentMessage["role"]>): AgentMessage[] {
-  return messages.filter((message) => roles.has(message.role) && typeof message.content === "string" && message.content.trim() !== "");
+export function rememberable(
+  messages: readonly AgentMessage[],
+  roles: ReadonlySet<AgentMessage["role"]>,
+): AgentMessage[] {
+  return messages.filter(
+    (message) => roles.has(message.role) && typeof message.content === "string" && message.content.trim() !== "",
+  );
 }
 
 /** The metadata of one remembered message. `now` stands in for a message without a timestamp. */

@@ -9,7 +9,9 @@ import { SemanticMemoryProvider } from "./semantic-memory-provider";
 // PostgreSQL 18 with pgvector, in process (PGlite). Booting it takes seconds on a busy machine.
 let database: PGlite | undefined;
 let tables = 0;
-const client: SqlClient = { query: (text, params) => database!.query(text, params) as Promise<{ rows: Record<string, unknown>[] }> };
+const client: SqlClient = {
+  query: (text, params) => database!.query(text, params) as Promise<{ rows: Record<string, unknown>[] }>,
+};
 
 beforeAll(async () => {
   database = await PGlite.create({ extensions: { vector } });
@@ -18,18 +20,29 @@ afterAll(async () => {
   await database?.close();
 });
 
-const index = (options: { dimensions?: number } = {}) => new PgVectorSemanticIndex({ client, table: `memories_${++tables}`, ...options });
+const index = (options: { dimensions?: number } = {}) =>
+  new PgVectorSemanticIndex({ client, table: `memories_${++tables}`, ...options });
 
-testMemoryProvider("SemanticMemoryProvider on pgvector (full-text ranking)", () => new SemanticMemoryProvider({ index: index() }), { scope: "session" });
+testMemoryProvider(
+  "SemanticMemoryProvider on pgvector (full-text ranking)",
+  () => new SemanticMemoryProvider({ index: index() }),
+  { scope: "session" },
+);
 testMemoryProvider(
   "SemanticMemoryProvider on pgvector (hybrid, user scope, HNSW)",
-  () => new SemanticMemoryProvider({ index: index({ dimensions: 64 }), embedder: new MockEmbeddingModel(), scope: "user" }),
+  () =>
+    new SemanticMemoryProvider({ index: index({ dimensions: 64 }), embedder: new MockEmbeddingModel(), scope: "user" }),
   { scope: "user" },
 );
 
 describe("PgVectorSemanticIndex", () => {
   it("ranks by cosine distance and keeps the session's order for neighbours", async () => {
-    const provider = new SemanticMemoryProvider({ index: index({ dimensions: 64 }), embedder: new MockEmbeddingModel(), ranking: "vector", neighbours: 1 });
+    const provider = new SemanticMemoryProvider({
+      index: index({ dimensions: 64 }),
+      embedder: new MockEmbeddingModel(),
+      ranking: "vector",
+      neighbours: 1,
+    });
     await provider.write(
       [
         { id: "m1", role: "user", content: "Where did you park?" },
@@ -40,7 +53,9 @@ describe("PgVectorSemanticIndex", () => {
     );
     const [record] = await provider.read({ sessionId: "s", query: "the garage lifts", limit: 1 });
     expect(record!.messageId).toBe("m2");
-    expect(record!.content).toBe("Where did you park?\nLevel three of the garage, near the lifts.\nThanks, see you at dinner.");
+    expect(record!.content).toBe(
+      "Where did you park?\nLevel three of the garage, near the lifts.\nThanks, see you at dinner.",
+    );
   });
 
   it("replaces a message written again, in place, and deletes by scope", async () => {
@@ -53,8 +68,13 @@ describe("PgVectorSemanticIndex", () => {
       ],
       { sessionId: "s", tags: ["x"] },
     );
-    await provider.write([{ id: "m1", role: "user", content: "final answer", timestamp: 1 }], { sessionId: "s", tags: ["y"] });
-    expect((await provider.read({ sessionId: "s", query: "final answer", limit: 1 }))[0]!.content).toBe("final answer\nafter");
+    await provider.write([{ id: "m1", role: "user", content: "final answer", timestamp: 1 }], {
+      sessionId: "s",
+      tags: ["y"],
+    });
+    expect((await provider.read({ sessionId: "s", query: "final answer", limit: 1 }))[0]!.content).toBe(
+      "final answer\nafter",
+    );
     expect((await provider.entries({ sessionId: "s" })).map((entry) => [entry.content, entry.tags])).toEqual([
       ["final answer", ["y"]],
       ["after", ["x"]],
@@ -65,7 +85,12 @@ describe("PgVectorSemanticIndex", () => {
 
   it("rejects unsafe identifiers and reports SQL failures as MemoryProviderError", async () => {
     expect(() => new PgVectorSemanticIndex({ client, table: "x; DROP TABLE y" })).toThrow(/identifier/);
-    const broken = new PgVectorSemanticIndex({ client: { query: async () => Promise.reject(new Error("connection refused")) } });
-    await expect(broken.list({})).rejects.toMatchObject({ name: "MemoryProviderError", message: expect.stringContaining("pgvector extension") });
+    const broken = new PgVectorSemanticIndex({
+      client: { query: async () => Promise.reject(new Error("connection refused")) },
+    });
+    await expect(broken.list({})).rejects.toMatchObject({
+      name: "MemoryProviderError",
+      message: expect.stringContaining("pgvector extension"),
+    });
   });
 });

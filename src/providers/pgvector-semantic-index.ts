@@ -41,20 +41,39 @@ export class PgVectorSemanticIndex implements SemanticIndex {
 
   constructor(options: PgVectorSemanticIndexOptions) {
     if (!options?.client || typeof options.client.query !== "function") {
-      throw new InvalidArgumentError({ argument: "client", message: "PgVectorSemanticIndex needs `client`: a pg Pool/Client or PGlite (anything with query(text, params))." });
+      throw new InvalidArgumentError({
+        argument: "client",
+        message:
+          "PgVectorSemanticIndex needs `client`: a pg Pool/Client or PGlite (anything with query(text, params)).",
+      });
     }
     this.client = options.client;
     this.table = options.table ?? "agentcore_memories";
     if (!IDENTIFIER.test(this.table)) {
-      throw new InvalidArgumentError({ argument: "table", value: options.table, message: "table must be a lower-case SQL identifier (letters, digits, underscores)." });
+      throw new InvalidArgumentError({
+        argument: "table",
+        value: options.table,
+        message: "table must be a lower-case SQL identifier (letters, digits, underscores).",
+      });
     }
-    if (options.dimensions !== undefined && (!Number.isInteger(options.dimensions) || options.dimensions < 1 || options.dimensions > 16000)) {
-      throw new InvalidArgumentError({ argument: "dimensions", value: options.dimensions, message: "dimensions must be a whole number from 1 to 16000." });
+    if (
+      options.dimensions !== undefined &&
+      (!Number.isInteger(options.dimensions) || options.dimensions < 1 || options.dimensions > 16000)
+    ) {
+      throw new InvalidArgumentError({
+        argument: "dimensions",
+        value: options.dimensions,
+        message: "dimensions must be a whole number from 1 to 16000.",
+      });
     }
     this.dimensions = options.dimensions;
     this.config = options.textSearchConfig ?? "english";
     if (!IDENTIFIER.test(this.config)) {
-      throw new InvalidArgumentError({ argument: "textSearchConfig", value: options.textSearchConfig, message: "textSearchConfig must be a text-search configuration name, e.g. english." });
+      throw new InvalidArgumentError({
+        argument: "textSearchConfig",
+        value: options.textSearchConfig,
+        message: "textSearchConfig must be a text-search configuration name, e.g. english.",
+      });
     }
     this.createSchema = options.createSchema ?? true;
   }
@@ -115,7 +134,11 @@ export class PgVectorSemanticIndex implements SemanticIndex {
     return rows.map((row) => ({ document: toDocument(row), score: Number(row.score) }));
   }
 
-  async neighbours(id: string, before: number, after: number): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }> {
+  async neighbours(
+    id: string,
+    before: number,
+    after: number,
+  ): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }> {
     await this.ensureSchema();
     const side = async (operator: "<" | ">", order: "DESC" | "ASC", count: number) =>
       count <= 0
@@ -136,7 +159,11 @@ export class PgVectorSemanticIndex implements SemanticIndex {
   async list(filter: SemanticFilter): Promise<SemanticDocument[]> {
     await this.ensureSchema();
     const { where, params } = this.where(filter, 1);
-    const rows = await this.run("list", `SELECT m.* FROM ${this.table} m WHERE ${where} ORDER BY m.created_at ASC, m.position ASC`, params);
+    const rows = await this.run(
+      "list",
+      `SELECT m.* FROM ${this.table} m WHERE ${where} ORDER BY m.created_at ASC, m.position ASC`,
+      params,
+    );
     return rows.map(toDocument);
   }
 
@@ -182,15 +209,27 @@ export class PgVectorSemanticIndex implements SemanticIndex {
          )`,
         [],
       );
-      await this.run("createSchema", `CREATE INDEX IF NOT EXISTS ${this.table}_user_idx ON ${this.table} (user_id, position)`, []);
-      await this.run("createSchema", `CREATE INDEX IF NOT EXISTS ${this.table}_session_idx ON ${this.table} (session_id, position)`, []);
+      await this.run(
+        "createSchema",
+        `CREATE INDEX IF NOT EXISTS ${this.table}_user_idx ON ${this.table} (user_id, position)`,
+        [],
+      );
+      await this.run(
+        "createSchema",
+        `CREATE INDEX IF NOT EXISTS ${this.table}_session_idx ON ${this.table} (session_id, position)`,
+        [],
+      );
       await this.run(
         "createSchema",
         `CREATE INDEX IF NOT EXISTS ${this.table}_text_idx ON ${this.table} USING gin (to_tsvector('${this.config}', content))`,
         [],
       );
       if (this.dimensions) {
-        await this.run("createSchema", `CREATE INDEX IF NOT EXISTS ${this.table}_embedding_idx ON ${this.table} USING hnsw (embedding vector_cosine_ops)`, []);
+        await this.run(
+          "createSchema",
+          `CREATE INDEX IF NOT EXISTS ${this.table}_embedding_idx ON ${this.table} USING hnsw (embedding vector_cosine_ops)`,
+          [],
+        );
       }
     })().catch((error) => {
       this.ready = undefined;

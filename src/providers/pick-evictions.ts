@@ -11,7 +11,8 @@ export function pickEvictions(
 ): number[] {
   const chosen: number[] = [];
   if (policy === "oldest") {
-    for (let ordinal = from; chosen.length < count && ordinal < entries.length; ordinal++) if (entries[ordinal]) chosen.push(ordinal);
+    for (let ordinal = from; chosen.length < count && ordinal < entries.length; ordinal++)
+      if (entries[ordinal]) chosen.push(ordinal);
     return chosen;
   }
   const live: number[] = [];
@@ -25,7 +26,8 @@ export function pickEvictions(
       continue;
     }
     let newest = 0;
-    for (let index = 1; index < chosen.length; index++) if (used(chosen[index]!) > used(chosen[newest]!)) newest = index;
+    for (let index = 1; index < chosen.length; index++)
+      if (used(chosen[index]!) > used(chosen[newest]!)) newest = index;
     if (used(ordinal) < used(chosen[newest]!)) chosen[newest] = ordinal;
   }
   return chosen;

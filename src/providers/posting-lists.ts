@@ -27,7 +27,11 @@ export class PostingLists {
   /** Appends a posting (ordinals arrive ascending) and returns its list, which stays the term's list until it empties. */
   add(term: string, ordinal: number, frequency: number, length: number): PostingList {
     let list = this.lists.get(term);
-    if (!list) this.lists.set(term, (list = { term, data: new Int32Array(2), used: 0, maxFrequency: 0, minLength: Infinity, documents: 0 }));
+    if (!list)
+      this.lists.set(
+        term,
+        (list = { term, data: new Int32Array(2), used: 0, maxFrequency: 0, minLength: Infinity, documents: 0 }),
+      );
     if (list.used === list.data.length) {
       const grown = new Int32Array(list.data.length * 2);
       grown.set(list.data);

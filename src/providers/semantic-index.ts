@@ -32,7 +32,11 @@ export interface SemanticIndex {
   /** Nearest documents to a vector (cosine similarity), best first. */
   searchVector?(vector: number[], filter: SemanticFilter, limit: number): Promise<ScoredDocument[]>;
   /** Up to `before` documents written just before `id` in its session and `after` just after, in order. */
-  neighbours(id: string, before: number, after: number): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }>;
+  neighbours(
+    id: string,
+    before: number,
+    after: number,
+  ): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }>;
   /** Documents matching the filter, oldest first. */
   list(filter: SemanticFilter): Promise<SemanticDocument[]>;
   /** Deletes the documents matching the filter (all of them with an empty filter). */

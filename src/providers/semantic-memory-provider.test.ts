@@ -7,11 +7,21 @@ import { testMemoryProvider } from "../testing/test-memory-provider";
 import { SemanticMemoryProvider } from "./semantic-memory-provider";
 import { MockEmbeddingModel } from "../testing/mock-embedding-model";
 
-testMemoryProvider("SemanticMemoryProvider (lexical, session scope)", () => new SemanticMemoryProvider(), { scope: "session" });
-testMemoryProvider("SemanticMemoryProvider (lexical, user scope)", () => new SemanticMemoryProvider({ scope: "user" }), { scope: "user" });
-testMemoryProvider("SemanticMemoryProvider (hybrid, toy embedder)", () => new SemanticMemoryProvider({ embedder: toyEmbedder() }), {
+testMemoryProvider("SemanticMemoryProvider (lexical, session scope)", () => new SemanticMemoryProvider(), {
   scope: "session",
 });
+testMemoryProvider(
+  "SemanticMemoryProvider (lexical, user scope)",
+  () => new SemanticMemoryProvider({ scope: "user" }),
+  { scope: "user" },
+);
+testMemoryProvider(
+  "SemanticMemoryProvider (hybrid, toy embedder)",
+  () => new SemanticMemoryProvider({ embedder: toyEmbedder() }),
+  {
+    scope: "session",
+  },
+);
 
 function toyEmbedder(calls: string[][] = []): EmbeddingModel {
   const model = new MockEmbeddingModel({ maxValuesPerCall: 3 });
@@ -56,11 +66,15 @@ describe("SemanticMemoryProvider", () => {
     ];
     const plain = new SemanticMemoryProvider({ index: new InMemorySemanticIndex({ contextWeight: 0 }) });
     await plain.write(messages, { sessionId: "s" });
-    expect((await plain.read({ sessionId: "s", query: "lamp bought", limit: 5 })).map((record) => record.messageId)).toEqual(["m1"]);
+    expect(
+      (await plain.read({ sessionId: "s", query: "lamp bought", limit: 5 })).map((record) => record.messageId),
+    ).toEqual(["m1"]);
 
     const contextual = new SemanticMemoryProvider();
     await contextual.write(messages, { sessionId: "s" });
-    expect((await contextual.read({ sessionId: "s", query: "lamp bought", limit: 5 })).map((record) => record.messageId)).toEqual(["m1", "m2", "m3"]);
+    expect(
+      (await contextual.read({ sessionId: "s", query: "lamp bought", limit: 5 })).map((record) => record.messageId),
+    ).toEqual(["m1", "m2", "m3"]);
 
     const withNeighbours = new SemanticMemoryProvider({ neighbours: { before: 0, after: 1 } });
     await withNeighbours.write(messages, { sessionId: "s" });
@@ -71,7 +85,10 @@ describe("SemanticMemoryProvider", () => {
 
   it("replaces a memory written again with the same message id, in place", async () => {
     const provider = new SemanticMemoryProvider({ neighbours: 1 });
-    await provider.write([turn("m1", "user", "alpha"), turn("m2", "assistant", "bravo draft"), turn("m3", "user", "charlie")], { sessionId: "s" });
+    await provider.write(
+      [turn("m1", "user", "alpha"), turn("m2", "assistant", "bravo draft"), turn("m3", "user", "charlie")],
+      { sessionId: "s" },
+    );
     await provider.write([turn("m2", "assistant", "bravo final")], { sessionId: "s" });
     const entries = await provider.entries({ sessionId: "s" });
     expect(entries.map((entry) => entry.content)).toEqual(["alpha", "bravo final", "charlie"]);
@@ -99,9 +116,12 @@ describe("SemanticMemoryProvider", () => {
     const calls: string[][] = [];
     const provider = new SemanticMemoryProvider({ embedder: toyEmbedder(calls) });
     await provider.write(
-      ["The dog barked at the mailman.", "Stock markets fell sharply today.", "Our puppy loves the park.", "Recipes for sourdough bread."].map(
-        (content, index) => turn(`m${index + 1}`, "user", content),
-      ),
+      [
+        "The dog barked at the mailman.",
+        "Stock markets fell sharply today.",
+        "Our puppy loves the park.",
+        "Recipes for sourdough bread.",
+      ].map((content, index) => turn(`m${index + 1}`, "user", content)),
       { sessionId: "s" },
     );
     expect(calls.map((batch) => batch.length)).toEqual([3, 1]);
@@ -110,7 +130,9 @@ describe("SemanticMemoryProvider", () => {
     expect(calls.at(-1)).toEqual(["sourdough bread recipes"]);
 
     const vectorOnly = new SemanticMemoryProvider({ embedder: toyEmbedder(), ranking: "vector" });
-    await vectorOnly.write([turn("m1", "user", "barking dogs"), turn("m2", "user", "falling markets")], { sessionId: "s" });
+    await vectorOnly.write([turn("m1", "user", "barking dogs"), turn("m2", "user", "falling markets")], {
+      sessionId: "s",
+    });
     expect((await vectorOnly.read({ sessionId: "s", query: "a dog barking", limit: 1 }))[0]!.messageId).toBe("m1");
   });
 
@@ -118,7 +140,9 @@ describe("SemanticMemoryProvider", () => {
     const provider = new SemanticMemoryProvider({
       embedder: { provider: "bad", modelId: "x", doEmbed: async () => ({ embeddings: [] }) },
     });
-    await expect(provider.write([turn("m1", "user", "hello")], { sessionId: "s" })).rejects.toMatchObject({ name: "MemoryProviderError" });
+    await expect(provider.write([turn("m1", "user", "hello")], { sessionId: "s" })).rejects.toMatchObject({
+      name: "MemoryProviderError",
+    });
   });
 
   it("validates its options and scope ids", async () => {
@@ -126,17 +150,36 @@ describe("SemanticMemoryProvider", () => {
     expect(() => new SemanticMemoryProvider({ scope: "team" as "user" })).toThrow(/scope/);
     const provider = new SemanticMemoryProvider();
     await expect(provider.write([turn("m1", "user", "x")], {})).rejects.toThrow(/needs a sessionId/);
-    await expect(provider.write([turn("m1", "user", "x")], { sessionId: "bad\nid" })).rejects.toThrow(InvalidArgumentError);
+    await expect(provider.write([turn("m1", "user", "x")], { sessionId: "bad\nid" })).rejects.toThrow(
+      InvalidArgumentError,
+    );
     expect(await provider.read({ query: "x" })).toEqual([]);
   });
 
   // How fast: bench/recall.bench.ts (BENCHMARKS.md), not a timed unit test.
   it("reads a 10k-memory index: only memories that share the query's words", async () => {
     const provider = new SemanticMemoryProvider({ scope: "user" });
-    const words = ["garden", "river", "piano", "coffee", "travel", "soccer", "novel", "camera", "recipe", "doctor", "museum", "guitar"];
+    const words = [
+      "garden",
+      "river",
+      "piano",
+      "coffee",
+      "travel",
+      "soccer",
+      "novel",
+      "camera",
+      "recipe",
+      "doctor",
+      "museum",
+      "guitar",
+    ];
     await provider.write(
       Array.from({ length: 10_000 }, (_, index) =>
-        turn(`m${index}`, index % 2 ? "assistant" : "user", `note ${index} about ${words[index % 12]} and ${words[(index * 7) % 12]}`),
+        turn(
+          `m${index}`,
+          index % 2 ? "assistant" : "user",
+          `note ${index} about ${words[index % 12]} and ${words[(index * 7) % 12]}`,
+        ),
       ),
       { sessionId: "s", userId: "u" },
     );
@@ -149,12 +192,19 @@ describe("SemanticMemoryProvider", () => {
 describe("SemanticMemoryProvider key/value tags", () => {
   it("writes Record<string, string> tags and filters reads by key and value", async () => {
     const provider = new SemanticMemoryProvider();
-    await provider.write([turn("m1", "user", "invoice question")], { sessionId: "s", tags: { topic: "billing", priority: "high" } });
+    await provider.write([turn("m1", "user", "invoice question")], {
+      sessionId: "s",
+      tags: { topic: "billing", priority: "high" },
+    });
     await provider.write([turn("m2", "user", "login question")], { sessionId: "s", tags: { topic: "auth" } });
     const billing = await provider.read({ sessionId: "s", query: "question", tags: { topic: "billing" } });
     expect(billing.map((record) => record.content)).toEqual(["invoice question"]);
-    expect(await provider.read({ sessionId: "s", query: "question", tags: { topic: "billing", priority: "low" } })).toEqual([]);
+    expect(
+      await provider.read({ sessionId: "s", query: "question", tags: { topic: "billing", priority: "low" } }),
+    ).toEqual([]);
     expect((await provider.entries({ sessionId: "s" }))[0]!.tags).toEqual(["topic=billing", "priority=high"]);
-    await expect(provider.write([turn("m3", "user", "x")], { sessionId: "s", tags: { "a=b": "c" } })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(
+      provider.write([turn("m3", "user", "x")], { sessionId: "s", tags: { "a=b": "c" } }),
+    ).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 });

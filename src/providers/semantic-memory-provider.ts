@@ -6,8 +6,21 @@ import { validateSessionId } from "../messages/session-id";
 import { listScope, readScope } from "./scope-filter";
 import { embedAll } from "./embed-all";
 import { InMemorySemanticIndex } from "./in-memory-semantic-index";
-import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
-import { matchesFilter, type ScoredDocument, type SemanticDocument, type SemanticFilter, type SemanticIndex } from "./semantic-index";
+import type {
+  MemoryRecordEntry,
+  MemoryProvider,
+  MemoryReadOptions,
+  MemoryRecord,
+  MemoryScope,
+  MemoryWriteOptions,
+} from "./memory-provider";
+import {
+  matchesFilter,
+  type ScoredDocument,
+  type SemanticDocument,
+  type SemanticFilter,
+  type SemanticIndex,
+} from "./semantic-index";
 import { memoryMetadata, rememberable, tagList } from "./memory-metadata";
 
 export interface SemanticMemoryProviderOptions {
@@ -65,9 +78,16 @@ export class SemanticMemoryProvider implements MemoryProvider {
     this.embedder = options.embedder;
     this.scope = options.scope ?? "session";
     if (this.scope !== "session" && this.scope !== "user") {
-      throw new InvalidArgumentError({ argument: "scope", value: options.scope, message: 'scope must be "session" or "user".' });
+      throw new InvalidArgumentError({
+        argument: "scope",
+        value: options.scope,
+        message: 'scope must be "session" or "user".',
+      });
     }
-    const neighbours = typeof options.neighbours === "number" ? { before: options.neighbours, after: options.neighbours } : (options.neighbours ?? {});
+    const neighbours =
+      typeof options.neighbours === "number"
+        ? { before: options.neighbours, after: options.neighbours }
+        : (options.neighbours ?? {});
     this.before = integerOption(neighbours.before, "neighbours.before", 0, 0);
     this.after = integerOption(neighbours.after, "neighbours.after", 0, 0);
     this.ranking = this.embedder ? (options.ranking ?? "hybrid") : "lexical";
@@ -89,10 +109,16 @@ export class SemanticMemoryProvider implements MemoryProvider {
     const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
     const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
     if (this.scope === "session" && sessionId === undefined) {
-      throw new InvalidArgumentError({ argument: "sessionId", message: "A session-scoped SemanticMemoryProvider needs a sessionId to write." });
+      throw new InvalidArgumentError({
+        argument: "sessionId",
+        message: "A session-scoped SemanticMemoryProvider needs a sessionId to write.",
+      });
     }
     if (this.scope === "user" && sessionId === undefined && userId === undefined) {
-      throw new InvalidArgumentError({ argument: "userId", message: "A user-scoped SemanticMemoryProvider needs a userId (or a sessionId) to write." });
+      throw new InvalidArgumentError({
+        argument: "userId",
+        message: "A user-scoped SemanticMemoryProvider needs a userId (or a sessionId) to write.",
+      });
     }
     options.abortSignal?.throwIfAborted();
     const now = Date.now();
@@ -151,13 +177,20 @@ export class SemanticMemoryProvider implements MemoryProvider {
     }));
   }
 
-  private async rank(query: string, filter: SemanticFilter, limit: number, abortSignal?: AbortSignal): Promise<ScoredDocument[]> {
+  private async rank(
+    query: string,
+    filter: SemanticFilter,
+    limit: number,
+    abortSignal?: AbortSignal,
+  ): Promise<ScoredDocument[]> {
     const fused = this.ranking === "hybrid";
     const depth = fused ? Math.max(limit * 4, 50) : limit;
     const lexical = this.ranking !== "vector" ? this.index.searchText!(query, filter, depth) : Promise.resolve([]);
     const vector =
       this.ranking !== "lexical"
-        ? embedAll(this.embedder!, [query], abortSignal).then(([embedding]) => this.index.searchVector!(embedding!, filter, depth))
+        ? embedAll(this.embedder!, [query], abortSignal).then(([embedding]) =>
+            this.index.searchVector!(embedding!, filter, depth),
+          )
         : Promise.resolve([]);
     const [lexicalHits, vectorHits] = await Promise.all([lexical, vector]);
     if (!fused) return this.ranking === "lexical" ? lexicalHits : vectorHits;
@@ -198,7 +231,9 @@ export class SemanticMemoryProvider implements MemoryProvider {
           ...(document.agentName ? { agentName: document.agentName } : {}),
           tags: [...document.tags],
           ...(parts.length > 1
-            ? { neighbourMessageIds: parts.filter((part) => part !== document).map((part) => part.messageId ?? part.id) }
+            ? {
+                neighbourMessageIds: parts.filter((part) => part !== document).map((part) => part.messageId ?? part.id),
+              }
             : {}),
         },
       });
@@ -206,5 +241,3 @@ export class SemanticMemoryProvider implements MemoryProvider {
     return records;
   }
 }
-
-

@@ -1,7 +1,9 @@
 /** The `limit` highest-scoring entries, best first (ties: earlier ordinal first). */
 export function topK(scores: Map<number, number>, limit: number): [number, number][] {
-  const better = (left: [number, number], right: [number, number]) => left[1] > right[1] || (left[1] === right[1] && left[0] < right[0]);
-  if (scores.size <= limit * 4) return [...scores].sort((left, right) => (better(left, right) ? -1 : 1)).slice(0, limit);
+  const better = (left: [number, number], right: [number, number]) =>
+    left[1] > right[1] || (left[1] === right[1] && left[0] < right[0]);
+  if (scores.size <= limit * 4)
+    return [...scores].sort((left, right) => (better(left, right) ? -1 : 1)).slice(0, limit);
   // A min-heap of the best `limit` seen so far.
   const heap: [number, number][] = [];
   const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);

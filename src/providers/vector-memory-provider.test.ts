@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { MockEmbeddingModel } from "../testing/mock-embedding-model";
 import { testMemoryProvider } from "../testing/test-memory-provider";
-import { VectorMemoryProvider, type VectorMemoryHit, type VectorMemoryItem, type VectorSearchOptions } from "./vector-memory-provider";
+import {
+  VectorMemoryProvider,
+  type VectorMemoryHit,
+  type VectorMemoryItem,
+  type VectorSearchOptions,
+} from "./vector-memory-provider";
 
 /** A stand-in for the user's vector database: an array, cosine similarity, metadata filters. */
 function fakeVectorDatabase(options: { ignoreFilter?: boolean } = {}) {
@@ -25,27 +30,42 @@ function fakeVectorDatabase(options: { ignoreFilter?: boolean } = {}) {
   return {
     items,
     queries,
-    insert: async (content: string, metadata: VectorMemoryItem["metadata"], { id, vector, messageId }: { id: string; vector?: number[]; messageId?: string }) => {
+    insert: async (
+      content: string,
+      metadata: VectorMemoryItem["metadata"],
+      { id, vector, messageId }: { id: string; vector?: number[]; messageId?: string },
+    ) => {
       items.set(id, { id, content, metadata, ...(vector ? { vector } : {}), ...(messageId ? { messageId } : {}) });
     },
     search: async (text: string, limit: number, query: VectorSearchOptions): Promise<VectorMemoryHit[]> => {
       queries.push({ text, limit, ...query });
       return [...items.values()]
         .filter((item) => options.ignoreFilter || matches(item, query.filter))
-        .map((item) => ({ id: item.id, content: item.content, messageId: item.messageId, metadata: { ...item.metadata }, score: cosine(query.vector!, item.vector!) }))
+        .map((item) => ({
+          id: item.id,
+          content: item.content,
+          messageId: item.messageId,
+          metadata: { ...item.metadata },
+          score: cosine(query.vector!, item.vector!),
+        }))
         .sort((left, right) => right.score - left.score)
         .slice(0, limit);
     },
     delete: async (filter: { sessionId?: string; userId?: string }) => {
       for (const [id, item] of items) if (matches(item, filter)) items.delete(id);
     },
-    list: async (filter: { sessionId?: string; userId?: string }) => [...items.values()].filter((item) => matches(item, filter)),
+    list: async (filter: { sessionId?: string; userId?: string }) =>
+      [...items.values()].filter((item) => matches(item, filter)),
   };
 }
 
-testMemoryProvider("VectorMemoryProvider (session scope)", () => new VectorMemoryProvider({ ...fakeVectorDatabase(), embedder: new MockEmbeddingModel() }), {
-  scope: "session",
-});
+testMemoryProvider(
+  "VectorMemoryProvider (session scope)",
+  () => new VectorMemoryProvider({ ...fakeVectorDatabase(), embedder: new MockEmbeddingModel() }),
+  {
+    scope: "session",
+  },
+);
 testMemoryProvider(
   "VectorMemoryProvider (user scope)",
   () => new VectorMemoryProvider({ ...fakeVectorDatabase(), embedder: new MockEmbeddingModel(), scope: "user" }),
@@ -55,7 +75,11 @@ testMemoryProvider(
 describe("VectorMemoryProvider", () => {
   it("hands the database embedded items with their scope and metadata, and a scoped query", async () => {
     const database = fakeVectorDatabase();
-    const provider = new VectorMemoryProvider({ ...database, embedder: new MockEmbeddingModel({ dimensions: 8 }), scope: "user" });
+    const provider = new VectorMemoryProvider({
+      ...database,
+      embedder: new MockEmbeddingModel({ dimensions: 8 }),
+      scope: "user",
+    });
     await provider.write(
       [
         { id: "m1", role: "user", content: "I keep bees.", timestamp: 5 },
@@ -86,7 +110,10 @@ describe("VectorMemoryProvider", () => {
   });
 
   it("rejects a malformed hit with a typed error naming it", async () => {
-    const provider = new VectorMemoryProvider({ search: async () => [{ id: "x", text: "no content" }] as never, insert: async () => {} });
+    const provider = new VectorMemoryProvider({
+      search: async () => [{ id: "x", text: "no content" }] as never,
+      insert: async () => {},
+    });
     await expect(provider.read({ sessionId: "s", query: "q" })).rejects.toMatchObject({
       name: "MemoryProviderError",
       message: expect.stringContaining("bad hit at index 0: content"),
@@ -102,7 +129,9 @@ describe("VectorMemoryProvider", () => {
       },
       insert: async () => {},
     });
-    expect(await provider.read({ sessionId: "s", query: "hello" })).toEqual([{ id: "7", content: "hit", metadata: {} }]);
+    expect(await provider.read({ sessionId: "s", query: "hello" })).toEqual([
+      { id: "7", content: "hit", metadata: {} },
+    ]);
     expect(queries[0]!.vector).toBeUndefined();
     await expect(provider.clear()).rejects.toThrow(/delete\(filter\)/);
     expect(() => new VectorMemoryProvider({} as never)).toThrow(/search\(query, limit\)/);
@@ -129,7 +158,11 @@ describe("VectorMemoryProvider with the AgentCore document's signatures", () => 
       { sessionId: "s", userId: "u", abortSignal: signal },
     );
     expect(inserts).toHaveLength(2);
-    expect(inserts[0]).toEqual(["first", { sessionId: "s", userId: "u", tags: [], role: "user", createdAt: 1 }, { id: expect.any(String), messageId: "u1", abortSignal: signal }]);
+    expect(inserts[0]).toEqual([
+      "first",
+      { sessionId: "s", userId: "u", tags: [], role: "user", createdAt: 1 },
+      { id: expect.any(String), messageId: "u1", abortSignal: signal },
+    ]);
     expect(inserts[1]![0]).toBe("second");
     const records = await provider.read({ sessionId: "s", userId: "u", query: "hit", limit: 3, abortSignal: signal });
     expect(searches[0]).toEqual(["hit", 3, { filter: { sessionId: "s", userId: "u" }, abortSignal: signal }]);
@@ -142,7 +175,8 @@ describe("VectorMemoryProvider with the AgentCore document's signatures", () => 
     const provider = new VectorMemoryProvider({
       scope: "user",
       insert: async (content, metadata) => void rows.push({ content, metadata: { ...metadata } }),
-      search: async () => rows.map((row, index) => ({ id: String(index), content: row.content, metadata: row.metadata })),
+      search: async () =>
+        rows.map((row, index) => ({ id: String(index), content: row.content, metadata: row.metadata })),
     });
     await provider.write([{ role: "user", content: "anonymous secret" }], { sessionId: "someone-else" });
     await provider.write([{ role: "user", content: "alice note" }], { sessionId: "a", userId: "alice" });
@@ -153,12 +187,17 @@ describe("VectorMemoryProvider with the AgentCore document's signatures", () => 
   it("filters by key/value tags on write and read", async () => {
     const database = fakeVectorDatabase({ ignoreFilter: true });
     const provider = new VectorMemoryProvider({ ...database, embedder: new MockEmbeddingModel() });
-    await provider.write([{ role: "user", content: "invoice question" }], { sessionId: "s", tags: { topic: "billing" } });
+    await provider.write([{ role: "user", content: "invoice question" }], {
+      sessionId: "s",
+      tags: { topic: "billing" },
+    });
     await provider.write([{ role: "user", content: "login question" }], { sessionId: "s", tags: { topic: "auth" } });
     const records = await provider.read({ sessionId: "s", query: "question", tags: { topic: "billing" } });
     expect(records.map((record) => record.content)).toEqual(["invoice question"]);
     expect(database.queries[0]!.filter).toEqual({ sessionId: "s", tags: ["topic=billing"] });
-    await expect(provider.write([{ role: "user", content: "x" }], { sessionId: "s", tags: { topic: 1 } as never })).rejects.toMatchObject({
+    await expect(
+      provider.write([{ role: "user", content: "x" }], { sessionId: "s", tags: { topic: 1 } as never }),
+    ).rejects.toMatchObject({
       name: "InvalidArgumentError",
     });
   });

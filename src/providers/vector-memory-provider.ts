@@ -5,8 +5,22 @@ import type { AgentMessage } from "../messages/agent-message";
 import type { EmbeddingModel } from "../models/embedding-model";
 import { validateSessionId } from "../messages/session-id";
 import { embedAll } from "./embed-all";
-import type { MemoryRecordEntry, MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryScope, MemoryWriteOptions } from "./memory-provider";
-import { matchesMemoryFilter, memoryMetadata, rememberable, tagList, type MemoryFilter, type MemoryItemMetadata } from "./memory-metadata";
+import type {
+  MemoryRecordEntry,
+  MemoryProvider,
+  MemoryReadOptions,
+  MemoryRecord,
+  MemoryScope,
+  MemoryWriteOptions,
+} from "./memory-provider";
+import {
+  matchesMemoryFilter,
+  memoryMetadata,
+  rememberable,
+  tagList,
+  type MemoryFilter,
+  type MemoryItemMetadata,
+} from "./memory-metadata";
 import { listScope, readScope } from "./scope-filter";
 
 /** Scope and metadata stored with each item (the same shape as `SemanticMemoryProvider`'s documents). */
@@ -57,7 +71,11 @@ export interface VectorMemoryProviderOptions {
    * Finds the memories nearest to `query` in your vector database: up to `limit` hits, best first,
    * each a string or a `{ id, content, score?, metadata? }`. `options.filter` is the scope to honour.
    */
-  search: (query: string, limit: number, options: VectorSearchOptions) => Promise<readonly (string | VectorMemoryHit)[]>;
+  search: (
+    query: string,
+    limit: number,
+    options: VectorSearchOptions,
+  ) => Promise<readonly (string | VectorMemoryHit)[]>;
   /** Stores one memory in your vector database (upsert by `options.id`); called once per remembered message. */
   insert: (text: string, metadata: VectorMemoryMetadata, options: VectorInsertOptions) => Promise<unknown>;
   /** Embeds contents and queries; without it, `search` gets only the text (databases that embed themselves). */
@@ -101,13 +119,18 @@ export class VectorMemoryProvider implements MemoryProvider {
     if (!options || typeof options.search !== "function" || typeof options.insert !== "function") {
       throw new InvalidArgumentError({
         argument: "search",
-        message: "VectorMemoryProvider needs `search(query, limit)` and `insert(text, metadata)` functions that talk to your vector database.",
+        message:
+          "VectorMemoryProvider needs `search(query, limit)` and `insert(text, metadata)` functions that talk to your vector database.",
       });
     }
     this.options = options;
     this.scope = options.scope ?? "session";
     if (this.scope !== "session" && this.scope !== "user") {
-      throw new InvalidArgumentError({ argument: "scope", value: options.scope, message: 'scope must be "session" or "user".' });
+      throw new InvalidArgumentError({
+        argument: "scope",
+        value: options.scope,
+        message: 'scope must be "session" or "user".',
+      });
     }
     this.limit = options.limit ?? 5;
     this.roles = new Set(options.roles ?? ["user", "assistant"]);
@@ -117,7 +140,10 @@ export class VectorMemoryProvider implements MemoryProvider {
     const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
     const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
     if (sessionId === undefined && userId === undefined) {
-      throw new InvalidArgumentError({ argument: "sessionId", message: "VectorMemoryProvider needs a sessionId or userId to write." });
+      throw new InvalidArgumentError({
+        argument: "sessionId",
+        message: "VectorMemoryProvider needs a sessionId or userId to write.",
+      });
     }
     const now = Date.now();
     const items: VectorMemoryItem[] = rememberable(messages, this.roles).map((message) => ({
@@ -128,7 +154,11 @@ export class VectorMemoryProvider implements MemoryProvider {
     }));
     if (items.length === 0) return;
     if (this.options.embedder) {
-      const vectors = await embedAll(this.options.embedder, items.map((item) => item.content), options.abortSignal);
+      const vectors = await embedAll(
+        this.options.embedder,
+        items.map((item) => item.content),
+        options.abortSignal,
+      );
       items.forEach((item, index) => (item.vector = vectors[index]));
     }
     // One call per memory, in order: the shape of the AgentCore document's `insert(text, metadata)`.
@@ -150,14 +180,20 @@ export class VectorMemoryProvider implements MemoryProvider {
     if (!scope || limit <= 0 || text === "") return [];
     const tags = tagList(options.tags);
     const filter: MemoryFilter = { ...scope, ...(tags.length ? { tags } : {}) };
-    const vector = this.options.embedder ? (await embedAll(this.options.embedder, [text], options.abortSignal))[0] : undefined;
+    const vector = this.options.embedder
+      ? (await embedAll(this.options.embedder, [text], options.abortSignal))[0]
+      : undefined;
     const raw = await this.options.search(text, limit, {
       filter,
       ...(vector ? { vector } : {}),
       ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
     });
     if (!Array.isArray(raw)) {
-      throw new MemoryProviderError({ provider: this.type, operation: "read", message: "search() must return an array of strings or { id, content, score?, metadata? }." });
+      throw new MemoryProviderError({
+        provider: this.type,
+        operation: "read",
+        message: "search() must return an array of strings or { id, content, score?, metadata? }.",
+      });
     }
     const records: MemoryRecord[] = [];
     for (const [index, item] of raw.entries()) {
@@ -179,14 +215,20 @@ export class VectorMemoryProvider implements MemoryProvider {
 
   async clear(options?: MemoryScope | string): Promise<void> {
     if (!this.options.delete) {
-      throw new InvalidArgumentError({ argument: "delete", message: "clear() needs the `delete(filter)` option of VectorMemoryProvider." });
+      throw new InvalidArgumentError({
+        argument: "delete",
+        message: "clear() needs the `delete(filter)` option of VectorMemoryProvider.",
+      });
     }
     await this.options.delete(listScope(this.scope, options));
   }
 
   async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
     if (!this.options.list) {
-      throw new InvalidArgumentError({ argument: "list", message: "entries() needs the `list(filter)` option of VectorMemoryProvider." });
+      throw new InvalidArgumentError({
+        argument: "list",
+        message: "entries() needs the `list(filter)` option of VectorMemoryProvider.",
+      });
     }
     const items = await this.options.list(listScope(this.scope, options));
     return items.map((item) => ({
@@ -228,7 +270,9 @@ function inScope(metadata: Record<string, unknown>, filter: MemoryFilter): boole
   const scoped = metadata.sessionId !== undefined || metadata.userId !== undefined;
   if (scoped) return matchesMemoryFilter(metadata as Partial<VectorMemoryMetadata>, filter);
   if (!Array.isArray(metadata.tags)) return true;
-  return matchesMemoryFilter(metadata as Partial<VectorMemoryMetadata>, { ...(filter.tags ? { tags: filter.tags } : {}) });
+  return matchesMemoryFilter(metadata as Partial<VectorMemoryMetadata>, {
+    ...(filter.tags ? { tags: filter.tags } : {}),
+  });
 }
 
 /** A short stable key for a text (FNV-1a, 32 bits, hex) and its length. */

@@ -9,12 +9,17 @@ export type FactScope = "session" | "user";
  * namespaces (`session:<id>`, `user:<id>`), so a session named like a user can never read that
  * user's facts. `validated: true` says the ids were validated already (the agent does it once a run).
  */
-export function factScopeId(scope: FactScope, ids: { sessionId: string; userId?: string }, options: { validated?: boolean } = {}): string {
+export function factScopeId(
+  scope: FactScope,
+  ids: { sessionId: string; userId?: string },
+  options: { validated?: boolean } = {},
+): string {
   if (scope === "user") {
     if (ids.userId === undefined) {
       throw new InvalidArgumentError({
         argument: "userId",
-        message: 'factScope "user" keeps facts per user: pass userId to run() or stream() (from your auth session, not the request body).',
+        message:
+          'factScope "user" keeps facts per user: pass userId to run() or stream() (from your auth session, not the request body).',
       });
     }
     return `user:${options.validated ? ids.userId : validateSessionId(ids.userId, "userId")}`;

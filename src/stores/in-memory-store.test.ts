@@ -6,7 +6,9 @@ import { InMemoryStore } from "./in-memory-store";
 import type { Fact, MemoryStore } from "./memory-store";
 
 testMemoryStore("InMemoryStore", () => new InMemoryStore(), { requireCapabilities: "all" });
-testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions: 10_000, ttl: 60_000 }), { requireCapabilities: "all" });
+testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions: 10_000, ttl: 60_000 }), {
+  requireCapabilities: "all",
+});
 
 /** A custom store written as a plain object with only the six required methods. */
 function sixMethodStore(): MemoryStore {
@@ -40,7 +42,9 @@ testMemoryStore("a custom store with only the six methods (object literal)", six
 describe("InMemoryStore bounds", () => {
   it("refuses unknown options, naming the right one", () => {
     expect(() => new InMemoryStore({ max: 10 } as never)).toThrow(/no option "max": use "maxSessions"/);
-    expect(() => new InMemoryStore({ maxSession: 10 } as never)).toThrow(/no option "maxSession". Its options are: maxSessions, ttl/);
+    expect(() => new InMemoryStore({ maxSession: 10 } as never)).toThrow(
+      /no option "maxSession". Its options are: maxSessions, ttl/,
+    );
     expect(() => new InMemoryStore({ maxSessions: 10, ttl: undefined })).not.toThrow();
   });
 

@@ -52,9 +52,17 @@ export class InMemoryStore implements MemoryStore {
 
   constructor(options: InMemoryStoreOptions = {}) {
     if (options == null || typeof options !== "object") {
-      throw new InvalidArgumentError({ argument: "options", value: options, message: "new InMemoryStore() takes { maxSessions?, ttl? } or nothing." });
+      throw new InvalidArgumentError({
+        argument: "options",
+        value: options,
+        message: "new InMemoryStore() takes { maxSessions?, ttl? } or nothing.",
+      });
     }
-    rejectUnknownOptions("InMemoryStore", options, ["maxSessions", "ttl"] satisfies (keyof InMemoryStoreOptions)[], { max: "maxSessions", maxSize: "maxSessions", ttlMs: "ttl" });
+    rejectUnknownOptions("InMemoryStore", options, ["maxSessions", "ttl"] satisfies (keyof InMemoryStoreOptions)[], {
+      max: "maxSessions",
+      maxSize: "maxSessions",
+      ttlMs: "ttl",
+    });
     this.maxSessions = positive(options.maxSessions, "maxSessions");
     this.ttl = positive(options.ttl, "ttl");
   }
@@ -197,7 +205,14 @@ export class InMemoryStore implements MemoryStore {
     const found = this.find(id);
     if (found) return found;
     const now = Date.now();
-    const record: ScopeRecord = { messages: [], ids: new Set(), session: undefined, summaries: [], facts: new Map(), usedAt: now };
+    const record: ScopeRecord = {
+      messages: [],
+      ids: new Set(),
+      session: undefined,
+      summaries: [],
+      facts: new Map(),
+      usedAt: now,
+    };
     this.records.set(id, record);
     this.lastUsed = id;
     this.sweep(now);
@@ -234,7 +249,11 @@ function entryOf(sessionId: string, record: ScopeRecord, session: SessionMetadat
 function positive(value: number | undefined, argument: string): number {
   if (value === undefined) return Infinity;
   if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive number, got ${String(value)}.` });
+    throw new InvalidArgumentError({
+      argument,
+      value,
+      message: `${argument} must be a positive number, got ${String(value)}.`,
+    });
   }
   return value;
 }

@@ -24,7 +24,9 @@ describe("the AgentCore document's fact methods", () => {
     await adapted.setFact(factScopeId("user", { sessionId: "s1", userId: "u1" }), fact("city", "Oslo"));
     expect(Object.fromEntries(store.facts.get("s1")!)).toEqual({ language: "TypeScript" });
     expect(Object.fromEntries(store.facts.get("user:u1")!)).toEqual({ city: "Oslo" });
-    expect(await adapted.getFacts("session:s1")).toEqual([{ key: "language", value: "TypeScript", createdAt: 0, updatedAt: 0 }]);
+    expect(await adapted.getFacts("session:s1")).toEqual([
+      { key: "language", value: "TypeScript", createdAt: 0, updatedAt: 0 },
+    ]);
     await adapted.deleteFact("session:s1", "language");
     expect(await adapted.getFacts("session:s1")).toEqual([]);
     expect(await adapted.getFacts("user:u1")).toHaveLength(1);
@@ -91,7 +93,9 @@ describe("the AgentCore document's fact methods", () => {
     expect(await rich.getFacts("session:s1")).toEqual([fact("k", "v")]);
 
     const odd = { ...sixMethodStore(), getFacts: async () => "nope" } as unknown as MemoryStore;
-    const error = await adaptStore(odd).getFacts("session:s1").catch((thrown: unknown) => thrown);
+    const error = await adaptStore(odd)
+      .getFacts("session:s1")
+      .catch((thrown: unknown) => thrown);
     expect(StoreError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/must return Fact\[\] or a key → value record/);
   });

@@ -5,7 +5,10 @@ import { CorruptStoreError } from "../errors/corrupt-store-error";
  * `CorruptStoreError` naming the store, the session and where the metadata lives (`path`: a
  * key or a table), never a bare `SyntaxError`.
  */
-export function parseSessionTags(text: string, where: { store: string; operation: string; sessionId: string; path: string }): string[] {
+export function parseSessionTags(
+  text: string,
+  where: { store: string; operation: string; sessionId: string; path: string },
+): string[] {
   let tags: unknown;
   let cause: unknown;
   try {

@@ -6,7 +6,12 @@ import { waitUnlessAborted } from "./wait-unless-aborted";
  * jittered backoff. Rejects with a `SessionBusyError` when the lock stays taken, and with an
  * `AbortError` as soon as `signal` aborts (no try is made after that).
  */
-export async function pollLock<T>(sessionId: string, timeoutMs: number, tryOnce: () => Promise<T | undefined>, signal?: AbortSignal): Promise<T> {
+export async function pollLock<T>(
+  sessionId: string,
+  timeoutMs: number,
+  tryOnce: () => Promise<T | undefined>,
+  signal?: AbortSignal,
+): Promise<T> {
   const deadline = Date.now() + Math.max(0, timeoutMs);
   let delay = 5;
   for (;;) {
@@ -17,7 +22,11 @@ export async function pollLock<T>(sessionId: string, timeoutMs: number, tryOnce:
     if (left <= 0) throw new SessionBusyError({ sessionId });
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      await waitUnlessAborted(new Promise((resolve) => (timer = setTimeout(resolve, Math.min(left, delay * (0.5 + Math.random()))))), signal, sessionId);
+      await waitUnlessAborted(
+        new Promise((resolve) => (timer = setTimeout(resolve, Math.min(left, delay * (0.5 + Math.random()))))),
+        signal,
+        sessionId,
+      );
     } finally {
       clearTimeout(timer);
     }

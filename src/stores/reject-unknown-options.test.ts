@@ -19,7 +19,8 @@ describe("rejectUnknownOptions", () => {
     expect(() => rejectUnknownOptions("SomeStore", { path: "x", unknown: undefined }, known)).not.toThrow();
     expect(() => rejectUnknownOptions("SomeStore", { path: "x", fsync: false }, known)).not.toThrow();
     expect(() => rejectUnknownOptions("SomeStore", {}, known)).not.toThrow();
-    for (const value of [undefined, null, "x", 3, ["path"]]) expect(() => rejectUnknownOptions("SomeStore", value, known)).not.toThrow();
+    for (const value of [undefined, null, "x", 3, ["path"]])
+      expect(() => rejectUnknownOptions("SomeStore", value, known)).not.toThrow();
   });
 
   it("names the unknown option, its store and the known ones", () => {

@@ -8,11 +8,18 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
  * option spelt in another case); other unknown names get the list of known options. Options
  * whose value is `undefined` are ignored; anything but a plain object is left to the caller.
  */
-export function rejectUnknownOptions(storeName: string, options: unknown, known: readonly string[], aliases: Record<string, string> = {}): void {
+export function rejectUnknownOptions(
+  storeName: string,
+  options: unknown,
+  known: readonly string[],
+  aliases: Record<string, string> = {},
+): void {
   if (options === null || typeof options !== "object" || Array.isArray(options)) return;
   for (const [name, value] of Object.entries(options)) {
     if (value === undefined || known.includes(name)) continue;
-    const right = Object.hasOwn(aliases, name) ? aliases[name] : known.find((option) => option.toLowerCase() === name.toLowerCase());
+    const right = Object.hasOwn(aliases, name)
+      ? aliases[name]
+      : known.find((option) => option.toLowerCase() === name.toLowerCase());
     throw new InvalidArgumentError({
       argument: name,
       value,

@@ -9,7 +9,15 @@ import { sixMethodStore } from "./__fixtures__/six-method-store";
 import { adaptStore } from "./store-adapter";
 
 const message = (id: string): AgentMessage => ({ id, role: "user", content: id, timestamp: 1 });
-const summary = (id: string): SummaryRecord => ({ id, content: "s", fromMessageId: "a", toMessageId: "b", messageCount: 2, model: "m/x", createdAt: 1 });
+const summary = (id: string): SummaryRecord => ({
+  id,
+  content: "s",
+  fromMessageId: "a",
+  toMessageId: "b",
+  messageCount: 2,
+  model: "m/x",
+  createdAt: 1,
+});
 
 describe("adaptStore", () => {
   it("wraps a store once", () => {
@@ -31,7 +39,15 @@ describe("adaptStore", () => {
       factScopes: false,
     });
     const native = adaptStore(new InMemoryStore()).capabilities;
-    expect(native.appendMessages && native.getMessageTail && native.summaries && native.getSession && native.entries && native.prune && native.factScopes).toBe(true);
+    expect(
+      native.appendMessages &&
+        native.getMessageTail &&
+        native.summaries &&
+        native.getSession &&
+        native.entries &&
+        native.prune &&
+        native.factScopes,
+    ).toBe(true);
   });
 
   it("appends by read-modify-write without a native append, skipping stored ids", async () => {
@@ -45,7 +61,15 @@ describe("adaptStore", () => {
   });
 
   it("keeps the newest summaries with { last }, from a store that returns them all, and from its own records", async () => {
-    const record = (id: string): SummaryRecord => ({ id, content: id, fromMessageId: "1", toMessageId: "1", messageCount: 1, model: "mock/mock", createdAt: 1 });
+    const record = (id: string): SummaryRecord => ({
+      id,
+      content: id,
+      fromMessageId: "1",
+      toMessageId: "1",
+      messageCount: 1,
+      model: "mock/mock",
+      createdAt: 1,
+    });
     const records = ["a", "b", "c"].map(record);
     // A custom store written before `last` existed: getSummaries(sessionId) returns everything.
     const asked: unknown[] = [];
@@ -64,7 +88,10 @@ describe("adaptStore", () => {
     for (const each of records) await local.saveSummary("s", each);
     expect(await local.getSummaries("s", { last: 1 })).toEqual(records.slice(2));
     expect(await local.getSummaries("s", { last: 0 })).toEqual([]);
-    await expect(local.getSummaries("s", { last: -2 })).rejects.toMatchObject({ name: "InvalidArgumentError", argument: "last" });
+    await expect(local.getSummaries("s", { last: -2 })).rejects.toMatchObject({
+      name: "InvalidArgumentError",
+      argument: "last",
+    });
   });
 
   it("reads a tail from a full read when the store has no getMessageTail", async () => {

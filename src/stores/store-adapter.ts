@@ -3,7 +3,16 @@ import { AgentCoreError } from "../errors/agent-core-error";
 import { StoreError } from "../errors/store-error";
 import { AbortError } from "../errors/abort-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { Fact, FactRecord, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "./memory-store";
+import type {
+  Fact,
+  FactRecord,
+  MemoryStore,
+  MessageTail,
+  SessionEntry,
+  SessionLockOptions,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "./memory-store";
 import { newestSummaries, summaryCount } from "./summary-count";
 import { turnFoldingOf } from "./turn-folding";
 import { waitUnlessAborted } from "./wait-unless-aborted";
@@ -69,7 +78,11 @@ export interface AdaptedStore {
    * `lockSession`, reading the session's last `limit` messages in the same round trip where the
    * store can (`tail` then set; otherwise read it after). For a run: its lock and its history.
    */
-  lockSessionReadingTail(sessionId: string, options: SessionLockOptions, limit: number): Promise<{ release: (() => Promise<void>) | undefined; tail?: MessageTail }>;
+  lockSessionReadingTail(
+    sessionId: string,
+    options: SessionLockOptions,
+    limit: number,
+  ): Promise<{ release: (() => Promise<void>) | undefined; tail?: MessageTail }>;
   /**
    * `appendMessages`, releasing the session lock this store holds in the same round trip and
    * transaction where the store can (the lock's release function then does nothing). Resolves to
@@ -114,7 +127,6 @@ export function storeName(store: MemoryStore): string {
   return name && name !== "Object" ? name : "custom store";
 }
 
-
 function createAdapter(store: MemoryStore): AdaptedStore {
   const name = storeName(store);
   const has = (method: keyof MemoryStore) => typeof store[method] === "function";
@@ -130,7 +142,12 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     factScopes: has("factScopes"),
   });
   /** Runs one store call; a failure that is not already a typed agentcore error becomes a StoreError. */
-  const call = async <T>(operation: string, sessionId: string | undefined, describe: string, work: () => Promise<T>): Promise<T> => {
+  const call = async <T>(
+    operation: string,
+    sessionId: string | undefined,
+    describe: string,
+    work: () => Promise<T>,
+  ): Promise<T> => {
     try {
       return await work();
     } catch (error) {
@@ -153,11 +170,20 @@ function createAdapter(store: MemoryStore): AdaptedStore {
   /** The store's folded turn statements (built-in stores), when it has them. */
   const folding = capabilities.lockSession && capabilities.appendMessages ? turnFoldingOf(store) : undefined;
   /** Waits for a lock honouring the signal, even when a custom store ignores it; a lock it takes later is released. */
-  const lockUnlessAborted = async <T>(locking: Promise<T>, release: (taken: T) => (() => Promise<void>) | undefined, options: SessionLockOptions, sessionId: string): Promise<T> => {
+  const lockUnlessAborted = async <T>(
+    locking: Promise<T>,
+    release: (taken: T) => (() => Promise<void>) | undefined,
+    options: SessionLockOptions,
+    sessionId: string,
+  ): Promise<T> => {
     try {
       return await waitUnlessAborted(locking, options.signal, sessionId);
     } catch (error) {
-      if (AbortError.isInstance(error)) locking.then((taken) => release(taken)?.().catch(() => {}), () => {});
+      if (AbortError.isInstance(error))
+        locking.then(
+          (taken) => release(taken)?.().catch(() => {}),
+          () => {},
+        );
       throw error;
     }
   };
@@ -167,20 +193,32 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     name,
     capabilities,
     getMessages: (sessionId) =>
-      call("getMessages", sessionId, `Could not read the history of session "${sessionId}"`, async () => (await store.getMessages(sessionId)) ?? []),
+      call(
+        "getMessages",
+        sessionId,
+        `Could not read the history of session "${sessionId}"`,
+        async () => (await store.getMessages(sessionId)) ?? [],
+      ),
     setMessages: (sessionId, messages) =>
-      call("setMessages", sessionId, `Could not replace the history of session "${sessionId}"`, () => store.setMessages(sessionId, messages)),
+      call("setMessages", sessionId, `Could not replace the history of session "${sessionId}"`, () =>
+        store.setMessages(sessionId, messages),
+      ),
     clearMessages: (sessionId) =>
       call("clearMessages", sessionId, `Could not clear session "${sessionId}"`, () => store.clearMessages(sessionId)),
     appendMessages: async (sessionId, messages) => {
       if (messages.length === 0) return;
-      await call("appendMessages", sessionId, `Could not store ${messages.length} message(s) of session "${sessionId}"`, async () => {
-        if (capabilities.appendMessages) return await store.appendMessages!(sessionId, messages);
-        const existing = (await store.getMessages(sessionId)) ?? [];
-        const ids = new Set(existing.map((message) => message.id).filter((id) => id !== undefined));
-        const fresh = messages.filter((message) => message.id === undefined || !ids.has(message.id));
-        await store.setMessages(sessionId, [...existing, ...fresh]);
-      });
+      await call(
+        "appendMessages",
+        sessionId,
+        `Could not store ${messages.length} message(s) of session "${sessionId}"`,
+        async () => {
+          if (capabilities.appendMessages) return await store.appendMessages!(sessionId, messages);
+          const existing = (await store.getMessages(sessionId)) ?? [];
+          const ids = new Set(existing.map((message) => message.id).filter((id) => id !== undefined));
+          const fresh = messages.filter((message) => message.id === undefined || !ids.has(message.id));
+          await store.setMessages(sessionId, [...existing, ...fresh]);
+        },
+      );
     },
     getMessageTail: (sessionId, limit) =>
       call("getMessageTail", sessionId, `Could not read the history of session "${sessionId}"`, async () => {
@@ -188,31 +226,50 @@ function createAdapter(store: MemoryStore): AdaptedStore {
         const messages = (await store.getMessages(sessionId)) ?? [];
         return { messages: limit > 0 ? messages.slice(-Math.floor(limit)) : [], total: messages.length };
       }),
-    getFacts: (scopeId) => call("getFacts", undefined, `Could not read the facts of "${scopeId}"`, () => facts.get(scopeId)),
-    setFact: (scopeId, fact) => call("setFact", undefined, `Could not store the fact "${fact.key}" of "${scopeId}"`, () => facts.set(scopeId, fact)),
-    deleteFact: (scopeId, key) => call("deleteFact", undefined, `Could not delete the fact "${key}" of "${scopeId}"`, () => facts.delete(scopeId, key)),
+    getFacts: (scopeId) =>
+      call("getFacts", undefined, `Could not read the facts of "${scopeId}"`, () => facts.get(scopeId)),
+    setFact: (scopeId, fact) =>
+      call("setFact", undefined, `Could not store the fact "${fact.key}" of "${scopeId}"`, () =>
+        facts.set(scopeId, fact),
+      ),
+    deleteFact: (scopeId, key) =>
+      call("deleteFact", undefined, `Could not delete the fact "${key}" of "${scopeId}"`, () =>
+        facts.delete(scopeId, key),
+      ),
     getSummaries: async (sessionId, options) => {
       const count = summaryCount(options, "MemoryStore");
       if (!capabilities.summaries) return newestSummaries(localSummaries.get(sessionId) ?? [], count);
       // A store written before `last` existed returns every summary: keep the newest.
-      const read = count === Infinity ? () => store.getSummaries!(sessionId) : () => store.getSummaries!(sessionId, { last: count });
-      return newestSummaries((await call("getSummaries", sessionId, `Could not read the summaries of session "${sessionId}"`, read)) ?? [], count);
+      const read =
+        count === Infinity
+          ? () => store.getSummaries!(sessionId)
+          : () => store.getSummaries!(sessionId, { last: count });
+      return newestSummaries(
+        (await call("getSummaries", sessionId, `Could not read the summaries of session "${sessionId}"`, read)) ?? [],
+        count,
+      );
     },
     saveSummary: async (sessionId, record) => {
       if (capabilities.summaries) {
-        return await call("saveSummary", sessionId, `Could not save a summary of session "${sessionId}"`, () => store.saveSummary!(sessionId, record));
+        return await call("saveSummary", sessionId, `Could not save a summary of session "${sessionId}"`, () =>
+          store.saveSummary!(sessionId, record),
+        );
       }
       const records = localSummaries.get(sessionId) ?? [];
       if (!records.some((existing) => existing.id === record.id)) localSummaries.set(sessionId, [...records, record]);
     },
     lockSession: async (sessionId, options) => {
       if (!capabilities.lockSession) return undefined;
-      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () => store.lockSession!(sessionId, options));
+      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () =>
+        store.lockSession!(sessionId, options),
+      );
       return await lockUnlessAborted(locking, (release) => release, options, sessionId);
     },
     lockSessionReadingTail: async (sessionId, options, limit) => {
       if (!folding) return { release: await adapter.lockSession(sessionId, options) };
-      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () => folding.lockSessionReadingTail(sessionId, options, limit));
+      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () =>
+        folding.lockSessionReadingTail(sessionId, options, limit),
+      );
       return await lockUnlessAborted(locking, (taken) => taken.release, options, sessionId);
     },
     appendMessagesAndUnlock: async (sessionId, messages) => {
@@ -220,24 +277,43 @@ function createAdapter(store: MemoryStore): AdaptedStore {
         await adapter.appendMessages(sessionId, messages);
         return false;
       }
-      return await call("appendMessages", sessionId, `Could not store ${messages.length} message(s) of session "${sessionId}"`, () => folding.appendMessagesAndUnlock(sessionId, messages));
+      return await call(
+        "appendMessages",
+        sessionId,
+        `Could not store ${messages.length} message(s) of session "${sessionId}"`,
+        () => folding.appendMessagesAndUnlock(sessionId, messages),
+      );
     },
     appendMessagesDeferringSync: async (sessionId, messages) => {
       if (!folding?.appendMessagesDeferringSync || messages.length === 0) {
         await adapter.appendMessages(sessionId, messages);
         return false;
       }
-      await call("appendMessages", sessionId, `Could not store ${messages.length} message(s) of session "${sessionId}"`, () => folding.appendMessagesDeferringSync!(sessionId, messages));
+      await call(
+        "appendMessages",
+        sessionId,
+        `Could not store ${messages.length} message(s) of session "${sessionId}"`,
+        () => folding.appendMessagesDeferringSync!(sessionId, messages),
+      );
       return true;
     },
     syncAppends: async (sessionId) => {
-      if (folding?.syncAppends) await call("appendMessages", sessionId, `Could not sync the messages of session "${sessionId}"`, () => folding.syncAppends!(sessionId));
+      if (folding?.syncAppends)
+        await call("appendMessages", sessionId, `Could not sync the messages of session "${sessionId}"`, () =>
+          folding.syncAppends!(sessionId),
+        );
     },
     getSession: async (sessionId) =>
-      capabilities.getSession ? await call("getSession", sessionId, `Could not read the metadata of session "${sessionId}"`, () => store.getSession!(sessionId)) : undefined,
+      capabilities.getSession
+        ? await call("getSession", sessionId, `Could not read the metadata of session "${sessionId}"`, () =>
+            store.getSession!(sessionId),
+          )
+        : undefined,
     updateSession: async (sessionId, metadata) => {
       if (capabilities.updateSession) {
-        await call("updateSession", sessionId, `Could not record the metadata of session "${sessionId}"`, () => store.updateSession!(sessionId, metadata));
+        await call("updateSession", sessionId, `Could not record the metadata of session "${sessionId}"`, () =>
+          store.updateSession!(sessionId, metadata),
+        );
       }
     },
     entries: async () => {
@@ -281,7 +357,9 @@ function isFactRecord(value: unknown): value is FactRecord {
 /** A key → value record's facts: no timestamps (0), values as strings (a client that parses JSON values gets them back as text). */
 function recordToFacts(record: FactRecord): Fact[] {
   return Object.entries(record as Record<string, unknown>).flatMap(([key, value]) =>
-    value === undefined || value === null ? [] : [{ key, value: typeof value === "string" ? value : JSON.stringify(value), createdAt: 0, updatedAt: 0 }],
+    value === undefined || value === null
+      ? []
+      : [{ key, value: typeof value === "string" ? value : JSON.stringify(value), createdAt: 0, updatedAt: 0 }],
   );
 }
 
@@ -304,7 +382,9 @@ function factStorage(store: MemoryStore) {
       if (raw === undefined || raw === null) return [];
       const actual: FactShape | undefined = Array.isArray(raw) ? "rich" : isFactRecord(raw) ? "record" : undefined;
       if (actual === undefined) {
-        throw new TypeError(`getFacts returned ${typeof raw}; it must return Fact[] or a key → value record (Record<string, string>).`);
+        throw new TypeError(
+          `getFacts returned ${typeof raw}; it must return Fact[] or a key → value record (Record<string, string>).`,
+        );
       }
       if (actual === guess || attempt > 0) {
         observed = actual;

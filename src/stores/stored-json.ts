@@ -5,7 +5,10 @@ import { StoreError } from "../errors/store-error";
  * Parses one JSON record a store read back. A record that does not parse is a `StoreError`
  * naming the store, the session and the record, never a crash three calls later.
  */
-export function parseStoredJson<T>(text: string, where: { store: string; operation: string; sessionId?: string; record: string }): T {
+export function parseStoredJson<T>(
+  text: string,
+  where: { store: string; operation: string; sessionId?: string; record: string },
+): T {
   try {
     return JSON.parse(text) as T;
   } catch (error) {
@@ -18,4 +21,3 @@ export function parseStoredJson<T>(text: string, where: { store: string; operati
     });
   }
 }
-

@@ -17,7 +17,11 @@ export interface TurnFolding {
    * set only when the store could prove it read them after the previous holder's writes (else read
    * them with `getMessageTail`).
    */
-  lockSessionReadingTail(sessionId: string, options: SessionLockOptions, limit: number): Promise<{ release: () => Promise<void>; tail?: MessageTail }>;
+  lockSessionReadingTail(
+    sessionId: string,
+    options: SessionLockOptions,
+    limit: number,
+  ): Promise<{ release: () => Promise<void>; tail?: MessageTail }>;
   /**
    * `appendMessages`, then the release of the session lock this store instance holds on the
    * session, in one round trip and one transaction (the lock's release function then does
@@ -39,5 +43,9 @@ export interface TurnFolding {
 /** The store's folding, when it has one. */
 export function turnFoldingOf(store: object): TurnFolding | undefined {
   const folding = (store as { [turnFolding]?: TurnFolding })[turnFolding];
-  return folding != null && typeof folding.lockSessionReadingTail === "function" && typeof folding.appendMessagesAndUnlock === "function" ? folding : undefined;
+  return folding != null &&
+    typeof folding.lockSessionReadingTail === "function" &&
+    typeof folding.appendMessagesAndUnlock === "function"
+    ? folding
+    : undefined;
 }

@@ -5,7 +5,11 @@ import { AbortError } from "../errors/abort-error";
  * aborts (at once when it already has). The promise itself is not cancelled: a caller that gave
  * up on something it would own when it settles (a lock) must release it then.
  */
-export function waitUnlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, sessionId: string): Promise<T> {
+export function waitUnlessAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  sessionId: string,
+): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(new AbortError({ sessionId, cause: signal.reason }));
   return new Promise<T>((resolve, reject) => {

@@ -13,7 +13,11 @@ import type { MemoryStrategyResult } from "./memory-strategy";
 export const DEFAULT_MEMORY_SESSION = "default";
 
 /** Fits a session's stored history into the window the memory sends (its strategy's `apply`). */
-export type WindowFn = (history: readonly AgentMessage[], sessionId: string, store: MemoryStore) => MemoryStrategyResult | Promise<MemoryStrategyResult>;
+export type WindowFn = (
+  history: readonly AgentMessage[],
+  sessionId: string,
+  store: MemoryStore,
+) => MemoryStrategyResult | Promise<MemoryStrategyResult>;
 
 /**
  * The storage behind the AgentLIB read/write contract of the conversation memories (`BufferMemory`,
@@ -26,12 +30,24 @@ export class ConversationStorage {
   readonly store: MemoryStore;
   private readonly window: WindowFn;
   /** Last read or write per session, and sessions written through a store that cannot list them. */
-  private readonly seen = new Map<string, { createdAt: number; accessedAt: number; agentName?: string; tags: string[] }>();
+  private readonly seen = new Map<
+    string,
+    { createdAt: number; accessedAt: number; agentName?: string; tags: string[] }
+  >();
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(store: MemoryStore | undefined, window: WindowFn) {
-    if (store !== undefined && (typeof store !== "object" || store === null || typeof store.getMessages !== "function" || typeof store.setMessages !== "function")) {
-      throw new InvalidArgumentError({ argument: "store", message: "store must be a MemoryStore (getMessages, setMessages, clearMessages, …)." });
+    if (
+      store !== undefined &&
+      (typeof store !== "object" ||
+        store === null ||
+        typeof store.getMessages !== "function" ||
+        typeof store.setMessages !== "function")
+    ) {
+      throw new InvalidArgumentError({
+        argument: "store",
+        message: "store must be a MemoryStore (getMessages, setMessages, clearMessages, …).",
+      });
     }
     this.store = store ?? new InMemoryStore();
     this.window = window;
@@ -41,20 +57,33 @@ export class ConversationStorage {
     const sessionId = sessionOf(options.sessionId);
     const limit = options.limit;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
-      throw new InvalidArgumentError({ argument: "limit", value: limit, message: "limit must be a whole number of 0 or more." });
+      throw new InvalidArgumentError({
+        argument: "limit",
+        value: limit,
+        message: "limit must be a whole number of 0 or more.",
+      });
     }
     const wanted = tagList(options.tags);
     const history = await this.store.getMessages(sessionId);
     if (history.length === 0) return [];
-    if (wanted.length && !matchesMemoryFilter({ tags: (await this.session(sessionId))?.tags ?? [] }, { tags: wanted })) return [];
+    if (wanted.length && !matchesMemoryFilter({ tags: (await this.session(sessionId))?.tags ?? [] }, { tags: wanted }))
+      return [];
     this.touch(sessionId);
     const window = await withTokenizer(() => this.window(history, sessionId, this.store));
-    const messages = [...(window.summary ? [{ role: "system" as const, content: window.summary }] : []), ...window.messages];
+    const messages = [
+      ...(window.summary ? [{ role: "system" as const, content: window.summary }] : []),
+      ...window.messages,
+    ];
     return limit === undefined ? messages : tail(messages, limit);
   }
 
   async write(messages: ModelMessage[], options: MemoryWriteOptions = {}): Promise<void> {
-    if (!Array.isArray(messages)) throw new InvalidArgumentError({ argument: "messages", value: messages, message: "write() takes an array of messages." });
+    if (!Array.isArray(messages))
+      throw new InvalidArgumentError({
+        argument: "messages",
+        value: messages,
+        message: "write() takes an array of messages.",
+      });
     const sessionId = sessionOf(options.sessionId);
     const tags = tagList(options.tags);
     await this.serially(sessionId, async () => {
@@ -63,7 +92,14 @@ export class ConversationStorage {
       const now = Date.now();
       const fresh = messages
         .filter((message) => message.role !== "system" && !(message.id && known.has(message.id)))
-        .map((message) => ({ ...message, id: message.id ?? globalThis.crypto.randomUUID(), timestamp: message.timestamp ?? now }) as AgentMessage);
+        .map(
+          (message) =>
+            ({
+              ...message,
+              id: message.id ?? globalThis.crypto.randomUUID(),
+              timestamp: message.timestamp ?? now,
+            }) as AgentMessage,
+        );
       if (fresh.length) {
         if (this.store.appendMessages) await this.store.appendMessages(sessionId, fresh);
         else await this.store.setMessages(sessionId, [...stored, ...fresh]);
@@ -74,18 +110,22 @@ export class ConversationStorage {
       this.seen.set(sessionId, {
         createdAt: own?.createdAt ?? now,
         accessedAt: now,
-        ...(options.agentName ?? own?.agentName ? { agentName: options.agentName ?? own?.agentName } : {}),
+        ...((options.agentName ?? own?.agentName) ? { agentName: options.agentName ?? own?.agentName } : {}),
         tags: merged,
       });
       if (this.store.updateSession && (options.agentName || tags.length)) {
-        await this.store.updateSession(sessionId, { ...(options.agentName ? { agentName: options.agentName } : {}), tags: merged });
+        await this.store.updateSession(sessionId, {
+          ...(options.agentName ? { agentName: options.agentName } : {}),
+          tags: merged,
+        });
       }
     });
   }
 
   async clear(given?: string | MemoryScope): Promise<void> {
     const sessionId = typeof given === "string" ? given : given?.sessionId;
-    const sessions = sessionId !== undefined ? [sessionId] : (await this.sessions()).map((session) => session.sessionId);
+    const sessions =
+      sessionId !== undefined ? [sessionId] : (await this.sessions()).map((session) => session.sessionId);
     for (const id of sessions) {
       await this.serially(id, () => this.store.clearMessages(id));
       this.seen.delete(id);
@@ -151,7 +191,11 @@ export class ConversationStorage {
 function sessionOf(sessionId: string | undefined): string {
   if (sessionId === undefined) return DEFAULT_MEMORY_SESSION;
   if (typeof sessionId !== "string" || sessionId === "") {
-    throw new InvalidArgumentError({ argument: "sessionId", value: sessionId, message: "sessionId must be a non-empty string." });
+    throw new InvalidArgumentError({
+      argument: "sessionId",
+      value: sessionId,
+      message: "sessionId must be a non-empty string.",
+    });
   }
   return sessionId;
 }

@@ -20,7 +20,10 @@ export function cutToolResult(message: AgentMessage, maxLength: number): AgentMe
   const tail = Math.max(0, maxLength - head);
   const omitted = content.length - head - tail;
   const marker = `\n[agentcore: tool result cut, ${omitted} of ${content.length} characters left out]\n`;
-  const cut: ToolMessage = { ...message, content: `${content.slice(0, head)}${marker}${tail > 0 ? content.slice(-tail) : ""}` };
+  const cut: ToolMessage = {
+    ...message,
+    content: `${content.slice(0, head)}${marker}${tail > 0 ? content.slice(-tail) : ""}`,
+  };
   cutCache.set(message, { maxLength, message: cut });
   return cut;
 }

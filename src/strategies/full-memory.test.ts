@@ -24,8 +24,12 @@ describe("FullMemory", () => {
 
   it("takes maxToolResultLength (Infinity turns the cut off) and refuses a bad one", () => {
     const stored = history("y".repeat(1_000));
-    expect(new FullMemory({ maxToolResultLength: 500 }).apply(stored).messages[2]!.content).toContain("tool result cut");
-    expect(new FullMemory({ maxToolResultLength: Infinity }).apply(stored).messages[2]!.content).toBe("y".repeat(1_000));
+    expect(new FullMemory({ maxToolResultLength: 500 }).apply(stored).messages[2]!.content).toContain(
+      "tool result cut",
+    );
+    expect(new FullMemory({ maxToolResultLength: Infinity }).apply(stored).messages[2]!.content).toBe(
+      "y".repeat(1_000),
+    );
     expect(() => new FullMemory({ maxToolResultLength: 10 })).toThrow(/maxToolResultLength must be at least 100/);
   });
 });

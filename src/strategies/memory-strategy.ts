@@ -71,7 +71,10 @@ export interface IMemoryStrategy {
    * given to `apply` begins with a user message.
    */
   readonly historyLimit?: number;
-  apply(history: readonly AgentMessage[], context: MemoryStrategyContext): MemoryStrategyResult | Promise<MemoryStrategyResult>;
+  apply(
+    history: readonly AgentMessage[],
+    context: MemoryStrategyContext,
+  ): MemoryStrategyResult | Promise<MemoryStrategyResult>;
 }
 
 /** The names accepted by the `memory` option. */

@@ -22,7 +22,9 @@ export function resolveMemoryStrategy(
   if (memory === undefined || memory === "full") return new FullMemory();
   if (typeof memory === "object" && memory !== null && typeof memory.apply === "function") return memory;
   if (memory === "sliding_window") {
-    return new SlidingWindowMemory({ ...(options.maxMessages === undefined ? {} : { maxMessages: options.maxMessages }) });
+    return new SlidingWindowMemory({
+      ...(options.maxMessages === undefined ? {} : { maxMessages: options.maxMessages }),
+    });
   }
   if (memory === "token_window") {
     return new TokenWindowMemory({ ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }) });

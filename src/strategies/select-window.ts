@@ -107,7 +107,16 @@ export function selectWindow(
   }
 
   if (start >= turnCount && turnCount > 0) {
-    return trimInsideLatestTurn(history, pinnedEnd, turns.at(turnCount - 1), rawBudget - pinnedTokens, pinnedTokens, sent, encoding, scale);
+    return trimInsideLatestTurn(
+      history,
+      pinnedEnd,
+      turns.at(turnCount - 1),
+      rawBudget - pinnedTokens,
+      pinnedTokens,
+      sent,
+      encoding,
+      scale,
+    );
   }
 
   // A partial history whose first turn fits: older turns might fit as well.
@@ -145,7 +154,11 @@ export function selectWindow(
   };
 }
 
-function fitsByBound(history: readonly AgentMessage[], sent: (message: AgentMessage) => AgentMessage, rawBudget: number): boolean {
+function fitsByBound(
+  history: readonly AgentMessage[],
+  sent: (message: AgentMessage) => AgentMessage,
+  rawBudget: number,
+): boolean {
   let bound = 0;
   for (const message of history) {
     bound += messageTokenBound(sent(message));

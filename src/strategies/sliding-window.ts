@@ -36,9 +36,17 @@ export class SlidingWindowMemory implements IMemoryStrategy {
 
   constructor(options: number | SlidingWindowMemoryOptions = {}) {
     const resolved = typeof options === "number" ? { maxMessages: options } : options;
-    const maxTurns = integerOption(resolved.maxTurns ?? resolved.maxMessages, resolved.maxTurns === undefined ? "maxMessages" : "maxTurns", 20)!;
+    const maxTurns = integerOption(
+      resolved.maxTurns ?? resolved.maxMessages,
+      resolved.maxTurns === undefined ? "maxMessages" : "maxTurns",
+      20,
+    )!;
     const maxTokens = integerOption(resolved.maxTokens, "maxTokens", undefined);
-    this.limits = { maxTurns, ...(maxTokens === undefined ? {} : { maxTokens }), ...resolveBehaviour(resolved, maxTurns) };
+    this.limits = {
+      maxTurns,
+      ...(maxTokens === undefined ? {} : { maxTokens }),
+      ...resolveBehaviour(resolved, maxTurns),
+    };
     this.tailSizer = new TailSizer(this.limits);
     this.storage = new ConversationStorage(resolved.store, (history) => applyWindow(history, {}, this.limits));
   }

@@ -46,7 +46,8 @@ function checkCommon(input: readonly AgentMessage[], result: MemoryStrategyResul
   const issues = findToolPairingIssues(result.messages);
   if (issues.length > 0) throw new Error(`pairing broken: ${JSON.stringify(issues.slice(0, 3))}`);
   // A leading system message (the system prompt, when a caller keeps it in the list) is always kept.
-  if (input[0]?.role === "system" && result.messages[0] !== input[0]) throw new Error("leading system message not kept");
+  if (input[0]?.role === "system" && result.messages[0] !== input[0])
+    throw new Error("leading system message not kept");
   // Order-preserving subset.
   let pointer = 0;
   for (const message of result.messages) {
@@ -56,12 +57,14 @@ function checkCommon(input: readonly AgentMessage[], result: MemoryStrategyResul
   }
   // Kept and dropped account for every input message exactly once; dropped are the stored objects.
   const inputSet = new Set(input);
-  for (const message of result.dropped) if (!inputSet.has(message)) throw new Error(`dropped ${message.id} is not an input object`);
+  for (const message of result.dropped)
+    if (!inputSet.has(message)) throw new Error(`dropped ${message.id} is not an input object`);
   const ids = [...result.messages, ...result.dropped].map((message) => message.id).sort();
   const expected = input.map((message) => message.id).sort();
   if (!isDeepStrictEqual(ids, expected)) throw new Error("kept + dropped do not account for the input exactly once");
   // The newest message is always sent.
-  if (input.length > 0 && !sameOrCut(input.at(-1)!, result.messages.at(-1)!)) throw new Error("newest message not sent");
+  if (input.length > 0 && !sameOrCut(input.at(-1)!, result.messages.at(-1)!))
+    throw new Error("newest message not sent");
   if (!(result.summary === undefined || typeof result.summary === "string")) throw new Error("bad summary");
 }
 
@@ -115,16 +118,21 @@ describe("strategies over random histories", () => {
 
   it("sliding window keeps the last maxTurns turns (fewer by at most the prefix step)", async () => {
     await fc.assert(
-      fc.asyncProperty(arbitraryHistory(), fc.integer({ min: 1, max: 40 }), fc.boolean(), async (history, maxTurns, stable) => {
-        const strategy = new SlidingWindowMemory({ maxTurns, stablePrefix: stable });
-        const result = await applyChecked(strategy, history);
-        const kept = turnCount(result.messages);
-        const total = turnCount(history);
-        const step = stable ? Math.max(1, Math.floor(maxTurns / 4)) : 1;
-        expect(kept).toBeLessThanOrEqual(maxTurns);
-        expect(kept).toBeGreaterThanOrEqual(Math.min(total, maxTurns - step + 1));
-        if (!stable) expect(kept).toBe(Math.min(total, maxTurns));
-      }),
+      fc.asyncProperty(
+        arbitraryHistory(),
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        async (history, maxTurns, stable) => {
+          const strategy = new SlidingWindowMemory({ maxTurns, stablePrefix: stable });
+          const result = await applyChecked(strategy, history);
+          const kept = turnCount(result.messages);
+          const total = turnCount(history);
+          const step = stable ? Math.max(1, Math.floor(maxTurns / 4)) : 1;
+          expect(kept).toBeLessThanOrEqual(maxTurns);
+          expect(kept).toBeGreaterThanOrEqual(Math.min(total, maxTurns - step + 1));
+          if (!stable) expect(kept).toBe(Math.min(total, maxTurns));
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -156,7 +164,9 @@ describe("strategies over random histories", () => {
             const firstKept = history.findIndex((message) => keptIds.has(message.id));
             const previousTurn = turns.filter((turn) => turn.end <= firstKept).at(-1);
             if (previousTurn && firstKept === turns.find((turn) => turn.start === firstKept)?.start) {
-              const extra = tokensOf(history.slice(previousTurn.start, previousTurn.end).map((message) => cutToolResult(message, 20_000)));
+              const extra = tokensOf(
+                history.slice(previousTurn.start, previousTurn.end).map((message) => cutToolResult(message, 20_000)),
+              );
               expect(tokens + extra).toBeGreaterThan(maxTokens);
             }
           }
@@ -168,19 +178,24 @@ describe("strategies over random histories", () => {
 
   it("buffer memory keeps whole turns within maxMessages and maxTokens", async () => {
     await fc.assert(
-      fc.asyncProperty(arbitraryHistory(), fc.integer({ min: 1, max: 60 }), fc.constantFrom(undefined, 300, 3000), async (history, maxMessages, maxTokens) => {
-        const strategy = new BufferMemory({ maxMessages, ...(maxTokens === undefined ? {} : { maxTokens }) });
-        const result = await applyChecked(strategy, history);
-        const latestTurn = groupTurns(history, history[0]?.role === "system" ? 1 : 0).at(-1)!;
-        const pinned = history[0]?.role === "system" ? 1 : 0;
-        if (result.messages.length - pinned > maxMessages) {
-          // Only the latest turn alone may be longer than maxMessages.
-          expect(result.messages.length).toBeLessThanOrEqual(latestTurn.end - latestTurn.start + pinned);
-        }
-        if (maxTokens !== undefined && minimalWindowTokens(history) <= maxTokens) {
-          expect(tokensOf(result.messages)).toBeLessThanOrEqual(maxTokens);
-        }
-      }),
+      fc.asyncProperty(
+        arbitraryHistory(),
+        fc.integer({ min: 1, max: 60 }),
+        fc.constantFrom(undefined, 300, 3000),
+        async (history, maxMessages, maxTokens) => {
+          const strategy = new BufferMemory({ maxMessages, ...(maxTokens === undefined ? {} : { maxTokens }) });
+          const result = await applyChecked(strategy, history);
+          const latestTurn = groupTurns(history, history[0]?.role === "system" ? 1 : 0).at(-1)!;
+          const pinned = history[0]?.role === "system" ? 1 : 0;
+          if (result.messages.length - pinned > maxMessages) {
+            // Only the latest turn alone may be longer than maxMessages.
+            expect(result.messages.length).toBeLessThanOrEqual(latestTurn.end - latestTurn.start + pinned);
+          }
+          if (maxTokens !== undefined && minimalWindowTokens(history) <= maxTokens) {
+            expect(tokensOf(result.messages)).toBeLessThanOrEqual(maxTokens);
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -189,7 +204,9 @@ describe("strategies over random histories", () => {
     await fc.assert(
       fc.asyncProperty(
         arbitraryHistory({ maxTurns: 120 }),
-        fc.integer({ min: 2, max: 30 }).chain((threshold) => fc.tuple(fc.constant(threshold), fc.integer({ min: 1, max: threshold - 1 }))),
+        fc
+          .integer({ min: 2, max: 30 })
+          .chain((threshold) => fc.tuple(fc.constant(threshold), fc.integer({ min: 1, max: threshold - 1 }))),
         fc.constantFrom(500, 4000),
         fc.constantFrom("ok", "throw", "long"),
         fc.boolean(),
@@ -223,7 +240,9 @@ describe("strategies over random histories", () => {
             expect(result.summary).toBeUndefined();
             expect(errors.length).toBe(summarizer.calls.length);
           }
-          const summaryTokens = result.summary ? rawMessageTokens({ role: "user", content: result.summary }, "o200k_base") - 4 : 0;
+          const summaryTokens = result.summary
+            ? rawMessageTokens({ role: "user", content: result.summary }, "o200k_base") - 4
+            : 0;
           const budget = Math.max(Math.floor(maxTokens / 2), maxTokens - summaryTokens);
           if (minimalWindowTokens(history) <= budget) expect(tokensOf(result.messages)).toBeLessThanOrEqual(budget);
           // Later applies on the same history extend the summary only while a backlog longer than

@@ -27,7 +27,8 @@ export function summaryDigest(messages: readonly AgentMessage[]): string {
     else if (message.role === "system") lines.push(`System note: ${clip(message.content, LIMITS.user)}`);
     else if (message.role === "assistant") {
       if (message.content.trim()) lines.push(`Assistant: ${clip(message.content, LIMITS.assistant)}`);
-      for (const call of message.toolCalls ?? []) lines.push(`Assistant called ${call.name}(${clip(json(call.arguments), LIMITS.arguments)})`);
+      for (const call of message.toolCalls ?? [])
+        lines.push(`Assistant called ${call.name}(${clip(json(call.arguments), LIMITS.arguments)})`);
     } else {
       lines.push(`Tool ${message.name} returned: ${clip(message.content, LIMITS.result)}`);
     }

@@ -20,12 +20,22 @@ class StoreWithSummaries extends InMemoryStore {
   }
   override async saveSummary(sessionId: string, record: SummaryRecord) {
     const records = this.summaries.get(sessionId) ?? [];
-    if (!records.some((existing) => existing.id === record.id)) this.summaries.set(sessionId, [...records, structuredClone(record)]);
+    if (!records.some((existing) => existing.id === record.id))
+      this.summaries.set(sessionId, [...records, structuredClone(record)]);
   }
 }
 
-function setup(options: { summarizer: (index: number) => MockResponse | Promise<MockResponse>; store?: InMemoryStore; timeoutMs?: number; maxSummaryTokens?: number }) {
-  const summarizer = new MockLanguageModel({ provider: "mock", modelId: "summarizer", responses: (_call, index) => options.summarizer(index) });
+function setup(options: {
+  summarizer: (index: number) => MockResponse | Promise<MockResponse>;
+  store?: InMemoryStore;
+  timeoutMs?: number;
+  maxSummaryTokens?: number;
+}) {
+  const summarizer = new MockLanguageModel({
+    provider: "mock",
+    modelId: "summarizer",
+    responses: (_call, index) => options.summarizer(index),
+  });
   const model = new MockLanguageModel({ responses: (_call, index) => ({ text: `answer ${index + 1}` }) });
   const store = options.store ?? new InMemoryStore();
   const memory = new SummaryMemory({
@@ -49,7 +59,10 @@ const contents = (messages: AgentMessage[]) => messages.map((message) => message
 describe("SummaryMemory", () => {
   it("summarises older turns into the system prompt, stores a record, and reuses and extends it incrementally", async () => {
     const store = new StoreWithSummaries();
-    const { agent, model, summarizer, trimmed } = setup({ summarizer: (index) => ({ text: `summary ${index + 1}` }), store });
+    const { agent, model, summarizer, trimmed } = setup({
+      summarizer: (index) => ({ text: `summary ${index + 1}` }),
+      store,
+    });
     await agent.run("question 1");
     await agent.run("question 2");
     expect(summarizer.calls).toHaveLength(0);
@@ -67,7 +80,13 @@ describe("SummaryMemory", () => {
 
     const [record] = store.summaries.get("s")!;
     const stored = await store.getMessages("s");
-    expect(record).toMatchObject({ content: "summary 1", fromMessageId: stored[0]!.id, toMessageId: stored[3]!.id, messageCount: 4, model: "mock/summarizer" });
+    expect(record).toMatchObject({
+      content: "summary 1",
+      fromMessageId: stored[0]!.id,
+      toMessageId: stored[3]!.id,
+      messageCount: 4,
+      model: "mock/summarizer",
+    });
     expect(typeof record!.createdAt).toBe("number");
 
     await agent.run("question 4"); // reused: no new summariser call
@@ -96,16 +115,33 @@ describe("SummaryMemory", () => {
       reads.push(options);
       return read(sessionId, options);
     };
-    const stored: AgentMessage[] = Array.from({ length: 40 }, (_, index) => ({ id: `m${index}`, role: index % 2 === 0 ? "user" : "assistant", content: `message ${index}` }));
+    const stored: AgentMessage[] = Array.from({ length: 40 }, (_, index) => ({
+      id: `m${index}`,
+      role: index % 2 === 0 ? "user" : "assistant",
+      content: `message ${index}`,
+    }));
     await store.appendMessages("s", stored);
-    const record = (id: string, toMessageId: string, messageCount: number, content: string): SummaryRecord => ({ id, content, fromMessageId: "m0", toMessageId, messageCount, model: "mock/summarizer", createdAt: 1 });
+    const record = (id: string, toMessageId: string, messageCount: number, content: string): SummaryRecord => ({
+      id,
+      content,
+      fromMessageId: "m0",
+      toMessageId,
+      messageCount,
+      model: "mock/summarizer",
+      createdAt: 1,
+    });
     // A summary whose end this history does not hold (a rewritten session) is never used.
     const stale = (index: number) => record(`stale-${index}`, `gone-${index}`, 1, `stale ${index}`);
     for (let index = 0; index < 50; index++) await store.saveSummary("s", stale(index));
     await store.saveSummary("s", record("valid", "m19", 20, "the valid summary"));
     const summarizer = new MockLanguageModel({ responses: () => ({ text: "never" }) });
     const model = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
-    const agent = new Agent({ model, memory: new SummaryMemory({ summarizeThreshold: 100, recentMessages: 2, model: summarizer }), memoryStore: store, sessionId: "s" });
+    const agent = new Agent({
+      model,
+      memory: new SummaryMemory({ summarizeThreshold: 100, recentMessages: 2, model: summarizer }),
+      memoryStore: store,
+      sessionId: "s",
+    });
 
     await agent.run("next");
     expect(reads).toEqual([{ last: 4 }]); // 51 summaries kept, 4 read
@@ -131,45 +167,73 @@ describe("SummaryMemory", () => {
   it("digests tool calls and results for the summariser", async () => {
     const summarizer = new MockLanguageModel({ responses: () => ({ text: "weather was asked" }) });
     const model = new MockLanguageModel({
-      responses: (_call, index) => (index === 0 ? { toolCalls: [{ id: "w1", name: "get_weather", arguments: { city: "Tokyo" } }] } : { text: `answer ${index}` }),
+      responses: (_call, index) =>
+        index === 0
+          ? { toolCalls: [{ id: "w1", name: "get_weather", arguments: { city: "Tokyo" } }] }
+          : { text: `answer ${index}` },
     });
-    const weather = tool({ parameters: z.object({ city: z.string() }), execute: async ({ city }) => ({ city, temperature: "22°C", details: "x".repeat(5000) }) });
-    const agent = new Agent({ model, memory: new SummaryMemory({ summarizeThreshold: 4, recentMessages: 2, model: summarizer }), tools: { get_weather: weather } });
+    const weather = tool({
+      parameters: z.object({ city: z.string() }),
+      execute: async ({ city }) => ({ city, temperature: "22°C", details: "x".repeat(5000) }),
+    });
+    const agent = new Agent({
+      model,
+      memory: new SummaryMemory({ summarizeThreshold: 4, recentMessages: 2, model: summarizer }),
+      tools: { get_weather: weather },
+    });
     await agent.run("weather in Tokyo?");
     await agent.run("thanks");
     expect(summarizer.calls).toHaveLength(1);
     const input = summarizer.calls[0]!.messages[0]!.content;
     expect(input).toContain('Assistant called get_weather({"city":"Tokyo"})');
-    expect(input).toMatch(/Tool get_weather returned: \{"city":"Tokyo","temperature":"22°C","details":"x+… \[\d+ more characters\]/);
+    expect(input).toMatch(
+      /Tool get_weather returned: \{"city":"Tokyo","temperature":"22°C","details":"x+… \[\d+ more characters\]/,
+    );
     expect(input.length).toBeLessThan(2000);
   });
 
   const failures: [string, Parameters<typeof setup>[0]["summarizer"], SummarizationError["reason"], object?][] = [
     ["throws", () => ({ error: new Error("provider down") }), "failed"],
-    ["times out", () => new Promise<MockResponse>((resolve) => setTimeout(() => resolve({ text: "late" }), 2_000)), "timeout", { timeoutMs: 50 }],
+    [
+      "times out",
+      () => new Promise<MockResponse>((resolve) => setTimeout(() => resolve({ text: "late" }), 2_000)),
+      "timeout",
+      { timeoutMs: 50 },
+    ],
     ["answers too long", () => ({ text: "word ".repeat(2000) }), "too-long", { maxSummaryTokens: 100 }],
     ["hits its token limit", () => ({ text: "cut", finishReason: "length" }), "too-long"],
     ["answers empty", () => ({ text: "   " }), "empty"],
   ];
-  it.each(failures)("when the summariser %s: token window for the turn, memory:error, nothing lost, nothing committed", async (_name, summarizer, reason, extra) => {
-    const store = new StoreWithSummaries();
-    const { agent, model, errors } = setup({ summarizer, store, ...extra });
-    for (let index = 1; index <= 3; index++) await agent.run(`question ${index}`);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ source: "summary", operation: "apply", sessionId: "s" });
-    expect(SummarizationError.isInstance(errors[0]!.error)).toBe(true);
-    expect((errors[0]!.error as SummarizationError).reason).toBe(reason);
-    // Fallback: a token window (everything fits), no summary block.
-    expect(model.calls[2]!.system).toBe("Base.");
-    expect(contents(model.calls[2]!.messages)).toEqual(["question 1", "answer 1", "question 2", "answer 2", "question 3"]);
-    expect(findToolPairingIssues(model.calls[2]!.messages)).toEqual([]);
-    expect(store.summaries.get("s")).toBeUndefined();
-    expect(await store.getMessages("s")).toHaveLength(6);
-  });
+  it.each(failures)(
+    "when the summariser %s: token window for the turn, memory:error, nothing lost, nothing committed",
+    async (_name, summarizer, reason, extra) => {
+      const store = new StoreWithSummaries();
+      const { agent, model, errors } = setup({ summarizer, store, ...extra });
+      for (let index = 1; index <= 3; index++) await agent.run(`question ${index}`);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ source: "summary", operation: "apply", sessionId: "s" });
+      expect(SummarizationError.isInstance(errors[0]!.error)).toBe(true);
+      expect((errors[0]!.error as SummarizationError).reason).toBe(reason);
+      // Fallback: a token window (everything fits), no summary block.
+      expect(model.calls[2]!.system).toBe("Base.");
+      expect(contents(model.calls[2]!.messages)).toEqual([
+        "question 1",
+        "answer 1",
+        "question 2",
+        "answer 2",
+        "question 3",
+      ]);
+      expect(findToolPairingIssues(model.calls[2]!.messages)).toEqual([]);
+      expect(store.summaries.get("s")).toBeUndefined();
+      expect(await store.getMessages("s")).toHaveLength(6);
+    },
+  );
 
   it("after a failure, waits for more history before calling the summariser again, then recovers", async () => {
     let down = true;
-    const { agent, summarizer, model, errors } = setup({ summarizer: () => (down ? { error: new Error("down") } : { text: "recovered summary" }) });
+    const { agent, summarizer, model, errors } = setup({
+      summarizer: () => (down ? { error: new Error("down") } : { text: "recovered summary" }),
+    });
     await agent.run("question 1");
     await agent.run("question 2");
     await agent.run("question 3"); // fails (5 messages)
@@ -184,7 +248,11 @@ describe("SummaryMemory", () => {
   it("does not call a failing summariser again until the history grew by summarizeThreshold - recentMessages", async () => {
     const summarizer = new MockLanguageModel({ responses: () => ({ error: new Error("down") }) });
     const strategy = new SummaryMemory({ summarizeThreshold: 6, recentMessages: 2, model: summarizer });
-    const history: AgentMessage[] = Array.from({ length: 12 }, (_, index) => ({ id: `b${index}`, role: index % 2 ? "assistant" : "user", content: `m${index}` }));
+    const history: AgentMessage[] = Array.from({ length: 12 }, (_, index) => ({
+      id: `b${index}`,
+      role: index % 2 ? "assistant" : "user",
+      content: `m${index}`,
+    }));
     const errors: unknown[] = [];
     const context = { sessionId: "s", store: new InMemoryStore(), onError: (error: unknown) => errors.push(error) };
     await strategy.apply(history.slice(0, 7), context); // fails at 7 messages
@@ -199,20 +267,44 @@ describe("SummaryMemory", () => {
 
   it("checks its options", () => {
     expect(() => new SummaryMemory(4, 4)).toThrow(InvalidArgumentError);
-    expect(() => new SummaryMemory({ countTurns: true, summarizeThreshold: 3, recentTurns: 3 })).toThrow(/recentTurns \(3\) must be smaller/);
+    expect(() => new SummaryMemory({ countTurns: true, summarizeThreshold: 3, recentTurns: 3 })).toThrow(
+      /recentTurns \(3\) must be smaller/,
+    );
     // The positional form counts turns (the AgentCore document's "summarize after 10 turns, retain 4 recent turns").
     expect(new SummaryMemory(10, 4)).toMatchObject({ unit: "turns", summarizeThreshold: 10, recentTurns: 4 });
     expect(new SummaryMemory(10)).toMatchObject({ unit: "turns", recentTurns: 3 });
-    expect(new SummaryMemory({ summarizeThreshold: 10, recentMessages: 4 })).toMatchObject({ unit: "messages", summarizeThreshold: 10, recentMessages: 4, recentTurns: undefined });
-    expect(new SummarizingMemory({ recentMessages: 6, summarizeEvery: 4 })).toMatchObject({ summarizeThreshold: 10, recentMessages: 6, name: "summarizing" });
+    expect(new SummaryMemory({ summarizeThreshold: 10, recentMessages: 4 })).toMatchObject({
+      unit: "messages",
+      summarizeThreshold: 10,
+      recentMessages: 4,
+      recentTurns: undefined,
+    });
+    expect(new SummarizingMemory({ recentMessages: 6, summarizeEvery: 4 })).toMatchObject({
+      summarizeThreshold: 10,
+      recentMessages: 6,
+      name: "summarizing",
+    });
     expect(new SummarizingMemory()).toBeInstanceOf(SummaryMemory);
   });
 
   it("keeps its summaries and failures per session in itself when the run has no store", async () => {
     let calls = 0;
-    const summarizer = new MockLanguageModel({ provider: "mock", modelId: "summarizer", responses: () => (++calls === 1 ? { text: "" } : { text: `summary ${calls}` }) });
+    const summarizer = new MockLanguageModel({
+      provider: "mock",
+      modelId: "summarizer",
+      responses: () => (++calls === 1 ? { text: "" } : { text: `summary ${calls}` }),
+    });
     const memory = new SummaryMemory({ summarizeThreshold: 4, recentMessages: 2, model: summarizer });
-    const history: AgentMessage[] = Array.from({ length: 12 }, (_, index) => ({ id: `m${index}`, role: index % 2 ? "assistant" : "user", content: `message ${index}`, timestamp: index }) as AgentMessage);
+    const history: AgentMessage[] = Array.from(
+      { length: 12 },
+      (_, index) =>
+        ({
+          id: `m${index}`,
+          role: index % 2 ? "assistant" : "user",
+          content: `message ${index}`,
+          timestamp: index,
+        }) as AgentMessage,
+    );
     const errors: unknown[] = [];
     const failed = await memory.apply(history.slice(0, 6), { sessionId: "s", onError: (error) => errors.push(error) });
     expect(failed.summary).toBeUndefined();
@@ -226,17 +318,36 @@ describe("SummaryMemory", () => {
   });
 
   it("counting turns: summarises once more than summarizeThreshold turns are uncovered, keeping recentTurns earlier turns and the current one", async () => {
-    const summarizer = new MockLanguageModel({ provider: "mock", modelId: "summarizer", responses: (_call, index) => ({ text: `summary ${index + 1}` }) });
+    const summarizer = new MockLanguageModel({
+      provider: "mock",
+      modelId: "summarizer",
+      responses: (_call, index) => ({ text: `summary ${index + 1}` }),
+    });
     const model = new MockLanguageModel({ responses: (call) => ({ text: `re: ${call.messages.at(-1)!.content}` }) });
-    const weather = tool({ description: "Weather", parameters: z.object({ city: z.string() }), execute: async ({ city }) => `sunny in ${city}` });
+    const weather = tool({
+      description: "Weather",
+      parameters: z.object({ city: z.string() }),
+      execute: async ({ city }) => `sunny in ${city}`,
+    });
     // Every run calls the tool first: a turn is four messages, which a message count would get wrong.
     let step = 0;
     const toolModel = new MockLanguageModel({
-      responses: (call) => (step++ % 2 === 0 ? { toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] } : { text: `re: ${[...call.messages].reverse().find((message) => message.role === "user")!.content}` }),
+      responses: (call) =>
+        step++ % 2 === 0
+          ? { toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] }
+          : { text: `re: ${[...call.messages].reverse().find((message) => message.role === "user")!.content}` },
     });
-    for (const [agentModel, tools] of [[model, {}], [toolModel, { get_weather: weather }]] as const) {
+    for (const [agentModel, tools] of [
+      [model, {}],
+      [toolModel, { get_weather: weather }],
+    ] as const) {
       summarizer.calls.length = 0;
-      const agent = new Agent({ model: agentModel, memory: new SummaryMemory({ countTurns: true, summarizeThreshold: 5, recentTurns: 2, model: summarizer }), tools, sessionId: "s" });
+      const agent = new Agent({
+        model: agentModel,
+        memory: new SummaryMemory({ countTurns: true, summarizeThreshold: 5, recentTurns: 2, model: summarizer }),
+        tools,
+        sessionId: "s",
+      });
       for (let turn = 1; turn <= 5; turn++) await agent.run(`q${turn}`);
       expect(summarizer.calls).toHaveLength(0);
       await agent.run("q6");

@@ -15,7 +15,13 @@ import { selectWindow, type WindowLimits } from "./select-window";
 import { summaryDigest } from "./summary-digest";
 import { adaptStore } from "../stores/store-adapter";
 import { resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
-import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions, ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
+import type {
+  MemoryReadOptions,
+  MemoryScope,
+  MemoryWriteOptions,
+  ModelMessage,
+  StoredMessageMemoryEntry,
+} from "../providers/memory-provider";
 import { ConversationStorage } from "./conversation-storage";
 import { messageKey, newestCovering, type SummarizeRequest } from "./summary-records";
 
@@ -99,11 +105,18 @@ export class SummaryMemory implements IMemoryStrategy {
   constructor(options?: SummaryMemoryOptions);
   constructor(first: number | SummaryMemoryOptions = {}, keepRecent?: number) {
     const options: SummaryMemoryOptions =
-      typeof first === "number" ? { countTurns: true, summarizeThreshold: first, ...(keepRecent === undefined ? {} : { recentTurns: keepRecent }) } : first;
+      typeof first === "number"
+        ? {
+            countTurns: true,
+            summarizeThreshold: first,
+            ...(keepRecent === undefined ? {} : { recentTurns: keepRecent }),
+          }
+        : first;
     this.unit = options.countTurns === true ? "turns" : "messages";
     this.summarizeThreshold = integerOption(options.summarizeThreshold, "summarizeThreshold", 20)!;
     const recentDefault = Math.max(1, Math.min(this.unit === "turns" ? 3 : 6, this.summarizeThreshold - 1));
-    this.recentTurns = this.unit === "turns" ? integerOption(options.recentTurns, "recentTurns", recentDefault)! : undefined;
+    this.recentTurns =
+      this.unit === "turns" ? integerOption(options.recentTurns, "recentTurns", recentDefault)! : undefined;
     this.recentMessages = integerOption(options.recentMessages, "recentMessages", recentDefault)!;
     const recent = this.recentTurns ?? this.recentMessages;
     const recentName = this.unit === "turns" ? "recentTurns" : "recentMessages";
@@ -139,14 +152,19 @@ export class SummaryMemory implements IMemoryStrategy {
     let pinnedEnd = 0;
     while (pinnedEnd < history.length && history[pinnedEnd]!.role === "system") pinnedEnd++;
 
-    const offset = context.historyOffset !== undefined && Number.isInteger(context.historyOffset) && context.historyOffset > 0 ? context.historyOffset : 0;
+    const offset =
+      context.historyOffset !== undefined && Number.isInteger(context.historyOffset) && context.historyOffset > 0
+        ? context.historyOffset
+        : 0;
     let previous: SummaryRecord | undefined;
     let coveredEnd = pinnedEnd;
     try {
       // The newest summary almost always ends inside this history: read the last few records, and
       // every record (a long session holds thousands) only when none of them does.
       const read = (options?: { last: number }) =>
-        store ? adaptStore(store).getSummaries(context.sessionId, options) : Promise.resolve(this.localSummaries.get(context.sessionId) ?? []);
+        store
+          ? adaptStore(store).getSummaries(context.sessionId, options)
+          : Promise.resolve(this.localSummaries.get(context.sessionId) ?? []);
       let records = await read({ last: NEWEST_SUMMARIES });
       let found = newestCovering(records, history, pinnedEnd, offset);
       if (!found && records.length >= NEWEST_SUMMARIES) {
@@ -155,14 +173,23 @@ export class SummaryMemory implements IMemoryStrategy {
       }
       if (found) ({ record: previous, end: coveredEnd } = found);
     } catch (error) {
-      this.report(context, "store", `Could not read the summaries of session "${context.sessionId}": ${errorText(error)}`, error);
+      this.report(
+        context,
+        "store",
+        `Could not read the summaries of session "${context.sessionId}": ${errorText(error)}`,
+        error,
+      );
     }
 
     // A tail without the end of the newest summary: the summary (or the backlog to summarise)
     // lies further back, so ask for more history before summarising anything.
     if (context.partialHistory === true && !previous) {
       const profile = tokenizerFor(context.model);
-      const window = selectWindow(history, { maxTokens: this.maxTokens, ...this.behaviour }, { profile, calibration: validCalibration(context.calibration) });
+      const window = selectWindow(
+        history,
+        { maxTokens: this.maxTokens, ...this.behaviour },
+        { profile, calibration: validCalibration(context.calibration) },
+      );
       return { messages: window.messages, dropped: window.dropped, budget: this.maxTokens, needsEarlierHistory: true };
     }
 
@@ -174,11 +201,26 @@ export class SummaryMemory implements IMemoryStrategy {
     const lastFailure = failures.get(context.sessionId);
     // After a failure, wait for summarizeThreshold - recentMessages more messages before calling the
     // summariser again (a provider that is down would otherwise cost a timeout on every request).
-    const backingOff = lastFailure !== undefined && this.grownSince(history, offset, lastFailure) < this.summarizeThreshold - (this.recentTurns ?? this.recentMessages);
-    if ((this.unit === "turns" ? groupTurns(history, coveredEnd).length : uncovered) > this.summarizeThreshold && !backingOff) {
+    const backingOff =
+      lastFailure !== undefined &&
+      this.grownSince(history, offset, lastFailure) <
+        this.summarizeThreshold - (this.recentTurns ?? this.recentMessages);
+    if (
+      (this.unit === "turns" ? groupTurns(history, coveredEnd).length : uncovered) > this.summarizeThreshold &&
+      !backingOff
+    ) {
       const toEnd = this.summaryEnd(history, coveredEnd);
       if (toEnd > coveredEnd) {
-        const written = await this.summarize({ history, pinnedEnd, offset, from: coveredEnd, to: toEnd, previous, context, store });
+        const written = await this.summarize({
+          history,
+          pinnedEnd,
+          offset,
+          from: coveredEnd,
+          to: toEnd,
+          previous,
+          context,
+          store,
+        });
         if (written) {
           summary = written.content;
           coveredEnd = toEnd;
@@ -195,9 +237,12 @@ export class SummaryMemory implements IMemoryStrategy {
     const profile = tokenizerFor(context.model);
     const calibration = validCalibration(context.calibration);
     if (summary) await loadEncodingAsync(profile.encoding); // a no-op once loaded; the edge loads only this way
-    const summaryTokens = summary ? Math.ceil(estimateTokens(summary, context.model ? { model: context.model } : {}) * calibration) : 0;
+    const summaryTokens = summary
+      ? Math.ceil(estimateTokens(summary, context.model ? { model: context.model } : {}) * calibration)
+      : 0;
     const budget = Math.max(Math.floor(this.maxTokens / 2), this.maxTokens - summaryTokens);
-    const rest = pinnedEnd === 0 && coveredEnd === 0 ? history : [...history.slice(0, pinnedEnd), ...history.slice(coveredEnd)];
+    const rest =
+      pinnedEnd === 0 && coveredEnd === 0 ? history : [...history.slice(0, pinnedEnd), ...history.slice(coveredEnd)];
     const window = selectWindow(rest, { maxTokens: budget, ...this.behaviour }, { profile, calibration });
     return {
       messages: window.messages,
@@ -234,10 +279,23 @@ export class SummaryMemory implements IMemoryStrategy {
     return end;
   }
 
-  private async summarize({ history, pinnedEnd, offset, from, to, previous, context, store }: SummarizeRequest): Promise<SummaryRecord | undefined> {
+  private async summarize({
+    history,
+    pinnedEnd,
+    offset,
+    from,
+    to,
+    previous,
+    context,
+    store,
+  }: SummarizeRequest): Promise<SummaryRecord | undefined> {
     const model = this.model ?? context.model;
     if (!model) {
-      this.report(context, "no-model", "The summary strategy has no model: pass { model } to SummaryMemory or run it through an Agent.");
+      this.report(
+        context,
+        "no-model",
+        "The summary strategy has no model: pass { model } to SummaryMemory or run it through an Agent.",
+      );
       return undefined;
     }
     const modelName = `${model.provider}/${model.modelId}`;
@@ -271,7 +329,13 @@ export class SummaryMemory implements IMemoryStrategy {
       });
       const result = await Promise.race([call, timeout]);
       if (result.finishReason === "length") {
-        this.report(context, "too-long", `The summariser (${modelName}) hit its ${this.maxSummaryTokens}-token limit; this turn used a token window instead.`, undefined, modelName);
+        this.report(
+          context,
+          "too-long",
+          `The summariser (${modelName}) hit its ${this.maxSummaryTokens}-token limit; this turn used a token window instead.`,
+          undefined,
+          modelName,
+        );
         return undefined;
       }
       text = result.text.trim();
@@ -280,7 +344,13 @@ export class SummaryMemory implements IMemoryStrategy {
       if (SummarizationError.isInstance(error)) {
         context.onError?.(error);
       } else {
-        this.report(context, "failed", `The summariser (${modelName}) failed: ${errorText(error)}; this turn used a token window instead.`, error, modelName);
+        this.report(
+          context,
+          "failed",
+          `The summariser (${modelName}) failed: ${errorText(error)}; this turn used a token window instead.`,
+          error,
+          modelName,
+        );
       }
       return undefined;
     } finally {
@@ -288,7 +358,13 @@ export class SummaryMemory implements IMemoryStrategy {
       context.abortSignal?.removeEventListener("abort", onAbort);
     }
     if (text.length === 0) {
-      this.report(context, "empty", `The summariser (${modelName}) returned an empty summary; this turn used a token window instead.`, undefined, modelName);
+      this.report(
+        context,
+        "empty",
+        `The summariser (${modelName}) returned an empty summary; this turn used a token window instead.`,
+        undefined,
+        modelName,
+      );
       return undefined;
     }
     await loadEncodingAsync(tokenizerFor(model).encoding);
@@ -321,12 +397,24 @@ export class SummaryMemory implements IMemoryStrategy {
       else this.localSummaries.set(context.sessionId, [...(this.localSummaries.get(context.sessionId) ?? []), record]);
     } catch (error) {
       // The summary is good for this turn; the next turn summarises again.
-      this.report(context, "store", `Could not save the summary of session "${context.sessionId}": ${errorText(error)}`, error, modelName);
+      this.report(
+        context,
+        "store",
+        `Could not save the summary of session "${context.sessionId}": ${errorText(error)}`,
+        error,
+        modelName,
+      );
     }
     return record;
   }
 
-  private report(context: MemoryStrategyContext, reason: SummarizationFailure, message: string, cause?: unknown, model?: string): void {
+  private report(
+    context: MemoryStrategyContext,
+    reason: SummarizationFailure,
+    message: string,
+    cause?: unknown,
+    model?: string,
+  ): void {
     context.onError?.(
       new SummarizationError({
         reason,
@@ -367,8 +455,15 @@ export class SummarizingMemory extends SummaryMemory {
     const recentMessages = integerOption(options.recentMessages, "recentMessages", 10)!;
     const summarizeEvery = integerOption(options.summarizeEvery, "summarizeEvery", 10)!;
     const { summaryModel, summarizeEvery: _every, store, ...rest } = options;
-    super({ ...rest, recentMessages, summarizeThreshold: recentMessages + summarizeEvery, ...(summaryModel ? { model: summaryModel } : {}) });
-    this.storage = new ConversationStorage(store, (history, sessionId, backing) => this.apply(history, { sessionId, store: backing }));
+    super({
+      ...rest,
+      recentMessages,
+      summarizeThreshold: recentMessages + summarizeEvery,
+      ...(summaryModel ? { model: summaryModel } : {}),
+    });
+    this.storage = new ConversationStorage(store, (history, sessionId, backing) =>
+      this.apply(history, { sessionId, store: backing }),
+    );
   }
 
   private readonly storage: ConversationStorage;

@@ -11,10 +11,17 @@ export function messageKey(message: AgentMessage, position: number, pinnedEnd: n
  * The index right after the last message a record covers, or undefined when the history (a tail
  * starting at position `offset` of the session, or all of it) does not hold that message.
  */
-export function findCoveredEnd(history: readonly AgentMessage[], pinnedEnd: number, offset: number, record: SummaryRecord): number | undefined {
+export function findCoveredEnd(
+  history: readonly AgentMessage[],
+  pinnedEnd: number,
+  offset: number,
+  record: SummaryRecord,
+): number | undefined {
   const expected = pinnedEnd + record.messageCount - 1 - offset;
   const at = (index: number) =>
-    index >= pinnedEnd && index < history.length && messageKey(history[index]!, offset + index, pinnedEnd) === record.toMessageId;
+    index >= pinnedEnd &&
+    index < history.length &&
+    messageKey(history[index]!, offset + index, pinnedEnd) === record.toMessageId;
   let found: number | undefined;
   if (at(expected)) found = expected;
   else if (!record.toMessageId.startsWith("#")) {
@@ -33,7 +40,12 @@ export function findCoveredEnd(history: readonly AgentMessage[], pinnedEnd: numb
 }
 
 /** The newest of `records` whose last message this history holds, and the index right after it. */
-export function newestCovering(records: readonly SummaryRecord[], history: readonly AgentMessage[], pinnedEnd: number, offset: number): { record: SummaryRecord; end: number } | undefined {
+export function newestCovering(
+  records: readonly SummaryRecord[],
+  history: readonly AgentMessage[],
+  pinnedEnd: number,
+  offset: number,
+): { record: SummaryRecord; end: number } | undefined {
   for (let index = records.length - 1; index >= 0; index--) {
     const end = findCoveredEnd(history, pinnedEnd, offset, records[index]!);
     if (end !== undefined) return { record: records[index]!, end };

@@ -43,7 +43,15 @@ describe("TokenWindowMemory", () => {
       { id: "u", role: "user", content: "Compare the three reports." },
       { id: "a1", role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read", arguments: { file: "one" } }] },
       { id: "r1", role: "tool", toolCallId: "c1", name: "read", content: "report one ".repeat(200) },
-      { id: "a2", role: "assistant", content: "", toolCalls: [{ id: "c2", name: "read", arguments: { file: "two" } }, { id: "c3", name: "read", arguments: { file: "three" } }] },
+      {
+        id: "a2",
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          { id: "c2", name: "read", arguments: { file: "two" } },
+          { id: "c3", name: "read", arguments: { file: "three" } },
+        ],
+      },
       { id: "r2", role: "tool", toolCallId: "c2", name: "read", content: "report two ".repeat(50) },
       { id: "r3", role: "tool", toolCallId: "c3", name: "read", content: "report three ".repeat(50) },
     ];
@@ -80,7 +88,10 @@ describe("TokenWindowMemory", () => {
   it("checks the budget against calibrated estimates", () => {
     const history = conversation(20);
     const plain = new TokenWindowMemory({ maxTokens: 200, stablePrefix: false }).apply(history, context);
-    const calibrated = new TokenWindowMemory({ maxTokens: 200, stablePrefix: false }).apply(history, { ...context, calibration: 2 });
+    const calibrated = new TokenWindowMemory({ maxTokens: 200, stablePrefix: false }).apply(history, {
+      ...context,
+      calibration: 2,
+    });
     expect(calibrated.messages.length).toBeLessThan(plain.messages.length);
     expect(tokens(calibrated.messages) * 2).toBeLessThanOrEqual(200);
   });

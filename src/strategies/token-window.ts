@@ -29,7 +29,11 @@ export class TokenWindowMemory implements IMemoryStrategy {
     const resolved = typeof options === "number" ? { maxTokens: options } : options;
     const maxTokens = integerOption(resolved.maxTokens, "maxTokens", 4000)!;
     const maxTurns = integerOption(resolved.maxTurns, "maxTurns", undefined);
-    this.limits = { maxTokens, ...(maxTurns === undefined ? {} : { maxTurns }), ...resolveBehaviour(resolved, undefined) };
+    this.limits = {
+      maxTokens,
+      ...(maxTurns === undefined ? {} : { maxTurns }),
+      ...resolveBehaviour(resolved, undefined),
+    };
     this.tailSizer = new TailSizer(this.limits);
   }
 

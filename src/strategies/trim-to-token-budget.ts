@@ -20,11 +20,19 @@ export interface TrimToTokenBudgetOptions extends EstimateTokensOptions {
  * steps are dropped (the user message and the newest step are always kept). Leading system
  * messages are always kept. Never modifies `messages`.
  */
-export function trimToTokenBudget(messages: readonly AgentMessage[], maxTokens: number, options: TrimToTokenBudgetOptions = {}): AgentMessage[] {
+export function trimToTokenBudget(
+  messages: readonly AgentMessage[],
+  maxTokens: number,
+  options: TrimToTokenBudgetOptions = {},
+): AgentMessage[] {
   const valid = findToolPairingIssues(messages).length === 0 ? messages : repairToolPairing(messages).messages;
   return selectWindow(
     valid,
-    { maxTokens, stepTurns: Math.max(1, options.stepTurns ?? 1), maxToolResultLength: options.maxToolResultLength ?? DEFAULT_MAX_TOOL_RESULT_LENGTH },
+    {
+      maxTokens,
+      stepTurns: Math.max(1, options.stepTurns ?? 1),
+      maxToolResultLength: options.maxToolResultLength ?? DEFAULT_MAX_TOOL_RESULT_LENGTH,
+    },
     { profile: tokenizerFor(options.model), calibration: 1 },
   ).messages;
 }

@@ -12,11 +12,14 @@ import { cutToolResult } from "./cut-tool-result";
 import { TokenWindowMemory } from "./token-window";
 
 const BUDGET = 4000;
-const boundOf = (history: readonly AgentMessage[]) => history.reduce((sum, message) => sum + messageTokenBound(cutToolResult(message, 20_000)), 0);
+const boundOf = (history: readonly AgentMessage[]) =>
+  history.reduce((sum, message) => sum + messageTokenBound(cutToolResult(message, 20_000)), 0);
 
 describe("token windows before the tokenizer is loaded", () => {
   it("keep a history that fits by its byte bound without loading the tokenizer, choosing the window counting would", async () => {
-    const histories = fc.sample(arbitraryHistory(), { numRuns: 400, seed: 19 }).filter((history) => boundOf(history) <= BUDGET);
+    const histories = fc
+      .sample(arbitraryHistory(), { numRuns: 400, seed: 19 })
+      .filter((history) => boundOf(history) <= BUDGET);
     expect(histories.length).toBeGreaterThan(20);
     const strategy = () => new TokenWindowMemory({ maxTokens: BUDGET });
     const before = histories.map((history) => strategy().apply(history, { sessionId: "s" }));
@@ -34,13 +37,28 @@ describe("token windows before the tokenizer is loaded", () => {
     await loadTokenizer();
     await loadTokenizer({ model: "gpt-4" });
     const message = fc.oneof(
-      fc.record({ role: fc.constantFrom("user" as const, "system" as const), content: fc.string({ unit: "binary", maxLength: 200 }) }),
+      fc.record({
+        role: fc.constantFrom("user" as const, "system" as const),
+        content: fc.string({ unit: "binary", maxLength: 200 }),
+      }),
       fc.record({
         role: fc.constant("assistant" as const),
         content: fc.string({ unit: "grapheme", maxLength: 100 }),
-        toolCalls: fc.array(fc.record({ id: fc.string({ minLength: 1 }), name: fc.string({ minLength: 1, maxLength: 20 }), arguments: fc.dictionary(fc.string(), fc.string({ unit: "binary" })) }), { maxLength: 2 }),
+        toolCalls: fc.array(
+          fc.record({
+            id: fc.string({ minLength: 1 }),
+            name: fc.string({ minLength: 1, maxLength: 20 }),
+            arguments: fc.dictionary(fc.string(), fc.string({ unit: "binary" })),
+          }),
+          { maxLength: 2 },
+        ),
       }),
-      fc.record({ role: fc.constant("tool" as const), toolCallId: fc.constant("c"), name: fc.string({ unit: "binary-ascii", minLength: 1 }), content: fc.string({ unit: "binary", maxLength: 200 }) }),
+      fc.record({
+        role: fc.constant("tool" as const),
+        toolCallId: fc.constant("c"),
+        name: fc.string({ unit: "binary-ascii", minLength: 1 }),
+        content: fc.string({ unit: "binary", maxLength: 200 }),
+      }),
     );
     fc.assert(
       fc.property(message, (candidate) => {

@@ -37,7 +37,10 @@ export function resolveMaxToolResultLength(value: number | undefined): number {
   return maxToolResultLength;
 }
 
-export function resolveBehaviour(options: WindowBehaviourOptions, maxTurns: number | undefined): Pick<WindowLimits, "stepTurns" | "maxToolResultLength"> {
+export function resolveBehaviour(
+  options: WindowBehaviourOptions,
+  maxTurns: number | undefined,
+): Pick<WindowLimits, "stepTurns" | "maxToolResultLength"> {
   const maxToolResultLength = resolveMaxToolResultLength(options.maxToolResultLength);
   let stepTurns = 1;
   const stable = options.stablePrefix ?? true;
@@ -60,7 +63,10 @@ export function applyWindow(
     history,
     limits,
     { profile: tokenizerFor(context.model), calibration: validCalibration(context.calibration) },
-    { offset: offset !== undefined && Number.isInteger(offset) && offset > 0 ? offset : 0, partial: context.partialHistory === true },
+    {
+      offset: offset !== undefined && Number.isInteger(offset) && offset > 0 ? offset : 0,
+      partial: context.partialHistory === true,
+    },
   );
   return {
     messages: window.messages,
@@ -82,7 +88,8 @@ export function initialTailLength(limits: WindowLimits, tokensPerMessage = DEFAU
   const bounds: number[] = [];
   if (limits.maxTurns !== undefined) bounds.push(limits.maxTurns * 3);
   if (limits.maxMessages !== undefined) bounds.push(limits.maxMessages);
-  if (limits.maxTokens !== undefined) bounds.push(Math.ceil(limits.maxTokens / Math.max(DEFAULT_TOKENS_PER_MESSAGE, tokensPerMessage)));
+  if (limits.maxTokens !== undefined)
+    bounds.push(Math.ceil(limits.maxTokens / Math.max(DEFAULT_TOKENS_PER_MESSAGE, tokensPerMessage)));
   const bound = bounds.length === 0 ? 1024 : Math.min(...bounds);
   return Math.min(bound, 100_000) + margin;
 }
@@ -102,7 +109,10 @@ export class TailSizer {
   constructor(private readonly limits: WindowLimits) {}
 
   get historyLimit(): number {
-    return initialTailLength(this.limits, this.tokensPerMessage === undefined ? undefined : this.tokensPerMessage * 0.75);
+    return initialTailLength(
+      this.limits,
+      this.tokensPerMessage === undefined ? undefined : this.tokensPerMessage * 0.75,
+    );
   }
 
   /** Learns from a window just chosen. */

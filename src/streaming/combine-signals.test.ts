@@ -8,7 +8,9 @@ function countingSignal() {
   const add = controller.signal.addEventListener.bind(controller.signal);
   const remove = controller.signal.removeEventListener.bind(controller.signal);
   controller.signal.addEventListener = ((...args: Parameters<typeof add>) => (listeners++, add(...args))) as typeof add;
-  controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => (listeners--, remove(...args))) as typeof remove;
+  controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => (
+    listeners--, remove(...args)
+  )) as typeof remove;
   return { controller, listeners: () => listeners };
 }
 
@@ -36,7 +38,8 @@ describe("combineSignals", () => {
 
   it("removes its listeners on dispose, so a long-lived signal keeps none per request", () => {
     const server = countingSignal();
-    for (let index = 0; index < 100; index++) combineSignals([server.controller.signal, new AbortController().signal]).dispose();
+    for (let index = 0; index < 100; index++)
+      combineSignals([server.controller.signal, new AbortController().signal]).dispose();
     expect(server.listeners()).toBe(0);
   });
 });

@@ -1,7 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { parseJsonEventStream } from "@ai-sdk/provider-utils";
-import { readUIMessageStream, uiMessageChunkSchema, validateUIMessages, type UIMessage as AiUIMessage, type UIMessageChunk as AiUIMessageChunk } from "ai";
+import {
+  readUIMessageStream,
+  uiMessageChunkSchema,
+  validateUIMessages,
+  type UIMessage as AiUIMessage,
+  type UIMessageChunk as AiUIMessageChunk,
+} from "ai";
 import { streamText } from "./stream-text";
 import { convertToModelMessages } from "../ui/convert-to-model-messages";
 import { MockLanguageModel } from "../testing/mock-language-model";
@@ -21,7 +27,11 @@ const strip = (messages: AgentMessage[]) => messages.map(({ id: _id, timestamp: 
 async function readSse(response: Response): Promise<AiUIMessageChunk[]> {
   const chunks: AiUIMessageChunk[] = [];
   const parsed = parseJsonEventStream({ stream: response.body!, schema: uiMessageChunkSchema });
-  for await (const result of parsed as unknown as AsyncIterable<{ success: boolean; value: AiUIMessageChunk; error?: unknown }>) {
+  for await (const result of parsed as unknown as AsyncIterable<{
+    success: boolean;
+    value: AiUIMessageChunk;
+    error?: unknown;
+  }>) {
     if (!result.success) throw new Error(`chunk rejected by the AI SDK schema: ${String(result.error)}`);
     chunks.push(result.value);
   }
@@ -81,7 +91,9 @@ describe("streamText, stateless", () => {
 
   it("needs the conversation to end with a user message", () => {
     const model = new MockLanguageModel({ responses: [] });
-    expect(() => streamText({ model, messages: [{ role: "assistant", content: "x" }] })).toThrow(/end with the new user message/);
+    expect(() => streamText({ model, messages: [{ role: "assistant", content: "x" }] })).toThrow(
+      /end with the new user message/,
+    );
     expect(() => streamText({ model, messages: [] })).toThrow(/end with the new user message/);
     expect(() => streamText({ model, messages: [{ role: "user" } as never] })).toThrow(/content/);
   });
@@ -120,30 +132,56 @@ describe("streamText with a store", () => {
     ]);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(finished).toEqual(["You are Ada.|2|0"]);
-    expect((await store.getMessages("user-42")).map((message) => message.content)).toEqual(["My name is Ada.", "Hello Ada.", "Who am I?", "You are Ada."]);
+    expect((await store.getMessages("user-42")).map((message) => message.content)).toEqual([
+      "My name is Ada.",
+      "Hello Ada.",
+      "Who am I?",
+      "You are Ada.",
+    ]);
   });
 
   it("finishes and stores the answer when the client disconnects mid-stream", async () => {
     const store = new InMemoryStore();
-    const model = new MockLanguageModel({ responses: [{ text: "A fairly long answer that keeps streaming after the tab closes." }], chunkSize: 2, chunkDelayMs: 2 });
-    const result = streamText({ model, memoryStore: store, sessionId: "gone", messages: [{ role: "user", content: "hi" }] });
+    const model = new MockLanguageModel({
+      responses: [{ text: "A fairly long answer that keeps streaming after the tab closes." }],
+      chunkSize: 2,
+      chunkDelayMs: 2,
+    });
+    const result = streamText({
+      model,
+      memoryStore: store,
+      sessionId: "gone",
+      messages: [{ role: "user", content: "hi" }],
+    });
     const reader = result.toUIMessageStreamResponse().body!.getReader();
     await reader.read();
     await reader.read();
     await reader.cancel(); // the browser went away
     await result.response;
     const stored = await store.getMessages("gone");
-    expect(stored.map((message) => message.content)).toEqual(["hi", "A fairly long answer that keeps streaming after the tab closes."]);
+    expect(stored.map((message) => message.content)).toEqual([
+      "hi",
+      "A fairly long answer that keeps streaming after the tab closes.",
+    ]);
   });
 
   it("stops and stores the run as aborted when the client disconnects, by option", async () => {
     const store = new InMemoryStore();
     const model = new MockLanguageModel({
-      responses: [{ toolCalls: [{ id: "w", name: "get_weather", arguments: { city: "Rome" } }] }, { text: "A long answer that the closed tab will never see in full." }],
+      responses: [
+        { toolCalls: [{ id: "w", name: "get_weather", arguments: { city: "Rome" } }] },
+        { text: "A long answer that the closed tab will never see in full." },
+      ],
       chunkSize: 2,
       chunkDelayMs: 3,
     });
-    const result = streamText({ model, memoryStore: store, sessionId: "closed", tools: { get_weather: weather }, messages: [{ role: "user", content: "hi" }] });
+    const result = streamText({
+      model,
+      memoryStore: store,
+      sessionId: "closed",
+      tools: { get_weather: weather },
+      messages: [{ role: "user", content: "hi" }],
+    });
     const reader = result.toUIMessageStreamResponse({ onClientDisconnect: "abort" }).body!.getReader();
     const decoder = new TextDecoder();
     let seen = "";
@@ -158,9 +196,12 @@ describe("streamText with a store", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       const store = new InMemoryStore();
-      await store.setMessages("user_123", [{ id: "x1", role: "user", content: "Someone else's secret.", timestamp: 1 }]);
+      await store.setMessages("user_123", [
+        { id: "x1", role: "user", content: "Someone else's secret.", timestamp: 1 },
+      ]);
       const model = new MockLanguageModel({ responses: (call) => ({ text: `seen ${call.messages.length}` }) });
-      const ask = (messages: AgentMessage[]) => streamText({ model, memoryStore: store, memory: "sliding_window", maxMessages: 2, messages });
+      const ask = (messages: AgentMessage[]) =>
+        streamText({ model, memoryStore: store, memory: "sliding_window", maxMessages: 2, messages });
       const first = ask([
         { role: "user", content: "one" },
         { role: "assistant", content: "1" },
@@ -181,7 +222,9 @@ describe("streamText with a store", () => {
       expect(b.sessionId).not.toBe(a.sessionId);
       expect((await store.getMessages(a.sessionId)).map((message) => message.content)).toEqual(["three", "seen 3"]);
       expect((await store.getMessages(b.sessionId)).map((message) => message.content)).toEqual(["alone", "seen 1"]);
-      expect((await store.getMessages("user_123")).map((message) => message.content)).toEqual(["Someone else's secret."]);
+      expect((await store.getMessages("user_123")).map((message) => message.content)).toEqual([
+        "Someone else's secret.",
+      ]);
       expect(warn.mock.calls.length).toBeLessThanOrEqual(1); // once per process
     } finally {
       warn.mockRestore();
@@ -196,17 +239,34 @@ describe("streamText with a store", () => {
         return { text: `answer ${index}` };
       },
     });
-    const first = streamText({ model, memoryStore: store, sessionId: "s", messages: [{ role: "user", content: "one" }] });
-    const second = streamText({ model, memoryStore: store, sessionId: "s", messages: [{ role: "user", content: "two" }] });
+    const first = streamText({
+      model,
+      memoryStore: store,
+      sessionId: "s",
+      messages: [{ role: "user", content: "one" }],
+    });
+    const second = streamText({
+      model,
+      memoryStore: store,
+      sessionId: "s",
+      messages: [{ role: "user", content: "two" }],
+    });
     await Promise.all([first.text, second.text]);
-    expect((await store.getMessages("s")).map((message) => message.content)).toEqual(["one", "answer 0", "two", "answer 1"]);
+    expect((await store.getMessages("s")).map((message) => message.content)).toEqual([
+      "one",
+      "answer 0",
+      "two",
+      "answer 1",
+    ]);
   });
 });
 
 describe("streamText responses", () => {
   it("streams plain text", async () => {
     const model = new MockLanguageModel({ responses: [{ text: "Hello there, streaming world." }], chunkSize: 5 });
-    const response = streamText({ model, messages: [{ role: "user", content: "hi" }] }).toTextStreamResponse({ headers: { "x-extra": "1" } });
+    const response = streamText({ model, messages: [{ role: "user", content: "hi" }] }).toTextStreamResponse({
+      headers: { "x-extra": "1" },
+    });
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(response.headers.get("x-extra")).toBe("1");
     expect(await response.text()).toBe("Hello there, streaming world.");
@@ -220,7 +280,11 @@ describe("streamText responses", () => {
       ],
       chunkSize: 4,
     });
-    const result = streamText({ model, messages: [{ role: "user", content: "Weather in Tokyo?" }], tools: { get_weather: weather } });
+    const result = streamText({
+      model,
+      messages: [{ role: "user", content: "Weather in Tokyo?" }],
+      tools: { get_weather: weather },
+    });
     const response = result.toUIMessageStreamResponse({ messageId: "assistant-1" });
     expect(Object.fromEntries(response.headers)).toMatchObject({
       "content-type": "text/event-stream",
@@ -262,30 +326,54 @@ describe("streamText responses", () => {
     expect(message!.id).toBe("assistant-1");
     expect(message!.parts.filter((part) => part.type !== "step-start")).toEqual([
       { type: "text", text: "Checking.", state: "done" },
-      expect.objectContaining({ type: "tool-get_weather", toolCallId: "call_1", state: "output-available", input: { city: "Tokyo" }, output: { city: "Tokyo", temperature: "22°C" } }),
+      expect.objectContaining({
+        type: "tool-get_weather",
+        toolCallId: "call_1",
+        state: "output-available",
+        input: { city: "Tokyo" },
+        output: { city: "Tokyo", temperature: "22°C" },
+      }),
       { type: "text", text: "It is 22°C in Tokyo.", state: "done" },
     ]);
-    await validateUIMessages({ messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "Weather in Tokyo?" }] }, message!] });
+    await validateUIMessages({
+      messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "Weather in Tokyo?" }] }, message!],
+    });
 
     // And what the browser sends back next time converts to the same turn the server stored.
-    const back = convertToModelMessages([{ id: "u", role: "user", parts: [{ type: "text", text: "Weather in Tokyo?" }] }, message]);
+    const back = convertToModelMessages([
+      { id: "u", role: "user", parts: [{ type: "text", text: "Weather in Tokyo?" }] },
+      message,
+    ]);
     expect(strip(back)).toEqual(strip((await result.response).messages));
   });
 
   it("masks errors by default and reports aborts as abort", async () => {
     const failing = new MockLanguageModel({ responses: [{ error: new Error("secret database password wrong") }] });
-    const chunks = await readSse(streamText({ model: failing, messages: [{ role: "user", content: "x" }] }).toUIMessageStreamResponse());
+    const chunks = await readSse(
+      streamText({ model: failing, messages: [{ role: "user", content: "x" }] }).toUIMessageStreamResponse(),
+    );
     expect(chunks.at(-1)).toEqual({ type: "error", errorText: "An error occurred." });
     const shown = await readSse(
-      streamText({ model: new MockLanguageModel({ responses: [{ error: new Error("boom") }] }), messages: [{ role: "user", content: "x" }] }).toUIMessageStreamResponse({
+      streamText({
+        model: new MockLanguageModel({ responses: [{ error: new Error("boom") }] }),
+        messages: [{ role: "user", content: "x" }],
+      }).toUIMessageStreamResponse({
         onError: (error) => (error as Error).message,
       }),
     );
     expect(shown.at(-1)).toEqual({ type: "error", errorText: "boom" });
 
     const controller = new AbortController();
-    const slow = new MockLanguageModel({ responses: [{ text: "a long answer that will be aborted" }], chunkSize: 2, chunkDelayMs: 5 });
-    const aborted = streamText({ model: slow, messages: [{ role: "user", content: "x" }], abortSignal: controller.signal });
+    const slow = new MockLanguageModel({
+      responses: [{ text: "a long answer that will be aborted" }],
+      chunkSize: 2,
+      chunkDelayMs: 5,
+    });
+    const aborted = streamText({
+      model: slow,
+      messages: [{ role: "user", content: "x" }],
+      abortSignal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 15);
     const abortedChunks = await readSse(aborted.toUIMessageStreamResponse());
     expect(abortedChunks.at(-1)).toEqual({ type: "abort" });

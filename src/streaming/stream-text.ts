@@ -8,7 +8,13 @@ import { parseAgentMessages, type AgentMessage } from "../messages/agent-message
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { LanguageModelUsage } from "../models/language-model";
 import { combineSignals } from "./combine-signals";
-import { encodeUIMessageStream, toUIMessageChunks, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk, type UIMessageStreamOptions } from "./ui-message-stream";
+import {
+  encodeUIMessageStream,
+  toUIMessageChunks,
+  UI_MESSAGE_STREAM_HEADERS,
+  type UIMessageChunk,
+  type UIMessageStreamOptions,
+} from "./ui-message-stream";
 
 export interface StreamTextFinishEvent {
   /** The whole result of the run. */
@@ -94,16 +100,29 @@ export interface StreamTextResult {
  * Pass `sessionId` from your auth session or a signed cookie (never the request body) to continue
  * a stored conversation.
  */
-export function streamText(options: StreamTextOptions & { memoryStore: MemoryStore; sessionId?: undefined }): StreamTextResult;
+export function streamText(
+  options: StreamTextOptions & { memoryStore: MemoryStore; sessionId?: undefined },
+): StreamTextResult;
 export function streamText(options: StreamTextOptions): StreamTextResult;
 export function streamText(options: StreamTextOptions): StreamTextResult {
-  const { messages: clientMessages, system, sessionId, userId, abortSignal, allowSystemMessages, onFinish, onError, ...agentOptions } = options;
+  const {
+    messages: clientMessages,
+    system,
+    sessionId,
+    userId,
+    abortSignal,
+    allowSystemMessages,
+    onFinish,
+    onError,
+    ...agentOptions
+  } = options;
   const messages = parseAgentMessages(clientMessages, { source: "streamText messages" });
   const last = messages.at(-1);
   if (!last || last.role !== "user") {
     throw new InvalidArgumentError({
       argument: "messages",
-      message: "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)).",
+      message:
+        "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)).",
     });
   }
   const clientSystem = allowSystemMessages
@@ -114,7 +133,10 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
   if (agentOptions.memoryStore && sessionId === undefined) warnStatelessStore();
   // Stateless (no sessionId): the run goes on the client's history as given, already parsed here,
   // in a session of its own; a store given keeps that session's turn and nothing else reads it.
-  const history = sessionId === undefined ? repairToolPairing(messages.slice(0, -1).filter((message) => message.role !== "system")).messages : undefined;
+  const history =
+    sessionId === undefined
+      ? repairToolPairing(messages.slice(0, -1).filter((message) => message.role !== "system")).messages
+      : undefined;
   const runSessionId = sessionId ?? `request-${globalThis.crypto.randomUUID()}`;
   const agent = new Agent({ ...agentOptions, ...(systemPrompt ? { systemPrompt } : {}), sessionId: runSessionId });
 
@@ -166,7 +188,11 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
         cancel: onCancel(init),
       });
       const { onClientDisconnect: _policy, ...responseInit } = init;
-      return new Response(body, { ...responseInit, status: init.status ?? 200, headers: mergeHeaders({ "content-type": "text/plain; charset=utf-8" }, init.headers) });
+      return new Response(body, {
+        ...responseInit,
+        status: init.status ?? 200,
+        headers: mergeHeaders({ "content-type": "text/plain; charset=utf-8" }, init.headers),
+      });
     },
     toUIMessageStream(streamOptions = {}) {
       return toUIMessageChunks(stream.fullStream, streamOptions);
@@ -174,10 +200,17 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     toUIMessageStreamResponse(responseOptions = {}) {
       const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
       const body = encodeUIMessageStream(
-        toUIMessageChunks(stream.fullStream, { ...(messageId ? { messageId } : {}), ...(mapError ? { onError: mapError } : {}) }),
+        toUIMessageChunks(stream.fullStream, {
+          ...(messageId ? { messageId } : {}),
+          ...(mapError ? { onError: mapError } : {}),
+        }),
         onCancel(responseOptions),
       );
-      return new Response(body, { status: status ?? 200, ...(statusText ? { statusText } : {}), headers: mergeHeaders(UI_MESSAGE_STREAM_HEADERS, headers) });
+      return new Response(body, {
+        status: status ?? 200,
+        ...(statusText ? { statusText } : {}),
+        headers: mergeHeaders(UI_MESSAGE_STREAM_HEADERS, headers),
+      });
     },
   };
 }

@@ -40,7 +40,10 @@ export interface UIMessageStreamOptions {
  * Maps an agent's stream parts to UI message stream chunks: text blocks with ids, tool inputs
  * and outputs, step boundaries, and a final `finish`, `abort` or `error`.
  */
-export async function* toUIMessageChunks(parts: AsyncIterable<AgentStreamPart>, options: UIMessageStreamOptions = {}): AsyncGenerator<UIMessageChunk> {
+export async function* toUIMessageChunks(
+  parts: AsyncIterable<AgentStreamPart>,
+  options: UIMessageStreamOptions = {},
+): AsyncGenerator<UIMessageChunk> {
   let textId: string | undefined;
   let textCount = 0;
   const closeText = function* (): Generator<UIMessageChunk> {
@@ -63,7 +66,12 @@ export async function* toUIMessageChunks(parts: AsyncIterable<AgentStreamPart>, 
       case "tool-call":
         yield* closeText();
         yield { type: "tool-input-start", toolCallId: part.toolCall.id, toolName: part.toolCall.name };
-        yield { type: "tool-input-available", toolCallId: part.toolCall.id, toolName: part.toolCall.name, input: part.toolCall.arguments };
+        yield {
+          type: "tool-input-available",
+          toolCallId: part.toolCall.id,
+          toolName: part.toolCall.name,
+          input: part.toolCall.arguments,
+        };
         break;
       case "tool-result":
         yield part.isError
@@ -92,7 +100,10 @@ export async function* toUIMessageChunks(parts: AsyncIterable<AgentStreamPart>, 
 }
 
 /** Encodes chunks as server-sent events, ending with `data: [DONE]`. */
-export function encodeUIMessageStream(chunks: AsyncIterable<UIMessageChunk>, onCancel?: () => void): ReadableStream<Uint8Array> {
+export function encodeUIMessageStream(
+  chunks: AsyncIterable<UIMessageChunk>,
+  onCancel?: () => void,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const iterator = chunks[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({

@@ -3,7 +3,10 @@ import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore, SummaryRecord } from "../stores/memory-store";
 
 /** The optional methods of `MemoryStore`. */
-export type OptionalStoreMethod = Exclude<keyof MemoryStore, "getMessages" | "setMessages" | "clearMessages" | "getFacts" | "setFact" | "deleteFact">;
+export type OptionalStoreMethod = Exclude<
+  keyof MemoryStore,
+  "getMessages" | "setMessages" | "clearMessages" | "getFacts" | "setFact" | "deleteFact"
+>;
 
 /** A custom store with only the six methods has no atomic append: write with setMessages. */
 export async function write(store: MemoryStore, id: string, messages: AgentMessage[]): Promise<void> {

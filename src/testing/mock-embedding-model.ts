@@ -35,7 +35,8 @@ export class MockEmbeddingModel implements EmbeddingModel {
     const text = ` ${value.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `;
     for (let index = 0; index + 3 <= text.length; index++) {
       let hash = 2166136261;
-      for (let offset = 0; offset < 3; offset++) hash = Math.imul(hash ^ text.charCodeAt(index + offset), 16777619) >>> 0;
+      for (let offset = 0; offset < 3; offset++)
+        hash = Math.imul(hash ^ text.charCodeAt(index + offset), 16777619) >>> 0;
       vector[hash % this.dimensions]! += 1;
     }
     return vector;

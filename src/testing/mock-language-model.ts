@@ -57,7 +57,8 @@ export class MockLanguageModel implements LanguageModel {
     if (!options || (!Array.isArray(options.responses) && typeof options.responses !== "function")) {
       throw new InvalidArgumentError({
         argument: "responses",
-        message: "MockLanguageModel needs `responses`: an array of { text?, toolCalls?, usage? } or a function of the call.",
+        message:
+          "MockLanguageModel needs `responses`: an array of { text?, toolCalls?, usage? } or a function of the call.",
       });
     }
     this.options = options;
@@ -82,7 +83,12 @@ export class MockLanguageModel implements LanguageModel {
     }
     throwIfAborted(call.abortSignal);
     for (const toolCall of result.toolCalls) {
-      yield { type: "tool-call-delta", toolCallId: toolCall.id, toolName: toolCall.name, argumentsDelta: JSON.stringify(toolCall.arguments) };
+      yield {
+        type: "tool-call-delta",
+        toolCallId: toolCall.id,
+        toolName: toolCall.name,
+        argumentsDelta: JSON.stringify(toolCall.arguments),
+      };
       yield { type: "tool-call", toolCall };
     }
     yield { type: "finish", finishReason: result.finishReason, usage: result.usage };
@@ -136,7 +142,9 @@ export class MockLanguageModel implements LanguageModel {
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
-    throw signal.reason instanceof Error ? signal.reason : Object.assign(new Error("The operation was aborted."), { name: "AbortError" });
+    throw signal.reason instanceof Error
+      ? signal.reason
+      : Object.assign(new Error("The operation was aborted."), { name: "AbortError" });
   }
 }
 

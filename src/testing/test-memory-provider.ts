@@ -25,7 +25,8 @@ function messages(...contents: string[]): AgentMessage[] {
 }
 
 /** A recall provider's read: its records (the suite is for providers whose `read` returns records). */
-const recall = async (provider: MemoryProvider, options: MemoryReadOptions) => (await provider.read(options)) as MemoryRecord[];
+const recall = async (provider: MemoryProvider, options: MemoryReadOptions) =>
+  (await provider.read(options)) as MemoryRecord[];
 const texts = (records: MemoryRecord[]) => records.map((record) => record.content).join("\n");
 
 /**
@@ -51,7 +52,9 @@ export function testMemoryProvider(
     it("has a type and returns nothing before anything is written", async () => {
       const provider = await factory();
       expect(typeof provider.type).toBe("string");
-      expect(await recall(provider, { sessionId: "s-empty", userId: "u-empty", query: "anything at all", limit: 5 })).toEqual([]);
+      expect(
+        await recall(provider, { sessionId: "s-empty", userId: "u-empty", query: "anything at all", limit: 5 }),
+      ).toEqual([]);
     });
 
     it("finds a written memory by a query on its content, with ids and the source messageId", async () => {
@@ -63,7 +66,12 @@ export function testMemoryProvider(
         "Lisbon is lovely in spring.",
       );
       await provider.write(written, { sessionId: "s1", userId: "u1" });
-      const records = await recall(provider, { sessionId: "s1", userId: "u1", query: "Which city does the user live in? Lisbon?", limit: 5 });
+      const records = await recall(provider, {
+        sessionId: "s1",
+        userId: "u1",
+        query: "Which city does the user live in? Lisbon?",
+        limit: 5,
+      });
       expect(records.length).toBeGreaterThan(0);
       expect(records[0]!.content).toContain("Lisbon");
       const ids = written.map((message) => message.id);
@@ -78,24 +86,55 @@ export function testMemoryProvider(
     it("returns at most `limit` records", async () => {
       const provider = await factory();
       await provider.write(
-        messages(...Array.from({ length: 8 }, (_, index) => `Garden note ${index}: planted tomatoes in the garden bed ${index}.`)),
+        messages(
+          ...Array.from(
+            { length: 8 },
+            (_, index) => `Garden note ${index}: planted tomatoes in the garden bed ${index}.`,
+          ),
+        ),
         { sessionId: "s-limit", userId: "u-limit" },
       );
-      const three = await recall(provider, { sessionId: "s-limit", userId: "u-limit", query: "garden tomatoes", limit: 3 });
+      const three = await recall(provider, {
+        sessionId: "s-limit",
+        userId: "u-limit",
+        query: "garden tomatoes",
+        limit: 3,
+      });
       expect(three).toHaveLength(3);
-      const one = await recall(provider, { sessionId: "s-limit", userId: "u-limit", query: "garden tomatoes", limit: 1 });
+      const one = await recall(provider, {
+        sessionId: "s-limit",
+        userId: "u-limit",
+        query: "garden tomatoes",
+        limit: 1,
+      });
       expect(one).toHaveLength(1);
     });
 
     it("never returns another user's memories, whatever session is asked for", async () => {
       const provider = await factory();
-      await provider.write(messages("Alice's bank passphrase is heliotrope-42."), { sessionId: "shared-session", userId: "alice" });
-      await provider.write(messages("Bob grows heliotrope flowers on his balcony."), { sessionId: "bob-session", userId: "bob" });
+      await provider.write(messages("Alice's bank passphrase is heliotrope-42."), {
+        sessionId: "shared-session",
+        userId: "alice",
+      });
+      await provider.write(messages("Bob grows heliotrope flowers on his balcony."), {
+        sessionId: "bob-session",
+        userId: "bob",
+      });
       for (const sessionId of ["shared-session", "bob-session"]) {
-        const records = await recall(provider, { sessionId, userId: "bob", query: "heliotrope passphrase bank", limit: 10 });
+        const records = await recall(provider, {
+          sessionId,
+          userId: "bob",
+          query: "heliotrope passphrase bank",
+          limit: 10,
+        });
         expect(texts(records)).not.toContain("passphrase");
       }
-      const own = await recall(provider, { sessionId: "bob-session", userId: "bob", query: "heliotrope flowers", limit: 10 });
+      const own = await recall(provider, {
+        sessionId: "bob-session",
+        userId: "bob",
+        query: "heliotrope flowers",
+        limit: 10,
+      });
       expect(texts(own)).toContain("balcony");
     });
 
@@ -106,15 +145,27 @@ export function testMemoryProvider(
         await provider.write(messages("The cactus needs water once a month."), { sessionId: "session-b" });
         const records = await recall(provider, { sessionId: "session-b", query: "orchids water", limit: 10 });
         expect(texts(records)).not.toContain("orchids");
-        expect(texts(await recall(provider, { sessionId: "session-a", query: "orchids water", limit: 10 }))).toContain("orchids");
+        expect(texts(await recall(provider, { sessionId: "session-a", query: "orchids water", limit: 10 }))).toContain(
+          "orchids",
+        );
       });
     } else {
       it("user scope: a read sees the user's memories from all their sessions", async () => {
         const provider = await factory();
         await provider.write(messages("Carol is allergic to peanuts."), { sessionId: "carol-monday", userId: "carol" });
-        const records = await recall(provider, { sessionId: "carol-friday", userId: "carol", query: "peanuts allergy", limit: 10 });
+        const records = await recall(provider, {
+          sessionId: "carol-friday",
+          userId: "carol",
+          query: "peanuts allergy",
+          limit: 10,
+        });
         expect(texts(records)).toContain("peanuts");
-        const stranger = await recall(provider, { sessionId: "carol-friday", userId: "dave", query: "peanuts allergy", limit: 10 });
+        const stranger = await recall(provider, {
+          sessionId: "carol-friday",
+          userId: "dave",
+          query: "peanuts allergy",
+          limit: 10,
+        });
         expect(texts(stranger)).not.toContain("peanuts");
       });
     }
@@ -122,9 +173,23 @@ export function testMemoryProvider(
     if (tags) {
       it("filters by tags", async () => {
         const provider = await factory();
-        await provider.write(messages("Quarterly report is due on Friday."), { sessionId: "s-tags", userId: "u-tags", tags: ["work"] });
-        await provider.write(messages("Quarterly picnic with the family on Sunday."), { sessionId: "s-tags", userId: "u-tags", tags: ["home"] });
-        const work = await recall(provider, { sessionId: "s-tags", userId: "u-tags", query: "quarterly", limit: 10, tags: ["work"] });
+        await provider.write(messages("Quarterly report is due on Friday."), {
+          sessionId: "s-tags",
+          userId: "u-tags",
+          tags: ["work"],
+        });
+        await provider.write(messages("Quarterly picnic with the family on Sunday."), {
+          sessionId: "s-tags",
+          userId: "u-tags",
+          tags: ["home"],
+        });
+        const work = await recall(provider, {
+          sessionId: "s-tags",
+          userId: "u-tags",
+          query: "quarterly",
+          limit: 10,
+          tags: ["work"],
+        });
         expect(work.length).toBeGreaterThan(0);
         expect(texts(work)).toContain("report");
         expect(texts(work)).not.toContain("picnic");
@@ -137,15 +202,23 @@ export function testMemoryProvider(
       await provider.write(messages("Erin's locker code is 5512."), { sessionId: "s-erin", userId: "erin" });
       await provider.write(messages("Frank's locker code is 7788."), { sessionId: "s-frank", userId: "frank" });
       await provider.clear({ sessionId: "s-erin", userId: "erin" });
-      expect(await recall(provider, { sessionId: "s-erin", userId: "erin", query: "locker code", limit: 10 })).toEqual([]);
-      expect(texts(await recall(provider, { sessionId: "s-frank", userId: "frank", query: "locker code", limit: 10 }))).toContain("7788");
+      expect(await recall(provider, { sessionId: "s-erin", userId: "erin", query: "locker code", limit: 10 })).toEqual(
+        [],
+      );
+      expect(
+        texts(await recall(provider, { sessionId: "s-frank", userId: "frank", query: "locker code", limit: 10 })),
+      ).toContain("7788");
     });
 
     it("entries lists a scope's memories with their metadata", async () => {
       const provider = await factory();
       if (!provider.entries) return;
       const before = Date.now();
-      await provider.write(messages("Grace prefers window seats."), { sessionId: "s-grace", userId: "grace", agentName: "planner" });
+      await provider.write(messages("Grace prefers window seats."), {
+        sessionId: "s-grace",
+        userId: "grace",
+        agentName: "planner",
+      });
       await provider.write(messages("Heidi prefers aisle seats."), { sessionId: "s-heidi", userId: "heidi" });
       const entries = (await provider.entries({ sessionId: "s-grace", userId: "grace" })) as MemoryRecordEntry[];
       expect(entries.length).toBeGreaterThan(0);

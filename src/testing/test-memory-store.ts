@@ -63,7 +63,8 @@ export function testMemoryStore(
       await options.teardown?.(store);
     }
   };
-  const required = (method: OptionalStoreMethod) => options.requireCapabilities === "all" || (options.requireCapabilities ?? []).includes(method);
+  const required = (method: OptionalStoreMethod) =>
+    options.requireCapabilities === "all" || (options.requireCapabilities ?? []).includes(method);
   /**
    * A test of an optional capability: runs when the store has every method named. A missing one
    * fails the test when it is required, and otherwise reports the test as skipped (never as passed).
@@ -77,7 +78,9 @@ export function testMemoryStore(
           const missing = methods.filter((method) => typeof store[method] !== "function");
           const missingRequired = missing.filter(required);
           if (missingRequired.length > 0) {
-            throw new Error(`${name} has no ${missingRequired.join(", ")}, which requireCapabilities says it must have.`);
+            throw new Error(
+              `${name} has no ${missingRequired.join(", ")}, which requireCapabilities says it must have.`,
+            );
           }
           if (missing.length > 0) {
             context.skip(`${name} has no ${missing.join(", ")}`);
@@ -160,9 +163,14 @@ export function testMemoryStore(
 
       test("round-trips messages deep-equal: unicode, large contents, tool calls, big numbers", async (store) => {
         const id = sessionId();
-        const large = "x".repeat(largeLength - 10) + "é🙂\u0000\n\"\\";
+        const large = "x".repeat(largeLength - 10) + 'é🙂\u0000\n"\\';
         const messages: AgentMessage[] = [
-          { id: "u1", role: "user", content: "héllo wörld — 你好 — 🙂 — \u2028 — \ud83d\ude00 — 'quotes' \"double\" \\ back", timestamp: 2 ** 53 - 1 },
+          {
+            id: "u1",
+            role: "user",
+            content: "héllo wörld — 你好 — 🙂 — \u2028 — \ud83d\ude00 — 'quotes' \"double\" \\ back",
+            timestamp: 2 ** 53 - 1,
+          },
           {
             id: "a1",
             role: "assistant",
@@ -183,7 +191,14 @@ export function testMemoryStore(
               },
             ],
           },
-          { id: "t1", role: "tool", toolCallId: "call_1", name: "lookup", content: JSON.stringify({ ok: true }), timestamp: 3 },
+          {
+            id: "t1",
+            role: "tool",
+            toolCallId: "call_1",
+            name: "lookup",
+            content: JSON.stringify({ ok: true }),
+            timestamp: 3,
+          },
           { id: "a2", role: "assistant", content: large, timestamp: 4 },
           { role: "user", content: "a message without id or timestamp" },
         ];
@@ -230,7 +245,10 @@ export function testMemoryStore(
         await rich.setFact(scope, fact("language", "TypeScript"));
         await rich.setFact(scope, fact("city", "Zürich 🙂", "m1"));
         await rich.setFact(other, fact("language", "Rust"));
-        expect(sortFacts(await rich.getFacts(scope))).toEqual([fact("city", "Zürich 🙂", "m1"), fact("language", "TypeScript")]);
+        expect(sortFacts(await rich.getFacts(scope))).toEqual([
+          fact("city", "Zürich 🙂", "m1"),
+          fact("language", "TypeScript"),
+        ]);
         const replaced = { ...fact("language", "Go"), updatedAt: 5_000 };
         await rich.setFact(scope, replaced);
         expect(sortFacts(await rich.getFacts(scope))).toEqual([fact("city", "Zürich 🙂", "m1"), replaced]);

@@ -14,7 +14,9 @@ try {
 }
 
 function unavailable(): never {
-  throw new Error("testMemoryStore and testMemoryProvider run under vitest: install it (npm install -D vitest). MockLanguageModel works without it.");
+  throw new Error(
+    "testMemoryStore and testMemoryProvider run under vitest: install it (npm install -D vitest). MockLanguageModel works without it.",
+  );
 }
 
 export const afterAll = (vitest?.afterAll ?? unavailable) as Vitest["afterAll"];

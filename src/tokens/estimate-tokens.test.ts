@@ -36,7 +36,16 @@ describe("estimateTokens", () => {
   });
 
   it("picks the encoding by model and applies the safety factor to other models", () => {
-    for (const model of ["gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-5", "o1", "o3-mini", "o4-mini", "openai/gpt-4.1-nano"]) {
+    for (const model of [
+      "gpt-4o",
+      "gpt-4o-mini",
+      "gpt-4.1",
+      "gpt-5",
+      "o1",
+      "o3-mini",
+      "o4-mini",
+      "openai/gpt-4.1-nano",
+    ]) {
       expect(tokenizerFor(model)).toMatchObject({ encoding: "o200k_base", factor: 1 });
     }
     for (const model of ["gpt-4", "gpt-4-turbo", "gpt-4-0613", "gpt-3.5-turbo", "openai/gpt-3.5-turbo-0125"]) {
@@ -46,7 +55,9 @@ describe("estimateTokens", () => {
       expect(tokenizerFor(model)).toMatchObject({ encoding: "o200k_base", factor: NON_OPENAI_TOKEN_FACTOR });
     }
     const text = "Hello there, how are you doing today?";
-    expect(estimateTokens(text, { model: "anthropic/claude-sonnet-4-5" })).toBe(Math.ceil(encodeO200k(text).length * NON_OPENAI_TOKEN_FACTOR));
+    expect(estimateTokens(text, { model: "anthropic/claude-sonnet-4-5" })).toBe(
+      Math.ceil(encodeO200k(text).length * NON_OPENAI_TOKEN_FACTOR),
+    );
   });
 });
 
@@ -58,7 +69,10 @@ describe("estimateMessagesTokens", () => {
       { role: "user", content: "What did I say?" },
     ];
     const system = "You are helpful.";
-    const chat = [{ role: "system" as const, content: system }, ...messages.map((message) => ({ role: message.role, content: message.content }))];
+    const chat = [
+      { role: "system" as const, content: system },
+      ...messages.map((message) => ({ role: message.role, content: message.content })),
+    ];
     expect(estimateMessagesTokens(messages, { model: "gpt-4o", system })).toBe(encodeChat(chat, "gpt-4o").length);
   });
 
@@ -67,12 +81,23 @@ describe("estimateMessagesTokens", () => {
       {
         name: "get_weather",
         description: "Current weather in a city",
-        parameters: { type: "object", properties: { city: { type: "string", description: "City name" }, unit: { type: "string", enum: ["c", "f"] } }, required: ["city"] },
+        parameters: {
+          type: "object",
+          properties: {
+            city: { type: "string", description: "City name" },
+            unit: { type: "string", enum: ["c", "f"] },
+          },
+          required: ["city"],
+        },
       },
     ];
     const messages: AgentMessage[] = [
       { role: "user", content: "What is the weather in Tokyo and should I bring an umbrella?" },
-      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "get_weather", arguments: { city: "Tokyo", unit: "c" } }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c1", name: "get_weather", arguments: { city: "Tokyo", unit: "c" } }],
+      },
       { role: "tool", toolCallId: "c1", name: "get_weather", content: '{"city":"Tokyo","temperature":22,"rain":0.7}' },
       { role: "assistant", content: "It is 22°C in Tokyo with a 70% chance of rain: bring an umbrella." },
     ];
@@ -81,7 +106,11 @@ describe("estimateMessagesTokens", () => {
       messages: [
         { role: "system", content: system },
         { role: "user", content: messages[0]!.content },
-        { role: "assistant", content: "", function_call: { name: "get_weather", arguments: JSON.stringify({ city: "Tokyo", unit: "c" }) } },
+        {
+          role: "assistant",
+          content: "",
+          function_call: { name: "get_weather", arguments: JSON.stringify({ city: "Tokyo", unit: "c" }) },
+        },
         { role: "function", name: "get_weather", content: messages[2]!.content },
         { role: "assistant", content: messages[3]!.content },
       ],
@@ -96,7 +125,11 @@ describe("estimateMessagesTokens", () => {
 
   it("counts each message once: by object, and by id for fresh copies of stored messages", () => {
     configureTokenCountCache({ clear: true });
-    const history: AgentMessage[] = Array.from({ length: 50 }, (_, index) => ({ id: `cache-${index}`, role: index % 2 ? "assistant" : "user", content: `message ${index}` }));
+    const history: AgentMessage[] = Array.from({ length: 50 }, (_, index) => ({
+      id: `cache-${index}`,
+      role: index % 2 ? "assistant" : "user",
+      content: `message ${index}`,
+    }));
     const first = estimateMessagesTokens(history);
     expect(tokenCountCacheStats().misses).toBe(50);
     expect(estimateMessagesTokens(history)).toBe(first);
@@ -113,7 +146,15 @@ describe("estimateMessagesTokens", () => {
 describe("trimToTokenBudget", () => {
   const history: AgentMessage[] = [
     { id: "u1", role: "user", content: "first question ".repeat(20) },
-    { id: "a1", role: "assistant", content: "", toolCalls: [{ id: "c1", name: "search", arguments: { q: "x" } }, { id: "c2", name: "search", arguments: { q: "y" } }] },
+    {
+      id: "a1",
+      role: "assistant",
+      content: "",
+      toolCalls: [
+        { id: "c1", name: "search", arguments: { q: "x" } },
+        { id: "c2", name: "search", arguments: { q: "y" } },
+      ],
+    },
     { id: "t1", role: "tool", toolCallId: "c1", name: "search", content: "result one ".repeat(30) },
     { id: "t2", role: "tool", toolCallId: "c2", name: "search", content: "result two ".repeat(30) },
     { id: "a2", role: "assistant", content: "first answer" },

@@ -35,7 +35,10 @@ export interface EstimateMessagesTokensOptions extends EstimateTokensOptions {
  * and name), the system prompt as a message, tool definitions (name, description, JSON schema,
  * 9 tokens each) and 3 tokens that prime the reply. Counts per message are cached.
  */
-export function estimateMessagesTokens(messages: readonly AgentMessage[], options: EstimateMessagesTokensOptions = {}): number {
+export function estimateMessagesTokens(
+  messages: readonly AgentMessage[],
+  options: EstimateMessagesTokensOptions = {},
+): number {
   const profile = tokenizerFor(options.model);
   let tokens = REPLY_PRIMING_TOKENS + rawSystemTokens(options.system, profile.encoding);
   if (options.tools?.length) tokens += rawToolTokens(options.tools, profile.encoding);

@@ -93,7 +93,14 @@ export function rawMessageTokens(message: AgentMessage, encoding: EncodingName):
     const content = message.content ?? "";
     // Re-set (delete first) so a changed message moves to the newest end.
     identities.delete(id);
-    identities.set(id, { role: message.role, length: content.length, head: content.slice(0, 8), tail: content.slice(-8), calls: callIds(message), count });
+    identities.set(id, {
+      role: message.role,
+      length: content.length,
+      head: content.slice(0, 8),
+      tail: content.slice(-8),
+      calls: callIds(message),
+      count,
+    });
   }
   return count;
 }
@@ -102,7 +109,10 @@ function computeMessageTokens(message: AgentMessage, encoding: EncodingName): nu
   let tokens = MESSAGE_OVERHEAD_TOKENS + countTextTokens(message.content ?? "", encoding);
   if (message.role === "assistant" && message.toolCalls) {
     for (const call of message.toolCalls) {
-      tokens += TOOL_CALL_OVERHEAD_TOKENS + countTextTokens(call.name, encoding) + countTextTokens(safeJson(call.arguments), encoding);
+      tokens +=
+        TOOL_CALL_OVERHEAD_TOKENS +
+        countTextTokens(call.name, encoding) +
+        countTextTokens(safeJson(call.arguments), encoding);
     }
   } else if (message.role === "tool") {
     tokens += 1 + countTextTokens(message.name, encoding);
@@ -110,7 +120,10 @@ function computeMessageTokens(message: AgentMessage, encoding: EncodingName): nu
   return tokens;
 }
 
-const toolCache: Record<EncodingName, WeakMap<object, number>> = { o200k_base: new WeakMap(), cl100k_base: new WeakMap() };
+const toolCache: Record<EncodingName, WeakMap<object, number>> = {
+  o200k_base: new WeakMap(),
+  cl100k_base: new WeakMap(),
+};
 
 /** Tokens of the tool definitions sent with a request. */
 export function rawToolTokens(tools: readonly ToolDefinition[], encoding: EncodingName): number {
@@ -146,7 +159,8 @@ export function rawSystemTokens(system: string | undefined, encoding: EncodingNa
 export function messageTokenBound(message: AgentMessage): number {
   let bound = MESSAGE_OVERHEAD_TOKENS + utf8ByteLength(message.content ?? "");
   if (message.role === "assistant" && message.toolCalls) {
-    for (const call of message.toolCalls) bound += TOOL_CALL_OVERHEAD_TOKENS + utf8ByteLength(call.name) + utf8ByteLength(safeJson(call.arguments));
+    for (const call of message.toolCalls)
+      bound += TOOL_CALL_OVERHEAD_TOKENS + utf8ByteLength(call.name) + utf8ByteLength(safeJson(call.arguments));
   } else if (message.role === "tool") {
     bound += 1 + utf8ByteLength(message.name);
   }

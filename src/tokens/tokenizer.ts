@@ -50,7 +50,9 @@ export function loadEncodingAsync(name: EncodingName): Promise<void> {
 // One literal specifier per encoding: bundlers make one chunk per encoding, loaded only when used
 // (a template string would make them pack every encoding gpt-tokenizer has).
 function importEncoding(name: EncodingName): Promise<Encoding> {
-  return name === "cl100k_base" ? import("gpt-tokenizer/encoding/cl100k_base") : import("gpt-tokenizer/encoding/o200k_base");
+  return name === "cl100k_base"
+    ? import("gpt-tokenizer/encoding/cl100k_base")
+    : import("gpt-tokenizer/encoding/o200k_base");
 }
 
 /** Whether an encoding has been loaded yet (nothing counted needs loading it). */
@@ -82,7 +84,11 @@ export const NON_OPENAI_TOKEN_FACTOR = 1.15;
 
 const exact: TokenizerProfile = { encoding: "o200k_base", factor: 1, key: "o200k_base" };
 const legacy: TokenizerProfile = { encoding: "cl100k_base", factor: 1, key: "cl100k_base" };
-const approximate: TokenizerProfile = { encoding: "o200k_base", factor: NON_OPENAI_TOKEN_FACTOR, key: "o200k_base*1.15" };
+const approximate: TokenizerProfile = {
+  encoding: "o200k_base",
+  factor: NON_OPENAI_TOKEN_FACTOR,
+  key: "o200k_base*1.15",
+};
 
 /**
  * Picks the tokenizer for a model id (`"gpt-4o"`, `"openai/gpt-4o"`, or a `LanguageModel`'s

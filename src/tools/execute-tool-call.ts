@@ -33,7 +33,10 @@ export async function executeToolCall(
   }
   const parsed = validateToolInput(toolValue, toolCall.arguments);
   if (!parsed.success) {
-    return errorOutcome(toolCall, `Invalid arguments for tool "${toolCall.name}": ${parsed.issues.join("; ")}. Fix the arguments and call it again.`);
+    return errorOutcome(
+      toolCall,
+      `Invalid arguments for tool "${toolCall.name}": ${parsed.issues.join("; ")}. Fix the arguments and call it again.`,
+    );
   }
   try {
     const result = await toolValue.execute(parsed.value, { ...context, toolCallId: toolCall.id });
@@ -50,7 +53,12 @@ function validateToolInput(toolValue: Tool, input: unknown): ToolInputValidation
   if (isJsonSchema(toolValue.parameters)) return toolValue.parameters.validate(input);
   const parsed = toolValue.parameters.safeParse(input);
   if (parsed.success) return { success: true, value: parsed.data };
-  return { success: false, issues: parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(input)"}: ${issue.message}`) };
+  return {
+    success: false,
+    issues: parsed.error.issues.map(
+      (issue) => `${issue.path.length ? issue.path.join(".") : "(input)"}: ${issue.message}`,
+    ),
+  };
 }
 
 function errorOutcome(toolCall: ToolCall, message: string): ToolCallOutcome {

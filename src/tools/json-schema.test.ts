@@ -35,7 +35,11 @@ describe("jsonSchema()", () => {
   it("passes valid arguments to execute as the model wrote them", async () => {
     const seen: unknown[] = [];
     const books = tool({ parameters: jsonSchema(bookSchema), execute: (args) => (seen.push(args), "ok") });
-    const outcome = await executeToolCall({ books }, call("books", { title: "Dune", year: 1965, format: "paper", extra: true }), context);
+    const outcome = await executeToolCall(
+      { books },
+      call("books", { title: "Dune", year: 1965, format: "paper", extra: true }),
+      context,
+    );
     expect(outcome).toMatchObject({ content: "ok", isError: false });
     expect(seen).toEqual([{ title: "Dune", year: 1965, format: "paper", extra: true }]);
   });
@@ -64,26 +68,43 @@ describe("jsonSchema()", () => {
     });
     expect((await executeToolCall({ strict }, call("strict", { at: { x: 1 } }), context)).isError).toBe(false);
     expect((await executeToolCall({ strict }, call("strict", { at: { x: "1" } }), context)).content).toContain("at.x:");
-    expect((await executeToolCall({ strict }, call("strict", { at: { x: 1 }, more: 1 }), context)).content).toContain("more");
+    expect((await executeToolCall({ strict }, call("strict", { at: { x: 1 }, more: 1 }), context)).content).toContain(
+      "more",
+    );
   });
 
   it("checks only for an object when zod cannot express the schema", async () => {
     const conditional = tool({
-      parameters: jsonSchema({ type: "object", properties: { a: { type: "string" } }, if: { required: ["a"] }, then: { required: ["b"] } }),
+      parameters: jsonSchema({
+        type: "object",
+        properties: { a: { type: "string" } },
+        if: { required: ["a"] },
+        then: { required: ["b"] },
+      }),
       execute: () => "ran",
     });
-    expect(await executeToolCall({ conditional }, call("conditional", { a: 1 }), context)).toMatchObject({ content: "ran", isError: false });
+    expect(await executeToolCall({ conditional }, call("conditional", { a: 1 }), context)).toMatchObject({
+      content: "ran",
+      isError: false,
+    });
   });
 
   it("takes a custom validator", async () => {
     const even = tool({
       parameters: jsonSchema<{ n: number }>(
         { type: "object", properties: { n: { type: "number" } } },
-        { validate: (value) => ((value as { n: number }).n % 2 === 0 ? { success: true, value: value as { n: number } } : { success: false, issues: ["n: must be even"] }) },
+        {
+          validate: (value) =>
+            (value as { n: number }).n % 2 === 0
+              ? { success: true, value: value as { n: number } }
+              : { success: false, issues: ["n: must be even"] },
+        },
       ),
       execute: ({ n }) => n / 2,
     });
     expect((await executeToolCall({ even }, call("even", { n: 4 }), context)).content).toBe("2");
-    expect((await executeToolCall({ even }, call("even", { n: 3 }), context)).content).toBe('Error: Invalid arguments for tool "even": n: must be even. Fix the arguments and call it again.');
+    expect((await executeToolCall({ even }, call("even", { n: 3 }), context)).content).toBe(
+      'Error: Invalid arguments for tool "even": n: must be even. Fix the arguments and call it again.',
+    );
   });
 });

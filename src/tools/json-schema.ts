@@ -35,12 +35,16 @@ export interface JsonSchemaOptions<Input> {
  * Describes a tool's input with a JSON Schema, for `tool({ parameters: jsonSchema({...}) })`.
  * The schema must describe an object (`type: "object"`), as every provider requires.
  */
-export function jsonSchema<Input = Record<string, unknown>>(schema: Record<string, unknown>, options: JsonSchemaOptions<Input> = {}): JsonSchema<Input> {
+export function jsonSchema<Input = Record<string, unknown>>(
+  schema: Record<string, unknown>,
+  options: JsonSchemaOptions<Input> = {},
+): JsonSchema<Input> {
   if (schema === null || typeof schema !== "object" || Array.isArray(schema) || schema.type !== "object") {
     throw new InvalidArgumentError({
       argument: "schema",
       value: schema,
-      message: 'jsonSchema() needs a JSON Schema of an object, e.g. { type: "object", properties: { city: { type: "string" } } }.',
+      message:
+        'jsonSchema() needs a JSON Schema of an object, e.g. { type: "object", properties: { city: { type: "string" } } }.',
     });
   }
   const { $schema: _ignored, ...rest } = schema;
@@ -69,7 +73,12 @@ function structureValidator<Input>(schema: Record<string, unknown>): (value: unk
   return (value) => {
     const result = checker.safeParse(value);
     if (result.success) return { success: true, value: value as Input };
-    return { success: false, issues: result.error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(input)"}: ${issue.message}`) };
+    return {
+      success: false,
+      issues: result.error.issues.map(
+        (issue) => `${issue.path.length ? issue.path.join(".") : "(input)"}: ${issue.message}`,
+      ),
+    };
   };
 }
 

@@ -14,7 +14,8 @@ function call(name: string, args: object, id = `${name}-${Math.random().toString
   return { toolCalls: [{ id, name, arguments: args }] };
 }
 
-const lastToolResult = (model: MockLanguageModel, callIndex: number) => model.calls[callIndex]!.messages.at(-1)!.content;
+const lastToolResult = (model: MockLanguageModel, callIndex: number) =>
+  model.calls[callIndex]!.messages.at(-1)!.content;
 
 describe("memory tools", () => {
   it("remembers a fact and shows it in the system prompt of the next turn", async () => {
@@ -26,7 +27,13 @@ describe("memory tools", () => {
       ],
     });
     const store = new InMemoryStore();
-    const agent = new Agent({ model, memoryStore: store, enableMemoryTools: true, systemPrompt: "Be helpful.", sessionId: "s1" });
+    const agent = new Agent({
+      model,
+      memoryStore: store,
+      enableMemoryTools: true,
+      systemPrompt: "Be helpful.",
+      sessionId: "s1",
+    });
     const writes: AgentMetaWrite[] = [];
     agent.on("memory:write", (event) => writes.push(event));
     await agent.run("Remember that I prefer TypeScript.");
@@ -42,7 +49,11 @@ describe("memory tools", () => {
     expect(facts).toHaveLength(1);
     const userMessageId = (await store.getMessages("s1"))[0]!.id;
     expect(facts[0]).toMatchObject({ key: "preferred_language", value: "TypeScript", messageId: userMessageId });
-    expect(writes.find((event) => event.fact)?.fact).toMatchObject({ action: "set", key: "preferred_language", value: "TypeScript" });
+    expect(writes.find((event) => event.fact)?.fact).toMatchObject({
+      action: "set",
+      key: "preferred_language",
+      value: "TypeScript",
+    });
   });
 
   it("updates, recalls and forgets, and each change is visible in memory:write", async () => {
@@ -108,7 +119,9 @@ describe("memory tools", () => {
     await agent.run("go");
     expect(lastToolResult(model, 1)).toMatch(/^Not saved: The key is 65 characters long; the limit is 64/);
     expect(lastToolResult(model, 2)).toMatch(/^Not saved: The key "bad_key!" may only contain/);
-    expect(lastToolResult(model, 3)).toMatch(/^Not saved: the value for "big" is 101 characters long; the limit is 100/);
+    expect(lastToolResult(model, 3)).toMatch(
+      /^Not saved: the value for "big" is 101 characters long; the limit is 100/,
+    );
     expect(lastToolResult(model, 6)).toMatch(/^Not saved: 2 facts are already stored, the limit is 2/);
     expect(lastToolResult(model, 7)).toBe("Updated: a = updated (was: 1)");
     expect(lastToolResult(model, 8)).toMatch(/is empty/);
@@ -121,10 +134,20 @@ describe("memory tools", () => {
   });
 
   it("keeps the fact count bound under parallel calls in one step", async () => {
-    const toolCalls = Array.from({ length: 20 }, (_, index) => ({ id: `p${index}`, name: "remember_fact", arguments: { key: `k${index}`, value: "v" } }));
+    const toolCalls = Array.from({ length: 20 }, (_, index) => ({
+      id: `p${index}`,
+      name: "remember_fact",
+      arguments: { key: `k${index}`, value: "v" },
+    }));
     const model = new MockLanguageModel({ responses: [{ toolCalls }, { text: "ok" }] });
     const store = new InMemoryStore();
-    const agent = new Agent({ model, memoryStore: store, enableMemoryTools: true, sessionId: "par", factLimits: { maxFacts: 5 } });
+    const agent = new Agent({
+      model,
+      memoryStore: store,
+      enableMemoryTools: true,
+      sessionId: "par",
+      factLimits: { maxFacts: 5 },
+    });
     await agent.run("go");
     expect(await store.getFacts("session:par")).toHaveLength(5);
   });
@@ -132,7 +155,13 @@ describe("memory tools", () => {
   it("keeps user-scoped facts with the user across sessions, and never crosses users", async () => {
     const store = new InMemoryStore();
     const model = new MockLanguageModel({
-      responses: [call("remember_fact", { key: "name", value: "Ada" }), { text: "Hi Ada" }, { text: "a" }, { text: "b" }, { text: "c" }],
+      responses: [
+        call("remember_fact", { key: "name", value: "Ada" }),
+        { text: "Hi Ada" },
+        { text: "a" },
+        { text: "b" },
+        { text: "c" },
+      ],
     });
     const agent = new Agent({ model, memoryStore: store, enableMemoryTools: true, factScope: "user" });
     await agent.run({ input: "I am Ada", sessionId: "thread-1", userId: "ada" });
@@ -144,7 +173,9 @@ describe("memory tools", () => {
     const sessionScoped = new Agent({ model, memoryStore: store, enableMemoryTools: true });
     await sessionScoped.run({ input: "who am I?", sessionId: "user:ada" });
     expect(model.calls[4]!.system ?? "").not.toContain("Ada");
-    await expect(agent.run({ input: "no user", sessionId: "thread-4" })).rejects.toSatisfy(InvalidArgumentError.isInstance);
+    await expect(agent.run({ input: "no user", sessionId: "thread-4" })).rejects.toSatisfy(
+      InvalidArgumentError.isInstance,
+    );
   });
 
   it("works on a store with only the six methods", async () => {
@@ -155,10 +186,13 @@ describe("memory tools", () => {
       setMessages: async (id, list) => void messages.set(id, structuredClone(list)),
       clearMessages: async (id) => void messages.delete(id),
       getFacts: async (scope) => [...(facts.get(scope)?.values() ?? [])],
-      setFact: async (scope, fact: Fact) => void (facts.get(scope) ?? facts.set(scope, new Map()).get(scope)!).set(fact.key, fact),
+      setFact: async (scope, fact: Fact) =>
+        void (facts.get(scope) ?? facts.set(scope, new Map()).get(scope)!).set(fact.key, fact),
       deleteFact: async (scope, key) => facts.get(scope)?.delete(key) ?? false,
     };
-    const model = new MockLanguageModel({ responses: [call("remember_fact", { key: "city", value: "Lisbon" }), { text: "ok" }, { text: "ok" }] });
+    const model = new MockLanguageModel({
+      responses: [call("remember_fact", { key: "city", value: "Lisbon" }), { text: "ok" }, { text: "ok" }],
+    });
     const agent = new Agent({ model, memoryStore: store, enableMemoryTools: true, sessionId: "six" });
     await agent.run("I live in Lisbon");
     await agent.run("weather?");
@@ -168,7 +202,9 @@ describe("memory tools", () => {
   it("refuses a user tool that takes a memory tool's name", () => {
     const model = new MockLanguageModel({ responses: [] });
     const remember_fact = tool({ parameters: z.object({}), execute: () => "mine" });
-    expect(() => new Agent({ model, enableMemoryTools: true, tools: { remember_fact } })).toThrow(/taken by the memory tools/);
+    expect(() => new Agent({ model, enableMemoryTools: true, tools: { remember_fact } })).toThrow(
+      /taken by the memory tools/,
+    );
   });
 });
 

@@ -47,11 +47,15 @@ export const FACT_CHANGING_TOOL_NAMES: readonly (typeof MEMORY_TOOL_NAMES)[numbe
  * an error text for the model when the key is empty, too long, holds a lone surrogate or has
  * characters other than letters, digits, `_`, `-` and `.`.
  */
-export function normalizeFactKey(raw: string, maxKeyLength = DEFAULT_FACT_LIMITS.maxKeyLength): { key: string } | { error: string } {
+export function normalizeFactKey(
+  raw: string,
+  maxKeyLength = DEFAULT_FACT_LIMITS.maxKeyLength,
+): { key: string } | { error: string } {
   // Checked first, so the key is never echoed back: a lone surrogate has no UTF-8 form.
-  if (hasLoneSurrogate(raw)) return { error: `The key contains ${LONE_SURROGATE}. Use letters, digits, "_", "-" and "." only.` };
+  if (hasLoneSurrogate(raw))
+    return { error: `The key contains ${LONE_SURROGATE}. Use letters, digits, "_", "-" and "." only.` };
   const key = raw.normalize("NFKC").trim().toLowerCase().replace(/\s+/g, "_");
-  if (key.length === 0) return { error: "The key is empty. Use a short name such as \"preferred_language\"." };
+  if (key.length === 0) return { error: 'The key is empty. Use a short name such as "preferred_language".' };
   if (key.length > maxKeyLength) {
     return { error: `The key is ${key.length} characters long; the limit is ${maxKeyLength}. Use a shorter key.` };
   }
@@ -104,7 +108,8 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
       const { key } = normalised;
       const trimmed = value.trim();
       // Refused, not repaired: PostgreSQL and JSON would store U+FFFD instead, a fact the model never wrote.
-      if (hasLoneSurrogate(trimmed)) return `Not saved: the value for "${key}" contains ${LONE_SURROGATE}. Send it again as well-formed text.`;
+      if (hasLoneSurrogate(trimmed))
+        return `Not saved: the value for "${key}" contains ${LONE_SURROGATE}. Send it again as well-formed text.`;
       if (trimmed.length === 0) return `Not saved: the value for "${key}" is empty. To remove a fact use forget_fact.`;
       if (trimmed.length > limits.maxValueLength) {
         return `Not saved: the value for "${key}" is ${trimmed.length} characters long; the limit is ${limits.maxValueLength}. Save a shorter summary.`;
@@ -175,7 +180,13 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
         await store.deleteFact(scopeId, key);
         const messageId = currentUserMessageId(context.messages);
         options.onChange(
-          { action: "delete", scopeId, key, previousValue: existing.value, ...(messageId === undefined ? {} : { messageId }) },
+          {
+            action: "delete",
+            scopeId,
+            key,
+            previousValue: existing.value,
+            ...(messageId === undefined ? {} : { messageId }),
+          },
           context,
         );
         return `Forgotten: ${key}`;
@@ -193,7 +204,11 @@ export function sortFacts(facts: Fact[]): Fact[] {
 
 /** A fact as recall_fact shows it: when it changed only when the store keeps that (a key → value store does not). */
 function factForModel(fact: Fact): { key: string; value: string; updatedAt?: string } {
-  return { key: fact.key, value: fact.value, ...(fact.updatedAt > 0 ? { updatedAt: new Date(fact.updatedAt).toISOString() } : {}) };
+  return {
+    key: fact.key,
+    value: fact.value,
+    ...(fact.updatedAt > 0 ? { updatedAt: new Date(fact.updatedAt).toISOString() } : {}),
+  };
 }
 
 function knownKeys(facts: Fact[]): string {

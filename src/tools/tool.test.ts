@@ -24,7 +24,10 @@ describe("tool()", () => {
         description: "Search",
         parameters: {
           type: "object",
-          properties: { query: { type: "string", description: "what" }, limit: { type: "integer", default: 5, minimum: -9007199254740991, maximum: 9007199254740991 } },
+          properties: {
+            query: { type: "string", description: "what" },
+            limit: { type: "integer", default: 5, minimum: -9007199254740991, maximum: 9007199254740991 },
+          },
           required: ["query"],
         },
       },
@@ -33,7 +36,9 @@ describe("tool()", () => {
 
   it("rejects tool names the providers refuse", () => {
     const noop = tool({ parameters: z.object({}), execute: () => "" });
-    expect(() => toToolDefinitions({ "bad name": noop })).toThrow(expect.objectContaining({ argument: "tools.bad name" }));
+    expect(() => toToolDefinitions({ "bad name": noop })).toThrow(
+      expect.objectContaining({ argument: "tools.bad name" }),
+    );
     expect(() => toToolDefinitions({ ["x".repeat(65)]: noop })).toThrow(/1-64/);
   });
 });
@@ -62,9 +67,13 @@ describe("executeToolCall", () => {
         throw new Error("aborted fetch");
       },
     });
-    await expect(executeToolCall({ slow }, { id: "1", name: "slow", arguments: {} }, { ...context, abortSignal: controller.signal })).rejects.toThrow(
-      "aborted fetch",
-    );
+    await expect(
+      executeToolCall(
+        { slow },
+        { id: "1", name: "slow", arguments: {} },
+        { ...context, abortSignal: controller.signal },
+      ),
+    ).rejects.toThrow("aborted fetch");
   });
 
   it("serialises results for the model", () => {

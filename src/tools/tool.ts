@@ -23,7 +23,8 @@ export interface ToolExecutionContext {
 export type ToolParameters = z.ZodType | JsonSchema<any>;
 
 /** The arguments `execute` receives for a tool's input schema. */
-export type ToolInput<Parameters extends ToolParameters> = Parameters extends JsonSchema<infer Input> ? Input : z.output<Parameters>;
+export type ToolInput<Parameters extends ToolParameters> =
+  Parameters extends JsonSchema<infer Input> ? Input : z.output<Parameters>;
 
 /** A tool the model can call. Make one with `tool()`. */
 export interface Tool<Parameters extends ToolParameters = ToolParameters, Result = unknown> {
@@ -51,13 +52,18 @@ export interface ToolOptions<Parameters extends ToolParameters, Result> {
 }
 
 /** Defines a tool with a zod input schema, or a JSON Schema wrapped by `jsonSchema()`. */
-export function tool<Parameters extends ToolParameters, Result>(options: ToolOptions<Parameters, Result>): Tool<Parameters, Result> {
+export function tool<Parameters extends ToolParameters, Result>(
+  options: ToolOptions<Parameters, Result>,
+): Tool<Parameters, Result> {
   const parameters = options.parameters ?? options.inputSchema;
-  if (!parameters || (!isJsonSchema(parameters) && typeof (parameters as { safeParse?: unknown }).safeParse !== "function")) {
+  if (
+    !parameters ||
+    (!isJsonSchema(parameters) && typeof (parameters as { safeParse?: unknown }).safeParse !== "function")
+  ) {
     throw new InvalidArgumentError({
       argument: "parameters",
       message:
-        "tool() needs a zod schema as `parameters` (or `inputSchema`), e.g. z.object({ city: z.string() }), or a JSON Schema wrapped by jsonSchema({ type: \"object\", ... }).",
+        'tool() needs a zod schema as `parameters` (or `inputSchema`), e.g. z.object({ city: z.string() }), or a JSON Schema wrapped by jsonSchema({ type: "object", ... }).',
     });
   }
   if (typeof options.execute !== "function") {

@@ -25,14 +25,30 @@ describe("convertToModelMessages", () => {
         role: "assistant",
         content: "",
         toolInvocations: [
-          { toolCallId: "call_abc123", toolName: "get_weather", args: { city: "Tokyo" }, state: "result", result: { temperature: "22°C", condition: "Sunny" } },
+          {
+            toolCallId: "call_abc123",
+            toolName: "get_weather",
+            args: { city: "Tokyo" },
+            state: "result",
+            result: { temperature: "22°C", condition: "Sunny" },
+          },
         ],
       },
     ];
     expect(convertToModelMessages(input)).toStrictEqual([
       { id: "msg-1", role: "user", content: "What's the weather in Tokyo?" },
-      { id: "msg-2", role: "assistant", content: "", toolCalls: [{ id: "call_abc123", name: "get_weather", arguments: { city: "Tokyo" } }] },
-      { role: "tool", toolCallId: "call_abc123", name: "get_weather", content: '{"temperature":"22°C","condition":"Sunny"}' },
+      {
+        id: "msg-2",
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "call_abc123", name: "get_weather", arguments: { city: "Tokyo" } }],
+      },
+      {
+        role: "tool",
+        toolCallId: "call_abc123",
+        name: "get_weather",
+        content: '{"temperature":"22°C","condition":"Sunny"}',
+      },
     ]);
   });
 
@@ -58,7 +74,14 @@ describe("convertToModelMessages", () => {
 
   it("converts v5 parts: steps, static and dynamic tools in every state, reasoning, files, sources", () => {
     const output = convertToModelMessages([
-      { id: "u1", role: "user", parts: [{ type: "text", text: "Compare Oslo and Rome" }, { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: "map.png" }] },
+      {
+        id: "u1",
+        role: "user",
+        parts: [
+          { type: "text", text: "Compare Oslo and Rome" },
+          { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: "map.png" },
+        ],
+      },
       {
         id: "a1",
         role: "assistant",
@@ -66,8 +89,21 @@ describe("convertToModelMessages", () => {
           { type: "step-start" },
           { type: "reasoning", text: "I should call the tool twice." },
           { type: "text", text: "Checking both." },
-          { type: "tool-get_weather", toolCallId: "w1", state: "output-available", input: { city: "Oslo" }, output: { t: 3 } },
-          { type: "dynamic-tool", toolName: "lookup", toolCallId: "w2", state: "output-error", input: { city: "Rome" }, errorText: "timeout" },
+          {
+            type: "tool-get_weather",
+            toolCallId: "w1",
+            state: "output-available",
+            input: { city: "Oslo" },
+            output: { t: 3 },
+          },
+          {
+            type: "dynamic-tool",
+            toolName: "lookup",
+            toolCallId: "w2",
+            state: "output-error",
+            input: { city: "Rome" },
+            errorText: "timeout",
+          },
           { type: "tool-get_weather", toolCallId: "w3", state: "input-available", input: { city: "Paris" } },
           { type: "tool-get_weather", toolCallId: "w4", state: "input-streaming" },
           { type: "tool-delete_all", toolCallId: "w5", state: "output-denied", input: {} },
@@ -106,7 +142,10 @@ describe("convertToModelMessages", () => {
         content: "ignored when parts exist",
         parts: [
           { type: "step-start" },
-          { type: "tool-invocation", toolInvocation: { toolCallId: "t", toolName: "calc", args: { x: 1 }, state: "result", result: 2 } },
+          {
+            type: "tool-invocation",
+            toolInvocation: { toolCallId: "t", toolName: "calc", args: { x: 1 }, state: "result", result: 2 },
+          },
           { type: "step-start" },
           { type: "text", text: "It is 2." },
         ],
@@ -120,22 +159,57 @@ describe("convertToModelMessages", () => {
   });
 
   it("names the message and field of malformed input", () => {
-    expect(issuesOf(() => convertToModelMessages([{ id: "ok", role: "user", content: "x" }, { id: 5, role: "user", content: "x" }]))).toEqual([
-      { index: 1, path: "id", message: "expected a non-empty string of at most 512 characters" },
-    ]);
-    expect(issuesOf(() => convertToModelMessages([{ id: "a", role: "robot", content: "x" }]))[0]).toMatchObject({ index: 0, path: "role" });
-    expect(issuesOf(() => convertToModelMessages([{ id: "a", role: "user" }]))[0]).toMatchObject({ index: 0, path: "parts" });
-    expect(issuesOf(() => convertToModelMessages([{ id: "a", role: "user", parts: [{ type: "text", text: 1 }] }]))[0]).toMatchObject({ path: "parts.0.text" });
     expect(
-      issuesOf(() => convertToModelMessages([{ id: "a", role: "assistant", parts: [{ type: "tool-x", toolCallId: "c", state: "done" }] }]))[0],
+      issuesOf(() =>
+        convertToModelMessages([
+          { id: "ok", role: "user", content: "x" },
+          { id: 5, role: "user", content: "x" },
+        ]),
+      ),
+    ).toEqual([{ index: 1, path: "id", message: "expected a non-empty string of at most 512 characters" }]);
+    expect(issuesOf(() => convertToModelMessages([{ id: "a", role: "robot", content: "x" }]))[0]).toMatchObject({
+      index: 0,
+      path: "role",
+    });
+    expect(issuesOf(() => convertToModelMessages([{ id: "a", role: "user" }]))[0]).toMatchObject({
+      index: 0,
+      path: "parts",
+    });
+    expect(
+      issuesOf(() => convertToModelMessages([{ id: "a", role: "user", parts: [{ type: "text", text: 1 }] }]))[0],
+    ).toMatchObject({ path: "parts.0.text" });
+    expect(
+      issuesOf(() =>
+        convertToModelMessages([
+          { id: "a", role: "assistant", parts: [{ type: "tool-x", toolCallId: "c", state: "done" }] },
+        ]),
+      )[0],
     ).toMatchObject({ path: "parts.0.state" });
     expect(
-      issuesOf(() => convertToModelMessages([{ id: "a", role: "assistant", parts: [{ type: "tool-bad name", toolCallId: "c", state: "output-available" }] }]))[0],
+      issuesOf(() =>
+        convertToModelMessages([
+          {
+            id: "a",
+            role: "assistant",
+            parts: [{ type: "tool-bad name", toolCallId: "c", state: "output-available" }],
+          },
+        ]),
+      )[0],
     ).toMatchObject({ path: "parts.0.type" });
     expect(
-      issuesOf(() => convertToModelMessages([{ id: "a", role: "assistant", parts: [{ type: "tool-x", toolCallId: "c", state: "output-available", input: [1], output: 1 }] }]))[0],
+      issuesOf(() =>
+        convertToModelMessages([
+          {
+            id: "a",
+            role: "assistant",
+            parts: [{ type: "tool-x", toolCallId: "c", state: "output-available", input: [1], output: 1 }],
+          },
+        ]),
+      )[0],
     ).toMatchObject({ path: "parts.0.input" });
-    expect(issuesOf(() => convertToModelMessages([{ id: "a", role: "user", content: "x", createdAt: "not a date" }]))[0]).toMatchObject({ path: "createdAt" });
+    expect(
+      issuesOf(() => convertToModelMessages([{ id: "a", role: "user", content: "x", createdAt: "not a date" }]))[0],
+    ).toMatchObject({ path: "createdAt" });
     expect(issuesOf(() => convertToModelMessages({ messages: [] }))[0]!.message).toMatch(/expected an array/);
   });
 
@@ -143,9 +217,13 @@ describe("convertToModelMessages", () => {
     const polluted = JSON.parse('[{"id":"a","role":"user","content":"x","metadata":{"__proto__":{"admin":true}}}]');
     expect(issuesOf(() => convertToModelMessages(polluted))[0]).toMatchObject({ index: 0, path: "metadata.__proto__" });
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
-    const constructorKey = JSON.parse('[{"id":"a","role":"assistant","parts":[{"type":"tool-x","toolCallId":"c","state":"output-available","input":{"constructor":{"prototype":{}}},"output":1}]}]');
+    const constructorKey = JSON.parse(
+      '[{"id":"a","role":"assistant","parts":[{"type":"tool-x","toolCallId":"c","state":"output-available","input":{"constructor":{"prototype":{}}},"output":1}]}]',
+    );
     expect(issuesOf(() => convertToModelMessages(constructorKey))[0]!.path).toBe("parts.0.input.constructor");
-    const nestedProto = JSON.parse('[{"id":"a","role":"assistant","parts":[{"type":"tool-x","toolCallId":"c","state":"output-available","input":{},"output":[{"car":{"__proto__":{"x":1}}}]}]}]');
+    const nestedProto = JSON.parse(
+      '[{"id":"a","role":"assistant","parts":[{"type":"tool-x","toolCallId":"c","state":"output-available","input":{},"output":[{"car":{"__proto__":{"x":1}}}]}]}]',
+    );
     expect(issuesOf(() => convertToModelMessages(nestedProto))[0]!.path).toBe("parts.0.output.0.car.__proto__");
     const cyclic: Record<string, unknown> = { id: "a", role: "user", content: "x" };
     cyclic.self = cyclic;
@@ -153,17 +231,28 @@ describe("convertToModelMessages", () => {
     let deep: Record<string, unknown> = {};
     const root = deep;
     for (let level = 0; level < 100; level++) deep = deep.next = {};
-    expect(issuesOf(() => convertToModelMessages([{ id: "a", role: "user", content: "x", metadata: root }]))[0]!.message).toMatch(/deeper than 64/);
-    expect(issuesOf(() => convertToModelMessages([{ id: "a", role: "user", content: "x".repeat(5 * 1024 * 1024) }]))[0]!.message).toMatch(/more than the limit/);
-    expect(issuesOf(() => convertToModelMessages(Array.from({ length: 1001 }, (_, index) => ({ id: `m${index}`, role: "user", content: "x" }))))[0]!.message).toMatch(
-      /1001 messages/,
-    );
+    expect(
+      issuesOf(() => convertToModelMessages([{ id: "a", role: "user", content: "x", metadata: root }]))[0]!.message,
+    ).toMatch(/deeper than 64/);
+    expect(
+      issuesOf(() => convertToModelMessages([{ id: "a", role: "user", content: "x".repeat(5 * 1024 * 1024) }]))[0]!
+        .message,
+    ).toMatch(/more than the limit/);
+    expect(
+      issuesOf(() =>
+        convertToModelMessages(
+          Array.from({ length: 1001 }, (_, index) => ({ id: `m${index}`, role: "user", content: "x" })),
+        ),
+      )[0]!.message,
+    ).toMatch(/1001 messages/);
     expect(convertToModelMessages([{ id: "a", role: "user", content: "x" }], { maxBytes: 10_000_000 })).toHaveLength(1);
   });
 
   it("refuses a tool call id used twice", () => {
     const part = { type: "tool-x", toolCallId: "same", state: "output-available", input: {}, output: 1 };
-    expect(() => convertToModelMessages([{ id: "a", role: "assistant", parts: [part, { type: "step-start" }, part] }])).toThrow(InvalidMessageError);
+    expect(() =>
+      convertToModelMessages([{ id: "a", role: "assistant", parts: [part, { type: "step-start" }, part] }]),
+    ).toThrow(InvalidMessageError);
   });
 });
 
@@ -171,18 +260,35 @@ describe("convertToUIMessages", () => {
   it("shows a stored turn as one assistant UI message with steps and tool parts", () => {
     const history: AgentMessage[] = [
       { id: "u", role: "user", content: "Weather?", timestamp: 1 },
-      { id: "a1", role: "assistant", content: "", toolCalls: [{ id: "c", name: "get_weather", arguments: { city: "Tokyo" } }], timestamp: 2 },
+      {
+        id: "a1",
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c", name: "get_weather", arguments: { city: "Tokyo" } }],
+        timestamp: 2,
+      },
       { id: "t", role: "tool", toolCallId: "c", name: "get_weather", content: '{"temperature":"22°C"}', timestamp: 3 },
       { id: "a2", role: "assistant", content: "Sunny, 22°C.", timestamp: 4 },
     ];
     expect(convertToUIMessages(history)).toStrictEqual([
-      { id: "u", role: "user", parts: [{ type: "text", text: "Weather?" }], metadata: { agentcore: { ids: ["u"], timestamps: [1] } } },
+      {
+        id: "u",
+        role: "user",
+        parts: [{ type: "text", text: "Weather?" }],
+        metadata: { agentcore: { ids: ["u"], timestamps: [1] } },
+      },
       {
         id: "a1",
         role: "assistant",
         parts: [
           { type: "step-start" },
-          { type: "tool-get_weather", toolCallId: "c", state: "output-available", input: { city: "Tokyo" }, output: { temperature: "22°C" } },
+          {
+            type: "tool-get_weather",
+            toolCallId: "c",
+            state: "output-available",
+            input: { city: "Tokyo" },
+            output: { temperature: "22°C" },
+          },
           { type: "step-start" },
           { type: "text", text: "Sunny, 22°C.", state: "done" },
         ],
@@ -193,21 +299,40 @@ describe("convertToUIMessages", () => {
 });
 
 // Random valid histories: turns of a user message, tool steps with parallel calls, a final answer.
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("", "ünïcödé 🧪", "line\nbreak", '{"looks":"like json"}', "42"));
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom("", "ünïcödé 🧪", "line\nbreak", '{"looks":"like json"}', "42"),
+);
 // guardUIPayload refuses __proto__ and an object-valued constructor holding a prototype anywhere
 // in a browser's payload, so a history holding them cannot come back through it; the generated
 // data leaves out __proto__ and every object-valued constructor.
 const forbiddenKey = /"__proto__":|"constructor":\{/;
 const toolContent = fc.oneof(
   text,
-  fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value) ?? "null").filter((json) => !forbiddenKey.test(json)),
+  fc
+    .jsonValue({ maxDepth: 2 })
+    .map((value) => JSON.stringify(value) ?? "null")
+    .filter((json) => !forbiddenKey.test(json)),
   fc.constantFrom('{"a": 1}', "[1, 2]", "Error: failed"),
 );
 const historyArbitrary = fc
   .array(
     fc.record({
       user: text,
-      steps: fc.array(fc.array(fc.record({ name: fc.constantFrom("get_weather", "search", "calc-2"), args: fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.jsonValue({ maxDepth: 1 })).filter((args) => !forbiddenKey.test(JSON.stringify(args))), content: toolContent, stepText: text }), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+      steps: fc.array(
+        fc.array(
+          fc.record({
+            name: fc.constantFrom("get_weather", "search", "calc-2"),
+            args: fc
+              .dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }))
+              .filter((args) => !forbiddenKey.test(JSON.stringify(args))),
+            content: toolContent,
+            stepText: text,
+          }),
+          { minLength: 1, maxLength: 3 },
+        ),
+        { maxLength: 3 },
+      ),
       answer: fc.option(text, { nil: undefined }),
     }),
     { minLength: 1, maxLength: 8 },
@@ -219,11 +344,31 @@ const historyArbitrary = fc
     for (const turn of turns) {
       messages.push({ id: next(), role: "user", content: turn.user, timestamp: counter });
       for (const step of turn.steps) {
-        const calls = step.map((call) => ({ id: `call-${++counter}`, name: call.name, arguments: call.args as Record<string, unknown> }));
-        messages.push({ id: next(), role: "assistant", content: step[0]!.stepText, toolCalls: calls, timestamp: counter });
-        step.forEach((call, index) => messages.push({ id: next(), role: "tool", toolCallId: calls[index]!.id, name: call.name, content: call.content, timestamp: counter }));
+        const calls = step.map((call) => ({
+          id: `call-${++counter}`,
+          name: call.name,
+          arguments: call.args as Record<string, unknown>,
+        }));
+        messages.push({
+          id: next(),
+          role: "assistant",
+          content: step[0]!.stepText,
+          toolCalls: calls,
+          timestamp: counter,
+        });
+        step.forEach((call, index) =>
+          messages.push({
+            id: next(),
+            role: "tool",
+            toolCallId: calls[index]!.id,
+            name: call.name,
+            content: call.content,
+            timestamp: counter,
+          }),
+        );
       }
-      if (turn.answer !== undefined) messages.push({ id: next(), role: "assistant", content: turn.answer, timestamp: counter });
+      if (turn.answer !== undefined)
+        messages.push({ id: next(), role: "assistant", content: turn.answer, timestamp: counter });
     }
     return messages;
   });
@@ -243,8 +388,21 @@ describe("round trips", () => {
   it("brings back tool data with plain constructor and prototype keys (data, not prototype poison)", () => {
     const history: AgentMessage[] = [
       { id: "u", role: "user", content: "Who won in 1961?", timestamp: 1 },
-      { id: "a", role: "assistant", content: "", toolCalls: [{ id: "c", name: "f1_results", arguments: { year: 1961, constructor: "Ferrari" } }], timestamp: 2 },
-      { id: "t", role: "tool", toolCallId: "c", name: "f1_results", content: '{"constructor":"Ferrari","prototype":false,"car":{"constructor":{"name":"Scuderia"}}}', timestamp: 3 },
+      {
+        id: "a",
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c", name: "f1_results", arguments: { year: 1961, constructor: "Ferrari" } }],
+        timestamp: 2,
+      },
+      {
+        id: "t",
+        role: "tool",
+        toolCallId: "c",
+        name: "f1_results",
+        content: '{"constructor":"Ferrari","prototype":false,"car":{"constructor":{"name":"Scuderia"}}}',
+        timestamp: 3,
+      },
       { id: "b", role: "assistant", content: "Ferrari.", timestamp: 4 },
     ];
     const back = convertToModelMessages(JSON.parse(JSON.stringify(convertToUIMessages(history))));

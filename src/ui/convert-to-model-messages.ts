@@ -14,7 +14,15 @@ type Segment =
   | { kind: "tool"; toolCallId: string; toolName: string; input: Record<string, unknown>; content?: string };
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
-const toolStates = new Set(["input-streaming", "input-available", "approval-requested", "approval-responded", "output-available", "output-error", "output-denied"]);
+const toolStates = new Set([
+  "input-streaming",
+  "input-available",
+  "approval-requested",
+  "approval-responded",
+  "output-available",
+  "output-error",
+  "output-denied",
+]);
 
 class Issue extends Error {
   constructor(
@@ -63,10 +71,12 @@ function convertOne(raw: unknown): AgentMessage[] {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Issue("", "expected a message object");
   const message = raw as Record<string, unknown>;
   const id = message.id;
-  if (typeof id !== "string" || id.length === 0 || id.length > 512) throw new Issue("id", "expected a non-empty string of at most 512 characters");
+  if (typeof id !== "string" || id.length === 0 || id.length > 512)
+    throw new Issue("id", "expected a non-empty string of at most 512 characters");
   const role = message.role;
   if (role === "data") return []; // v4 data messages carry no conversation
-  if (role !== "user" && role !== "assistant" && role !== "system") throw new Issue("role", 'expected "user", "assistant" or "system"');
+  if (role !== "user" && role !== "assistant" && role !== "system")
+    throw new Issue("role", 'expected "user", "assistant" or "system"');
 
   const segments = readSegments(message);
   const produced = role === "assistant" ? buildAssistant(segments) : buildText(role, segments);
@@ -85,7 +95,8 @@ function readSegments(message: Record<string, unknown>): Segment[] {
   if (Array.isArray(message.parts)) {
     return message.parts.flatMap((part, index) => readPart(part, `parts.${index}`));
   }
-  if (typeof message.content !== "string") throw new Issue("parts", "expected `parts` (an array) or `content` (a string)");
+  if (typeof message.content !== "string")
+    throw new Issue("parts", "expected `parts` (an array) or `content` (a string)");
   const segments: Segment[] = message.content.length > 0 ? [{ kind: "text", text: message.content }] : [];
   if (message.toolInvocations !== undefined) {
     if (!Array.isArray(message.toolInvocations)) throw new Issue("toolInvocations", "expected an array");
@@ -129,7 +140,8 @@ function readPart(part: unknown, path: string): Segment[] {
     default:
       if (type.startsWith("tool-")) {
         const toolName = type.slice("tool-".length);
-        if (!toolNamePattern.test(toolName)) throw new Issue(`${path}.type`, "expected tool-<name> with a name of 1-64 letters, digits, _ or -");
+        if (!toolNamePattern.test(toolName))
+          throw new Issue(`${path}.type`, "expected tool-<name> with a name of 1-64 letters, digits, _ or -");
         const segment = readToolPart(value, toolName, path);
         return segment ? [segment] : [];
       }
@@ -144,14 +156,16 @@ function readToolPart(part: Record<string, unknown>, toolName: string, path: str
   }
   let content: string | undefined;
   if (part.state === "output-available") content = serializeToolResult(part.output);
-  else if (part.state === "output-error") content = `Error: ${typeof part.errorText === "string" ? part.errorText : "the tool failed"}`;
+  else if (part.state === "output-error")
+    content = `Error: ${typeof part.errorText === "string" ? part.errorText : "the tool failed"}`;
   else if (part.state === "output-denied") content = "Error: the user denied this tool call.";
   else return undefined; // incomplete: never sent
   return { kind: "tool", toolCallId, toolName, input: readInput(part.input, `${path}.input`), content };
 }
 
 function readInvocationV4(invocation: unknown, path: string): Segment | undefined {
-  if (invocation === null || typeof invocation !== "object" || Array.isArray(invocation)) throw new Issue(path, "expected a tool invocation object");
+  if (invocation === null || typeof invocation !== "object" || Array.isArray(invocation))
+    throw new Issue(path, "expected a tool invocation object");
   const value = invocation as Record<string, unknown>;
   const toolCallId = readToolCallId(value.toolCallId, `${path}.toolCallId`);
   if (typeof value.toolName !== "string" || !toolNamePattern.test(value.toolName)) {
@@ -171,13 +185,15 @@ function readInvocationV4(invocation: unknown, path: string): Segment | undefine
 }
 
 function readToolCallId(value: unknown, path: string): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 512) throw new Issue(path, "expected a non-empty string of at most 512 characters");
+  if (typeof value !== "string" || value.length === 0 || value.length > 512)
+    throw new Issue(path, "expected a non-empty string of at most 512 characters");
   return value;
 }
 
 function readInput(value: unknown, path: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw new Issue(path, "expected the tool input to be a JSON object");
+  if (typeof value !== "object" || Array.isArray(value))
+    throw new Issue(path, "expected the tool input to be a JSON object");
   return value as Record<string, unknown>;
 }
 
@@ -185,7 +201,8 @@ function buildText(role: "user" | "system", segments: Segment[]): AgentMessage[]
   const lines: string[] = [];
   for (const segment of segments) {
     if (segment.kind === "text") lines.push(segment.text);
-    else if (segment.kind === "file") lines.push(`[Attached file${segment.filename ? `: ${segment.filename}` : ""} (${segment.mediaType})]`);
+    else if (segment.kind === "file")
+      lines.push(`[Attached file${segment.filename ? `: ${segment.filename}` : ""} (${segment.mediaType})]`);
   }
   return [{ role, content: lines.join("\n") }];
 }
@@ -198,10 +215,16 @@ function buildAssistant(segments: Segment[]): AgentMessage[] {
   const flush = () => {
     if (text.length === 0 && tools.length === 0) return;
     const assistant: AssistantMessage = { role: "assistant", content: text.join("\n") };
-    if (tools.length > 0) assistant.toolCalls = tools.map((tool) => ({ id: tool.toolCallId, name: tool.toolName, arguments: tool.input }));
+    if (tools.length > 0)
+      assistant.toolCalls = tools.map((tool) => ({ id: tool.toolCallId, name: tool.toolName, arguments: tool.input }));
     produced.push(assistant);
     for (const tool of tools) {
-      produced.push({ role: "tool", toolCallId: tool.toolCallId, name: tool.toolName, content: tool.content! } satisfies ToolMessage);
+      produced.push({
+        role: "tool",
+        toolCallId: tool.toolCallId,
+        name: tool.toolName,
+        content: tool.content!,
+      } satisfies ToolMessage);
     }
     text = [];
     tools = [];
@@ -224,9 +247,15 @@ function readMetadata(message: Record<string, unknown>, count: number): { ids?: 
   if (agentcore === null || typeof agentcore !== "object") return {};
   const { ids, timestamps } = agentcore as Record<string, unknown>;
   const validIds =
-    Array.isArray(ids) && ids.length === count && ids.every((id) => typeof id === "string" && id.length > 0 && id.length <= 512) ? (ids as string[]) : undefined;
+    Array.isArray(ids) &&
+    ids.length === count &&
+    ids.every((id) => typeof id === "string" && id.length > 0 && id.length <= 512)
+      ? (ids as string[])
+      : undefined;
   const validTimestamps =
-    Array.isArray(timestamps) && timestamps.length === count && timestamps.every((time) => typeof time === "number" && Number.isFinite(time) && time >= 0)
+    Array.isArray(timestamps) &&
+    timestamps.length === count &&
+    timestamps.every((time) => typeof time === "number" && Number.isFinite(time) && time >= 0)
       ? (timestamps as number[])
       : undefined;
   return { ...(validIds ? { ids: validIds } : {}), ...(validTimestamps ? { timestamps: validTimestamps } : {}) };
@@ -235,13 +264,23 @@ function readMetadata(message: Record<string, unknown>, count: number): { ids?: 
 function readCreatedAt(message: Record<string, unknown>): number | undefined {
   const value = message.createdAt;
   if (value === undefined || value === null) return undefined;
-  const time = value instanceof Date ? value.getTime() : typeof value === "string" || typeof value === "number" ? new Date(value).getTime() : Number.NaN;
-  if (!Number.isFinite(time) || time < 0) throw new Issue("createdAt", "expected a date (ISO string, milliseconds or Date)");
+  const time =
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === "string" || typeof value === "number"
+        ? new Date(value).getTime()
+        : Number.NaN;
+  if (!Number.isFinite(time) || time < 0)
+    throw new Issue("createdAt", "expected a date (ISO string, milliseconds or Date)");
   return time;
 }
 
 /** Puts `id` first and `timestamp` last, as messages are written elsewhere (stable JSON). */
 function orderKeys(message: AgentMessage): AgentMessage {
   const { id, timestamp, ...rest } = message;
-  return { ...(id === undefined ? {} : { id }), ...rest, ...(timestamp === undefined ? {} : { timestamp }) } as AgentMessage;
+  return {
+    ...(id === undefined ? {} : { id }),
+    ...rest,
+    ...(timestamp === undefined ? {} : { timestamp }),
+  } as AgentMessage;
 }

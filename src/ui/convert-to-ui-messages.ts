@@ -22,7 +22,12 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
     const message = history[index]!;
     if (message.role === "user" || message.role === "system") {
       finish();
-      output.push(withMetadata({ id: message.id ?? newId(), role: message.role, parts: [{ type: "text", text: message.content }] }, [message]));
+      output.push(
+        withMetadata(
+          { id: message.id ?? newId(), role: message.role, parts: [{ type: "text", text: message.content }] },
+          [message],
+        ),
+      );
       continue;
     }
     if (message.role === "tool") continue; // placed with its call below
@@ -30,7 +35,8 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
     const parts: UIMessagePart[] = current.message.parts;
     parts.push({ type: "step-start" });
     current.sources.push(message);
-    if (message.content.length > 0 || !message.toolCalls?.length) parts.push({ type: "text", text: message.content, state: "done" });
+    if (message.content.length > 0 || !message.toolCalls?.length)
+      parts.push({ type: "text", text: message.content, state: "done" });
     // After repair, a step's results are the tool messages right after it.
     const results = new Map<string, ToolMessage>();
     for (let next = index + 1; next < history.length && history[next]!.role === "tool"; next++) {
@@ -41,7 +47,13 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
       const result = results.get(call.id);
       if (!result) continue;
       current.sources.push(result);
-      parts.push({ type: `tool-${call.name}`, toolCallId: call.id, state: "output-available", input: call.arguments, output: toolOutput(result.content) });
+      parts.push({
+        type: `tool-${call.name}`,
+        toolCallId: call.id,
+        state: "output-available",
+        input: call.arguments,
+        output: toolOutput(result.content),
+      });
     }
   }
   finish();

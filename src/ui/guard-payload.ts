@@ -38,13 +38,19 @@ export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unkn
   const refuse = (index: number, path: string, message: string): never => {
     throw new InvalidMessageError({ issues: [{ index, path, message }] });
   };
-  if (!Array.isArray(input)) refuse(-1, "", `expected an array of UI messages, got ${input === null ? "null" : typeof input}`);
+  if (!Array.isArray(input))
+    refuse(-1, "", `expected an array of UI messages, got ${input === null ? "null" : typeof input}`);
   const list = input as unknown[];
   if (list.length > maxMessages) refuse(-1, "", `${list.length} messages is more than the limit of ${maxMessages}`);
 
   // Walk every value once: depth, cycles and keys.
   const seen = new Set<object>();
-  const stack: { value: unknown; depth: number; index: number; path: string }[] = list.map((value, index) => ({ value, depth: 1, index, path: "" }));
+  const stack: { value: unknown; depth: number; index: number; path: string }[] = list.map((value, index) => ({
+    value,
+    depth: 1,
+    index,
+    path: "",
+  }));
   while (stack.length > 0) {
     const { value, depth, index, path } = stack.pop()!;
     if (typeof value === "string") {
@@ -56,9 +62,15 @@ export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unkn
     if (seen.has(value)) refuse(index, path, "contains a cycle");
     seen.add(value);
     for (const key of Object.keys(value)) {
-      if (pollutes(value as Record<string, unknown>, key)) refuse(index, path ? `${path}.${key}` : key, `the key "${key}" is not accepted`);
+      if (pollutes(value as Record<string, unknown>, key))
+        refuse(index, path ? `${path}.${key}` : key, `the key "${key}" is not accepted`);
       if (loneSurrogate.test(key)) refuse(index, path, "has a key with a lone surrogate (not valid UTF-16)");
-      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, index, path: path ? `${path}.${key}` : key });
+      stack.push({
+        value: (value as Record<string, unknown>)[key],
+        depth: depth + 1,
+        index,
+        path: path ? `${path}.${key}` : key,
+      });
     }
   }
   const bytes = utf8ByteLength(JSON.stringify(list));

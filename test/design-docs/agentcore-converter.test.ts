@@ -34,8 +34,18 @@ describe("AgentCore document: convertToModelMessages", () => {
 
     expect(modelMessages).toMatchObject([
       { id: "msg-1", role: "user", content: "What's the weather in Tokyo?" },
-      { id: "msg-2", role: "assistant", content: "", toolCalls: [{ id: "call_abc123", name: "get_weather", arguments: { city: "Tokyo" } }] },
-      { role: "tool", toolCallId: "call_abc123", name: "get_weather", content: '{"temperature":"22°C","condition":"Sunny"}' },
+      {
+        id: "msg-2",
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "call_abc123", name: "get_weather", arguments: { city: "Tokyo" } }],
+      },
+      {
+        role: "tool",
+        toolCallId: "call_abc123",
+        name: "get_weather",
+        content: '{"temperature":"22°C","condition":"Sunny"}',
+      },
     ]);
   });
 });

@@ -44,7 +44,10 @@ describe("AgentCore document: VectorMemoryProvider", () => {
     const rows: { text: string; metadata: { sessionId?: string } }[] = [];
     const vectorProvider = new VectorMemoryProvider({
       search: async (query: string, limit = 5) =>
-        rows.filter((row) => row.text.toLowerCase().includes("dashboard")).slice(0, limit).map((row) => row.text),
+        rows
+          .filter((row) => row.text.toLowerCase().includes("dashboard"))
+          .slice(0, limit)
+          .map((row) => row.text),
       insert: async (text: string, metadata) => {
         rows.push({ text, metadata });
       },

@@ -40,12 +40,14 @@ vi.mock("mem0ai", () => ({
   },
 }));
 
-
 /** What "openai/…" and "anthropic/…" answer in this file: a script each test sets. */
 let script: (call: MockCall, index: number) => MockResponse = () => ({ text: "OK." });
 const model = new MockLanguageModel({ responses: (call, index) => script(call, index) });
-const remember = (key: string, value: string): MockResponse => ({ toolCalls: [{ name: "remember_fact", arguments: { key, value } }] });
-const lastUserText = (call: MockCall) => [...call.messages].reverse().find((message) => message.role === "user")?.content ?? "";
+const remember = (key: string, value: string): MockResponse => ({
+  toolCalls: [{ name: "remember_fact", arguments: { key, value } }],
+});
+const lastUserText = (call: MockCall) =>
+  [...call.messages].reverse().find((message) => message.role === "user")?.content ?? "";
 
 let directory: string;
 const cwd = process.cwd();
@@ -68,7 +70,10 @@ beforeAll(async () => {
 afterAll(async () => {
   process.chdir(cwd);
   rmSync(directory, { recursive: true, force: true });
-  for (const [name, value] of [["UPSTASH_REDIS_REST_URL", environment.url], ["UPSTASH_REDIS_REST_TOKEN", environment.token]] as const) {
+  for (const [name, value] of [
+    ["UPSTASH_REDIS_REST_URL", environment.url],
+    ["UPSTASH_REDIS_REST_TOKEN", environment.token],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -109,7 +114,10 @@ describe("strategy-examples.ts", () => {
     // Sliding window: after 30 turns the model sees at most the last 12 (the current one among
     // them; the window's start moves a quarter at a time for stable prompt prefixes, docs/context-strategies.md).
     for (let turn = 1; turn <= 30; turn++) await agentSliding.run(`question ${turn}`);
-    const seen = model.calls.at(-1)!.messages.filter((message) => message.role === "user").map((message) => message.content);
+    const seen = model.calls
+      .at(-1)!
+      .messages.filter((message) => message.role === "user")
+      .map((message) => message.content);
     expect(seen.length).toBeGreaterThanOrEqual(9);
     expect(seen.length).toBeLessThanOrEqual(12);
     expect(seen).toEqual(Array.from({ length: seen.length }, (_, index) => `question ${30 - seen.length + 1 + index}`));
@@ -124,7 +132,10 @@ describe("strategy-examples.ts", () => {
   });
 
   it("new SummaryMemory(10, 4): ten turns are not summarised, the eleventh is, and 4 earlier turns stay verbatim", async () => {
-    script = (call) => (call.system?.includes("running summary") ? { text: "Summary of the early questions." } : { text: `answer to ${lastUserText(call)}` });
+    script = (call) =>
+      call.system?.includes("running summary")
+        ? { text: "Summary of the early questions." }
+        : { text: `answer to ${lastUserText(call)}` };
     const agentSummary = new Agent({
       model: "openai/gpt-4o-mini",
       memory: new SummaryMemory(10, 4), // Summarize after 10 turns, retain 4 recent turns
@@ -164,7 +175,10 @@ describe("built-in-stores.ts", () => {
     expect(await inMemoryStore.getMessages("nobody")).toEqual([]);
     const result = await agent.run("Hello file store");
     const reopened = new FileMemoryStore("./storage/agent-sessions.json");
-    expect((await reopened.getMessages(result.sessionId)).map((message) => message.content)).toEqual(["Hello file store", "OK."]);
+    expect((await reopened.getMessages(result.sessionId)).map((message) => message.content)).toEqual([
+      "Hello file store",
+      "OK.",
+    ]);
     expect(readFileSync(join(directory, "storage", "agent-sessions.json"), "utf8").length).toBeGreaterThan(0);
   });
 });
@@ -178,11 +192,15 @@ describe("redis-memory-store.ts (the real @upstash/redis, through a REST bridge 
     const store: MemoryStore = new RedisMemoryStore();
     const id = sessionId();
     await agentWithRedis.run({ input: "Hello Redis", sessionId: id });
-    const stored: AgentMessage[] = await (agentWithRedis.memoryStore as InstanceType<typeof RedisMemoryStore>).getMessages(id);
+    const stored: AgentMessage[] = await (
+      agentWithRedis.memoryStore as InstanceType<typeof RedisMemoryStore>
+    ).getMessages(id);
     expect(stored.map((message) => message.content)).toEqual(["Hello Redis", "OK."]);
     expect(await store.getMessages(id)).toEqual(stored);
     // It went over Upstash's REST protocol, and the client stored the history as one JSON value.
-    expect(bridge.requests.some((request) => JSON.stringify(request.body).includes(`"chat:messages:${id}"`))).toBe(true);
+    expect(bridge.requests.some((request) => JSON.stringify(request.body).includes(`"chat:messages:${id}"`))).toBe(
+      true,
+    );
     expect(JSON.parse((await redis.get(`chat:messages:${id}`))!)).toEqual(stored);
   });
 
@@ -195,14 +213,16 @@ describe("redis-memory-store.ts (the real @upstash/redis, through a REST bridge 
     agent.on("tool:result", (event) => toolResults.push(event.result));
 
     model.calls.length = 0;
-    script = (_call, index) => (index === 0 ? remember("tech_stack", "TypeScript, Dark Mode, Next.js") : { text: "Noted." });
+    script = (_call, index) =>
+      index === 0 ? remember("tech_stack", "TypeScript, Dark Mode, Next.js") : { text: "Noted." };
     await agent.run({ input: "Remember that I prefer TypeScript and Dark Mode in Next.js.", sessionId: id });
     expect(toolResults).toEqual(["Remembered: tech_stack = TypeScript, Dark Mode, Next.js"]);
     expect(await rawHash(`chat:facts:${id}`)).toEqual({ tech_stack: "TypeScript, Dark Mode, Next.js" });
     expect(await store.getFacts(id)).toEqual({ tech_stack: "TypeScript, Dark Mode, Next.js" });
 
     model.calls.length = 0;
-    script = (_call, index) => (index === 0 ? { toolCalls: [{ name: "recall_fact", arguments: { key: "tech_stack" } }] } : { text: "A button." });
+    script = (_call, index) =>
+      index === 0 ? { toolCalls: [{ name: "recall_fact", arguments: { key: "tech_stack" } }] } : { text: "A button." };
     await agent.run({ input: "Generate a button.", sessionId: id });
     expect(model.calls[0]!.system).toContain('"tech_stack": "TypeScript, Dark Mode, Next.js"');
     expect(toolResults.at(-1)).toBe(JSON.stringify({ key: "tech_stack", value: "TypeScript, Dark Mode, Next.js" }));
@@ -213,7 +233,8 @@ describe("redis-memory-store.ts (the real @upstash/redis, through a REST bridge 
     expect(model.calls[0]!.system ?? "").not.toContain("tech_stack");
 
     model.calls.length = 0;
-    script = (_call, index) => (index === 0 ? { toolCalls: [{ name: "forget_fact", arguments: { key: "tech_stack" } }] } : { text: "Forgotten." });
+    script = (_call, index) =>
+      index === 0 ? { toolCalls: [{ name: "forget_fact", arguments: { key: "tech_stack" } }] } : { text: "Forgotten." };
     await agent.run({ input: "Forget my stack.", sessionId: id });
     expect(toolResults.at(-1)).toBe("Forgotten: tech_stack");
     expect(await store.getFacts(id)).toEqual({});
@@ -230,7 +251,13 @@ describe("redis-memory-store.ts (the real @upstash/redis, through a REST bridge 
   it("memory tools, user scope: a user's facts land in chat:facts:user:<userId> and follow the user across sessions only", async () => {
     const { RedisMemoryStore } = await import("./fixtures/redis-memory-store");
     const store = new RedisMemoryStore();
-    const agent = new Agent({ model: "openai/gpt-4o", memoryStore: store, enableMemoryTools: true, factScope: "user", maxSteps: 3 });
+    const agent = new Agent({
+      model: "openai/gpt-4o",
+      memoryStore: store,
+      enableMemoryTools: true,
+      factScope: "user",
+      maxSteps: 3,
+    });
     const userId = `u-${globalThis.crypto.randomUUID()}`;
     model.calls.length = 0;
     script = (_call, index) => (index === 0 ? remember("language", "TypeScript") : { text: "Noted." });
@@ -259,7 +286,7 @@ describe("agentic-memory-demo.ts", () => {
   it("remembers the preference in turn 1 and uses it in turn 2", async () => {
     script = (call, index) => {
       if (index === 0) return remember("tech_stack", "TypeScript, Dark Mode, Next.js");
-      return { text: call.system?.includes("Dark Mode") ? "<Button className=\"dark\" /> (TypeScript)" : "<button />" };
+      return { text: call.system?.includes("Dark Mode") ? '<Button className="dark" /> (TypeScript)' : "<button />" };
     };
     const agent = new Agent({
       model: "openai/gpt-4o",
@@ -276,7 +303,11 @@ describe("agentic-memory-demo.ts", () => {
     // Turn 2: In a later turn, the agent automatically recalls the saved facts!
     const res2 = await agent.run("Generate a basic button component for me.");
     expect(res1.toolCalls.map((call) => call.name)).toEqual(["remember_fact"]);
-    expect(model.calls.map((call) => call.tools?.map((tool) => tool.name).sort())[0]).toEqual(["forget_fact", "recall_fact", "remember_fact"]);
+    expect(model.calls.map((call) => call.tools?.map((tool) => tool.name).sort())[0]).toEqual([
+      "forget_fact",
+      "recall_fact",
+      "remember_fact",
+    ]);
     expect(model.calls.at(-1)!.system).toContain("You are a helpful coding assistant.");
     expect(model.calls.at(-1)!.system).toContain('"tech_stack": "TypeScript, Dark Mode, Next.js"');
     expect(res2.text).toBe('<Button className="dark" /> (TypeScript)');
@@ -315,7 +346,13 @@ describe("mem0-integration.ts (mem0ai's MemoryClient scripted)", () => {
 describe("app/api/chat/route.ts", () => {
   const userMessage = (id: string, text: string) => ({ id, role: "user", parts: [{ type: "text", text }] });
   const post = async (POST: (req: Request) => Promise<Response>, body: unknown) =>
-    await POST(new Request("http://localhost/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+    await POST(
+      new Request("http://localhost/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
   let warn: ReturnType<typeof vi.spyOn>;
   let log: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {
@@ -334,7 +371,9 @@ describe("app/api/chat/route.ts", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(await response.text()).toBe("You said: Hello route");
-    await vi.waitFor(() => expect(log).toHaveBeenCalledWith(expect.stringMatching(/^\[Session user_123\] Usage: \d+ tokens$/)));
+    await vi.waitFor(() =>
+      expect(log).toHaveBeenCalledWith(expect.stringMatching(/^\[Session user_123\] Usage: \d+ tokens$/)),
+    );
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]![0])).toMatch(/no sessionId/);
 
@@ -343,7 +382,10 @@ describe("app/api/chat/route.ts", () => {
     const sessions = await stored.entries();
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.sessionId).toMatch(/^request-/);
-    expect((await stored.getMessages(sessions[0]!.sessionId)).map((message) => message.content)).toEqual(["Hello route", "You said: Hello route"]);
+    expect((await stored.getMessages(sessions[0]!.sessionId)).map((message) => message.content)).toEqual([
+      "Hello route",
+      "You said: Hello route",
+    ]);
 
     // sliding_window (20 turns by default) applies to the client's history.
     const history = Array.from({ length: 25 }, (_, turn) => [
@@ -354,7 +396,9 @@ describe("app/api/chat/route.ts", () => {
     const long = await post(POST, { messages: [...history, userMessage("last", "and now?")] });
     expect(long.status).toBe(200);
     await long.text();
-    const users = model.calls[0]!.messages.filter((message) => message.role === "user").map((message) => message.content);
+    const users = model.calls[0]!.messages.filter((message) => message.role === "user").map(
+      (message) => message.content,
+    );
     expect(users.length).toBeGreaterThanOrEqual(15);
     expect(users.length).toBeLessThanOrEqual(20);
     expect(users.at(-1)).toBe("and now?");
@@ -363,13 +407,18 @@ describe("app/api/chat/route.ts", () => {
   it("two clients never see or change each other's conversation, whatever sessionId their body claims", async () => {
     const { POST } = await import("./fixtures/app/api/chat/route");
     script = (call, index) =>
-      lastUserText(call).includes("secret") && index % 2 === 0 ? remember("secret", "Alice's password hint is blue") : { text: `seen: ${call.messages.map((message) => message.content).join(" | ")}` };
+      lastUserText(call).includes("secret") && index % 2 === 0
+        ? remember("secret", "Alice's password hint is blue")
+        : { text: `seen: ${call.messages.map((message) => message.content).join(" | ")}` };
     const alice = await post(POST, { messages: [userMessage("a1", "My secret hint is blue")], sessionId: "user_123" });
     expect(alice.status).toBe(200);
     await alice.text();
 
     model.calls.length = 0;
-    const bob = await post(POST, { messages: [userMessage("b1", "What do you know about me?")], sessionId: "user_123" });
+    const bob = await post(POST, {
+      messages: [userMessage("b1", "What do you know about me?")],
+      sessionId: "user_123",
+    });
     expect(bob.status).toBe(200);
     expect(await bob.text()).toBe("seen: What do you know about me?");
     expect(model.calls).toHaveLength(1);
@@ -380,7 +429,9 @@ describe("app/api/chat/route.ts", () => {
     const stored = new FileMemoryStore("./storage/sessions.json");
     const histories = await Promise.all((await stored.entries()).map((entry) => stored.getMessages(entry.sessionId)));
     const alices = histories.filter((messages) => messages.some((message) => message.content.includes("secret")));
-    const bobs = histories.filter((messages) => messages.some((message) => message.content.includes("What do you know")));
+    const bobs = histories.filter((messages) =>
+      messages.some((message) => message.content.includes("What do you know")),
+    );
     expect(alices).toHaveLength(1);
     expect(bobs).toHaveLength(1);
     expect(alices[0]).not.toBe(bobs[0]);

@@ -32,7 +32,13 @@ function conversation(turns: number, prefix = "q"): ModelMessage[] {
 
 describe("AgentLIB document: the MemoryProvider contract", () => {
   it("exports the document's types with its shapes", () => {
-    const metadata: MemoryMetadata = { createdAt: new Date(), accessedAt: new Date(), agentName: "a", tags: { topic: "billing" }, tokenCount: 3 };
+    const metadata: MemoryMetadata = {
+      createdAt: new Date(),
+      accessedAt: new Date(),
+      agentName: "a",
+      tags: { topic: "billing" },
+      tokenCount: 3,
+    };
     const entry: MemoryEntry = { id: "1", sessionId: "s", messages: [{ role: "user", content: "hi" }], metadata };
     const read: MemoryReadOptions = { limit: 10, sessionId: "s", query: "q", tags: { topic: "billing" } };
     const write: MemoryWriteOptions = { sessionId: "s", tags: { topic: "billing" }, agentName: "a" };
@@ -46,26 +52,44 @@ describe("AgentLIB document: BufferMemory", () => {
       maxMessages: 40, // Keep the last 40 messages
       maxTokens: 8000, // Optional: trim to token budget
     });
-    await memory.write([{ role: "system", content: "You are helpful." }, ...conversation(30)], { sessionId: "user-123", agentName: "assistant" });
+    await memory.write([{ role: "system", content: "You are helpful." }, ...conversation(30)], {
+      sessionId: "user-123",
+      agentName: "assistant",
+    });
     await memory.write(conversation(1, "other"), { sessionId: "user-456" });
     const history = await memory.read({ sessionId: "user-123" });
     expect(history.some((message) => message.role === "system")).toBe(false);
     expect(history.length).toBeLessThanOrEqual(40);
     expect(history.at(-1)).toMatchObject({ role: "assistant", content: "answer 29" });
     expect(history[0]!.role).toBe("user");
-    expect((await memory.read({ sessionId: "user-456" })).map((message) => message.content)).toEqual(["other0 question", "answer 0"]);
+    expect((await memory.read({ sessionId: "user-456" })).map((message) => message.content)).toEqual([
+      "other0 question",
+      "answer 0",
+    ]);
     // Every message written is kept (windowing is on read, nothing is deleted).
     const [entry] = await memory.entries("user-123");
     expect(entry!.messages).toHaveLength(60);
-    expect(entry!.metadata).toMatchObject({ agentName: "assistant", createdAt: expect.any(Date), accessedAt: expect.any(Date), tokenCount: expect.any(Number) });
+    expect(entry!.metadata).toMatchObject({
+      agentName: "assistant",
+      createdAt: expect.any(Date),
+      accessedAt: expect.any(Date),
+      tokenCount: expect.any(Number),
+    });
   });
 
   it("writes back history plus the new turn without duplicating it (the document's lifecycle)", async () => {
     const memory = new BufferMemory();
     await memory.write(conversation(1), { sessionId: "s" });
     const history = await memory.read({ sessionId: "s" });
-    await memory.write([...history, { role: "user", content: "next" }, { role: "assistant", content: "done" }], { sessionId: "s" });
-    expect((await memory.read({ sessionId: "s" })).map((message) => message.content)).toEqual(["q0 question", "answer 0", "next", "done"]);
+    await memory.write([...history, { role: "user", content: "next" }, { role: "assistant", content: "done" }], {
+      sessionId: "s",
+    });
+    expect((await memory.read({ sessionId: "s" })).map((message) => message.content)).toEqual([
+      "q0 question",
+      "answer 0",
+      "next",
+      "done",
+    ]);
   });
 
   it("applies maxTokens on read", async () => {
@@ -133,7 +157,11 @@ describe("AgentLIB document: SlidingWindowMemory", () => {
       [
         ...conversation(40),
         { role: "user", content: "weather?" },
-        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "get_weather", arguments: { city: "Tokyo" } }] },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "c1", name: "get_weather", arguments: { city: "Tokyo" } }],
+        },
         { role: "tool", toolCallId: "c1", name: "get_weather", content: "sunny" },
         { role: "assistant", content: "It is sunny." },
       ],
@@ -210,18 +238,24 @@ describe("AgentLIB document: CompositeMemory", () => {
       "q2 question",
       "answer 2",
     ]);
-    const concat = new CompositeMemory({ providers: [new BufferMemory(), new VectorMemory({ topK: 5, threshold: 0.7 })], mergeStrategy: "concat" });
+    const concat = new CompositeMemory({
+      providers: [new BufferMemory(), new VectorMemory({ topK: 5, threshold: 0.7 })],
+      mergeStrategy: "concat",
+    });
     await concat.write(conversation(2), { sessionId: "s" });
-    expect(((await concat.read({ sessionId: "s", query: "q0" })) as unknown as ModelMessage[]).map((message) => message.content)).toEqual([
-      "q0 question",
-      "answer 0",
-      "q1 question",
-      "answer 1",
-      "Relevant: q0 question",
-    ]);
-    const priority = new CompositeMemory({ providers: [new BufferMemory(), new VectorMemory({ topK: 5, threshold: 0.7 })], mergeStrategy: "priority" });
+    expect(
+      ((await concat.read({ sessionId: "s", query: "q0" })) as unknown as ModelMessage[]).map(
+        (message) => message.content,
+      ),
+    ).toEqual(["q0 question", "answer 0", "q1 question", "answer 1", "Relevant: q0 question"]);
+    const priority = new CompositeMemory({
+      providers: [new BufferMemory(), new VectorMemory({ topK: 5, threshold: 0.7 })],
+      mergeStrategy: "priority",
+    });
     await priority.write(conversation(1), { sessionId: "s" });
-    expect(((await priority.read({ sessionId: "s" })) as unknown as ModelMessage[]).map((message) => message.content)).toEqual(["q0 question", "answer 0"]);
+    expect(
+      ((await priority.read({ sessionId: "s" })) as unknown as ModelMessage[]).map((message) => message.content),
+    ).toEqual(["q0 question", "answer 0"]);
   });
 });
 
@@ -235,16 +269,19 @@ describe("AgentLIB document: stale-session cleanup", () => {
       await memory.write(conversation(1), { sessionId: "fresh" });
 
       // Periodic cleanup
-      const timer = setInterval(async () => {
-        const entries = await memory.entries();
-        const stale = entries.filter((e) => {
-          const age = Date.now() - e.metadata.accessedAt.getTime();
-          return age > 7 * 24 * 60 * 60 * 1000; // 7 days
-        });
-        for (const entry of stale) {
-          await memory.clear(entry.sessionId);
-        }
-      }, 60 * 60 * 1000); // Every hour
+      const timer = setInterval(
+        async () => {
+          const entries = await memory.entries();
+          const stale = entries.filter((e) => {
+            const age = Date.now() - e.metadata.accessedAt.getTime();
+            return age > 7 * 24 * 60 * 60 * 1000; // 7 days
+          });
+          for (const entry of stale) {
+            await memory.clear(entry.sessionId);
+          }
+        },
+        60 * 60 * 1000,
+      ); // Every hour
 
       await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
       clearInterval(timer);
@@ -317,13 +354,27 @@ describe("AgentLIB document: Memory Lifecycle", () => {
     const { z } = await import("zod");
     const memory = new SlidingWindowMemory({ maxTokens: 4000, maxTurns: 30 });
     const model = new MockLanguageModel({
-      responses: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Tokyo" } }] }, { text: "It is sunny." }, { text: "Yes." }],
+      responses: [
+        { toolCalls: [{ name: "get_weather", arguments: { city: "Tokyo" } }] },
+        { text: "It is sunny." },
+        { text: "Yes." },
+      ],
     });
-    const get_weather = tool({ description: "Weather of a city", parameters: z.object({ city: z.string() }), execute: async () => "sunny" });
+    const get_weather = tool({
+      description: "Weather of a city",
+      parameters: z.object({ city: z.string() }),
+      execute: async () => "sunny",
+    });
     const agent = createAgent({ model, tools: { get_weather } }).memory(memory);
     await agent.run({ input: "Weather in Tokyo?", sessionId: "s" });
     await agent.run({ input: "Sure?", sessionId: "s" });
-    expect(model.calls[2]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(model.calls[2]!.messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+    ]);
   });
 });
 
@@ -386,7 +437,11 @@ describe("AgentLIB document: Example: Tagged Memories", () => {
         sentiment: "positive",
       },
     });
-    expect((await memory.entries("user-123"))[0]!.metadata.tags).toEqual({ resolved: "true", category: "billing", sentiment: "positive" });
+    expect((await memory.entries("user-123"))[0]!.metadata.tags).toEqual({
+      resolved: "true",
+      category: "billing",
+      sentiment: "positive",
+    });
 
     // With a model, run:end's state holds the conversation the agent wrote.
     const withModel = createAgent({ name: "support-agent", model: scriptedModel() }).memory(memory);
@@ -424,11 +479,24 @@ describe("AgentLIB document: Example: Redis Memory (real Redis)", () => {
     await agent.run({ input: "My name is Alice.", sessionId });
     await agent.run({ input: "I live in Lisbon.", sessionId });
     await agent.run({ input: "Who am I?", sessionId });
-    expect(contents(model.calls[2]!.messages)).toEqual(["My name is Alice.", "reply 1", "I live in Lisbon.", "reply 3", "Who am I?"]);
+    expect(contents(model.calls[2]!.messages)).toEqual([
+      "My name is Alice.",
+      "reply 1",
+      "I live in Lisbon.",
+      "reply 3",
+      "Who am I?",
+    ]);
 
     // Every write overwrites the key with the whole conversation: no turn is lost.
     const stored = await memory.read({ sessionId });
-    expect(contents(stored)).toEqual(["My name is Alice.", "reply 1", "I live in Lisbon.", "reply 3", "Who am I?", "reply 5"]);
+    expect(contents(stored)).toEqual([
+      "My name is Alice.",
+      "reply 1",
+      "I live in Lisbon.",
+      "reply 3",
+      "Who am I?",
+      "reply 5",
+    ]);
     expect(contents(await memory.read({ sessionId, limit: 2 }))).toEqual(["Who am I?", "reply 5"]);
 
     // Another agent (another connection) continues the same conversation.
@@ -436,7 +504,11 @@ describe("AgentLIB document: Example: Redis Memory (real Redis)", () => {
     memories.push(other);
     const second = createAgent({ name: "assistant", model }).memory(other);
     await second.run({ input: "And where do I live?", sessionId });
-    expect(contents(model.calls[3]!.messages).slice(0, 3)).toEqual(["My name is Alice.", "reply 1", "I live in Lisbon."]);
+    expect(contents(model.calls[3]!.messages).slice(0, 3)).toEqual([
+      "My name is Alice.",
+      "reply 1",
+      "I live in Lisbon.",
+    ]);
 
     // Sessions stay apart; clear(sessionId) forgets one.
     const bob = `agentlib-doc-${run}-user-2`;
@@ -471,7 +543,8 @@ describe("AgentLIB document: CompositeMemory and SummarizingMemory as an agent's
     const memory = new SummarizingMemory({ recentMessages: 2, summaryModel, summarizeEvery: 2, maxSummaryTokens: 500 });
     const model = scriptedModel();
     const agent = createAgent({ model }).memory(memory);
-    for (const input of ["I am Alice.", "I like tea.", "And cake.", "What do I like?"]) await agent.run({ input, sessionId: "s" });
+    for (const input of ["I am Alice.", "I like tea.", "And cake.", "What do I like?"])
+      await agent.run({ input, sessionId: "s" });
     const last = model.calls.at(-1)!;
     expect(last.system).toContain("The user is Alice and likes tea.");
     expect(last.messages.at(-1)!.content).toBe("What do I like?");
@@ -491,16 +564,19 @@ describe("AgentLIB document: Clear stale sessions, with an agent", () => {
       await agent.run({ input: "New question", sessionId: "user-new" });
 
       // Periodic cleanup
-      const timer = setInterval(async () => {
-        const entries = await memory.entries();
-        const stale = entries.filter((e) => {
-          const age = Date.now() - e.metadata.accessedAt.getTime();
-          return age > 7 * 24 * 60 * 60 * 1000; // 7 days
-        });
-        for (const entry of stale) {
-          await memory.clear(entry.sessionId);
-        }
-      }, 60 * 60 * 1000); // Every hour
+      const timer = setInterval(
+        async () => {
+          const entries = await memory.entries();
+          const stale = entries.filter((e) => {
+            const age = Date.now() - e.metadata.accessedAt.getTime();
+            return age > 7 * 24 * 60 * 60 * 1000; // 7 days
+          });
+          for (const entry of stale) {
+            await memory.clear(entry.sessionId);
+          }
+        },
+        60 * 60 * 1000,
+      ); // Every hour
 
       await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
       clearInterval(timer);

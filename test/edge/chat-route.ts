@@ -1,13 +1,25 @@
 // A Next.js-style chat route with memory, as a user would write it for the edge. The edge runtime
 // tests (test/edge-runtimes.test.ts) bundle it with esbuild under the edge conditions and serve it
 // from Vercel's edge-runtime VM and from workerd: it must run on Web APIs alone.
-import { convertToModelMessages, estimateTokens, FileMemoryStore, InMemoryStore, streamText, TokenizerNotLoadedError, UnsupportedRuntimeError } from "agentcore";
+import {
+  convertToModelMessages,
+  estimateTokens,
+  FileMemoryStore,
+  InMemoryStore,
+  streamText,
+  TokenizerNotLoadedError,
+  UnsupportedRuntimeError,
+} from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 
 // Module-level, as in a route file: one store and one model per isolate.
 const memoryStore = new InMemoryStore();
 const model = new MockLanguageModel({
-  responses: (call) => ({ text: call.messages.length === 1 ? "Nice to meet you, Ada." : `You told me ${call.messages.length - 1} messages ago.`, usage: { inputTokens: 40, outputTokens: 8 } }),
+  responses: (call) => ({
+    text:
+      call.messages.length === 1 ? "Nice to meet you, Ada." : `You told me ${call.messages.length - 1} messages ago.`,
+    usage: { inputTokens: 40, outputTokens: 8 },
+  }),
 });
 
 /** POST /chat: one turn of the session named by the x-session-id header (an app takes it from its auth session, never the body). */
@@ -32,13 +44,16 @@ export async function POST(request: Request): Promise<Response> {
 /** GET /calls: what the model received; GET /probe: how the edge build behaves in this runtime. */
 export async function GET(request: Request): Promise<Response> {
   const { pathname } = new URL(request.url);
-  if (pathname === "/calls") return Response.json(model.calls.map((call) => ({ system: call.system, messages: call.messages })));
+  if (pathname === "/calls")
+    return Response.json(model.calls.map((call) => ({ system: call.system, messages: call.messages })));
   let fileStore: unknown;
   try {
     new FileMemoryStore("./sessions.json");
     fileStore = "constructed";
   } catch (error) {
-    fileStore = UnsupportedRuntimeError.isInstance(error) ? { name: error.name, feature: error.feature, message: error.message } : String(error);
+    fileStore = UnsupportedRuntimeError.isInstance(error)
+      ? { name: error.name, feature: error.feature, message: error.message }
+      : String(error);
   }
   let tokens: unknown;
   try {
@@ -46,13 +61,20 @@ export async function GET(request: Request): Promise<Response> {
   } catch (error) {
     tokens = TokenizerNotLoadedError.isInstance(error) ? { name: error.name, encoding: error.encoding } : String(error);
   }
-  return Response.json({ fileStore, tokens, hasProcess: typeof (globalThis as { process?: unknown }).process !== "undefined" });
+  return Response.json({
+    fileStore,
+    tokens,
+    hasProcess: typeof (globalThis as { process?: unknown }).process !== "undefined",
+  });
 }
 
 export async function handle(request: Request): Promise<Response> {
   try {
     return request.method === "POST" ? await POST(request) : await GET(request);
   } catch (error) {
-    return Response.json({ error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }, { status: 500 });
+    return Response.json(
+      { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) },
+      { status: 500 },
+    );
   }
 }

@@ -28,7 +28,10 @@ async function open(): Promise<{ store: MemoryStore; close: () => Promise<void> 
   const [url, namespace] = config.target.split("|");
   if (config.kind === "redis") {
     const client = new Redis(url!);
-    return { store: new RedisMemoryStore({ client, prefix: namespace! }), close: async () => void (await client.quit()) };
+    return {
+      store: new RedisMemoryStore({ client, prefix: namespace! }),
+      close: async () => void (await client.quit()),
+    };
   }
   const pool = new pg.Pool({ connectionString: url!, max: config.poolSize ?? 2 });
   pool.on("error", () => {});
@@ -41,12 +44,24 @@ async function main(): Promise<void> {
   const model = new MockLanguageModel({
     responses: (call) => {
       const last = call.messages.at(-1)!;
-      if (last.role === "user") return { toolCalls: [{ id: `call-${last.content}`, name: "note", arguments: { text: last.content } }] };
+      if (last.role === "user")
+        return { toolCalls: [{ id: `call-${last.content}`, name: "note", arguments: { text: last.content } }] };
       return { text: `answer to ${call.messages.findLast((message) => message.role === "user")!.content}` };
     },
   });
-  const note = tool({ description: "Takes a note.", parameters: z.object({ text: z.string() }), execute: async ({ text }) => `noted ${text}` });
-  const agent = new Agent({ model, memoryStore: store, tools: { note }, memory: "sliding_window", maxMessages: 5, sessionLockTimeoutMs: 60_000 });
+  const note = tool({
+    description: "Takes a note.",
+    parameters: z.object({ text: z.string() }),
+    execute: async ({ text }) => `noted ${text}`,
+  });
+  const agent = new Agent({
+    model,
+    memoryStore: store,
+    tools: { note },
+    memory: "sliding_window",
+    maxMessages: 5,
+    sessionLockTimeoutMs: 60_000,
+  });
   await Promise.all(
     config.sessions.map(async (sessionId) => {
       for (let turn = 0; turn < config.turns; turn++) {

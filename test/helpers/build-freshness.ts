@@ -16,10 +16,16 @@ function newestMtime(directory: string): number {
  * `src`, or one of the `configFiles` (package.json, tsup.config.ts). The package tests import
  * `dist/`, so they must never run against a stale build.
  */
-export function isBuildStale(root: string, configFiles: readonly string[] = ["package.json", "tsup.config.ts"]): boolean {
+export function isBuildStale(
+  root: string,
+  configFiles: readonly string[] = ["package.json", "tsup.config.ts"],
+): boolean {
   const marker = join(root, "dist", "index.js");
   if (!existsSync(marker)) return true;
   const built = statSync(marker).mtimeMs;
-  const sources = Math.max(newestMtime(join(root, "src")), ...configFiles.filter((file) => existsSync(join(root, file))).map((file) => statSync(join(root, file)).mtimeMs));
+  const sources = Math.max(
+    newestMtime(join(root, "src")),
+    ...configFiles.filter((file) => existsSync(join(root, file))).map((file) => statSync(join(root, file)).mtimeMs),
+  );
   return sources > built;
 }

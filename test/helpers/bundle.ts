@@ -9,7 +9,13 @@ import { build } from "esbuild";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export async function bundleChild(entry: string): Promise<string> {
-  const directory = join(root, "node_modules", ".cache", "agentcore-tests", `${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  const directory = join(
+    root,
+    "node_modules",
+    ".cache",
+    "agentcore-tests",
+    `${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+  );
   mkdirSync(directory, { recursive: true });
   const outfile = join(directory, "child.cjs");
   await build({

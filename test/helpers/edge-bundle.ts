@@ -67,7 +67,8 @@ export function nodeBuiltinImports(metafile: Metafile): Record<string, string[]>
   const builtins = new Set(nodeBuiltins);
   for (const [file, input] of Object.entries(metafile.inputs)) {
     for (const imported of input.imports) {
-      if (imported.external && (builtins.has(imported.path) || imported.path.startsWith("node:"))) (found[imported.path] ??= []).push(file);
+      if (imported.external && (builtins.has(imported.path) || imported.path.startsWith("node:")))
+        (found[imported.path] ??= []).push(file);
     }
   }
   return found;

@@ -20,7 +20,10 @@ export async function ensureFreshBuild(): Promise<void> {
   });
   try {
     if (isBuildStale(root)) {
-      execFileSync(process.execPath, [join(root, "node_modules", "tsup", "dist", "cli-default.js"), "--silent"], { cwd: root, stdio: "inherit" });
+      execFileSync(process.execPath, [join(root, "node_modules", "tsup", "dist", "cli-default.js"), "--silent"], {
+        cwd: root,
+        stdio: "inherit",
+      });
     }
   } finally {
     await release();

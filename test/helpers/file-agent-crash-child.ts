@@ -3,7 +3,12 @@
 // model call), printing "acked <turn>" after each run returns. Bundled by test/helpers/bundle.ts;
 // argv[2] = path, argv[3] = compactAfterBytes.
 import { Agent } from "../../src/agent/agent";
-import type { LanguageModel, LanguageModelCall, LanguageModelResult, LanguageModelStreamPart } from "../../src/models/language-model";
+import type {
+  LanguageModel,
+  LanguageModelCall,
+  LanguageModelResult,
+  LanguageModelStreamPart,
+} from "../../src/models/language-model";
 import { FileMemoryStore } from "../../src/stores/file/file-memory-store";
 
 const store = new FileMemoryStore({ path: process.argv[2]!, compactAfterBytes: Number(process.argv[3] ?? 8192) });
@@ -15,7 +20,12 @@ const model: LanguageModel = {
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
     const last = call.messages.at(-1)!.content;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 2));
-    return { text: `answer ${last.split(" ")[1]}`, toolCalls: [], finishReason: "stop", usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
+    return {
+      text: `answer ${last.split(" ")[1]}`,
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+    };
   },
   async *doStream(): AsyncIterable<LanguageModelStreamPart> {
     throw new Error("not used");

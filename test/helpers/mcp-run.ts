@@ -6,7 +6,11 @@ import { InMemoryStore } from "../../src/stores/in-memory-store";
 import { MockLanguageModel } from "../../src/testing/mock-language-model";
 import type { ToolSet } from "../../src/tools/tool";
 
-export async function runToolCalls(tools: ToolSet, toolCalls: { id?: string; name: string; arguments: object }[], options: { signal?: AbortSignal; onToolCall?: () => void } = {}) {
+export async function runToolCalls(
+  tools: ToolSet,
+  toolCalls: { id?: string; name: string; arguments: object }[],
+  options: { signal?: AbortSignal; onToolCall?: () => void } = {},
+) {
   const store = new InMemoryStore();
   const model = new MockLanguageModel({ responses: [{ toolCalls }, { text: "done" }] });
   const agent = new Agent({ model, tools, memoryStore: store, sessionId: "mcp-session" });
@@ -16,5 +20,10 @@ export async function runToolCalls(tools: ToolSet, toolCalls: { id?: string; nam
     (error: unknown) => ({ result: undefined, error }),
   );
   const stored = await store.getMessages("mcp-session");
-  return { ...outcome, stored, model, toolMessages: stored.filter((message): message is ToolMessage & AgentMessage => message.role === "tool") };
+  return {
+    ...outcome,
+    stored,
+    model,
+    toolMessages: stored.filter((message): message is ToolMessage & AgentMessage => message.role === "tool"),
+  };
 }

@@ -13,7 +13,9 @@ const { url, schema, turns } = JSON.parse(process.argv[2] ?? "{}") as { url: str
 const applicationName = `agentcore_kill_${process.pid}`;
 
 process.on("uncaughtException", (error) => {
-  process.stderr.write(`uncaughtException: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `uncaughtException: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });
 
@@ -52,7 +54,9 @@ async function main(): Promise<void> {
       outcomes.push(AgentCoreError.isInstance(error) ? `typed ${(error as Error).name}` : `untyped ${String(error)}`);
     }
   }
-  const messages = (await store.getMessages("killed")).map((message) => `${message.role}:${typeof message.content === "string" ? message.content : "?"}`);
+  const messages = (await store.getMessages("killed")).map(
+    (message) => `${message.role}:${typeof message.content === "string" ? message.content : "?"}`,
+  );
   await pool.end();
   process.stdout.write(`${JSON.stringify({ outcomes, messages, killed })}\n`);
 }

@@ -57,7 +57,8 @@ export async function startRedisCluster(): Promise<LocalRedisCluster | undefined
         return {
           ports,
           nodes: ports.map((port) => ({ host: "127.0.0.1", port })),
-          signal: (port, signal) => process.kill(Number(readFileSync(join(directory, `node-${port}`, "redis.pid"), "utf8").trim()), signal),
+          signal: (port, signal) =>
+            process.kill(Number(readFileSync(join(directory, `node-${port}`, "redis.pid"), "utf8").trim()), signal),
           kill: (port) => {
             const pidFile = join(directory, `node-${port}`, "redis.pid");
             process.kill(Number(readFileSync(pidFile, "utf8").trim()), "SIGKILL");

@@ -34,7 +34,9 @@ export async function serviceAvailable(name: "redis" | "postgres"): Promise<bool
   if (servicesRequired) {
     throw new Error(`${name} is not reachable at ${url}, and CI / AGENTCORE_REQUIRE_SERVICES requires it.`);
   }
-  console.warn(`\n[agentcore] SKIPPING ${name} tests: nothing answers at ${url}. Set AGENTCORE_REQUIRE_SERVICES=1 to make this fail.\n`);
+  console.warn(
+    `\n[agentcore] SKIPPING ${name} tests: nothing answers at ${url}. Set AGENTCORE_REQUIRE_SERVICES=1 to make this fail.\n`,
+  );
   return false;
 }
 

@@ -26,7 +26,13 @@ const config = JSON.parse(process.argv[2] ?? "{}") as ChildConfig;
 async function open(): Promise<{ store: MemoryStore; close: () => Promise<void> }> {
   switch (config.kind) {
     case "file":
-      return { store: new FileMemoryStore({ path: config.target, ...(config.compactAfterBytes ? { compactAfterBytes: config.compactAfterBytes } : {}) }), close: async () => {} };
+      return {
+        store: new FileMemoryStore({
+          path: config.target,
+          ...(config.compactAfterBytes ? { compactAfterBytes: config.compactAfterBytes } : {}),
+        }),
+        close: async () => {},
+      };
     case "sqlite": {
       const store = new SqliteMemoryStore({ database: new BetterSqlite3(config.target), busyTimeoutMs: 20_000 });
       return { store, close: async () => void store.database.close() };
@@ -34,12 +40,20 @@ async function open(): Promise<{ store: MemoryStore; close: () => Promise<void> 
     case "redis": {
       const [url, prefix] = config.target.split("|");
       const client = new Redis(url!);
-      return { store: new RedisMemoryStore({ client, prefix: prefix! }), close: async () => void (await client.quit()) };
+      return {
+        store: new RedisMemoryStore({ client, prefix: prefix! }),
+        close: async () => void (await client.quit()),
+      };
     }
     case "redis-cluster": {
       const [nodes, prefix] = config.target.split("|");
-      const client = new Cluster(nodes!.split(",").map((node) => ({ host: node.split(":")[0]!, port: Number(node.split(":")[1]) })));
-      return { store: new RedisMemoryStore({ client, prefix: prefix! }), close: async () => void (await client.quit()) };
+      const client = new Cluster(
+        nodes!.split(",").map((node) => ({ host: node.split(":")[0]!, port: Number(node.split(":")[1]) })),
+      );
+      return {
+        store: new RedisMemoryStore({ client, prefix: prefix! }),
+        close: async () => void (await client.quit()),
+      };
     }
     case "postgres": {
       const [url, schema] = config.target.split("|");

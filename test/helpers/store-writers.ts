@@ -14,7 +14,9 @@ export const TURNS = 100;
 export async function runWriters(child: string, kind: string, target: string): Promise<void> {
   await Promise.all(
     Array.from({ length: WRITERS }, (_, writer) =>
-      run(process.execPath, [child, JSON.stringify({ mode: "writer", kind, target, writer, turns: TURNS })], { timeout: 60_000 }),
+      run(process.execPath, [child, JSON.stringify({ mode: "writer", kind, target, writer, turns: TURNS })], {
+        timeout: 60_000,
+      }),
     ),
   );
 }
@@ -26,9 +28,15 @@ export async function expectComplete(store: MemoryStore): Promise<void> {
   expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
   for (let writer = 0; writer < WRITERS; writer++) {
     const own = ids.filter((id) => id.startsWith(`w${writer}-`));
-    expect(own).toEqual(Array.from({ length: TURNS }, (_, turn) => [`w${writer}-t${turn}-u`, `w${writer}-t${turn}-a`]).flat());
+    expect(own).toEqual(
+      Array.from({ length: TURNS }, (_, turn) => [`w${writer}-t${turn}-u`, `w${writer}-t${turn}-a`]).flat(),
+    );
   }
   for (let index = 0; index < ids.length; index += 2) expect(ids[index + 1]).toBe(ids[index]!.replace(/-u$/, "-a"));
   // A store that keeps the session's size beside the messages kept it exact under the race.
-  if (store.getMessageTail) expect(await store.getMessageTail("shared", 2)).toEqual({ messages: (await store.getMessages("shared")).slice(-2), total: ids.length });
+  if (store.getMessageTail)
+    expect(await store.getMessageTail("shared", 2)).toEqual({
+      messages: (await store.getMessages("shared")).slice(-2),
+      total: ids.length,
+    });
 }

@@ -79,14 +79,21 @@ export async function startUpstashRestBridge(options: { token?: string } = {}): 
     }
     if (path === "/pipeline" || path === "/multi-exec") {
       const commands = Array.isArray(body) ? body.map(commandOf) : [];
-      if (commands.length === 0 || commands.some((command) => !command)) return send(400, { error: "ERR the body must be a non-empty array of commands" });
+      if (commands.length === 0 || commands.some((command) => !command))
+        return send(400, { error: "ERR the body must be a non-empty array of commands" });
       for (const command of commands) touch(command!, touchedKeys);
       const batch = path === "/pipeline" ? redis.pipeline() : redis.multi();
       // A forgotten script: an unknown SHA, so that command alone fails with Redis's own NOSCRIPT.
-      for (const command of commands) batch.callBuffer(...((isEvalsha(command!) ? ["EVALSHA", "0".repeat(40), "0"] : command) as [string, ...string[]]));
+      for (const command of commands)
+        batch.callBuffer(
+          ...((isEvalsha(command!) ? ["EVALSHA", "0".repeat(40), "0"] : command) as [string, ...string[]]),
+        );
       try {
         const replies = (await batch.exec()) ?? [];
-        return send(200, replies.map(([error, reply]) => (error ? { error: error.message } : { result: encode(reply as Reply) })));
+        return send(
+          200,
+          replies.map(([error, reply]) => (error ? { error: error.message } : { result: encode(reply as Reply) })),
+        );
       } catch (error) {
         return send(400, { error: (error as Error).message }); // EXECABORT: nothing of the transaction ran
       }
@@ -128,7 +135,8 @@ async function readAll(request: IncomingMessage): Promise<Buffer[]> {
 
 function commandOf(value: unknown): string[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
-  if (!value.every((part) => typeof part === "string" || typeof part === "number" || typeof part === "boolean")) return undefined;
+  if (!value.every((part) => typeof part === "string" || typeof part === "number" || typeof part === "boolean"))
+    return undefined;
   return value.map(String);
 }
 
@@ -138,7 +146,11 @@ function encodeReply(reply: Reply, base64: boolean): unknown {
   if (reply instanceof Error) return reply.message;
   if (Array.isArray(reply)) return reply.map((item) => encodeReply(item, base64));
   // ioredis turns an HGETALL reply into an object; Redis (and Upstash) send the flat array.
-  if (!Buffer.isBuffer(reply)) return Object.entries(reply).flatMap(([field, value]) => [encodeReply(Buffer.from(field), base64), encodeReply(value, base64)]);
+  if (!Buffer.isBuffer(reply))
+    return Object.entries(reply).flatMap(([field, value]) => [
+      encodeReply(Buffer.from(field), base64),
+      encodeReply(value, base64),
+    ]);
   if (reply.length === 2 && reply.toString("latin1") === "OK") return "OK";
   return base64 ? reply.toString("base64") : reply.toString("utf8");
 }
@@ -151,7 +163,10 @@ function touch(command: string[], keys: Set<string>): void {
     for (const key of args.slice(2, 2 + Number(args[1]))) keys.add(key);
   } else if (["DEL", "UNLINK", "EXISTS", "MGET", "TOUCH", "WATCH"].includes(name)) {
     for (const key of args) keys.add(key);
-  } else if (!["SCRIPT", "PING", "ECHO", "TIME", "DBSIZE", "INFO", "MULTI", "EXEC", "FLUSHDB", "FLUSHALL"].includes(name) && args[0] !== undefined) {
+  } else if (
+    !["SCRIPT", "PING", "ECHO", "TIME", "DBSIZE", "INFO", "MULTI", "EXEC", "FLUSHDB", "FLUSHALL"].includes(name) &&
+    args[0] !== undefined
+  ) {
     keys.add(args[0]);
   }
 }

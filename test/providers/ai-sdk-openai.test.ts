@@ -42,12 +42,27 @@ interface Api {
 }
 
 const apis: Api[] = [
-  { name: "Chat Completions, openai.chat()", path: "/v1/chat/completions", model: () => provider().chat("gpt-4o-mini"), json: openaiCompletion, stream: openaiStream },
-  { name: "Responses API, openai()", path: "/v1/responses", model: () => provider()("gpt-4o-mini"), json: openaiResponse, stream: openaiResponsesStream },
+  {
+    name: "Chat Completions, openai.chat()",
+    path: "/v1/chat/completions",
+    model: () => provider().chat("gpt-4o-mini"),
+    json: openaiCompletion,
+    stream: openaiStream,
+  },
+  {
+    name: "Responses API, openai()",
+    path: "/v1/responses",
+    model: () => provider()("gpt-4o-mini"),
+    json: openaiResponse,
+    stream: openaiResponsesStream,
+  },
 ];
 
 const toolAnswers: ScriptedAnswer[] = [
-  { toolCalls: [{ id: "call_a", name: "get_weather", arguments: { city: "Tokyo" } }], usage: { inputTokens: 20, outputTokens: 8 } },
+  {
+    toolCalls: [{ id: "call_a", name: "get_weather", arguments: { city: "Tokyo" } }],
+    usage: { inputTokens: 20, outputTokens: 8 },
+  },
   {
     text: "Two more.",
     toolCalls: [
@@ -62,7 +77,12 @@ const toolAnswers: ScriptedAnswer[] = [
 describe.each(apis)("@ai-sdk/openai 3 as agentcore's model: $name (loopback)", (api) => {
   it("answers with text, sends the system prompt and call settings, reports usage", async () => {
     server.enqueue(api.json({ text: "Hello there!", usage: { inputTokens: 12, outputTokens: 3 } }));
-    const agent = new Agent({ model: api.model(), systemPrompt: "You are terse.", temperature: 0.2, maxOutputTokens: 100 });
+    const agent = new Agent({
+      model: api.model(),
+      systemPrompt: "You are terse.",
+      temperature: 0.2,
+      maxOutputTokens: 100,
+    });
     const result = await agent.run("Hi");
 
     expect(result.text).toBe("Hello there!");
@@ -100,62 +120,125 @@ describe.each(apis)("@ai-sdk/openai 3 as agentcore's model: $name (loopback)", (
     expect(server.requests[0]!.body.stream).toBe(true);
   });
 
-  it.each(["run", "stream"] as const)("runs tool calls across steps, stores them paired and sends them back in the wire format (%s)", async (mode) => {
-    for (const answer of toolAnswers) server.enqueue(mode === "run" ? api.json(answer) : api.stream(answer));
-    const store = new InMemoryStore();
-    const agent = new Agent({ model: api.model(), tools: { get_weather: weather }, memoryStore: store, sessionId: "s" });
-    const result = mode === "run" ? await agent.run("Weather in Tokyo, Oslo, Rome?") : await agent.stream("Weather in Tokyo, Oslo, Rome?").response;
+  it.each(["run", "stream"] as const)(
+    "runs tool calls across steps, stores them paired and sends them back in the wire format (%s)",
+    async (mode) => {
+      for (const answer of toolAnswers) server.enqueue(mode === "run" ? api.json(answer) : api.stream(answer));
+      const store = new InMemoryStore();
+      const agent = new Agent({
+        model: api.model(),
+        tools: { get_weather: weather },
+        memoryStore: store,
+        sessionId: "s",
+      });
+      const result =
+        mode === "run"
+          ? await agent.run("Weather in Tokyo, Oslo, Rome?")
+          : await agent.stream("Weather in Tokyo, Oslo, Rome?").response;
 
-    expect(result.text).toBe("Tokyo 22°C, Oslo 4°C, Rome 22°C.");
-    expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 36, totalTokens: 156 });
-    expect(result.toolCalls.map((call) => call.arguments.city)).toEqual(["Tokyo", "Oslo", "Rome"]);
-    const stored = await store.getMessages("s");
-    expect(isToolPairingValid(stored)).toBe(true);
-    expect(withoutMeta(stored).map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "tool", "assistant"]);
-    expect(stored[3]).toMatchObject({ content: "Two more.", toolCalls: [{ id: "call_b" }, { id: "call_c" }] });
+      expect(result.text).toBe("Tokyo 22°C, Oslo 4°C, Rome 22°C.");
+      expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 36, totalTokens: 156 });
+      expect(result.toolCalls.map((call) => call.arguments.city)).toEqual(["Tokyo", "Oslo", "Rome"]);
+      const stored = await store.getMessages("s");
+      expect(isToolPairingValid(stored)).toBe(true);
+      expect(withoutMeta(stored).map((message) => message.role)).toEqual([
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "tool",
+        "assistant",
+      ]);
+      expect(stored[3]).toMatchObject({ content: "Two more.", toolCalls: [{ id: "call_b" }, { id: "call_c" }] });
 
-    const first = server.requests[0]!.body;
-    const last = server.requests[2]!.body;
-    if (api.path === "/v1/chat/completions") {
-      expect(first.tools).toEqual([
-        { type: "function", function: { name: "get_weather", description: "Current weather in a city", parameters: expect.objectContaining({ properties: { city: { type: "string" } } }) } },
-      ]);
-      expect(last.messages.slice(1)).toEqual([
-        { role: "assistant", content: null, tool_calls: [{ id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } }] },
-        { role: "tool", tool_call_id: "call_a", content: '{"city":"Tokyo","temperature":"22°C"}' },
-        {
-          role: "assistant",
-          content: "Two more.",
-          tool_calls: [
-            { id: "call_b", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
-            { id: "call_c", type: "function", function: { name: "get_weather", arguments: '{"city":"Rome"}' } },
-          ],
-        },
-        { role: "tool", tool_call_id: "call_b", content: '{"city":"Oslo","temperature":"4°C"}' },
-        { role: "tool", tool_call_id: "call_c", content: '{"city":"Rome","temperature":"22°C"}' },
-      ]);
-    } else {
-      expect(first.tools).toEqual([
-        expect.objectContaining({ type: "function", name: "get_weather", description: "Current weather in a city", parameters: expect.objectContaining({ properties: { city: { type: "string" } } }) }),
-      ]);
-      const items = last.input.slice(1).map((item: any) => (item.type ? { type: item.type, call_id: item.call_id, output: item.output, arguments: item.arguments } : { role: item.role }));
-      expect(items).toEqual([
-        { type: "function_call", call_id: "call_a", output: undefined, arguments: '{"city":"Tokyo"}' },
-        { type: "function_call_output", call_id: "call_a", output: '{"city":"Tokyo","temperature":"22°C"}', arguments: undefined },
-        { role: "assistant" },
-        { type: "function_call", call_id: "call_b", output: undefined, arguments: '{"city":"Oslo"}' },
-        { type: "function_call", call_id: "call_c", output: undefined, arguments: '{"city":"Rome"}' },
-        { type: "function_call_output", call_id: "call_b", output: '{"city":"Oslo","temperature":"4°C"}', arguments: undefined },
-        { type: "function_call_output", call_id: "call_c", output: '{"city":"Rome","temperature":"22°C"}', arguments: undefined },
-      ]);
-    }
-  });
+      const first = server.requests[0]!.body;
+      const last = server.requests[2]!.body;
+      if (api.path === "/v1/chat/completions") {
+        expect(first.tools).toEqual([
+          {
+            type: "function",
+            function: {
+              name: "get_weather",
+              description: "Current weather in a city",
+              parameters: expect.objectContaining({ properties: { city: { type: "string" } } }),
+            },
+          },
+        ]);
+        expect(last.messages.slice(1)).toEqual([
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              { id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } },
+            ],
+          },
+          { role: "tool", tool_call_id: "call_a", content: '{"city":"Tokyo","temperature":"22°C"}' },
+          {
+            role: "assistant",
+            content: "Two more.",
+            tool_calls: [
+              { id: "call_b", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
+              { id: "call_c", type: "function", function: { name: "get_weather", arguments: '{"city":"Rome"}' } },
+            ],
+          },
+          { role: "tool", tool_call_id: "call_b", content: '{"city":"Oslo","temperature":"4°C"}' },
+          { role: "tool", tool_call_id: "call_c", content: '{"city":"Rome","temperature":"22°C"}' },
+        ]);
+      } else {
+        expect(first.tools).toEqual([
+          expect.objectContaining({
+            type: "function",
+            name: "get_weather",
+            description: "Current weather in a city",
+            parameters: expect.objectContaining({ properties: { city: { type: "string" } } }),
+          }),
+        ]);
+        const items = last.input
+          .slice(1)
+          .map((item: any) =>
+            item.type
+              ? { type: item.type, call_id: item.call_id, output: item.output, arguments: item.arguments }
+              : { role: item.role },
+          );
+        expect(items).toEqual([
+          { type: "function_call", call_id: "call_a", output: undefined, arguments: '{"city":"Tokyo"}' },
+          {
+            type: "function_call_output",
+            call_id: "call_a",
+            output: '{"city":"Tokyo","temperature":"22°C"}',
+            arguments: undefined,
+          },
+          { role: "assistant" },
+          { type: "function_call", call_id: "call_b", output: undefined, arguments: '{"city":"Oslo"}' },
+          { type: "function_call", call_id: "call_c", output: undefined, arguments: '{"city":"Rome"}' },
+          {
+            type: "function_call_output",
+            call_id: "call_b",
+            output: '{"city":"Oslo","temperature":"4°C"}',
+            arguments: undefined,
+          },
+          {
+            type: "function_call_output",
+            call_id: "call_c",
+            output: '{"city":"Rome","temperature":"22°C"}',
+            arguments: undefined,
+          },
+        ]);
+      }
+    },
+  );
 
   it("aborts mid-stream: the HTTP response is closed and the run ends with AbortError", async () => {
-    server.enqueue(api.stream({ text: "This answer never finishes because the client goes away." }, { hang: true, delayMs: 2 }));
+    server.enqueue(
+      api.stream({ text: "This answer never finishes because the client goes away." }, { hang: true, delayMs: 2 }),
+    );
     const store = new InMemoryStore();
     const controller = new AbortController();
-    const stream = new Agent({ model: api.model(), memoryStore: store, sessionId: "abort" }).stream({ input: "Go", signal: controller.signal });
+    const stream = new Agent({ model: api.model(), memoryStore: store, sessionId: "abort" }).stream({
+      input: "Go",
+      signal: controller.signal,
+    });
     await expect(
       (async () => {
         for await (const _delta of stream.textStream) controller.abort();
@@ -180,14 +263,20 @@ describe.each(apis)("@ai-sdk/openai 3 as agentcore's model: $name (loopback)", (
     expect(server.requests).toHaveLength(3);
 
     server.enqueue(openaiError(400, "Bad request"));
-    await expect(new Agent({ model: api.model() }).run("bad")).rejects.toMatchObject({ statusCode: 400, isRetryable: false });
+    await expect(new Agent({ model: api.model() }).run("bad")).rejects.toMatchObject({
+      statusCode: 400,
+      isRetryable: false,
+    });
     expect(server.requests).toHaveLength(4);
   });
 });
 
 describe("@ai-sdk/openai 2 (spec v2, for ai 5) as agentcore's model (loopback)", () => {
   it("runs a streamed tool call and a generated answer through Chat Completions", async () => {
-    server.enqueue(openaiStream(toolAnswers[0]!), openaiCompletion({ text: "Tokyo is 22°C.", usage: { inputTokens: 30, outputTokens: 6 } }));
+    server.enqueue(
+      openaiStream(toolAnswers[0]!),
+      openaiCompletion({ text: "Tokyo is 22°C.", usage: { inputTokens: 30, outputTokens: 6 } }),
+    );
     const openai = createOpenAIV2({ apiKey: "sk-v2", baseURL: `${server.url}/v1` });
     const model = openai.chat("gpt-4o-mini");
     expect(model.specificationVersion).toBe("v2");

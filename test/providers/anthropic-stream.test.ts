@@ -21,7 +21,11 @@ afterEach(async () => {
 
 const model = (settings: { fetch?: typeof globalThis.fetch } = {}) =>
   createAnthropic({ apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, ...settings })("claude-sonnet-5-5");
-const call = (abortSignal?: AbortSignal) => ({ messages: [{ role: "user" as const, content: "Hi" }], tools: [], ...(abortSignal ? { abortSignal } : {}) });
+const call = (abortSignal?: AbortSignal) => ({
+  messages: [{ role: "user" as const, content: "Hi" }],
+  tools: [],
+  ...(abortSignal ? { abortSignal } : {}),
+});
 
 async function readParts(stream: AsyncIterable<LanguageModelStreamPart>): Promise<LanguageModelStreamPart[]> {
   const parts: LanguageModelStreamPart[] = [];
@@ -29,10 +33,14 @@ async function readParts(stream: AsyncIterable<LanguageModelStreamPart>): Promis
   return parts;
 }
 
-const textOf = (parts: LanguageModelStreamPart[]) => parts.map((part) => (part.type === "text-delta" ? part.delta : "")).join("");
+const textOf = (parts: LanguageModelStreamPart[]) =>
+  parts.map((part) => (part.type === "text-delta" ? part.delta : "")).join("");
 
 /** The events of an answer up to (not including) the first event of `type`, or the `count` first. */
-function eventsBefore(events: ServerSentEvent[], stop: (event: ServerSentEvent, index: number) => boolean): ServerSentEvent[] {
+function eventsBefore(
+  events: ServerSentEvent[],
+  stop: (event: ServerSentEvent, index: number) => boolean,
+): ServerSentEvent[] {
   const end = events.findIndex(stop);
   return end === -1 ? events : events.slice(0, end);
 }
@@ -58,7 +66,10 @@ function fetchInPieces(size: (index: number) => number): typeof globalThis.fetch
 
 describe("anthropic stream edges (official SDK, loopback server)", () => {
   it("fails on an `error` event mid-stream (overloaded_error) with an APICallError carrying the SDK's APIError", async () => {
-    const events = eventsBefore(anthropicStreamEvents({ text: "Hello there, how are you?" }), (_event, index) => index === 5);
+    const events = eventsBefore(
+      anthropicStreamEvents({ text: "Hello there, how are you?" }),
+      (_event, index) => index === 5,
+    );
     const overloaded = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
     server.enqueue({ kind: "sse", events: [...events, { event: "error", data: overloaded }] });
     const stream = new Agent({ model: model() }).stream("Hi");
@@ -80,18 +91,42 @@ describe("anthropic stream edges (official SDK, loopback server)", () => {
   });
 
   it("ends a body that stops between events (no message_stop) with what came: text, the cut call, finish", async () => {
-    const events = anthropicStreamEvents({ text: "Partial", toolCalls: [{ id: "toolu_cut", name: "get_weather", arguments: { city: "Lima" } }] });
+    const events = anthropicStreamEvents({
+      text: "Partial",
+      toolCalls: [{ id: "toolu_cut", name: "get_weather", arguments: { city: "Lima" } }],
+    });
     // Up to the second input_json_delta chunk of the call: its input is cut off mid-JSON.
     let jsonChunks = 0;
-    server.enqueue({ kind: "sse", events: eventsBefore(events, (event) => (event.data as { delta?: { type?: string } }).delta?.type === "input_json_delta" && ++jsonChunks === 3) });
+    server.enqueue({
+      kind: "sse",
+      events: eventsBefore(
+        events,
+        (event) =>
+          (event.data as { delta?: { type?: string } }).delta?.type === "input_json_delta" && ++jsonChunks === 3,
+      ),
+    });
     const parts = await readParts(model().doStream(call()));
     expect(textOf(parts)).toBe("Partial");
-    expect(parts.filter((part) => part.type === "tool-call")).toEqual([{ type: "tool-call", toolCall: { id: "toolu_cut", name: "get_weather", arguments: {} } }]);
-    expect(parts.at(-1)).toEqual({ type: "finish", finishReason: "tool-calls", usage: { inputTokens: 10, outputTokens: 1, totalTokens: 11 }, response: { id: "msg_test", modelId: "claude-sonnet-5-5" } });
+    expect(parts.filter((part) => part.type === "tool-call")).toEqual([
+      { type: "tool-call", toolCall: { id: "toolu_cut", name: "get_weather", arguments: {} } },
+    ]);
+    expect(parts.at(-1)).toEqual({
+      type: "finish",
+      finishReason: "tool-calls",
+      usage: { inputTokens: 10, outputTokens: 1, totalTokens: 11 },
+      response: { id: "msg_test", modelId: "claude-sonnet-5-5" },
+    });
   });
 
   it("fails with an APICallError when the connection drops mid-body, after the text read so far", async () => {
-    server.enqueue({ kind: "sse", events: eventsBefore(anthropicStreamEvents({ text: "Cut off in the middle" }), (event) => event.event === "content_block_stop"), cut: true });
+    server.enqueue({
+      kind: "sse",
+      events: eventsBefore(
+        anthropicStreamEvents({ text: "Cut off in the middle" }),
+        (event) => event.event === "content_block_stop",
+      ),
+      cut: true,
+    });
     const parts: LanguageModelStreamPart[] = [];
     const error = (await (async () => {
       for await (const part of model().doStream(call())) parts.push(part);
@@ -104,7 +139,11 @@ describe("anthropic stream edges (official SDK, loopback server)", () => {
   });
 
   it("stops at once when the call's signal aborts mid-body, fails with the abort, and closes the request", async () => {
-    server.enqueue({ kind: "sse", events: anthropicStreamEvents({ text: "A long answer that never finishes." }).slice(0, 5), hang: true });
+    server.enqueue({
+      kind: "sse",
+      events: anthropicStreamEvents({ text: "A long answer that never finishes." }).slice(0, 5),
+      hang: true,
+    });
     const controller = new AbortController();
     const parts: LanguageModelStreamPart[] = [];
     const outcome = await (async () => {
@@ -122,7 +161,11 @@ describe("anthropic stream edges (official SDK, loopback server)", () => {
   });
 
   it("aborts a run mid-body: its textStream and its response reject with AbortError", async () => {
-    server.enqueue({ kind: "sse", events: anthropicStreamEvents({ text: "A long answer that never finishes." }).slice(0, 5), hang: true });
+    server.enqueue({
+      kind: "sse",
+      events: anthropicStreamEvents({ text: "A long answer that never finishes." }).slice(0, 5),
+      hang: true,
+    });
     const controller = new AbortController();
     const stream = new Agent({ model: model() }).stream({ input: "Talk", signal: controller.signal });
     const reading = (async () => {
@@ -132,20 +175,39 @@ describe("anthropic stream edges (official SDK, loopback server)", () => {
     await expect(stream.response).rejects.toSatisfy(AbortError.isInstance);
   });
 
-  const multiByte = { text: "Grüße aus Zürich — 東京は晴れ 🌤️, très bien.", toolCalls: [{ id: "toolu_utf8", name: "get_weather", arguments: { city: "Zürich", note: "東京 🌧️ «ça va»", days: [1, 2] } }] };
+  const multiByte = {
+    text: "Grüße aus Zürich — 東京は晴れ 🌤️, très bien.",
+    toolCalls: [
+      { id: "toolu_utf8", name: "get_weather", arguments: { city: "Zürich", note: "東京 🌧️ «ça va»", days: [1, 2] } },
+    ],
+  };
 
   it.each([
     ["one byte", () => 1],
     ["two bytes", () => 2],
     ["three bytes", () => 3],
     ["pseudo-random sizes 1–40", (index: number) => 1 + ((index * 7919 + 13) % 40)],
-  ])("reads text and a tool call's input split across reads of %s (inside multi-byte characters too)", async (_name, size) => {
-    server.enqueue({ kind: "sse", events: anthropicStreamEvents(multiByte) });
-    const parts = await readParts(model({ fetch: fetchInPieces(size) }).doStream(call()));
-    expect(textOf(parts)).toBe(multiByte.text);
-    const deltas = parts.filter((part) => part.type === "tool-call-delta");
-    expect(deltas.map((part) => part.argumentsDelta).join("")).toBe(JSON.stringify(multiByte.toolCalls[0]!.arguments));
-    expect(parts.filter((part) => part.type === "tool-call")).toEqual([{ type: "tool-call", toolCall: { id: "toolu_utf8", name: "get_weather", arguments: multiByte.toolCalls[0]!.arguments } }]);
-    expect(parts.at(-1)).toMatchObject({ type: "finish", finishReason: "tool-calls", usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
-  });
+  ])(
+    "reads text and a tool call's input split across reads of %s (inside multi-byte characters too)",
+    async (_name, size) => {
+      server.enqueue({ kind: "sse", events: anthropicStreamEvents(multiByte) });
+      const parts = await readParts(model({ fetch: fetchInPieces(size) }).doStream(call()));
+      expect(textOf(parts)).toBe(multiByte.text);
+      const deltas = parts.filter((part) => part.type === "tool-call-delta");
+      expect(deltas.map((part) => part.argumentsDelta).join("")).toBe(
+        JSON.stringify(multiByte.toolCalls[0]!.arguments),
+      );
+      expect(parts.filter((part) => part.type === "tool-call")).toEqual([
+        {
+          type: "tool-call",
+          toolCall: { id: "toolu_utf8", name: "get_weather", arguments: multiByte.toolCalls[0]!.arguments },
+        },
+      ]);
+      expect(parts.at(-1)).toMatchObject({
+        type: "finish",
+        finishReason: "tool-calls",
+        usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      });
+    },
+  );
 });

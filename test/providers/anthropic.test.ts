@@ -18,7 +18,8 @@ afterEach(async () => {
   await server.close();
 });
 
-const provider = (options: { maxRetries?: number } = {}) => createAnthropic({ apiKey: "sk-ant-test", baseURL: server.url, ...options });
+const provider = (options: { maxRetries?: number } = {}) =>
+  createAnthropic({ apiKey: "sk-ant-test", baseURL: server.url, ...options });
 
 describe("anthropic provider (Messages API on the official SDK, loopback server)", () => {
   it("answers with text, the system prompt top-level, a short name mapped and a default max_tokens", async () => {
@@ -60,60 +61,90 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
     expect(server.requests[0]!.body.system).toBeUndefined();
   });
 
-  it.each(["run", "stream"] as const)("runs tool calls across steps with each step's results in one user message (%s)", async (mode) => {
-    const answers = [
-      { toolCalls: [{ id: "toolu_a", name: "get_weather", arguments: { city: "Tokyo" } }], usage: { inputTokens: 20, outputTokens: 8 } },
-      {
-        text: "Checking two more.",
-        toolCalls: [
-          { id: "toolu_b", name: "get_weather", arguments: { city: "Oslo" } },
-          { id: "toolu_c", name: "get_weather", arguments: { city: "Rome" } },
-        ],
-        usage: { inputTokens: 40, outputTokens: 16 },
-      },
-      { text: "Tokyo 22°C, Oslo 4°C, Rome 22°C.", usage: { inputTokens: 60, outputTokens: 12 } },
-    ];
-    for (const answer of answers) server.enqueue(mode === "run" ? anthropicMessage(answer) : anthropicStream(answer));
-    const agent = new Agent({ model: provider()("claude-sonnet-5-5"), systemPrompt: "Use tools.", tools: { get_weather: weather } });
-    const result = mode === "run" ? await agent.run("Weather in Tokyo, Oslo, Rome?") : await agent.stream("Weather in Tokyo, Oslo, Rome?").response;
+  it.each(["run", "stream"] as const)(
+    "runs tool calls across steps with each step's results in one user message (%s)",
+    async (mode) => {
+      const answers = [
+        {
+          toolCalls: [{ id: "toolu_a", name: "get_weather", arguments: { city: "Tokyo" } }],
+          usage: { inputTokens: 20, outputTokens: 8 },
+        },
+        {
+          text: "Checking two more.",
+          toolCalls: [
+            { id: "toolu_b", name: "get_weather", arguments: { city: "Oslo" } },
+            { id: "toolu_c", name: "get_weather", arguments: { city: "Rome" } },
+          ],
+          usage: { inputTokens: 40, outputTokens: 16 },
+        },
+        { text: "Tokyo 22°C, Oslo 4°C, Rome 22°C.", usage: { inputTokens: 60, outputTokens: 12 } },
+      ];
+      for (const answer of answers) server.enqueue(mode === "run" ? anthropicMessage(answer) : anthropicStream(answer));
+      const agent = new Agent({
+        model: provider()("claude-sonnet-5-5"),
+        systemPrompt: "Use tools.",
+        tools: { get_weather: weather },
+      });
+      const result =
+        mode === "run"
+          ? await agent.run("Weather in Tokyo, Oslo, Rome?")
+          : await agent.stream("Weather in Tokyo, Oslo, Rome?").response;
 
-    expect(result.text).toBe("Tokyo 22°C, Oslo 4°C, Rome 22°C.");
-    expect(result.toolCalls).toEqual([
-      { id: "toolu_a", name: "get_weather", arguments: { city: "Tokyo" } },
-      { id: "toolu_b", name: "get_weather", arguments: { city: "Oslo" } },
-      { id: "toolu_c", name: "get_weather", arguments: { city: "Rome" } },
-    ]);
-    expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 36, totalTokens: 156 });
-    expect(result.steps.map((step) => step.finishReason)).toEqual(["tool-calls", "tool-calls", "stop"]);
-    expect(server.requests).toHaveLength(3);
-    expect(server.requests[0]!.body.tools).toEqual([{ name: "get_weather", description: "Current weather in a city", input_schema: weatherSchema }]);
-    expect(server.requests[2]!.body.system).toBe("Use tools.");
-    expect(server.requests[2]!.body.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "Weather in Tokyo, Oslo, Rome?" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "toolu_a", name: "get_weather", input: { city: "Tokyo" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_a", content: '{"city":"Tokyo","temperature":"22°C"}' }] },
-      {
-        role: "assistant",
-        content: [
-          { type: "text", text: "Checking two more." },
-          { type: "tool_use", id: "toolu_b", name: "get_weather", input: { city: "Oslo" } },
-          { type: "tool_use", id: "toolu_c", name: "get_weather", input: { city: "Rome" } },
-        ],
-      },
-      {
-        role: "user",
-        content: [
-          { type: "tool_result", tool_use_id: "toolu_b", content: '{"city":"Oslo","temperature":"4°C"}' },
-          { type: "tool_result", tool_use_id: "toolu_c", content: '{"city":"Rome","temperature":"22°C"}' },
-        ],
-      },
-    ]);
-  });
+      expect(result.text).toBe("Tokyo 22°C, Oslo 4°C, Rome 22°C.");
+      expect(result.toolCalls).toEqual([
+        { id: "toolu_a", name: "get_weather", arguments: { city: "Tokyo" } },
+        { id: "toolu_b", name: "get_weather", arguments: { city: "Oslo" } },
+        { id: "toolu_c", name: "get_weather", arguments: { city: "Rome" } },
+      ]);
+      expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 36, totalTokens: 156 });
+      expect(result.steps.map((step) => step.finishReason)).toEqual(["tool-calls", "tool-calls", "stop"]);
+      expect(server.requests).toHaveLength(3);
+      expect(server.requests[0]!.body.tools).toEqual([
+        { name: "get_weather", description: "Current weather in a city", input_schema: weatherSchema },
+      ]);
+      expect(server.requests[2]!.body.system).toBe("Use tools.");
+      expect(server.requests[2]!.body.messages).toEqual([
+        { role: "user", content: [{ type: "text", text: "Weather in Tokyo, Oslo, Rome?" }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "toolu_a", name: "get_weather", input: { city: "Tokyo" } }],
+        },
+        {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "toolu_a", content: '{"city":"Tokyo","temperature":"22°C"}' }],
+        },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Checking two more." },
+            { type: "tool_use", id: "toolu_b", name: "get_weather", input: { city: "Oslo" } },
+            { type: "tool_use", id: "toolu_c", name: "get_weather", input: { city: "Rome" } },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "toolu_b", content: '{"city":"Oslo","temperature":"4°C"}' },
+            { type: "tool_result", tool_use_id: "toolu_c", content: '{"city":"Rome","temperature":"22°C"}' },
+          ],
+        },
+      ]);
+    },
+  );
 
   it("emits tool-call-delta parts and a whole tool-call at content_block_stop", async () => {
-    server.enqueue(anthropicStream({ text: "One moment.", toolCalls: [{ id: "toolu_1", name: "get_weather", arguments: { city: "Lima" } }] }));
+    server.enqueue(
+      anthropicStream({
+        text: "One moment.",
+        toolCalls: [{ id: "toolu_1", name: "get_weather", arguments: { city: "Lima" } }],
+      }),
+    );
     const parts = [];
-    for await (const part of provider()("claude-haiku-5-5").doStream({ messages: [{ role: "user", content: "go" }], tools: [] })) parts.push(part);
+    for await (const part of provider()("claude-haiku-5-5").doStream({
+      messages: [{ role: "user", content: "go" }],
+      tools: [],
+    }))
+      parts.push(part);
     const deltas = parts.filter((part) => part.type === "tool-call-delta");
     expect(deltas.map((part) => part.argumentsDelta).join("")).toBe('{"city":"Lima"}');
     expect(deltas.every((part) => part.toolCallId === "toolu_1" && part.toolName === "get_weather")).toBe(true);
@@ -156,7 +187,10 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
   });
 
   it("lets the SDK retry a 429 after retry-after", async () => {
-    server.enqueue(anthropicError(429, "Rate limited.", { "retry-after": "1" }), anthropicMessage({ text: "after the wait" }));
+    server.enqueue(
+      anthropicError(429, "Rate limited.", { "retry-after": "1" }),
+      anthropicMessage({ text: "after the wait" }),
+    );
     const agent = new Agent({ model: provider()("claude-sonnet-5-5") });
     const started = Date.now();
     const result = await agent.run("Hi");

@@ -22,7 +22,16 @@ beforeAll(async () => {
   // The Node build's own options (tsup.config.ts has a second, edge build: run through the CLI with
   // --out-dir, both would write index.js into the one directory at once and interleave).
   const [nodeBuild] = buildConfigs as Options[];
-  await build({ ...nodeBuild, config: false, entry: { index: "src/index.ts" }, outDir, clean: true, dts: false, sourcemap: false, silent: true });
+  await build({
+    ...nodeBuild,
+    config: false,
+    entry: { index: "src/index.ts" },
+    outDir,
+    clean: true,
+    dts: false,
+    sourcemap: false,
+    silent: true,
+  });
   server = await FakeLlmServer.start();
 }, 60_000);
 
@@ -33,7 +42,7 @@ afterAll(async () => {
 
 const script = (kind: "esm" | "cjs") => `
 ${kind === "esm" ? `import * as agentcore from ${JSON.stringify(join(outDir, "index.js"))};` : `const agentcore = require(${JSON.stringify(join(outDir, "index.cjs"))});`}
-const loaded = () => ${kind === "cjs" ? 'Object.keys(require.cache).filter((file) => /node_modules[\\\\/](openai|@anthropic-ai)[\\\\/]/.test(file)).length' : "null"};
+const loaded = () => ${kind === "cjs" ? "Object.keys(require.cache).filter((file) => /node_modules[\\\\/](openai|@anthropic-ai)[\\\\/]/.test(file)).length" : "null"};
 (async () => {
   const afterImport = loaded();
   const claude = new agentcore.Agent({ model: "anthropic/claude-sonnet-4" });

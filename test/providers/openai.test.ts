@@ -22,7 +22,12 @@ const provider = (options: { maxRetries?: number } = {}) =>
 describe("openai provider (Chat Completions on the official SDK, loopback server)", () => {
   it("answers with text and sends the system prompt first", async () => {
     server.enqueue(openaiCompletion({ text: "Hello there!", usage: { inputTokens: 12, outputTokens: 3 } }));
-    const agent = new Agent({ model: provider()("gpt-4o-mini"), systemPrompt: "You are terse.", temperature: 0.2, maxOutputTokens: 100 });
+    const agent = new Agent({
+      model: provider()("gpt-4o-mini"),
+      systemPrompt: "You are terse.",
+      temperature: 0.2,
+      maxOutputTokens: 100,
+    });
     const result = await agent.run("Hi");
 
     expect(result.text).toBe("Hello there!");
@@ -62,7 +67,10 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
 
   it.each(["run", "stream"] as const)("runs one and several tool calls across steps (%s)", async (mode) => {
     const answers = [
-      { toolCalls: [{ id: "call_a", name: "get_weather", arguments: { city: "Tokyo" } }], usage: { inputTokens: 20, outputTokens: 8 } },
+      {
+        toolCalls: [{ id: "call_a", name: "get_weather", arguments: { city: "Tokyo" } }],
+        usage: { inputTokens: 20, outputTokens: 8 },
+      },
       {
         text: "Checking two more.",
         toolCalls: [
@@ -74,8 +82,15 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
       { text: "Tokyo 22°C, Oslo 4°C, Rome 22°C.", usage: { inputTokens: 60, outputTokens: 12 } },
     ];
     for (const answer of answers) server.enqueue(mode === "run" ? openaiCompletion(answer) : openaiStream(answer));
-    const agent = new Agent({ model: provider()("gpt-4o-mini"), systemPrompt: "Use tools.", tools: { get_weather: weather } });
-    const result = mode === "run" ? await agent.run("Weather in Tokyo, Oslo, Rome?") : await agent.stream("Weather in Tokyo, Oslo, Rome?").response;
+    const agent = new Agent({
+      model: provider()("gpt-4o-mini"),
+      systemPrompt: "Use tools.",
+      tools: { get_weather: weather },
+    });
+    const result =
+      mode === "run"
+        ? await agent.run("Weather in Tokyo, Oslo, Rome?")
+        : await agent.stream("Weather in Tokyo, Oslo, Rome?").response;
 
     expect(result.text).toBe("Tokyo 22°C, Oslo 4°C, Rome 22°C.");
     expect(result.toolCalls.map((call) => call.id)).toEqual(["call_a", "call_b", "call_c"]);
@@ -84,7 +99,10 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
     expect(result.steps.map((step) => step.finishReason)).toEqual(["tool-calls", "tool-calls", "stop"]);
     expect(server.requests).toHaveLength(3);
     expect(server.requests[0]!.body.tools).toEqual([
-      { type: "function", function: { name: "get_weather", description: "Current weather in a city", parameters: weatherSchema } },
+      {
+        type: "function",
+        function: { name: "get_weather", description: "Current weather in a city", parameters: weatherSchema },
+      },
     ]);
     expect(server.requests[2]!.body.messages).toEqual([
       { role: "system", content: "Use tools." },
@@ -92,7 +110,9 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
       {
         role: "assistant",
         content: null,
-        tool_calls: [{ id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } }],
+        tool_calls: [
+          { id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } },
+        ],
       },
       { role: "tool", tool_call_id: "call_a", content: '{"city":"Tokyo","temperature":"22°C"}' },
       {
@@ -106,7 +126,15 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
       { role: "tool", tool_call_id: "call_b", content: '{"city":"Oslo","temperature":"4°C"}' },
       { role: "tool", tool_call_id: "call_c", content: '{"city":"Rome","temperature":"22°C"}' },
     ]);
-    expect(withoutMeta(result.messages).map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "tool", "assistant"]);
+    expect(withoutMeta(result.messages).map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+      "tool",
+      "assistant",
+    ]);
   });
 
   it("emits tool-call-delta parts and whole tool-call parts from a stream", async () => {
@@ -119,10 +147,19 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
       }),
     );
     const parts = [];
-    for await (const part of provider()("gpt-4o-mini").doStream({ messages: [{ role: "user", content: "go" }], tools: [] })) parts.push(part);
+    for await (const part of provider()("gpt-4o-mini").doStream({
+      messages: [{ role: "user", content: "go" }],
+      tools: [],
+    }))
+      parts.push(part);
     const deltas = parts.filter((part) => part.type === "tool-call-delta");
     expect(deltas.length).toBeGreaterThan(2);
-    expect(deltas.filter((part) => part.toolCallId === "call_1").map((part) => part.argumentsDelta).join("")).toBe('{"city":"Tokyo"}');
+    expect(
+      deltas
+        .filter((part) => part.toolCallId === "call_1")
+        .map((part) => part.argumentsDelta)
+        .join(""),
+    ).toBe('{"city":"Tokyo"}');
     // The first call is whole as soon as the second one starts.
     const firstCall = parts.findIndex((part) => part.type === "tool-call");
     const secondStart = parts.findIndex((part) => part.type === "tool-call-delta" && part.toolCallId === "call_2");
@@ -131,7 +168,11 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
       { type: "tool-call", toolCall: { id: "call_1", name: "get_weather", arguments: { city: "Tokyo" } } },
       { type: "tool-call", toolCall: { id: "call_2", name: "get_weather", arguments: { city: "Lima" } } },
     ]);
-    expect(parts.at(-1)).toMatchObject({ type: "finish", finishReason: "tool-calls", usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
+    expect(parts.at(-1)).toMatchObject({
+      type: "finish",
+      finishReason: "tool-calls",
+      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+    });
   });
 
   it("sends invalid tool-call JSON back to the model as a tool error instead of crashing", async () => {
@@ -147,7 +188,13 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
             {
               index: 0,
               finish_reason: "tool_calls",
-              message: { role: "assistant", content: null, tool_calls: [{ id: "call_bad", type: "function", function: { name: "get_weather", arguments: '{"city": "Tok' } }] },
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [
+                  { id: "call_bad", type: "function", function: { name: "get_weather", arguments: '{"city": "Tok' } },
+                ],
+              },
             },
           ],
         },
@@ -179,7 +226,10 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
   });
 
   it("lets the SDK retry a 429 after retry-after, once (the one retry layer)", async () => {
-    server.enqueue(openaiError(429, "Rate limit reached.", { "retry-after": "1" }), openaiCompletion({ text: "after the wait" }));
+    server.enqueue(
+      openaiError(429, "Rate limit reached.", { "retry-after": "1" }),
+      openaiCompletion({ text: "after the wait" }),
+    );
     const agent = new Agent({ model: provider()("gpt-4o-mini") });
     const started = Date.now();
     const result = await agent.run("Hi");
@@ -190,7 +240,10 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
   });
 
   it("surfaces a 429 as a retryable APICallError with the agent's maxRetries: 0", async () => {
-    server.enqueue(openaiError(429, "Rate limit reached.", { "retry-after": "1" }), openaiCompletion({ text: "never" }));
+    server.enqueue(
+      openaiError(429, "Rate limit reached.", { "retry-after": "1" }),
+      openaiCompletion({ text: "never" }),
+    );
     const agent = new Agent({ model: provider()("gpt-4o-mini"), maxRetries: 0 });
     const error = (await agent.run("Hi").catch((caught: unknown) => caught)) as APICallError;
     expect(APICallError.isInstance(error)).toBe(true);
@@ -257,7 +310,10 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
   it("closes the HTTP request when the reader of doStream stops early", async () => {
     server.enqueue(openaiStream({ text: "A long answer that the reader does not wait for." }, { hang: true }));
     const parts = [];
-    for await (const part of provider()("gpt-4o-mini").doStream({ messages: [{ role: "user", content: "Hi" }], tools: [] })) {
+    for await (const part of provider()("gpt-4o-mini").doStream({
+      messages: [{ role: "user", content: "Hi" }],
+      tools: [],
+    })) {
       parts.push(part);
       break;
     }
@@ -316,6 +372,11 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
     ]);
     expect(result.usage).toEqual({ inputTokens: 6 });
     expect(server.requests[0]!.path).toBe("/v1/embeddings");
-    expect(server.requests[0]!.body).toEqual({ model: "text-embedding-3-small", input: ["first", "second"], encoding_format: "float", dimensions: 2 });
+    expect(server.requests[0]!.body).toEqual({
+      model: "text-embedding-3-small",
+      input: ["first", "second"],
+      encoding_format: "float",
+      dimensions: 2,
+    });
   });
 });

@@ -64,7 +64,14 @@ describe("built-in provider prefixes", () => {
     const agent = new Agent({ model: "openai/gpt-4o-mini", tools: { get_weather: weather } });
     const result = await agent.stream("Weather in Oslo?").response;
     expect(result.text).toBe("It is 4°C in Oslo.");
-    expect(result.toolResults).toEqual([{ toolCallId: "call_local", toolName: "get_weather", result: { city: "Oslo", temperature: "4°C" }, isError: false }]);
+    expect(result.toolResults).toEqual([
+      {
+        toolCallId: "call_local",
+        toolName: "get_weather",
+        result: { city: "Oslo", temperature: "4°C" },
+        isError: false,
+      },
+    ]);
     expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions"]);
     expect(server.requests[1]!.body.messages.at(-1)).toEqual({
       role: "tool",
@@ -76,7 +83,11 @@ describe("built-in provider prefixes", () => {
 
 describe("createOpenAICompatible", () => {
   it('registers a prefix so "ollama/llama3.1" works, with the server\'s own settings', async () => {
-    const ollama = createOpenAICompatible({ name: "ollama", baseURL: `${server.url}/v1`, headers: { "x-client": "agentcore-test" } });
+    const ollama = createOpenAICompatible({
+      name: "ollama",
+      baseURL: `${server.url}/v1`,
+      headers: { "x-client": "agentcore-test" },
+    });
     try {
       expect(listProviders()).toContain("ollama");
       server.enqueue(openaiCompletion({ text: "llama says hi" }, "llama3.1"));
@@ -97,7 +108,12 @@ describe("createOpenAICompatible", () => {
 
   it("sends the key it is given and never reads OPENAI_API_KEY", async () => {
     vi.stubEnv("OPENAI_API_KEY", "sk-openai-should-not-leak");
-    const vllm = createOpenAICompatible({ name: "vllm", baseURL: `${server.url}/v1`, apiKey: "vllm-token", register: false });
+    const vllm = createOpenAICompatible({
+      name: "vllm",
+      baseURL: `${server.url}/v1`,
+      apiKey: "vllm-token",
+      register: false,
+    });
     expect(listProviders()).not.toContain("vllm");
     server.enqueue(openaiCompletion({ text: "ok" }));
     await new Agent({ model: vllm("meta-llama/Llama-3.1-8B-Instruct") }).run("Hi");

@@ -9,11 +9,21 @@ import { createOpenAI } from "../../src/models/openai/openai-provider";
 import { InMemoryStore } from "../../src/stores/in-memory-store";
 import { MockLanguageModel } from "../../src/testing/mock-language-model";
 import { FakeLlmServer } from "../servers/fake-llm-server";
-import { anthropicMessage, anthropicStream, openaiCompletion, openaiStream, type ScriptedAnswer } from "../servers/wire-formats";
+import {
+  anthropicMessage,
+  anthropicStream,
+  openaiCompletion,
+  openaiStream,
+  type ScriptedAnswer,
+} from "../servers/wire-formats";
 import { weather, withoutMeta } from "./helpers";
 
 const script: ScriptedAnswer[] = [
-  { text: "Let me check.", toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Tokyo" } }], usage: { inputTokens: 10, outputTokens: 5 } },
+  {
+    text: "Let me check.",
+    toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Tokyo" } }],
+    usage: { inputTokens: 10, outputTokens: 5 },
+  },
   {
     toolCalls: [
       { id: "call_2", name: "get_weather", arguments: { city: "Oslo" } },
@@ -47,8 +57,17 @@ const models: Record<string, (mode: Mode) => LanguageModel> = {
 
 async function runScript(name: string, mode: Mode): Promise<{ result: AgentResult; stored: unknown[] }> {
   const store = new InMemoryStore();
-  const agent = new Agent({ model: models[name]!(mode), systemPrompt: "Use tools.", tools: { get_weather: weather }, memoryStore: store, sessionId: "same" });
-  const result = mode === "run" ? await agent.run("Weather in Tokyo, Oslo and Rome?") : await agent.stream("Weather in Tokyo, Oslo and Rome?").response;
+  const agent = new Agent({
+    model: models[name]!(mode),
+    systemPrompt: "Use tools.",
+    tools: { get_weather: weather },
+    memoryStore: store,
+    sessionId: "same",
+  });
+  const result =
+    mode === "run"
+      ? await agent.run("Weather in Tokyo, Oslo and Rome?")
+      : await agent.stream("Weather in Tokyo, Oslo and Rome?").response;
   expect(server.pending).toBe(0);
   return { result, stored: withoutMeta(await store.getMessages("same")) };
 }
@@ -60,7 +79,11 @@ describe("the same script through every provider", () => {
     const [reference, ...others] = outcomes;
     expect(withoutMeta(reference!.result.messages)).toEqual([
       { role: "user", content: "Weather in Tokyo, Oslo and Rome?" },
-      { role: "assistant", content: "Let me check.", toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Tokyo" } }] },
+      {
+        role: "assistant",
+        content: "Let me check.",
+        toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Tokyo" } }],
+      },
       { role: "tool", toolCallId: "call_1", name: "get_weather", content: '{"city":"Tokyo","temperature":"22°C"}' },
       {
         role: "assistant",
@@ -75,11 +98,16 @@ describe("the same script through every provider", () => {
       { role: "assistant", content: "Tokyo 22°C, Oslo 4°C, Rome 22°C." },
     ]);
     for (const other of others) {
-      expect({ name: other.name, messages: withoutMeta(other.result.messages) }).toEqual({ name: other.name, messages: withoutMeta(reference!.result.messages) });
+      expect({ name: other.name, messages: withoutMeta(other.result.messages) }).toEqual({
+        name: other.name,
+        messages: withoutMeta(reference!.result.messages),
+      });
       expect({ name: other.name, stored: other.stored }).toEqual({ name: other.name, stored: reference!.stored });
       expect(other.result.toolResults).toEqual(reference!.result.toolResults);
       expect(other.result.usage).toEqual(reference!.result.usage);
-      expect(other.result.steps.map((step) => step.finishReason)).toEqual(reference!.result.steps.map((step) => step.finishReason));
+      expect(other.result.steps.map((step) => step.finishReason)).toEqual(
+        reference!.result.steps.map((step) => step.finishReason),
+      );
     }
   });
 });

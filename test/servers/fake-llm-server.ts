@@ -93,7 +93,12 @@ export class FakeLlmServer {
     for (const [name, value] of Object.entries(request.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
     }
-    this.requests.push({ method: request.method ?? "", path: request.url ?? "", headers, body: text ? JSON.parse(text) : undefined });
+    this.requests.push({
+      method: request.method ?? "",
+      path: request.url ?? "",
+      headers,
+      body: text ? JSON.parse(text) : undefined,
+    });
 
     response.on("close", () => {
       if (!response.writableEnded) {
@@ -105,7 +110,11 @@ export class FakeLlmServer {
     const next = this.script.shift();
     if (!next) {
       response.writeHead(500, { "content-type": "application/json", "x-should-retry": "false" });
-      response.end(JSON.stringify({ error: { type: "test_error", message: `No scripted response for request ${this.requests.length}.` } }));
+      response.end(
+        JSON.stringify({
+          error: { type: "test_error", message: `No scripted response for request ${this.requests.length}.` },
+        }),
+      );
       return;
     }
     if (next.kind === "hang") return;
@@ -114,7 +123,11 @@ export class FakeLlmServer {
       response.end(JSON.stringify(next.body));
       return;
     }
-    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    response.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
     for (const event of next.events) {
       if (response.destroyed) return;
       if (next.delayMs) await new Promise((resolve) => setTimeout(resolve, next.delayMs));

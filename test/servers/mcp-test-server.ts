@@ -52,24 +52,40 @@ export function createTestMcpServer(options: { log: McpServerLog; onCrash: () =>
       return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
     },
   );
-  server.registerTool("lookup", { description: "Looks a city up", inputSchema: { city: z.string() } }, async ({ city }) => ({
-    isError: true,
-    content: [{ type: "text", text: `No city called "${city}" in the atlas.` }],
-  }));
+  server.registerTool(
+    "lookup",
+    { description: "Looks a city up", inputSchema: { city: z.string() } },
+    async ({ city }) => ({
+      isError: true,
+      content: [{ type: "text", text: `No city called "${city}" in the atlas.` }],
+    }),
+  );
   server.registerTool("media", { description: "Returns one block of each kind" }, async () => ({
     content: [
       { type: "text", text: "Here is the chart." },
       { type: "image", data: onePixelPng, mimeType: "image/png" },
       { type: "audio", data: "AAAA", mimeType: "audio/wav" },
-      { type: "resource_link", uri: "file:///reports/q3.pdf", name: "q3.pdf", mimeType: "application/pdf", description: "Third-quarter report" },
+      {
+        type: "resource_link",
+        uri: "file:///reports/q3.pdf",
+        name: "q3.pdf",
+        mimeType: "application/pdf",
+        description: "Third-quarter report",
+      },
       { type: "resource", resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "remember the milk" } },
-      { type: "resource", resource: { uri: "file:///blob.bin", mimeType: "application/octet-stream", blob: "AAAAAAAA" } },
+      {
+        type: "resource",
+        resource: { uri: "file:///blob.bin", mimeType: "application/octet-stream", blob: "AAAAAAAA" },
+      },
     ],
   }));
-  server.registerTool("hang", { description: "Never answers" }, async (extra) =>
-    new Promise<never>(() => {
-      extra.signal.addEventListener("abort", () => options.log.cancelled.push("hang"));
-    }),
+  server.registerTool(
+    "hang",
+    { description: "Never answers" },
+    async (extra) =>
+      new Promise<never>(() => {
+        extra.signal.addEventListener("abort", () => options.log.cancelled.push("hang"));
+      }),
   );
   server.registerTool("cancellations", { description: "The calls cancelled so far" }, async () => ({
     content: [{ type: "text", text: JSON.stringify(options.log.cancelled) }],
@@ -85,16 +101,28 @@ export function createTestMcpServer(options: { log: McpServerLog; onCrash: () =>
  * A low-level SDK server whose `tools/list` pages through `count` tools (`echo_0`, ...), `pageSize`
  * a page; each echoes its `text`. `extraNames` adds tools with those names (invalid-name tests).
  */
-export function createManyToolsServer(options: { count: number; pageSize: number; extraNames?: string[]; pages?: number[] }): Server {
+export function createManyToolsServer(options: {
+  count: number;
+  pageSize: number;
+  extraNames?: string[];
+  pages?: number[];
+}): Server {
   const server = new Server({ name: "many-tools", version: "1.0.0" }, { capabilities: { tools: {} } });
-  const names = [...Array.from({ length: options.count }, (_, index) => `echo_${index}`), ...(options.extraNames ?? [])];
+  const names = [
+    ...Array.from({ length: options.count }, (_, index) => `echo_${index}`),
+    ...(options.extraNames ?? []),
+  ];
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     const start = Number(request.params?.cursor ?? 0);
     options.pages?.push(start);
     const page = names.slice(start, start + options.pageSize);
     const next = start + options.pageSize;
     return {
-      tools: page.map((name) => ({ name, description: `Echoes text (${name})`, inputSchema: { type: "object" as const, properties: { text: { type: "string" } }, required: ["text"] } })),
+      tools: page.map((name) => ({
+        name,
+        description: `Echoes text (${name})`,
+        inputSchema: { type: "object" as const, properties: { text: { type: "string" } }, required: ["text"] },
+      })),
       ...(next < names.length ? { nextCursor: String(next) } : {}),
     };
   });

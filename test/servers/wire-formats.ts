@@ -50,7 +50,11 @@ export function openaiCompletion(answer: ScriptedAnswer, model = "gpt-4o-mini"):
           finish_reason: toolCalls.length ? "tool_calls" : "stop",
         },
       ],
-      usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+      usage: {
+        prompt_tokens: usage.inputTokens,
+        completion_tokens: usage.outputTokens,
+        total_tokens: usage.inputTokens + usage.outputTokens,
+      },
     },
   };
 }
@@ -65,22 +69,32 @@ export function openaiStreamEvents(answer: ScriptedAnswer, model = "gpt-4o-mini"
   for (const piece of pieces(answer.text ?? "", 5)) events.push(chunk({ content: piece }));
   (answer.toolCalls ?? []).forEach((call, index) => {
     const argumentsText = JSON.stringify(call.arguments);
-    events.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
-    for (const piece of pieces(argumentsText, 7)) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    events.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
+    for (const piece of pieces(argumentsText, 7))
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   events.push(chunk({}, answer.toolCalls?.length ? "tool_calls" : "stop"));
   events.push({
     data: {
       ...base,
       choices: [],
-      usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+      usage: {
+        prompt_tokens: usage.inputTokens,
+        completion_tokens: usage.outputTokens,
+        total_tokens: usage.inputTokens + usage.outputTokens,
+      },
     },
   });
   events.push({ data: "[DONE]" });
   return events;
 }
 
-export function openaiStream(answer: ScriptedAnswer, options: { delayMs?: number; hang?: boolean } = {}): ScriptedResponse {
+export function openaiStream(
+  answer: ScriptedAnswer,
+  options: { delayMs?: number; hang?: boolean } = {},
+): ScriptedResponse {
   const events = openaiStreamEvents(answer);
   return { kind: "sse", events: options.hang ? events.slice(0, 3) : events, ...options };
 }
@@ -90,7 +104,9 @@ export function openaiError(status: number, message: string, headers: Record<str
     kind: "json",
     status,
     headers,
-    body: { error: { message, type: status === 429 ? "rate_limit_error" : "invalid_request_error", param: null, code: null } },
+    body: {
+      error: { message, type: status === 429 ? "rate_limit_error" : "invalid_request_error", param: null, code: null },
+    },
   };
 }
 
@@ -112,7 +128,12 @@ export function anthropicMessage(answer: ScriptedAnswer, model = "claude-sonnet-
       ],
       stop_reason: toolCalls.length ? "tool_use" : "end_turn",
       stop_sequence: null,
-      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: usage.inputTokens,
+        output_tokens: usage.outputTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
     },
   };
 }
@@ -130,19 +151,28 @@ export function anthropicStreamEvents(answer: ScriptedAnswer, model = "claude-so
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: usage.inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: usage.inputTokens,
+        output_tokens: 1,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
     },
   });
   let index = 0;
   if (answer.text) {
     send("content_block_start", { index, content_block: { type: "text", text: "" } });
     events.push({ event: "ping", data: { type: "ping" } });
-    for (const piece of pieces(answer.text, 5)) send("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+    for (const piece of pieces(answer.text, 5))
+      send("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
     send("content_block_stop", { index });
     index++;
   }
   for (const call of answer.toolCalls ?? []) {
-    send("content_block_start", { index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } });
+    send("content_block_start", {
+      index,
+      content_block: { type: "tool_use", id: call.id, name: call.name, input: {} },
+    });
     send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: "" } });
     for (const piece of pieces(JSON.stringify(call.arguments), 7)) {
       send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
@@ -158,12 +188,19 @@ export function anthropicStreamEvents(answer: ScriptedAnswer, model = "claude-so
   return events;
 }
 
-export function anthropicStream(answer: ScriptedAnswer, options: { delayMs?: number; hang?: boolean } = {}): ScriptedResponse {
+export function anthropicStream(
+  answer: ScriptedAnswer,
+  options: { delayMs?: number; hang?: boolean } = {},
+): ScriptedResponse {
   const events = anthropicStreamEvents(answer);
   return { kind: "sse", events: options.hang ? events.slice(0, 4) : events, ...options };
 }
 
-export function anthropicError(status: number, message: string, headers: Record<string, string> = {}): ScriptedResponse {
+export function anthropicError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): ScriptedResponse {
   const type = status === 429 ? "rate_limit_error" : status >= 500 ? "api_error" : "invalid_request_error";
   return { kind: "json", status, headers, body: { type: "error", error: { type, message } } };
 }
@@ -184,7 +221,17 @@ function responsesUsage(answer: ScriptedAnswer) {
 /** The output items of a finished response: one `message` (when there is text), then one `function_call` per call. */
 function responsesOutput(answer: ScriptedAnswer) {
   return [
-    ...(answer.text ? [{ type: "message", id: "msg_test", status: "completed", role: "assistant", content: [{ type: "output_text", text: answer.text, annotations: [], logprobs: [] }] }] : []),
+    ...(answer.text
+      ? [
+          {
+            type: "message",
+            id: "msg_test",
+            status: "completed",
+            role: "assistant",
+            content: [{ type: "output_text", text: answer.text, annotations: [], logprobs: [] }],
+          },
+        ]
+      : []),
     ...(answer.toolCalls ?? []).map((call, index) => ({
       type: "function_call",
       id: `fc_test_${index}`,
@@ -219,23 +266,58 @@ export function openaiResponse(answer: ScriptedAnswer, model = "gpt-4o-mini"): S
 /** The Responses API's server-sent events: each named by its type, numbered, no `[DONE]` at the end. */
 export function openaiResponsesStreamEvents(answer: ScriptedAnswer, model = "gpt-4o-mini"): ServerSentEvent[] {
   const events: ServerSentEvent[] = [];
-  const send = (type: string, data: object) => events.push({ event: type, data: { type, sequence_number: events.length, ...data } });
+  const send = (type: string, data: object) =>
+    events.push({ event: type, data: { type, sequence_number: events.length, ...data } });
   send("response.created", { response: responsesBody(answer, model, "in_progress") });
   send("response.in_progress", { response: responsesBody(answer, model, "in_progress") });
   const output = responsesOutput(answer);
   output.forEach((item, outputIndex) => {
     if (item.type === "message") {
       const text = answer.text ?? "";
-      send("response.output_item.added", { output_index: outputIndex, item: { ...item, status: "in_progress", content: [] } });
-      send("response.content_part.added", { item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
-      for (const piece of pieces(text, 5)) send("response.output_text.delta", { item_id: item.id, output_index: outputIndex, content_index: 0, delta: piece, logprobs: [] });
-      send("response.output_text.done", { item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
-      send("response.content_part.done", { item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: "output_text", text, annotations: [] } });
+      send("response.output_item.added", {
+        output_index: outputIndex,
+        item: { ...item, status: "in_progress", content: [] },
+      });
+      send("response.content_part.added", {
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      });
+      for (const piece of pieces(text, 5))
+        send("response.output_text.delta", {
+          item_id: item.id,
+          output_index: outputIndex,
+          content_index: 0,
+          delta: piece,
+          logprobs: [],
+        });
+      send("response.output_text.done", {
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: 0,
+        text,
+        logprobs: [],
+      });
+      send("response.content_part.done", {
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: 0,
+        part: { type: "output_text", text, annotations: [] },
+      });
     } else {
       const call = item as { id: string; arguments: string };
-      send("response.output_item.added", { output_index: outputIndex, item: { ...item, arguments: "", status: "in_progress" } });
-      for (const piece of pieces(call.arguments, 7)) send("response.function_call_arguments.delta", { item_id: call.id, output_index: outputIndex, delta: piece });
-      send("response.function_call_arguments.done", { item_id: call.id, output_index: outputIndex, arguments: call.arguments });
+      send("response.output_item.added", {
+        output_index: outputIndex,
+        item: { ...item, arguments: "", status: "in_progress" },
+      });
+      for (const piece of pieces(call.arguments, 7))
+        send("response.function_call_arguments.delta", { item_id: call.id, output_index: outputIndex, delta: piece });
+      send("response.function_call_arguments.done", {
+        item_id: call.id,
+        output_index: outputIndex,
+        arguments: call.arguments,
+      });
     }
     send("response.output_item.done", { output_index: outputIndex, item });
   });
@@ -243,7 +325,10 @@ export function openaiResponsesStreamEvents(answer: ScriptedAnswer, model = "gpt
   return events;
 }
 
-export function openaiResponsesStream(answer: ScriptedAnswer, options: { delayMs?: number; hang?: boolean } = {}): ScriptedResponse {
+export function openaiResponsesStream(
+  answer: ScriptedAnswer,
+  options: { delayMs?: number; hang?: boolean } = {},
+): ScriptedResponse {
   const events = openaiResponsesStreamEvents(answer);
   return { kind: "sse", events: options.hang ? events.slice(0, 6) : events, ...options };
 }

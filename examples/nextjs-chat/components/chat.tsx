@@ -17,7 +17,8 @@ export function Chat({ api, title }: { api: string; title: string }) {
     fetch(api)
       .then(async (response) => {
         const body = (await response.json()) as UIMessage[] | { error: string };
-        if (!response.ok || !Array.isArray(body)) throw new Error("error" in body ? body.error : `${api} answered ${response.status}`);
+        if (!response.ok || !Array.isArray(body))
+          throw new Error("error" in body ? body.error : `${api} answered ${response.status}`);
         setMessages(body);
         setLoaded(true);
       })
@@ -53,7 +54,13 @@ export function Chat({ api, title }: { api: string; title: string }) {
         ))}
       </ol>
       <form onSubmit={submit}>
-        <input id="prompt" value={input} onChange={(event) => setInput(event.target.value)} placeholder="Say something" style={{ width: "75%" }} />
+        <input
+          id="prompt"
+          value={input}
+          onChange={(event) => setInput(event.target.value)}
+          placeholder="Say something"
+          style={{ width: "75%" }}
+        />
         <button id="send" type="submit" disabled={status === "streaming" || status === "submitted"}>
           Send
         </button>

@@ -3,7 +3,14 @@
  * (and sets the session cookie on the first visit), POST runs one turn with `streamText`, the
  * store being the source of truth. Runs in Node and on the edge alike.
  */
-import { convertToModelMessages, convertToUIMessages, InvalidMessageError, streamText, tool, type MemoryStore } from "agentcore";
+import {
+  convertToModelMessages,
+  convertToUIMessages,
+  InvalidMessageError,
+  streamText,
+  tool,
+  type MemoryStore,
+} from "agentcore";
 import { cookies } from "next/headers";
 import { z } from "zod";
 import { chatModel } from "./model";
@@ -35,7 +42,9 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
     const body = (await request.json()) as { messages?: unknown };
     messages = convertToModelMessages(body.messages);
   } catch (error) {
-    const message = InvalidMessageError.isInstance(error) ? error.message : "The request body must be JSON: { messages: UIMessage[] }.";
+    const message = InvalidMessageError.isInstance(error)
+      ? error.message
+      : "The request body must be JSON: { messages: UIMessage[] }.";
     return Response.json({ error: message }, { status: 400 });
   }
 

@@ -23,11 +23,15 @@ function scriptedModel(): MockLanguageModel {
     responses: (call) => {
       const last = call.messages.at(-1);
       if (last?.role === "tool") {
-        return { text: last.name === "remember_fact" ? "Got it, I will remember that." : `Here is the weather: ${last.content}` };
+        return {
+          text:
+            last.name === "remember_fact" ? "Got it, I will remember that." : `Here is the weather: ${last.content}`,
+        };
       }
       const input = last?.content ?? "";
       const remember = /remember that my (.+?) is (.+?)[.!]?$/i.exec(input);
-      if (remember) return { toolCalls: [{ name: "remember_fact", arguments: { key: remember[1]!, value: remember[2]! } }] };
+      if (remember)
+        return { toolCalls: [{ name: "remember_fact", arguments: { key: remember[1]!, value: remember[2]! } }] };
       const weather = /weather in ([\p{L} ]+?)\??$/iu.exec(input);
       if (weather) return { toolCalls: [{ name: "get_weather", arguments: { city: weather[1]! } }] };
       const question = /what is my (.+?)\??$/i.exec(input);

@@ -15,7 +15,10 @@ let signingKey: Promise<CryptoKey> | undefined;
 
 function key(): Promise<CryptoKey> {
   const secret = process.env.SESSION_SECRET ?? "dev-only-secret-change-me";
-  signingKey ??= crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  signingKey ??= crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
   return signingKey;
 }
 
@@ -44,9 +47,12 @@ export async function readSession(cookieValue: string | undefined): Promise<Chat
   try {
     const signature = fromBase64Url(signatureText);
     // verify() compares in constant time.
-    if (!signature || !(await crypto.subtle.verify("HMAC", await key(), signature, encoder.encode(payload)))) return undefined;
+    if (!signature || !(await crypto.subtle.verify("HMAC", await key(), signature, encoder.encode(payload))))
+      return undefined;
     const session = JSON.parse(new TextDecoder().decode(fromBase64Url(payload))) as Partial<ChatSession>;
-    return typeof session.sessionId === "string" && typeof session.userId === "string" ? { sessionId: session.sessionId, userId: session.userId } : undefined;
+    return typeof session.sessionId === "string" && typeof session.userId === "string"
+      ? { sessionId: session.sessionId, userId: session.userId }
+      : undefined;
   } catch {
     return undefined; // bad base64 or JSON
   }

@@ -33,7 +33,11 @@ describe("telemetry without @opentelemetry/api", () => {
     const spans = exporter.getFinishedSpans();
     const root = spans.find((span) => span.name === "invoke_agent")!;
     expect(root.parentSpanContext).toBeUndefined();
-    expect(spans.filter((span) => span !== root).every((span) => span.parentSpanContext?.spanId === root.spanContext().spanId)).toBe(true);
+    expect(
+      spans
+        .filter((span) => span !== root)
+        .every((span) => span.parentSpanContext?.spanId === root.spanContext().spanId),
+    ).toBe(true);
     expect(spans).toHaveLength(5);
   });
 });

@@ -1,5 +1,11 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
-import type { TelemetryAttributes, TelemetryAttributeValue, TelemetryContext, TelemetryOptions, TelemetryTracer } from "./telemetry-options";
+import type {
+  TelemetryAttributes,
+  TelemetryAttributeValue,
+  TelemetryContext,
+  TelemetryOptions,
+  TelemetryTracer,
+} from "./telemetry-options";
 
 /** An agent's telemetry options, checked once at construction (frozen). */
 export interface ResolvedTelemetry {
@@ -28,28 +34,50 @@ export interface OpenTelemetryApi {
  */
 export function resolveTelemetry(options: TelemetryOptions | undefined): ResolvedTelemetry | undefined {
   if (options === undefined) return undefined;
-  const fail = (argument: string, value: unknown, message: string) => new InvalidArgumentError({ argument: `telemetry${argument}`, value, message });
+  const fail = (argument: string, value: unknown, message: string) =>
+    new InvalidArgumentError({ argument: `telemetry${argument}`, value, message });
   if (options === null || typeof options !== "object") {
-    throw fail("", options, "telemetry takes an options object: { tracer?, recordInputs?, recordOutputs?, functionId?, metadata? }.");
+    throw fail(
+      "",
+      options,
+      "telemetry takes an options object: { tracer?, recordInputs?, recordOutputs?, functionId?, metadata? }.",
+    );
   }
   for (const name of ["isEnabled", "recordInputs", "recordOutputs"] as const) {
-    if (options[name] !== undefined && typeof options[name] !== "boolean") throw fail(`.${name}`, options[name], `telemetry.${name} must be true or false.`);
+    if (options[name] !== undefined && typeof options[name] !== "boolean")
+      throw fail(`.${name}`, options[name], `telemetry.${name} must be true or false.`);
   }
   if (options.isEnabled === false) return undefined;
   const tracer = options.tracer;
-  if (tracer !== undefined && (tracer === null || typeof tracer !== "object" || typeof tracer.startSpan !== "function")) {
-    throw fail(".tracer", tracer, 'telemetry.tracer must be an OpenTelemetry Tracer (trace.getTracer("my-app") of @opentelemetry/api), with startSpan().');
+  if (
+    tracer !== undefined &&
+    (tracer === null || typeof tracer !== "object" || typeof tracer.startSpan !== "function")
+  ) {
+    throw fail(
+      ".tracer",
+      tracer,
+      'telemetry.tracer must be an OpenTelemetry Tracer (trace.getTracer("my-app") of @opentelemetry/api), with startSpan().',
+    );
   }
-  if (options.functionId !== undefined && typeof options.functionId !== "string") throw fail(".functionId", options.functionId, "telemetry.functionId must be a string.");
+  if (options.functionId !== undefined && typeof options.functionId !== "string")
+    throw fail(".functionId", options.functionId, "telemetry.functionId must be a string.");
   const attributes: TelemetryAttributes = {};
   if (options.functionId !== undefined) attributes["agentcore.function_id"] = options.functionId;
   if (options.metadata !== undefined) {
     if (options.metadata === null || typeof options.metadata !== "object" || Array.isArray(options.metadata)) {
-      throw fail(".metadata", options.metadata, "telemetry.metadata must be an object of attribute values (strings, numbers, booleans or arrays of one of them).");
+      throw fail(
+        ".metadata",
+        options.metadata,
+        "telemetry.metadata must be an object of attribute values (strings, numbers, booleans or arrays of one of them).",
+      );
     }
     for (const [key, value] of Object.entries(options.metadata)) {
       if (!isAttributeValue(value)) {
-        throw fail(`.metadata.${key}`, value, `telemetry.metadata.${key} must be a string, number, boolean, or an array of one of them.`);
+        throw fail(
+          `.metadata.${key}`,
+          value,
+          `telemetry.metadata.${key} must be a string, number, boolean, or an array of one of them.`,
+        );
       }
       attributes[`agentcore.metadata.${key}`] = value;
     }
@@ -63,7 +91,8 @@ export function resolveTelemetry(options: TelemetryOptions | undefined): Resolve
 }
 
 function isAttributeValue(value: unknown): value is TelemetryAttributeValue {
-  const primitive = (item: unknown) => typeof item === "string" || typeof item === "boolean" || (typeof item === "number" && Number.isFinite(item));
+  const primitive = (item: unknown) =>
+    typeof item === "string" || typeof item === "boolean" || (typeof item === "number" && Number.isFinite(item));
   if (primitive(value)) return true;
   return Array.isArray(value) && value.every((item) => typeof item === typeof value[0] && primitive(item));
 }
@@ -76,7 +105,9 @@ const importOpenTelemetry = () => import("@opentelemetry/api").catch(() => undef
  * `@opentelemetry/api`, imported once per process on the first traced run; undefined when it is
  * not installed. `importer` replaces the import in tests (not cached then).
  */
-export function loadOpenTelemetryApi(importer: () => Promise<unknown> = importOpenTelemetry): Promise<OpenTelemetryApi | undefined> {
+export function loadOpenTelemetryApi(
+  importer: () => Promise<unknown> = importOpenTelemetry,
+): Promise<OpenTelemetryApi | undefined> {
   if (importer !== importOpenTelemetry) return importApi(importer);
   loaded ??= importApi(importer);
   return loaded;
@@ -84,7 +115,9 @@ export function loadOpenTelemetryApi(importer: () => Promise<unknown> = importOp
 
 async function importApi(importer: () => Promise<unknown>): Promise<OpenTelemetryApi | undefined> {
   try {
-    const module = (await importer()) as (Partial<OpenTelemetryApi> & { default?: Partial<OpenTelemetryApi> }) | undefined;
+    const module = (await importer()) as
+      | (Partial<OpenTelemetryApi> & { default?: Partial<OpenTelemetryApi> })
+      | undefined;
     const api = module?.trace ? module : module?.default;
     return api?.trace && api.context ? (api as OpenTelemetryApi) : undefined;
   } catch {

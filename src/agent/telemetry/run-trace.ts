@@ -4,7 +4,12 @@ import type { MemoryStrategyResult } from "../../strategies/memory-strategy";
 import type { ToolCallOutcome } from "../../tools/execute-tool-call";
 import type { AgentConfig } from "../agent-config";
 import type { AgentResult } from "../agent-result";
-import { loadOpenTelemetryApi, missingApiError, type OpenTelemetryApi, type ResolvedTelemetry } from "./resolve-telemetry";
+import {
+  loadOpenTelemetryApi,
+  missingApiError,
+  type OpenTelemetryApi,
+  type ResolvedTelemetry,
+} from "./resolve-telemetry";
 import type { TelemetryAttributes, TelemetryContext, TelemetryTracer } from "./telemetry-options";
 import { contextWithSpan, RootContext, TracedSpan } from "./traced-span";
 
@@ -64,20 +69,32 @@ export class RunTrace {
       "agentcore.strategy": config.strategy.name,
       "agentcore.max_steps": config.maxSteps,
     };
-    const span = tracer.startSpan(name ? `invoke_agent ${name}` : "invoke_agent", { kind: KIND_INTERNAL, attributes: defined(attributes) }, parent);
+    const span = tracer.startSpan(
+      name ? `invoke_agent ${name}` : "invoke_agent",
+      { kind: KIND_INTERNAL, attributes: defined(attributes) },
+      parent,
+    );
     const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {});
-    if (settings.recordInputs && root.recording) root.set({ "gen_ai.input.messages": JSON.stringify([{ role: "user", content: run.input }]) });
+    if (settings.recordInputs && root.recording)
+      root.set({ "gen_ai.input.messages": JSON.stringify([{ role: "user", content: run.input }]) });
     return new RunTrace(settings, tracer, api, config, run, root);
   }
 
   /** Loading the history and the facts. */
   memoryRead(): TracedSpan {
-    return this.child("agentcore.memory.read", { "agentcore.strategy": this.config.strategy.name, "agentcore.memory.source": this.config.historyProvider ? "provider" : "store" });
+    return this.child("agentcore.memory.read", {
+      "agentcore.strategy": this.config.strategy.name,
+      "agentcore.memory.source": this.config.historyProvider ? "provider" : "store",
+    });
   }
 
   /** Ends `memoryRead` with what was read. */
   endMemoryRead(span: TracedSpan, read: { messages: number; partial: boolean; facts: number }): void {
-    span.end({ "agentcore.messages.loaded": read.messages, "agentcore.history.partial": read.partial, "agentcore.facts.count": read.facts });
+    span.end({
+      "agentcore.messages.loaded": read.messages,
+      "agentcore.history.partial": read.partial,
+      "agentcore.facts.count": read.facts,
+    });
   }
 
   /** The memory provider's read of memories relevant to the input. */
@@ -89,11 +106,18 @@ export class RunTrace {
 
   /** A step's strategy applied to the history: the window the model sees. */
   fit(): TracedSpan {
-    return this.child("agentcore.memory.fit", { "agentcore.strategy": this.config.strategy.name, "agentcore.step": this.steps + 1 });
+    return this.child("agentcore.memory.fit", {
+      "agentcore.strategy": this.config.strategy.name,
+      "agentcore.step": this.steps + 1,
+    });
   }
 
   endFit(span: TracedSpan, window: MemoryStrategyResult): void {
-    span.end({ "agentcore.messages.kept": window.messages.length, "agentcore.messages.dropped": window.dropped.length, "agentcore.summarized": Boolean(window.summary) });
+    span.end({
+      "agentcore.messages.kept": window.messages.length,
+      "agentcore.messages.dropped": window.dropped.length,
+      "agentcore.summarized": Boolean(window.summary),
+    });
   }
 
   /** A step's model call. */
@@ -117,7 +141,15 @@ export class RunTrace {
 
   endChat(span: TracedSpan, model: LanguageModel, response: LanguageModelResult): void {
     if (this.settings.recordOutputs && span.recording) {
-      span.set({ "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: response.text, ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}) }]) });
+      span.set({
+        "gen_ai.output.messages": JSON.stringify([
+          {
+            role: "assistant",
+            content: response.text,
+            ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}),
+          },
+        ]),
+      });
     }
     span.end({
       "gen_ai.response.model": response.response?.modelId ?? model.modelId,
@@ -137,7 +169,8 @@ export class RunTrace {
       "gen_ai.tool.type": "function",
       "agentcore.step": this.steps,
     });
-    if (this.settings.recordInputs && span.recording) span.set({ "gen_ai.tool.call.arguments": JSON.stringify(toolCall.arguments) });
+    if (this.settings.recordInputs && span.recording)
+      span.set({ "gen_ai.tool.call.arguments": JSON.stringify(toolCall.arguments) });
     return span;
   }
 
@@ -150,13 +183,17 @@ export class RunTrace {
 
   /** Storing the turn (the store, or the `agent.memory()` provider) and giving it to the memory provider. */
   memoryWrite(messages: number): TracedSpan {
-    return this.child("agentcore.memory.write", { "agentcore.messages.written": messages, "agentcore.memory.source": this.config.historyProvider ? "provider" : "store" });
+    return this.child("agentcore.memory.write", {
+      "agentcore.messages.written": messages,
+      "agentcore.memory.source": this.config.historyProvider ? "provider" : "store",
+    });
   }
 
   /** Ends the run's span with its result, closing any span still open. */
   succeed(result: AgentResult): void {
     this.closeOpen((span) => span.end());
-    if (this.settings.recordOutputs && this.root.recording) this.root.set({ "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: result.text }]) });
+    if (this.settings.recordOutputs && this.root.recording)
+      this.root.set({ "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: result.text }]) });
     this.root.end({
       "gen_ai.response.finish_reasons": [result.finishReason],
       "gen_ai.usage.input_tokens": result.usage.inputTokens,
@@ -182,8 +219,17 @@ export class RunTrace {
 
   private child(name: string, attributes: TelemetryAttributes, kind = KIND_INTERNAL): TracedSpan {
     const parent: TelemetryContext = this.root.context;
-    const span = this.tracer.startSpan(name, { kind, attributes: defined({ ...this.settings.attributes, "agentcore.session.id": this.run.sessionId, ...attributes }) }, parent);
-    const traced = new TracedSpan(span, contextWithSpan(this.api, parent, span), this.api, (ended) => this.open.delete(ended));
+    const span = this.tracer.startSpan(
+      name,
+      {
+        kind,
+        attributes: defined({ ...this.settings.attributes, "agentcore.session.id": this.run.sessionId, ...attributes }),
+      },
+      parent,
+    );
+    const traced = new TracedSpan(span, contextWithSpan(this.api, parent, span), this.api, (ended) =>
+      this.open.delete(ended),
+    );
     this.open.add(traced);
     return traced;
   }
@@ -199,7 +245,11 @@ class ToolCallFailure extends Error {
 }
 
 function modelAttributes(model: LanguageModel): TelemetryAttributes {
-  return { "gen_ai.provider.name": model.provider, "gen_ai.system": model.provider, "gen_ai.request.model": model.modelId };
+  return {
+    "gen_ai.provider.name": model.provider,
+    "gen_ai.system": model.provider,
+    "gen_ai.request.model": model.modelId,
+  };
 }
 
 function defined(attributes: TelemetryAttributes): TelemetryAttributes {

@@ -5,7 +5,13 @@
  */
 
 /** An attribute value, as OpenTelemetry accepts it. */
-export type TelemetryAttributeValue = string | number | boolean | Array<null | undefined | string> | Array<null | undefined | number> | Array<null | undefined | boolean>;
+export type TelemetryAttributeValue =
+  | string
+  | number
+  | boolean
+  | Array<null | undefined | string>
+  | Array<null | undefined | number>
+  | Array<null | undefined | boolean>;
 
 export type TelemetryAttributes = Record<string, TelemetryAttributeValue | undefined>;
 

@@ -2,7 +2,14 @@
 // span tree (parent and child ids), the GenAI attributes, errors and aborts, and no span at all
 // when telemetry is off.
 import { context, ROOT_CONTEXT, trace, type Context, type ContextManager } from "@opentelemetry/api";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type Span,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AbortError } from "../../errors/abort-error";
@@ -24,15 +31,32 @@ import { traceRun } from "./trace-run";
 function recorder() {
   const exporter = new InMemorySpanExporter();
   const started: Span[] = [];
-  const tracking: SpanProcessor = { onStart: (span) => void started.push(span), onEnd: () => {}, forceFlush: async () => {}, shutdown: async () => {} };
+  const tracking: SpanProcessor = {
+    onStart: (span) => void started.push(span),
+    onEnd: () => {},
+    forceFlush: async () => {},
+    shutdown: async () => {},
+  };
   const provider = new BasicTracerProvider({ spanProcessors: [tracking, new SimpleSpanProcessor(exporter)] });
   const spans = () => exporter.getFinishedSpans();
   const named = (name: string) => {
     const found = spans().filter((span) => span.name === name);
-    if (found.length === 0) throw new Error(`no span "${name}" among ${spans().map((span) => span.name).join(", ")}`);
+    if (found.length === 0)
+      throw new Error(
+        `no span "${name}" among ${spans()
+          .map((span) => span.name)
+          .join(", ")}`,
+      );
     return found;
   };
-  return { provider, tracer: provider.getTracer("test"), spans, named, one: (name: string) => named(name)[0]!, started };
+  return {
+    provider,
+    tracer: provider.getTracer("test"),
+    spans,
+    named,
+    one: (name: string) => named(name)[0]!,
+    started,
+  };
 }
 
 const idOf = (span: ReadableSpan) => span.spanContext().spanId;
@@ -59,7 +83,10 @@ describe("a traced run", () => {
       provider: "openai",
       responses: [
         { text: "Hi!" },
-        { toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }], usage: { inputTokens: 30, outputTokens: 5 } },
+        {
+          toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }],
+          usage: { inputTokens: 30, outputTokens: 5 },
+        },
         { text: "It is 22°C in Paris.", usage: { inputTokens: 50, outputTokens: 8 } },
       ],
     });
@@ -140,9 +167,19 @@ describe("a traced run", () => {
     });
     // Inputs and outputs are recorded by default: what the model was sent, the recalled memory included.
     expect(firstChat!.attributes["gen_ai.system_instructions"]).toContain("The user lives in Paris.");
-    expect(JSON.parse(firstChat!.attributes["gen_ai.input.messages"] as string).at(-1)).toMatchObject({ role: "user", content: "What is the weather in Paris?" });
-    expect(JSON.parse(firstChat!.attributes["gen_ai.output.messages"] as string)[0].toolCalls[0]).toMatchObject({ id: "call_1", name: "get_weather" });
-    expect(secondChat!.attributes).toMatchObject({ "agentcore.step": 2, "gen_ai.response.finish_reasons": ["stop"], "gen_ai.usage.output_tokens": 8 });
+    expect(JSON.parse(firstChat!.attributes["gen_ai.input.messages"] as string).at(-1)).toMatchObject({
+      role: "user",
+      content: "What is the weather in Paris?",
+    });
+    expect(JSON.parse(firstChat!.attributes["gen_ai.output.messages"] as string)[0].toolCalls[0]).toMatchObject({
+      id: "call_1",
+      name: "get_weather",
+    });
+    expect(secondChat!.attributes).toMatchObject({
+      "agentcore.step": 2,
+      "gen_ai.response.finish_reasons": ["stop"],
+      "gen_ai.usage.output_tokens": 8,
+    });
 
     const toolSpan = second.find((span) => span.name === "execute_tool get_weather")!;
     expect(toolSpan.attributes).toMatchObject({
@@ -160,22 +197,50 @@ describe("a traced run", () => {
 
     // The window: one turn kept of the two stored, the first turn dropped.
     const [fit] = second.filter((span) => span.name === "agentcore.memory.fit");
-    expect(fit!.attributes).toMatchObject({ "agentcore.strategy": "sliding_window", "agentcore.messages.kept": 1, "agentcore.messages.dropped": 2 });
+    expect(fit!.attributes).toMatchObject({
+      "agentcore.strategy": "sliding_window",
+      "agentcore.messages.kept": 1,
+      "agentcore.messages.dropped": 2,
+    });
     const read = second.find((span) => span.name === "agentcore.memory.read")!;
-    expect(read.attributes).toMatchObject({ "agentcore.messages.loaded": 2, "agentcore.facts.count": 0, "agentcore.memory.source": "store" });
-    expect(second.find((span) => span.name === "agentcore.recall")!.attributes).toMatchObject({ "agentcore.recall.count": 1, "agentcore.recall.provider": "notes", "agentcore.recall.query": "What is the weather in Paris?" });
-    expect(second.find((span) => span.name === "agentcore.memory.write")!.attributes).toMatchObject({ "agentcore.messages.written": 4 });
+    expect(read.attributes).toMatchObject({
+      "agentcore.messages.loaded": 2,
+      "agentcore.facts.count": 0,
+      "agentcore.memory.source": "store",
+    });
+    expect(second.find((span) => span.name === "agentcore.recall")!.attributes).toMatchObject({
+      "agentcore.recall.count": 1,
+      "agentcore.recall.provider": "notes",
+      "agentcore.recall.query": "What is the weather in Paris?",
+    });
+    expect(second.find((span) => span.name === "agentcore.memory.write")!.attributes).toMatchObject({
+      "agentcore.messages.written": 4,
+    });
     expect(named("invoke_agent assistant")).toHaveLength(2);
     expect(one("invoke_agent assistant").attributes["agentcore.run.id"]).not.toBe(root.attributes["agentcore.run.id"]);
   });
 
   it("records no inputs or outputs when told not to", async () => {
     const { tracer, spans } = recorder();
-    const model = new MockLanguageModel({ responses: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] }, { text: "Cold." }] });
-    const agent = new Agent({ model, tools: { get_weather: weather }, memoryProvider: recallProvider, telemetry: { tracer, recordInputs: false, recordOutputs: false } });
+    const model = new MockLanguageModel({
+      responses: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] }, { text: "Cold." }],
+    });
+    const agent = new Agent({
+      model,
+      tools: { get_weather: weather },
+      memoryProvider: recallProvider,
+      telemetry: { tracer, recordInputs: false, recordOutputs: false },
+    });
     await agent.run("Weather in Oslo?");
     const recordedKeys = spans().flatMap((span) => Object.keys(span.attributes));
-    for (const key of ["gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result", "agentcore.recall.query"]) {
+    for (const key of [
+      "gen_ai.input.messages",
+      "gen_ai.output.messages",
+      "gen_ai.system_instructions",
+      "gen_ai.tool.call.arguments",
+      "gen_ai.tool.call.result",
+      "agentcore.recall.query",
+    ]) {
       expect(recordedKeys).not.toContain(key);
     }
     expect(spans().map((span) => span.name)).toContain("execute_tool get_weather");
@@ -187,7 +252,10 @@ describe("a traced run", () => {
     const model = new MockLanguageModel({
       chunkSize: 2,
       chunkDelayMs: 5,
-      responses: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Rome" } }] }, { text: "This answer is long and will be cut off by the abort." }],
+      responses: [
+        { toolCalls: [{ name: "get_weather", arguments: { city: "Rome" } }] },
+        { text: "This answer is long and will be cut off by the abort." },
+      ],
     });
     const agent = new Agent({ name: "bot", model, tools: { get_weather: weather }, telemetry: { tracer } });
     const controller = new AbortController();
@@ -199,7 +267,11 @@ describe("a traced run", () => {
     expect(started.every((span) => span.ended)).toBe(true);
     const root = one("invoke_agent bot");
     expect(root.status).toEqual({ code: 2, message: "The run was aborted." });
-    expect(root.attributes).toMatchObject({ "agentcore.aborted": true, "error.type": "AbortError", "agentcore.finish_reason": "aborted" });
+    expect(root.attributes).toMatchObject({
+      "agentcore.aborted": true,
+      "error.type": "AbortError",
+      "agentcore.finish_reason": "aborted",
+    });
     expect(exceptions(root)).toHaveLength(1);
     const chats = spans().filter((span) => span.name === "chat mock-model");
     expect(chats).toHaveLength(2);
@@ -215,7 +287,13 @@ describe("a traced run", () => {
 
   it("gives a failing provider's call and the run status ERROR with the exception", async () => {
     const { tracer, spans, one, started } = recorder();
-    const failure = new APICallError({ message: "The server had an error.", statusCode: 500, provider: "mock", modelId: "mock-model", isRetryable: true });
+    const failure = new APICallError({
+      message: "The server had an error.",
+      statusCode: 500,
+      provider: "mock",
+      modelId: "mock-model",
+      isRetryable: true,
+    });
     const model = new MockLanguageModel({ responses: [{ error: failure }] });
     const agent = new Agent({ model, telemetry: { tracer } });
     await expect(agent.run("Hi")).rejects.toBe(failure);
@@ -224,20 +302,39 @@ describe("a traced run", () => {
     const chat = one("chat mock-model");
     expect(chat.status).toEqual({ code: 2, message: "The server had an error." });
     expect(chat.attributes["error.type"]).toBe("APICallError");
-    expect(exceptions(chat)[0]!.attributes).toMatchObject({ "exception.type": "APICallError", "exception.message": "The server had an error." });
+    expect(exceptions(chat)[0]!.attributes).toMatchObject({
+      "exception.type": "APICallError",
+      "exception.message": "The server had an error.",
+    });
     expect(chat.attributes).not.toHaveProperty("agentcore.aborted");
     const root = one("invoke_agent");
     expect(root.status.code).toBe(2);
     expect(root.attributes).toMatchObject({ "error.type": "APICallError", "agentcore.finish_reason": "error" });
     expect(parentOf(chat)).toBe(idOf(root));
-    expect(spans().map((span) => span.name)).toEqual(["agentcore.memory.read", "agentcore.memory.fit", "chat mock-model", "agentcore.memory.write", "invoke_agent"]);
+    expect(spans().map((span) => span.name)).toEqual([
+      "agentcore.memory.read",
+      "agentcore.memory.fit",
+      "chat mock-model",
+      "agentcore.memory.write",
+      "invoke_agent",
+    ]);
   });
 
   it("marks a tool call that failed (its error went back to the model) and a recall that failed, while the run succeeds", async () => {
     const { tracer, one } = recorder();
-    const broken = tool({ description: "Always fails", parameters: z.object({}), execute: async () => Promise.reject(new Error("disk full")) });
-    const failingRecall: MemoryProvider = { type: "flaky", read: async () => Promise.reject(new Error("index offline")), write: async () => {} };
-    const model = new MockLanguageModel({ responses: [{ toolCalls: [{ name: "broken", arguments: {} }] }, { text: "Sorry." }] });
+    const broken = tool({
+      description: "Always fails",
+      parameters: z.object({}),
+      execute: async () => Promise.reject(new Error("disk full")),
+    });
+    const failingRecall: MemoryProvider = {
+      type: "flaky",
+      read: async () => Promise.reject(new Error("index offline")),
+      write: async () => {},
+    };
+    const model = new MockLanguageModel({
+      responses: [{ toolCalls: [{ name: "broken", arguments: {} }] }, { text: "Sorry." }],
+    });
     const agent = new Agent({ model, tools: { broken }, memoryProvider: failingRecall, telemetry: { tracer } });
     await agent.run("Try it");
     expect(one("execute_tool broken").status).toEqual({ code: 2, message: 'Error: Tool "broken" failed: disk full' });
@@ -249,7 +346,13 @@ describe("a traced run", () => {
     const { provider, spans } = recorder();
     trace.setGlobalTracerProvider(provider);
     try {
-      const model = new MockLanguageModel({ responses: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] }, { text: "Cold." }, { text: "Again." }] });
+      const model = new MockLanguageModel({
+        responses: [
+          { toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] },
+          { text: "Cold." },
+          { text: "Again." },
+        ],
+      });
       await new Agent({ model, tools: { get_weather: weather }, memoryProvider: recallProvider }).run("Weather?");
       await new Agent({ model, telemetry: { isEnabled: false } }).run("Again?");
       expect(spans()).toEqual([]);
@@ -265,7 +368,12 @@ describe("the global tracer", () => {
   it("is used when telemetry is on without a tracer", async () => {
     const { provider, one } = recorder();
     trace.setGlobalTracerProvider(provider);
-    const agent = new Agent({ name: "globe", model: new MockLanguageModel({ responses: [{ text: "Hi!" }] }), memoryStore: new InMemoryStore(), telemetry: {} });
+    const agent = new Agent({
+      name: "globe",
+      model: new MockLanguageModel({ responses: [{ text: "Hi!" }] }),
+      memoryStore: new InMemoryStore(),
+      telemetry: {},
+    });
     await agent.run("Hello");
     const root = one("invoke_agent globe");
     expect(root.instrumentationScope.name).toBe("agentcore");
@@ -277,7 +385,12 @@ describe("the global tracer", () => {
 class StackContextManager implements ContextManager {
   private current: Context = ROOT_CONTEXT;
   active = () => this.current;
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(next: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    next: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     const previous = this.current;
     this.current = next;
     try {
@@ -306,7 +419,9 @@ describe("the spans' context", () => {
         return Promise.resolve("ok");
       },
     });
-    const model = new MockLanguageModel({ responses: [{ toolCalls: [{ name: "probe", arguments: {} }] }, { text: "done" }] });
+    const model = new MockLanguageModel({
+      responses: [{ toolCalls: [{ name: "probe", arguments: {} }] }, { text: "done" }],
+    });
     await new Agent({ model, tools: { probe }, telemetry: { tracer } }).run("Go");
     expect(active).toBe(idOf(one("execute_tool probe")));
   });
@@ -328,7 +443,8 @@ describe("a traced run that is closed early", () => {
     await generator.return(undefined as unknown as AgentResult);
     expect(started).toHaveLength(2);
     expect(started.every((span) => span.ended)).toBe(true);
-    for (const span of spans()) expect(span.attributes).toMatchObject({ "error.type": "cancelled", "agentcore.aborted": true });
+    for (const span of spans())
+      expect(span.attributes).toMatchObject({ "error.type": "cancelled", "agentcore.aborted": true });
   });
 });
 

@@ -73,7 +73,11 @@ export class TracedSpan {
 const SPAN_KEY = Symbol.for("OpenTelemetry Context Key SPAN");
 
 /** `parent` with `span` active: `trace.setSpan` of the API when it is loaded, the same by hand when it is not. */
-export function contextWithSpan(api: OpenTelemetryApi | undefined, parent: TelemetryContext, span: TelemetrySpan): TelemetryContext {
+export function contextWithSpan(
+  api: OpenTelemetryApi | undefined,
+  parent: TelemetryContext,
+  span: TelemetrySpan,
+): TelemetryContext {
   return api ? api.trace.setSpan(parent, span) : parent.setValue(SPAN_KEY, span);
 }
 

@@ -32,7 +32,11 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
       provider: "mock.chat",
       modelId: "mock-1",
       doGenerate: {
-        content: [{ type: "reasoning", text: "thinking" }, { type: "text", text: "Hello " }, { type: "text", text: "there." }],
+        content: [
+          { type: "reasoning", text: "thinking" },
+          { type: "text", text: "Hello " },
+          { type: "text", text: "there." },
+        ],
         finishReason: stop,
         usage: usageV3(12, 3),
         response: { id: "resp_1", modelId: "mock-1-0425" },
@@ -71,11 +75,27 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
           usage: usageV3(20, 8),
           warnings: [],
         },
-        { content: [{ type: "text", text: "Oslo 4°C, Rome 22°C." }], finishReason: stop, usage: usageV3(40, 9), warnings: [] },
-        { content: [{ type: "text", text: "You asked about Oslo and Rome." }], finishReason: stop, usage: usageV3(60, 7), warnings: [] },
+        {
+          content: [{ type: "text", text: "Oslo 4°C, Rome 22°C." }],
+          finishReason: stop,
+          usage: usageV3(40, 9),
+          warnings: [],
+        },
+        {
+          content: [{ type: "text", text: "You asked about Oslo and Rome." }],
+          finishReason: stop,
+          usage: usageV3(60, 7),
+          warnings: [],
+        },
       ],
     });
-    const agent = new Agent({ model, tools: { get_weather: weather }, memoryStore: store, sessionId: "tools", maxSteps: 3 });
+    const agent = new Agent({
+      model,
+      tools: { get_weather: weather },
+      memoryStore: store,
+      sessionId: "tools",
+      maxSteps: 3,
+    });
     const result = await agent.run("Weather in Oslo and Rome?");
 
     expect(result.text).toBe("Oslo 4°C, Rome 22°C.");
@@ -87,7 +107,11 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
         type: "function",
         name: "get_weather",
         description: "Current weather in a city",
-        inputSchema: expect.objectContaining({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+        inputSchema: expect.objectContaining({
+          type: "object",
+          properties: { city: { type: "string" } },
+          required: ["city"],
+        }),
       },
     ]);
     expect(first.toolChoice).toEqual({ type: "auto" });
@@ -102,8 +126,18 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
       {
         role: "tool",
         content: [
-          { type: "tool-result", toolCallId: "call_a", toolName: "get_weather", output: { type: "text", value: '{"city":"Oslo","temperature":"4°C"}' } },
-          { type: "tool-result", toolCallId: "call_b", toolName: "get_weather", output: { type: "text", value: '{"city":"Rome","temperature":"22°C"}' } },
+          {
+            type: "tool-result",
+            toolCallId: "call_a",
+            toolName: "get_weather",
+            output: { type: "text", value: '{"city":"Oslo","temperature":"4°C"}' },
+          },
+          {
+            type: "tool-result",
+            toolCallId: "call_b",
+            toolName: "get_weather",
+            output: { type: "text", value: '{"city":"Rome","temperature":"22°C"}' },
+          },
         ],
       },
     ]);
@@ -163,10 +197,15 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
     expect(result.text).toBe("Oslo: 4°C.");
     expect(result.usage).toEqual({ inputTokens: 80, outputTokens: 14, totalTokens: 94 });
     expect(result.steps[0]!.finishReason).toBe("tool-calls");
-    expect(result.toolCalls).toEqual([expect.objectContaining({ id: "call_s", name: "get_weather", arguments: { city: "Oslo" } })]);
+    expect(result.toolCalls).toEqual([
+      expect.objectContaining({ id: "call_s", name: "get_weather", arguments: { city: "Oslo" } }),
+    ]);
     const stored = await store.getMessages("stream");
     expect(stored.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
-    expect(stored[1]).toMatchObject({ content: "Let me check.", toolCalls: [{ id: "call_s", name: "get_weather", arguments: { city: "Oslo" } }] });
+    expect(stored[1]).toMatchObject({
+      content: "Let me check.",
+      toolCalls: [{ id: "call_s", name: "get_weather", arguments: { city: "Oslo" } }],
+    });
     expect(isToolPairingValid(stored)).toBe(true);
   });
 
@@ -198,7 +237,12 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
     });
     const error = await new Agent({ model: failing, maxRetries: 1 }).run("hi").catch((caught: unknown) => caught);
     expect(APICallError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ provider: "mock-provider", modelId: "mock-model-id", statusCode: 429, isRetryable: true });
+    expect(error).toMatchObject({
+      provider: "mock-provider",
+      modelId: "mock-model-id",
+      statusCode: 429,
+      isRetryable: true,
+    });
     expect((error as APICallError).responseHeaders).toEqual({ "retry-after-ms": "1" });
     expect((error as APICallError).responseBody).toContain("Rate limit reached");
     expect(failing.doGenerateCalls).toHaveLength(2);
@@ -208,7 +252,10 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
         throw new AISDKAPICallError({ message: "Bad request", url: "u", requestBodyValues: {}, statusCode: 400 });
       },
     });
-    await expect(new Agent({ model: badRequest }).run("hi")).rejects.toMatchObject({ statusCode: 400, isRetryable: false });
+    await expect(new Agent({ model: badRequest }).run("hi")).rejects.toMatchObject({
+      statusCode: 400,
+      isRetryable: false,
+    });
     expect(badRequest.doGenerateCalls).toHaveLength(1);
   });
 
@@ -217,7 +264,16 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
       doStream: {
         stream: convertArrayToReadableStream([
           { type: "text-delta", id: "t", delta: "Part" },
-          { type: "error", error: new AISDKAPICallError({ message: "overloaded", url: "u", requestBodyValues: {}, statusCode: 529, isRetryable: true }) },
+          {
+            type: "error",
+            error: new AISDKAPICallError({
+              message: "overloaded",
+              url: "u",
+              requestBodyValues: {},
+              statusCode: 529,
+              isRetryable: true,
+            }),
+          },
         ]),
       },
     });
@@ -242,7 +298,12 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
           },
         }),
       }),
-      doGenerate: { content: [{ type: "text", text: "Fresh." }], finishReason: stop, usage: usageV3(1, 1), warnings: [] },
+      doGenerate: {
+        content: [{ type: "text", text: "Fresh." }],
+        finishReason: stop,
+        usage: usageV3(1, 1),
+        warnings: [],
+      },
     });
     const agent = new Agent({ model, memoryStore: store, sessionId: "abort" });
     const stream = agent.stream({ input: "Tell me a long story", signal: controller.signal });
@@ -264,7 +325,9 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
   it("aborts a pending doGenerate: the signal reaches the model and the run rejects with AbortError", async () => {
     const model = new MockLanguageModelV3({
       doGenerate: ({ abortSignal }) =>
-        new Promise((_resolve, reject) => abortSignal!.addEventListener("abort", () => reject(abortSignal!.reason), { once: true })),
+        new Promise((_resolve, reject) =>
+          abortSignal!.addEventListener("abort", () => reject(abortSignal!.reason), { once: true }),
+        ),
     });
     const controller = new AbortController();
     const run = new Agent({ model }).run({ input: "hi", signal: controller.signal });
@@ -286,8 +349,17 @@ describe("convertToAISDKPrompt", () => {
       ]),
     ).toEqual([
       { role: "user", content: [{ type: "text", text: "a" }] },
-      { role: "assistant", content: [{ type: "text", text: "checking" }, { type: "tool-call", toolCallId: "1", toolName: "t", input: {} }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "1", toolName: "t", output: { type: "text", value: "ok" } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "checking" },
+          { type: "tool-call", toolCallId: "1", toolName: "t", input: {} },
+        ],
+      },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "1", toolName: "t", output: { type: "text", value: "ok" } }],
+      },
       { role: "assistant", content: [{ type: "text", text: "" }] },
       { role: "user", content: [{ type: "text", text: "b" }] },
     ]);

@@ -3,7 +3,14 @@ import type { FinishReason, LanguageModelResult, LanguageModelUsage } from "../l
 import { parseToolArguments } from "../parse-tool-arguments";
 import type { AISDKGenerateResult, AISDKPart } from "./ai-sdk-types";
 
-const finishReasons: ReadonlySet<string> = new Set(["stop", "length", "tool-calls", "content-filter", "error", "other"]);
+const finishReasons: ReadonlySet<string> = new Set([
+  "stop",
+  "length",
+  "tool-calls",
+  "content-filter",
+  "error",
+  "other",
+]);
 
 /**
  * An AI SDK finish reason as agentcore's: v3 gives `{ unified, raw }`, v2 the bare string (with
@@ -11,7 +18,8 @@ const finishReasons: ReadonlySet<string> = new Set(["stop", "length", "tool-call
  */
 export function convertAISDKFinishReason(reason: unknown, hasToolCalls: boolean): FinishReason {
   const unified = reason !== null && typeof reason === "object" ? (reason as { unified?: unknown }).unified : reason;
-  if (hasToolCalls && (unified === "stop" || unified === "other" || unified === "unknown" || unified === undefined)) return "tool-calls";
+  if (hasToolCalls && (unified === "stop" || unified === "other" || unified === "unknown" || unified === undefined))
+    return "tool-calls";
   return typeof unified === "string" && finishReasons.has(unified) ? (unified as FinishReason) : "other";
 }
 
@@ -24,7 +32,8 @@ export function convertAISDKUsage(usage: unknown): LanguageModelUsage {
   const record = usage !== null && typeof usage === "object" ? (usage as Record<string, unknown>) : {};
   const inputTokens = tokenCount(record.inputTokens);
   const outputTokens = tokenCount(record.outputTokens);
-  const reportedTotal = typeof record.totalTokens === "number" && Number.isFinite(record.totalTokens) ? record.totalTokens : undefined;
+  const reportedTotal =
+    typeof record.totalTokens === "number" && Number.isFinite(record.totalTokens) ? record.totalTokens : undefined;
   return { inputTokens, outputTokens, totalTokens: reportedTotal ?? inputTokens + outputTokens };
 }
 
@@ -45,7 +54,14 @@ export function convertAISDKToolCall(part: AISDKPart): ToolCall | undefined {
     input?: unknown;
     providerExecuted?: unknown;
   };
-  if (providerExecuted === true || typeof toolCallId !== "string" || toolCallId === "" || typeof toolName !== "string" || toolName === "") return undefined;
+  if (
+    providerExecuted === true ||
+    typeof toolCallId !== "string" ||
+    toolCallId === "" ||
+    typeof toolName !== "string" ||
+    toolName === ""
+  )
+    return undefined;
   const argumentsObject =
     typeof input === "string"
       ? parseToolArguments(input)
@@ -56,7 +72,9 @@ export function convertAISDKToolCall(part: AISDKPart): ToolCall | undefined {
 }
 
 /** The response id and model id the provider reported, when it did. */
-export function convertAISDKResponse(response: { id?: unknown; modelId?: unknown } | undefined): { id?: string; modelId?: string } | undefined {
+export function convertAISDKResponse(
+  response: { id?: unknown; modelId?: unknown } | undefined,
+): { id?: string; modelId?: string } | undefined {
   if (!response) return undefined;
   const result: { id?: string; modelId?: string } = {};
   if (typeof response.id === "string" && response.id !== "") result.id = response.id;

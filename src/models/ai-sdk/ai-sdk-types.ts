@@ -20,9 +20,15 @@ export type AISDKPromptMessage =
   | { role: "user"; content: { type: "text"; text: string }[] }
   | {
       role: "assistant";
-      content: ({ type: "text"; text: string } | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown })[];
+      content: (
+        | { type: "text"; text: string }
+        | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
+      )[];
     }
-  | { role: "tool"; content: { type: "tool-result"; toolCallId: string; toolName: string; output: AISDKToolResultOutput }[] };
+  | {
+      role: "tool";
+      content: { type: "tool-result"; toolCallId: string; toolName: string; output: AISDKToolResultOutput }[];
+    };
 
 /** What agentcore sends to `doGenerate` / `doStream` (a subset of the AI SDK's call options, valid for v2 and v3). */
 export interface AISDKCallOptions {

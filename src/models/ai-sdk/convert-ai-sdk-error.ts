@@ -17,7 +17,10 @@ function isAISDKError(error: unknown, name: string): boolean {
  * errors pass through, and so does anything thrown while the call's abort signal is aborted: the
  * agent turns that into its `AbortError`.
  */
-export function convertAISDKError(error: unknown, context: { provider: string; modelId: string; abortSignal?: AbortSignal | undefined }): unknown {
+export function convertAISDKError(
+  error: unknown,
+  context: { provider: string; modelId: string; abortSignal?: AbortSignal | undefined },
+): unknown {
   if (context.abortSignal?.aborted) return error;
   if (AgentCoreError.isInstance(error)) return error;
   const where = `${context.provider}/${context.modelId}`;
@@ -25,18 +28,29 @@ export function convertAISDKError(error: unknown, context: { provider: string; m
   if (isAISDKError(error, "AI_LoadAPIKeyError")) {
     const environmentVariable = /\b[A-Z][A-Z0-9_]*_API_KEY\b/.exec(sdkMessage)?.[0];
     if (environmentVariable) {
-      return new MissingApiKeyError({ provider: context.provider, environmentVariable, factory: "the provider's create function, e.g. createOpenAI" });
+      return new MissingApiKeyError({
+        provider: context.provider,
+        environmentVariable,
+        factory: "the provider's create function, e.g. createOpenAI",
+      });
     }
   }
   if (isAISDKError(error, "AI_APICallError")) {
-    const sdkError = error as { statusCode?: unknown; isRetryable?: unknown; responseBody?: unknown; responseHeaders?: unknown };
+    const sdkError = error as {
+      statusCode?: unknown;
+      isRetryable?: unknown;
+      responseBody?: unknown;
+      responseHeaders?: unknown;
+    };
     const statusCode = typeof sdkError.statusCode === "number" ? sdkError.statusCode : undefined;
     const responseHeaders = stringRecord(sdkError.responseHeaders);
     return new APICallError({
       provider: context.provider,
       modelId: context.modelId,
       message:
-        statusCode === undefined ? `${where}: could not reach the API (${sdkMessage}). Check the base URL and the network.` : `${where}: the API answered ${statusCode}: ${sdkMessage}`,
+        statusCode === undefined
+          ? `${where}: could not reach the API (${sdkMessage}). Check the base URL and the network.`
+          : `${where}: the API answered ${statusCode}: ${sdkMessage}`,
       ...(statusCode === undefined ? {} : { statusCode }),
       isRetryable: sdkError.isRetryable === true,
       ...(typeof sdkError.responseBody === "string" ? { responseBody: sdkError.responseBody } : {}),
@@ -44,7 +58,13 @@ export function convertAISDKError(error: unknown, context: { provider: string; m
       cause: error,
     });
   }
-  return new APICallError({ provider: context.provider, modelId: context.modelId, message: `${where}: the call failed: ${sdkMessage}`, isRetryable: false, cause: error });
+  return new APICallError({
+    provider: context.provider,
+    modelId: context.modelId,
+    message: `${where}: the call failed: ${sdkMessage}`,
+    isRetryable: false,
+    cause: error,
+  });
 }
 
 function stringRecord(value: unknown): Record<string, string> | undefined {

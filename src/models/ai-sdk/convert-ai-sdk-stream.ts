@@ -1,5 +1,10 @@
 import type { LanguageModelStreamPart } from "../language-model";
-import { convertAISDKFinishReason, convertAISDKResponse, convertAISDKToolCall, convertAISDKUsage } from "./ai-sdk-result";
+import {
+  convertAISDKFinishReason,
+  convertAISDKResponse,
+  convertAISDKToolCall,
+  convertAISDKUsage,
+} from "./ai-sdk-result";
 import type { AISDKPart } from "./ai-sdk-types";
 
 /**
@@ -11,7 +16,10 @@ import type { AISDKPart } from "./ai-sdk-types";
  * are skipped. Stopping early (an abort, a consumer that breaks off) cancels the stream, which
  * closes the provider's HTTP response.
  */
-export async function* convertAISDKStream(stream: ReadableStream<AISDKPart>, toError: (error: unknown) => unknown): AsyncGenerator<LanguageModelStreamPart> {
+export async function* convertAISDKStream(
+  stream: ReadableStream<AISDKPart>,
+  toError: (error: unknown) => unknown,
+): AsyncGenerator<LanguageModelStreamPart> {
   const reader = stream.getReader();
   const toolNames = new Map<string, string>();
   let response: { id?: unknown; modelId?: unknown } = {};
@@ -28,8 +36,13 @@ export async function* convertAISDKStream(stream: ReadableStream<AISDKPart>, toE
           break;
         }
         case "tool-input-start": {
-          const { id, toolName, providerExecuted } = part as { id?: unknown; toolName?: unknown; providerExecuted?: unknown };
-          if (typeof id === "string" && typeof toolName === "string" && providerExecuted !== true) toolNames.set(id, toolName);
+          const { id, toolName, providerExecuted } = part as {
+            id?: unknown;
+            toolName?: unknown;
+            providerExecuted?: unknown;
+          };
+          if (typeof id === "string" && typeof toolName === "string" && providerExecuted !== true)
+            toolNames.set(id, toolName);
           break;
         }
         case "tool-input-delta": {
@@ -58,7 +71,12 @@ export async function* convertAISDKStream(stream: ReadableStream<AISDKPart>, toE
           finished = true;
           const { finishReason, usage } = part as { finishReason?: unknown; usage?: unknown };
           const metadata = convertAISDKResponse(response);
-          yield { type: "finish", finishReason: convertAISDKFinishReason(finishReason, sawToolCall), usage: convertAISDKUsage(usage), ...(metadata ? { response: metadata } : {}) };
+          yield {
+            type: "finish",
+            finishReason: convertAISDKFinishReason(finishReason, sawToolCall),
+            usage: convertAISDKUsage(usage),
+            ...(metadata ? { response: metadata } : {}),
+          };
           break;
         }
         case "error":
@@ -75,6 +93,11 @@ export async function* convertAISDKStream(stream: ReadableStream<AISDKPart>, toE
   }
   if (!finished) {
     const metadata = convertAISDKResponse(response);
-    yield { type: "finish", finishReason: sawToolCall ? "tool-calls" : "other", usage: convertAISDKUsage(undefined), ...(metadata ? { response: metadata } : {}) };
+    yield {
+      type: "finish",
+      finishReason: sawToolCall ? "tool-calls" : "other",
+      usage: convertAISDKUsage(undefined),
+      ...(metadata ? { response: metadata } : {}),
+    };
   }
 }

@@ -12,7 +12,10 @@ type AssistantPart = Extract<AISDKPromptMessage, { role: "assistant" }>["content
  * messages that follow one another as one `tool` message of `tool-result` parts (output as
  * text: agentcore keeps tool results as text), so each call's result comes right after it.
  */
-export function convertToAISDKPrompt(system: string | undefined, messages: readonly AgentMessage[]): AISDKPromptMessage[] {
+export function convertToAISDKPrompt(
+  system: string | undefined,
+  messages: readonly AgentMessage[],
+): AISDKPromptMessage[] {
   const prompt: AISDKPromptMessage[] = [];
   if (system !== undefined && system !== "") prompt.push({ role: "system", content: system });
   let toolResults: ToolResultPart[] | undefined;
@@ -30,7 +33,12 @@ export function convertToAISDKPrompt(system: string | undefined, messages: reado
         const content: AssistantPart[] = [];
         if (message.content !== "" || toolCalls.length === 0) content.push({ type: "text", text: message.content });
         for (const toolCall of toolCalls) {
-          content.push({ type: "tool-call", toolCallId: toolCall.id, toolName: toolCall.name, input: toolCall.arguments });
+          content.push({
+            type: "tool-call",
+            toolCallId: toolCall.id,
+            toolName: toolCall.name,
+            input: toolCall.arguments,
+          });
         }
         prompt.push({ role: "assistant", content });
         break;

@@ -11,7 +11,11 @@ import { MockLanguageModel } from "../../testing/mock-language-model";
 import { registerProvider, resolveLanguageModel, unregisterProvider } from "../model-registry";
 import { fromAISDK } from "./from-ai-sdk";
 
-const usageV2 = (input: number, output: number) => ({ inputTokens: input, outputTokens: output, totalTokens: input + output });
+const usageV2 = (input: number, output: number) => ({
+  inputTokens: input,
+  outputTokens: output,
+  totalTokens: input + output,
+});
 const usageV3 = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: output, text: undefined, reasoning: undefined },
@@ -57,12 +61,24 @@ describe("AI SDK v2 models (ai 5 provider packages)", () => {
     const model = new MockLanguageModelV2({
       doGenerate: [
         {
-          content: [{ type: "tool-call", toolCallId: "v2_call", toolName: "remember_fact", input: '{"key":"language","value":"TypeScript"}' }],
+          content: [
+            {
+              type: "tool-call",
+              toolCallId: "v2_call",
+              toolName: "remember_fact",
+              input: '{"key":"language","value":"TypeScript"}',
+            },
+          ],
           finishReason: "tool-calls",
           usage: usageV2(15, 6),
           warnings: [],
         },
-        { content: [{ type: "text", text: "Noted." }], finishReason: "unknown", usage: { inputTokens: 25, outputTokens: 2, totalTokens: undefined }, warnings: [] },
+        {
+          content: [{ type: "text", text: "Noted." }],
+          finishReason: "unknown",
+          usage: { inputTokens: 25, outputTokens: 2, totalTokens: undefined },
+          warnings: [],
+        },
       ],
     });
     const agent = new Agent({ model, memoryStore: store, sessionId: "v2", enableMemoryTools: true });
@@ -71,7 +87,9 @@ describe("AI SDK v2 models (ai 5 provider packages)", () => {
     expect(result.text).toBe("Noted.");
     expect(result.finishReason).toBe("other");
     expect(result.usage).toEqual({ inputTokens: 40, outputTokens: 8, totalTokens: 48 });
-    expect(await store.getFacts("session:v2")).toEqual([expect.objectContaining({ key: "language", value: "TypeScript" })]);
+    expect(await store.getFacts("session:v2")).toEqual([
+      expect.objectContaining({ key: "language", value: "TypeScript" }),
+    ]);
     const stored = await store.getMessages("v2");
     expect(stored.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(isToolPairingValid(stored)).toBe(true);
@@ -106,20 +124,39 @@ describe("fromAISDK and model detection", () => {
 
   it("passes headers and providerOptions of fromAISDK to every call", async () => {
     const aiModel = new MockLanguageModelV3({
-      doGenerate: { content: [{ type: "text", text: "ok" }], finishReason: { unified: "stop", raw: undefined }, usage: usageV3(1, 1), warnings: [] },
+      doGenerate: {
+        content: [{ type: "text", text: "ok" }],
+        finishReason: { unified: "stop", raw: undefined },
+        usage: usageV3(1, 1),
+        warnings: [],
+      },
     });
-    const model = fromAISDK(aiModel, { headers: { "x-team": "memory" }, providerOptions: { openai: { reasoningEffort: "low" } } });
+    const model = fromAISDK(aiModel, {
+      headers: { "x-team": "memory" },
+      providerOptions: { openai: { reasoningEffort: "low" } },
+    });
     await new Agent({ model }).run("hi");
-    expect(aiModel.doGenerateCalls[0]).toMatchObject({ headers: { "x-team": "memory" }, providerOptions: { openai: { reasoningEffort: "low" } } });
+    expect(aiModel.doGenerateCalls[0]).toMatchObject({
+      headers: { "x-team": "memory" },
+      providerOptions: { openai: { reasoningEffort: "low" } },
+    });
   });
 
   it("tells AI SDK models from agentcore models and refuses other specification versions", () => {
     const agentcoreModel = new MockLanguageModel({ responses: [] });
     expect(resolveLanguageModel(agentcoreModel)).toBe(agentcoreModel);
     expect(fromAISDK(agentcoreModel)).toBe(agentcoreModel);
-    const wrapped = resolveLanguageModel(new MockLanguageModelV3({ provider: "google.generative-ai", modelId: "gemini-2.5-flash" }));
+    const wrapped = resolveLanguageModel(
+      new MockLanguageModelV3({ provider: "google.generative-ai", modelId: "gemini-2.5-flash" }),
+    );
     expect(wrapped).toMatchObject({ provider: "google", modelId: "gemini-2.5-flash" });
-    const v1 = { specificationVersion: "v1", provider: "old", modelId: "m", doGenerate: async () => ({}), doStream: async () => ({}) };
+    const v1 = {
+      specificationVersion: "v1",
+      provider: "old",
+      modelId: "m",
+      doGenerate: async () => ({}),
+      doStream: async () => ({}),
+    };
     expect(() => new Agent({ model: v1 as never })).toThrow(InvalidArgumentError);
     expect(() => new Agent({ model: v1 as never })).toThrow(/specification "v1".*"v2".*"v3"/);
     expect(() => fromAISDK({} as never)).toThrow(InvalidArgumentError);
@@ -130,7 +167,12 @@ describe("fromAISDK and model detection", () => {
     registerProvider("aisdk-test", (modelId) => {
       const model = new MockLanguageModelV3({
         modelId,
-        doGenerate: { content: [{ type: "text", text: `from ${modelId}` }], finishReason: { unified: "stop", raw: "stop" }, usage: usageV3(1, 1), warnings: [] },
+        doGenerate: {
+          content: [{ type: "text", text: `from ${modelId}` }],
+          finishReason: { unified: "stop", raw: "stop" },
+          usage: usageV3(1, 1),
+          warnings: [],
+        },
       });
       made.push(model);
       return model;
@@ -141,10 +183,19 @@ describe("fromAISDK and model detection", () => {
 
   it("takes an AI SDK model as SummaryMemory's summariser", async () => {
     const summariser = new MockLanguageModelV3({
-      doGenerate: { content: [{ type: "text", text: "The user likes tea." }], finishReason: { unified: "stop", raw: "stop" }, usage: usageV3(50, 6), warnings: [] },
+      doGenerate: {
+        content: [{ type: "text", text: "The user likes tea." }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage: usageV3(50, 6),
+        warnings: [],
+      },
     });
     const chat = new MockLanguageModel({ responses: (call) => ({ text: `ok ${call.messages.length}` }) });
-    const agent = new Agent({ model: chat, memory: new SummaryMemory({ summarizeThreshold: 4, recentMessages: 2, model: summariser }), sessionId: "sum" });
+    const agent = new Agent({
+      model: chat,
+      memory: new SummaryMemory({ summarizeThreshold: 4, recentMessages: 2, model: summariser }),
+      sessionId: "sum",
+    });
     for (const input of ["I like tea.", "And biscuits.", "Also walks.", "What do I like?"]) await agent.run(input);
     expect(summariser.doGenerateCalls.length).toBeGreaterThan(0);
     expect(chat.calls.at(-1)!.system).toContain("The user likes tea.");
@@ -163,7 +214,12 @@ describe("fromAISDK and model detection", () => {
         ]),
       },
     });
-    const result = streamText({ model, memoryStore: store, sessionId: "ui", messages: [{ role: "user", content: "Salut" }] });
+    const result = streamText({
+      model,
+      memoryStore: store,
+      sessionId: "ui",
+      messages: [{ role: "user", content: "Salut" }],
+    });
     const body = await result.toUIMessageStreamResponse().text();
     expect(body).toContain('"delta":"Bonjour"');
     expect((await store.getMessages("ui")).map((message) => [message.role, message.content])).toEqual([

@@ -29,11 +29,14 @@ export function isAISDKLanguageModel(value: unknown): value is AISDKLanguageMode
  */
 export function fromAISDK(model: AISDKLanguageModel | LanguageModel, settings?: AISDKModelSettings): LanguageModel {
   if (isAISDKLanguageModel(model)) return new AISDKLanguageModelAdapter(model, settings);
-  if (model instanceof AISDKLanguageModelAdapter && settings) return new AISDKLanguageModelAdapter(model.aiSDKModel, settings);
-  if (model !== null && typeof model === "object" && typeof (model as LanguageModel).doGenerate === "function") return model as LanguageModel;
+  if (model instanceof AISDKLanguageModelAdapter && settings)
+    return new AISDKLanguageModelAdapter(model.aiSDKModel, settings);
+  if (model !== null && typeof model === "object" && typeof (model as LanguageModel).doGenerate === "function")
+    return model as LanguageModel;
   throw new InvalidArgumentError({
     argument: "model",
     value: model,
-    message: "fromAISDK() needs a language model of an AI SDK provider package, e.g. openai(\"gpt-4o\") from @ai-sdk/openai.",
+    message:
+      'fromAISDK() needs a language model of an AI SDK provider package, e.g. openai("gpt-4o") from @ai-sdk/openai.',
   });
 }

@@ -14,13 +14,17 @@ const MAX_RETRY_AFTER_MS = 60_000;
  * retry by itself (in the AI SDK, `generateText` does): for these models this is the one retry
  * layer, with the AI SDK's defaults. An abort stops the wait at once.
  */
-export async function retryAISDKCall<T>(attempt: () => Promise<T>, options: { maxRetries?: number | undefined; abortSignal?: AbortSignal | undefined }): Promise<T> {
+export async function retryAISDKCall<T>(
+  attempt: () => Promise<T>,
+  options: { maxRetries?: number | undefined; abortSignal?: AbortSignal | undefined },
+): Promise<T> {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   for (let retry = 0; ; retry++) {
     try {
       return await attempt();
     } catch (error) {
-      if (retry >= maxRetries || options.abortSignal?.aborted || !APICallError.isInstance(error) || !error.isRetryable) throw error;
+      if (retry >= maxRetries || options.abortSignal?.aborted || !APICallError.isInstance(error) || !error.isRetryable)
+        throw error;
       await sleep(retryDelay(error, retry), options.abortSignal);
     }
   }

@@ -47,7 +47,10 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
         toolCalls.push({
           id: block.id,
           name: block.name,
-          arguments: input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {},
+          arguments:
+            input !== null && typeof input === "object" && !Array.isArray(input)
+              ? (input as Record<string, unknown>)
+              : {},
         });
       }
     }
@@ -79,7 +82,9 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
     return readEventStream({
       open: async () => {
         const client = await this.config.getClient();
-        const response = await client.messages.create({ ...this.requestBody(call), stream: true }, requestOptions(call)).asResponse();
+        const response = await client.messages
+          .create({ ...this.requestBody(call), stream: true }, requestOptions(call))
+          .asResponse();
         headers = response.headers;
         return response;
       },

@@ -29,7 +29,10 @@ export const ANTHROPIC_MODEL_ALIASES: Record<string, string> = {
 };
 
 /** Resolves a short name through the aliases; other ids pass through unchanged. */
-export function resolveAnthropicModelId(modelId: string, aliases: Record<string, string> = ANTHROPIC_MODEL_ALIASES): string {
+export function resolveAnthropicModelId(
+  modelId: string,
+  aliases: Record<string, string> = ANTHROPIC_MODEL_ALIASES,
+): string {
   return Object.hasOwn(aliases, modelId) ? aliases[modelId]! : modelId;
 }
 

@@ -81,7 +81,11 @@ async function makeClient(settings: AnthropicProviderSettings): Promise<Anthropi
   const apiKey = settings.apiKey ?? readEnv("ANTHROPIC_API_KEY");
   const authToken = apiKey ? undefined : (settings.authToken ?? readEnv("ANTHROPIC_AUTH_TOKEN"));
   if (!apiKey && !authToken) {
-    throw new MissingApiKeyError({ provider: "anthropic", environmentVariable: "ANTHROPIC_API_KEY", factory: "createAnthropic" });
+    throw new MissingApiKeyError({
+      provider: "anthropic",
+      environmentVariable: "ANTHROPIC_API_KEY",
+      factory: "createAnthropic",
+    });
   }
   const { default: AnthropicClient } = await import("@anthropic-ai/sdk");
   return new AnthropicClient({

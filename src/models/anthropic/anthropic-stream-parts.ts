@@ -41,7 +41,12 @@ export class AnthropicStreamParts extends StreamPartQueue {
           const entry = this.toolUses.get(event.index);
           if (entry && event.delta.partial_json) {
             entry.json += event.delta.partial_json;
-            this.push({ type: "tool-call-delta", toolCallId: entry.id, toolName: entry.name, argumentsDelta: event.delta.partial_json });
+            this.push({
+              type: "tool-call-delta",
+              toolCallId: entry.id,
+              toolName: entry.name,
+              argumentsDelta: event.delta.partial_json,
+            });
           }
         }
         break;
@@ -69,14 +74,20 @@ export class AnthropicStreamParts extends StreamPartQueue {
       type: "finish",
       finishReason: mapAnthropicStopReason(this.stopReason, this.toolUses.size > 0),
       usage: convertAnthropicUsage(this.usage),
-      response: { ...(this.responseId ? { id: this.responseId } : {}), ...(this.responseModel ? { modelId: this.responseModel } : {}) },
+      response: {
+        ...(this.responseId ? { id: this.responseId } : {}),
+        ...(this.responseModel ? { modelId: this.responseModel } : {}),
+      },
     });
   }
 
   private emit(entry: PendingToolUse): void {
     if (entry.emitted) return;
     entry.emitted = true;
-    this.push({ type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.json) } });
+    this.push({
+      type: "tool-call",
+      toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.json) },
+    });
   }
 }
 
@@ -100,7 +111,8 @@ export function mapAnthropicStopReason(reason: string | null | undefined, hasToo
 
 /** Input tokens include cache writes and reads (the API counts those apart). */
 export function convertAnthropicUsage(usage: Partial<Anthropic.Messages.Usage> | null | undefined): LanguageModelUsage {
-  const inputTokens = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
+  const inputTokens =
+    (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
   const outputTokens = usage?.output_tokens ?? 0;
   return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
 }

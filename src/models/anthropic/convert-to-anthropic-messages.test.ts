@@ -14,9 +14,27 @@ describe("convertToAnthropicMessages", () => {
     ]);
     expect(system).toBe("Be brief.\n\nFacts: none.");
     expect(messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
-      { role: "assistant", content: [{ type: "text", text: "c" }, { type: "tool_use", id: "t1", name: "f", input: { x: 1 } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "1" }, { type: "text", text: "d" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "c" },
+          { type: "tool_use", id: "t1", name: "f", input: { x: 1 } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "t1", content: "1" },
+          { type: "text", text: "d" },
+        ],
+      },
     ]);
   });
 
@@ -28,7 +46,10 @@ describe("convertToAnthropicMessages", () => {
     ]);
     expect(messages[1]).toEqual({
       role: "user",
-      content: [{ type: "tool_result", tool_use_id: "t1", content: "r" }, { type: "text", text: "interrupting" }],
+      content: [
+        { type: "tool_result", tool_use_id: "t1", content: "r" },
+        { type: "text", text: "interrupting" },
+      ],
     });
   });
 

@@ -47,7 +47,12 @@ export function convertToAnthropicMessages(
         push("assistant", [
           ...textBlocks(message.content),
           ...(message.toolCalls ?? []).map(
-            (toolCall): ContentBlock => ({ type: "tool_use", id: toolCall.id, name: toolCall.name, input: toolCall.arguments }),
+            (toolCall): ContentBlock => ({
+              type: "tool_use",
+              id: toolCall.id,
+              name: toolCall.name,
+              input: toolCall.arguments,
+            }),
           ),
         ]);
         break;

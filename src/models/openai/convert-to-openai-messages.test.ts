@@ -13,7 +13,11 @@ describe("convertToOpenAIMessages", () => {
     ).toEqual([
       { role: "system", content: "sys" },
       { role: "user", content: "u" },
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: '{"a":[1,"x"]}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: '{"a":[1,"x"]}' } }],
+      },
       { role: "tool", tool_call_id: "c1", content: "ok" },
       { role: "assistant", content: "done" },
     ]);

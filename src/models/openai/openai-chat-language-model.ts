@@ -169,7 +169,12 @@ class ChatStreamParts extends StreamPartQueue {
       if (!entry) {
         // A new call starts: the calls before it are complete (OpenAI streams them in order).
         this.complete(index);
-        entry = { id: toolCallDelta.id || newToolCallId(), name: toolCallDelta.function?.name ?? "", arguments: "", emitted: false };
+        entry = {
+          id: toolCallDelta.id || newToolCallId(),
+          name: toolCallDelta.function?.name ?? "",
+          arguments: "",
+          emitted: false,
+        };
         this.pending.set(index, entry);
       } else if (!entry.name && toolCallDelta.function?.name) {
         entry.name = toolCallDelta.function.name;
@@ -193,7 +198,10 @@ class ChatStreamParts extends StreamPartQueue {
       type: "finish",
       finishReason: mapOpenAIFinishReason(this.finishReason, this.pending.size > 0),
       usage: this.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      response: { ...(this.responseId ? { id: this.responseId } : {}), ...(this.responseModel ? { modelId: this.responseModel } : {}) },
+      response: {
+        ...(this.responseId ? { id: this.responseId } : {}),
+        ...(this.responseModel ? { modelId: this.responseModel } : {}),
+      },
     });
   }
 
@@ -203,7 +211,10 @@ class ChatStreamParts extends StreamPartQueue {
       const entry = this.pending.get(index)!;
       if (index >= below || entry.emitted) continue;
       entry.emitted = true;
-      this.push({ type: "tool-call", toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.arguments) } });
+      this.push({
+        type: "tool-call",
+        toolCall: { id: entry.id, name: entry.name, arguments: parseToolArguments(entry.arguments) },
+      });
     }
   }
 }

@@ -25,7 +25,11 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
   private readonly requestedDimensions: number | undefined;
   private readonly getClient: () => Promise<OpenAI>;
 
-  constructor(modelId: string, config: { provider: string; getClient: () => Promise<OpenAI> }, options: OpenAIEmbeddingModelOptions = {}) {
+  constructor(
+    modelId: string,
+    config: { provider: string; getClient: () => Promise<OpenAI> },
+    options: OpenAIEmbeddingModelOptions = {},
+  ) {
     this.modelId = modelId;
     this.provider = config.provider;
     this.getClient = config.getClient;

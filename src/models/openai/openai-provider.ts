@@ -84,7 +84,10 @@ export function createOpenAI(settings: OpenAIProviderSettings = {}): OpenAIProvi
 }
 
 /** @internal */
-export function createOpenAIProvider(settings: OpenAIProviderSettings, internals: OpenAIProviderInternals): OpenAIProvider {
+export function createOpenAIProvider(
+  settings: OpenAIProviderSettings,
+  internals: OpenAIProviderInternals,
+): OpenAIProvider {
   let client: Promise<OpenAI> | undefined;
   const getClient = (): Promise<OpenAI> => {
     client ??= makeClient(settings, internals).catch((error: unknown) => {
@@ -100,7 +103,8 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings, internals
     includeStreamUsage: internals.includeStreamUsage,
     apiKeyVariable: internals.apiKeyVariable,
   };
-  const chat = (modelId: ModelIdArgument) => new OpenAIChatLanguageModel(modelIdArgument(modelId, internals.name), chatConfig);
+  const chat = (modelId: ModelIdArgument) =>
+    new OpenAIChatLanguageModel(modelIdArgument(modelId, internals.name), chatConfig);
   const provider = Object.assign((modelId: ModelIdArgument) => chat(modelId), {
     chat,
     embedding: (modelId: string, options?: OpenAIEmbeddingModelOptions) =>
@@ -113,7 +117,8 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings, internals
 async function makeClient(settings: OpenAIProviderSettings, internals: OpenAIProviderInternals): Promise<OpenAI> {
   let apiKey = settings.apiKey ?? readEnv(internals.apiKeyVariable);
   if (!apiKey) {
-    const required = typeof internals.requireApiKey === "function" ? internals.requireApiKey() : internals.requireApiKey;
+    const required =
+      typeof internals.requireApiKey === "function" ? internals.requireApiKey() : internals.requireApiKey;
     if (required) {
       throw new MissingApiKeyError({
         provider: internals.name,

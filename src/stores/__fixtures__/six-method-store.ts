@@ -2,7 +2,11 @@ import type { AgentMessage } from "../../messages/agent-message";
 import type { Fact, MemoryStore } from "../memory-store";
 
 /** A custom store with only the six required methods, its data open to the test. */
-export function sixMethodStore(): MemoryStore & { sessions: Map<string, AgentMessage[]>; facts: Map<string, Fact[]>; writes: number } {
+export function sixMethodStore(): MemoryStore & {
+  sessions: Map<string, AgentMessage[]>;
+  facts: Map<string, Fact[]>;
+  writes: number;
+} {
   const sessions = new Map<string, AgentMessage[]>();
   const facts = new Map<string, Fact[]>();
   return {
@@ -27,7 +31,10 @@ export function sixMethodStore(): MemoryStore & { sessions: Map<string, AgentMes
       facts.set(scopeId, [...(facts.get(scopeId) ?? []).filter((existing) => existing.key !== fact.key), fact]);
     },
     async deleteFact(scopeId, key) {
-      facts.set(scopeId, (facts.get(scopeId) ?? []).filter((existing) => existing.key !== key));
+      facts.set(
+        scopeId,
+        (facts.get(scopeId) ?? []).filter((existing) => existing.key !== key),
+      );
     },
   };
 }

@@ -15,7 +15,9 @@ let lockfileModule: Promise<typeof lockfileApi> | undefined;
  * of milliseconds that only FileMemoryStore needs (bench/cold-start.bench.ts).
  */
 function loadLockfile(): Promise<typeof lockfileApi> {
-  lockfileModule ??= import("proper-lockfile").then((module) => ((module as { default?: typeof lockfileApi }).default ?? module) as typeof lockfileApi);
+  lockfileModule ??= import("proper-lockfile").then(
+    (module) => ((module as { default?: typeof lockfileApi }).default ?? module) as typeof lockfileApi,
+  );
   return lockfileModule;
 }
 
@@ -107,19 +109,35 @@ export class FileLock {
    * A cross-process lock on one session, held for a whole agent run, in
    * `<path>.session-<sha256>.lock`. `wrapError` turns a file-system failure into the store's error.
    */
-  async lockSession(sessionId: string, { timeoutMs, signal }: SessionLockOptions, wrapError: (error: unknown) => unknown): Promise<() => Promise<void>> {
+  async lockSession(
+    sessionId: string,
+    { timeoutMs, signal }: SessionLockOptions,
+    wrapError: (error: unknown) => unknown,
+  ): Promise<() => Promise<void>> {
     await this.ensureDirectory();
     const lockfile = await loadLockfile();
     const hash = createHash("sha256").update(sessionId).digest("hex").slice(0, 32);
     const target = `${this.options.path}.session-${hash}`;
-    const release = await pollLock(sessionId, timeoutMs, async () => {
-      try {
-        return await lockfile.lock(target, { fs: lockFs, realpath: false, lockfilePath: `${target}.lock`, stale: this.options.staleLockMs, retries: 0, onCompromised: () => {} });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ELOCKED") return undefined;
-        throw wrapError(error);
-      }
-    }, signal);
+    const release = await pollLock(
+      sessionId,
+      timeoutMs,
+      async () => {
+        try {
+          return await lockfile.lock(target, {
+            fs: lockFs,
+            realpath: false,
+            lockfilePath: `${target}.lock`,
+            stale: this.options.staleLockMs,
+            retries: 0,
+            onCompromised: () => {},
+          });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "ELOCKED") return undefined;
+          throw wrapError(error);
+        }
+      },
+      signal,
+    );
     let released = false;
     return async () => {
       if (released) return;

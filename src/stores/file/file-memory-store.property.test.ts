@@ -18,11 +18,28 @@ const message = fc.record({
   content: fc.string({ maxLength: 40 }),
 });
 const operation = fc.oneof(
-  fc.record({ op: fc.constant("append" as const), session: fc.constantFrom(...sessions), messages: fc.array(message, { maxLength: 4 }) }),
-  fc.record({ op: fc.constant("set" as const), session: fc.constantFrom(...sessions), messages: fc.array(message, { maxLength: 4 }) }),
+  fc.record({
+    op: fc.constant("append" as const),
+    session: fc.constantFrom(...sessions),
+    messages: fc.array(message, { maxLength: 4 }),
+  }),
+  fc.record({
+    op: fc.constant("set" as const),
+    session: fc.constantFrom(...sessions),
+    messages: fc.array(message, { maxLength: 4 }),
+  }),
   fc.record({ op: fc.constant("clear" as const), session: fc.constantFrom(...sessions) }),
-  fc.record({ op: fc.constant("fact" as const), session: fc.constantFrom(...sessions), key: fc.constantFrom("x", "y"), value: fc.string({ maxLength: 10 }) }),
-  fc.record({ op: fc.constant("unfact" as const), session: fc.constantFrom(...sessions), key: fc.constantFrom("x", "y") }),
+  fc.record({
+    op: fc.constant("fact" as const),
+    session: fc.constantFrom(...sessions),
+    key: fc.constantFrom("x", "y"),
+    value: fc.string({ maxLength: 10 }),
+  }),
+  fc.record({
+    op: fc.constant("unfact" as const),
+    session: fc.constantFrom(...sessions),
+    key: fc.constantFrom("x", "y"),
+  }),
 );
 type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
 
@@ -58,28 +75,40 @@ let counter = 0;
 describe("FileMemoryStore journal and compaction (property)", () => {
   it("matches the in-memory model for any sequence of writes, live and after reopening, whatever the compaction threshold", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(operation, { maxLength: 25 }), fc.constantFrom(1, 200, 1_000_000), async (steps, compactAfterBytes) => {
-        const path = join(root, `case-${counter++}`, "store.json");
-        const model = new InMemoryStore();
-        const file = new FileMemoryStore({ path, compactAfterBytes, fsync: false });
-        const other = new FileMemoryStore({ path, compactAfterBytes, fsync: false }); // a second "process"
-        for (const [index, step] of steps.entries()) {
-          await apply(model, step);
-          await apply(index % 3 === 0 ? other : file, step);
-        }
-        const expected = await snapshot(model);
-        expect(await snapshot(file)).toEqual(expected);
-        expect(await snapshot(other)).toEqual(expected);
-        expect(await snapshot(new FileMemoryStore(path))).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        fc.array(operation, { maxLength: 25 }),
+        fc.constantFrom(1, 200, 1_000_000),
+        async (steps, compactAfterBytes) => {
+          const path = join(root, `case-${counter++}`, "store.json");
+          const model = new InMemoryStore();
+          const file = new FileMemoryStore({ path, compactAfterBytes, fsync: false });
+          const other = new FileMemoryStore({ path, compactAfterBytes, fsync: false }); // a second "process"
+          for (const [index, step] of steps.entries()) {
+            await apply(model, step);
+            await apply(index % 3 === 0 ? other : file, step);
+          }
+          const expected = await snapshot(model);
+          expect(await snapshot(file)).toEqual(expected);
+          expect(await snapshot(other)).toEqual(expected);
+          expect(await snapshot(new FileMemoryStore(path))).toEqual(expected);
+        },
+      ),
       { numRuns: 60 },
     );
   }, 60_000);
 });
 
 const messageWrite = fc.oneof(
-  fc.record({ op: fc.constant("append" as const), session: fc.constantFrom(...sessions), messages: fc.array(message, { maxLength: 4 }) }),
-  fc.record({ op: fc.constant("set" as const), session: fc.constantFrom(...sessions), messages: fc.array(message, { maxLength: 6 }) }),
+  fc.record({
+    op: fc.constant("append" as const),
+    session: fc.constantFrom(...sessions),
+    messages: fc.array(message, { maxLength: 4 }),
+  }),
+  fc.record({
+    op: fc.constant("set" as const),
+    session: fc.constantFrom(...sessions),
+    messages: fc.array(message, { maxLength: 6 }),
+  }),
   fc.record({ op: fc.constant("clear" as const), session: fc.constantFrom(...sessions) }),
 );
 const limit = fc.oneof(fc.nat({ max: 12 }), fc.constantFrom(0, 1.5, 1e21, Infinity));
@@ -107,7 +136,9 @@ describe("FileMemoryStore getMessageTail (property)", () => {
             await apply(index % 3 === 0 ? other : file, step);
             // Read between writes too, from the instance that did not write: it must catch up.
             const reader = index % 3 === 0 ? file : other;
-            expect(await reader.getMessageTail(step.session, count)).toEqual(await model.getMessageTail(step.session, count));
+            expect(await reader.getMessageTail(step.session, count)).toEqual(
+              await model.getMessageTail(step.session, count),
+            );
           }
           const expected = await tails(model, limits);
           expect(await tails(file, limits)).toEqual(expected);

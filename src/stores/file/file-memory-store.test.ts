@@ -1,4 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  appendFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
 import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
@@ -17,10 +30,14 @@ let counter = 0;
 const freshPath = () => join(root, `case-${counter++}`, "sessions.json");
 
 testMemoryStore("FileMemoryStore", () => new FileMemoryStore(freshPath()), { requireCapabilities: "all" });
-testMemoryStore("FileMemoryStore (compacting often)", () => new FileMemoryStore({ path: freshPath(), compactAfterBytes: 1, fsync: false }), {
-  largeContentLength: 200_000,
-  requireCapabilities: "all",
-});
+testMemoryStore(
+  "FileMemoryStore (compacting often)",
+  () => new FileMemoryStore({ path: freshPath(), compactAfterBytes: 1, fsync: false }),
+  {
+    largeContentLength: 200_000,
+    requireCapabilities: "all",
+  },
+);
 
 const turn = (index: number): AgentMessage[] => [
   { id: `u${index}`, role: "user", content: `question ${index}`, timestamp: index },
@@ -37,7 +54,10 @@ describe("FileMemoryStore on disk", () => {
     expect(snapshot.format).toBe("agentcore-file-store");
     expect(snapshot.sessions["../../escape"].messages).toEqual(turn(0));
     expect(readFileSync(`${path}.journal`, "utf8").split("\n")[1]).toContain('"session":"a/b"');
-    expect((await new FileMemoryStore(path).entries()).map((entry) => entry.sessionId).sort()).toEqual(["../../escape", "a/b"]);
+    expect((await new FileMemoryStore(path).entries()).map((entry) => entry.sessionId).sort()).toEqual([
+      "../../escape",
+      "a/b",
+    ]);
     expect(readdirSync(join(path, "..")).sort()).toEqual(["sessions.json", "sessions.json.journal"]);
     expect(existsSync(join(root, "escape"))).toBe(false);
   });
@@ -128,7 +148,9 @@ describe("FileMemoryStore on disk", () => {
     expect(corrupt.message).toMatch(/Repair or restore/);
     // Nobody starts over from nothing: this instance, and any other, keep refusing.
     await expect(reopened.appendMessages("s", turn(1))).rejects.toSatisfy(CorruptStoreError.isInstance);
-    await expect(new FileMemoryStore(path).appendMessages("s", turn(1))).rejects.toSatisfy(CorruptStoreError.isInstance);
+    await expect(new FileMemoryStore(path).appendMessages("s", turn(1))).rejects.toSatisfy(
+      CorruptStoreError.isInstance,
+    );
     await expect(new FileMemoryStore(path).getMessages("s")).rejects.toSatisfy(CorruptStoreError.isInstance);
     expect(readdirSync(join(path, "..")).filter((name) => name.includes(".corrupt-"))).toHaveLength(1);
   });
@@ -189,7 +211,9 @@ describe("FileMemoryStore on disk", () => {
     const reopened = new FileMemoryStore(path);
     for (const [index, name] of names.entries()) {
       expect(await reopened.getMessages(name)).toEqual(turn(index));
-      expect(await reopened.getFacts(name)).toEqual([{ key: name, value: `value of ${name}`, createdAt: index, updatedAt: index }]);
+      expect(await reopened.getFacts(name)).toEqual([
+        { key: name, value: `value of ${name}`, createdAt: index, updatedAt: index },
+      ]);
     }
     expect((await reopened.entries()).map((entry) => entry.sessionId).sort()).toEqual([...names, "trigger"].sort());
   });
@@ -200,11 +224,23 @@ describe("FileMemoryStore on disk", () => {
     expect(unknown).toThrow(/"compactAfter"/);
     const misspelt = () => new FileMemoryStore({ path: freshPath(), filename: "other.json" } as never);
     expect(misspelt).toThrow(/no option "filename": use "path"/);
-    expect(() => new FileMemoryStore({ path: freshPath(), fsync: false, compactAfterBytes: 1, staleLockMs: 5000, lockTimeoutMs: 100 })).not.toThrow();
+    expect(
+      () =>
+        new FileMemoryStore({
+          path: freshPath(),
+          fsync: false,
+          compactAfterBytes: 1,
+          staleLockMs: 5000,
+          lockTimeoutMs: 100,
+        }),
+    ).not.toThrow();
   });
 
   // A lock is an empty file; a lock directory is what versions before it left, still honoured.
-  const makeLock = { "lock file": (lock: string) => writeFileSync(lock, "", { flag: "wx" }), "lock directory (an older version's)": (lock: string) => mkdirSync(lock) };
+  const makeLock = {
+    "lock file": (lock: string) => writeFileSync(lock, "", { flag: "wx" }),
+    "lock directory (an older version's)": (lock: string) => mkdirSync(lock),
+  };
   for (const [kind, make] of Object.entries(makeLock)) {
     it(`breaks a stale ${kind} left by a dead process`, async () => {
       const path = freshPath();
@@ -253,7 +289,9 @@ describe("FileMemoryStore on disk", () => {
     const [first, second] = [new FileMemoryStore(path), new FileMemoryStore(path)];
     const release = await first.lockSession("../user/1", { timeoutMs: 0 });
     await expect(second.lockSession("../user/1", { timeoutMs: 30 })).rejects.toSatisfy(SessionBusyError.isInstance);
-    expect(readdirSync(join(path, "..")).some((name) => /^sessions\.json\.session-[0-9a-f]{32}\.lock$/.test(name))).toBe(true);
+    expect(
+      readdirSync(join(path, "..")).some((name) => /^sessions\.json\.session-[0-9a-f]{32}\.lock$/.test(name)),
+    ).toBe(true);
     const waiting = second.lockSession("../user/1", { timeoutMs: 5_000 });
     await release();
     await (await waiting)();
@@ -283,7 +321,9 @@ describe("FileMemoryStore tells a torn last write from a truncated or missing jo
     expect((error as CorruptStoreError).path).toBe(`${path}.journal`);
     expect((error as Error).message).toContain(`${path}.journal`);
     // Nothing is written over it: the loss is not made permanent.
-    await expect(new FileMemoryStore(path).appendMessages("s", turn(99))).rejects.toSatisfy(CorruptStoreError.isInstance);
+    await expect(new FileMemoryStore(path).appendMessages("s", turn(99))).rejects.toSatisfy(
+      CorruptStoreError.isInstance,
+    );
     expect(existsSync(`${path}.journal`) ? statSync(`${path}.journal`).size : undefined).toBe(sizeBefore);
   }
 
@@ -326,7 +366,10 @@ describe("FileMemoryStore tells a torn last write from a truncated or missing jo
     const path = freshPath();
     mkdirSync(join(path, ".."), { recursive: true });
     const line = (index: number) => JSON.stringify({ op: "append", session: "s", messages: turn(index), at: index });
-    writeFileSync(`${path}.journal`, `${JSON.stringify({ format: "agentcore-journal", generation: 0 })}\n${line(0)}\n${line(1)}\n`);
+    writeFileSync(
+      `${path}.journal`,
+      `${JSON.stringify({ format: "agentcore-journal", generation: 0 })}\n${line(0)}\n${line(1)}\n`,
+    );
     expect(await new FileMemoryStore(path).getMessages("s")).toEqual([...turn(0), ...turn(1)]);
     await new FileMemoryStore(path).appendMessages("s", turn(2));
     expect(existsSync(path)).toBe(true);

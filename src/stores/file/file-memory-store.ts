@@ -1,7 +1,15 @@
 import { resolve } from "node:path";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
+import type {
+  Fact,
+  MemoryStore,
+  MessageTail,
+  SessionEntry,
+  SessionLockOptions,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { copyMessages } from "../../messages/copy-messages";
@@ -32,7 +40,15 @@ export interface FileMemoryStoreOptions {
 const store = "FileMemoryStore";
 const knownOptions = ["path", "fsync", "compactAfterBytes", "staleLockMs", "lockTimeoutMs"] as const;
 /** Names users bring from other libraries (nedb/lowdb `filename`, proper-lockfile `stale`). */
-const optionAliases: Record<string, string> = { filename: "path", fileName: "path", file: "path", filePath: "path", sync: "fsync", stale: "staleLockMs", lockTimeout: "lockTimeoutMs" };
+const optionAliases: Record<string, string> = {
+  filename: "path",
+  fileName: "path",
+  file: "path",
+  filePath: "path",
+  sync: "fsync",
+  stale: "staleLockMs",
+  lockTimeout: "lockTimeoutMs",
+};
 
 /**
  * Keeps sessions in one readable JSON file, for a laptop, a CLI or a single small server.
@@ -66,7 +82,12 @@ export class FileMemoryStore implements MemoryStore {
 
   constructor(options: FileMemoryStoreOptions | string) {
     const resolved = typeof options === "string" ? { path: options } : options;
-    if (resolved == null || typeof resolved !== "object" || typeof resolved.path !== "string" || resolved.path.length === 0) {
+    if (
+      resolved == null ||
+      typeof resolved !== "object" ||
+      typeof resolved.path !== "string" ||
+      resolved.path.length === 0
+    ) {
       throw new InvalidArgumentError({
         argument: "path",
         message: 'new FileMemoryStore() needs a file path, e.g. new FileMemoryStore("./storage/agent-sessions.json").',
@@ -122,28 +143,40 @@ export class FileMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     if (messages.length === 0) return;
     const copy = copyMessages(messages);
-    await this.engine.write("appendMessages", sessionId, (state) => {
-      const stored = state.sessions.get(sessionId)?.ids;
-      const batch = new Set<string>();
-      const fresh = copy.filter((message) => {
-        if (message.id === undefined) return true;
-        if (stored?.has(message.id) || batch.has(message.id)) return false;
-        batch.add(message.id);
-        return true;
-      });
-      return fresh.length === 0 ? undefined : { op: "append", session: sessionId, messages: fresh, at: Date.now() };
-    }, { sync });
+    await this.engine.write(
+      "appendMessages",
+      sessionId,
+      (state) => {
+        const stored = state.sessions.get(sessionId)?.ids;
+        const batch = new Set<string>();
+        const fresh = copy.filter((message) => {
+          if (message.id === undefined) return true;
+          if (stored?.has(message.id) || batch.has(message.id)) return false;
+          batch.add(message.id);
+          return true;
+        });
+        return fresh.length === 0 ? undefined : { op: "append", session: sessionId, messages: fresh, at: Date.now() };
+      },
+      { sync },
+    );
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
     const copy = copyMessages(messages);
-    await this.engine.write("setMessages", sessionId, () => ({ op: "set", session: sessionId, messages: copy, at: Date.now() }));
+    await this.engine.write("setMessages", sessionId, () => ({
+      op: "set",
+      session: sessionId,
+      messages: copy,
+      at: Date.now(),
+    }));
   }
 
   async clearMessages(sessionId: string): Promise<void> {
     validateSessionId(sessionId);
-    await this.engine.write("clearMessages", sessionId, (state) => (state.sessions.has(sessionId) ? { op: "clear", session: sessionId } : undefined));
+    await this.engine.write("clearMessages", sessionId, (state) =>
+      state.sessions.has(sessionId) ? { op: "clear", session: sessionId } : undefined,
+    );
   }
 
   async getFacts(scopeId: string): Promise<Fact[]> {
@@ -216,7 +249,9 @@ export class FileMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     const copy = structuredClone(record);
     await this.engine.write("saveSummary", sessionId, (state) =>
-      state.sessions.get(sessionId)?.summaries.some((summary) => summary.id === copy.id) ? undefined : { op: "summary", session: sessionId, summary: copy, at: Date.now() },
+      state.sessions.get(sessionId)?.summaries.some((summary) => summary.id === copy.id)
+        ? undefined
+        : { op: "summary", session: sessionId, summary: copy, at: Date.now() },
     );
   }
 

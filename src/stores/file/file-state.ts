@@ -54,12 +54,15 @@ export function parseSnapshot(text: string): FileState {
   if (document === null || typeof document !== "object" || document.format !== SNAPSHOT_FORMAT) {
     throw new Error(`it is not an agentcore file store (no "format": "${SNAPSHOT_FORMAT}")`);
   }
-  if (document.version !== SNAPSHOT_VERSION) throw new Error(`its version ${String(document.version)} is not ${SNAPSHOT_VERSION}`);
+  if (document.version !== SNAPSHOT_VERSION)
+    throw new Error(`its version ${String(document.version)} is not ${SNAPSHOT_VERSION}`);
   if (!Number.isInteger(document.generation)) throw new Error("it has no generation number");
-  if (!isRecord(document.sessions) || !isRecord(document.facts)) throw new Error('it has no "sessions" or "facts" object');
+  if (!isRecord(document.sessions) || !isRecord(document.facts))
+    throw new Error('it has no "sessions" or "facts" object');
   const state: FileState = { generation: document.generation!, sessions: new Map(), facts: new Map() };
   for (const [id, session] of Object.entries(document.sessions)) {
-    if (!isRecord(session) || !Array.isArray(session.messages)) throw new Error(`session ${JSON.stringify(id)} has no messages array`);
+    if (!isRecord(session) || !Array.isArray(session.messages))
+      throw new Error(`session ${JSON.stringify(id)} has no messages array`);
     state.sessions.set(id, {
       createdAt: Number(session.createdAt),
       accessedAt: Number(session.accessedAt),
@@ -84,7 +87,13 @@ export function serializeSnapshot(state: FileState, generation: number): string 
   for (const [id, { ids: _ids, ...session }] of state.sessions) sessions[id] = session;
   const facts: SnapshotDocument["facts"] = Object.create(null);
   for (const [scope, map] of state.facts) facts[scope] = dictionaryOf(map);
-  const document: SnapshotDocument = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, generation, sessions, facts };
+  const document: SnapshotDocument = {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    generation,
+    sessions,
+    facts,
+  };
   return `${JSON.stringify(document, null, 1)}\n`;
 }
 
@@ -184,7 +193,8 @@ export function applyOperation(state: FileState, operation: JournalOperation): v
     }
     case "summary": {
       const session = sessionFor(state, operation.session, operation.at);
-      if (!session.summaries.some((summary) => summary.id === operation.summary.id)) session.summaries.push(operation.summary);
+      if (!session.summaries.some((summary) => summary.id === operation.summary.id))
+        session.summaries.push(operation.summary);
       return;
     }
     case "prune":

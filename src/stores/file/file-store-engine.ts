@@ -45,8 +45,15 @@ export class FileStoreEngine {
     this.path = options.path;
     this.writer = new AtomicWriter(options.path, options.fsync);
     this.snapshot = new SnapshotFile(options.path, this.writer);
-    this.lock = new FileLock({ path: options.path, staleLockMs: options.staleLockMs, lockTimeoutMs: options.lockTimeoutMs, store });
-    this.journal = new JournalFile(`${options.path}.journal`, this.writer, options.fsync, (body) => this.lock.enqueue(body));
+    this.lock = new FileLock({
+      path: options.path,
+      staleLockMs: options.staleLockMs,
+      lockTimeoutMs: options.lockTimeoutMs,
+      store,
+    });
+    this.journal = new JournalFile(`${options.path}.journal`, this.writer, options.fsync, (body) =>
+      this.lock.enqueue(body),
+    );
   }
 
   /** Brings `state` up to date with the files. Takes no file lock. */
@@ -62,7 +69,12 @@ export class FileStoreEngine {
    * Under the lock: refresh, build the change from the current state, append it, maybe compact.
    * `sync: false` leaves the fsync of the line to `sync()` or the next synced write (see `JournalFile`).
    */
-  async write(operation: string, sessionId: string | undefined, build: (state: FileState) => JournalOperation | undefined, options: { sync?: boolean } = {}): Promise<void> {
+  async write(
+    operation: string,
+    sessionId: string | undefined,
+    build: (state: FileState) => JournalOperation | undefined,
+    options: { sync?: boolean } = {},
+  ): Promise<void> {
     try {
       await this.lock.exclusive(operation, sessionId, async () => {
         if (!this.tempsCleaned) await this.removeLeftoverTemps();
@@ -96,7 +108,9 @@ export class FileStoreEngine {
    * the backstop, whatever path the run took).
    */
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
-    const release = await this.lock.lockSession(sessionId, options, (error) => this.storeError("lockSession", sessionId, error));
+    const release = await this.lock.lockSession(sessionId, options, (error) =>
+      this.storeError("lockSession", sessionId, error),
+    );
     return async () => {
       try {
         await this.sync("lockSession", sessionId);
@@ -130,7 +144,11 @@ export class FileStoreEngine {
     for (let attempt = 0; ; attempt++) {
       if ((await this.tryRefresh(locked)) === "done") return;
       if (attempt >= 50) {
-        throw new StoreError({ store, operation: "read", message: `${this.journal.path} belongs to a newer generation than ${this.path}, and stayed so. Was the snapshot replaced by hand?` });
+        throw new StoreError({
+          store,
+          operation: "read",
+          message: `${this.journal.path} belongs to a newer generation than ${this.path}, and stayed so. Was the snapshot replaced by hand?`,
+        });
       }
       await sleep(2 + attempt * 2);
     }
@@ -141,12 +159,15 @@ export class FileStoreEngine {
     // (synchronous stats: microseconds each, where a thread-pool round trip costs more).
     if (this.snapshot.isUnchanged() && this.journal.isCaughtUp(statIfExistsSync(this.journal.path))) return "done";
     const loaded = await this.snapshot.load(emptyState);
-    if (loaded.kind === "corrupt") return this.corrupt(this.path, `the snapshot does not parse: ${errorText(loaded.error)}`, loaded.error, locked);
+    if (loaded.kind === "corrupt")
+      return this.corrupt(this.path, `the snapshot does not parse: ${errorText(loaded.error)}`, loaded.error, locked);
     if (loaded.kind === "loaded") {
       this.state = loaded.state;
       this.journal.reset();
     }
-    const read = await this.journal.read(this.state.generation, !this.snapshot.missing, (operation) => applyOperation(this.state, operation));
+    const read = await this.journal.read(this.state.generation, !this.snapshot.missing, (operation) =>
+      applyOperation(this.state, operation),
+    );
     if (read.kind === "restart") {
       this.snapshot.forget();
       return "retry";

@@ -44,7 +44,13 @@ const journalBytes = (path: string) => statSync(`${path}.journal`).size;
 async function agentOnFile(responses: (call: unknown, index: number) => MockResponse | Promise<MockResponse>) {
   const path = freshPath();
   const store = new FileMemoryStore(path);
-  const agent = new Agent({ model: new MockLanguageModel({ responses }), memory: "sliding_window", maxMessages: 10, memoryStore: store, sessionId: "s" });
+  const agent = new Agent({
+    model: new MockLanguageModel({ responses }),
+    memory: "sliding_window",
+    maxMessages: 10,
+    memoryStore: store,
+    sessionId: "s",
+  });
   await agent.run("warm-up");
   syncs.length = 0;
   watched = path;
@@ -65,7 +71,11 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
   it("a default agent turn makes one fdatasync, after both its lines are written", async () => {
     let seenByModel: { stored: string[]; syncs: number } | undefined;
     const { path, agent } = await agentOnFile(async (_call, index) => {
-      if (index > 0) seenByModel = { stored: (await new FileMemoryStore(path).getMessages("s")).map((message) => message.content), syncs: syncs.length };
+      if (index > 0)
+        seenByModel = {
+          stored: (await new FileMemoryStore(path).getMessages("s")).map((message) => message.content),
+          syncs: syncs.length,
+        };
       return { text: `answer ${index}` };
     });
     for (let turn = 1; turn <= 3; turn++) {
@@ -82,7 +92,9 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
   });
 
   it("a run whose model fails leaves its user message synced when it rejects", async () => {
-    const { path, agent } = await agentOnFile((_call, index) => (index === 0 ? { text: "ok" } : { error: new Error("provider down") }));
+    const { path, agent } = await agentOnFile((_call, index) =>
+      index === 0 ? { text: "ok" } : { error: new Error("provider down") },
+    );
     const before = journalBytes(path);
     await expect(agent.run("doomed question")).rejects.toThrow("provider down");
     expect(journalBytes(path)).toBeGreaterThan(before);
@@ -97,7 +109,9 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
       controller.abort();
       return { error: new Error("cut off") };
     });
-    await expect(agent.run({ input: "aborted question", signal: controller.signal })).rejects.toSatisfy(AbortError.isInstance);
+    await expect(agent.run({ input: "aborted question", signal: controller.signal })).rejects.toSatisfy(
+      AbortError.isInstance,
+    );
     expect(syncs).toEqual([{ journalBytes: journalBytes(path) }]);
     expect((await new FileMemoryStore(path).getMessages("s")).at(-1)?.content).toBe("aborted question");
   });
@@ -131,7 +145,9 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
     let index = 0;
     // Another deferred line every 150 ms (other runs starting on a busy server): no pause for an idle timer.
     while (syncs.length === 0 && Date.now() - started < 2_500) {
-      await store[turnFolding].appendMessagesDeferringSync("s", [{ id: `d${++index}`, role: "user", content: `deferred ${index}` }]);
+      await store[turnFolding].appendMessagesDeferringSync("s", [
+        { id: `d${++index}`, role: "user", content: `deferred ${index}` },
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
     // A timer pushed back by each line would not have fired by the loop's end (2.5 s); the margin
@@ -184,7 +200,11 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
 
   it("with fsync off, a turn makes no fdatasync at all", async () => {
     const path = freshPath();
-    const agent = new Agent({ model: new MockLanguageModel({ responses: () => ({ text: "ok" }) }), memoryStore: new FileMemoryStore({ path, fsync: false }), sessionId: "s" });
+    const agent = new Agent({
+      model: new MockLanguageModel({ responses: () => ({ text: "ok" }) }),
+      memoryStore: new FileMemoryStore({ path, fsync: false }),
+      sessionId: "s",
+    });
     await agent.run("one");
     await agent.run("two");
     expect(syncs).toHaveLength(0);

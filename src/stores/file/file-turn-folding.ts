@@ -27,7 +27,11 @@ export class FileTurnFolding implements TurnFolding {
   ) {}
 
   /** The lock, then the tail read with it held (a local store has no round trip to fold them into). */
-  async lockSessionReadingTail(sessionId: string, options: SessionLockOptions, limit: number): Promise<{ release: () => Promise<void>; tail?: MessageTail }> {
+  async lockSessionReadingTail(
+    sessionId: string,
+    options: SessionLockOptions,
+    limit: number,
+  ): Promise<{ release: () => Promise<void>; tail?: MessageTail }> {
     const release = await this.store.lockSession(sessionId, options);
     try {
       return { release, tail: await this.store.readTail(sessionId, limit) };

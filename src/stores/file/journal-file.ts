@@ -2,7 +2,14 @@ import { errorText } from "../../errors/error-text";
 import { writeSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import type { AtomicWriter } from "./atomic-writer";
-import { committedField, journalHeader, parseJournalHeader, parseOperation, type JournalHeader, type JournalOperation } from "./file-state";
+import {
+  committedField,
+  journalHeader,
+  parseJournalHeader,
+  parseOperation,
+  type JournalHeader,
+  type JournalOperation,
+} from "./file-state";
 import { openIfExists } from "./optional-file";
 
 /** What a read of the journal found. */
@@ -108,11 +115,19 @@ export class JournalFile {
    * Applies, through `apply`, every complete line not applied yet, for a state at `generation`.
    * `snapshotExists`: a snapshot always has a journal beside it, so a missing one is corruption.
    */
-  async read(generation: number, snapshotExists: boolean, apply: (operation: JournalOperation) => void): Promise<JournalRead> {
+  async read(
+    generation: number,
+    snapshotExists: boolean,
+    apply: (operation: JournalOperation) => void,
+  ): Promise<JournalRead> {
     const journal = await openIfExists(this.path);
     if (!journal) {
       if (snapshotExists || (this.ino !== undefined && this.offset > 0 && !this.stale)) {
-        return { kind: "corrupt", reason: "the journal is missing: it was deleted or moved, and the changes written since the last compaction with it" };
+        return {
+          kind: "corrupt",
+          reason:
+            "the journal is missing: it was deleted or moved, and the changes written since the last compaction with it",
+        };
       }
       this.reset();
       return { kind: "done" };
@@ -122,8 +137,13 @@ export class JournalFile {
       const headerBytes = Buffer.allocUnsafe(HEADER_READ);
       const { bytesRead: headerRead } = await journal.read(headerBytes, 0, HEADER_READ, 0);
       const headerEnd = headerBytes.subarray(0, headerRead).indexOf(10);
-      const header: JournalHeader | undefined = headerEnd === -1 ? undefined : parseJournalHeader(headerBytes.toString("utf8", 0, headerEnd));
-      if (!header) return { kind: "corrupt", reason: headerRead === 0 ? "the journal is empty" : "the journal has no valid header line" };
+      const header: JournalHeader | undefined =
+        headerEnd === -1 ? undefined : parseJournalHeader(headerBytes.toString("utf8", 0, headerEnd));
+      if (!header)
+        return {
+          kind: "corrupt",
+          reason: headerRead === 0 ? "the journal is empty" : "the journal has no valid header line",
+        };
       const stats = await journal.stat();
       if (stats.ino !== this.ino) {
         if (this.ino !== undefined && !this.stale) return { kind: "restart" }; // another journal than the one applied
@@ -144,17 +164,29 @@ export class JournalFile {
         this.committedAt = header.committedAt;
       }
       if (this.stale) return { kind: "done" };
-      if (stats.size < this.offset) return { kind: "corrupt", reason: `the journal shrank to ${stats.size} bytes after ${this.offset} were read: it was truncated` };
+      if (stats.size < this.offset)
+        return {
+          kind: "corrupt",
+          reason: `the journal shrank to ${stats.size} bytes after ${this.offset} were read: it was truncated`,
+        };
       const length = stats.size - this.offset;
       const buffer = Buffer.allocUnsafe(length);
       const { bytesRead } = length === 0 ? { bytesRead: 0 } : await journal.read(buffer, 0, length, this.offset);
       let start = 0;
-      for (let newline = buffer.indexOf(10, 0); newline !== -1 && newline < bytesRead; newline = buffer.indexOf(10, start)) {
+      for (
+        let newline = buffer.indexOf(10, 0);
+        newline !== -1 && newline < bytesRead;
+        newline = buffer.indexOf(10, start)
+      ) {
         let operation: JournalOperation;
         try {
           operation = parseOperation(buffer.toString("utf8", start, newline));
         } catch (error) {
-          return { kind: "corrupt", reason: `line at byte ${this.offset + start} does not parse: ${errorText(error)}`, cause: error };
+          return {
+            kind: "corrupt",
+            reason: `line at byte ${this.offset + start} does not parse: ${errorText(error)}`,
+            cause: error,
+          };
         }
         apply(operation);
         start = newline + 1;
@@ -163,7 +195,10 @@ export class JournalFile {
       // never acknowledged, so not applied. The next writer truncates them.
       this.offset += start;
       if (header.committed !== undefined && this.offset < header.committed) {
-        return { kind: "corrupt", reason: `its whole lines end at byte ${this.offset} but ${header.committed} bytes were written and acknowledged: it was truncated` };
+        return {
+          kind: "corrupt",
+          reason: `its whole lines end at byte ${this.offset} but ${header.committed} bytes were written and acknowledged: it was truncated`,
+        };
       }
       return { kind: "done" };
     } finally {
@@ -176,7 +211,11 @@ export class JournalFile {
    * fsyncs it (and every line written before it), then records the new length in the header.
    * Without: only writes it; `sync` or the next synced append makes it durable.
    */
-  async append(operation: JournalOperation, generation: number, { sync = true }: { sync?: boolean } = {}): Promise<void> {
+  async append(
+    operation: JournalOperation,
+    generation: number,
+    { sync = true }: { sync?: boolean } = {},
+  ): Promise<void> {
     const line = Buffer.from(`${JSON.stringify(operation)}\n`, "utf8");
     try {
       const handle = await this.prepare(generation);
@@ -187,7 +226,8 @@ export class JournalFile {
       else if (this.fsync) this.armDeferredSync();
       this.offset += line.length;
       this.size = this.offset;
-      if (this.committedAt !== undefined && (sync || !this.fsync)) writeFullySync(handle.fd, Buffer.from(committedField(this.offset), "utf8"), this.committedAt);
+      if (this.committedAt !== undefined && (sync || !this.fsync))
+        writeFullySync(handle.fd, Buffer.from(committedField(this.offset), "utf8"), this.committedAt);
     } catch (error) {
       await this.closeHandle();
       throw error;
@@ -325,5 +365,6 @@ export class JournalFile {
 
 /** Writes all of `buffer` at `position` (a short write continues where it stopped). */
 function writeFullySync(fd: number, buffer: Buffer, position: number): void {
-  for (let written = 0; written < buffer.length; ) written += writeSync(fd, buffer, written, buffer.length - written, position + written);
+  for (let written = 0; written < buffer.length; )
+    written += writeSync(fd, buffer, written, buffer.length - written, position + written);
 }

@@ -23,19 +23,31 @@ describe.skipIf(!available)("PostgresMemoryStore group commit", () => {
     const statements: string[] = [];
     const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
     // The store sends named statements ({ name, text, values }).
-    const counting = { query: (statement: { text: string }) => (statements.push(statement.text), query(statement)), connect: pool.connect.bind(pool) } as unknown as pg.Pool;
+    const counting = {
+      query: (statement: { text: string }) => (statements.push(statement.text), query(statement)),
+      connect: pool.connect.bind(pool),
+    } as unknown as pg.Pool;
     const counted = new PostgresMemoryStore({ pool: counting, schema, tablePrefix: "many_" });
     const sessions = Array.from({ length: 30 }, (_, index) => `s${index}`);
-    const appends = (session: string, turn: number) => [message(`${session}-${turn}-u`), message(`${session}-${turn}-a`)];
-    await Promise.all(sessions.map(async (session) => {
-      for (let turn = 0; turn < 5; turn++) await counted.appendMessages(session, appends(session, turn));
-    }));
+    const appends = (session: string, turn: number) => [
+      message(`${session}-${turn}-u`),
+      message(`${session}-${turn}-a`),
+    ];
+    await Promise.all(
+      sessions.map(async (session) => {
+        for (let turn = 0; turn < 5; turn++) await counted.appendMessages(session, appends(session, turn));
+      }),
+    );
     // Retried appends (a run that did not see its answer) and a repeated id in one call change nothing.
-    await Promise.all(sessions.map((session) => counted.appendMessages(session, [...appends(session, 0), message(`${session}-0-u`)])));
+    await Promise.all(
+      sessions.map((session) => counted.appendMessages(session, [...appends(session, 0), message(`${session}-0-u`)])),
+    );
     const appendStatements = statements.filter((sql) => /INSERT INTO .*many_messages/s.test(sql)).length;
     expect(appendStatements).toBeLessThan(sessions.length * 6);
     for (const session of sessions) {
-      const expected = Array.from({ length: 5 }, (_, turn) => appends(session, turn)).flat().map((stored) => stored.id);
+      const expected = Array.from({ length: 5 }, (_, turn) => appends(session, turn))
+        .flat()
+        .map((stored) => stored.id);
       expect((await store.getMessages(session)).map((stored) => stored.id)).toEqual(expected);
       expect((await store.getMessageTail(session, 2)).total).toBe(10);
     }
@@ -46,15 +58,20 @@ describe.skipIf(!available)("PostgresMemoryStore group commit", () => {
     const second = new PostgresMemoryStore({ pool, schema, tablePrefix: "fence_" });
     await first.migrate();
     await first.lockSession("lost", { timeoutMs: 0 });
-    await pool.query(`UPDATE "${schema}"."fence_session_locks" SET expires_at = clock_timestamp() - interval '1 second'`);
+    await pool.query(
+      `UPDATE "${schema}"."fence_session_locks" SET expires_at = clock_timestamp() - interval '1 second'`,
+    );
     const releaseSecond = await second.lockSession("lost", { timeoutMs: 0 });
     // The first append goes alone; the ones sent while it runs wait and go together.
     const alone = first.appendMessages("warm", [message("w")]);
-    const others = ["ok1", "ok2", "ok3", "ok4"].map((session) => first.appendMessages(session, [message(`${session}-m`)]));
+    const others = ["ok1", "ok2", "ok3", "ok4"].map((session) =>
+      first.appendMessages(session, [message(`${session}-m`)]),
+    );
     const refused = first.appendMessages("lost", [message("stale")]);
     await expect(refused).rejects.toSatisfy(SessionLockLostError.isInstance);
     await Promise.all([alone, ...others]);
-    for (const session of ["warm", "ok1", "ok2", "ok3", "ok4"]) expect(await first.getMessages(session)).toHaveLength(1);
+    for (const session of ["warm", "ok1", "ok2", "ok3", "ok4"])
+      expect(await first.getMessages(session)).toHaveLength(1);
     expect(await first.getMessages("lost")).toEqual([]);
     await releaseSecond();
   });

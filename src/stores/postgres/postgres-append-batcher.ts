@@ -29,7 +29,11 @@ export class PostgresAppendBatcher {
     private readonly tables: PostgresTables,
     private readonly sql: PostgresTurnSql,
     /** How the single-append statement fences (`PostgresSessionLeases.fence` / `fenceAndRelease`). */
-    private readonly fences: { fence: (session: number, token: number) => string; fenceAndRelease: (session: number, token: number) => string; table: string },
+    private readonly fences: {
+      fence: (session: number, token: number) => string;
+      fenceAndRelease: (session: number, token: number) => string;
+      table: string;
+    },
     private readonly query: Query,
     isConnectionError: (error: unknown) => boolean,
     maxInFlight: number,
@@ -52,7 +56,10 @@ export class PostgresAppendBatcher {
 
   private async sendOne(append: PendingAppend): Promise<{ session_id: string; ok: boolean }[]> {
     const fence = append.release && append.token !== null ? this.fences.fenceAndRelease(1, 6) : this.fences.fence(1, 6);
-    const rows = await this.query(this.sql.append(fence), this.sql.appendValues(append.sessionId, append.messages, append.token));
+    const rows = await this.query(
+      this.sql.append(fence),
+      this.sql.appendValues(append.sessionId, append.messages, append.token),
+    );
     return [{ session_id: append.sessionId, ok: rows[0]?.ok === true }];
   }
 
@@ -66,7 +73,9 @@ export class PostgresAppendBatcher {
     const t = this.tables;
     const locks = this.fences.table;
     const sorted = [...appends].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
-    const items = sorted.flatMap((append, index) => append.messages.map((message, position) => ({ index: index + 1, position: position + 1, message })));
+    const items = sorted.flatMap((append, index) =>
+      append.messages.map((message, position) => ({ index: index + 1, position: position + 1, message })),
+    );
     return this.query(
       `WITH input AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::bool[], $4::bigint[]) WITH ORDINALITY AS i(session_id, token, release, n, ord)),

@@ -21,7 +21,11 @@ if (available) {
   });
 
   let counter = 0;
-  testMemoryStore("PostgresMemoryStore", () => new PostgresMemoryStore({ pool, schema, tablePrefix: `t${counter++}_` }), { requireCapabilities: "all" });
+  testMemoryStore(
+    "PostgresMemoryStore",
+    () => new PostgresMemoryStore({ pool, schema, tablePrefix: `t${counter++}_` }),
+    { requireCapabilities: "all" },
+  );
 
   describe("PostgresMemoryStore specifics", () => {
     it("validates schema and table prefix against a strict identifier pattern", () => {
@@ -35,14 +39,23 @@ if (available) {
     it("migrates once under concurrent first use, records the schema version, and refuses a newer one", async () => {
       const tablePrefix = "migrate_";
       const stores = Array.from({ length: 5 }, () => new PostgresMemoryStore({ pool, schema, tablePrefix }));
-      await Promise.all(stores.map((store, index) => store.appendMessages(`s${index}`, [{ id: "1", role: "user", content: "x" }])));
+      await Promise.all(
+        stores.map((store, index) => store.appendMessages(`s${index}`, [{ id: "1", role: "user", content: "x" }])),
+      );
       const { rows } = await pool.query(`SELECT version FROM "${schema}"."migrate_schema_version"`);
       expect(rows).toEqual([{ version: 4 }]);
-      const indexes = await pool.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'migrate_summaries' ORDER BY indexname`, [schema]);
-      expect(indexes.rows.map((row) => row.indexdef)).toContain(`CREATE INDEX migrate_summaries_session_seq ON ${schema}.migrate_summaries USING btree (session_id, seq)`);
+      const indexes = await pool.query(
+        `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'migrate_summaries' ORDER BY indexname`,
+        [schema],
+      );
+      expect(indexes.rows.map((row) => row.indexdef)).toContain(
+        `CREATE INDEX migrate_summaries_session_seq ON ${schema}.migrate_summaries USING btree (session_id, seq)`,
+      );
       await stores[0]!.migrate(); // idempotent
       await pool.query(`UPDATE "${schema}"."migrate_schema_version" SET version = 99`);
-      await expect(new PostgresMemoryStore({ pool, schema, tablePrefix }).migrate()).rejects.toThrow(/newer than this agentcore/);
+      await expect(new PostgresMemoryStore({ pool, schema, tablePrefix }).migrate()).rejects.toThrow(
+        /newer than this agentcore/,
+      );
     });
 
     it("keeps order by a per-session sequence across separate store instances appending at once", async () => {
@@ -64,7 +77,9 @@ if (available) {
       expect(new Set(ids).size).toBe(ids.length);
       for (let writer = 0; writer < 6; writer++) {
         const own = ids.filter((id) => id.startsWith(`${writer}-`));
-        expect(own).toEqual(Array.from({ length: 15 }, (_, turn) => [`${writer}-${turn}-u`, `${writer}-${turn}-a`]).flat());
+        expect(own).toEqual(
+          Array.from({ length: 15 }, (_, turn) => [`${writer}-${turn}-u`, `${writer}-${turn}-a`]).flat(),
+        );
       }
     });
 
@@ -74,11 +89,19 @@ if (available) {
       // The schema and writes of the version 1 code, verbatim.
       await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await pool.query(`CREATE TABLE ${t("schema_version")} (id int PRIMARY KEY, version int NOT NULL)`);
-      await pool.query(`CREATE TABLE ${t("sessions")} (session_id text PRIMARY KEY, created_at bigint NOT NULL, accessed_at bigint NOT NULL, agent_name text, tags text, next_seq bigint NOT NULL DEFAULT 0)`);
+      await pool.query(
+        `CREATE TABLE ${t("sessions")} (session_id text PRIMARY KEY, created_at bigint NOT NULL, accessed_at bigint NOT NULL, agent_name text, tags text, next_seq bigint NOT NULL DEFAULT 0)`,
+      );
       await pool.query(`CREATE INDEX "${tablePrefix}sessions_accessed_at" ON ${t("sessions")} (accessed_at)`);
-      await pool.query(`CREATE TABLE ${t("messages")} (session_id text NOT NULL, seq bigint NOT NULL, message_id text, body text NOT NULL, PRIMARY KEY (session_id, seq), UNIQUE (session_id, message_id))`);
-      await pool.query(`CREATE TABLE ${t("facts")} (scope_id text NOT NULL, key text NOT NULL, body text NOT NULL, PRIMARY KEY (scope_id, key))`);
-      await pool.query(`CREATE TABLE ${t("summaries")} (session_id text NOT NULL, summary_id text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY, body text NOT NULL, PRIMARY KEY (session_id, summary_id))`);
+      await pool.query(
+        `CREATE TABLE ${t("messages")} (session_id text NOT NULL, seq bigint NOT NULL, message_id text, body text NOT NULL, PRIMARY KEY (session_id, seq), UNIQUE (session_id, message_id))`,
+      );
+      await pool.query(
+        `CREATE TABLE ${t("facts")} (scope_id text NOT NULL, key text NOT NULL, body text NOT NULL, PRIMARY KEY (scope_id, key))`,
+      );
+      await pool.query(
+        `CREATE TABLE ${t("summaries")} (session_id text NOT NULL, summary_id text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY, body text NOT NULL, PRIMARY KEY (session_id, summary_id))`,
+      );
       await pool.query(`INSERT INTO ${t("schema_version")} (id, version) VALUES (1, 1)`);
       const appendV1 = (sessionId: string, messages: AgentMessage[]) =>
         pool.query(
@@ -90,10 +113,20 @@ if (available) {
            SELECT $1, session.first_seq + item.ord - 1, item.id, item.body
            FROM session, unnest($4::text[], $5::text[]) WITH ORDINALITY AS item(id, body, ord)
            ON CONFLICT (session_id, message_id) DO NOTHING`,
-          [sessionId, Date.now(), messages.length, messages.map((message) => message.id ?? null), messages.map((message) => JSON.stringify(message))],
+          [
+            sessionId,
+            Date.now(),
+            messages.length,
+            messages.map((message) => message.id ?? null),
+            messages.map((message) => JSON.stringify(message)),
+          ],
         );
       const messages = (session: string, count: number): AgentMessage[] =>
-        Array.from({ length: count }, (_, index) => ({ id: `${session}-${index}`, role: index % 2 ? "assistant" : "user", content: `${session} ${index}` }));
+        Array.from({ length: count }, (_, index) => ({
+          id: `${session}-${index}`,
+          role: index % 2 ? "assistant" : "user",
+          content: `${session} ${index}`,
+        }));
       const big = messages("big", 250);
       for (let start = 0; start < big.length; start += 50) await appendV1("big", big.slice(start, start + 50));
       await appendV1("big", big.slice(0, 10)); // a retried append: skipped ids leave gaps in seq
@@ -104,8 +137,18 @@ if (available) {
       const store = new PostgresMemoryStore({ pool, schema, tablePrefix });
       expect(await store.getMessageTail("big", 4)).toEqual({ messages: big.slice(-4), total: 250 });
       expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 4 }]);
-      expect((await pool.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'v1_summaries_session_seq'`, [schema])).rowCount).toBe(1);
-      expect((await pool.query(`SELECT session_id, message_count::int AS count FROM ${t("sessions")} ORDER BY session_id`)).rows).toEqual([
+      expect(
+        (
+          await pool.query(
+            `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'v1_summaries_session_seq'`,
+            [schema],
+          )
+        ).rowCount,
+      ).toBe(1);
+      expect(
+        (await pool.query(`SELECT session_id, message_count::int AS count FROM ${t("sessions")} ORDER BY session_id`))
+          .rows,
+      ).toEqual([
         { session_id: "big", count: 250 },
         { session_id: "empty", count: 0 },
         { session_id: "small", count: 3 },
@@ -120,7 +163,11 @@ if (available) {
       // A process still running version 1 during a rolling upgrade: its writes are counted too
       // (the triggers count rows, not callers), retried ids included, and a version-1 replace
       // (upsert, delete, insert) and clear as well.
-      await Promise.all([appendV1("big", messages("old", 4)), store.appendMessages("big", messages("new", 4)), appendV1("big", messages("old", 4))]);
+      await Promise.all([
+        appendV1("big", messages("old", 4)),
+        store.appendMessages("big", messages("new", 4)),
+        appendV1("big", messages("old", 4)),
+      ]);
       expect((await store.getMessageTail("big", 0)).total).toBe(260);
       expect((await store.getMessageTail("big", 0)).total).toBe((await store.getMessages("big")).length);
       await pool.query(`DELETE FROM ${t("messages")} WHERE session_id = 'small'`);
@@ -145,12 +192,20 @@ if (available) {
           }
         }),
       );
-      const rows = async () => Number((await pool.query(`SELECT count(*) AS n FROM "${schema}"."${tablePrefix}messages" WHERE session_id = 's'`)).rows[0].n);
+      const rows = async () =>
+        Number(
+          (await pool.query(`SELECT count(*) AS n FROM "${schema}"."${tablePrefix}messages" WHERE session_id = 's'`))
+            .rows[0].n,
+        );
       expect(await rows()).toBe(6 * 20 * 2);
       expect((await stores[1]!.getMessageTail("s", 3)).total).toBe(await rows());
       // Retried appends (whole, partial, repeated within one call) change nothing.
       await stores[2]!.appendMessages("s", [...turn(0, 0), ...turn(5, 19)]);
-      await stores[3]!.appendMessages("s", [...turn(1, 5), { id: "new", role: "user", content: "n" }, { id: "new", role: "user", content: "n" }]);
+      await stores[3]!.appendMessages("s", [
+        ...turn(1, 5),
+        { id: "new", role: "user", content: "n" },
+        { id: "new", role: "user", content: "n" },
+      ]);
       const tail = await stores[0]!.getMessageTail("s", 2);
       expect(tail.total).toBe(6 * 20 * 2 + 1);
       expect(tail.total).toBe(await rows());
@@ -163,7 +218,8 @@ if (available) {
       let writing = true;
       const writer = (async () => {
         for (let index = 0; index < 60; index++) {
-          if (index % 10 === 9) await store.setMessages("s", [{ id: `r${index}`, role: "user", content: String(index) }]);
+          if (index % 10 === 9)
+            await store.setMessages("s", [{ id: `r${index}`, role: "user", content: String(index) }]);
           else await store.appendMessages("s", [{ id: `m${index}`, role: "user", content: String(index) }]);
         }
         writing = false;
@@ -216,8 +272,12 @@ if (available) {
     it("refuses ids with lone surrogates, so x\\ud800, x\\udfff and x\\ufffd are never merged into one session", async () => {
       const store = new PostgresMemoryStore({ pool, schema, tablePrefix: "surrogates_" });
       for (const id of ["x\ud800", "x\udfff", "bob\ud800"]) {
-        await expect(store.appendMessages(id, [{ id: "1", role: "user", content: id }])).rejects.toSatisfy(InvalidArgumentError.isInstance);
-        await expect(store.setFact(`user:${id}`, { key: "k", value: "v", createdAt: 1, updatedAt: 1 })).rejects.toSatisfy(InvalidArgumentError.isInstance);
+        await expect(store.appendMessages(id, [{ id: "1", role: "user", content: id }])).rejects.toSatisfy(
+          InvalidArgumentError.isInstance,
+        );
+        await expect(
+          store.setFact(`user:${id}`, { key: "k", value: "v", createdAt: 1, updatedAt: 1 }),
+        ).rejects.toSatisfy(InvalidArgumentError.isInstance);
         await expect(store.lockSession(id, { timeoutMs: 0 })).rejects.toSatisfy(InvalidArgumentError.isInstance);
       }
       await store.appendMessages("x\ufffd", [{ id: "1", role: "user", content: "replacement character" }]);
@@ -225,9 +285,15 @@ if (available) {
     });
 
     it("refuses unknown options, naming the right one (tableName is tablePrefix)", () => {
-      expect(() => new PostgresMemoryStore({ pool, tableName: "mine_" } as never)).toThrow(/no option "tableName": use "tablePrefix"/);
-      expect(() => new PostgresMemoryStore({ pool, schemaName: "x" } as never)).toThrow(/no option "schemaName". Its options are: pool, schema, tablePrefix, lockLeaseMs/);
-      expect(() => new PostgresMemoryStore({ pool, lockLeaseMs: 10 })).toThrow(/lockLeaseMs must be an integer of at least 1000/);
+      expect(() => new PostgresMemoryStore({ pool, tableName: "mine_" } as never)).toThrow(
+        /no option "tableName": use "tablePrefix"/,
+      );
+      expect(() => new PostgresMemoryStore({ pool, schemaName: "x" } as never)).toThrow(
+        /no option "schemaName". Its options are: pool, schema, tablePrefix, lockLeaseMs/,
+      );
+      expect(() => new PostgresMemoryStore({ pool, lockLeaseMs: 10 })).toThrow(
+        /lockLeaseMs must be an integer of at least 1000/,
+      );
     });
 
     it("raises a StoreError naming the record when a stored body is bad", async () => {

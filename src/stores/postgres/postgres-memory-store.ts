@@ -2,7 +2,15 @@ import type { Pool, PoolClient } from "pg";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
+import type {
+  Fact,
+  MemoryStore,
+  MessageTail,
+  SessionEntry,
+  SessionLockOptions,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
@@ -42,7 +50,13 @@ export interface PostgresMemoryStoreOptions {
 
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 const store = "PostgresMemoryStore";
-const knownOptions = ["pool", "schema", "tablePrefix", "lockLeaseMs", "preparedStatements"] as const satisfies readonly (keyof PostgresMemoryStoreOptions)[];
+const knownOptions = [
+  "pool",
+  "schema",
+  "tablePrefix",
+  "lockLeaseMs",
+  "preparedStatements",
+] as const satisfies readonly (keyof PostgresMemoryStoreOptions)[];
 
 /**
  * Keeps sessions in PostgreSQL, for agents served by many processes or machines.
@@ -73,13 +87,24 @@ export class PostgresMemoryStore implements MemoryStore {
   private ready: Promise<void> | undefined;
 
   constructor(options: PostgresMemoryStoreOptions) {
-    if (options == null || typeof options !== "object" || options.pool == null || typeof options.pool.query !== "function") {
+    if (
+      options == null ||
+      typeof options !== "object" ||
+      options.pool == null ||
+      typeof options.pool.query !== "function"
+    ) {
       throw new InvalidArgumentError({
         argument: "pool",
-        message: 'new PostgresMemoryStore() needs { pool }: a pg Pool, e.g. new pg.Pool({ connectionString: "postgres://…" }).',
+        message:
+          'new PostgresMemoryStore() needs { pool }: a pg Pool, e.g. new pg.Pool({ connectionString: "postgres://…" }).',
       });
     }
-    rejectUnknownOptions(store, options, knownOptions, { tableName: "tablePrefix", prefix: "tablePrefix", client: "pool", connectionString: "pool" });
+    rejectUnknownOptions(store, options, knownOptions, {
+      tableName: "tablePrefix",
+      prefix: "tablePrefix",
+      client: "pool",
+      connectionString: "pool",
+    });
     this.pool = options.pool;
     this.schema = checkIdentifier(options.schema ?? "public", "schema");
     this.tablePrefix = checkIdentifier(options.tablePrefix ?? "agentcore_", "tablePrefix");
@@ -87,24 +112,43 @@ export class PostgresMemoryStore implements MemoryStore {
     this.preparedStatements = options.preparedStatements ?? true;
     const leaseMs = options.lockLeaseMs ?? 30_000;
     if (!Number.isInteger(leaseMs) || leaseMs < 1000) {
-      throw new InvalidArgumentError({ argument: "lockLeaseMs", value: leaseMs, message: `lockLeaseMs must be an integer of at least 1000, got ${String(leaseMs)}.` });
+      throw new InvalidArgumentError({
+        argument: "lockLeaseMs",
+        value: leaseMs,
+        message: `lockLeaseMs must be an integer of at least 1000, got ${String(leaseMs)}.`,
+      });
     }
-    const run = <Row extends object>(operation: string, sessionId: string | undefined, sql: string, values: unknown[]) => this.query<Row>(operation, sessionId, sql, values);
+    const run = <Row extends object>(
+      operation: string,
+      sessionId: string | undefined,
+      sql: string,
+      values: unknown[],
+    ) => this.query<Row>(operation, sessionId, sql, values);
     this.leases = new PostgresSessionLeases(this.tables.locks, leaseMs, run);
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(
       this.tables,
       this.sql,
-      { fence: (session, token) => this.leases.fence(session, token), fenceAndRelease: (session, token) => this.leases.fenceAndRelease(session, token), table: this.tables.locks },
+      {
+        fence: (session, token) => this.leases.fence(session, token),
+        fenceAndRelease: (session, token) => this.leases.fenceAndRelease(session, token),
+        table: this.tables.locks,
+      },
       async (sql, values) => (await this.pool.query(this.statement(sql, values))).rows,
       isConnectionError,
       // One statement in flight: measured against 2 and 4 in the load benchmark, it spent the least PostgreSQL CPU per turn (1.6 ms against 1.9 and 2.1) with as many turns per second.
       1,
     );
-    this[turnFolding] = new PostgresTurnFolding(this.leases, this.sql, run, {
-      readTail: (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit),
-      append: (sessionId, messages, release) => this.appendFresh(sessionId, messages, release),
-    }, (error) => isConnectionError(StoreError.isInstance(error) ? error.cause : error));
+    this[turnFolding] = new PostgresTurnFolding(
+      this.leases,
+      this.sql,
+      run,
+      {
+        readTail: (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit),
+        append: (sessionId, messages, release) => this.appendFresh(sessionId, messages, release),
+      },
+      (error) => isConnectionError(StoreError.isInstance(error) ? error.cause : error),
+    );
   }
 
   /**
@@ -119,8 +163,20 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
     validateSessionId(sessionId);
-    const rows = await this.query<{ body: string }>("getMessages", sessionId, `SELECT body FROM ${this.tables.messages} WHERE session_id = $1 ORDER BY seq`, [sessionId]);
-    return rows.map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getMessages", sessionId, record: `message ${index}` }));
+    const rows = await this.query<{ body: string }>(
+      "getMessages",
+      sessionId,
+      `SELECT body FROM ${this.tables.messages} WHERE session_id = $1 ORDER BY seq`,
+      [sessionId],
+    );
+    return rows.map((row, index) =>
+      parseStoredJson<AgentMessage>(row.body, {
+        store,
+        operation: "getMessages",
+        sessionId,
+        record: `message ${index}`,
+      }),
+    );
   }
 
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
@@ -185,7 +241,10 @@ export class PostgresMemoryStore implements MemoryStore {
       return [{ seq: index, id: message.id ?? null, body: JSON.stringify(message) }];
     });
     await this.transaction("setMessages", sessionId, async (client) => {
-      const fenced = await client.query<{ ok: boolean }>(`WITH ${this.leases.fence(1, 2)} SELECT ok FROM permitted`, [sessionId, this.leases.tokenOf(sessionId)]);
+      const fenced = await client.query<{ ok: boolean }>(`WITH ${this.leases.fence(1, 2)} SELECT ok FROM permitted`, [
+        sessionId,
+        this.leases.tokenOf(sessionId),
+      ]);
       if (fenced.rows[0]?.ok !== true) throw this.leases.lostError("setMessages", sessionId);
       await client.query(
         `INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
@@ -214,12 +273,29 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async getFacts(scopeId: string): Promise<Fact[]> {
     validateScopeId(scopeId);
-    const rows = await this.query<{ key: string; body: string }>("getFacts", scopeId, `SELECT key, body FROM ${this.tables.facts} WHERE scope_id = $1 ORDER BY key`, [scopeId]);
-    return rows.map((row) => parseStoredJson<Fact>(row.body, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${row.key}"` }));
+    const rows = await this.query<{ key: string; body: string }>(
+      "getFacts",
+      scopeId,
+      `SELECT key, body FROM ${this.tables.facts} WHERE scope_id = $1 ORDER BY key`,
+      [scopeId],
+    );
+    return rows.map((row) =>
+      parseStoredJson<Fact>(row.body, {
+        store,
+        operation: "getFacts",
+        sessionId: scopeId,
+        record: `fact "${row.key}"`,
+      }),
+    );
   }
 
   async factScopes(): Promise<string[]> {
-    const rows = await this.query<{ scope_id: string }>("factScopes", undefined, `SELECT scope_id FROM ${this.tables.facts} GROUP BY scope_id ORDER BY scope_id COLLATE "C"`, []);
+    const rows = await this.query<{ scope_id: string }>(
+      "factScopes",
+      undefined,
+      `SELECT scope_id FROM ${this.tables.facts} GROUP BY scope_id ORDER BY scope_id COLLATE "C"`,
+      [],
+    );
     return rows.map((row) => row.scope_id);
   }
 
@@ -235,13 +311,23 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
     validateScopeId(scopeId);
-    const rows = await this.query("deleteFact", scopeId, `DELETE FROM ${this.tables.facts} WHERE scope_id = $1 AND key = $2 RETURNING key`, [scopeId, key]);
+    const rows = await this.query(
+      "deleteFact",
+      scopeId,
+      `DELETE FROM ${this.tables.facts} WHERE scope_id = $1 AND key = $2 RETURNING key`,
+      [scopeId, key],
+    );
     return rows.length > 0;
   }
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     validateSessionId(sessionId);
-    const rows = await this.query<SessionRow>("getSession", sessionId, `${this.sessionSelect()} WHERE s.session_id = $1`, [sessionId]);
+    const rows = await this.query<SessionRow>(
+      "getSession",
+      sessionId,
+      `${this.sessionSelect()} WHERE s.session_id = $1`,
+      [sessionId],
+    );
     return rows[0] ? entryOf(rows[0], "getSession", this.tables.sessions) : undefined;
   }
 
@@ -253,19 +339,32 @@ export class PostgresMemoryStore implements MemoryStore {
       `INSERT INTO ${this.tables.sessions} AS s (session_id, created_at, accessed_at, agent_name, tags) VALUES ($1, $2, $2, $3, $4)
        ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at),
          agent_name = COALESCE(EXCLUDED.agent_name, s.agent_name), tags = COALESCE(EXCLUDED.tags, s.tags)`,
-      [sessionId, Date.now(), metadata.agentName ?? null, metadata.tags === undefined ? null : JSON.stringify(metadata.tags)],
+      [
+        sessionId,
+        Date.now(),
+        metadata.agentName ?? null,
+        metadata.tags === undefined ? null : JSON.stringify(metadata.tags),
+      ],
     );
   }
 
   async entries(): Promise<SessionEntry[]> {
-    const rows = await this.query<SessionRow>("entries", undefined, `${this.sessionSelect()} ORDER BY s.accessed_at`, []);
+    const rows = await this.query<SessionRow>(
+      "entries",
+      undefined,
+      `${this.sessionSelect()} ORDER BY s.accessed_at`,
+      [],
+    );
     return rows.map((row) => entryOf(row, "entries", this.tables.sessions));
   }
 
   async prune(options: { olderThan: number }): Promise<string[]> {
     const t = this.tables;
     return await this.transaction("prune", undefined, async (client) => {
-      const { rows } = await client.query<{ session_id: string }>(`DELETE FROM ${t.sessions} WHERE accessed_at < $1 RETURNING session_id`, [options.olderThan]);
+      const { rows } = await client.query<{ session_id: string }>(
+        `DELETE FROM ${t.sessions} WHERE accessed_at < $1 RETURNING session_id`,
+        [options.olderThan],
+      );
       const ids = rows.map((row) => row.session_id);
       if (ids.length > 0) {
         await client.query(`DELETE FROM ${t.messages} WHERE session_id = ANY($1::text[])`, [ids]);
@@ -285,7 +384,14 @@ export class PostgresMemoryStore implements MemoryStore {
       `SELECT body FROM (SELECT seq, body FROM ${this.tables.summaries} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) newest ORDER BY seq`,
       [sessionId, count === Infinity ? null : count],
     );
-    return rows.map((row, index) => parseStoredJson<SummaryRecord>(row.body, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }));
+    return rows.map((row, index) =>
+      parseStoredJson<SummaryRecord>(row.body, {
+        store,
+        operation: "getSummaries",
+        sessionId,
+        record: `summary ${index}`,
+      }),
+    );
   }
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
@@ -328,7 +434,12 @@ export class PostgresMemoryStore implements MemoryStore {
     return this.ready;
   }
 
-  private async query<Row extends object>(operation: string, sessionId: string | undefined, sql: string, values: unknown[]): Promise<Row[]> {
+  private async query<Row extends object>(
+    operation: string,
+    sessionId: string | undefined,
+    sql: string,
+    values: unknown[],
+  ): Promise<Row[]> {
     await this.ensureReady();
     try {
       return (await this.pool.query(this.statement(sql, values))).rows as Row[];
@@ -342,7 +453,11 @@ export class PostgresMemoryStore implements MemoryStore {
     return this.preparedStatements ? namedStatement(text, values) : { text, values };
   }
 
-  private async transaction<T>(operation: string, sessionId: string | undefined, body: (client: PoolClient) => Promise<T>): Promise<T> {
+  private async transaction<T>(
+    operation: string,
+    sessionId: string | undefined,
+    body: (client: PoolClient) => Promise<T>,
+  ): Promise<T> {
     if (operation !== "migrate") await this.ensureReady();
     let client: PoolClient;
     try {

@@ -61,7 +61,11 @@ export class PostgresSessionLeases {
    * lease (see `acquireSql`) and resolves to what it read, or undefined when the lease is held
    * elsewhere; it is retried until it takes it or `timeoutMs` passes.
    */
-  async acquireWith<T>(sessionId: string, { timeoutMs, signal }: SessionLockOptions, attempt: (token: string) => Promise<T | undefined>): Promise<{ release: () => Promise<void>; value: T }> {
+  async acquireWith<T>(
+    sessionId: string,
+    { timeoutMs, signal }: SessionLockOptions,
+    attempt: (token: string) => Promise<T | undefined>,
+  ): Promise<{ release: () => Promise<void>; value: T }> {
     const token = randomUUID();
     const value = await pollLock(sessionId, timeoutMs, () => attempt(token), signal);
     this.held.set(sessionId, token);
@@ -70,12 +74,24 @@ export class PostgresSessionLeases {
       renewEveryMs: Math.max(100, Math.floor(this.leaseMs / 3)),
       renew: async () =>
         !this.releasedInline.has(token) &&
-        (await this.run("renewSessionLock", sessionId, `UPDATE ${this.table} SET expires_at = ${this.leaseSql(3)} FROM ${asyncCommit} WHERE session_id = $1 AND token = $2 RETURNING 1`, [sessionId, token, this.leaseMs])).length > 0,
+        (
+          await this.run(
+            "renewSessionLock",
+            sessionId,
+            `UPDATE ${this.table} SET expires_at = ${this.leaseSql(3)} FROM ${asyncCommit} WHERE session_id = $1 AND token = $2 RETURNING 1`,
+            [sessionId, token, this.leaseMs],
+          )
+        ).length > 0,
       release: async () => {
         if (this.held.get(sessionId) === token) this.held.delete(sessionId);
         // Released already, by the statement of the run's last append (`unlockedBy`).
         if (this.releasedInline.delete(token)) return;
-        await this.run("unlockSession", sessionId, `DELETE FROM ${this.table} USING ${asyncCommit} WHERE session_id = $1 AND token = $2`, [sessionId, token]);
+        await this.run(
+          "unlockSession",
+          sessionId,
+          `DELETE FROM ${this.table} USING ${asyncCommit} WHERE session_id = $1 AND token = $2`,
+          [sessionId, token],
+        );
       },
     });
     return { release, value };

@@ -20,6 +20,15 @@ export function entryOf(row: SessionRow, operation: string, table: string): Sess
     accessedAt: Number(row.accessed_at),
     messageCount: Number(row.message_count),
     ...(row.agent_name === null ? {} : { agentName: row.agent_name }),
-    ...(row.tags === null ? {} : { tags: parseSessionTags(row.tags, { store: "PostgresMemoryStore", operation, sessionId: row.session_id, path: table }) }),
+    ...(row.tags === null
+      ? {}
+      : {
+          tags: parseSessionTags(row.tags, {
+            store: "PostgresMemoryStore",
+            operation,
+            sessionId: row.session_id,
+            path: table,
+          }),
+        }),
   };
 }

@@ -12,7 +12,11 @@ const MAX_BATCH = 64;
  * one bad request never fails the others.
  */
 export class PostgresStatementBatcher<Request extends { sessionId: string }, Answer> {
-  private readonly waiting: { request: Request; resolve: (answer: Answer) => void; reject: (error: unknown) => void }[] = [];
+  private readonly waiting: {
+    request: Request;
+    resolve: (answer: Answer) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   private inFlight = 0;
 
   constructor(

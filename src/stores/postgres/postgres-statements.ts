@@ -22,7 +22,12 @@ export function namedStatement(text: string, values: unknown[]): { text: string;
 }
 
 /** A failure of `operation` as a StoreError of `store` (a StoreError already is one). */
-export function postgresStoreError(store: string, operation: string, sessionId: string | undefined, error: unknown): unknown {
+export function postgresStoreError(
+  store: string,
+  operation: string,
+  sessionId: string | undefined,
+  error: unknown,
+): unknown {
   if (StoreError.isInstance(error)) return error;
   return new StoreError({
     store,
@@ -37,5 +42,7 @@ export function postgresStoreError(store: string, operation: string, sessionId: 
 export function isConnectionError(error: unknown): boolean {
   if (StoreError.isInstance(error)) return false;
   const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
-  return typeof severity !== "string" || (typeof code === "string" && (code.startsWith("57P") || code.startsWith("08")));
+  return (
+    typeof severity !== "string" || (typeof code === "string" && (code.startsWith("57P") || code.startsWith("08")))
+  );
 }

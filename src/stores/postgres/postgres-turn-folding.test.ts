@@ -43,7 +43,9 @@ describe.skipIf(!available)("PostgresMemoryStore folded turn", () => {
     const next = new PostgresMemoryStore({ pool, schema, tablePrefix: "takeover_" });
     await holder.appendMessages("s", [message("1")]);
     await holder.lockSession("s", { timeoutMs: 0 });
-    await pool.query(`UPDATE "${schema}"."takeover_session_locks" SET expires_at = clock_timestamp() - interval '1 second'`);
+    await pool.query(
+      `UPDATE "${schema}"."takeover_session_locks" SET expires_at = clock_timestamp() - interval '1 second'`,
+    );
     await holder.appendMessages("s", [message("2")]); // still its lease: not taken over yet
     const { release, tail } = await turnFoldingOf(next)!.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
     expect(tail?.messages.map((stored) => stored.id)).toEqual(["1", "2"]);
@@ -53,16 +55,27 @@ describe.skipIf(!available)("PostgresMemoryStore folded turn", () => {
   it("takes the leases of runs that start together in shared statements: each tail its own, a session held elsewhere refused alone", async () => {
     const setup = new PostgresMemoryStore({ pool, schema, tablePrefix: "many_" });
     const sessions = Array.from({ length: 12 }, (_, index) => `s${index}`);
-    for (const [index, session] of sessions.entries()) await setup.appendMessages(session, Array.from({ length: index + 2 }, (_, position) => message(`${session}-${position}`)));
+    for (const [index, session] of sessions.entries())
+      await setup.appendMessages(
+        session,
+        Array.from({ length: index + 2 }, (_, position) => message(`${session}-${position}`)),
+      );
     const releaseHeld = await setup.lockSession("s5", { timeoutMs: 0 });
     const statements: string[] = [];
     const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-    const counting = { query: (statement: { text: string }) => (statements.push(statement.text), query(statement)), connect: pool.connect.bind(pool) } as unknown as pg.Pool;
+    const counting = {
+      query: (statement: { text: string }) => (statements.push(statement.text), query(statement)),
+      connect: pool.connect.bind(pool),
+    } as unknown as pg.Pool;
     const store = new PostgresMemoryStore({ pool: counting, schema, tablePrefix: "many_" });
     await store.migrate();
     const folding = turnFoldingOf(store)!;
-    const taken = await Promise.allSettled(sessions.map((session) => folding.lockSessionReadingTail(session, { timeoutMs: 0 }, 3)));
-    const leaseStatements = statements.filter((sql) => sql.includes("many_session_locks") && sql.includes("INSERT")).length;
+    const taken = await Promise.allSettled(
+      sessions.map((session) => folding.lockSessionReadingTail(session, { timeoutMs: 0 }, 3)),
+    );
+    const leaseStatements = statements.filter(
+      (sql) => sql.includes("many_session_locks") && sql.includes("INSERT"),
+    ).length;
     expect(leaseStatements).toBeLessThan(sessions.length);
     for (const [index, session] of sessions.entries()) {
       const outcome = taken[index]!;
@@ -71,7 +84,9 @@ describe.skipIf(!available)("PostgresMemoryStore folded turn", () => {
         continue;
       }
       expect(outcome.status).toBe("fulfilled");
-      const { tail, release } = (outcome as PromiseFulfilledResult<Awaited<ReturnType<typeof folding.lockSessionReadingTail>>>).value;
+      const { tail, release } = (
+        outcome as PromiseFulfilledResult<Awaited<ReturnType<typeof folding.lockSessionReadingTail>>>
+      ).value;
       expect(tail).toEqual(await setup.getMessageTail(session, 3));
       // Held: another store cannot take it until the run appends and releases.
       await expect(setup.lockSession(session, { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);

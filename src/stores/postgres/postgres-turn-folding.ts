@@ -14,7 +14,12 @@ interface LeaseTake {
   limit: number;
 }
 
-type Run = <Row extends object>(operation: string, sessionId: string | undefined, sql: string, values: unknown[]) => Promise<Row[]>;
+type Run = <Row extends object>(
+  operation: string,
+  sessionId: string | undefined,
+  sql: string,
+  values: unknown[],
+) => Promise<Row[]>;
 
 /**
  * A `PostgresMemoryStore`'s folded turn statements (see `TurnFolding`): a run takes its lease and
@@ -85,7 +90,12 @@ export class PostgresTurnFolding implements TurnFolding {
        LEFT JOIN ${t.sessions} s ON s.session_id = a.session_id
        LEFT JOIN LATERAL (SELECT m.body, m.seq FROM ${t.messages} m WHERE m.session_id = s.session_id ORDER BY m.seq DESC LIMIT i.tail_limit) recent ON true
        ORDER BY a.session_id, recent.seq DESC`,
-      [takes.map((take) => take.sessionId), takes.map((take) => take.token), takes.map((take) => (take.limit === Infinity ? null : take.limit)), this.leases.leaseMs],
+      [
+        takes.map((take) => take.sessionId),
+        takes.map((take) => take.token),
+        takes.map((take) => (take.limit === Infinity ? null : take.limit)),
+        this.leases.leaseMs,
+      ],
     );
     const bySession = new Map<string, typeof rows>();
     for (const row of rows) {
@@ -100,10 +110,16 @@ export class PostgresTurnFolding implements TurnFolding {
     });
   }
 
-  async lockSessionReadingTail(sessionId: string, options: SessionLockOptions, limit: number): Promise<{ release: () => Promise<void>; tail?: MessageTail }> {
+  async lockSessionReadingTail(
+    sessionId: string,
+    options: SessionLockOptions,
+    limit: number,
+  ): Promise<{ release: () => Promise<void>; tail?: MessageTail }> {
     validateSessionId(sessionId);
     const count = tailLimit(limit, "PostgresMemoryStore", "lockSession");
-    const { release, value } = await this.leases.acquireWith(sessionId, options, (token) => this.takes.submit({ sessionId, token, limit: count }));
+    const { release, value } = await this.leases.acquireWith(sessionId, options, (token) =>
+      this.takes.submit({ sessionId, token, limit: count }),
+    );
     if (value !== null) return { release, tail: value };
     // The snapshot may miss a holder's writes: read the tail after the lock.
     try {

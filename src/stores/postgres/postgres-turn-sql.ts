@@ -38,7 +38,12 @@ export class PostgresTurnSql {
     const total = rows[0]?.total == null ? 0 : Number(rows[0].total);
     const bodies = rows.flatMap((row) => (row.body === null ? [] : [row.body])).reverse();
     const messages = bodies.map((body, index) =>
-      parseStoredJson<AgentMessage>(body, { store: this.store, operation, sessionId, record: `message ${total - bodies.length + index}` }),
+      parseStoredJson<AgentMessage>(body, {
+        store: this.store,
+        operation,
+        sessionId,
+        record: `message ${total - bodies.length + index}`,
+      }),
     );
     return { messages, total };
   }
@@ -68,7 +73,14 @@ export class PostgresTurnSql {
 
   /** The values of `append` ($1–$5), then `token` ($6). */
   appendValues(sessionId: string, messages: AgentMessage[], token: string | null): unknown[] {
-    return [sessionId, Date.now(), messages.length, messages.map((message) => message.id ?? null), messages.map((message) => JSON.stringify(message)), token];
+    return [
+      sessionId,
+      Date.now(),
+      messages.length,
+      messages.map((message) => message.id ?? null),
+      messages.map((message) => JSON.stringify(message)),
+      token,
+    ];
   }
 }
 

@@ -32,24 +32,44 @@ afterAll(async () => {
 /** The port of the master serving `key`'s slot. */
 async function masterOf(client: Cluster, key: string): Promise<number> {
   const slot = Number(await client.call("CLUSTER", "KEYSLOT", key));
-  const slots = (await client.call("CLUSTER", "SLOTS")) as [number, number, [string, number, ...unknown[]], ...unknown[]][];
+  const slots = (await client.call("CLUSTER", "SLOTS")) as [
+    number,
+    number,
+    [string, number, ...unknown[]],
+    ...unknown[],
+  ][];
   const range = slots.find(([from, to]) => slot >= from && slot <= to)!;
   return range[2][1];
 }
 
-const call = (name: string, args: object): MockResponse => ({ toolCalls: [{ id: `${name}-${Math.random().toString(36).slice(2, 8)}`, name, arguments: args }] });
+const call = (name: string, args: object): MockResponse => ({
+  toolCalls: [{ id: `${name}-${Math.random().toString(36).slice(2, 8)}`, name, arguments: args }],
+});
 
 if (cluster) {
   let counter = 0;
   const shared = newClient();
-  testMemoryStore("RedisMemoryStore on a Redis Cluster", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }), { requireCapabilities: "all" });
-  testMemoryStore("RedisMemoryStore on a Redis Cluster (ttl)", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }), {
-    requireCapabilities: "all",
-  });
+  testMemoryStore(
+    "RedisMemoryStore on a Redis Cluster",
+    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }),
+    { requireCapabilities: "all" },
+  );
+  testMemoryStore(
+    "RedisMemoryStore on a Redis Cluster (ttl)",
+    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }),
+    {
+      requireCapabilities: "all",
+    },
+  );
 
   testMemoryStore(
     "RedisMemoryStore on a Redis Cluster (waitForReplicas)",
-    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}wait${counter++}:`, waitForReplicas: { replicas: 1, timeoutMs: 2_000 } }),
+    () =>
+      new RedisMemoryStore({
+        client: shared,
+        prefix: `${runPrefix}wait${counter++}:`,
+        waitForReplicas: { replicas: 1, timeoutMs: 2_000 },
+      }),
     { requireCapabilities: "all" },
   );
 
@@ -67,9 +87,18 @@ if (cluster) {
         return `${name} ${((performance.now() - started) / 200).toFixed(2)} ms`;
       };
       const plain = await timed("asynchronous", new RedisMemoryStore({ client, prefix: `${runPrefix}cost-plain:` }));
-      const waiting = await timed("waitForReplicas 1", new RedisMemoryStore({ client, prefix: `${runPrefix}cost-wait:`, waitForReplicas: { replicas: 1, timeoutMs: 2_000 } }));
+      const waiting = await timed(
+        "waitForReplicas 1",
+        new RedisMemoryStore({
+          client,
+          prefix: `${runPrefix}cost-wait:`,
+          waitForReplicas: { replicas: 1, timeoutMs: 2_000 },
+        }),
+      );
       console.info(`[waitForReplicas] per 2-message append, sequential, local cluster: ${plain}; ${waiting}`);
-      expect(await new RedisMemoryStore({ client, prefix: `${runPrefix}cost-wait:` }).getMessages("cost-0")).toHaveLength(40);
+      expect(
+        await new RedisMemoryStore({ client, prefix: `${runPrefix}cost-wait:` }).getMessages("cost-0"),
+      ).toHaveLength(40);
     });
 
     it("keeps every key of a session (and of a fact scope) in one slot", async () => {
@@ -78,11 +107,21 @@ if (cluster) {
       const store = new RedisMemoryStore({ client, prefix });
       for (const id of ["s", "a}b:{c", "user:ada", "ü-é/😀"]) {
         await store.appendMessages(id, [{ id: "1", role: "user", content: "x" }]);
-        await store.saveSummary(id, { id: "sum", content: "s", fromMessageId: "1", toMessageId: "1", messageCount: 1, model: "mock/mock", createdAt: 1 });
+        await store.saveSummary(id, {
+          id: "sum",
+          content: "s",
+          fromMessageId: "1",
+          toMessageId: "1",
+          messageCount: 1,
+          model: "mock/mock",
+          createdAt: 1,
+        });
         await store.setFact(id, { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
         const release = await store.lockSession(id, { timeoutMs: 0 });
         const base = `${prefix}{${encodeURIComponent(id)}}`;
-        const keys = ["messages", "ids", "meta", "summaries", "summary-ids", "facts", "lock"].map((suffix) => `${base}:${suffix}`);
+        const keys = ["messages", "ids", "meta", "summaries", "summary-ids", "facts", "lock"].map(
+          (suffix) => `${base}:${suffix}`,
+        );
         expect(await client.exists(...keys.slice(0, 5))).toBe(5); // written where we look: all in one slot (EXISTS of many keys needs one)
         const slots = await Promise.all(keys.map((key) => client.call("CLUSTER", "KEYSLOT", key)));
         expect(new Set(slots).size).toBe(1);
@@ -100,7 +139,9 @@ if (cluster) {
       expect(masters.size).toBe(3);
       // The session index is 16 sorted sets in 16 slots, spread over every master (not one hot key).
       const indexKeys = Array.from({ length: 16 }, (_, shard) => `${prefix}sessions:{${shard}}`);
-      const used = (await Promise.all(indexKeys.map(async (key) => ((await client.zcard(key)) > 0 ? [key] : [])))).flat();
+      const used = (
+        await Promise.all(indexKeys.map(async (key) => ((await client.zcard(key)) > 0 ? [key] : [])))
+      ).flat();
       expect(new Set(await Promise.all(used.map((key) => masterOf(client, key)))).size).toBe(3);
       expect((await store.entries()).map((entry) => entry.sessionId).sort()).toEqual([...ids].sort());
       const cutoff = Date.now() + 1;
@@ -115,7 +156,11 @@ if (cluster) {
       const child = await bundleChild("test/helpers/store-child.ts");
       const prefix = `${runPrefix}multi:`;
       try {
-        await runWriters(child, "redis-cluster", `${cluster.nodes.map((node) => `${node.host}:${node.port}`).join(",")}|${prefix}`);
+        await runWriters(
+          child,
+          "redis-cluster",
+          `${cluster.nodes.map((node) => `${node.host}:${node.port}`).join(",")}|${prefix}`,
+        );
         await expectComplete(new RedisMemoryStore({ client: newClient(), prefix }));
       } finally {
         rmSync(dirname(child), { recursive: true, force: true });
@@ -125,10 +170,16 @@ if (cluster) {
     for (const factScope of ["session", "user"] as const) {
       it(`runs an agent with memory tools, facts scoped by ${factScope}`, async () => {
         const store = new RedisMemoryStore({ client: newClient(), prefix: `${runPrefix}tools-${factScope}:` });
-        const model = new MockLanguageModel({ responses: [call("remember_fact", { key: "city", value: "Lisbon" }), { text: "Noted." }, { text: "Sunny." }] });
+        const model = new MockLanguageModel({
+          responses: [call("remember_fact", { key: "city", value: "Lisbon" }), { text: "Noted." }, { text: "Sunny." }],
+        });
         const agent = new Agent({ model, memoryStore: store, enableMemoryTools: true, factScope });
         await agent.run({ input: "I live in Lisbon", sessionId: "thread-1", userId: "ada" });
-        await agent.run({ input: "weather?", sessionId: factScope === "user" ? "thread-2" : "thread-1", userId: "ada" });
+        await agent.run({
+          input: "weather?",
+          sessionId: factScope === "user" ? "thread-2" : "thread-1",
+          userId: "ada",
+        });
         expect(model.calls[2]!.system).toContain('"city": "Lisbon"');
         const scope = factScope === "user" ? "user:ada" : "session:thread-1";
         expect((await store.getFacts(scope)).map((fact) => fact.value)).toEqual(["Lisbon"]);

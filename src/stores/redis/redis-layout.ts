@@ -25,7 +25,11 @@ export const defaultRedisPrefix = "agentcore:";
 export function redisPrefixOption(prefix: string | undefined): string {
   const value = prefix ?? defaultRedisPrefix;
   if (typeof value !== "string" || /[{}]/.test(value) || value.length > 128) {
-    throw new InvalidArgumentError({ argument: "prefix", value: prefix, message: "prefix must be a string of at most 128 characters without { or }." });
+    throw new InvalidArgumentError({
+      argument: "prefix",
+      value: prefix,
+      message: "prefix must be a string of at most 128 characters without { or }.",
+    });
   }
   return value;
 }
@@ -75,7 +79,13 @@ export function sessionMetaFields(metadata: { agentName?: string; tags?: string[
 }
 
 /** A session's entry from its meta hash and message count; undefined when it has no metadata. */
-export function redisSessionEntry(store: string, sessionId: string, meta: Record<string, string>, count: number, metaKey: string): SessionEntry | undefined {
+export function redisSessionEntry(
+  store: string,
+  sessionId: string,
+  meta: Record<string, string>,
+  count: number,
+  metaKey: string,
+): SessionEntry | undefined {
   if (meta.createdAt === undefined) return undefined;
   return {
     sessionId,
@@ -83,7 +93,9 @@ export function redisSessionEntry(store: string, sessionId: string, meta: Record
     accessedAt: Number(meta.accessedAt ?? meta.createdAt),
     messageCount: count,
     ...(meta.agentName === undefined ? {} : { agentName: meta.agentName }),
-    ...(meta.tags === undefined ? {} : { tags: parseSessionTags(meta.tags, { store, operation: "getSession", sessionId, path: metaKey }) }),
+    ...(meta.tags === undefined
+      ? {}
+      : { tags: parseSessionTags(meta.tags, { store, operation: "getSession", sessionId, path: metaKey }) }),
   };
 }
 
@@ -91,7 +103,11 @@ export function redisSessionEntry(store: string, sessionId: string, meta: Record
 export function positiveMillisecondsOption(value: number | undefined, argument: string): number {
   if (value === undefined) return 0;
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidArgumentError({ argument, value, message: `${argument} must be a positive number of milliseconds, got ${String(value)}.` });
+    throw new InvalidArgumentError({
+      argument,
+      value,
+      message: `${argument} must be a positive number of milliseconds, got ${String(value)}.`,
+    });
   }
   return Math.ceil(value);
 }

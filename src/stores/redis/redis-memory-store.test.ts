@@ -35,8 +35,16 @@ afterAll(cleanup);
 if (available) {
   let counter = 0;
   const shared = newClient();
-  testMemoryStore("RedisMemoryStore", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }), { requireCapabilities: "all" });
-  testMemoryStore("RedisMemoryStore (ttl)", () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }), { requireCapabilities: "all" });
+  testMemoryStore(
+    "RedisMemoryStore",
+    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }),
+    { requireCapabilities: "all" },
+  );
+  testMemoryStore(
+    "RedisMemoryStore (ttl)",
+    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }),
+    { requireCapabilities: "all" },
+  );
 
   describe("RedisMemoryStore specifics", () => {
     it("keeps one session's keys in one hash-tag slot, escaped so ids cannot escape the prefix", async () => {
@@ -45,8 +53,16 @@ if (available) {
       const store = new RedisMemoryStore({ client, prefix });
       await store.appendMessages("a}b:{c", [{ id: "1", role: "user", content: "x" }]);
       await store.setFact("a}b:{c", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
-      expect(await client.exists(`${prefix}{a%7Db%3A%7Bc}:messages`, `${prefix}{a%7Db%3A%7Bc}:facts`, `${prefix}{a%7Db%3A%7Bc}:meta`)).toBe(3);
-      const indexed = await Promise.all(Array.from({ length: 16 }, (_, shard) => client.zrange(`${prefix}sessions:{${shard}}`, "0", "-1")));
+      expect(
+        await client.exists(
+          `${prefix}{a%7Db%3A%7Bc}:messages`,
+          `${prefix}{a%7Db%3A%7Bc}:facts`,
+          `${prefix}{a%7Db%3A%7Bc}:meta`,
+        ),
+      ).toBe(3);
+      const indexed = await Promise.all(
+        Array.from({ length: 16 }, (_, shard) => client.zrange(`${prefix}sessions:{${shard}}`, "0", "-1")),
+      );
       expect(indexed.flat()).toEqual(["a}b:{c"]);
     });
 
@@ -62,7 +78,9 @@ if (available) {
       await store.appendMessages("old-0", [{ id: "2", role: "assistant", content: "since" }]);
       expect((await store.entries()).map((entry) => entry.sessionId).sort()).toEqual([...ids].sort());
       expect(await client.exists(`${prefix}sessions`)).toBe(0);
-      const shards = await Promise.all(Array.from({ length: 16 }, (_, shard) => client.zrange(`${prefix}sessions:{${shard}}`, "0", "-1")));
+      const shards = await Promise.all(
+        Array.from({ length: 16 }, (_, shard) => client.zrange(`${prefix}sessions:{${shard}}`, "0", "-1")),
+      );
       expect(shards.flat().sort()).toEqual([...ids].sort());
       expect(shards.filter((members) => members.length > 0).length).toBeGreaterThan(4); // spread, not one key
       await client.zadd(`${prefix}sessions`, 1, "old-1"); // written by a process not yet upgraded
@@ -74,17 +92,31 @@ if (available) {
 
     it("with waitForReplicas, fails a write no replica acknowledged in time, which a retry never duplicates", async () => {
       const client = newClient();
-      const store = new RedisMemoryStore({ client, prefix: `${runPrefix}wait:`, waitForReplicas: { replicas: 1, timeoutMs: 20 } }); // this Redis has no replica
+      const store = new RedisMemoryStore({
+        client,
+        prefix: `${runPrefix}wait:`,
+        waitForReplicas: { replicas: 1, timeoutMs: 20 },
+      }); // this Redis has no replica
       const turn: AgentMessage[] = [{ id: "1", role: "user", content: "x" }];
-      for (const write of [() => store.appendMessages("s", turn), () => store.setFact("s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 })]) {
+      for (const write of [
+        () => store.appendMessages("s", turn),
+        () => store.setFact("s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 }),
+      ]) {
         const error = await write().catch((caught: unknown) => caught);
         expect(StoreError.isInstance(error)).toBe(true);
         expect((error as Error).message).toMatch(/only 0 of 1 replica\(s\) acknowledged the write within 20 ms/);
       }
       await store.appendMessages("s", turn).catch(() => {});
       expect(await store.getMessages("s")).toEqual(turn); // stored on the master once
-      for (const waitForReplicas of [{ replicas: 0, timeoutMs: 10 }, { replicas: 1, timeoutMs: 0 }, { replicas: 1.5, timeoutMs: 10 }, 3]) {
-        expect(() => new RedisMemoryStore({ client, waitForReplicas } as never)).toThrow(expect.objectContaining({ argument: "waitForReplicas" }));
+      for (const waitForReplicas of [
+        { replicas: 0, timeoutMs: 10 },
+        { replicas: 1, timeoutMs: 0 },
+        { replicas: 1.5, timeoutMs: 10 },
+        3,
+      ]) {
+        expect(() => new RedisMemoryStore({ client, waitForReplicas } as never)).toThrow(
+          expect.objectContaining({ argument: "waitForReplicas" }),
+        );
       }
     });
 
@@ -92,9 +124,19 @@ if (available) {
       const client = newClient();
       const prefix = `${runPrefix}ttl-check:`;
       const store = new RedisMemoryStore({ client, prefix, ttl: 60_000 });
-      const sessionKeys = ["messages", "ids", "meta", "summaries", "summary-ids"].map((suffix) => `${prefix}{s}:${suffix}`);
+      const sessionKeys = ["messages", "ids", "meta", "summaries", "summary-ids"].map(
+        (suffix) => `${prefix}{s}:${suffix}`,
+      );
       const factsKey = `${prefix}{s}:facts`;
-      const summary = (id: string) => ({ id, content: "summary", fromMessageId: "1", toMessageId: "1", messageCount: 1, model: "mock/mock", createdAt: 1 });
+      const summary = (id: string) => ({
+        id,
+        content: "summary",
+        fromMessageId: "1",
+        toMessageId: "1",
+        messageCount: 1,
+        model: "mock/mock",
+        createdAt: 1,
+      });
       await store.appendMessages("s", [{ id: "1", role: "user", content: "x" }]);
       await store.saveSummary("s", summary("sum1"));
       await store.setFact("s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
@@ -129,7 +171,9 @@ if (available) {
           () => undefined,
           (caught: unknown) => caught,
         );
-        expect(CorruptStoreError.isInstance(error) && error.sessionId === "s" && error.path === `${prefix}{s}:meta`).toBe(true);
+        expect(
+          CorruptStoreError.isInstance(error) && error.sessionId === "s" && error.path === `${prefix}{s}:meta`,
+        ).toBe(true);
         expect((error as Error).message).toMatch(/session "s"/);
       }
       await client.hset(`${prefix}{s}:meta`, "tags", '{"not":"an array"}');
@@ -139,7 +183,9 @@ if (available) {
     it("refuses ids with lone surrogates with an InvalidArgumentError, never a URIError", async () => {
       const store = new RedisMemoryStore({ client: newClient(), prefix: `${runPrefix}surrogates:` });
       for (const id of ["x\ud800", "x\udfff", "\udc00x", "a\ud83d"]) {
-        await expect(store.appendMessages(id, [{ id: "1", role: "user", content: "x" }])).rejects.toSatisfy(InvalidArgumentError.isInstance);
+        await expect(store.appendMessages(id, [{ id: "1", role: "user", content: "x" }])).rejects.toSatisfy(
+          InvalidArgumentError.isInstance,
+        );
         await expect(store.getMessages(id)).rejects.toSatisfy(InvalidArgumentError.isInstance);
         await expect(store.getFacts(`user:${id}`)).rejects.toSatisfy(InvalidArgumentError.isInstance);
         await expect(store.lockSession(id, { timeoutMs: 0 })).rejects.toSatisfy(InvalidArgumentError.isInstance);
@@ -150,9 +196,15 @@ if (available) {
 
     it("refuses unknown options, naming the right one (keyPrefix is prefix)", () => {
       const client = newClient();
-      expect(() => new RedisMemoryStore({ client, keyPrefix: "mine:" } as never)).toThrow(/no option "keyPrefix": use "prefix"/);
-      expect(() => new RedisMemoryStore({ client, keyPrefix: "mine:" } as never)).toThrow(expect.objectContaining({ argument: "keyPrefix" }));
-      expect(() => new RedisMemoryStore({ client, tll: 5 } as never)).toThrow(/no option "tll". Its options are: client, prefix, ttl, lockLeaseMs/);
+      expect(() => new RedisMemoryStore({ client, keyPrefix: "mine:" } as never)).toThrow(
+        /no option "keyPrefix": use "prefix"/,
+      );
+      expect(() => new RedisMemoryStore({ client, keyPrefix: "mine:" } as never)).toThrow(
+        expect.objectContaining({ argument: "keyPrefix" }),
+      );
+      expect(() => new RedisMemoryStore({ client, tll: 5 } as never)).toThrow(
+        /no option "tll". Its options are: client, prefix, ttl, lockLeaseMs/,
+      );
       expect(() => new RedisMemoryStore({ client, prefix: "ok:", ttl: undefined })).not.toThrow();
     });
 
@@ -203,7 +255,8 @@ if (available) {
         let writing = true;
         const appends = Promise.all(
           writers.map(async (writer, index) => {
-            for (let turnIndex = 0; turnIndex < 25; turnIndex++) await writer.appendMessages("s", turn(index, turnIndex));
+            for (let turnIndex = 0; turnIndex < 25; turnIndex++)
+              await writer.appendMessages("s", turn(index, turnIndex));
           }),
         ).finally(() => (writing = false));
         const reads = (async () => {
@@ -259,10 +312,16 @@ if (available) {
         expect(error).toMatchObject({ store: "RedisMemoryStore", operation: "getMessageTail", sessionId: "s" });
         expect((error as StoreError).message).toMatch(/Redis failed during getMessageTail of session "s"/);
 
-        const unreachable = new Redis("redis://127.0.0.1:1", { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        const unreachable = new Redis("redis://127.0.0.1:1", {
+          lazyConnect: true,
+          maxRetriesPerRequest: 0,
+          retryStrategy: () => null,
+        });
         unreachable.on("error", () => {}); // the refused connect is expected; ioredis would log it
         clients.push(unreachable);
-        const refused = await new RedisMemoryStore({ client: unreachable }).getMessageTail("s", 5).catch((caught: unknown) => caught);
+        const refused = await new RedisMemoryStore({ client: unreachable })
+          .getMessageTail("s", 5)
+          .catch((caught: unknown) => caught);
         expect(StoreError.isInstance(refused)).toBe(true);
         expect(refused).toMatchObject({ operation: "getMessageTail", sessionId: "s" });
       });

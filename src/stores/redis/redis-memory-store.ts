@@ -4,7 +4,15 @@ import type { ChainableCommander, Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
+import type {
+  Fact,
+  MemoryStore,
+  MessageTail,
+  SessionEntry,
+  SessionLockOptions,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { holdLease } from "../hold-lease";
 import { execWaitingForReplicas, replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
@@ -59,7 +67,13 @@ export interface RedisMemoryStoreOptions {
 }
 
 const store = "RedisMemoryStore";
-const knownOptions = ["client", "prefix", "ttl", "lockLeaseMs", "waitForReplicas"] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
+const knownOptions = [
+  "client",
+  "prefix",
+  "ttl",
+  "lockLeaseMs",
+  "waitForReplicas",
+] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
 
 function script(source: string) {
   return { source, sha: createHash("sha1").update(source).digest("hex") };
@@ -104,10 +118,16 @@ export class RedisMemoryStore implements MemoryStore {
     if (options == null || typeof options !== "object" || options.client == null) {
       throw new InvalidArgumentError({
         argument: "client",
-        message: 'new RedisMemoryStore() needs { client }: an ioredis client, e.g. new Redis("redis://localhost:6379").',
+        message:
+          'new RedisMemoryStore() needs { client }: an ioredis client, e.g. new Redis("redis://localhost:6379").',
       });
     }
-    rejectUnknownOptions(store, options, knownOptions, { keyPrefix: "prefix", namespace: "prefix", ttlMs: "ttl", redis: "client" });
+    rejectUnknownOptions(store, options, knownOptions, {
+      keyPrefix: "prefix",
+      namespace: "prefix",
+      ttlMs: "ttl",
+      redis: "client",
+    });
     this.client = options.client;
     this.prefix = redisPrefixOption(options.prefix);
     this.ttl = positiveMillisecondsOption(options.ttl, "ttl");
@@ -128,7 +148,9 @@ export class RedisMemoryStore implements MemoryStore {
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
     const keys = this.keys(sessionId);
     const raw = await this.call("getMessages", sessionId, () => this.client.lrange(keys.messages, 0, -1));
-    return raw.map((text, index) => parseStoredJson<AgentMessage>(text, { store, operation: "getMessages", sessionId, record: `message ${index}` }));
+    return raw.map((text, index) =>
+      parseStoredJson<AgentMessage>(text, { store, operation: "getMessages", sessionId, record: `message ${index}` }),
+    );
   }
 
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
@@ -172,7 +194,9 @@ export class RedisMemoryStore implements MemoryStore {
   async getFacts(scopeId: string): Promise<Fact[]> {
     const key = this.keys(scopeId, "scopeId").facts;
     const raw = await this.call("getFacts", scopeId, () => this.client.hgetall(key));
-    return Object.entries(raw).map(([name, text]) => parseStoredJson<Fact>(text, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${name}"` }));
+    return Object.entries(raw).map(([name, text]) =>
+      parseStoredJson<Fact>(text, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${name}"` }),
+    );
   }
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
@@ -180,7 +204,10 @@ export class RedisMemoryStore implements MemoryStore {
     // The scope also enters an index set, so export can list the scopes (the store never SCANs). The
     // set is its own key (another slot on a Cluster), written beside the fact's one-script write.
     await this.call("setFact", scopeId, () =>
-      Promise.all([this.evalWrite(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)]), this.client.sadd(this.factScopesKey, scopeId)]),
+      Promise.all([
+        this.evalWrite(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)]),
+        this.client.sadd(this.factScopesKey, scopeId),
+      ]),
     );
   }
 
@@ -231,8 +258,12 @@ export class RedisMemoryStore implements MemoryStore {
     const keys = this.keys(sessionId);
     const count = summaryCount(options, store);
     if (count === 0) return [];
-    const raw = await this.call("getSummaries", sessionId, () => this.client.lrange(keys.summaries, count === Infinity ? 0 : -count, -1));
-    return raw.map((text, index) => parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }));
+    const raw = await this.call("getSummaries", sessionId, () =>
+      this.client.lrange(keys.summaries, count === Infinity ? 0 : -count, -1),
+    );
+    return raw.map((text, index) =>
+      parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }),
+    );
   }
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
@@ -241,7 +272,9 @@ export class RedisMemoryStore implements MemoryStore {
 
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     const key = this.keys(sessionId).lock;
-    const taken = await this.takeLock(sessionId, options, async (token) => ((await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined));
+    const taken = await this.takeLock(sessionId, options, async (token) =>
+      (await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined,
+    );
     return taken.release;
   }
 
@@ -252,7 +285,11 @@ export class RedisMemoryStore implements MemoryStore {
    * which deletes the key only while it holds this token (and does nothing once the run's last
    * append released it, see `appendReleasing`).
    */
-  private async takeLock<T>(sessionId: string, options: SessionLockOptions, attempt: (token: string) => Promise<T | undefined>): Promise<{ release: () => Promise<void>; value: T }> {
+  private async takeLock<T>(
+    sessionId: string,
+    options: SessionLockOptions,
+    attempt: (token: string) => Promise<T | undefined>,
+  ): Promise<{ release: () => Promise<void>; value: T }> {
     const key = this.keys(sessionId).lock;
     const token = randomUUID();
     const value = await pollLock(sessionId, options.timeoutMs, () => attempt(token), options.signal);
@@ -271,11 +308,19 @@ export class RedisMemoryStore implements MemoryStore {
   }
 
   /** The folded lock: the lock-and-tail script with this token (`count` checked by `tailLimit`). */
-  private async lockAndReadTail(sessionId: string, token: string, count: number): Promise<{ total: number; raw: string[] } | undefined> {
+  private async lockAndReadTail(
+    sessionId: string,
+    token: string,
+    count: number,
+  ): Promise<{ total: number; raw: string[] } | undefined> {
     const keys = this.keys(sessionId);
     // LRANGE's start: "" reads no message, "0" the whole list (an Infinity limit), else the last `count`.
     const start = count === 0 ? "" : count === Infinity ? "0" : String(-count);
-    const reply = (await this.eval(lockTailScript, [keys.lock, keys.messages], [token, String(this.lockLeaseMs), start])) as [number, string[]] | null;
+    const reply = (await this.eval(
+      lockTailScript,
+      [keys.lock, keys.messages],
+      [token, String(this.lockLeaseMs), start],
+    )) as [number, string[]] | null;
     return reply === null ? undefined : { total: Number(reply[0]), raw: reply[1] };
   }
 
@@ -295,7 +340,11 @@ export class RedisMemoryStore implements MemoryStore {
     const reply = await this.call("appendMessages", sessionId, async () => {
       const [, result] = await Promise.all([
         this.index.add(sessionId, now),
-        this.evalWrite(appendUnlockScript, [...sessionScriptKeys(keys), keys.lock], [String(now), String(this.ttl), token, ...messagesArguments(messages)]),
+        this.evalWrite(
+          appendUnlockScript,
+          [...sessionScriptKeys(keys), keys.lock],
+          [String(now), String(this.ttl), token, ...messagesArguments(messages)],
+        ),
       ]);
       return result as [number, number];
     });
@@ -313,14 +362,22 @@ export class RedisMemoryStore implements MemoryStore {
     return redisSessionKeys(this.prefix, sessionId, argument);
   }
 
-  private async writeSession(operation: string, sessionId: string, body: { source: string; sha: string }, extra: string[]): Promise<void> {
+  private async writeSession(
+    operation: string,
+    sessionId: string,
+    body: { source: string; sha: string },
+    extra: string[],
+  ): Promise<void> {
     const keys = this.keys(sessionId);
     const now = Date.now();
     await this.call(operation, sessionId, async () => {
       // Index first (sent first on the connection, without waiting for its reply): a crash in
       // between leaves an index entry without data, which entries() drops, never data that no
       // index knows about.
-      await Promise.all([this.index.add(sessionId, now), this.evalWrite(body, sessionScriptKeys(keys), [String(now), String(this.ttl), ...extra])]);
+      await Promise.all([
+        this.index.add(sessionId, now),
+        this.evalWrite(body, sessionScriptKeys(keys), [String(now), String(this.ttl), ...extra]),
+      ]);
     });
   }
 
@@ -338,10 +395,14 @@ export class RedisMemoryStore implements MemoryStore {
     const wait = this.waitForReplicas;
     if (!wait) return await this.eval(body, keys, args);
     try {
-      return (await execWaitingForReplicas(this.client.pipeline().evalsha(body.sha, keys.length, ...keys, ...args), wait))[0];
+      return (
+        await execWaitingForReplicas(this.client.pipeline().evalsha(body.sha, keys.length, ...keys, ...args), wait)
+      )[0];
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return (await execWaitingForReplicas(this.client.pipeline().eval(body.source, keys.length, ...keys, ...args), wait))[0];
+      return (
+        await execWaitingForReplicas(this.client.pipeline().eval(body.source, keys.length, ...keys, ...args), wait)
+      )[0];
     }
   }
 
@@ -365,7 +426,9 @@ export class RedisMemoryStore implements MemoryStore {
 function parseTail(operation: "getMessageTail", sessionId: string, total: number, raw: string[]): MessageTail {
   const first = total - raw.length;
   return {
-    messages: raw.map((text, index) => parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` })),
+    messages: raw.map((text, index) =>
+      parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` }),
+    ),
     total,
   };
 }
@@ -373,9 +436,13 @@ function parseTail(operation: "getMessageTail", sessionId: string, total: number
 /** The session index's sorted-set commands on an ioredis client. */
 export function sortedSetCommands(client: Redis | Cluster): SortedSetCommands {
   return {
-    add: (key, score, member, options) => (options?.onlyNew ? client.zadd(key, "NX", score, member) : client.zadd(key, score, member)),
+    add: (key, score, member, options) =>
+      options?.onlyNew ? client.zadd(key, "NX", score, member) : client.zadd(key, score, member),
     remove: (key, members) => client.zrem(key, ...members),
-    range: (key, start, stop, withScores) => (withScores ? client.zrange(key, String(start), String(stop), "WITHSCORES") : client.zrange(key, String(start), String(stop))),
+    range: (key, start, stop, withScores) =>
+      withScores
+        ? client.zrange(key, String(start), String(stop), "WITHSCORES")
+        : client.zrange(key, String(start), String(stop)),
     rangeBelow: (key, max) => client.zrangebyscore(key, "-inf", `(${max}`),
   };
 }

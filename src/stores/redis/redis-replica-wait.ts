@@ -13,11 +13,17 @@ export interface RedisReplicaWait {
 export function replicaWaitOption(value: RedisReplicaWait | undefined): RedisReplicaWait | undefined {
   if (value === undefined) return undefined;
   const positiveInteger = (number: unknown) => typeof number === "number" && Number.isInteger(number) && number > 0;
-  if (value === null || typeof value !== "object" || !positiveInteger(value.replicas) || !positiveInteger(value.timeoutMs)) {
+  if (
+    value === null ||
+    typeof value !== "object" ||
+    !positiveInteger(value.replicas) ||
+    !positiveInteger(value.timeoutMs)
+  ) {
     throw new InvalidArgumentError({
       argument: "waitForReplicas",
       value,
-      message: "waitForReplicas must be { replicas, timeoutMs }, two positive integers (replicas that must acknowledge each write, and milliseconds to wait for them).",
+      message:
+        "waitForReplicas must be { replicas, timeoutMs }, two positive integers (replicas that must acknowledge each write, and milliseconds to wait for them).",
     });
   }
   return { replicas: value.replicas, timeoutMs: value.timeoutMs };

@@ -59,7 +59,10 @@ export class RedisSessionIndex {
     if (sessionIds.length === 0) return;
     const byKey = new Map<string, string[]>();
     for (const id of sessionIds) byKey.set(this.keyOf(id), [...(byKey.get(this.keyOf(id)) ?? []), id]);
-    await Promise.all([...[...byKey].map(([key, ids]) => this.commands.remove(key, ids)), this.commands.remove(this.legacyKey, sessionIds)]);
+    await Promise.all([
+      ...[...byKey].map(([key, ids]) => this.commands.remove(key, ids)),
+      this.commands.remove(this.legacyKey, sessionIds),
+    ]);
   }
 
   /** Every indexed session id. */
@@ -82,7 +85,10 @@ export class RedisSessionIndex {
       const entries: [string, string][] = [];
       for (let index = 0; index < flat.length; index += 2) entries.push([flat[index]!, flat[index + 1]!]);
       await Promise.all(entries.map(([id, score]) => this.commands.add(this.keyOf(id), score, id, { onlyNew: true })));
-      await this.commands.remove(this.legacyKey, entries.map(([id]) => id));
+      await this.commands.remove(
+        this.legacyKey,
+        entries.map(([id]) => id),
+      );
     }
   }
 }

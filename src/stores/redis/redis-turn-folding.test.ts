@@ -17,7 +17,8 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
     await client.quit();
   });
   const message = (id: string): AgentMessage => ({ id, role: "user", content: `text of ${id}` });
-  const newStore = (name: string, options: { ttl?: number; lockLeaseMs?: number } = {}) => new RedisMemoryStore({ client, prefix: `${runPrefix}${name}:`, ...options });
+  const newStore = (name: string, options: { ttl?: number; lockLeaseMs?: number } = {}) =>
+    new RedisMemoryStore({ client, prefix: `${runPrefix}${name}:`, ...options });
 
   it("reads the tail with the lock, releases it with the last append, and the release function then does nothing", async () => {
     const first = newStore("basic");
@@ -29,7 +30,9 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
     expect(tail).toEqual(await first.getMessageTail("s", 3));
     await expect(second.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
     // A take that finds the lock held reads nothing and is refused.
-    await expect(turnFoldingOf(second)!.lockSessionReadingTail("s", { timeoutMs: 0 }, 3)).rejects.toSatisfy(SessionBusyError.isInstance);
+    await expect(turnFoldingOf(second)!.lockSessionReadingTail("s", { timeoutMs: 0 }, 3)).rejects.toSatisfy(
+      SessionBusyError.isInstance,
+    );
     expect(await folding.appendMessagesAndUnlock("s", [message("5"), message("5"), message("4")])).toBe(true);
     const releaseSecond = await second.lockSession("s", { timeoutMs: 0 });
     await release(); // must not free the second holder's lock
@@ -84,7 +87,8 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
     const { release } = await folding.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
     expect(await folding.appendMessagesAndUnlock("s", [message("1")])).toBe(true);
     const base = `${runPrefix}ttl:{s}`;
-    for (const suffix of ["messages", "ids", "meta"]) expect(await client.pttl(`${base}:${suffix}`)).toBeGreaterThan(50_000);
+    for (const suffix of ["messages", "ids", "meta"])
+      expect(await client.pttl(`${base}:${suffix}`)).toBeGreaterThan(50_000);
     expect(await client.exists(`${base}:lock`)).toBe(0);
     await release();
     expect((await store.getMessages("free")).map((stored) => stored.id)).toEqual(["1"]);

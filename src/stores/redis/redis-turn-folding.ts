@@ -20,9 +20,17 @@ export class RedisTurnFolding implements TurnFolding {
   constructor(
     private readonly store: {
       /** Takes the lock as `lockSession` does, with `attempt(token)` (the script that sets the lock key): undefined when it is held elsewhere. */
-      takeLock<T>(sessionId: string, options: SessionLockOptions, attempt: (token: string) => Promise<T | undefined>): Promise<{ release: () => Promise<void>; value: T }>;
+      takeLock<T>(
+        sessionId: string,
+        options: SessionLockOptions,
+        attempt: (token: string) => Promise<T | undefined>,
+      ): Promise<{ release: () => Promise<void>; value: T }>;
       /** Runs the lock-and-tail script with this token; undefined when the lock is held elsewhere. */
-      lockAndReadTail(sessionId: string, token: string, count: number): Promise<{ total: number; raw: string[] } | undefined>;
+      lockAndReadTail(
+        sessionId: string,
+        token: string,
+        count: number,
+      ): Promise<{ total: number; raw: string[] } | undefined>;
       /** Parses a tail read (`getMessageTail`'s records and errors). */
       parseTail(sessionId: string, total: number, raw: string[]): MessageTail;
       /** The append, releasing the lock this instance holds on the session in the same script; resolves to whether it released it. */
@@ -31,10 +39,16 @@ export class RedisTurnFolding implements TurnFolding {
     private readonly storeName: string,
   ) {}
 
-  async lockSessionReadingTail(sessionId: string, options: SessionLockOptions, limit: number): Promise<{ release: () => Promise<void>; tail?: MessageTail }> {
+  async lockSessionReadingTail(
+    sessionId: string,
+    options: SessionLockOptions,
+    limit: number,
+  ): Promise<{ release: () => Promise<void>; tail?: MessageTail }> {
     validateSessionId(sessionId);
     const count = tailLimit(limit, this.storeName, "lockSession");
-    const { release, value } = await this.store.takeLock(sessionId, options, (token) => this.store.lockAndReadTail(sessionId, token, count));
+    const { release, value } = await this.store.takeLock(sessionId, options, (token) =>
+      this.store.lockAndReadTail(sessionId, token, count),
+    );
     try {
       return { release, tail: this.store.parseTail(sessionId, value.total, value.raw) };
     } catch (error) {

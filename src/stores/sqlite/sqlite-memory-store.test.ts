@@ -15,11 +15,19 @@ const directory = mkdtempSync(join(tmpdir(), "agentcore-sqlite-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 let counter = 0;
-testMemoryStore("SqliteMemoryStore (file)", () => new SqliteMemoryStore(join(directory, `conformance-${counter++}.db`)), {
-  teardown: (store) => (store as SqliteMemoryStore).close(),
-  requireCapabilities: "all",
-});
-testMemoryStore("SqliteMemoryStore (a Database you own, :memory:)", () => new SqliteMemoryStore({ database: new BetterSqlite3(":memory:") }), { requireCapabilities: "all" });
+testMemoryStore(
+  "SqliteMemoryStore (file)",
+  () => new SqliteMemoryStore(join(directory, `conformance-${counter++}.db`)),
+  {
+    teardown: (store) => (store as SqliteMemoryStore).close(),
+    requireCapabilities: "all",
+  },
+);
+testMemoryStore(
+  "SqliteMemoryStore (a Database you own, :memory:)",
+  () => new SqliteMemoryStore({ database: new BetterSqlite3(":memory:") }),
+  { requireCapabilities: "all" },
+);
 
 describe("SqliteMemoryStore specifics", () => {
   it("raises a CorruptStoreError naming the session when its metadata is corrupt (getSession, entries)", async () => {
@@ -38,7 +46,9 @@ describe("SqliteMemoryStore specifics", () => {
   it("refuses ids with lone surrogates, so entries() never returns an id other than the one written", async () => {
     const store = new SqliteMemoryStore({ database: new BetterSqlite3(":memory:") });
     for (const id of ["x\ud800", "x\udfff"]) {
-      await expect(store.appendMessages(id, [{ id: "1", role: "user", content: "x" }])).rejects.toSatisfy(InvalidArgumentError.isInstance);
+      await expect(store.appendMessages(id, [{ id: "1", role: "user", content: "x" }])).rejects.toSatisfy(
+        InvalidArgumentError.isInstance,
+      );
       await expect(store.getFacts(`user:${id}`)).rejects.toSatisfy(InvalidArgumentError.isInstance);
     }
     await store.appendMessages("x\ufffd\ud83d\ude00", [{ id: "1", role: "user", content: "x" }]);
@@ -46,8 +56,12 @@ describe("SqliteMemoryStore specifics", () => {
   });
 
   it("refuses unknown options, naming the right one (tableName is tablePrefix)", () => {
-    expect(() => new SqliteMemoryStore({ database: ":memory:", tableName: "mine_" } as never)).toThrow(/no option "tableName": use "tablePrefix"/);
-    expect(() => new SqliteMemoryStore({ database: ":memory:", busytimeoutms: 5 } as never)).toThrow(/no option "busytimeoutms": use "busyTimeoutMs"/);
+    expect(() => new SqliteMemoryStore({ database: ":memory:", tableName: "mine_" } as never)).toThrow(
+      /no option "tableName": use "tablePrefix"/,
+    );
+    expect(() => new SqliteMemoryStore({ database: ":memory:", busytimeoutms: 5 } as never)).toThrow(
+      /no option "busytimeoutms": use "busyTimeoutMs"/,
+    );
   });
 
   it("uses WAL, a busy timeout and a versioned schema", () => {
@@ -57,8 +71,14 @@ describe("SqliteMemoryStore specifics", () => {
     expect(store.database.pragma("synchronous", { simple: true })).toBe(2); // FULL
     expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 3 });
     // The newest summaries come from the (session_id, seq) index, not a sort of all of them.
-    const plan = store.database.prepare(`EXPLAIN QUERY PLAN SELECT body FROM (SELECT seq, body FROM "agentcore_summaries" WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`).all("s", 4) as { detail: string }[];
-    expect(plan.map((row) => row.detail)).toContain("SEARCH agentcore_summaries USING INDEX agentcore_summaries_session (session_id=?)");
+    const plan = store.database
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT body FROM (SELECT seq, body FROM "agentcore_summaries" WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+      )
+      .all("s", 4) as { detail: string }[];
+    expect(plan.map((row) => row.detail)).toContain(
+      "SEARCH agentcore_summaries USING INDEX agentcore_summaries_session (session_id=?)",
+    );
     store.close();
     // Reopening migrates nothing and keeps data.
     const again = new SqliteMemoryStore(join(directory, "pragmas.db"));
@@ -80,9 +100,22 @@ describe("SqliteMemoryStore specifics", () => {
       CREATE TABLE "agentcore_locks" (session_id TEXT PRIMARY KEY, token TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
       INSERT INTO "agentcore_schema_version" (id, version) VALUES (1, 1);
     `);
-    const touch = raw.prepare(`INSERT INTO "agentcore_sessions" (session_id, created_at, accessed_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET accessed_at = max(accessed_at, excluded.accessed_at)`);
-    const insert = raw.prepare(`INSERT OR IGNORE INTO "agentcore_messages" (session_id, message_id, body) VALUES (?, ?, ?)`);
-    const messages = (session: string, count: number) => Array.from({ length: count }, (_, index) => ({ id: `${session}-${index}`, role: index % 2 ? "assistant" : "user", content: `${session} ${index}` }) as const);
+    const touch = raw.prepare(
+      `INSERT INTO "agentcore_sessions" (session_id, created_at, accessed_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET accessed_at = max(accessed_at, excluded.accessed_at)`,
+    );
+    const insert = raw.prepare(
+      `INSERT OR IGNORE INTO "agentcore_messages" (session_id, message_id, body) VALUES (?, ?, ?)`,
+    );
+    const messages = (session: string, count: number) =>
+      Array.from(
+        { length: count },
+        (_, index) =>
+          ({
+            id: `${session}-${index}`,
+            role: index % 2 ? "assistant" : "user",
+            content: `${session} ${index}`,
+          }) as const,
+      );
     const written = { big: messages("big", 250), small: messages("small", 3) };
     for (const [session, list] of Object.entries(written)) {
       touch.run(session, 1, 1);
@@ -93,8 +126,16 @@ describe("SqliteMemoryStore specifics", () => {
 
     const store = new SqliteMemoryStore(file);
     expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 3 });
-    expect(store.database.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'agentcore_summaries' AND sql IS NOT NULL`).all()).toEqual([{ name: "agentcore_summaries_session" }]);
-    expect(store.database.prepare(`SELECT session_id, message_count FROM "agentcore_sessions" ORDER BY session_id`).all()).toEqual([
+    expect(
+      store.database
+        .prepare(
+          `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'agentcore_summaries' AND sql IS NOT NULL`,
+        )
+        .all(),
+    ).toEqual([{ name: "agentcore_summaries_session" }]);
+    expect(
+      store.database.prepare(`SELECT session_id, message_count FROM "agentcore_sessions" ORDER BY session_id`).all(),
+    ).toEqual([
       { session_id: "big", message_count: 250 },
       { session_id: "empty", message_count: 0 },
       { session_id: "small", message_count: 3 },
@@ -116,19 +157,31 @@ describe("SqliteMemoryStore specifics", () => {
   it("counts exactly under concurrent appends from several store instances, and not for ids already stored", async () => {
     const file = join(directory, "count.db");
     const stores = Array.from({ length: 4 }, () => new SqliteMemoryStore(file));
-    const turn = (writer: number, index: number) => [
-      { id: `${writer}-${index}-u`, role: "user", content: "u" },
-      { id: `${writer}-${index}-a`, role: "assistant", content: "a" },
-    ] as const;
-    await Promise.all(stores.map(async (store, writer) => {
-      for (let index = 0; index < 25; index++) await store.appendMessages("s", [...turn(writer, index)]);
-    }));
-    const rows = () => (stores[0]!.database.prepare(`SELECT count(*) AS n FROM "agentcore_messages" WHERE session_id = 's'`).get() as { n: number }).n;
+    const turn = (writer: number, index: number) =>
+      [
+        { id: `${writer}-${index}-u`, role: "user", content: "u" },
+        { id: `${writer}-${index}-a`, role: "assistant", content: "a" },
+      ] as const;
+    await Promise.all(
+      stores.map(async (store, writer) => {
+        for (let index = 0; index < 25; index++) await store.appendMessages("s", [...turn(writer, index)]);
+      }),
+    );
+    const rows = () =>
+      (
+        stores[0]!.database.prepare(`SELECT count(*) AS n FROM "agentcore_messages" WHERE session_id = 's'`).get() as {
+          n: number;
+        }
+      ).n;
     expect(rows()).toBe(4 * 25 * 2);
     expect((await stores[1]!.getMessageTail("s", 3)).total).toBe(rows());
     // Retried appends (whole, partial, repeated within one call) change nothing.
     await stores[2]!.appendMessages("s", [...turn(0, 0), ...turn(3, 24)]);
-    await stores[3]!.appendMessages("s", [...turn(1, 5), { id: "new", role: "user", content: "n" }, { id: "new", role: "user", content: "n" }]);
+    await stores[3]!.appendMessages("s", [
+      ...turn(1, 5),
+      { id: "new", role: "user", content: "n" },
+      { id: "new", role: "user", content: "n" },
+    ]);
     const tail = await stores[0]!.getMessageTail("s", 2);
     expect(tail.total).toBe(4 * 25 * 2 + 1);
     expect(tail.total).toBe(rows());
@@ -156,7 +209,10 @@ describe("SqliteMemoryStore specifics", () => {
     const file = join(directory, "shared.db");
     const [first, second] = [new SqliteMemoryStore(file), new SqliteMemoryStore(file)];
     await first.appendMessages("s", [{ id: "1", role: "user", content: "a" }]);
-    await second.appendMessages("s", [{ id: "1", role: "user", content: "a" }, { id: "2", role: "assistant", content: "b" }]);
+    await second.appendMessages("s", [
+      { id: "1", role: "user", content: "a" },
+      { id: "2", role: "assistant", content: "b" },
+    ]);
     expect((await first.getMessages("s")).map((message) => message.id)).toEqual(["1", "2"]);
     const release = await first.lockSession("s", { timeoutMs: 0 });
     await expect(second.lockSession("s", { timeoutMs: 30 })).rejects.toSatisfy(SessionBusyError.isInstance);
@@ -190,6 +246,8 @@ describe("SqliteMemoryStore specifics", () => {
     await store.appendMessages("s", [{ id: "1", role: "user", content: "x" }]);
     store.database.prepare(`UPDATE "agentcore_messages" SET body = '{oops'`).run();
     await expect(store.getMessages("s")).rejects.toThrow(/message 0 of session "s"/);
-    expect(() => new SqliteMemoryStore(join(directory, "missing-dir", "x", "a.db"))).toThrow(/Could not open the SQLite database/);
+    expect(() => new SqliteMemoryStore(join(directory, "missing-dir", "x", "a.db"))).toThrow(
+      /Could not open the SQLite database/,
+    );
   });
 });

@@ -6,7 +6,15 @@ import type { Database } from "better-sqlite3";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
+import type {
+  Fact,
+  MemoryStore,
+  MessageTail,
+  SessionEntry,
+  SessionLockOptions,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { parseSessionTags } from "../parse-session-tags";
@@ -36,7 +44,13 @@ export interface SqliteMemoryStoreOptions {
 /** The schema version this code writes; `migrate()` brings older schemas up to it. */
 const SCHEMA_VERSION = 3;
 const store = "SqliteMemoryStore";
-const knownOptions = ["database", "busyTimeoutMs", "synchronous", "tablePrefix", "lockLeaseMs"] as const satisfies readonly (keyof SqliteMemoryStoreOptions)[];
+const knownOptions = [
+  "database",
+  "busyTimeoutMs",
+  "synchronous",
+  "tablePrefix",
+  "lockLeaseMs",
+] as const satisfies readonly (keyof SqliteMemoryStoreOptions)[];
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 
 interface SessionRow {
@@ -62,7 +76,14 @@ export class SqliteMemoryStore implements MemoryStore {
   /** The better-sqlite3 database in use. */
   readonly database: Database;
   private readonly ownsDatabase: boolean;
-  private readonly t: { sessions: string; messages: string; facts: string; summaries: string; locks: string; version: string };
+  private readonly t: {
+    sessions: string;
+    messages: string;
+    facts: string;
+    summaries: string;
+    locks: string;
+    version: string;
+  };
   private readonly lockLeaseMs: number;
   private readonly statements: ReturnType<SqliteMemoryStore["prepare"]>;
 
@@ -74,20 +95,42 @@ export class SqliteMemoryStore implements MemoryStore {
         message: 'new SqliteMemoryStore() needs a file name or { database }: e.g. new SqliteMemoryStore("./agent.db").',
       });
     }
-    rejectUnknownOptions(store, resolved, knownOptions, { tableName: "tablePrefix", prefix: "tablePrefix", path: "database", filename: "database", timeout: "busyTimeoutMs" });
+    rejectUnknownOptions(store, resolved, knownOptions, {
+      tableName: "tablePrefix",
+      prefix: "tablePrefix",
+      path: "database",
+      filename: "database",
+      timeout: "busyTimeoutMs",
+    });
     const prefix = resolved.tablePrefix ?? "agentcore_";
     if (!identifier.test(prefix)) {
-      throw new InvalidArgumentError({ argument: "tablePrefix", value: prefix, message: `tablePrefix must match ${identifier}, got ${JSON.stringify(prefix)}.` });
+      throw new InvalidArgumentError({
+        argument: "tablePrefix",
+        value: prefix,
+        message: `tablePrefix must match ${identifier}, got ${JSON.stringify(prefix)}.`,
+      });
     }
     this.lockLeaseMs = resolved.lockLeaseMs ?? 30_000;
     try {
       this.ownsDatabase = typeof resolved.database === "string";
       this.database = typeof resolved.database === "string" ? new BetterSqlite3(resolved.database) : resolved.database;
     } catch (error) {
-      throw new StoreError({ store, operation: "open", message: `Could not open the SQLite database ${String(resolved.database)}: ${errorText(error)}. Check the path and its directory's permissions.`, cause: error });
+      throw new StoreError({
+        store,
+        operation: "open",
+        message: `Could not open the SQLite database ${String(resolved.database)}: ${errorText(error)}. Check the path and its directory's permissions.`,
+        cause: error,
+      });
     }
     const table = (name: string) => `"${prefix}${name}"`;
-    this.t = { sessions: table("sessions"), messages: table("messages"), facts: table("facts"), summaries: table("summaries"), locks: table("locks"), version: table("schema_version") };
+    this.t = {
+      sessions: table("sessions"),
+      messages: table("messages"),
+      facts: table("facts"),
+      summaries: table("summaries"),
+      locks: table("locks"),
+      version: table("schema_version"),
+    };
     this.wrap("open", undefined, () => {
       this.database.pragma(`busy_timeout = ${Math.max(0, Math.floor(resolved.busyTimeoutMs ?? 5000))}`);
       if (!this.database.memory) this.database.pragma("journal_mode = WAL");
@@ -104,8 +147,19 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
     validateSessionId(sessionId);
-    const rows = this.wrap("getMessages", sessionId, () => this.statements.messages.all(sessionId) as { body: string }[]);
-    return rows.map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation: "getMessages", sessionId, record: `message ${index}` }));
+    const rows = this.wrap(
+      "getMessages",
+      sessionId,
+      () => this.statements.messages.all(sessionId) as { body: string }[],
+    );
+    return rows.map((row, index) =>
+      parseStoredJson<AgentMessage>(row.body, {
+        store,
+        operation: "getMessages",
+        sessionId,
+        record: `message ${index}`,
+      }),
+    );
   }
 
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
@@ -119,16 +173,25 @@ export class SqliteMemoryStore implements MemoryStore {
     const { rows, total } = this.wrap(operation, sessionId, () =>
       this.database
         .transaction(() => {
-          const total = (this.statements.messageCount.get(sessionId) as { message_count: number } | undefined)?.message_count ?? 0;
+          const total =
+            (this.statements.messageCount.get(sessionId) as { message_count: number } | undefined)?.message_count ?? 0;
           // LIMIT -1 is SQLite's "no limit" (an Infinity limit: the whole history).
-          const rows = count === 0 ? [] : (this.statements.recent.all(sessionId, count === Infinity ? -1 : count) as { body: string }[]);
+          const rows =
+            count === 0
+              ? []
+              : (this.statements.recent.all(sessionId, count === Infinity ? -1 : count) as { body: string }[]);
           return { rows, total };
         })
         .deferred(),
     );
-    const messages = rows
-      .reverse()
-      .map((row, index) => parseStoredJson<AgentMessage>(row.body, { store, operation, sessionId, record: `message ${total - rows.length + index}` }));
+    const messages = rows.reverse().map((row, index) =>
+      parseStoredJson<AgentMessage>(row.body, {
+        store,
+        operation,
+        sessionId,
+        record: `message ${total - rows.length + index}`,
+      }),
+    );
     return { messages, total };
   }
 
@@ -159,12 +222,30 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async getFacts(scopeId: string): Promise<Fact[]> {
     validateScopeId(scopeId);
-    const rows = this.wrap("getFacts", scopeId, () => this.statements.facts.all(scopeId) as { key: string; body: string }[]);
-    return rows.map((row) => parseStoredJson<Fact>(row.body, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${row.key}"` }));
+    const rows = this.wrap(
+      "getFacts",
+      scopeId,
+      () => this.statements.facts.all(scopeId) as { key: string; body: string }[],
+    );
+    return rows.map((row) =>
+      parseStoredJson<Fact>(row.body, {
+        store,
+        operation: "getFacts",
+        sessionId: scopeId,
+        record: `fact "${row.key}"`,
+      }),
+    );
   }
 
   async factScopes(): Promise<string[]> {
-    const rows = this.wrap("factScopes", undefined, () => this.database.prepare(`SELECT DISTINCT scope_id FROM ${this.t.facts} ORDER BY scope_id`).all() as { scope_id: string }[]);
+    const rows = this.wrap(
+      "factScopes",
+      undefined,
+      () =>
+        this.database.prepare(`SELECT DISTINCT scope_id FROM ${this.t.facts} ORDER BY scope_id`).all() as {
+          scope_id: string;
+        }[],
+    );
     return rows.map((row) => row.scope_id);
   }
 
@@ -180,7 +261,11 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     validateSessionId(sessionId);
-    const row = this.wrap("getSession", sessionId, () => this.statements.session.get(sessionId) as SessionRow | undefined);
+    const row = this.wrap(
+      "getSession",
+      sessionId,
+      () => this.statements.session.get(sessionId) as SessionRow | undefined,
+    );
     return row ? entryOf(row, "getSession", this.t.sessions) : undefined;
   }
 
@@ -188,17 +273,25 @@ export class SqliteMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     this.write("updateSession", sessionId, () => {
       this.touch(sessionId);
-      this.statements.updateMeta.run(metadata.agentName ?? null, metadata.tags === undefined ? null : JSON.stringify(metadata.tags), sessionId);
+      this.statements.updateMeta.run(
+        metadata.agentName ?? null,
+        metadata.tags === undefined ? null : JSON.stringify(metadata.tags),
+        sessionId,
+      );
     });
   }
 
   async entries(): Promise<SessionEntry[]> {
-    return this.wrap("entries", undefined, () => (this.statements.allSessions.all() as SessionRow[]).map((row) => entryOf(row, "entries", this.t.sessions)));
+    return this.wrap("entries", undefined, () =>
+      (this.statements.allSessions.all() as SessionRow[]).map((row) => entryOf(row, "entries", this.t.sessions)),
+    );
   }
 
   async prune(options: { olderThan: number }): Promise<string[]> {
     return this.write("prune", undefined, () => {
-      const ids = (this.statements.stale.all(options.olderThan) as { session_id: string }[]).map((row) => row.session_id);
+      const ids = (this.statements.stale.all(options.olderThan) as { session_id: string }[]).map(
+        (row) => row.session_id,
+      );
       for (const id of ids) this.clear(id);
       return ids;
     });
@@ -208,8 +301,19 @@ export class SqliteMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     const count = summaryCount(options, store);
     // SQLite reads LIMIT -1 as no limit.
-    const rows = this.wrap("getSummaries", sessionId, () => this.statements.summaries.all(sessionId, count === Infinity ? -1 : count) as { body: string }[]);
-    return rows.map((row, index) => parseStoredJson<SummaryRecord>(row.body, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }));
+    const rows = this.wrap(
+      "getSummaries",
+      sessionId,
+      () => this.statements.summaries.all(sessionId, count === Infinity ? -1 : count) as { body: string }[],
+    );
+    return rows.map((row, index) =>
+      parseStoredJson<SummaryRecord>(row.body, {
+        store,
+        operation: "getSummaries",
+        sessionId,
+        record: `summary ${index}`,
+      }),
+    );
   }
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
@@ -224,33 +328,48 @@ export class SqliteMemoryStore implements MemoryStore {
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
     const token = randomUUID();
-    await pollLock(sessionId, options.timeoutMs, async () =>
-      this.write("lockSession", sessionId, () => {
-        const now = Date.now();
-        this.statements.expireLock.run(sessionId, now);
-        return this.statements.takeLock.run(sessionId, token, now + this.lockLeaseMs).changes === 1 ? true : undefined;
-      }),
+    await pollLock(
+      sessionId,
+      options.timeoutMs,
+      async () =>
+        this.write("lockSession", sessionId, () => {
+          const now = Date.now();
+          this.statements.expireLock.run(sessionId, now);
+          return this.statements.takeLock.run(sessionId, token, now + this.lockLeaseMs).changes === 1
+            ? true
+            : undefined;
+        }),
       options.signal,
     );
     return holdLease({
       leaseMs: this.lockLeaseMs,
       // A busy database throws: the next tick tries again, well inside the lease.
       renew: () => this.statements.renewLock.run(Date.now() + this.lockLeaseMs, sessionId, token).changes === 1,
-      release: () => this.write("unlockSession", sessionId, () => void this.statements.releaseLock.run(sessionId, token)),
+      release: () =>
+        this.write("unlockSession", sessionId, () => void this.statements.releaseLock.run(sessionId, token)),
     });
   }
 
   private migrate(): void {
     const t = this.t;
-    this.database.transaction(() => {
-      this.database.exec(`CREATE TABLE IF NOT EXISTS ${t.version} (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`);
-      const row = this.database.prepare(`SELECT version FROM ${t.version} WHERE id = 1`).get() as { version: number } | undefined;
-      const current = row?.version ?? 0;
-      if (current > SCHEMA_VERSION) {
-        throw new StoreError({ store, operation: "migrate", message: `The SQLite tables are at schema version ${current}, newer than this agentcore (${SCHEMA_VERSION}). Upgrade agentcore.` });
-      }
-      if (current < 1) {
-        this.database.exec(`
+    this.database
+      .transaction(() => {
+        this.database.exec(
+          `CREATE TABLE IF NOT EXISTS ${t.version} (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`,
+        );
+        const row = this.database.prepare(`SELECT version FROM ${t.version} WHERE id = 1`).get() as
+          | { version: number }
+          | undefined;
+        const current = row?.version ?? 0;
+        if (current > SCHEMA_VERSION) {
+          throw new StoreError({
+            store,
+            operation: "migrate",
+            message: `The SQLite tables are at schema version ${current}, newer than this agentcore (${SCHEMA_VERSION}). Upgrade agentcore.`,
+          });
+        }
+        if (current < 1) {
+          this.database.exec(`
           CREATE TABLE ${t.sessions} (session_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, accessed_at INTEGER NOT NULL, agent_name TEXT, tags TEXT) WITHOUT ROWID;
           CREATE INDEX "${t.sessions.slice(1, -1)}_accessed_at" ON ${t.sessions} (accessed_at);
           CREATE TABLE ${t.messages} (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, message_id TEXT, body TEXT NOT NULL, UNIQUE (session_id, message_id));
@@ -259,20 +378,24 @@ export class SqliteMemoryStore implements MemoryStore {
           CREATE TABLE ${t.summaries} (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, summary_id TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (session_id, summary_id));
           CREATE TABLE ${t.locks} (session_id TEXT PRIMARY KEY, token TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
         `);
-      }
-      if (current < 2) {
-        // Version 2: each session row keeps its message count, backfilled here once.
-        this.database.exec(`
+        }
+        if (current < 2) {
+          // Version 2: each session row keeps its message count, backfilled here once.
+          this.database.exec(`
           ALTER TABLE ${t.sessions} ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
           UPDATE ${t.sessions} SET message_count = (SELECT count(*) FROM ${t.messages} m WHERE m.session_id = ${t.sessions}.session_id);
         `);
-      }
-      if (current < 3) {
-        // Version 3: the newest summaries of a session are read by an index, not a sort of all of them.
-        this.database.exec(`CREATE INDEX IF NOT EXISTS "${t.summaries.slice(1, -1)}_session" ON ${t.summaries} (session_id, seq)`);
-      }
-      if (current < SCHEMA_VERSION) this.database.prepare(`INSERT OR REPLACE INTO ${t.version} (id, version) VALUES (1, ?)`).run(SCHEMA_VERSION);
-    }).immediate();
+        }
+        if (current < 3) {
+          // Version 3: the newest summaries of a session are read by an index, not a sort of all of them.
+          this.database.exec(
+            `CREATE INDEX IF NOT EXISTS "${t.summaries.slice(1, -1)}_session" ON ${t.summaries} (session_id, seq)`,
+          );
+        }
+        if (current < SCHEMA_VERSION)
+          this.database.prepare(`INSERT OR REPLACE INTO ${t.version} (id, version) VALUES (1, ?)`).run(SCHEMA_VERSION);
+      })
+      .immediate();
   }
 
   private prepare() {
@@ -292,14 +415,20 @@ export class SqliteMemoryStore implements MemoryStore {
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = max(accessed_at, excluded.accessed_at), message_count = message_count + excluded.message_count`,
       ),
       setCount: db.prepare(`UPDATE ${t.sessions} SET message_count = ? WHERE session_id = ?`),
-      updateMeta: db.prepare(`UPDATE ${t.sessions} SET agent_name = coalesce(?, agent_name), tags = coalesce(?, tags) WHERE session_id = ?`),
+      updateMeta: db.prepare(
+        `UPDATE ${t.sessions} SET agent_name = coalesce(?, agent_name), tags = coalesce(?, tags) WHERE session_id = ?`,
+      ),
       facts: db.prepare(`SELECT key, body FROM ${t.facts} WHERE scope_id = ? ORDER BY key`),
-      setFact: db.prepare(`INSERT INTO ${t.facts} (scope_id, key, body) VALUES (?, ?, ?) ON CONFLICT (scope_id, key) DO UPDATE SET body = excluded.body`),
+      setFact: db.prepare(
+        `INSERT INTO ${t.facts} (scope_id, key, body) VALUES (?, ?, ?) ON CONFLICT (scope_id, key) DO UPDATE SET body = excluded.body`,
+      ),
       deleteFact: db.prepare(`DELETE FROM ${t.facts} WHERE scope_id = ? AND key = ?`),
       session: db.prepare(`${sessionSelect} WHERE s.session_id = ?`),
       allSessions: db.prepare(`${sessionSelect} ORDER BY s.accessed_at`),
       stale: db.prepare(`SELECT session_id FROM ${t.sessions} WHERE accessed_at < ?`),
-      summaries: db.prepare(`SELECT body FROM (SELECT seq, body FROM ${t.summaries} WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`),
+      summaries: db.prepare(
+        `SELECT body FROM (SELECT seq, body FROM ${t.summaries} WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+      ),
       saveSummary: db.prepare(`INSERT OR IGNORE INTO ${t.summaries} (session_id, summary_id, body) VALUES (?, ?, ?)`),
       expireLock: db.prepare(`DELETE FROM ${t.locks} WHERE session_id = ? AND expires_at < ?`),
       takeLock: db.prepare(`INSERT OR IGNORE INTO ${t.locks} (session_id, token, expires_at) VALUES (?, ?, ?)`),
@@ -355,7 +484,8 @@ function entryOf(row: SessionRow, operation: string, table: string): SessionEntr
     accessedAt: row.accessed_at,
     messageCount: row.message_count,
     ...(row.agent_name === null ? {} : { agentName: row.agent_name }),
-    ...(row.tags === null ? {} : { tags: parseSessionTags(row.tags, { store, operation, sessionId: row.session_id, path: table }) }),
+    ...(row.tags === null
+      ? {}
+      : { tags: parseSessionTags(row.tags, { store, operation, sessionId: row.session_id, path: table }) }),
   };
 }
-

@@ -29,9 +29,9 @@ const shas = new Map<string, Promise<string>>();
 export function scriptSha(source: string): Promise<string> {
   let sha = shas.get(source);
   if (!sha) {
-    sha = globalThis.crypto.subtle.digest("SHA-1", new TextEncoder().encode(source)).then((digest) =>
-      Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join(""),
-    );
+    sha = globalThis.crypto.subtle
+      .digest("SHA-1", new TextEncoder().encode(source))
+      .then((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join(""));
     shas.set(source, sha);
   }
   return sha;
@@ -72,7 +72,12 @@ export function hashRecord(value: unknown): Record<string, string> {
 }
 
 /** Runs `command key ...args` through {@link readScript}; resolves to the reply, parsed from its JSON. */
-export async function readRaw(client: Redis, command: string, key: string, args: (string | number)[] = []): Promise<unknown> {
+export async function readRaw(
+  client: Redis,
+  command: string,
+  key: string,
+  args: (string | number)[] = [],
+): Promise<unknown> {
   return jsonReply(await evalScript(client, readScript, [key], [command, ...args.map(String)]));
 }
 
@@ -80,9 +85,12 @@ export async function readRaw(client: Redis, command: string, key: string, args:
 export function upstashSortedSets(client: Redis): SortedSetCommands {
   return {
     add: (key, score, member, options) =>
-      options?.onlyNew ? client.zadd(key, { nx: true }, { score: Number(score), member }) : client.zadd(key, { score: Number(score), member }),
+      options?.onlyNew
+        ? client.zadd(key, { nx: true }, { score: Number(score), member })
+        : client.zadd(key, { score: Number(score), member }),
     remove: (key, members) => client.zrem(key, ...members),
-    range: async (key, start, stop, withScores) => stringList(await readRaw(client, "ZRANGE", key, withScores ? [start, stop, "WITHSCORES"] : [start, stop])),
+    range: async (key, start, stop, withScores) =>
+      stringList(await readRaw(client, "ZRANGE", key, withScores ? [start, stop, "WITHSCORES"] : [start, stop])),
     rangeBelow: async (key, max) => stringList(await readRaw(client, "ZRANGEBYSCORE", key, ["-inf", `(${max}`])),
   };
 }
@@ -97,6 +105,7 @@ export function upstashErrorText(error: unknown): string {
   let text = error.message.replace(/, command was: [\s\S]*$/, "");
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof Error && cause.message && !text.includes(cause.message)) text += ` (${cause.message})`;
-  if (/unauthori[sz]ed|WRONGPASS|invalid token/i.test(text)) text += ". Check the REST token the client was given (UPSTASH_REDIS_REST_TOKEN).";
+  if (/unauthori[sz]ed|WRONGPASS|invalid token/i.test(text))
+    text += ". Check the REST token the client was given (UPSTASH_REDIS_REST_TOKEN).";
   return text;
 }

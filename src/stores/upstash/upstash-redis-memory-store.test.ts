@@ -30,7 +30,13 @@ afterAll(async () => {
 
 /** An @upstash/redis client on the bridge (no retries, so failures surface at once). */
 function upstash(options: { automaticDeserialization?: boolean; token?: string; url?: string } = {}): Redis {
-  return new Redis({ url: options.url ?? bridge!.url, token: options.token ?? bridge!.token, retry: false, enableTelemetry: false, ...options });
+  return new Redis({
+    url: options.url ?? bridge!.url,
+    token: options.token ?? bridge!.token,
+    retry: false,
+    enableTelemetry: false,
+    ...options,
+  });
 }
 
 const message = (id: string, content = id): AgentMessage => ({ id, role: "user", content });
@@ -39,14 +45,25 @@ if (available && bridge) {
   let counter = 0;
   const shared = upstash();
   const raw = upstash({ automaticDeserialization: false });
-  testMemoryStore("UpstashRedisMemoryStore", () => new UpstashRedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }), { requireCapabilities: "all" });
-  testMemoryStore("UpstashRedisMemoryStore (automaticDeserialization: false, ttl)", () => new UpstashRedisMemoryStore({ client: raw, prefix: `${runPrefix}raw${counter++}:`, ttl: 60_000 }), {
-    requireCapabilities: "all",
-  });
+  testMemoryStore(
+    "UpstashRedisMemoryStore",
+    () => new UpstashRedisMemoryStore({ client: shared, prefix: `${runPrefix}${counter++}:` }),
+    { requireCapabilities: "all" },
+  );
+  testMemoryStore(
+    "UpstashRedisMemoryStore (automaticDeserialization: false, ttl)",
+    () => new UpstashRedisMemoryStore({ client: raw, prefix: `${runPrefix}raw${counter++}:`, ttl: 60_000 }),
+    {
+      requireCapabilities: "all",
+    },
+  );
 
   describe("UpstashRedisMemoryStore specifics", () => {
     it("goes through Upstash's REST protocol: a write is one /pipeline request (index, then the script by EVALSHA)", async () => {
-      const store = new UpstashRedisMemoryStore({ client: upstash({ automaticDeserialization: false }), prefix: `${runPrefix}wire:` });
+      const store = new UpstashRedisMemoryStore({
+        client: upstash({ automaticDeserialization: false }),
+        prefix: `${runPrefix}wire:`,
+      });
       await store.appendMessages("s", [message("1")]); // the first may send EVAL (a fresh server has no scripts)
       const before = bridge.requests.length;
       await store.appendMessages("s", [message("2")]);
@@ -69,7 +86,9 @@ if (available && bridge) {
         await store.setFact("session:s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
         expect(await store.getMessageTail("s", 5)).toEqual({ messages: [message("1")], total: 1 });
         expect((await store.getFacts("session:s")).map((fact) => fact.value)).toEqual(["v"]);
-        const commands = bridge.requests.slice(before).flatMap((request) => (request.path === "/" ? [request.body] : (request.body as unknown[]))) as string[][];
+        const commands = bridge.requests
+          .slice(before)
+          .flatMap((request) => (request.path === "/" ? [request.body] : (request.body as unknown[]))) as string[][];
         expect(commands.filter((command) => command[0] === "eval").length).toBeGreaterThanOrEqual(4);
       } finally {
         bridge.forgetScripts(false);
@@ -88,7 +107,15 @@ if (available && bridge) {
       await overTcp.appendMessages("a}b:{c", [message("2", "duplicate id: skipped"), message("3")]);
       await overRest.updateSession("a}b:{c", { agentName: "helper", tags: ["t"] });
       await overTcp.setFact("user:42", { key: "k", value: "v", createdAt: 1, updatedAt: 2 });
-      await overRest.saveSummary("a}b:{c", { id: "sum", content: "s", fromMessageId: "1", toMessageId: "2", messageCount: 2, model: "mock/mock", createdAt: 3 });
+      await overRest.saveSummary("a}b:{c", {
+        id: "sum",
+        content: "s",
+        fromMessageId: "1",
+        toMessageId: "2",
+        messageCount: 2,
+        model: "mock/mock",
+        createdAt: 3,
+      });
       expect(await overTcp.getMessages("a}b:{c")).toEqual(await overRest.getMessages("a}b:{c"));
       expect((await overRest.getMessages("a}b:{c")).map((stored) => stored.id)).toEqual(["1", "2", "3"]);
       expect(await overRest.getFacts("user:42")).toEqual(await overTcp.getFacts("user:42"));
@@ -96,7 +123,13 @@ if (available && bridge) {
       expect(await overRest.getSession("a}b:{c")).toEqual(await overTcp.getSession("a}b:{c"));
       expect(await overRest.entries()).toEqual(await overTcp.entries());
       expect(await overRest.factScopes()).toEqual(await overTcp.factScopes());
-      expect(await client.exists(`${prefix}{a%7Db%3A%7Bc}:messages`, `${prefix}{a%7Db%3A%7Bc}:meta`, `${prefix}{user%3A42}:facts`)).toBe(3);
+      expect(
+        await client.exists(
+          `${prefix}{a%7Db%3A%7Bc}:messages`,
+          `${prefix}{a%7Db%3A%7Bc}:meta`,
+          `${prefix}{user%3A42}:facts`,
+        ),
+      ).toBe(3);
       // A lock taken over one is held against the other.
       const release = await overTcp.lockSession("a}b:{c", { timeoutMs: 0 });
       await expect(overRest.lockSession("a}b:{c", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
@@ -104,21 +137,30 @@ if (available && bridge) {
       await (await overRest.lockSession("a}b:{c", { timeoutMs: 0 }))();
     });
 
-    it.each([true, false])("keeps ids, agent names and tags that look like JSON exactly (automaticDeserialization %s)", async (automaticDeserialization) => {
-      const store = new UpstashRedisMemoryStore({ client: upstash({ automaticDeserialization }), prefix: `${runPrefix}json-like-${automaticDeserialization}:` });
-      const ids = ["123", "1e3", '{"a": 1}', '"quoted"', "null", "true", "[1, 2]", "OK", "é ✓ 😀"];
-      for (const id of ids) {
-        await store.appendMessages(id, [message("1", id)]);
-        await store.updateSession(id, { agentName: id, tags: [id] });
-      }
-      const entries = await store.entries();
-      expect(entries.map((entry) => entry.sessionId).sort()).toEqual([...ids].sort());
-      for (const entry of entries) expect(entry).toMatchObject({ agentName: entry.sessionId, tags: [entry.sessionId], messageCount: 1 });
-      for (const id of ids) expect(await store.getMessages(id)).toEqual([message("1", id)]);
-      await store.setFact(`user:${ids[2]}`, { key: "42", value: "007", createdAt: 1, updatedAt: 1 });
-      expect(await store.getFacts(`user:${ids[2]}`)).toEqual([{ key: "42", value: "007", createdAt: 1, updatedAt: 1 }]);
-      expect(await store.factScopes()).toEqual([`user:${ids[2]}`]);
-    });
+    it.each([true, false])(
+      "keeps ids, agent names and tags that look like JSON exactly (automaticDeserialization %s)",
+      async (automaticDeserialization) => {
+        const store = new UpstashRedisMemoryStore({
+          client: upstash({ automaticDeserialization }),
+          prefix: `${runPrefix}json-like-${automaticDeserialization}:`,
+        });
+        const ids = ["123", "1e3", '{"a": 1}', '"quoted"', "null", "true", "[1, 2]", "OK", "é ✓ 😀"];
+        for (const id of ids) {
+          await store.appendMessages(id, [message("1", id)]);
+          await store.updateSession(id, { agentName: id, tags: [id] });
+        }
+        const entries = await store.entries();
+        expect(entries.map((entry) => entry.sessionId).sort()).toEqual([...ids].sort());
+        for (const entry of entries)
+          expect(entry).toMatchObject({ agentName: entry.sessionId, tags: [entry.sessionId], messageCount: 1 });
+        for (const id of ids) expect(await store.getMessages(id)).toEqual([message("1", id)]);
+        await store.setFact(`user:${ids[2]}`, { key: "42", value: "007", createdAt: 1, updatedAt: 1 });
+        expect(await store.getFacts(`user:${ids[2]}`)).toEqual([
+          { key: "42", value: "007", createdAt: 1, updatedAt: 1 },
+        ]);
+        expect(await store.factScopes()).toEqual([`user:${ids[2]}`]);
+      },
+    );
 
     it("locks a session across clients; a second locker waits or is refused; an abort stops the wait", async () => {
       const prefix = `${runPrefix}lock:`;
@@ -175,7 +217,9 @@ if (available && bridge) {
           const error = await attempt().catch((caught: unknown) => caught);
           expect(StoreError.isInstance(error)).toBe(true);
           expect(error).toMatchObject({ store: "UpstashRedisMemoryStore", operation, sessionId: "s" });
-          expect((error as Error).message).toMatch(new RegExp(`Upstash Redis failed during ${operation} of session "s": bridge told to fail with 503`));
+          expect((error as Error).message).toMatch(
+            new RegExp(`Upstash Redis failed during ${operation} of session "s": bridge told to fail with 503`),
+          );
           expect((error as Error).message.length).toBeLessThan(300); // not the command and its messages
         }
       } finally {
@@ -183,7 +227,10 @@ if (available && bridge) {
       }
       expect((await store.getMessages("s")).map((stored) => stored.id)).toEqual(["1"]);
 
-      const wrongToken = new UpstashRedisMemoryStore({ client: upstash({ token: "wrong" }), prefix: `${runPrefix}http:` });
+      const wrongToken = new UpstashRedisMemoryStore({
+        client: upstash({ token: "wrong" }),
+        prefix: `${runPrefix}http:`,
+      });
       const refused = await wrongToken.getMessages("s").catch((caught: unknown) => caught);
       expect(StoreError.isInstance(refused)).toBe(true);
       expect((refused as Error).message).toMatch(/Unauthorized\. Check the REST token/);
@@ -213,11 +260,21 @@ if (available && bridge) {
     it("refuses a missing client, an ioredis client, bad ids and unknown options with InvalidArgumentErrors", async () => {
       const client = new IORedis(redisUrl, { lazyConnect: true });
       ioredis.push(client);
-      expect(() => new UpstashRedisMemoryStore(undefined as never)).toThrow(/needs \{ client \}: an @upstash\/redis client/);
-      expect(() => new UpstashRedisMemoryStore({ client: client as never })).toThrow(/ioredis client: use RedisMemoryStore/);
-      expect(() => new UpstashRedisMemoryStore({ client: upstash(), url: "https://x" } as never)).toThrow(/no option "url": use "client"/);
-      expect(() => new UpstashRedisMemoryStore({ client: upstash(), prefix: "a{b" })).toThrow(expect.objectContaining({ argument: "prefix" }));
-      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttl: -1 })).toThrow(expect.objectContaining({ argument: "ttl" }));
+      expect(() => new UpstashRedisMemoryStore(undefined as never)).toThrow(
+        /needs \{ client \}: an @upstash\/redis client/,
+      );
+      expect(() => new UpstashRedisMemoryStore({ client: client as never })).toThrow(
+        /ioredis client: use RedisMemoryStore/,
+      );
+      expect(() => new UpstashRedisMemoryStore({ client: upstash(), url: "https://x" } as never)).toThrow(
+        /no option "url": use "client"/,
+      );
+      expect(() => new UpstashRedisMemoryStore({ client: upstash(), prefix: "a{b" })).toThrow(
+        expect.objectContaining({ argument: "prefix" }),
+      );
+      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttl: -1 })).toThrow(
+        expect.objectContaining({ argument: "ttl" }),
+      );
       const store = new UpstashRedisMemoryStore({ client: upstash(), prefix: `${runPrefix}ids:` });
       for (const id of ["", "x\ud800"]) {
         await expect(store.appendMessages(id, [message("1")])).rejects.toSatisfy(InvalidArgumentError.isInstance);
@@ -231,16 +288,28 @@ if (available && bridge) {
     });
 
     describe("memory tools through an Agent", () => {
-      const call = (name: string, args: object): MockResponse => ({ toolCalls: [{ id: `${name}-${Math.random().toString(36).slice(2, 8)}`, name, arguments: args }] });
+      const call = (name: string, args: object): MockResponse => ({
+        toolCalls: [{ id: `${name}-${Math.random().toString(36).slice(2, 8)}`, name, arguments: args }],
+      });
 
       it("session scope: remembers, shows in the next prompt, recalls and forgets", async () => {
         const store = new UpstashRedisMemoryStore({ client: upstash(), prefix: `${runPrefix}tools-session:` });
         const model = new MockLanguageModel({
-          responses: [call("remember_fact", { key: "Language", value: "TypeScript" }), { text: "Noted." }, call("recall_fact", { key: "language" }), { text: "TS" }, call("forget_fact", { key: "language" }), { text: "Forgot." }, { text: "Hi" }],
+          responses: [
+            call("remember_fact", { key: "Language", value: "TypeScript" }),
+            { text: "Noted." },
+            call("recall_fact", { key: "language" }),
+            { text: "TS" },
+            call("forget_fact", { key: "language" }),
+            { text: "Forgot." },
+            { text: "Hi" },
+          ],
         });
         const agent = new Agent({ model, memoryStore: store, enableMemoryTools: true, sessionId: "s1" });
         await agent.run("I write TypeScript.");
-        expect(await store.getFacts("session:s1")).toEqual([expect.objectContaining({ key: "language", value: "TypeScript" })]);
+        expect(await store.getFacts("session:s1")).toEqual([
+          expect.objectContaining({ key: "language", value: "TypeScript" }),
+        ]);
         await agent.run("What do I write?");
         expect(model.calls[2]!.system).toContain('"language": "TypeScript"');
         expect(model.calls[3]!.messages.at(-1)!.content).toContain("TypeScript");
@@ -248,24 +317,35 @@ if (available && bridge) {
         expect(await store.getFacts("session:s1")).toEqual([]);
         await agent.run("Hello");
         expect(model.calls[6]!.system ?? "").not.toContain("TypeScript");
-        expect((await store.getMessages("s1")).filter((stored) => stored.role === "user").map((stored) => stored.content)).toEqual([
-          "I write TypeScript.",
-          "What do I write?",
-          "Forget it.",
-          "Hello",
-        ]);
+        expect(
+          (await store.getMessages("s1")).filter((stored) => stored.role === "user").map((stored) => stored.content),
+        ).toEqual(["I write TypeScript.", "What do I write?", "Forget it.", "Hello"]);
       });
 
       it("user scope: a user's facts follow the user across sessions, never another user or a session named like them", async () => {
-        const store = new UpstashRedisMemoryStore({ client: upstash({ automaticDeserialization: false }), prefix: `${runPrefix}tools-user:` });
-        const model = new MockLanguageModel({ responses: [call("remember_fact", { key: "name", value: "Ada" }), { text: "Hi Ada" }, { text: "a" }, { text: "b" }, { text: "c" }] });
+        const store = new UpstashRedisMemoryStore({
+          client: upstash({ automaticDeserialization: false }),
+          prefix: `${runPrefix}tools-user:`,
+        });
+        const model = new MockLanguageModel({
+          responses: [
+            call("remember_fact", { key: "name", value: "Ada" }),
+            { text: "Hi Ada" },
+            { text: "a" },
+            { text: "b" },
+            { text: "c" },
+          ],
+        });
         const agent = new Agent({ model, memoryStore: store, enableMemoryTools: true, factScope: "user" });
         await agent.run({ input: "I am Ada", sessionId: "thread-1", userId: "ada" });
         await agent.run({ input: "new thread", sessionId: "thread-2", userId: "ada" });
         expect(model.calls[2]!.system).toContain('"name": "Ada"');
         await agent.run({ input: "I am Bob", sessionId: "thread-3", userId: "bob" });
         expect(model.calls[3]!.system ?? "").not.toContain("Ada");
-        await new Agent({ model, memoryStore: store, enableMemoryTools: true }).run({ input: "who am I?", sessionId: "user:ada" });
+        await new Agent({ model, memoryStore: store, enableMemoryTools: true }).run({
+          input: "who am I?",
+          sessionId: "user:ada",
+        });
         expect(model.calls[4]!.system ?? "").not.toContain("Ada");
         expect(await store.factScopes()).toEqual(["user:ada"]);
       });

@@ -4,7 +4,15 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { validateSessionId } from "../../messages/session-id";
 import { holdLease } from "../hold-lease";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SessionLockOptions, SummaryReadOptions, SummaryRecord } from "../memory-store";
+import type {
+  Fact,
+  MemoryStore,
+  MessageTail,
+  SessionEntry,
+  SessionLockOptions,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import {
@@ -18,12 +26,32 @@ import {
   sessionScriptKeys,
   type RedisSessionKeys,
 } from "../redis/redis-layout";
-import { appendScript, factScript, pruneScript, renewScript, replaceScript, summaryScript, touchScript } from "../redis/redis-scripts";
+import {
+  appendScript,
+  factScript,
+  pruneScript,
+  renewScript,
+  replaceScript,
+  summaryScript,
+  touchScript,
+} from "../redis/redis-scripts";
 import { RedisSessionIndex } from "../redis/redis-session-index";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
-import { evalScript, hashRecord, isNoScript, jsonReply, readRaw, scriptSha, sessionScript, stringList, tailScript, upstashErrorText, upstashSortedSets } from "./upstash-commands";
+import {
+  evalScript,
+  hashRecord,
+  isNoScript,
+  jsonReply,
+  readRaw,
+  scriptSha,
+  sessionScript,
+  stringList,
+  tailScript,
+  upstashErrorText,
+  upstashSortedSets,
+} from "./upstash-commands";
 
 /** Options of {@link UpstashRedisMemoryStore}. */
 export interface UpstashRedisMemoryStoreOptions {
@@ -42,7 +70,12 @@ export interface UpstashRedisMemoryStoreOptions {
 }
 
 const store = "UpstashRedisMemoryStore";
-const knownOptions = ["client", "prefix", "ttl", "lockLeaseMs"] as const satisfies readonly (keyof UpstashRedisMemoryStoreOptions)[];
+const knownOptions = [
+  "client",
+  "prefix",
+  "ttl",
+  "lockLeaseMs",
+] as const satisfies readonly (keyof UpstashRedisMemoryStoreOptions)[];
 
 /**
  * Keeps sessions in Redis over HTTP with `@upstash/redis`: the store for edge functions (Vercel
@@ -64,20 +97,32 @@ export class UpstashRedisMemoryStore implements MemoryStore {
   private readonly index: RedisSessionIndex;
 
   constructor(options: UpstashRedisMemoryStoreOptions) {
-    const client: Record<string, unknown> | undefined = options != null && typeof options === "object" ? (options.client as unknown as Record<string, unknown>) : undefined;
+    const client: Record<string, unknown> | undefined =
+      options != null && typeof options === "object"
+        ? (options.client as unknown as Record<string, unknown>)
+        : undefined;
     if (client == null || typeof client.evalsha !== "function" || typeof client.pipeline !== "function") {
       throw new InvalidArgumentError({
         argument: "client",
-        message: 'new UpstashRedisMemoryStore() needs { client }: an @upstash/redis client, e.g. Redis.fromEnv() or new Redis({ url, token }) from "@upstash/redis".',
+        message:
+          'new UpstashRedisMemoryStore() needs { client }: an @upstash/redis client, e.g. Redis.fromEnv() or new Redis({ url, token }) from "@upstash/redis".',
       });
     }
     if (typeof client.connect === "function" && "status" in client) {
       throw new InvalidArgumentError({
         argument: "client",
-        message: 'new UpstashRedisMemoryStore() was given an ioredis client: use RedisMemoryStore from "agentcore/redis" for it, or pass an @upstash/redis client here.',
+        message:
+          'new UpstashRedisMemoryStore() was given an ioredis client: use RedisMemoryStore from "agentcore/redis" for it, or pass an @upstash/redis client here.',
       });
     }
-    rejectUnknownOptions(store, options, knownOptions, { redis: "client", keyPrefix: "prefix", namespace: "prefix", ttlMs: "ttl", url: "client", token: "client" });
+    rejectUnknownOptions(store, options, knownOptions, {
+      redis: "client",
+      keyPrefix: "prefix",
+      namespace: "prefix",
+      ttlMs: "ttl",
+      url: "client",
+      token: "client",
+    });
     this.client = options.client;
     this.prefix = redisPrefixOption(options.prefix);
     this.ttl = positiveMillisecondsOption(options.ttl, "ttl");
@@ -105,7 +150,9 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     });
     const first = total - raw.length;
     return {
-      messages: raw.map((text, index) => parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` })),
+      messages: raw.map((text, index) =>
+        parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` }),
+      ),
       total,
     };
   }
@@ -132,20 +179,30 @@ export class UpstashRedisMemoryStore implements MemoryStore {
 
   async getFacts(scopeId: string): Promise<Fact[]> {
     const key = this.keys(scopeId, "scopeId").facts;
-    const raw = await this.call("getFacts", scopeId, async () => hashRecord(await readRaw(this.client, "HGETALL", key)));
-    return Object.entries(raw).map(([name, text]) => parseStoredJson<Fact>(text, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${name}"` }));
+    const raw = await this.call("getFacts", scopeId, async () =>
+      hashRecord(await readRaw(this.client, "HGETALL", key)),
+    );
+    return Object.entries(raw).map(([name, text]) =>
+      parseStoredJson<Fact>(text, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${name}"` }),
+    );
   }
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     const key = this.keys(scopeId, "scopeId").facts;
     // The fact's one-script write and the scope's entry in the index set, in one pipeline.
     await this.call("setFact", scopeId, () =>
-      this.pipelineWithScript(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)], (pipeline) => pipeline.sadd(this.factScopesKey, scopeId)),
+      this.pipelineWithScript(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)], (pipeline) =>
+        pipeline.sadd(this.factScopesKey, scopeId),
+      ),
     );
   }
 
   async factScopes(): Promise<string[]> {
-    return (await this.call("factScopes", undefined, async () => stringList(await readRaw(this.client, "SMEMBERS", this.factScopesKey)))).sort();
+    return (
+      await this.call("factScopes", undefined, async () =>
+        stringList(await readRaw(this.client, "SMEMBERS", this.factScopesKey)),
+      )
+    ).sort();
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
@@ -180,7 +237,11 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     const pruned: string[] = [];
     for (const id of candidates) {
       const keys = this.keys(id);
-      const result = Number(await this.call("prune", id, () => evalScript(this.client, pruneScript, sessionScriptKeys(keys), [String(options.olderThan)])));
+      const result = Number(
+        await this.call("prune", id, () =>
+          evalScript(this.client, pruneScript, sessionScriptKeys(keys), [String(options.olderThan)]),
+        ),
+      );
       if (result === 1) pruned.push(id);
       if (result !== -1) await this.call("prune", id, () => this.index.remove([id]));
     }
@@ -191,8 +252,12 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     const keys = this.keys(sessionId);
     const count = summaryCount(options, store);
     if (count === 0) return [];
-    const raw = await this.call("getSummaries", sessionId, async () => stringList(await readRaw(this.client, "LRANGE", keys.summaries, [count === Infinity ? 0 : -count, -1])));
-    return raw.map((text, index) => parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }));
+    const raw = await this.call("getSummaries", sessionId, async () =>
+      stringList(await readRaw(this.client, "LRANGE", keys.summaries, [count === Infinity ? 0 : -count, -1])),
+    );
+    return raw.map((text, index) =>
+      parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }),
+    );
   }
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
@@ -205,11 +270,20 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     await pollLock(
       sessionId,
       options.timeoutMs,
-      async () => ((await this.call("lockSession", sessionId, () => this.client.set(key, token, { nx: true, px: this.lockLeaseMs }))) === "OK" ? true : undefined),
+      async () =>
+        (await this.call("lockSession", sessionId, () =>
+          this.client.set(key, token, { nx: true, px: this.lockLeaseMs }),
+        )) === "OK"
+          ? true
+          : undefined,
       options.signal,
     );
     const renew = (leaseMs: number) => evalScript(this.client, renewScript, [key], [token, String(leaseMs)]);
-    return holdLease({ leaseMs: this.lockLeaseMs, renew: async () => Number(await renew(this.lockLeaseMs)) === 1, release: async () => void (await renew(0)) });
+    return holdLease({
+      leaseMs: this.lockLeaseMs,
+      renew: async () => Number(await renew(this.lockLeaseMs)) === 1,
+      release: async () => void (await renew(0)),
+    });
   }
 
   private get factScopesKey(): string {
@@ -238,7 +312,12 @@ export class UpstashRedisMemoryStore implements MemoryStore {
    * the server does not have the script, the pipeline is sent again with EVAL (repeating the index
    * write, which is idempotent).
    */
-  private async pipelineWithScript(source: string, keys: string[], args: string[], first: (pipeline: ReturnType<Redis["pipeline"]>) => unknown): Promise<void> {
+  private async pipelineWithScript(
+    source: string,
+    keys: string[],
+    args: string[],
+    first: (pipeline: ReturnType<Redis["pipeline"]>) => unknown,
+  ): Promise<void> {
     const sha = await scriptSha(source);
     const send = async (byHash: boolean) => {
       const pipeline = this.client.pipeline();

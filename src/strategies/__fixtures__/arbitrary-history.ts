@@ -4,12 +4,38 @@
 import fc from "fast-check";
 import type { AgentMessage, AssistantMessage, ToolMessage } from "../../messages/agent-message";
 
-const words = ["the", "weather", "in", "Tokyo", "is", "sunny", "user", "prefers", "TypeScript", "ok", "42", "über", "日本", "<|endoftext|>", "{", "}", "\n"];
+const words = [
+  "the",
+  "weather",
+  "in",
+  "Tokyo",
+  "is",
+  "sunny",
+  "user",
+  "prefers",
+  "TypeScript",
+  "ok",
+  "42",
+  "über",
+  "日本",
+  "<|endoftext|>",
+  "{",
+  "}",
+  "\n",
+];
 
 const text = fc.oneof(
   { weight: 10, arbitrary: fc.constant("") },
-  { weight: 80, arbitrary: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 30 }).map((parts) => parts.join(" ")) },
-  { weight: 1, arbitrary: fc.integer({ min: 5_000, max: 30_000 }).map((length) => "lorem ipsum dolor sit amet ".repeat(Math.ceil(length / 27)).slice(0, length)) },
+  {
+    weight: 80,
+    arbitrary: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 30 }).map((parts) => parts.join(" ")),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 5_000, max: 30_000 })
+      .map((length) => "lorem ipsum dolor sit amet ".repeat(Math.ceil(length / 27)).slice(0, length)),
+  },
 );
 
 interface TurnShape {
@@ -26,7 +52,10 @@ const turnShape: fc.Arbitrary<TurnShape> = fc.record({
       weight: 2,
       arbitrary: fc.array(
         fc.record({
-          calls: fc.array(fc.record({ name: fc.constantFrom("get_weather", "search", "read_file"), argument: text, result: text }), { minLength: 1, maxLength: 3 }),
+          calls: fc.array(
+            fc.record({ name: fc.constantFrom("get_weather", "search", "read_file"), argument: text, result: text }),
+            { minLength: 1, maxLength: 3 },
+          ),
           text,
         }),
         { minLength: 1, maxLength: 4 },
@@ -53,16 +82,28 @@ function build(shapes: TurnShape[], leading: string | undefined, system: boolean
         id: id(),
         role: "assistant",
         content: step.text,
-        toolCalls: step.calls.map((call) => ({ id: `call-${id()}`, name: call.name, arguments: { query: call.argument } })),
+        toolCalls: step.calls.map((call) => ({
+          id: `call-${id()}`,
+          name: call.name,
+          arguments: { query: call.argument },
+        })),
         timestamp: turnIndex,
       };
       messages.push(assistant);
       step.calls.forEach((call, index) => {
-        const result: ToolMessage = { id: id(), role: "tool", toolCallId: assistant.toolCalls![index]!.id, name: call.name, content: call.result, timestamp: turnIndex };
+        const result: ToolMessage = {
+          id: id(),
+          role: "tool",
+          toolCallId: assistant.toolCalls![index]!.id,
+          name: call.name,
+          content: call.result,
+          timestamp: turnIndex,
+        };
         messages.push(result);
       });
     }
-    if (shape.answer !== undefined) messages.push({ id: id(), role: "assistant", content: shape.answer, timestamp: turnIndex });
+    if (shape.answer !== undefined)
+      messages.push({ id: id(), role: "assistant", content: shape.answer, timestamp: turnIndex });
   });
   return messages;
 }

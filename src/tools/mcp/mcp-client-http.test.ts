@@ -12,7 +12,10 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-async function serve(create?: Parameters<typeof startMcpHttpServer>[0], options?: Parameters<typeof startMcpHttpServer>[1]): Promise<McpHttpServer> {
+async function serve(
+  create?: Parameters<typeof startMcpHttpServer>[0],
+  options?: Parameters<typeof startMcpHttpServer>[1],
+): Promise<McpHttpServer> {
   const server = await startMcpHttpServer(create, options);
   cleanups.push(() => server.close());
   return server;
@@ -27,8 +30,12 @@ async function connect(options: Parameters<typeof createMCPClient>[0]): Promise<
 describe("MCP tools over streamable HTTP", () => {
   it("runs a call through the agent loop with the given headers: stored and paired", async () => {
     const server = await serve();
-    const mcp = await connect({ transport: { type: "http", url: server.url, headers: { authorization: "Bearer test-token" } } });
-    const { result, stored } = await runToolCalls(await mcp.tools(), [{ id: "call_1", name: "add", arguments: { a: 20, b: 22 } }]);
+    const mcp = await connect({
+      transport: { type: "http", url: server.url, headers: { authorization: "Bearer test-token" } },
+    });
+    const { result, stored } = await runToolCalls(await mcp.tools(), [
+      { id: "call_1", name: "add", arguments: { a: 20, b: 22 } },
+    ]);
     expect(result?.text).toBe("done");
     expect(stored[2]).toMatchObject({ role: "tool", toolCallId: "call_1", name: "add", content: "42" });
     expect(isToolPairingValid(stored)).toBe(true);
@@ -48,10 +55,14 @@ describe("MCP tools over streamable HTTP", () => {
   });
 
   it("names tool names providers refuse, and maps them with rename or prefix", async () => {
-    const server = await serve(() => createManyToolsServer({ count: 2, pageSize: 10, extraNames: ["files.read", "x".repeat(70)] }));
+    const server = await serve(() =>
+      createManyToolsServer({ count: 2, pageSize: 10, extraNames: ["files.read", "x".repeat(70)] }),
+    );
     const mcp = await connect({ transport: { type: "http", url: server.url }, name: "files" });
     const refused = mcp.tools();
-    await expect(refused).rejects.toSatisfy((error) => MCPClientError.isInstance(error) && error.reason === "invalid-tools" && error.server === "files");
+    await expect(refused).rejects.toSatisfy(
+      (error) => MCPClientError.isInstance(error) && error.reason === "invalid-tools" && error.server === "files",
+    );
     await expect(refused).rejects.toThrow(/"files\.read", "x{70}"\. Map them with tools\(\{ rename/);
 
     const renamed = await mcp.tools({ prefix: "fs_", rename: (name) => name.replaceAll(".", "_").slice(0, 40) });
@@ -72,7 +83,8 @@ describe("MCP tools over streamable HTTP", () => {
     });
     expect(AbortError.isInstance(error)).toBe(true);
     expect(isToolPairingValid(stored)).toBe(true);
-    for (let tries = 0; tries < 100 && server.log.cancelled.length === 0; tries++) await new Promise((done) => setTimeout(done, 20));
+    for (let tries = 0; tries < 100 && server.log.cancelled.length === 0; tries++)
+      await new Promise((done) => setTimeout(done, 20));
     expect(server.log.cancelled).toEqual(["hang"]);
   });
 
@@ -86,10 +98,14 @@ describe("MCP tools over streamable HTTP", () => {
     });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result?.text).toBe("done");
-    expect(toolMessages[0]!.content).toBe('Error: Tool "hang" failed: MCP server "agentcore-test-server" did not answer within 1000 ms; the request was cancelled.');
+    expect(toolMessages[0]!.content).toBe(
+      'Error: Tool "hang" failed: MCP server "agentcore-test-server" did not answer within 1000 ms; the request was cancelled.',
+    );
     expect(isToolPairingValid(stored)).toBe(true);
     const later = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
-    expect(later.toolMessages[0]!.content).toMatch(/^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": fetch failed \(.*ECONNREFUSED.*\)\.$/);
+    expect(later.toolMessages[0]!.content).toMatch(
+      /^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": fetch failed \(.*ECONNREFUSED.*\)\.$/,
+    );
   });
 
   it("after the server restarts (its sessions gone), the next calls get one new session and run once", async () => {
@@ -97,7 +113,9 @@ describe("MCP tools over streamable HTTP", () => {
     const port = Number(new URL(first.url).port);
     const mcp = await connect({ transport: { type: "http", url: first.url } });
     const tools = await mcp.tools();
-    expect((await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 1 } }])).toolMessages[0]!.content).toBe("2");
+    expect((await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 1 } }])).toolMessages[0]!.content).toBe(
+      "2",
+    );
     await first.kill(); // the process died: its connections and sessions are gone
     await new Promise((done) => setTimeout(done, 300)); // a restart takes a while (and the client's pool sees its sockets close)
     const second = await serve(undefined, { port });
@@ -122,12 +140,22 @@ describe("MCP tools over streamable HTTP", () => {
     const tools = await mcp.tools();
     await first.kill();
     const down = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
-    expect(down.toolMessages[0]!.content).toMatch(/^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": fetch failed/);
+    expect(down.toolMessages[0]!.content).toMatch(
+      /^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": fetch failed/,
+    );
     const stillDown = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
-    expect(stillDown.toolMessages[0]!.content).toMatch(/^Error: Tool "add" failed: The connection to MCP server "agentcore-test-server" was lost and connecting again failed: .*The next request tries again\.$/);
-    await expect(mcp.listTools()).rejects.toMatchObject({ name: "MCPClientError", reason: "connect-failed", server: "agentcore-test-server" });
+    expect(stillDown.toolMessages[0]!.content).toMatch(
+      /^Error: Tool "add" failed: The connection to MCP server "agentcore-test-server" was lost and connecting again failed: .*The next request tries again\.$/,
+    );
+    await expect(mcp.listTools()).rejects.toMatchObject({
+      name: "MCPClientError",
+      reason: "connect-failed",
+      server: "agentcore-test-server",
+    });
     const back = await serve(undefined, { port });
-    expect((await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }])).toolMessages[0]!.content).toBe("3");
+    expect((await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }])).toolMessages[0]!.content).toBe(
+      "3",
+    );
     expect(back.log.sessions).toBe(1);
   });
 
@@ -140,14 +168,22 @@ describe("MCP tools over streamable HTTP", () => {
     await new Promise((done) => setTimeout(done, 300));
     const second = await serve(undefined, { port });
     const refused = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
-    expect(refused.toolMessages[0]!.content).toMatch(/^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": Streamable HTTP error: Error POSTing to endpoint: .*Server not initialized/);
-    await expect(mcp.listTools()).rejects.toThrow(/is not connected: the connection was lost earlier .*; reconnecting is off \(reconnect: false\)\.$/);
+    expect(refused.toolMessages[0]!.content).toMatch(
+      /^Error: Tool "add" failed: Could not reach MCP server "agentcore-test-server": Streamable HTTP error: Error POSTing to endpoint: .*Server not initialized/,
+    );
+    await expect(mcp.listTools()).rejects.toThrow(
+      /is not connected: the connection was lost earlier .*; reconnecting is off \(reconnect: false\)\.$/,
+    );
     expect(second.log.sessions).toBe(0);
   });
 
   it("says which server could not be reached", async () => {
     const server = await startMcpHttpServer();
     await server.close();
-    await expect(createMCPClient({ transport: { type: "http", url: server.url } })).rejects.toMatchObject({ name: "MCPClientError", reason: "connect-failed", server: server.url });
+    await expect(createMCPClient({ transport: { type: "http", url: server.url } })).rejects.toMatchObject({
+      name: "MCPClientError",
+      reason: "connect-failed",
+      server: server.url,
+    });
   });
 });

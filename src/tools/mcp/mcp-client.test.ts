@@ -11,7 +11,12 @@ import { runToolCalls } from "../../../test/helpers/mcp-run";
 import { createMCPClient, MCPClientError, type MCPClient } from "./index";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const stdioServer = { type: "stdio" as const, command: process.execPath, args: ["--import", "tsx", "test/servers/mcp-stdio-server.ts"], cwd: root };
+const stdioServer = {
+  type: "stdio" as const,
+  command: process.execPath,
+  args: ["--import", "tsx", "test/servers/mcp-stdio-server.ts"],
+  cwd: root,
+};
 
 const pidOf = (mcp: MCPClient) => (mcp.client.transport as StdioClientTransport).pid!;
 const isAlive = (pid: number) => {
@@ -29,7 +34,8 @@ const serverProcesses = () =>
     .filter((line) => line.includes("mcp-stdio-server"))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 const waitFor = async (check: () => boolean, ms = 5_000) => {
-  for (const started = Date.now(); !check() && Date.now() - started < ms; ) await new Promise((done) => setTimeout(done, 20));
+  for (const started = Date.now(); !check() && Date.now() - started < ms; )
+    await new Promise((done) => setTimeout(done, 20));
   return check();
 };
 
@@ -49,15 +55,23 @@ describe("MCP tools over stdio", () => {
       {
         name: "add",
         description: "Adds two numbers",
-        parameters: expect.objectContaining({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }),
+        parameters: expect.objectContaining({
+          type: "object",
+          properties: { a: { type: "number" }, b: { type: "number" } },
+          required: ["a", "b"],
+        }),
       },
     ]);
   });
 
   it("runs a call through the agent loop: the result is sent back, stored and paired", async () => {
-    const { result, stored, model } = await runToolCalls(await mcp.tools(), [{ id: "call_add", name: "add", arguments: { a: 2, b: 3 } }]);
+    const { result, stored, model } = await runToolCalls(await mcp.tools(), [
+      { id: "call_add", name: "add", arguments: { a: 2, b: 3 } },
+    ]);
     expect(result?.text).toBe("done");
-    expect(result?.toolResults).toEqual([expect.objectContaining({ toolCallId: "call_add", toolName: "add", result: "5", isError: false })]);
+    expect(result?.toolResults).toEqual([
+      expect.objectContaining({ toolCallId: "call_add", toolName: "add", result: "5", isError: false }),
+    ]);
     expect(stored.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(stored[1]).toMatchObject({ toolCalls: [{ id: "call_add", name: "add", arguments: { a: 2, b: 3 } }] });
     expect(stored[2]).toMatchObject({ role: "tool", toolCallId: "call_add", name: "add", content: "5" });
@@ -71,7 +85,9 @@ describe("MCP tools over stdio", () => {
       { id: "c2", name: "lookup", arguments: { city: "Nowhere" } },
       { id: "c3", name: "add", arguments: { a: 2, b: 2 } },
     ]);
-    expect(stored.filter((message) => message.role === "tool").map((message) => [message.toolCallId, message.content])).toEqual([
+    expect(
+      stored.filter((message) => message.role === "tool").map((message) => [message.toolCallId, message.content]),
+    ).toEqual([
       ["c1", "2"],
       ["c2", 'Error: Tool "lookup" failed: No city called "Nowhere" in the atlas.'],
       ["c3", "4"],
@@ -80,13 +96,17 @@ describe("MCP tools over stdio", () => {
   });
 
   it("gives structured content as its JSON value", async () => {
-    const { result, toolMessages } = await runToolCalls(await mcp.tools(), [{ name: "weather", arguments: { city: "Lisbon" } }]);
+    const { result, toolMessages } = await runToolCalls(await mcp.tools(), [
+      { name: "weather", arguments: { city: "Lisbon" } },
+    ]);
     expect(result?.toolResults[0]?.result).toEqual({ city: "Lisbon", temperatureC: 21, conditions: "sunny" });
     expect(JSON.parse(toolMessages[0]!.content)).toEqual({ city: "Lisbon", temperatureC: 21, conditions: "sunny" });
   });
 
   it("turns an isError result into a tool error the model sees", async () => {
-    const { result, toolMessages, stored } = await runToolCalls(await mcp.tools(), [{ name: "lookup", arguments: { city: "Atlantis" } }]);
+    const { result, toolMessages, stored } = await runToolCalls(await mcp.tools(), [
+      { name: "lookup", arguments: { city: "Atlantis" } },
+    ]);
     expect(result?.toolResults[0]?.isError).toBe(true);
     expect(toolMessages[0]!.content).toBe('Error: Tool "lookup" failed: No city called "Atlantis" in the atlas.');
     expect(isToolPairingValid(stored)).toBe(true);
@@ -106,17 +126,23 @@ describe("MCP tools over stdio", () => {
 
   it("checks the model's arguments against the server's schema before calling", async () => {
     const { toolMessages } = await runToolCalls(await mcp.tools(), [{ name: "add", arguments: { a: "two" } }]);
-    expect(toolMessages[0]!.content).toMatch(/^Error: Invalid arguments for tool "add": a: .*expected number.*; b: .*Fix the arguments/);
+    expect(toolMessages[0]!.content).toMatch(
+      /^Error: Invalid arguments for tool "add": a: .*expected number.*; b: .*Fix the arguments/,
+    );
   });
 
   it("tells the model when the server does not answer in time, and cancels the request", async () => {
     const slow = await createMCPClient({ transport: stdioServer, timeoutMs: 400 });
     try {
       const started = Date.now();
-      const { result, toolMessages, stored } = await runToolCalls(await slow.tools(), [{ name: "hang", arguments: {} }]);
+      const { result, toolMessages, stored } = await runToolCalls(await slow.tools(), [
+        { name: "hang", arguments: {} },
+      ]);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(result?.text).toBe("done");
-      expect(toolMessages[0]!.content).toBe('Error: Tool "hang" failed: MCP server "agentcore-test-server" did not answer within 400 ms; the request was cancelled.');
+      expect(toolMessages[0]!.content).toBe(
+        'Error: Tool "hang" failed: MCP server "agentcore-test-server" did not answer within 400 ms; the request was cancelled.',
+      );
       expect(isToolPairingValid(stored)).toBe(true);
       const seen = await slow.client.callTool({ name: "cancellations", arguments: {} });
       expect(seen.content).toEqual([{ type: "text", text: '["hang"]' }]);
@@ -135,7 +161,8 @@ describe("MCP tools over stdio", () => {
     expect(stored.map((message) => message.role)).toEqual(["user"]);
     expect(isToolPairingValid(stored)).toBe(true);
     const seen = async () => (await mcp.client.callTool({ name: "cancellations", arguments: {} })).content;
-    for (let tries = 0; tries < 50 && JSON.stringify(await seen()).indexOf("hang") < 0; tries++) await new Promise((done) => setTimeout(done, 20));
+    for (let tries = 0; tries < 50 && JSON.stringify(await seen()).indexOf("hang") < 0; tries++)
+      await new Promise((done) => setTimeout(done, 20));
     expect(await seen()).toEqual([{ type: "text", text: '["hang"]' }]);
   });
 
@@ -145,14 +172,20 @@ describe("MCP tools over stdio", () => {
     const tools = await doomed.tools();
     const first = await runToolCalls(tools, [{ name: "crash", arguments: {} }]);
     expect(first.result?.text).toBe("done");
-    expect(first.toolMessages[0]!.content).toBe('Error: Tool "crash" failed: The connection to MCP server "doomed" closed before it answered: the server exited or dropped the connection.');
+    expect(first.toolMessages[0]!.content).toBe(
+      'Error: Tool "crash" failed: The connection to MCP server "doomed" closed before it answered: the server exited or dropped the connection.',
+    );
     expect(isToolPairingValid(first.stored)).toBe(true);
     expect(await waitFor(() => !isAlive(pid))).toBe(true);
     const second = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 1 } }]);
     expect(second.toolMessages[0]!.content).toBe(
       'Error: Tool "add" failed: MCP server "doomed" is not connected: the connection was lost earlier (the server exited or dropped it); reconnecting is off (reconnect: false).',
     );
-    await expect(doomed.tools()).rejects.toMatchObject({ name: "MCPClientError", reason: "not-connected", server: "doomed" });
+    await expect(doomed.tools()).rejects.toMatchObject({
+      name: "MCPClientError",
+      reason: "not-connected",
+      server: "doomed",
+    });
     await doomed.close();
   });
 
@@ -162,7 +195,9 @@ describe("MCP tools over stdio", () => {
     const tools = await phoenix.tools();
     const before = serverProcesses();
     const first = await runToolCalls(tools, [{ name: "crash", arguments: {} }]);
-    expect(first.toolMessages[0]!.content).toBe('Error: Tool "crash" failed: The connection to MCP server "phoenix" closed before it answered: the server exited or dropped the connection.');
+    expect(first.toolMessages[0]!.content).toBe(
+      'Error: Tool "crash" failed: The connection to MCP server "phoenix" closed before it answered: the server exited or dropped the connection.',
+    );
     expect(await waitFor(() => !isAlive(pid))).toBe(true);
     // Concurrent calls after the death share one new process.
     const second = await runToolCalls(tools, [
@@ -192,7 +227,9 @@ describe("MCP tools over stdio", () => {
     await new Promise((done) => setTimeout(done, 20)); // the new process is being started
     await client.close();
     const { toolMessages } = await call;
-    expect(toolMessages[0]!.content).toBe('Error: Tool "add" failed: MCP server "brief" is not connected: its client was closed.');
+    expect(toolMessages[0]!.content).toBe(
+      'Error: Tool "add" failed: MCP server "brief" is not connected: its client was closed.',
+    );
     expect(await waitFor(() => serverProcesses().every((child) => before.includes(child) && child !== pid))).toBe(true);
   });
 
@@ -213,7 +250,9 @@ describe("MCP tools over stdio", () => {
     expect(client.client).toBe(lost); // the handshake with the new process had not finished
     expect(isToolPairingValid(stored)).toBe(true);
     // The reconnect goes on for the next call.
-    expect((await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }])).toolMessages[0]!.content).toBe("3");
+    expect((await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }])).toolMessages[0]!.content).toBe(
+      "3",
+    );
     expect(pidOf(client)).not.toBe(pid);
     await client.close();
   });
@@ -227,20 +266,42 @@ describe("MCP tools over stdio", () => {
     await client.close();
     expect(await waitFor(() => !isAlive(pid))).toBe(true);
     const { toolMessages } = await runToolCalls(tools, [{ name: "add", arguments: { a: 1, b: 2 } }]);
-    expect(toolMessages[0]!.content).toBe('Error: Tool "add" failed: MCP server "agentcore-test-server" is not connected: its client was closed.');
+    expect(toolMessages[0]!.content).toBe(
+      'Error: Tool "add" failed: MCP server "agentcore-test-server" is not connected: its client was closed.',
+    );
   });
 
   it("says which server could not be started", async () => {
-    const missing = createMCPClient({ transport: { type: "stdio", command: process.execPath, args: ["test/servers/no-such-server.js"], cwd: root, stderr: "ignore" }, name: "ghost" });
-    await expect(missing).rejects.toSatisfy((error) => MCPClientError.isInstance(error) && error.reason === "connect-failed" && error.server === "ghost");
+    const missing = createMCPClient({
+      transport: {
+        type: "stdio",
+        command: process.execPath,
+        args: ["test/servers/no-such-server.js"],
+        cwd: root,
+        stderr: "ignore",
+      },
+      name: "ghost",
+    });
+    await expect(missing).rejects.toSatisfy(
+      (error) => MCPClientError.isInstance(error) && error.reason === "connect-failed" && error.server === "ghost",
+    );
     await expect(missing).rejects.toThrow(/^Could not connect to MCP server "ghost": /);
-    await expect(createMCPClient({ transport: { type: "stdio", command: "agentcore-no-such-command" } })).rejects.toMatchObject({ reason: "connect-failed", server: "agentcore-no-such-command" });
+    await expect(
+      createMCPClient({ transport: { type: "stdio", command: "agentcore-no-such-command" } }),
+    ).rejects.toMatchObject({ reason: "connect-failed", server: "agentcore-no-such-command" });
   });
 
   it("rejects bad options with the fix", async () => {
-    await expect(createMCPClient({ transport: { type: "stdio" } as never })).rejects.toMatchObject({ name: "InvalidArgumentError", argument: "transport.command" });
-    await expect(createMCPClient({ transport: { type: "http", url: "not a url" } })).rejects.toMatchObject({ argument: "transport.url" });
+    await expect(createMCPClient({ transport: { type: "stdio" } as never })).rejects.toMatchObject({
+      name: "InvalidArgumentError",
+      argument: "transport.command",
+    });
+    await expect(createMCPClient({ transport: { type: "http", url: "not a url" } })).rejects.toMatchObject({
+      argument: "transport.url",
+    });
     await expect(createMCPClient({ transport: { type: "websocket" } as never })).rejects.toThrow(/needs a `transport`/);
-    await expect(createMCPClient({ transport: stdioServer, timeoutMs: 0 })).rejects.toMatchObject({ argument: "timeoutMs" });
+    await expect(createMCPClient({ transport: stdioServer, timeoutMs: 0 })).rejects.toMatchObject({
+      argument: "timeoutMs",
+    });
   });
 });

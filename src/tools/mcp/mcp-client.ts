@@ -71,7 +71,15 @@ export class MCPClient {
   private readonly inFlight = new Map<Client, number>();
 
   /** @internal Use `createMCPClient()`, which connects first. */
-  constructor(client: Client, options: { name: string; timeoutMs: number; reopen?: (signal: AbortSignal) => Promise<Client>; cannotReopen?: string }) {
+  constructor(
+    client: Client,
+    options: {
+      name: string;
+      timeoutMs: number;
+      reopen?: (signal: AbortSignal) => Promise<Client>;
+      cannotReopen?: string;
+    },
+  ) {
     this.current = client;
     this.name = options.name;
     this.timeoutMs = options.timeoutMs;
@@ -100,13 +108,16 @@ export class MCPClient {
     const collisions: string[] = [];
     for (const listedTool of listed) {
       const name = `${options.prefix ?? ""}${options.rename ? options.rename(listedTool.name) : listedTool.name}`;
-      if (!isValidToolName(name)) invalid.push(name === listedTool.name ? `"${name}"` : `"${name}" (from "${listedTool.name}")`);
+      if (!isValidToolName(name))
+        invalid.push(name === listedTool.name ? `"${name}"` : `"${name}" (from "${listedTool.name}")`);
       else if (Object.hasOwn(tools, name)) collisions.push(`"${name}"`);
       else tools[name] = this.toTool(listedTool);
     }
     if (invalid.length || collisions.length) {
       const problems = [
-        ...(invalid.length ? [`tool names providers refuse (they take 1-64 letters, digits, "_" or "-"): ${invalid.join(", ")}`] : []),
+        ...(invalid.length
+          ? [`tool names providers refuse (they take 1-64 letters, digits, "_" or "-"): ${invalid.join(", ")}`]
+          : []),
         ...(collisions.length ? [`tool names given twice: ${collisions.join(", ")}`] : []),
       ];
       throw new MCPClientError({
@@ -137,7 +148,11 @@ export class MCPClient {
       if (cursors.has(cursor)) break;
       cursors.add(cursor);
     }
-    throw new MCPClientError({ server: this.name, reason: "server-error", message: `MCP server "${this.name}" kept returning pages of tools (cursor "${cursor}" came back); the listing was stopped.` });
+    throw new MCPClientError({
+      server: this.name,
+      reason: "server-error",
+      message: `MCP server "${this.name}" kept returning pages of tools (cursor "${cursor}" came back); the listing was stopped.`,
+    });
   }
 
   /**
@@ -163,15 +178,30 @@ export class MCPClient {
     });
   }
 
-  private async callTool(name: string, args: Record<string, unknown>, runSignal: AbortSignal | undefined): Promise<unknown> {
+  private async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    runSignal: AbortSignal | undefined,
+  ): Promise<unknown> {
     // One signal per call: the SDK never removes the listener it adds, and a run's signal lives long.
     const controller = new AbortController();
     const abort = () => controller.abort(runSignal?.reason);
     if (runSignal?.aborted) abort();
     runSignal?.addEventListener("abort", abort, { once: true });
     try {
-      const result = await this.request(name, (client) => client.callTool({ name, arguments: args }, undefined, { signal: controller.signal, timeout: this.timeoutMs }), controller.signal);
-      if (result.isError) throw new MCPClientError({ server: this.name, reason: "tool-error", toolName: name, message: mcpToolResultText(result) || `MCP server "${this.name}" reported an error without a message.` });
+      const result = await this.request(
+        name,
+        (client) =>
+          client.callTool({ name, arguments: args }, undefined, { signal: controller.signal, timeout: this.timeoutMs }),
+        controller.signal,
+      );
+      if (result.isError)
+        throw new MCPClientError({
+          server: this.name,
+          reason: "tool-error",
+          toolName: name,
+          message: mcpToolResultText(result) || `MCP server "${this.name}" reported an error without a message.`,
+        });
       return mcpToolResultValue(result);
     } catch (error) {
       if (runSignal?.aborted || MCPClientError.isInstance(error)) throw error;
@@ -187,7 +217,11 @@ export class MCPClient {
    * lost, so the next request connects again; a request refused because the server no longer knows
    * the session never ran, and is sent once more on a new session.
    */
-  private async request<T>(toolName: string | undefined, send: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  private async request<T>(
+    toolName: string | undefined,
+    send: (client: Client) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const client = await this.ready(toolName, signal);
     try {
       return await this.track(client, send);
@@ -217,10 +251,17 @@ export class MCPClient {
 
   /** The current client, connected again first if the connection was lost. */
   private ready(toolName: string | undefined, signal?: AbortSignal): Promise<Client> | Client {
-    const refuse = (why: string) => new MCPClientError({ server: this.name, reason: "not-connected", ...(toolName ? { toolName } : {}), message: `MCP server "${this.name}" is not connected: ${why}.` });
+    const refuse = (why: string) =>
+      new MCPClientError({
+        server: this.name,
+        reason: "not-connected",
+        ...(toolName ? { toolName } : {}),
+        message: `MCP server "${this.name}" is not connected: ${why}.`,
+      });
     if (this.closing) throw refuse("its client was closed");
     if (!this.connectionLost) return this.current;
-    if (!this.reopen) throw refuse(`the connection was lost earlier (the server exited or dropped it)${this.cannotReopen}`);
+    if (!this.reopen)
+      throw refuse(`the connection was lost earlier (the server exited or dropped it)${this.cannotReopen}`);
     this.reconnecting ??= this.reconnect(toolName).finally(() => {
       this.reconnecting = undefined;
     });
@@ -233,13 +274,32 @@ export class MCPClient {
     try {
       client = await this.reopen!(this.closed.signal);
     } catch (error) {
-      if (this.closing) throw new MCPClientError({ server: this.name, reason: "not-connected", ...(toolName ? { toolName } : {}), message: `MCP server "${this.name}" is not connected: its client was closed.` });
-      const detail = MCPClientError.isInstance(error) ? error.message.replace(/^Could not connect to MCP server "[^"]*": /, "") : errorText(error);
-      throw new MCPClientError({ server: this.name, reason: "connect-failed", cause: error, ...(toolName ? { toolName } : {}), message: `The connection to MCP server "${this.name}" was lost and connecting again failed: ${detail} The next request tries again.` });
+      if (this.closing)
+        throw new MCPClientError({
+          server: this.name,
+          reason: "not-connected",
+          ...(toolName ? { toolName } : {}),
+          message: `MCP server "${this.name}" is not connected: its client was closed.`,
+        });
+      const detail = MCPClientError.isInstance(error)
+        ? error.message.replace(/^Could not connect to MCP server "[^"]*": /, "")
+        : errorText(error);
+      throw new MCPClientError({
+        server: this.name,
+        reason: "connect-failed",
+        cause: error,
+        ...(toolName ? { toolName } : {}),
+        message: `The connection to MCP server "${this.name}" was lost and connecting again failed: ${detail} The next request tries again.`,
+      });
     }
     if (this.closing) {
       await client.close().catch(() => undefined);
-      throw new MCPClientError({ server: this.name, reason: "not-connected", ...(toolName ? { toolName } : {}), message: `MCP server "${this.name}" is not connected: its client was closed.` });
+      throw new MCPClientError({
+        server: this.name,
+        reason: "not-connected",
+        ...(toolName ? { toolName } : {}),
+        message: `MCP server "${this.name}" is not connected: its client was closed.`,
+      });
     }
     this.current = client;
     this.connectionLost = false;
@@ -259,19 +319,35 @@ export class MCPClient {
     const base = { server: this.name, cause: error, ...(toolName ? { toolName } : {}) };
     const code = error instanceof McpError ? error.code : undefined;
     if (code === ErrorCode.RequestTimeout) {
-      return new MCPClientError({ ...base, reason: "timeout", message: `MCP server "${this.name}" did not answer within ${this.timeoutMs} ms; the request was cancelled.` });
+      return new MCPClientError({
+        ...base,
+        reason: "timeout",
+        message: `MCP server "${this.name}" did not answer within ${this.timeoutMs} ms; the request was cancelled.`,
+      });
     }
     if (code === ErrorCode.ConnectionClosed || this.closing || (code !== undefined && this.connectionLost)) {
       const why = this.closing ? "its client was closed" : "the server exited or dropped the connection";
-      return new MCPClientError({ ...base, reason: "connection-closed", message: `The connection to MCP server "${this.name}" closed before it answered: ${why}.` });
+      return new MCPClientError({
+        ...base,
+        reason: "connection-closed",
+        message: `The connection to MCP server "${this.name}" closed before it answered: ${why}.`,
+      });
     }
     if (code === undefined) {
       // Not a JSON-RPC answer: the transport could not send (an HTTP server that is gone).
       const cause = (error as { cause?: unknown } | undefined)?.cause;
       const detail = cause === undefined ? errorText(error) : `${errorText(error)} (${errorText(cause)})`;
-      return new MCPClientError({ ...base, reason: "connection-closed", message: `Could not reach MCP server "${this.name}": ${detail}.` });
+      return new MCPClientError({
+        ...base,
+        reason: "connection-closed",
+        message: `Could not reach MCP server "${this.name}": ${detail}.`,
+      });
     }
-    return new MCPClientError({ ...base, reason: "server-error", message: `MCP server "${this.name}" failed: ${errorText(error)}` });
+    return new MCPClientError({
+      ...base,
+      reason: "server-error",
+      message: `MCP server "${this.name}" failed: ${errorText(error)}`,
+    });
   }
 }
 
@@ -284,7 +360,12 @@ export async function createMCPClient(options: MCPClientOptions): Promise<MCPCli
   const timeoutMs = milliseconds(options, "timeoutMs", defaultTimeoutMs);
   const connectTimeoutMs = milliseconds(options, "connectTimeoutMs", defaultConnectTimeoutMs);
   const reconnect = options?.reconnect ?? true;
-  if (typeof reconnect !== "boolean") throw new InvalidArgumentError({ argument: "reconnect", value: reconnect, message: "reconnect must be true or false (default true)." });
+  if (typeof reconnect !== "boolean")
+    throw new InvalidArgumentError({
+      argument: "reconnect",
+      value: reconnect,
+      message: "reconnect must be true or false (default true).",
+    });
   let name = options.name;
   const connect = async (signal?: AbortSignal): Promise<Client> => {
     const { transport, description } = await createTransport(options.transport);
@@ -294,8 +375,16 @@ export async function createMCPClient(options: MCPClientOptions): Promise<MCPCli
       await client.connect(transport, { timeout: connectTimeoutMs, ...(signal ? { signal } : {}) });
     } catch (error) {
       await closeQuietly(client, transport);
-      const detail = error instanceof McpError && error.code === ErrorCode.RequestTimeout ? `no answer within ${connectTimeoutMs} ms` : errorText(error);
-      throw new MCPClientError({ server: name, reason: "connect-failed", cause: error, message: `Could not connect to MCP server "${name}": ${detail}. Check that it starts on its own and speaks MCP.` });
+      const detail =
+        error instanceof McpError && error.code === ErrorCode.RequestTimeout
+          ? `no answer within ${connectTimeoutMs} ms`
+          : errorText(error);
+      throw new MCPClientError({
+        server: name,
+        reason: "connect-failed",
+        cause: error,
+        message: `Could not connect to MCP server "${name}": ${detail}. Check that it starts on its own and speaks MCP.`,
+      });
     }
     return client;
   };
@@ -307,7 +396,9 @@ export async function createMCPClient(options: MCPClientOptions): Promise<MCPCli
     name: name!,
     timeoutMs,
     ...(reusable ? { reopen: connect } : {}),
-    cannotReopen: reconnect ? "; a transport object passed to createMCPClient cannot be reopened: create a new client" : "; reconnecting is off (reconnect: false)",
+    cannotReopen: reconnect
+      ? "; a transport object passed to createMCPClient cannot be reopened: create a new client"
+      : "; reconnecting is off (reconnect: false)",
   });
 }
 
@@ -328,13 +419,25 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  */
 function isExpiredSession(error: unknown): boolean {
   const status = (error as { code?: unknown } | undefined)?.code;
-  return error instanceof Error && (status === 404 || status === 400) && error.message.startsWith("Streamable HTTP error: Error POSTing");
+  return (
+    error instanceof Error &&
+    (status === 404 || status === 400) &&
+    error.message.startsWith("Streamable HTTP error: Error POSTing")
+  );
 }
 
-function milliseconds(options: MCPClientOptions | undefined, name: "timeoutMs" | "connectTimeoutMs", fallback: number): number {
+function milliseconds(
+  options: MCPClientOptions | undefined,
+  name: "timeoutMs" | "connectTimeoutMs",
+  fallback: number,
+): number {
   const value = options?.[name] ?? fallback;
   if (typeof value === "number" && Number.isFinite(value) && value > 0) return value;
-  throw new InvalidArgumentError({ argument: name, value, message: `${name} must be a positive number of milliseconds (default ${fallback}).` });
+  throw new InvalidArgumentError({
+    argument: name,
+    value,
+    message: `${name} must be a positive number of milliseconds (default ${fallback}).`,
+  });
 }
 
 async function closeQuietly(client: Client, transport: Transport): Promise<void> {

@@ -3,19 +3,36 @@ import { mcpToolResultText, mcpToolResultValue } from "./mcp-tool-result";
 
 describe("mcpToolResultValue", () => {
   it("joins text blocks", () => {
-    expect(mcpToolResultValue({ content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] })).toBe("a\n\nb");
+    expect(
+      mcpToolResultValue({
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      }),
+    ).toBe("a\n\nb");
     expect(mcpToolResultValue({ content: [] })).toBe("");
   });
 
   it("gives structured content alone, or with text that only repeats it, as the value", () => {
     const structuredContent = { n: 1, list: ["x"] };
     expect(mcpToolResultValue({ content: [], structuredContent })).toEqual(structuredContent);
-    expect(mcpToolResultValue({ content: [{ type: "text", text: '{ "n": 1, "list": ["x"] }' }], structuredContent })).toEqual(structuredContent);
+    expect(
+      mcpToolResultValue({ content: [{ type: "text", text: '{ "n": 1, "list": ["x"] }' }], structuredContent }),
+    ).toEqual(structuredContent);
   });
 
   it("keeps other text beside the structured content, which comes last as JSON", () => {
     const structuredContent = { n: 1 };
-    expect(mcpToolResultValue({ content: [{ type: "text", text: "One result." }, { type: "text", text: '{"n":1}' }], structuredContent })).toBe('One result.\n\n{"n":1}');
+    expect(
+      mcpToolResultValue({
+        content: [
+          { type: "text", text: "One result." },
+          { type: "text", text: '{"n":1}' },
+        ],
+        structuredContent,
+      }),
+    ).toBe('One result.\n\n{"n":1}');
   });
 
   it("reads the result of the 2024-10-07 protocol", () => {

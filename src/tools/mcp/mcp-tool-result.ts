@@ -43,8 +43,10 @@ function describeBlock(block: ContentBlock): string {
     case "resource": {
       const resource = block.resource;
       const type = resource.mimeType ? ` (${resource.mimeType})` : "";
-      if ("text" in resource && typeof resource.text === "string") return `[resource <${resource.uri}>${type}]\n${resource.text}`;
-      const size = "blob" in resource && typeof resource.blob === "string" ? `, ${formatBytes(base64Bytes(resource.blob))}` : "";
+      if ("text" in resource && typeof resource.text === "string")
+        return `[resource <${resource.uri}>${type}]\n${resource.text}`;
+      const size =
+        "blob" in resource && typeof resource.blob === "string" ? `, ${formatBytes(base64Bytes(resource.blob))}` : "";
       return `[resource <${resource.uri}>${type}${size} of binary data not shown]`;
     }
     default:

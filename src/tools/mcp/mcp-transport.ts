@@ -34,13 +34,20 @@ export interface MCPHttpTransportOptions {
 export type MCPTransportOptions = MCPStdioTransportOptions | MCPHttpTransportOptions | Transport;
 
 /** The transport for the options, and a name for the server until it tells its own. */
-export async function createTransport(options: MCPTransportOptions): Promise<{ transport: Transport; description: string }> {
+export async function createTransport(
+  options: MCPTransportOptions,
+): Promise<{ transport: Transport; description: string }> {
   if (isTransport(options)) return { transport: options, description: "MCP server" };
   const kind = (options as { type?: unknown } | undefined)?.type;
   if (kind === "stdio") {
     const stdio = options as MCPStdioTransportOptions;
     if (typeof stdio.command !== "string" || stdio.command === "") {
-      throw new InvalidArgumentError({ argument: "transport.command", value: stdio.command, message: 'A stdio MCP transport needs a `command`, e.g. { type: "stdio", command: "node", args: ["server.js"] }.' });
+      throw new InvalidArgumentError({
+        argument: "transport.command",
+        value: stdio.command,
+        message:
+          'A stdio MCP transport needs a `command`, e.g. { type: "stdio", command: "node", args: ["server.js"] }.',
+      });
     }
     // Loaded only for stdio, so agentcore/mcp over HTTP needs no child_process (edge runtimes).
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
@@ -59,7 +66,12 @@ export async function createTransport(options: MCPTransportOptions): Promise<{ t
     try {
       url = new URL(http.url);
     } catch (error) {
-      throw new InvalidArgumentError({ argument: "transport.url", value: http.url, message: `The MCP server URL "${String(http.url)}" is not a URL; pass the full endpoint, e.g. "http://127.0.0.1:3001/mcp".`, cause: error });
+      throw new InvalidArgumentError({
+        argument: "transport.url",
+        value: http.url,
+        message: `The MCP server URL "${String(http.url)}" is not a URL; pass the full endpoint, e.g. "http://127.0.0.1:3001/mcp".`,
+        cause: error,
+      });
     }
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     const transport = new StreamableHTTPClientTransport(url, {
@@ -71,11 +83,16 @@ export async function createTransport(options: MCPTransportOptions): Promise<{ t
   throw new InvalidArgumentError({
     argument: "transport",
     value: options,
-    message: 'createMCPClient() needs a `transport`: { type: "stdio", command, args? }, { type: "http", url, headers? }, or a Transport of the MCP SDK.',
+    message:
+      'createMCPClient() needs a `transport`: { type: "stdio", command, args? }, { type: "http", url, headers? }, or a Transport of the MCP SDK.',
   });
 }
 
 export function isTransport(value: unknown): value is Transport {
   const candidate = value as Partial<Transport> | undefined;
-  return typeof candidate?.start === "function" && typeof candidate.send === "function" && typeof candidate.close === "function";
+  return (
+    typeof candidate?.start === "function" &&
+    typeof candidate.send === "function" &&
+    typeof candidate.close === "function"
+  );
 }

@@ -14,12 +14,16 @@ function chatStore(): UpstashRedisMemoryStore | undefined {
   const url = process.env.UPSTASH_REDIS_REST_URL;
   const token = process.env.UPSTASH_REDIS_REST_TOKEN;
   if (!url || !token) return undefined;
-  store ??= new UpstashRedisMemoryStore({ client: new Redis({ url, token }), prefix: process.env.CHAT_STORE_PREFIX ?? "nextjs-chat:" });
+  store ??= new UpstashRedisMemoryStore({
+    client: new Redis({ url, token }),
+    prefix: process.env.CHAT_STORE_PREFIX ?? "nextjs-chat:",
+  });
   return store;
 }
 
 function notConfigured(): Response {
-  const error = "The edge route needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (your Upstash database's REST URL and token) in the server's environment.";
+  const error =
+    "The edge route needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (your Upstash database's REST URL and token) in the server's environment.";
   return Response.json({ error }, { status: 500 });
 }
 

@@ -10,7 +10,9 @@ export const dynamic = "force-dynamic";
  */
 function chatStore(): MemoryStore {
   const holder = globalThis as { agentcoreChatStore?: MemoryStore };
-  holder.agentcoreChatStore ??= new FileMemoryStore({ path: process.env.CHAT_STORE_PATH ?? ".agentcore/nextjs-chat.json" });
+  holder.agentcoreChatStore ??= new FileMemoryStore({
+    path: process.env.CHAT_STORE_PATH ?? ".agentcore/nextjs-chat.json",
+  });
   return holder.agentcoreChatStore;
 }
 
