@@ -27,7 +27,7 @@ import {
 } from "agentcore";
 import { Memory } from "@mastra/memory";
 import { InMemoryStore as MastraInMemoryStore } from "@mastra/core/storage";
-import { collectGarbage, formatMs, formatSample, summarise, table, type Benchmark, type Sample } from "./harness";
+import { collectGarbage, formatMs, formatSample, summarise, table, type Benchmark } from "./harness";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const text = (index: number) =>

@@ -106,12 +106,8 @@ export type {
 export { FullMemory } from "./strategies/full-memory";
 export { SlidingWindowMemory, type SlidingWindowMemoryOptions } from "./strategies/sliding-window";
 export { TokenWindowMemory, type TokenWindowMemoryOptions } from "./strategies/token-window";
-export {
-  SummaryMemory,
-  SummarizingMemory,
-  type SummaryMemoryOptions,
-  type SummarizingMemoryOptions,
-} from "./strategies/summary-memory";
+export { SummaryMemory, type SummaryMemoryOptions } from "./strategies/summary-memory";
+export { SummarizingMemory, type SummarizingMemoryOptions } from "./strategies/summarizing-memory";
 export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
 export type { WindowBehaviourOptions } from "./strategies/window-options";
 export { groupTurns, type TurnRange } from "./strategies/group-turns";

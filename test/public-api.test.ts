@@ -13,6 +13,7 @@ import type {
   UIMessage,
 } from "../src/index";
 
+// biome-ignore lint/suspicious/noExportsInTest: an exported type makes tsc check the names without an unused-type error
 export type FixedTypes = [
   AgentMessage,
   UIMessage,

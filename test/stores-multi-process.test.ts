@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { FileMemoryStore } from "../src/stores/file/file-memory-store";
 import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
 import { RedisMemoryStore } from "../src/stores/redis/redis-memory-store";

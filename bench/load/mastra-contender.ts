@@ -1,5 +1,5 @@
 // Mastra on PostgreSQL in bench/load.bench.ts: a turn as Mastra's Agent does it.
-import pg from "pg";
+import type pg from "pg";
 import { Memory } from "@mastra/memory";
 import { PostgresStore } from "@mastra/pg";
 import { cloneRows } from "./clone-rows";

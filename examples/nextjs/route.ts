@@ -11,6 +11,7 @@ import {
   streamText,
   tool,
   type LanguageModel,
+  type AgentMessage,
   type MemoryStore,
 } from "agentcore";
 import { z } from "zod";
@@ -32,7 +33,7 @@ export function createChatHandlers(options: { memoryStore: MemoryStore; model: (
     const session = await sessionFromRequest(request);
     if (!session) return new Response("Sign in first.", { status: 401 });
 
-    let messages;
+    let messages: AgentMessage[];
     try {
       const body = (await request.json()) as { messages?: unknown };
       messages = convertToModelMessages(body.messages); // untrusted: validated, typed errors

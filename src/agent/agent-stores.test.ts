@@ -1,9 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import type { AgentMessage } from "../messages/agent-message";
-import type { IMemoryStrategy } from "../strategies/memory-strategy";
+import { afterAll, describe, expect, it } from "vitest";
 import { SessionBusyError } from "../errors/session-busy-error";
 import { isToolPairingValid } from "../messages/validate-tool-pairing";
 import { FileMemoryStore } from "../stores/file/file-memory-store";

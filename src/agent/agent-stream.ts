@@ -136,7 +136,10 @@ class PartReader<T> implements AsyncIterator<T> {
     const reject = this.reject!;
     try {
       const result = this.step();
-      if (!result) return this.buffer.wait(this as PartReader<unknown>);
+      if (!result) {
+        this.buffer.wait(this as PartReader<unknown>);
+        return;
+      }
       this.resolve = this.reject = undefined;
       resolve(result);
     } catch (error) {

@@ -4,7 +4,6 @@ import { Agent } from "./agent";
 import type { AgentOptions } from "./agent-options";
 import { tool } from "../tools/tool";
 import { InMemoryStore } from "../stores/in-memory-store";
-import type { Fact, MemoryStore } from "../stores/memory-store";
 import type { AgentMessage } from "../messages/agent-message";
 import { isToolPairingValid } from "../messages/validate-tool-pairing";
 import { sixMethodStore } from "../stores/__fixtures__/six-method-store";

@@ -4,7 +4,7 @@ import { createAgent } from "./create-agent";
 import type { AgentEventMap } from "./agent-events";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { BufferMemory } from "../strategies/buffer-memory";
-import { SummarizingMemory } from "../strategies/summary-memory";
+import { SummarizingMemory } from "../strategies/summarizing-memory";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { SemanticMemoryProvider } from "../providers/semantic-memory-provider";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";

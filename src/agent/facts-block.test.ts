@@ -28,7 +28,7 @@ function blockOf(system: string): string {
   return system.slice(start, end + "</user_facts>".length);
 }
 
-function unescape(text: string): string {
+function unescapeFacts(text: string): string {
   return text.replace(/!\\\[/g, "![").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 }
 
@@ -86,8 +86,8 @@ describe("the facts block under a poisoning corpus", () => {
       );
       if (line.startsWith("- ")) {
         const [, key, value] = /^- ("(?:[^"\\]|\\.)*"): (".*")$/.exec(line)!;
-        const fact = stored.find((candidate) => candidate.key === JSON.parse(unescape(key!)));
-        expect(JSON.parse(unescape(value!))).toBe(fact!.value);
+        const fact = stored.find((candidate) => candidate.key === JSON.parse(unescapeFacts(key!)));
+        expect(JSON.parse(unescapeFacts(value!))).toBe(fact!.value);
       }
     }
     // The block is capped (default 1000 tokens, estimated at 3 characters a token).

@@ -15,6 +15,7 @@ export function hasLoneSurrogate(text: string): boolean {
 }
 
 // C0 and C1 control characters, DEL, and the Unicode line/paragraph separators.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const forbidden = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /**

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { nonNegativeOption } from "../errors/check-option";
 import type { SemanticDocument } from "./semantic-index";
 
 /** Options of `InMemorySemanticIndex`: ranking, then the memory bound. */
@@ -64,4 +66,53 @@ export interface InMemorySemanticIndexOptions {
   eviction?: "oldest" | "least-recently-recalled";
   /** Called with the documents evicted, e.g. to archive them elsewhere. Its errors are ignored. */
   onEvict?: (documents: SemanticDocument[]) => void;
+}
+
+/** The options with their defaults, checked (see `resolveOptions`). */
+export type ResolvedOptions = Required<Omit<InMemorySemanticIndexOptions, "onEvict">> &
+  Pick<InMemorySemanticIndexOptions, "onEvict">;
+
+/** Fills in the defaults and checks each option, throwing `InvalidArgumentError` for the first invalid one. */
+export function resolveOptions(options: InMemorySemanticIndexOptions): ResolvedOptions {
+  const k1 = nonNegativeOption(options.k1, "k1", 1.2);
+  const b = nonNegativeOption(options.b, "b", 0.75);
+  const contextWeight = nonNegativeOption(options.contextWeight, "contextWeight", 0.5);
+  const contextWindow = Math.floor(nonNegativeOption(options.contextWindow, "contextWindow", 2));
+  const questionWeight = nonNegativeOption(options.questionWeight, "questionWeight", 2);
+  const coordination = nonNegativeOption(options.coordination, "coordination", 1);
+  const speakerWeight = nonNegativeOption(options.speakerWeight, "speakerWeight", 1.5);
+  const timeWeight = nonNegativeOption(options.timeWeight, "timeWeight", 1.5);
+  const followWeight = nonNegativeOption(options.followWeight, "followWeight", 0.3);
+  const pruning = options.pruning ?? true;
+  const maxDocuments = options.maxDocuments ?? 10_000;
+  if (!(maxDocuments === Infinity || (Number.isInteger(maxDocuments) && maxDocuments >= 1))) {
+    throw new InvalidArgumentError({
+      argument: "maxDocuments",
+      value: options.maxDocuments,
+      message: "maxDocuments must be a positive integer or Infinity.",
+    });
+  }
+  const eviction = options.eviction ?? "oldest";
+  if (eviction !== "oldest" && eviction !== "least-recently-recalled") {
+    throw new InvalidArgumentError({
+      argument: "eviction",
+      value: options.eviction,
+      message: 'eviction must be "oldest" or "least-recently-recalled".',
+    });
+  }
+  return {
+    k1,
+    b,
+    contextWeight,
+    contextWindow,
+    questionWeight,
+    coordination,
+    speakerWeight,
+    timeWeight,
+    followWeight,
+    pruning,
+    maxDocuments,
+    eviction,
+    onEvict: options.onEvict,
+  };
 }

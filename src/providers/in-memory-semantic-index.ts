@@ -1,5 +1,3 @@
-import { InvalidArgumentError } from "../errors/invalid-argument-error";
-import { nonNegativeOption } from "../errors/check-option";
 import { analyzeText, asksWhen, mentionsTime } from "./text-analysis";
 import { followTerms, mergeFollowed } from "./follow-first-hits";
 import { pickEvictions } from "./pick-evictions";
@@ -13,9 +11,15 @@ import {
   type QueryTerm,
 } from "./lexical-search";
 import { norm, topK } from "./top-k";
-import { ANY, DocumentColumns } from "./document-columns";
+import { DocumentColumns } from "./document-columns";
 import { PostingLists, type PostingList } from "./posting-lists";
-import type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
+import { SearchScratch } from "./search-scratch";
+import { SessionChains } from "./session-chains";
+import {
+  resolveOptions,
+  type InMemorySemanticIndexOptions,
+  type ResolvedOptions,
+} from "./in-memory-semantic-index-options";
 import {
   matchesFilter,
   type ScoredDocument,
@@ -44,71 +48,28 @@ interface Entry {
  * hit's score lent to its neighbouring turns; vector search is exact cosine similarity.
  */
 export class InMemorySemanticIndex implements SemanticIndex {
-  private readonly k1: number;
-  private readonly b: number;
-  private readonly contextWeight: number;
-  private readonly contextWindow: number;
-  private readonly questionWeight: number;
-  private readonly coordination: number;
-  private readonly speakerWeight: number;
-  private readonly timeWeight: number;
-  private readonly followWeight: number;
-  private readonly pruning: boolean;
+  private readonly options: ResolvedOptions;
   private entries: (Entry | undefined)[] = [];
   private readonly ordinalById = new Map<string, number>();
-  /** Session → message id → ordinal (the keys are the documents' own strings). */
-  private readonly ordinalByMessage = new Map<string, Map<string, number>>();
-  private readonly tails = new Map<string, number>();
-  private readonly heads = new Map<string, number>();
   /** term → its postings and their bounds; dead ordinals are skipped. */
   private readonly postings = new PostingLists();
   /** Length, session and user of each ordinal, for the searches. */
   private readonly columns = new DocumentColumns();
+  /** Each session's order, linked through `columns`, and its documents by message id. */
+  private readonly chains = new SessionChains(this.columns);
   /** Speaker term → documents it speaks, so a query knows which of its terms name a speaker. */
   private readonly speakers = new Map<string, number>();
   private liveCount = 0;
-  private scratchOwn = new Float64Array(0);
-  private scratchSeen = new Uint8Array(0);
-  private scratchMatched = new Float64Array(0);
-  private scratchFlags = new Uint8Array(0);
+  private readonly scratch = new SearchScratch();
   private totalLength = 0;
   private deadPostings = 0;
   private livePostings = 0;
-  private readonly maxDocuments: number;
-  private readonly eviction: "oldest" | "least-recently-recalled";
-  private readonly onEvict: ((documents: SemanticDocument[]) => void) | undefined;
   private tick = 0;
   /** Every ordinal below it is dead: where the search for the oldest live document starts. */
   private oldest = 0;
 
   constructor(options: InMemorySemanticIndexOptions = {}) {
-    this.k1 = nonNegativeOption(options.k1, "k1", 1.2);
-    this.b = nonNegativeOption(options.b, "b", 0.75);
-    this.contextWeight = nonNegativeOption(options.contextWeight, "contextWeight", 0.5);
-    this.contextWindow = Math.floor(nonNegativeOption(options.contextWindow, "contextWindow", 2));
-    this.questionWeight = nonNegativeOption(options.questionWeight, "questionWeight", 2);
-    this.coordination = nonNegativeOption(options.coordination, "coordination", 1);
-    this.speakerWeight = nonNegativeOption(options.speakerWeight, "speakerWeight", 1.5);
-    this.timeWeight = nonNegativeOption(options.timeWeight, "timeWeight", 1.5);
-    this.followWeight = nonNegativeOption(options.followWeight, "followWeight", 0.3);
-    this.pruning = options.pruning ?? true;
-    this.maxDocuments = options.maxDocuments ?? 10_000;
-    if (!(this.maxDocuments === Infinity || (Number.isInteger(this.maxDocuments) && this.maxDocuments >= 1))) {
-      throw new InvalidArgumentError({
-        argument: "maxDocuments",
-        value: options.maxDocuments,
-        message: "maxDocuments must be a positive integer or Infinity.",
-      });
-    }
-    this.eviction = options.eviction ?? "oldest";
-    if (this.eviction !== "oldest" && this.eviction !== "least-recently-recalled") {
-      throw new InvalidArgumentError({
-        argument: "eviction",
-        value: options.eviction,
-        message: 'eviction must be "oldest" or "least-recently-recalled".',
-      });
-    }
-    this.onEvict = options.onEvict;
+    this.options = resolveOptions(options);
   }
 
   /** Live documents. */
@@ -118,7 +79,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
 
   async add(documents: SemanticDocument[]): Promise<void> {
     for (const document of documents) this.addOne(document);
-    if (this.liveCount > this.maxDocuments) this.evict(this.liveCount - this.maxDocuments);
+    const { maxDocuments } = this.options;
+    if (this.liveCount > maxDocuments) this.evict(this.liveCount - maxDocuments);
   }
 
   async searchText(query: string, filter: SemanticFilter, limit: number): Promise<ScoredDocument[]> {
@@ -126,45 +88,18 @@ export class InMemorySemanticIndex implements SemanticIndex {
     for (const term of analyzeText(query)) queryTerms.set(term, (queryTerms.get(term) ?? 0) + 1);
     if (queryTerms.size === 0 || this.liveCount === 0 || limit <= 0) return [];
     const averageLength = this.totalLength / this.liveCount || 1;
-    const { k1, b } = this;
+    const { k1, b, contextWeight, contextWindow, questionWeight, followWeight } = this.options;
     const lengthNorm = b / averageLength;
     const saturation = (frequency: number, length: number) =>
       (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * length));
     const idf = (frequency: number) => Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
-    // Scratch arrays indexed by ordinal, reused between searches (this method never awaits, so
-    // searches cannot interleave) and reset through the list of what was touched: the search
-    // writes only at ordinals it first checked against the filter.
-    const size = this.entries.length;
-    if (this.scratchOwn.length < size) {
-      const capacity = Math.max(size, this.scratchOwn.length * 2, 1024);
-      this.scratchOwn = new Float64Array(capacity);
-      this.scratchMatched = new Float64Array(capacity);
-      this.scratchSeen = new Uint8Array(capacity);
-      this.scratchFlags = new Uint8Array(capacity);
-    }
-    const seen = this.scratchSeen; // 0 unknown, 1 passes the filter, 2 does not
-    const checked: number[] = [];
-    // The scope compared as interned codes; only tags need the document itself.
-    const { sessions, users } = this.columns;
-    const session = this.columns.codeOf(filter.sessionId);
-    const user = this.columns.codeOf(filter.userId);
-    const byTags = (filter.tags?.length ?? 0) > 0;
+    // The scratch arrays (see `SearchScratch`): this method never awaits, so searches cannot interleave.
     const entries = this.entries;
-    const passes = (ordinal: number) => {
-      if (seen[ordinal] === 0) {
-        const entry = entries[ordinal];
-        const inScope =
-          entry !== undefined &&
-          (session === ANY || sessions[ordinal] === session) &&
-          (user === ANY || users[ordinal] === user);
-        seen[ordinal] = inScope && (!byTags || matchesFilter(entry.document, filter)) ? 1 : 2;
-        checked.push(ordinal);
-      }
-      return seen[ordinal] === 1;
-    };
+    const scratch = this.scratch;
+    const passes = scratch.begin(entries, this.columns, filter);
     const lending =
-      this.contextWeight > 0 && this.contextWindow > 0
-        ? { weight: this.contextWeight, window: this.contextWindow, questionWeight: this.questionWeight }
+      contextWeight > 0 && contextWindow > 0
+        ? { weight: contextWeight, window: contextWindow, questionWeight }
         : undefined;
     // A query's terms (posting lists, with their frequency in it), IDF mass and boosts.
     const prepare = (counts: readonly [PostingList | undefined, number][], when: boolean) => {
@@ -186,24 +121,24 @@ export class InMemorySemanticIndex implements SemanticIndex {
       }
       for (const [postings] of counts)
         if (postings && this.speakers.has(postings.term)) named.push(this.columns.codeOf(postings.term));
-      const speakerWeight = named.length > 0 ? this.speakerWeight : 1;
-      const timeWeight = when ? this.timeWeight : 1;
+      const speakerWeight = named.length > 0 ? this.options.speakerWeight : 1;
+      const timeWeight = when ? this.options.timeWeight : 1;
       const corpus: LexicalCorpus = {
         lengths: this.columns.lengths,
         columns: this.columns,
         passes,
         saturation,
-        coordination: this.coordination,
+        coordination: this.options.coordination,
         lending,
         boost: boostOf(this.columns, named, speakerWeight, timeWeight),
         maxBoost: Math.max(1, speakerWeight) * Math.max(1, timeWeight),
-        own: this.scratchOwn,
-        matched: this.scratchMatched,
-        flags: this.scratchFlags,
+        own: scratch.own,
+        matched: scratch.matched,
+        flags: scratch.flags,
       };
       return { terms, mass, corpus };
     };
-    const search = this.pruning ? searchPruned : searchExhaustive;
+    const search = this.options.pruning ? searchPruned : searchExhaustive;
     try {
       const first = prepare(
         [...queryTerms].map(([term, count]) => [this.postings.get(term), count]),
@@ -212,7 +147,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
       if (first.terms.length === 0) return [];
       const ranked = search(first.terms, first.mass, first.corpus, limit);
       const hits = ranked.map(([ordinal]) => ordinal);
-      const expansion = this.followWeight > 0 ? followTerms(hits, entries, queryTerms, idf) : [];
+      const expansion = followWeight > 0 ? followTerms(hits, entries, queryTerms, idf) : [];
       if (expansion.length === 0) return this.results(ranked);
       // Follow the first hits. Every document the follow-up query scores (its terms are rare: a
       // few) joins the query's best, scored by the query too; any other document keeps its score
@@ -233,14 +168,9 @@ export class InMemorySemanticIndex implements SemanticIndex {
           score,
         ]),
       );
-      return this.results(topK(mergeFollowed(byQuery, byFollowUp, this.followWeight), limit));
+      return this.results(topK(mergeFollowed(byQuery, byFollowUp, followWeight), limit));
     } finally {
-      for (const ordinal of checked) {
-        seen[ordinal] = 0;
-        this.scratchOwn[ordinal] = 0;
-        this.scratchMatched[ordinal] = 0;
-        this.scratchFlags[ordinal] = 0;
-      }
+      scratch.end();
     }
   }
 
@@ -305,8 +235,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private addOne(document: SemanticDocument): void {
     if (this.ordinalById.has(document.id)) this.remove(this.ordinalById.get(document.id)!);
     const chain = document.sessionId ?? "";
-    const replaced =
-      document.messageId === undefined ? undefined : this.ordinalByMessage.get(chain)?.get(document.messageId);
+    const replaced = this.chains.holding(chain, document.messageId);
     const ordinal = this.entries.length;
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
@@ -329,33 +258,13 @@ export class InMemorySemanticIndex implements SemanticIndex {
       speaker: entry.speaker,
       dated: mentionsTime(document.content),
     });
-    const { previous, next } = this.columns;
     if (replaced !== undefined && this.entries[replaced]) {
       // Take the old document's place in its session's order.
-      previous[ordinal] = previous[replaced]!;
-      next[ordinal] = next[replaced]!;
-      previous[replaced] = NONE;
-      next[replaced] = NONE;
-      if (previous[ordinal] !== NONE) next[previous[ordinal]!] = ordinal;
-      else this.heads.set(chain, ordinal);
-      if (next[ordinal] !== NONE) previous[next[ordinal]!] = ordinal;
-      else this.tails.set(chain, ordinal);
+      this.chains.replace(ordinal, replaced, chain);
       this.remove(replaced, false);
-    } else {
-      const tail = this.tails.get(chain);
-      if (tail === undefined) this.heads.set(chain, ordinal);
-      else {
-        previous[ordinal] = tail;
-        next[tail] = ordinal;
-      }
-      this.tails.set(chain, ordinal);
-    }
+    } else this.chains.append(ordinal, chain);
     this.ordinalById.set(document.id, ordinal);
-    if (document.messageId !== undefined) {
-      let messages = this.ordinalByMessage.get(chain);
-      if (!messages) this.ordinalByMessage.set(chain, (messages = new Map()));
-      messages.set(document.messageId, ordinal);
-    }
+    if (document.messageId !== undefined) this.chains.setMessage(chain, document.messageId, ordinal);
     for (const [term, count] of counts) {
       const list = this.postings.add(term, ordinal, count, terms.length);
       list.documents++;
@@ -370,24 +279,10 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private remove(ordinal: number, unlink = true): void {
     const entry = this.entries[ordinal];
     if (!entry) return;
-    if (unlink) {
-      const { previous, next } = this.columns;
-      const before = previous[ordinal]!;
-      const after = next[ordinal]!;
-      if (before !== NONE) next[before] = after;
-      else if (after !== NONE) this.heads.set(entry.chain, after);
-      else this.heads.delete(entry.chain);
-      if (after !== NONE) previous[after] = before;
-      else if (before !== NONE) this.tails.set(entry.chain, before);
-      else this.tails.delete(entry.chain);
-    }
+    if (unlink) this.chains.unlink(ordinal, entry.chain);
     for (const list of entry.terms) list.documents--;
     if (this.ordinalById.get(entry.document.id) === ordinal) this.ordinalById.delete(entry.document.id);
-    const messages = entry.document.messageId === undefined ? undefined : this.ordinalByMessage.get(entry.chain);
-    if (messages?.get(entry.document.messageId!) === ordinal) {
-      messages.delete(entry.document.messageId!);
-      if (messages.size === 0) this.ordinalByMessage.delete(entry.chain);
-    }
+    this.chains.deleteMessage(entry.chain, entry.document.messageId, ordinal);
     const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
     if (speaking > 0) this.speakers.set(entry.speaker!, speaking);
     else if (entry.speaker !== undefined) this.speakers.delete(entry.speaker);
@@ -405,13 +300,13 @@ export class InMemorySemanticIndex implements SemanticIndex {
 
   /** Removes `count` documents by the eviction policy and tells `onEvict`. */
   private evict(count: number): void {
-    const chosen = pickEvictions(this.entries, this.oldest, count, this.eviction);
+    const chosen = pickEvictions(this.entries, this.oldest, count, this.options.eviction);
     const evicted = chosen.map((ordinal) => this.entries[ordinal]!.document);
     for (const ordinal of chosen) this.remove(ordinal);
     while (this.oldest < this.entries.length && !this.entries[this.oldest]) this.oldest++;
     this.compactIfSparse();
     try {
-      this.onEvict?.(evicted);
+      this.options.onEvict?.(evicted);
     } catch {
       // An archiving callback must not break a write.
     }
@@ -439,16 +334,13 @@ export class InMemorySemanticIndex implements SemanticIndex {
       if (entry) next[ordinal] = live.push(entry) - 1;
     });
     const map = (ordinal: number) => (ordinal === NONE ? NONE : next[ordinal]!);
-    for (const table of [this.ordinalById, ...this.ordinalByMessage.values(), this.heads, this.tails])
-      for (const [key, ordinal] of table) table.set(key, map(ordinal));
+    for (const [key, ordinal] of this.ordinalById) this.ordinalById.set(key, map(ordinal));
+    this.chains.renumber(map);
     this.postings.rebuild(map, (ordinal) => this.entries[ordinal]!.length);
     this.columns.renumber(next, live.length);
     this.deadPostings = 0;
     this.entries = live;
     this.oldest = 0;
-    this.scratchOwn = new Float64Array(0);
-    this.scratchSeen = new Uint8Array(0);
-    this.scratchMatched = new Float64Array(0);
-    this.scratchFlags = new Uint8Array(0);
+    this.scratch.clear();
   }
 }

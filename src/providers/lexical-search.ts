@@ -6,7 +6,8 @@ import {
   type LendingOptions,
   type ScoringColumns,
 } from "./lexical-scoring";
-import { topK } from "./top-k";
+import { seek } from "./posting-lists";
+import { kthLargest, pushBounded, topK } from "./top-k";
 
 /**
  * The two lexical searches of `InMemorySemanticIndex`. `searchExhaustive` scores every posting of
@@ -236,13 +237,6 @@ export function searchPruned(
   }
 }
 
-/** The k-th largest of `values` (k ≤ length). */
-function kthLargest(values: readonly number[], k: number): number {
-  const heap: number[] = [];
-  for (const value of values) if (heap.length < k || value > heap[0]!) pushBounded(heap, value, k);
-  return heap[0]!;
-}
-
 /** Own score of a document from its term frequencies (0: absent), summed in query order. */
 function ownScore(
   terms: readonly QueryTerm[],
@@ -367,49 +361,4 @@ export function scoreEach(
     return score;
   };
   return ordinals.map((ordinal) => finalScore(ordinal, corpus.columns, ownOf, corpus.lending, corpus.boost));
-}
-
-/** Pushes onto a min-heap kept at most `limit` long (dropping its smallest). */
-function pushBounded(heap: number[], value: number, limit: number): void {
-  if (heap.length === limit) {
-    heap[0] = value;
-    for (let index = 0; ; ) {
-      const left = 2 * index + 1;
-      const right = left + 1;
-      let least = index;
-      if (left < heap.length && heap[left]! < heap[least]!) least = left;
-      if (right < heap.length && heap[right]! < heap[least]!) least = right;
-      if (least === index) return;
-      [heap[least], heap[index]] = [heap[index]!, heap[least]!];
-      index = least;
-    }
-  }
-  heap.push(value);
-  for (let index = heap.length - 1; index > 0; ) {
-    const parent = (index - 1) >> 1;
-    if (heap[parent]! <= heap[index]!) return;
-    [heap[parent], heap[index]] = [heap[index]!, heap[parent]!];
-    index = parent;
-  }
-}
-
-/** First pair position at or after `from` whose ordinal is at least `target` (galloping, then binary search). */
-function seek(list: Int32Array, from: number, target: number): number {
-  if (from >= list.length || list[from]! >= target) return from;
-  let low = from; // list[low] < target
-  let step = 2;
-  let high = from + step;
-  while (high < list.length && list[high]! < target) {
-    low = high;
-    step *= 2;
-    high = low + step;
-  }
-  high = Math.min(high, list.length);
-  // Invariant: list[low] < target; list[high] >= target or high = length; both even.
-  while (high - low > 2) {
-    const middle = low + (((high - low) >> 2) << 1);
-    if (list[middle]! < target) low = middle;
-    else high = middle;
-  }
-  return high;
 }

@@ -72,3 +72,24 @@ export class PostingLists {
     }
   }
 }
+
+/** First pair position at or after `from` whose ordinal is at least `target` (galloping, then binary search). */
+export function seek(list: Int32Array, from: number, target: number): number {
+  if (from >= list.length || list[from]! >= target) return from;
+  let low = from; // list[low] < target
+  let step = 2;
+  let high = from + step;
+  while (high < list.length && list[high]! < target) {
+    low = high;
+    step *= 2;
+    high = low + step;
+  }
+  high = Math.min(high, list.length);
+  // Invariant: list[low] < target; list[high] >= target or high = length; both even.
+  while (high - low > 2) {
+    const middle = low + (((high - low) >> 2) << 1);
+    if (list[middle]! < target) low = middle;
+    else high = middle;
+  }
+  return high;
+}

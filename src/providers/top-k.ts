@@ -33,6 +33,37 @@ export function topK(scores: Map<number, number>, limit: number): [number, numbe
   return heap.sort((left, right) => (better(left, right) ? -1 : 1));
 }
 
+/** Pushes onto a min-heap kept at most `limit` long (dropping its smallest). */
+export function pushBounded(heap: number[], value: number, limit: number): void {
+  if (heap.length === limit) {
+    heap[0] = value;
+    for (let index = 0; ; ) {
+      const left = 2 * index + 1;
+      const right = left + 1;
+      let least = index;
+      if (left < heap.length && heap[left]! < heap[least]!) least = left;
+      if (right < heap.length && heap[right]! < heap[least]!) least = right;
+      if (least === index) return;
+      [heap[least], heap[index]] = [heap[index]!, heap[least]!];
+      index = least;
+    }
+  }
+  heap.push(value);
+  for (let index = heap.length - 1; index > 0; ) {
+    const parent = (index - 1) >> 1;
+    if (heap[parent]! <= heap[index]!) return;
+    [heap[parent], heap[index]] = [heap[index]!, heap[parent]!];
+    index = parent;
+  }
+}
+
+/** The k-th largest of `values` (k ≤ length). */
+export function kthLargest(values: readonly number[], k: number): number {
+  const heap: number[] = [];
+  for (const value of values) if (heap.length < k || value > heap[0]!) pushBounded(heap, value, k);
+  return heap[0]!;
+}
+
 export function norm(vector: number[]): number {
   let sum = 0;
   for (const value of vector) sum += value * value;

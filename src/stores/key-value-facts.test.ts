@@ -10,7 +10,8 @@ import { InMemoryStore } from "./in-memory-store";
 import type { Fact, MemoryStore } from "./memory-store";
 import { KeyValueStore } from "./__fixtures__/key-value-store";
 import { sixMethodStore } from "./__fixtures__/six-method-store";
-import { adaptStore, factStoreKey } from "./store-adapter";
+import { factStoreKey } from "./fact-storage";
+import { adaptStore } from "./store-adapter";
 
 const fact = (key: string, value: string): Fact => ({ key, value, createdAt: 5, updatedAt: 6, messageId: "m1" });
 

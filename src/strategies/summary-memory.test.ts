@@ -10,7 +10,8 @@ import { InMemoryStore } from "../stores/in-memory-store";
 import type { SummaryRecord } from "../stores/memory-store";
 import { MockLanguageModel, type MockResponse } from "../testing/mock-language-model";
 import { tool } from "../tools/tool";
-import { SummarizingMemory, SummaryMemory } from "./summary-memory";
+import { SummarizingMemory } from "./summarizing-memory";
+import { SummaryMemory } from "./summary-memory";
 
 /** An InMemoryStore that also keeps summary records (the optional capability). */
 class StoreWithSummaries extends InMemoryStore {

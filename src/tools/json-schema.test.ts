@@ -79,6 +79,7 @@ describe("jsonSchema()", () => {
         type: "object",
         properties: { a: { type: "string" } },
         if: { required: ["a"] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then is the point of this test
         then: { required: ["b"] },
       }),
       execute: () => "ran",

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { isJsonSchema, type JsonSchema } from "./json-schema";

@@ -40,9 +40,11 @@ export function Chat({ api, title }: { api: string; title: string }) {
           <li key={message.id} data-role={message.role} style={{ margin: "0.75rem 0" }}>
             <strong>{message.role === "user" ? "You" : "Assistant"}: </strong>
             {message.parts.map((part, index) => {
+              // biome-ignore lint/suspicious/noArrayIndexKey: a message's parts never reorder
               if (part.type === "text") return <span key={index}>{part.text}</span>;
               if (part.type.startsWith("tool-") && "state" in part) {
                 return (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a message's parts never reorder
                   <code key={index} data-tool={part.type.slice(5)} style={{ display: "block", color: "#555" }}>
                     {part.type.slice(5)} {part.state === "output-available" ? "✓" : "…"}
                   </code>

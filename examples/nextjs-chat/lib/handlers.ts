@@ -9,6 +9,7 @@ import {
   InvalidMessageError,
   streamText,
   tool,
+  type AgentMessage,
   type MemoryStore,
 } from "agentcore";
 import { cookies } from "next/headers";
@@ -37,7 +38,7 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
   const session = await readSession((await cookies()).get(SESSION_COOKIE)?.value);
   if (!session) return Response.json({ error: "No session: load the page first." }, { status: 401 });
 
-  let messages;
+  let messages: AgentMessage[];
   try {
     const body = (await request.json()) as { messages?: unknown };
     messages = convertToModelMessages(body.messages);

@@ -1,5 +1,5 @@
 import { errorText } from "../../errors/error-text";
-import { writeSync } from "node:fs";
+import { type Stats, writeSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import type { AtomicWriter } from "./atomic-writer";
 import {
@@ -288,7 +288,7 @@ export class JournalFile {
     await this.closeHandle();
     await this.writer.write(this.path, header);
     const handle = await open(this.path, "r+");
-    let stats;
+    let stats: Stats;
     try {
       stats = await handle.stat();
     } catch (error) {
@@ -308,7 +308,7 @@ export class JournalFile {
     if (this.handle === undefined || this.handleIno !== this.ino) {
       await this.closeHandle();
       const handle = await open(this.path, "r+");
-      let stats;
+      let stats: Stats;
       try {
         stats = await handle.stat();
       } catch (error) {

@@ -1,2 +1,3 @@
 // agentcore/postgres: needs the optional peer `pg`.
-export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./postgres-memory-store";
+export { PostgresMemoryStore } from "./postgres-memory-store";
+export type { PostgresMemoryStoreOptions } from "./postgres-memory-store-options";

@@ -1,5 +1,4 @@
-import type { Pool, PoolClient } from "pg";
-import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import type { Pool } from "pg";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type {
@@ -12,7 +11,6 @@ import type {
   SummaryRecord,
 } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
-import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
@@ -22,41 +20,11 @@ import { PostgresAppendBatcher } from "./postgres-append-batcher";
 import { PostgresSessionLeases } from "./postgres-session-leases";
 import { PostgresTurnFolding } from "./postgres-turn-folding";
 import { PostgresTurnSql, uniqueById, type TailRow } from "./postgres-turn-sql";
-import { isConnectionError, namedStatement, postgresStoreError } from "./postgres-statements";
+import { isConnectionError, PostgresStatements, postgresStoreError } from "./postgres-statements";
 import { entryOf, type SessionRow } from "./postgres-session-rows";
+import { checkPostgresOptions, type PostgresMemoryStoreOptions } from "./postgres-memory-store-options";
 
-/** Options of {@link PostgresMemoryStore}. */
-export interface PostgresMemoryStoreOptions {
-  /** A `pg` Pool you own (`new pg.Pool({ connectionString })`). The store never ends it. */
-  pool: Pool;
-  /** Schema of the tables; created when missing. Lower-case letters, digits, `_`. @default "public" */
-  schema?: string;
-  /** Put before each table name. Lower-case letters, digits, `_`. @default "agentcore_" */
-  tablePrefix?: string;
-  /**
-   * Milliseconds a session lock (`lockSession`) lasts without renewal; renewed every third of
-   * it while held. A process that dies holding a lock blocks its session this long. At least
-   * 1000. @default 30000
-   */
-  lockLeaseMs?: number;
-  /**
-   * Send the store's statements as named prepared statements (parsed and planned once per
-   * connection; measured: about 40% less PostgreSQL CPU per turn). Turn it off behind a pooler
-   * that cannot keep prepared statements across transactions (PgBouncer in transaction mode
-   * before 1.21, or without `max_prepared_statements`). @default true
-   */
-  preparedStatements?: boolean;
-}
-
-const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 const store = "PostgresMemoryStore";
-const knownOptions = [
-  "pool",
-  "schema",
-  "tablePrefix",
-  "lockLeaseMs",
-  "preparedStatements",
-] as const satisfies readonly (keyof PostgresMemoryStoreOptions)[];
 
 /**
  * Keeps sessions in PostgreSQL, for agents served by many processes or machines.
@@ -83,48 +51,22 @@ export class PostgresMemoryStore implements MemoryStore {
   private readonly appends: PostgresAppendBatcher;
   /** The agent's folded turn statements (internal, see `TurnFolding`). */
   readonly [turnFolding]: PostgresTurnFolding;
-  private readonly preparedStatements: boolean;
-  private ready: Promise<void> | undefined;
+  private readonly statements: PostgresStatements;
 
   constructor(options: PostgresMemoryStoreOptions) {
-    if (
-      options == null ||
-      typeof options !== "object" ||
-      options.pool == null ||
-      typeof options.pool.query !== "function"
-    ) {
-      throw new InvalidArgumentError({
-        argument: "pool",
-        message:
-          'new PostgresMemoryStore() needs { pool }: a pg Pool, e.g. new pg.Pool({ connectionString: "postgres://…" }).',
-      });
-    }
-    rejectUnknownOptions(store, options, knownOptions, {
-      tableName: "tablePrefix",
-      prefix: "tablePrefix",
-      client: "pool",
-      connectionString: "pool",
-    });
-    this.pool = options.pool;
-    this.schema = checkIdentifier(options.schema ?? "public", "schema");
-    this.tablePrefix = checkIdentifier(options.tablePrefix ?? "agentcore_", "tablePrefix");
+    const checked = checkPostgresOptions(store, options);
+    this.pool = checked.pool;
+    this.schema = checked.schema;
+    this.tablePrefix = checked.tablePrefix;
     this.tables = postgresTables(this.schema, this.tablePrefix);
-    this.preparedStatements = options.preparedStatements ?? true;
-    const leaseMs = options.lockLeaseMs ?? 30_000;
-    if (!Number.isInteger(leaseMs) || leaseMs < 1000) {
-      throw new InvalidArgumentError({
-        argument: "lockLeaseMs",
-        value: leaseMs,
-        message: `lockLeaseMs must be an integer of at least 1000, got ${String(leaseMs)}.`,
-      });
-    }
+    this.statements = new PostgresStatements(this.pool, store, checked.preparedStatements, () => this.migrate());
     const run = <Row extends object>(
       operation: string,
       sessionId: string | undefined,
       sql: string,
       values: unknown[],
-    ) => this.query<Row>(operation, sessionId, sql, values);
-    this.leases = new PostgresSessionLeases(this.tables.locks, leaseMs, run);
+    ) => this.statements.query<Row>(operation, sessionId, sql, values);
+    this.leases = new PostgresSessionLeases(this.tables.locks, checked.lockLeaseMs, run);
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(
       this.tables,
@@ -134,7 +76,7 @@ export class PostgresMemoryStore implements MemoryStore {
         fenceAndRelease: (session, token) => this.leases.fenceAndRelease(session, token),
         table: this.tables.locks,
       },
-      async (sql, values) => (await this.pool.query(this.statement(sql, values))).rows,
+      async (sql, values) => (await this.pool.query(this.statements.statement(sql, values))).rows,
       isConnectionError,
       // One statement in flight: measured against 2 and 4 in the load benchmark, it spent the least PostgreSQL CPU per turn (1.6 ms against 1.9 and 2.1) with as many turns per second.
       1,
@@ -156,14 +98,14 @@ export class PostgresMemoryStore implements MemoryStore {
    * processes migrate once. Safe to call any number of times; runs on first use anyway.
    */
   async migrate(): Promise<void> {
-    await this.transaction("migrate", undefined, (client) =>
+    await this.statements.transaction("migrate", undefined, (client) =>
       migrateTables(client, { schema: this.schema, tablePrefix: this.tablePrefix, tables: this.tables, store }),
     );
   }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
     validateSessionId(sessionId);
-    const rows = await this.query<{ body: string }>(
+    const rows = await this.statements.query<{ body: string }>(
       "getMessages",
       sessionId,
       `SELECT body FROM ${this.tables.messages} WHERE session_id = $1 ORDER BY seq`,
@@ -189,7 +131,7 @@ export class PostgresMemoryStore implements MemoryStore {
     const count = tailLimit(limit, store, operation);
     // One row per message, newest first, each carrying the count; a session without messages
     // (or limit 0) gives one row whose body is null; an unknown session gives none.
-    const rows = await this.query<TailRow>(
+    const rows = await this.statements.query<TailRow>(
       operation,
       sessionId,
       this.sql.tail(2, `FROM ${this.tables.sessions} s`, { where: "WHERE s.session_id = $1" }),
@@ -214,13 +156,13 @@ export class PostgresMemoryStore implements MemoryStore {
    * it. Resolves to whether it released the lease.
    */
   private async appendFresh(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean> {
-    await this.ensureReady();
+    await this.statements.ensureReady();
     const token = this.leases.tokenOf(sessionId);
     let ok: boolean;
     try {
       ok = await this.appends.append({ sessionId, messages, token, release: release && token !== null });
     } catch (error) {
-      throw storeError("appendMessages", sessionId, error);
+      throw postgresStoreError(store, "appendMessages", sessionId, error);
     }
     if (!ok) throw this.leases.lostError("appendMessages", sessionId);
     if (!release || token === null) return false;
@@ -240,7 +182,7 @@ export class PostgresMemoryStore implements MemoryStore {
       }
       return [{ seq: index, id: message.id ?? null, body: JSON.stringify(message) }];
     });
-    await this.transaction("setMessages", sessionId, async (client) => {
+    await this.statements.transaction("setMessages", sessionId, async (client) => {
       const fenced = await client.query<{ ok: boolean }>(`WITH ${this.leases.fence(1, 2)} SELECT ok FROM permitted`, [
         sessionId,
         this.leases.tokenOf(sessionId),
@@ -263,7 +205,7 @@ export class PostgresMemoryStore implements MemoryStore {
   async clearMessages(sessionId: string): Promise<void> {
     validateSessionId(sessionId);
     const t = this.tables;
-    await this.transaction("clearMessages", sessionId, async (client) => {
+    await this.statements.transaction("clearMessages", sessionId, async (client) => {
       // The session row first: it waits for an append in flight, and holds later ones back.
       await client.query(`DELETE FROM ${t.sessions} WHERE session_id = $1`, [sessionId]);
       await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
@@ -273,7 +215,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async getFacts(scopeId: string): Promise<Fact[]> {
     validateScopeId(scopeId);
-    const rows = await this.query<{ key: string; body: string }>(
+    const rows = await this.statements.query<{ key: string; body: string }>(
       "getFacts",
       scopeId,
       `SELECT key, body FROM ${this.tables.facts} WHERE scope_id = $1 ORDER BY key`,
@@ -290,7 +232,7 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async factScopes(): Promise<string[]> {
-    const rows = await this.query<{ scope_id: string }>(
+    const rows = await this.statements.query<{ scope_id: string }>(
       "factScopes",
       undefined,
       `SELECT scope_id FROM ${this.tables.facts} GROUP BY scope_id ORDER BY scope_id COLLATE "C"`,
@@ -301,7 +243,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
     validateScopeId(scopeId);
-    await this.query(
+    await this.statements.query(
       "setFact",
       scopeId,
       `INSERT INTO ${this.tables.facts} (scope_id, key, body) VALUES ($1, $2, $3) ON CONFLICT (scope_id, key) DO UPDATE SET body = EXCLUDED.body`,
@@ -311,7 +253,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
     validateScopeId(scopeId);
-    const rows = await this.query(
+    const rows = await this.statements.query(
       "deleteFact",
       scopeId,
       `DELETE FROM ${this.tables.facts} WHERE scope_id = $1 AND key = $2 RETURNING key`,
@@ -322,7 +264,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     validateSessionId(sessionId);
-    const rows = await this.query<SessionRow>(
+    const rows = await this.statements.query<SessionRow>(
       "getSession",
       sessionId,
       `${this.sessionSelect()} WHERE s.session_id = $1`,
@@ -333,7 +275,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
     validateSessionId(sessionId);
-    await this.query(
+    await this.statements.query(
       "updateSession",
       sessionId,
       `INSERT INTO ${this.tables.sessions} AS s (session_id, created_at, accessed_at, agent_name, tags) VALUES ($1, $2, $2, $3, $4)
@@ -349,7 +291,7 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async entries(): Promise<SessionEntry[]> {
-    const rows = await this.query<SessionRow>(
+    const rows = await this.statements.query<SessionRow>(
       "entries",
       undefined,
       `${this.sessionSelect()} ORDER BY s.accessed_at`,
@@ -360,7 +302,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async prune(options: { olderThan: number }): Promise<string[]> {
     const t = this.tables;
-    return await this.transaction("prune", undefined, async (client) => {
+    return await this.statements.transaction("prune", undefined, async (client) => {
       const { rows } = await client.query<{ session_id: string }>(
         `DELETE FROM ${t.sessions} WHERE accessed_at < $1 RETURNING session_id`,
         [options.olderThan],
@@ -378,7 +320,7 @@ export class PostgresMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     const count = summaryCount(options, store);
     // LIMIT NULL is no limit.
-    const rows = await this.query<{ body: string }>(
+    const rows = await this.statements.query<{ body: string }>(
       "getSummaries",
       sessionId,
       `SELECT body FROM (SELECT seq, body FROM ${this.tables.summaries} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) newest ORDER BY seq`,
@@ -397,7 +339,7 @@ export class PostgresMemoryStore implements MemoryStore {
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
     validateSessionId(sessionId);
     const t = this.tables;
-    await this.query(
+    await this.statements.query(
       "saveSummary",
       sessionId,
       `WITH session AS (
@@ -423,80 +365,4 @@ export class PostgresMemoryStore implements MemoryStore {
   private sessionSelect(): string {
     return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${this.tables.sessions} s`;
   }
-
-  private ensureReady(): Promise<void> {
-    if (!this.ready) {
-      this.ready = this.migrate().catch((error: unknown) => {
-        this.ready = undefined;
-        throw error;
-      });
-    }
-    return this.ready;
-  }
-
-  private async query<Row extends object>(
-    operation: string,
-    sessionId: string | undefined,
-    sql: string,
-    values: unknown[],
-  ): Promise<Row[]> {
-    await this.ensureReady();
-    try {
-      return (await this.pool.query(this.statement(sql, values))).rows as Row[];
-    } catch (error) {
-      throw storeError(operation, sessionId, error);
-    }
-  }
-
-  /** A statement as `pg` sends it: named (prepared once per connection) unless `preparedStatements` is off. */
-  private statement(text: string, values: unknown[]): { text: string; values: unknown[]; name?: string } {
-    return this.preparedStatements ? namedStatement(text, values) : { text, values };
-  }
-
-  private async transaction<T>(
-    operation: string,
-    sessionId: string | undefined,
-    body: (client: PoolClient) => Promise<T>,
-  ): Promise<T> {
-    if (operation !== "migrate") await this.ensureReady();
-    let client: PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw storeError(operation, sessionId, error);
-    }
-    // A connection killed between two statements of the transaction emits 'error' on the
-    // checked-out client; without a listener that crashes the process. The next query fails.
-    const onError = () => {};
-    client.on("error", onError);
-    try {
-      await client.query("BEGIN");
-      const result = await body(client);
-      await client.query("COMMIT");
-      client.off("error", onError);
-      client.release();
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      client.off("error", onError);
-      // A broken connection is destroyed, not put back in the pool.
-      client.release(isConnectionError(error) ? (error as Error) : undefined);
-      throw storeError(operation, sessionId, error);
-    }
-  }
-}
-
-function storeError(operation: string, sessionId: string | undefined, error: unknown): unknown {
-  return postgresStoreError(store, operation, sessionId, error);
-}
-
-function checkIdentifier(value: string, argument: string): string {
-  if (typeof value !== "string" || !identifier.test(value)) {
-    throw new InvalidArgumentError({
-      argument,
-      value,
-      message: `${argument} must match ${identifier} (lower-case letters, digits and _, at most 40 characters), got ${JSON.stringify(value)}.`,
-    });
-  }
-  return value;
 }

@@ -8,7 +8,8 @@ import { Agent } from "../../agent/agent";
 import { StoreError } from "../../errors/store-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import { MockLanguageModel } from "../../testing/mock-language-model";
-import { RedisMemoryStore, sortedSetCommands } from "./redis-memory-store";
+import { sortedSetCommands } from "./redis-commands";
+import { RedisMemoryStore } from "./redis-memory-store";
 import { RedisSessionIndex } from "./redis-session-index";
 
 const cluster = await startRedisCluster();

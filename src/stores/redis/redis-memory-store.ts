@@ -1,6 +1,5 @@
 import { errorText } from "../../errors/error-text";
-import { createHash, randomUUID } from "node:crypto";
-import type { ChainableCommander, Cluster, Redis } from "ioredis";
+import type { Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
@@ -13,17 +12,15 @@ import type {
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
-import { pollLock } from "../poll-lock";
-import { holdLease } from "../hold-lease";
-import { execWaitingForReplicas, replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
-import { RedisSessionIndex, type SortedSetCommands } from "./redis-session-index";
+import { execMulti, RedisCommands, redisScript, sortedSetCommands, type RedisScript } from "./redis-commands";
+import { replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
+import { RedisSessionIndex } from "./redis-session-index";
+import { RedisSessionLocks } from "./redis-session-locks";
 import {
   appendScript as appendSource,
   appendUnlockScript as appendUnlockSource,
   factScript as factSource,
-  lockTailScript as lockTailSource,
   pruneScript as pruneSource,
-  renewScript as renewSource,
   replaceScript as replaceSource,
   summaryScript as summarySource,
   touchScript as touchSource,
@@ -75,19 +72,13 @@ const knownOptions = [
   "waitForReplicas",
 ] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
 
-function script(source: string) {
-  return { source, sha: createHash("sha1").update(source).digest("hex") };
-}
-
-const appendScript = script(appendSource);
-const replaceScript = script(replaceSource);
-const touchScript = script(touchSource);
-const summaryScript = script(summarySource);
-const factScript = script(factSource);
-const pruneScript = script(pruneSource);
-const renewScript = script(renewSource);
-const lockTailScript = script(lockTailSource);
-const appendUnlockScript = script(appendUnlockSource);
+const appendScript = redisScript(appendSource);
+const replaceScript = redisScript(replaceSource);
+const touchScript = redisScript(touchSource);
+const summaryScript = redisScript(summarySource);
+const factScript = redisScript(factSource);
+const pruneScript = redisScript(pruneSource);
+const appendUnlockScript = redisScript(appendUnlockSource);
 
 /**
  * Keeps sessions in Redis, for agents served by many processes or machines.
@@ -104,13 +95,9 @@ export class RedisMemoryStore implements MemoryStore {
   private readonly client: Redis | Cluster;
   private readonly prefix: string;
   private readonly ttl: number;
-  private readonly lockLeaseMs: number;
   private readonly index: RedisSessionIndex;
-  private readonly waitForReplicas: RedisReplicaWait | undefined;
-  /** Token of the session lock this store instance holds (or held until it was taken over), per session. */
-  private readonly held = new Map<string, string>();
-  /** Tokens of locks released by a run's last append (`appendReleasing`) whose release function has not run yet. */
-  private readonly releasedInline = new Set<string>();
+  private readonly commands: RedisCommands;
+  private readonly locks: RedisSessionLocks;
   /** The agent's folded turn (internal, see `TurnFolding`): lock and tail in one script, the last append and the release in one. */
   readonly [turnFolding]: RedisTurnFolding;
 
@@ -131,13 +118,14 @@ export class RedisMemoryStore implements MemoryStore {
     this.client = options.client;
     this.prefix = redisPrefixOption(options.prefix);
     this.ttl = positiveMillisecondsOption(options.ttl, "ttl");
-    this.lockLeaseMs = positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000;
+    const lockLeaseMs = positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000;
     this.index = new RedisSessionIndex(sortedSetCommands(this.client), this.prefix);
-    this.waitForReplicas = replicaWaitOption(options.waitForReplicas);
+    this.commands = new RedisCommands(this.client, replicaWaitOption(options.waitForReplicas));
+    this.locks = new RedisSessionLocks(this.client, this.commands, this.prefix, lockLeaseMs);
     this[turnFolding] = new RedisTurnFolding(
       {
-        takeLock: (sessionId, lockOptions, attempt) => this.takeLock(sessionId, lockOptions, attempt),
-        lockAndReadTail: (sessionId, token, count) => this.lockAndReadTail(sessionId, token, count),
+        takeLock: (sessionId, lockOptions, attempt) => this.locks.acquireWith(sessionId, lockOptions, attempt),
+        lockAndReadTail: (sessionId, token, count) => this.locks.lockAndReadTail(sessionId, token, count),
         parseTail: (sessionId, total, raw) => parseTail("getMessageTail", sessionId, total, raw),
         appendReleasing: (sessionId, messages) => this.appendReleasing(sessionId, messages),
       },
@@ -205,7 +193,7 @@ export class RedisMemoryStore implements MemoryStore {
     // set is its own key (another slot on a Cluster), written beside the fact's one-script write.
     await this.call("setFact", scopeId, () =>
       Promise.all([
-        this.evalWrite(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)]),
+        this.commands.evalWrite(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)]),
         this.client.sadd(this.factScopesKey, scopeId),
       ]),
     );
@@ -247,7 +235,9 @@ export class RedisMemoryStore implements MemoryStore {
     const pruned: string[] = [];
     for (const id of candidates) {
       const keys = this.keys(id);
-      const result = Number(await this.eval(pruneScript, sessionScriptKeys(keys), [String(options.olderThan)]));
+      const result = Number(
+        await this.commands.eval(pruneScript, sessionScriptKeys(keys), [String(options.olderThan)]),
+      );
       if (result === 1) pruned.push(id);
       if (result !== -1) await this.index.remove([id]);
     }
@@ -271,57 +261,7 @@ export class RedisMemoryStore implements MemoryStore {
   }
 
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
-    const key = this.keys(sessionId).lock;
-    const taken = await this.takeLock(sessionId, options, async (token) =>
-      (await this.client.set(key, token, "PX", this.lockLeaseMs, "NX")) === "OK" ? true : undefined,
-    );
-    return taken.release;
-  }
-
-  /**
-   * Takes the session lock with `attempt(token)`, one command or script that sets the lock key
-   * (`SET NX PX`) and resolves to what it read, or undefined when the lock is held elsewhere;
-   * retried until it takes it or `timeoutMs` passes. The lease is then renewed until the release,
-   * which deletes the key only while it holds this token (and does nothing once the run's last
-   * append released it, see `appendReleasing`).
-   */
-  private async takeLock<T>(
-    sessionId: string,
-    options: SessionLockOptions,
-    attempt: (token: string) => Promise<T | undefined>,
-  ): Promise<{ release: () => Promise<void>; value: T }> {
-    const key = this.keys(sessionId).lock;
-    const token = randomUUID();
-    const value = await pollLock(sessionId, options.timeoutMs, () => attempt(token), options.signal);
-    this.held.set(sessionId, token);
-    const renew = (leaseMs: number) => this.eval(renewScript, [key], [token, String(leaseMs)]);
-    const release = holdLease({
-      leaseMs: this.lockLeaseMs,
-      renew: async () => !this.releasedInline.has(token) && Number(await renew(this.lockLeaseMs)) === 1,
-      release: async () => {
-        if (this.held.get(sessionId) === token) this.held.delete(sessionId);
-        if (this.releasedInline.delete(token)) return; // released by the run's last append
-        await renew(0);
-      },
-    });
-    return { release, value };
-  }
-
-  /** The folded lock: the lock-and-tail script with this token (`count` checked by `tailLimit`). */
-  private async lockAndReadTail(
-    sessionId: string,
-    token: string,
-    count: number,
-  ): Promise<{ total: number; raw: string[] } | undefined> {
-    const keys = this.keys(sessionId);
-    // LRANGE's start: "" reads no message, "0" the whole list (an Infinity limit), else the last `count`.
-    const start = count === 0 ? "" : count === Infinity ? "0" : String(-count);
-    const reply = (await this.eval(
-      lockTailScript,
-      [keys.lock, keys.messages],
-      [token, String(this.lockLeaseMs), start],
-    )) as [number, string[]] | null;
-    return reply === null ? undefined : { total: Number(reply[0]), raw: reply[1] };
+    return this.locks.acquire(sessionId, options);
   }
 
   /**
@@ -330,7 +270,7 @@ export class RedisMemoryStore implements MemoryStore {
    * Without a lock held, a plain append.
    */
   private async appendReleasing(sessionId: string, messages: AgentMessage[]): Promise<boolean> {
-    const token = this.held.get(sessionId);
+    const token = this.locks.tokenOf(sessionId);
     if (token === undefined) {
       await this.appendMessages(sessionId, messages);
       return false;
@@ -340,7 +280,7 @@ export class RedisMemoryStore implements MemoryStore {
     const reply = await this.call("appendMessages", sessionId, async () => {
       const [, result] = await Promise.all([
         this.index.add(sessionId, now),
-        this.evalWrite(
+        this.commands.evalWrite(
           appendUnlockScript,
           [...sessionScriptKeys(keys), keys.lock],
           [String(now), String(this.ttl), token, ...messagesArguments(messages)],
@@ -349,8 +289,7 @@ export class RedisMemoryStore implements MemoryStore {
       return result as [number, number];
     });
     if (Number(reply[1]) !== 1) return false; // no longer this holder's lock (its lease ran out): nothing to release
-    if (this.held.get(sessionId) === token) this.held.delete(sessionId);
-    this.releasedInline.add(token);
+    this.locks.unlockedBy(sessionId, token);
     return true;
   }
 
@@ -362,12 +301,7 @@ export class RedisMemoryStore implements MemoryStore {
     return redisSessionKeys(this.prefix, sessionId, argument);
   }
 
-  private async writeSession(
-    operation: string,
-    sessionId: string,
-    body: { source: string; sha: string },
-    extra: string[],
-  ): Promise<void> {
+  private async writeSession(operation: string, sessionId: string, body: RedisScript, extra: string[]): Promise<void> {
     const keys = this.keys(sessionId);
     const now = Date.now();
     await this.call(operation, sessionId, async () => {
@@ -376,34 +310,9 @@ export class RedisMemoryStore implements MemoryStore {
       // index knows about.
       await Promise.all([
         this.index.add(sessionId, now),
-        this.evalWrite(body, sessionScriptKeys(keys), [String(now), String(this.ttl), ...extra]),
+        this.commands.evalWrite(body, sessionScriptKeys(keys), [String(now), String(this.ttl), ...extra]),
       ]);
     });
-  }
-
-  private async eval(body: { source: string; sha: string }, keys: string[], args: string[]): Promise<unknown> {
-    try {
-      return await this.client.evalsha(body.sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return await this.client.eval(body.source, keys.length, ...keys, ...args);
-    }
-  }
-
-  /** `eval`, then with `waitForReplicas`, a `WAIT` on the same connection (one round trip). */
-  private async evalWrite(body: { source: string; sha: string }, keys: string[], args: string[]): Promise<unknown> {
-    const wait = this.waitForReplicas;
-    if (!wait) return await this.eval(body, keys, args);
-    try {
-      return (
-        await execWaitingForReplicas(this.client.pipeline().evalsha(body.sha, keys.length, ...keys, ...args), wait)
-      )[0];
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return (
-        await execWaitingForReplicas(this.client.pipeline().eval(body.source, keys.length, ...keys, ...args), wait)
-      )[0];
-    }
   }
 
   private async call<T>(operation: string, sessionId: string | undefined, body: () => Promise<T>): Promise<T> {
@@ -431,28 +340,4 @@ function parseTail(operation: "getMessageTail", sessionId: string, total: number
     ),
     total,
   };
-}
-
-/** The session index's sorted-set commands on an ioredis client. */
-export function sortedSetCommands(client: Redis | Cluster): SortedSetCommands {
-  return {
-    add: (key, score, member, options) =>
-      options?.onlyNew ? client.zadd(key, "NX", score, member) : client.zadd(key, score, member),
-    remove: (key, members) => client.zrem(key, ...members),
-    range: (key, start, stop, withScores) =>
-      withScores
-        ? client.zrange(key, String(start), String(stop), "WITHSCORES")
-        : client.zrange(key, String(start), String(stop)),
-    rangeBelow: (key, max) => client.zrangebyscore(key, "-inf", `(${max}`),
-  };
-}
-
-/** Runs a MULTI and returns its replies, throwing the first command's error (or an aborted transaction). */
-async function execMulti(transaction: ChainableCommander): Promise<unknown[]> {
-  const replies = await transaction.exec();
-  if (replies === null) throw new Error("the MULTI transaction was aborted");
-  return replies.map(([error, reply]) => {
-    if (error) throw error;
-    return reply;
-  });
 }

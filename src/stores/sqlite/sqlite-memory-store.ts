@@ -17,11 +17,13 @@ import type {
 } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
-import { parseSessionTags } from "../parse-session-tags";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
+import { migrateTables, sqliteTables, type SqliteTables } from "./sqlite-schema";
+import { entryOf, type SessionRow } from "./sqlite-session-rows";
+import { prepareStatements, type SqliteStatements } from "./sqlite-statements";
 
 /** Options of {@link SqliteMemoryStore}. */
 export interface SqliteMemoryStoreOptions {
@@ -41,8 +43,6 @@ export interface SqliteMemoryStoreOptions {
   synchronous?: "full" | "normal";
 }
 
-/** The schema version this code writes; `migrate()` brings older schemas up to it. */
-const SCHEMA_VERSION = 3;
 const store = "SqliteMemoryStore";
 const knownOptions = [
   "database",
@@ -52,15 +52,6 @@ const knownOptions = [
   "lockLeaseMs",
 ] as const satisfies readonly (keyof SqliteMemoryStoreOptions)[];
 const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
-
-interface SessionRow {
-  session_id: string;
-  created_at: number;
-  accessed_at: number;
-  agent_name: string | null;
-  tags: string | null;
-  message_count: number;
-}
 
 /**
  * Keeps sessions in a SQLite database file (better-sqlite3): one file, no server, safe with
@@ -76,16 +67,9 @@ export class SqliteMemoryStore implements MemoryStore {
   /** The better-sqlite3 database in use. */
   readonly database: Database;
   private readonly ownsDatabase: boolean;
-  private readonly t: {
-    sessions: string;
-    messages: string;
-    facts: string;
-    summaries: string;
-    locks: string;
-    version: string;
-  };
+  private readonly t: SqliteTables;
   private readonly lockLeaseMs: number;
-  private readonly statements: ReturnType<SqliteMemoryStore["prepare"]>;
+  private readonly statements: SqliteStatements;
 
   constructor(options: SqliteMemoryStoreOptions | string) {
     const resolved: SqliteMemoryStoreOptions = typeof options === "string" ? { database: options } : options;
@@ -122,22 +106,14 @@ export class SqliteMemoryStore implements MemoryStore {
         cause: error,
       });
     }
-    const table = (name: string) => `"${prefix}${name}"`;
-    this.t = {
-      sessions: table("sessions"),
-      messages: table("messages"),
-      facts: table("facts"),
-      summaries: table("summaries"),
-      locks: table("locks"),
-      version: table("schema_version"),
-    };
+    this.t = sqliteTables(prefix);
     this.wrap("open", undefined, () => {
       this.database.pragma(`busy_timeout = ${Math.max(0, Math.floor(resolved.busyTimeoutMs ?? 5000))}`);
       if (!this.database.memory) this.database.pragma("journal_mode = WAL");
       this.database.pragma(`synchronous = ${resolved.synchronous === "normal" ? "NORMAL" : "FULL"}`);
-      this.migrate();
+      migrateTables(this.database, this.t, store);
     });
-    this.statements = this.prepare();
+    this.statements = prepareStatements(this.database, this.t);
   }
 
   /** Closes the database when the store opened it from a file name. */
@@ -350,93 +326,6 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  private migrate(): void {
-    const t = this.t;
-    this.database
-      .transaction(() => {
-        this.database.exec(
-          `CREATE TABLE IF NOT EXISTS ${t.version} (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`,
-        );
-        const row = this.database.prepare(`SELECT version FROM ${t.version} WHERE id = 1`).get() as
-          | { version: number }
-          | undefined;
-        const current = row?.version ?? 0;
-        if (current > SCHEMA_VERSION) {
-          throw new StoreError({
-            store,
-            operation: "migrate",
-            message: `The SQLite tables are at schema version ${current}, newer than this agentcore (${SCHEMA_VERSION}). Upgrade agentcore.`,
-          });
-        }
-        if (current < 1) {
-          this.database.exec(`
-          CREATE TABLE ${t.sessions} (session_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, accessed_at INTEGER NOT NULL, agent_name TEXT, tags TEXT) WITHOUT ROWID;
-          CREATE INDEX "${t.sessions.slice(1, -1)}_accessed_at" ON ${t.sessions} (accessed_at);
-          CREATE TABLE ${t.messages} (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, message_id TEXT, body TEXT NOT NULL, UNIQUE (session_id, message_id));
-          CREATE INDEX "${t.messages.slice(1, -1)}_session" ON ${t.messages} (session_id, seq);
-          CREATE TABLE ${t.facts} (scope_id TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (scope_id, key)) WITHOUT ROWID;
-          CREATE TABLE ${t.summaries} (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, summary_id TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (session_id, summary_id));
-          CREATE TABLE ${t.locks} (session_id TEXT PRIMARY KEY, token TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
-        `);
-        }
-        if (current < 2) {
-          // Version 2: each session row keeps its message count, backfilled here once.
-          this.database.exec(`
-          ALTER TABLE ${t.sessions} ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
-          UPDATE ${t.sessions} SET message_count = (SELECT count(*) FROM ${t.messages} m WHERE m.session_id = ${t.sessions}.session_id);
-        `);
-        }
-        if (current < 3) {
-          // Version 3: the newest summaries of a session are read by an index, not a sort of all of them.
-          this.database.exec(
-            `CREATE INDEX IF NOT EXISTS "${t.summaries.slice(1, -1)}_session" ON ${t.summaries} (session_id, seq)`,
-          );
-        }
-        if (current < SCHEMA_VERSION)
-          this.database.prepare(`INSERT OR REPLACE INTO ${t.version} (id, version) VALUES (1, ?)`).run(SCHEMA_VERSION);
-      })
-      .immediate();
-  }
-
-  private prepare() {
-    const t = this.t;
-    const db = this.database;
-    const sessionSelect = `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${t.sessions} s`;
-    return {
-      messages: db.prepare(`SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq`),
-      recent: db.prepare(`SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq DESC LIMIT ?`),
-      insertOrIgnore: db.prepare(`INSERT OR IGNORE INTO ${t.messages} (session_id, message_id, body) VALUES (?, ?, ?)`),
-      deleteMessages: db.prepare(`DELETE FROM ${t.messages} WHERE session_id = ?`),
-      deleteSummaries: db.prepare(`DELETE FROM ${t.summaries} WHERE session_id = ?`),
-      deleteSession: db.prepare(`DELETE FROM ${t.sessions} WHERE session_id = ?`),
-      messageCount: db.prepare(`SELECT message_count FROM ${t.sessions} WHERE session_id = ?`),
-      touch: db.prepare(
-        `INSERT INTO ${t.sessions} (session_id, created_at, accessed_at, message_count) VALUES (?, ?, ?, ?)
-         ON CONFLICT (session_id) DO UPDATE SET accessed_at = max(accessed_at, excluded.accessed_at), message_count = message_count + excluded.message_count`,
-      ),
-      setCount: db.prepare(`UPDATE ${t.sessions} SET message_count = ? WHERE session_id = ?`),
-      updateMeta: db.prepare(
-        `UPDATE ${t.sessions} SET agent_name = coalesce(?, agent_name), tags = coalesce(?, tags) WHERE session_id = ?`,
-      ),
-      facts: db.prepare(`SELECT key, body FROM ${t.facts} WHERE scope_id = ? ORDER BY key`),
-      setFact: db.prepare(
-        `INSERT INTO ${t.facts} (scope_id, key, body) VALUES (?, ?, ?) ON CONFLICT (scope_id, key) DO UPDATE SET body = excluded.body`,
-      ),
-      deleteFact: db.prepare(`DELETE FROM ${t.facts} WHERE scope_id = ? AND key = ?`),
-      session: db.prepare(`${sessionSelect} WHERE s.session_id = ?`),
-      allSessions: db.prepare(`${sessionSelect} ORDER BY s.accessed_at`),
-      stale: db.prepare(`SELECT session_id FROM ${t.sessions} WHERE accessed_at < ?`),
-      summaries: db.prepare(
-        `SELECT body FROM (SELECT seq, body FROM ${t.summaries} WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
-      ),
-      saveSummary: db.prepare(`INSERT OR IGNORE INTO ${t.summaries} (session_id, summary_id, body) VALUES (?, ?, ?)`),
-      expireLock: db.prepare(`DELETE FROM ${t.locks} WHERE session_id = ? AND expires_at < ?`),
-      takeLock: db.prepare(`INSERT OR IGNORE INTO ${t.locks} (session_id, token, expires_at) VALUES (?, ?, ?)`),
-      renewLock: db.prepare(`UPDATE ${t.locks} SET expires_at = ? WHERE session_id = ? AND token = ?`),
-      releaseLock: db.prepare(`DELETE FROM ${t.locks} WHERE session_id = ? AND token = ?`),
-    };
-  }
-
   /** Creates the session row or marks it written now, adding `added` to its message count. */
   private touch(sessionId: string, added = 0): void {
     const now = Date.now();
@@ -475,17 +364,4 @@ export class SqliteMemoryStore implements MemoryStore {
       });
     }
   }
-}
-
-function entryOf(row: SessionRow, operation: string, table: string): SessionEntry {
-  return {
-    sessionId: row.session_id,
-    createdAt: row.created_at,
-    accessedAt: row.accessed_at,
-    messageCount: row.message_count,
-    ...(row.agent_name === null ? {} : { agentName: row.agent_name }),
-    ...(row.tags === null
-      ? {}
-      : { tags: parseSessionTags(row.tags, { store, operation, sessionId: row.session_id, path: table }) }),
-  };
 }

@@ -1,0 +1,80 @@
+// The tables of SqliteMemoryStore: their names under a prefix, and the versioned schema
+// `migrateTables` creates or upgrades when a store opens the database.
+import type { Database } from "better-sqlite3";
+import { StoreError } from "../../errors/store-error";
+
+/** The schema version this code writes; `migrateTables` brings older schemas up to it. */
+export const SCHEMA_VERSION = 3;
+
+/** The quoted names of a store's tables. */
+export interface SqliteTables {
+  sessions: string;
+  messages: string;
+  facts: string;
+  summaries: string;
+  locks: string;
+  version: string;
+}
+
+/** The tables of a store with this prefix (a validated identifier). */
+export function sqliteTables(prefix: string): SqliteTables {
+  const table = (name: string) => `"${prefix}${name}"`;
+  return {
+    sessions: table("sessions"),
+    messages: table("messages"),
+    facts: table("facts"),
+    summaries: table("summaries"),
+    locks: table("locks"),
+    version: table("schema_version"),
+  };
+}
+
+/**
+ * Creates or upgrades the tables in one `BEGIN IMMEDIATE` transaction, so concurrent processes
+ * migrate once. The version is kept in `<prefix>schema_version`, not `user_version` (which
+ * belongs to whoever owns the database).
+ */
+export function migrateTables(database: Database, t: SqliteTables, store: string): void {
+  database
+    .transaction(() => {
+      database.exec(`CREATE TABLE IF NOT EXISTS ${t.version} (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`);
+      const row = database.prepare(`SELECT version FROM ${t.version} WHERE id = 1`).get() as
+        | { version: number }
+        | undefined;
+      const current = row?.version ?? 0;
+      if (current > SCHEMA_VERSION) {
+        throw new StoreError({
+          store,
+          operation: "migrate",
+          message: `The SQLite tables are at schema version ${current}, newer than this agentcore (${SCHEMA_VERSION}). Upgrade agentcore.`,
+        });
+      }
+      if (current < 1) {
+        database.exec(`
+          CREATE TABLE ${t.sessions} (session_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, accessed_at INTEGER NOT NULL, agent_name TEXT, tags TEXT) WITHOUT ROWID;
+          CREATE INDEX "${t.sessions.slice(1, -1)}_accessed_at" ON ${t.sessions} (accessed_at);
+          CREATE TABLE ${t.messages} (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, message_id TEXT, body TEXT NOT NULL, UNIQUE (session_id, message_id));
+          CREATE INDEX "${t.messages.slice(1, -1)}_session" ON ${t.messages} (session_id, seq);
+          CREATE TABLE ${t.facts} (scope_id TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (scope_id, key)) WITHOUT ROWID;
+          CREATE TABLE ${t.summaries} (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, summary_id TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (session_id, summary_id));
+          CREATE TABLE ${t.locks} (session_id TEXT PRIMARY KEY, token TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+        `);
+      }
+      if (current < 2) {
+        // Version 2: each session row keeps its message count, backfilled here once.
+        database.exec(`
+          ALTER TABLE ${t.sessions} ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+          UPDATE ${t.sessions} SET message_count = (SELECT count(*) FROM ${t.messages} m WHERE m.session_id = ${t.sessions}.session_id);
+        `);
+      }
+      if (current < 3) {
+        // Version 3: the newest summaries of a session are read by an index, not a sort of all of them.
+        database.exec(
+          `CREATE INDEX IF NOT EXISTS "${t.summaries.slice(1, -1)}_session" ON ${t.summaries} (session_id, seq)`,
+        );
+      }
+      if (current < SCHEMA_VERSION)
+        database.prepare(`INSERT OR REPLACE INTO ${t.version} (id, version) VALUES (1, ?)`).run(SCHEMA_VERSION);
+    })
+    .immediate();
+}

@@ -1,0 +1,44 @@
+// The prepared statements of SqliteMemoryStore, made once per store: better-sqlite3 compiles
+// each when prepared and then only binds and runs it.
+import type { Database, Statement } from "better-sqlite3";
+import type { SqliteTables } from "./sqlite-schema";
+
+/** The statements a store runs, by name. */
+export type SqliteStatements = Record<keyof ReturnType<typeof statementSql>, Statement>;
+
+/** Prepares every statement of a store on its tables (after `migrateTables`: they must exist). */
+export function prepareStatements(db: Database, t: SqliteTables): SqliteStatements {
+  return Object.fromEntries(
+    Object.entries(statementSql(t)).map(([name, sql]) => [name, db.prepare(sql)]),
+  ) as SqliteStatements;
+}
+
+/** The SQL of each statement on these tables. */
+function statementSql(t: SqliteTables) {
+  const sessionSelect = `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${t.sessions} s`;
+  return {
+    messages: `SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq`,
+    recent: `SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq DESC LIMIT ?`,
+    insertOrIgnore: `INSERT OR IGNORE INTO ${t.messages} (session_id, message_id, body) VALUES (?, ?, ?)`,
+    deleteMessages: `DELETE FROM ${t.messages} WHERE session_id = ?`,
+    deleteSummaries: `DELETE FROM ${t.summaries} WHERE session_id = ?`,
+    deleteSession: `DELETE FROM ${t.sessions} WHERE session_id = ?`,
+    messageCount: `SELECT message_count FROM ${t.sessions} WHERE session_id = ?`,
+    touch: `INSERT INTO ${t.sessions} (session_id, created_at, accessed_at, message_count) VALUES (?, ?, ?, ?)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = max(accessed_at, excluded.accessed_at), message_count = message_count + excluded.message_count`,
+    setCount: `UPDATE ${t.sessions} SET message_count = ? WHERE session_id = ?`,
+    updateMeta: `UPDATE ${t.sessions} SET agent_name = coalesce(?, agent_name), tags = coalesce(?, tags) WHERE session_id = ?`,
+    facts: `SELECT key, body FROM ${t.facts} WHERE scope_id = ? ORDER BY key`,
+    setFact: `INSERT INTO ${t.facts} (scope_id, key, body) VALUES (?, ?, ?) ON CONFLICT (scope_id, key) DO UPDATE SET body = excluded.body`,
+    deleteFact: `DELETE FROM ${t.facts} WHERE scope_id = ? AND key = ?`,
+    session: `${sessionSelect} WHERE s.session_id = ?`,
+    allSessions: `${sessionSelect} ORDER BY s.accessed_at`,
+    stale: `SELECT session_id FROM ${t.sessions} WHERE accessed_at < ?`,
+    summaries: `SELECT body FROM (SELECT seq, body FROM ${t.summaries} WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+    saveSummary: `INSERT OR IGNORE INTO ${t.summaries} (session_id, summary_id, body) VALUES (?, ?, ?)`,
+    expireLock: `DELETE FROM ${t.locks} WHERE session_id = ? AND expires_at < ?`,
+    takeLock: `INSERT OR IGNORE INTO ${t.locks} (session_id, token, expires_at) VALUES (?, ?, ?)`,
+    renewLock: `UPDATE ${t.locks} SET expires_at = ? WHERE session_id = ? AND token = ?`,
+    releaseLock: `DELETE FROM ${t.locks} WHERE session_id = ? AND token = ?`,
+  };
+}

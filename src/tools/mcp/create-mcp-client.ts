@@ -1,0 +1,111 @@
+// createMCPClient: starts or reaches an MCP server, completes the handshake, and hands the
+// connected SDK client (with a way to connect again) to MCPClient.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { errorText } from "../../errors/error-text";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import { MCPClientError } from "../../errors/mcp-client-error";
+import { MCPClient } from "./mcp-client";
+import { createTransport, isTransport, type MCPTransportOptions } from "./mcp-transport";
+
+const defaultTimeoutMs = 30_000;
+const defaultConnectTimeoutMs = 60_000;
+
+export interface MCPClientOptions {
+  /** How to reach the server: `{ type: "stdio", command, args? }`, `{ type: "http", url, headers? }`, or an MCP SDK transport. */
+  transport: MCPTransportOptions;
+  /** The server's name in errors and in the tool results the model sees. @default the name the server gives, else its command or URL */
+  name?: string;
+  /**
+   * Milliseconds a request may wait for the server: a tool call that takes longer is cancelled
+   * and the model gets a tool result saying the server did not answer. Also bounds listing
+   * tools. @default 30000
+   */
+  timeoutMs?: number;
+  /** Milliseconds to start or reach the server and complete the MCP handshake (`npx` may download first). @default 60000 */
+  connectTimeoutMs?: number;
+  /** The client's name and version sent to the server. @default { name: "agentcore", version: "0.1.0" } */
+  clientInfo?: { name: string; version: string };
+  /**
+   * After the connection is lost (a stdio server exited, an HTTP server went away or restarted
+   * and forgot its sessions), the next request connects again: a stdio server is started again,
+   * an HTTP server gets a new session. The call in flight when the connection died is not sent
+   * again (it may have had effects); it reaches the model as a tool error. A request an HTTP
+   * server refused because it no longer knows the session (404, or 400 as servers built on the
+   * SDK's examples answer) never ran, so it is sent once on the new session. Concurrent requests share one handshake; a failed attempt is tried again
+   * by the next request. Not possible for a transport object you pass in (it cannot be reopened).
+   * @default true
+   */
+  reconnect?: boolean;
+}
+
+/**
+ * Connects to an MCP server and completes the MCP handshake. Throws an `MCPClientError`
+ * (`reason: "connect-failed"`) when the server cannot be started or reached, or does not answer
+ * within `timeoutMs`. Call `close()` when done.
+ */
+export async function createMCPClient(options: MCPClientOptions): Promise<MCPClient> {
+  const timeoutMs = milliseconds(options, "timeoutMs", defaultTimeoutMs);
+  const connectTimeoutMs = milliseconds(options, "connectTimeoutMs", defaultConnectTimeoutMs);
+  const reconnect = options?.reconnect ?? true;
+  if (typeof reconnect !== "boolean")
+    throw new InvalidArgumentError({
+      argument: "reconnect",
+      value: reconnect,
+      message: "reconnect must be true or false (default true).",
+    });
+  let name = options.name;
+  const connect = async (signal?: AbortSignal): Promise<Client> => {
+    const { transport, description } = await createTransport(options.transport);
+    name ??= description;
+    const client = new Client(options.clientInfo ?? { name: "agentcore", version: "0.1.0" }, { capabilities: {} });
+    try {
+      await client.connect(transport, { timeout: connectTimeoutMs, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      await closeQuietly(client, transport);
+      const detail =
+        error instanceof McpError && error.code === ErrorCode.RequestTimeout
+          ? `no answer within ${connectTimeoutMs} ms`
+          : errorText(error);
+      throw new MCPClientError({
+        server: name,
+        reason: "connect-failed",
+        cause: error,
+        message: `Could not connect to MCP server "${name}": ${detail}. Check that it starts on its own and speaks MCP.`,
+      });
+    }
+    return client;
+  };
+  const client = await connect();
+  name = options.name ?? client.getServerVersion()?.name ?? name;
+  // A transport object passed in is started once; only transports made from options can be made again.
+  const reusable = reconnect && !isTransport(options.transport);
+  return new MCPClient(client, {
+    name: name!,
+    timeoutMs,
+    ...(reusable ? { reopen: connect } : {}),
+    cannotReopen: reconnect
+      ? "; a transport object passed to createMCPClient cannot be reopened: create a new client"
+      : "; reconnecting is off (reconnect: false)",
+  });
+}
+
+function milliseconds(
+  options: MCPClientOptions | undefined,
+  name: "timeoutMs" | "connectTimeoutMs",
+  fallback: number,
+): number {
+  const value = options?.[name] ?? fallback;
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) return value;
+  throw new InvalidArgumentError({
+    argument: name,
+    value,
+    message: `${name} must be a positive number of milliseconds (default ${fallback}).`,
+  });
+}
+
+async function closeQuietly(client: Client, transport: Transport): Promise<void> {
+  await client.close().catch(() => undefined);
+  await transport.close().catch(() => undefined);
+}
