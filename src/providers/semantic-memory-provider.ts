@@ -1,4 +1,5 @@
 import { integerOption } from "../errors/check-option";
+import { contentText } from "../messages/content-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { EmbeddingModel } from "../models/embedding-model";
@@ -124,7 +125,7 @@ export class SemanticMemoryProvider implements MemoryProvider {
     const now = Date.now();
     const documents: SemanticDocument[] = rememberable(messages, this.roles).map((message) => ({
       id: globalThis.crypto.randomUUID(),
-      content: message.content,
+      content: contentText(message.content),
       ...(message.id ? { messageId: message.id } : {}),
       ...memoryMetadata(message, { sessionId, userId }, options, now),
     }));

@@ -1,3 +1,6 @@
+import { describeContent } from "../../messages/content-text";
+import type { MessageContent } from "../../messages/content-parts";
+import type { AgentMessage } from "../../messages/agent-message";
 import type { ToolCall } from "../../messages/agent-message";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult } from "../../models/language-model";
 import type { MemoryStrategyResult } from "../../strategies/memory-strategy";
@@ -17,7 +20,8 @@ import { contextWithSpan, RootContext, TracedSpan } from "./traced-span";
 export interface TracedRun {
   readonly runId: string;
   readonly sessionId: string;
-  readonly input: string;
+  readonly input: MessageContent;
+  readonly inputText: string;
   readonly abortSignal: AbortSignal | undefined;
 }
 
@@ -76,7 +80,7 @@ export class RunTrace {
     );
     const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {});
     if (settings.recordInputs && root.recording)
-      root.set({ "gen_ai.input.messages": JSON.stringify([{ role: "user", content: run.input }]) });
+      root.set({ "gen_ai.input.messages": JSON.stringify([{ role: "user", content: describeContent(run.input) }]) });
     return new RunTrace(settings, tracer, api, config, run, root);
   }
 
@@ -100,7 +104,7 @@ export class RunTrace {
   /** The memory provider's read of memories relevant to the input. */
   recall(provider: string): TracedSpan {
     const span = this.child("agentcore.recall", { "agentcore.recall.provider": provider });
-    if (this.settings.recordInputs && span.recording) span.set({ "agentcore.recall.query": this.run.input });
+    if (this.settings.recordInputs && span.recording) span.set({ "agentcore.recall.query": this.run.inputText });
     return span;
   }
 
@@ -134,7 +138,10 @@ export class RunTrace {
       KIND_CLIENT,
     );
     if (this.settings.recordInputs && span.recording) {
-      span.set({ "gen_ai.system_instructions": call.system, "gen_ai.input.messages": JSON.stringify(call.messages) });
+      span.set({
+        "gen_ai.system_instructions": call.system,
+        "gen_ai.input.messages": JSON.stringify(tracedMessages(call.messages)),
+      });
     }
     return span;
   }
@@ -256,4 +263,14 @@ function defined(attributes: TelemetryAttributes): TelemetryAttributes {
   const result: TelemetryAttributes = {};
   for (const key in attributes) if (attributes[key] !== undefined) result[key] = attributes[key];
   return result;
+}
+
+/** Messages for a span attribute: parts as text with placeholders (`describeContent`), never their bytes. */
+function tracedMessages(messages: readonly AgentMessage[]): readonly AgentMessage[] {
+  if (messages.every((message) => typeof message.content === "string")) return messages;
+  return messages.map((message) =>
+    typeof message.content === "string"
+      ? message
+      : ({ ...message, content: describeContent(message.content) } as AgentMessage),
+  );
 }
