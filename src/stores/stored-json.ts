@@ -1,5 +1,7 @@
 import { errorText } from "../errors/error-text";
 import { StoreError } from "../errors/store-error";
+import type { AgentMessage } from "../messages/agent-message";
+import { decodeStoredMessage } from "../messages/stored-encoding";
 
 /**
  * Parses one JSON record a store read back. A record that does not parse is a `StoreError`
@@ -20,4 +22,15 @@ export function parseStoredJson<T>(
       cause: error,
     });
   }
+}
+
+/**
+ * Parses one stored message (`stringifyStoredMessage` wrote it): JSON, then the stored encoding of
+ * bytes and URLs undone (`messages/stored-encoding.ts`). A record that is not JSON is a `StoreError`.
+ */
+export function parseStoredMessage<T = AgentMessage>(
+  text: string,
+  where: { store: string; operation: string; sessionId?: string; record: string },
+): T {
+  return decodeStoredMessage(parseStoredJson<T>(text, where));
 }

@@ -1,3 +1,4 @@
+import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { PostgresTables } from "./postgres-schema";
 import { PostgresStatementBatcher } from "./postgres-statement-batcher";
@@ -109,7 +110,7 @@ export class PostgresAppendBatcher {
         items.map((item) => item.index),
         items.map((item) => item.position),
         items.map((item) => item.message.id ?? null),
-        items.map((item) => JSON.stringify(item.message)),
+        items.map((item) => stringifyStoredMessage(item.message)),
       ],
     );
   }

@@ -1,3 +1,4 @@
+import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import type { Pool } from "pg";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
@@ -11,7 +12,7 @@ import type {
   SummaryRecord,
 } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
-import { parseStoredJson } from "../stored-json";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
 import { turnFolding } from "../turn-folding";
@@ -112,7 +113,7 @@ export class PostgresMemoryStore implements MemoryStore {
       [sessionId],
     );
     return rows.map((row, index) =>
-      parseStoredJson<AgentMessage>(row.body, {
+      parseStoredMessage(row.body, {
         store,
         operation: "getMessages",
         sessionId,
@@ -180,7 +181,7 @@ export class PostgresMemoryStore implements MemoryStore {
         if (seen.has(message.id)) return [];
         seen.add(message.id);
       }
-      return [{ seq: index, id: message.id ?? null, body: JSON.stringify(message) }];
+      return [{ seq: index, id: message.id ?? null, body: stringifyStoredMessage(message) }];
     });
     await this.statements.transaction("setMessages", sessionId, async (client) => {
       const fenced = await client.query<{ ok: boolean }>(`WITH ${this.leases.fence(1, 2)} SELECT ok FROM permitted`, [

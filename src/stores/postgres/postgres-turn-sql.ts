@@ -1,6 +1,7 @@
+import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { MessageTail } from "../memory-store";
-import { parseStoredJson } from "../stored-json";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import type { PostgresTables } from "./postgres-schema";
 
 /** A row of a tail read: the session's count, and one message body (null for a session without messages, or limit 0). */
@@ -38,7 +39,7 @@ export class PostgresTurnSql {
     const total = rows[0]?.total == null ? 0 : Number(rows[0].total);
     const bodies = rows.flatMap((row) => (row.body === null ? [] : [row.body])).reverse();
     const messages = bodies.map((body, index) =>
-      parseStoredJson<AgentMessage>(body, {
+      parseStoredMessage(body, {
         store: this.store,
         operation,
         sessionId,
@@ -78,7 +79,7 @@ export class PostgresTurnSql {
       Date.now(),
       messages.length,
       messages.map((message) => message.id ?? null),
-      messages.map((message) => JSON.stringify(message)),
+      messages.map((message) => stringifyStoredMessage(message)),
       token,
     ];
   }

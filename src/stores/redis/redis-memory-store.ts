@@ -38,7 +38,7 @@ import {
 } from "./redis-layout";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateSessionId } from "../../messages/session-id";
-import { parseStoredJson } from "../stored-json";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
 import { turnFolding } from "../turn-folding";
@@ -137,7 +137,7 @@ export class RedisMemoryStore implements MemoryStore {
     const keys = this.keys(sessionId);
     const raw = await this.call("getMessages", sessionId, () => this.client.lrange(keys.messages, 0, -1));
     return raw.map((text, index) =>
-      parseStoredJson<AgentMessage>(text, { store, operation: "getMessages", sessionId, record: `message ${index}` }),
+      parseStoredMessage(text, { store, operation: "getMessages", sessionId, record: `message ${index}` }),
     );
   }
 
@@ -336,7 +336,7 @@ function parseTail(operation: "getMessageTail", sessionId: string, total: number
   const first = total - raw.length;
   return {
     messages: raw.map((text, index) =>
-      parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` }),
+      parseStoredMessage(text, { store, operation, sessionId, record: `message ${first + index}` }),
     ),
     total,
   };

@@ -1,3 +1,4 @@
+import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import { errorText } from "../../errors/error-text";
 import { holdLease } from "../hold-lease";
 import { randomUUID } from "node:crypto";
@@ -18,7 +19,7 @@ import type {
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { rejectUnknownOptions } from "../reject-unknown-options";
-import { parseStoredJson } from "../stored-json";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
 import { migrateTables, sqliteTables, type SqliteTables } from "./sqlite-schema";
@@ -129,7 +130,7 @@ export class SqliteMemoryStore implements MemoryStore {
       () => this.statements.messages.all(sessionId) as { body: string }[],
     );
     return rows.map((row, index) =>
-      parseStoredJson<AgentMessage>(row.body, {
+      parseStoredMessage(row.body, {
         store,
         operation: "getMessages",
         sessionId,
@@ -161,7 +162,7 @@ export class SqliteMemoryStore implements MemoryStore {
         .deferred(),
     );
     const messages = rows.reverse().map((row, index) =>
-      parseStoredJson<AgentMessage>(row.body, {
+      parseStoredMessage(row.body, {
         store,
         operation,
         sessionId,
@@ -174,7 +175,7 @@ export class SqliteMemoryStore implements MemoryStore {
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
     if (messages.length === 0) return;
-    const bodies = messages.map((message) => [message.id ?? null, JSON.stringify(message)] as const);
+    const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
     this.write("appendMessages", sessionId, () => {
       // Ids already stored are ignored by the insert and so not counted.
       this.touch(sessionId, this.insert(sessionId, bodies));
@@ -183,7 +184,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
-    const bodies = messages.map((message) => [message.id ?? null, JSON.stringify(message)] as const);
+    const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
     this.write("setMessages", sessionId, () => {
       this.touch(sessionId);
       this.statements.deleteMessages.run(sessionId);

@@ -36,7 +36,7 @@ import {
   touchScript,
 } from "../redis/redis-scripts";
 import { RedisSessionIndex } from "../redis/redis-session-index";
-import { parseStoredJson } from "../stored-json";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
 import {
@@ -151,7 +151,7 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     const first = total - raw.length;
     return {
       messages: raw.map((text, index) =>
-        parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` }),
+        parseStoredMessage(text, { store, operation, sessionId, record: `message ${first + index}` }),
       ),
       total,
     };
