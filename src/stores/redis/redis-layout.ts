@@ -65,6 +65,11 @@ export function sessionScriptKeys(keys: RedisSessionKeys): string[] {
   return [keys.messages, keys.ids, keys.meta, keys.summaries, keys.summaryIds];
 }
 
+/** The KEYS of the fenced session scripts (append, replace): the session's five data keys, then its lock. */
+export function fencedScriptKeys(keys: RedisSessionKeys): string[] {
+  return [...sessionScriptKeys(keys), keys.lock];
+}
+
 /** The ARGV pairs of the append and replace scripts: ("" | "#" + id, json) per message. */
 export function messagesArguments(messages: AgentMessage[]): string[] {
   return messages.flatMap((message) => [message.id === undefined ? "" : `#${message.id}`, JSON.stringify(message)]);

@@ -1,6 +1,7 @@
 import { errorText } from "../../errors/error-text";
 import type { Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type {
@@ -18,14 +19,15 @@ import { RedisSessionIndex } from "./redis-session-index";
 import { RedisSessionLocks } from "./redis-session-locks";
 import {
   appendScript as appendSource,
-  appendUnlockScript as appendUnlockSource,
   factScript as factSource,
   pruneScript as pruneSource,
   replaceScript as replaceSource,
   summaryScript as summarySource,
   touchScript as touchSource,
 } from "./redis-scripts";
+import { appendReply, replaceReply } from "./redis-replies";
 import {
+  fencedScriptKeys,
   messagesArguments,
   positiveMillisecondsOption,
   redisFactScopesKey,
@@ -78,7 +80,6 @@ const touchScript = redisScript(touchSource);
 const summaryScript = redisScript(summarySource);
 const factScript = redisScript(factSource);
 const pruneScript = redisScript(pruneSource);
-const appendUnlockScript = redisScript(appendUnlockSource);
 
 /**
  * Keeps sessions in Redis, for agents served by many processes or machines.
@@ -160,7 +161,19 @@ export class RedisMemoryStore implements MemoryStore {
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
-    await this.writeSession("setMessages", sessionId, replaceScript, messagesArguments(messages));
+    const operation = "setMessages";
+    const token = this.locks.tokenOf(sessionId) ?? "";
+    const outcome = await this.writeSession(
+      operation,
+      sessionId,
+      replaceScript,
+      [token, ...messagesArguments(messages)],
+      {
+        fenced: true,
+        parse: replaceReply,
+      },
+    );
+    if (outcome === "lost") throw new SessionLockLostError({ store, operation, sessionId });
   }
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
@@ -168,7 +181,26 @@ export class RedisMemoryStore implements MemoryStore {
       validateSessionId(sessionId);
       return;
     }
-    await this.writeSession("appendMessages", sessionId, appendScript, messagesArguments(messages));
+    await this.appendFenced(sessionId, messages, false);
+  }
+
+  /**
+   * The append script, fenced by the lock this instance holds on the session (a holder whose lease
+   * was taken over is refused: `SessionLockLostError`, nothing written); with `release`, it also
+   * releases that lock. Resolves to whether it released it.
+   */
+  private async appendFenced(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean> {
+    const operation = "appendMessages";
+    const token = this.locks.tokenOf(sessionId);
+    const args = [token ?? "", release && token !== undefined ? "1" : "0", ...messagesArguments(messages)];
+    const outcome = await this.writeSession(operation, sessionId, appendScript, args, {
+      fenced: true,
+      parse: appendReply,
+    });
+    if (outcome === "lost") throw new SessionLockLostError({ store, operation, sessionId });
+    const { released } = outcome;
+    if (released && token !== undefined) this.locks.unlockedBy(sessionId, token);
+    return released;
   }
 
   async clearMessages(sessionId: string): Promise<void> {
@@ -265,32 +297,11 @@ export class RedisMemoryStore implements MemoryStore {
   }
 
   /**
-   * `appendMessages` that also releases the session lock this instance holds, in the same script
-   * (with the index written beside it, as `writeSession` does); resolves to whether it released it.
-   * Without a lock held, a plain append.
+   * `appendMessages` that also releases the session lock this instance holds, in the same script;
+   * resolves to whether it released it. Without a lock held, a plain append.
    */
   private async appendReleasing(sessionId: string, messages: AgentMessage[]): Promise<boolean> {
-    const token = this.locks.tokenOf(sessionId);
-    if (token === undefined) {
-      await this.appendMessages(sessionId, messages);
-      return false;
-    }
-    const keys = this.keys(sessionId);
-    const now = Date.now();
-    const reply = await this.call("appendMessages", sessionId, async () => {
-      const [, result] = await Promise.all([
-        this.index.add(sessionId, now),
-        this.commands.evalWrite(
-          appendUnlockScript,
-          [...sessionScriptKeys(keys), keys.lock],
-          [String(now), String(this.ttl), token, ...messagesArguments(messages)],
-        ),
-      ]);
-      return result as [number, number];
-    });
-    if (Number(reply[1]) !== 1) return false; // no longer this holder's lock (its lease ran out): nothing to release
-    this.locks.unlockedBy(sessionId, token);
-    return true;
+    return this.appendFenced(sessionId, messages, true);
   }
 
   private get factScopesKey(): string {
@@ -301,17 +312,26 @@ export class RedisMemoryStore implements MemoryStore {
     return redisSessionKeys(this.prefix, sessionId, argument);
   }
 
-  private async writeSession(operation: string, sessionId: string, body: RedisScript, extra: string[]): Promise<void> {
+  /** Runs a session write script (KEYS: the session's, with its lock when `fenced`; ARGV: now, ttl, ...extra); resolves to its reply. */
+  private async writeSession<T = unknown>(
+    operation: string,
+    sessionId: string,
+    body: RedisScript,
+    extra: string[],
+    options: { fenced?: boolean; parse?: (reply: unknown) => T } = {},
+  ): Promise<T> {
     const keys = this.keys(sessionId);
     const now = Date.now();
-    await this.call(operation, sessionId, async () => {
+    const scriptKeys = options.fenced ? fencedScriptKeys(keys) : sessionScriptKeys(keys);
+    return await this.call(operation, sessionId, async () => {
       // Index first (sent first on the connection, without waiting for its reply): a crash in
       // between leaves an index entry without data, which entries() drops, never data that no
       // index knows about.
-      await Promise.all([
+      const [, reply] = await Promise.all([
         this.index.add(sessionId, now),
-        this.commands.evalWrite(body, sessionScriptKeys(keys), [String(now), String(this.ttl), ...extra]),
+        this.commands.evalWrite(body, scriptKeys, [String(now), String(this.ttl), ...extra]),
       ]);
+      return options.parse ? options.parse(reply) : (reply as T);
     });
   }
 

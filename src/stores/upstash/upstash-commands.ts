@@ -3,6 +3,7 @@
 // Redis's own strings whatever the client's `automaticDeserialization` says. Web APIs only: this
 // runs on the edge.
 import type { Redis } from "@upstash/redis";
+import { pipelineReplies, stringListReply, UnexpectedReplyError } from "../redis/redis-replies";
 import type { SortedSetCommands } from "../redis/redis-session-index";
 
 /**
@@ -55,20 +56,12 @@ export async function evalScript(client: Redis, source: string, keys: string[], 
 
 /** A JSON reply of the read scripts, parsed (or as the client's deserialization already parsed it). */
 export function jsonReply(reply: unknown): unknown {
-  return typeof reply === "string" ? JSON.parse(reply) : reply;
-}
-
-/** A list in a cjson reply: cjson writes an empty list as `{}`. */
-export function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : [];
-}
-
-/** A flat HGETALL reply as a record. */
-export function hashRecord(value: unknown): Record<string, string> {
-  const flat = stringList(value);
-  const record: Record<string, string> = {};
-  for (let index = 0; index + 1 < flat.length; index += 2) record[flat[index]!] = flat[index + 1]!;
-  return record;
+  if (typeof reply !== "string") return reply;
+  try {
+    return JSON.parse(reply);
+  } catch {
+    throw new UnexpectedReplyError("a read script's JSON document", reply);
+  }
 }
 
 /** Runs `command key ...args` through {@link readScript}; resolves to the reply, parsed from its JSON. */
@@ -90,8 +83,12 @@ export function upstashSortedSets(client: Redis): SortedSetCommands {
         : client.zadd(key, { score: Number(score), member }),
     remove: (key, members) => client.zrem(key, ...members),
     range: async (key, start, stop, withScores) =>
-      stringList(await readRaw(client, "ZRANGE", key, withScores ? [start, stop, "WITHSCORES"] : [start, stop])),
-    rangeBelow: async (key, max) => stringList(await readRaw(client, "ZRANGEBYSCORE", key, ["-inf", `(${max}`])),
+      stringListReply(
+        await readRaw(client, "ZRANGE", key, withScores ? [start, stop, "WITHSCORES"] : [start, stop]),
+        "the session index's members",
+      ),
+    rangeBelow: async (key, max) =>
+      stringListReply(await readRaw(client, "ZRANGEBYSCORE", key, ["-inf", `(${max}`]), "the session index's members"),
   };
 }
 
@@ -102,10 +99,46 @@ export function upstashSortedSets(client: Redis): SortedSetCommands {
  */
 export function upstashErrorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  // The client reads a pipeline's reply (every command goes through one: auto-pipelining) as a list
+  // of one reply per command, and fails on another shape with a TypeError (the original is the cause).
+  if (
+    error instanceof TypeError &&
+    /\bmap is not a function|Cannot read propert(y|ies) of (undefined|null)/.test(error.message)
+  )
+    return "the server answered a pipeline with something that is not a list of one reply per command, so nothing can be assumed stored or read (a write may have landed: retrying it is safe, appends are idempotent by message id)";
   let text = error.message.replace(/, command was: [\s\S]*$/, "");
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof Error && cause.message && !text.includes(cause.message)) text += ` (${cause.message})`;
   if (/unauthori[sz]ed|WRONGPASS|invalid token/i.test(text))
     text += ". Check the REST token the client was given (UPSTASH_REDIS_REST_TOKEN).";
   return text;
+}
+
+/**
+ * One pipeline (one HTTP request): an index write (`first`), then the script by EVALSHA; resolves
+ * to the script's reply. When the server does not have the script, the pipeline is sent again
+ * with EVAL (repeating the index write, which is idempotent). A reply that is not one entry per
+ * command is an `UnexpectedReplyError`.
+ */
+export async function pipelineWithScript(
+  client: Redis,
+  source: string,
+  keys: string[],
+  args: string[],
+  first: (pipeline: ReturnType<Redis["pipeline"]>) => unknown,
+): Promise<unknown> {
+  const sha = await scriptSha(source);
+  const send = async (byHash: boolean) => {
+    const pipeline = client.pipeline();
+    first(pipeline);
+    if (byHash) pipeline.evalsha(sha, keys, args);
+    else pipeline.eval(source, keys, args);
+    return pipelineReplies(await pipeline.exec(), 2)[1];
+  };
+  try {
+    return await send(true);
+  } catch (error) {
+    if (!isNoScript(error)) throw error;
+    return await send(false);
+  }
 }

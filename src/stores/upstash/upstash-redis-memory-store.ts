@@ -1,6 +1,8 @@
 import type { Redis } from "@upstash/redis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import { StoreError } from "../../errors/store-error";
+import { AbortError } from "../../errors/abort-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { validateSessionId } from "../../messages/session-id";
 import { holdLease } from "../hold-lease";
@@ -14,8 +16,19 @@ import type {
   SummaryRecord,
 } from "../memory-store";
 import { pollLock } from "../poll-lock";
-import { rejectUnknownOptions } from "../reject-unknown-options";
+import { SessionBusyError } from "../../errors/session-busy-error";
 import {
+  appendReply,
+  hashReply,
+  integerReply,
+  replaceReply,
+  stringListReply,
+  tailReply,
+  UnexpectedReplyError,
+} from "../redis/redis-replies";
+import { withinDeadline } from "../redis/redis-deadline";
+import {
+  fencedScriptKeys,
   messagesArguments,
   positiveMillisecondsOption,
   redisFactScopesKey,
@@ -39,43 +52,19 @@ import { RedisSessionIndex } from "../redis/redis-session-index";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
+import { checkUpstashOptions, type UpstashRedisMemoryStoreOptions } from "./upstash-options";
 import {
   evalScript,
-  hashRecord,
-  isNoScript,
   jsonReply,
+  pipelineWithScript,
   readRaw,
-  scriptSha,
   sessionScript,
-  stringList,
   tailScript,
   upstashErrorText,
   upstashSortedSets,
 } from "./upstash-commands";
 
-/** Options of {@link UpstashRedisMemoryStore}. */
-export interface UpstashRedisMemoryStoreOptions {
-  /**
-   * An `@upstash/redis` client you own: `Redis.fromEnv()` (reads `UPSTASH_REDIS_REST_URL` and
-   * `UPSTASH_REDIS_REST_TOKEN`) or `new Redis({ url, token })`; from `@upstash/redis/cloudflare`
-   * on Cloudflare Workers. Any of its options works (automatic deserialization on or off).
-   */
-  client: Redis;
-  /** Put before every key. Must not contain `{` or `}`. @default "agentcore:" */
-  prefix?: string;
-  /** Milliseconds a session (and a fact scope) lives after its last write; none when omitted. */
-  ttl?: number;
-  /** How long a session lock lives without being renewed, in ms (a crashed holder frees it after this). @default 30_000 */
-  lockLeaseMs?: number;
-}
-
 const store = "UpstashRedisMemoryStore";
-const knownOptions = [
-  "client",
-  "prefix",
-  "ttl",
-  "lockLeaseMs",
-] as const satisfies readonly (keyof UpstashRedisMemoryStoreOptions)[];
 
 /**
  * Keeps sessions in Redis over HTTP with `@upstash/redis`: the store for edge functions (Vercel
@@ -94,39 +83,18 @@ export class UpstashRedisMemoryStore implements MemoryStore {
   private readonly prefix: string;
   private readonly ttl: number;
   private readonly lockLeaseMs: number;
+  private readonly requestTimeoutMs: number;
   private readonly index: RedisSessionIndex;
+  /** Token of the session lock this instance holds (or held until it was taken over), per session: its writes are fenced by it. */
+  private readonly held = new Map<string, string>();
 
   constructor(options: UpstashRedisMemoryStoreOptions) {
-    const client: Record<string, unknown> | undefined =
-      options != null && typeof options === "object"
-        ? (options.client as unknown as Record<string, unknown>)
-        : undefined;
-    if (client == null || typeof client.evalsha !== "function" || typeof client.pipeline !== "function") {
-      throw new InvalidArgumentError({
-        argument: "client",
-        message:
-          'new UpstashRedisMemoryStore() needs { client }: an @upstash/redis client, e.g. Redis.fromEnv() or new Redis({ url, token }) from "@upstash/redis".',
-      });
-    }
-    if (typeof client.connect === "function" && "status" in client) {
-      throw new InvalidArgumentError({
-        argument: "client",
-        message:
-          'new UpstashRedisMemoryStore() was given an ioredis client: use RedisMemoryStore from "agentcore/redis" for it, or pass an @upstash/redis client here.',
-      });
-    }
-    rejectUnknownOptions(store, options, knownOptions, {
-      redis: "client",
-      keyPrefix: "prefix",
-      namespace: "prefix",
-      ttlMs: "ttl",
-      url: "client",
-      token: "client",
-    });
+    checkUpstashOptions(options);
     this.client = options.client;
     this.prefix = redisPrefixOption(options.prefix);
     this.ttl = positiveMillisecondsOption(options.ttl, "ttl");
     this.lockLeaseMs = positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000;
+    this.requestTimeoutMs = positiveMillisecondsOption(options.requestTimeoutMs, "requestTimeoutMs") || 10_000;
     this.index = new RedisSessionIndex(upstashSortedSets(this.client), this.prefix);
   }
 
@@ -143,11 +111,9 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     const keys = this.keys(sessionId);
     // LRANGE wants integers: an Infinity count is the whole list, 0..-1.
     const start = count === 0 ? "" : count === Infinity ? "0" : String(-count);
-    const [total, raw] = await this.call(operation, sessionId, async () => {
-      const reply = jsonReply(await evalScript(this.client, tailScript, [keys.messages], [start]));
-      const [length, items] = Array.isArray(reply) ? reply : [];
-      return [Number(length ?? 0), stringList(items)] as const;
-    });
+    const { total, raw } = await this.call(operation, sessionId, async () =>
+      tailReply(jsonReply(await evalScript(this.client, tailScript, [keys.messages], [start]))),
+    );
     const first = total - raw.length;
     return {
       messages: raw.map((text, index) =>
@@ -158,7 +124,19 @@ export class UpstashRedisMemoryStore implements MemoryStore {
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
-    await this.writeSession("setMessages", sessionId, replaceScript, messagesArguments(messages));
+    const operation = "setMessages";
+    const token = this.held.get(sessionId) ?? "";
+    const outcome = await this.writeSession(
+      operation,
+      sessionId,
+      replaceScript,
+      [token, ...messagesArguments(messages)],
+      {
+        fenced: true,
+        parse: replaceReply,
+      },
+    );
+    if (outcome === "lost") throw new SessionLockLostError({ store, operation, sessionId });
   }
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
@@ -166,13 +144,21 @@ export class UpstashRedisMemoryStore implements MemoryStore {
       validateSessionId(sessionId);
       return;
     }
-    await this.writeSession("appendMessages", sessionId, appendScript, messagesArguments(messages));
+    const operation = "appendMessages";
+    // Fenced by the lock this instance holds on the session: a holder whose lease was taken over is refused.
+    const token = this.held.get(sessionId) ?? "";
+    const args = [token, "0", ...messagesArguments(messages)];
+    const outcome = await this.writeSession(operation, sessionId, appendScript, args, {
+      fenced: true,
+      parse: appendReply,
+    });
+    if (outcome === "lost") throw new SessionLockLostError({ store, operation, sessionId });
   }
 
   async clearMessages(sessionId: string): Promise<void> {
     const keys = this.keys(sessionId);
     await this.call("clearMessages", sessionId, async () => {
-      await this.client.del(...sessionScriptKeys(keys));
+      integerReply(await this.client.del(...sessionScriptKeys(keys)), "DEL's count");
       await this.index.remove([sessionId]);
     });
   }
@@ -180,7 +166,7 @@ export class UpstashRedisMemoryStore implements MemoryStore {
   async getFacts(scopeId: string): Promise<Fact[]> {
     const key = this.keys(scopeId, "scopeId").facts;
     const raw = await this.call("getFacts", scopeId, async () =>
-      hashRecord(await readRaw(this.client, "HGETALL", key)),
+      hashReply(await readRaw(this.client, "HGETALL", key), "the facts hash"),
     );
     return Object.entries(raw).map(([name, text]) =>
       parseStoredJson<Fact>(text, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${name}"` }),
@@ -191,31 +177,40 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     const key = this.keys(scopeId, "scopeId").facts;
     // The fact's one-script write and the scope's entry in the index set, in one pipeline.
     await this.call("setFact", scopeId, () =>
-      this.pipelineWithScript(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)], (pipeline) =>
-        pipeline.sadd(this.factScopesKey, scopeId),
-      ),
+      pipelineWithScript(
+        this.client,
+        factScript,
+        [key],
+        [fact.key, JSON.stringify(fact), String(this.ttl)],
+        (pipeline) => pipeline.sadd(this.factScopesKey, scopeId),
+      ).then((reply) => integerReply(reply, "the fact script's 1")),
     );
   }
 
   async factScopes(): Promise<string[]> {
     return (
       await this.call("factScopes", undefined, async () =>
-        stringList(await readRaw(this.client, "SMEMBERS", this.factScopesKey)),
+        stringListReply(await readRaw(this.client, "SMEMBERS", this.factScopesKey), "the fact scopes"),
       )
     ).sort();
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
     const factsKey = this.keys(scopeId, "scopeId").facts;
-    return Number(await this.call("deleteFact", scopeId, () => this.client.hdel(factsKey, key))) > 0;
+    return (
+      (await this.call("deleteFact", scopeId, async () =>
+        integerReply(await this.client.hdel(factsKey, key), "HDEL's count"),
+      )) > 0
+    );
   }
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     const keys = this.keys(sessionId);
     const [meta, count] = await this.call("getSession", sessionId, async () => {
       const reply = jsonReply(await evalScript(this.client, sessionScript, [keys.meta, keys.messages], []));
-      const [flat, length] = Array.isArray(reply) ? reply : [];
-      return [hashRecord(flat), Number(length ?? 0)] as const;
+      const what = "the session script's {metadata, message count}";
+      if (!Array.isArray(reply) || reply.length !== 2) throw new UnexpectedReplyError(what, reply);
+      return [hashReply(reply[0], what), integerReply(reply[1], what)] as const;
     });
     return redisSessionEntry(store, sessionId, meta, count, keys.meta);
   }
@@ -237,9 +232,10 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     const pruned: string[] = [];
     for (const id of candidates) {
       const keys = this.keys(id);
-      const result = Number(
-        await this.call("prune", id, () =>
-          evalScript(this.client, pruneScript, sessionScriptKeys(keys), [String(options.olderThan)]),
+      const result = await this.call("prune", id, async () =>
+        integerReply(
+          await evalScript(this.client, pruneScript, sessionScriptKeys(keys), [String(options.olderThan)]),
+          "the prune script's -1, 0 or 1",
         ),
       );
       if (result === 1) pruned.push(id);
@@ -253,7 +249,10 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     const count = summaryCount(options, store);
     if (count === 0) return [];
     const raw = await this.call("getSummaries", sessionId, async () =>
-      stringList(await readRaw(this.client, "LRANGE", keys.summaries, [count === Infinity ? 0 : -count, -1])),
+      stringListReply(
+        await readRaw(this.client, "LRANGE", keys.summaries, [count === Infinity ? 0 : -count, -1]),
+        "the summaries",
+      ),
     );
     return raw.map((text, index) =>
       parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }),
@@ -267,22 +266,43 @@ export class UpstashRedisMemoryStore implements MemoryStore {
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     const key = this.keys(sessionId).lock;
     const token = globalThis.crypto.randomUUID();
-    await pollLock(
-      sessionId,
-      options.timeoutMs,
-      async () =>
-        (await this.call("lockSession", sessionId, () =>
-          this.client.set(key, token, { nx: true, px: this.lockLeaseMs }),
-        )) === "OK"
-          ? true
-          : undefined,
-      options.signal,
-    );
-    const renew = (leaseMs: number) => evalScript(this.client, renewScript, [key], [token, String(leaseMs)]);
+    const renew = (leaseMs: number) =>
+      this.call("lockSession", sessionId, async () =>
+        integerReply(
+          await evalScript(this.client, renewScript, [key], [token, String(leaseMs)]),
+          "the renew script's 0 or 1",
+        ),
+      );
+    try {
+      await pollLock(
+        sessionId,
+        options.timeoutMs,
+        async () => {
+          const reply = await this.call(
+            "lockSession",
+            sessionId,
+            () => this.client.set(key, token, { nx: true, px: this.lockLeaseMs }),
+            options.signal,
+          );
+          if (reply === "OK") return true;
+          if (reply === null) return undefined;
+          throw this.storeError("lockSession", sessionId, new UnexpectedReplyError('SET NX\'s "OK" or nil', reply));
+        },
+        options.signal,
+      );
+    } catch (error) {
+      // A take whose answer never came (a timeout, an abort) may still have landed: give it back.
+      if (!SessionBusyError.isInstance(error)) void renew(0).catch(() => {});
+      throw error;
+    }
+    this.held.set(sessionId, token);
     return holdLease({
       leaseMs: this.lockLeaseMs,
-      renew: async () => Number(await renew(this.lockLeaseMs)) === 1,
-      release: async () => void (await renew(0)),
+      renew: async () => (await renew(this.lockLeaseMs)) === 1,
+      release: async () => {
+        if (this.held.get(sessionId) === token) this.held.delete(sessionId);
+        await renew(0);
+      },
     });
   }
 
@@ -294,58 +314,59 @@ export class UpstashRedisMemoryStore implements MemoryStore {
     return redisSessionKeys(this.prefix, sessionId, argument);
   }
 
-  private async writeSession(operation: string, sessionId: string, source: string, extra: string[]): Promise<void> {
+  /** Runs a session write script (KEYS: the session's, with its lock when `fenced`; ARGV: now, ttl, ...extra); resolves to its reply. */
+  private async writeSession<T = unknown>(
+    operation: string,
+    sessionId: string,
+    source: string,
+    extra: string[],
+    options: { fenced?: boolean; parse?: (reply: unknown) => T } = {},
+  ): Promise<T> {
     const keys = this.keys(sessionId);
     const now = Date.now();
-    await this.call(operation, sessionId, () =>
+    const scriptKeys = options.fenced ? fencedScriptKeys(keys) : sessionScriptKeys(keys);
+    return await this.call(operation, sessionId, async () => {
       // Index first, in the same pipeline (Upstash runs a pipeline's commands in order): a failure
       // in between leaves an index entry without data, which entries() drops, never data that no
       // index knows about.
-      this.pipelineWithScript(source, sessionScriptKeys(keys), [String(now), String(this.ttl), ...extra], (pipeline) =>
-        pipeline.zadd(this.index.keyOf(sessionId), { score: now, member: sessionId }),
-      ),
-    );
+      const reply = await pipelineWithScript(
+        this.client,
+        source,
+        scriptKeys,
+        [String(now), String(this.ttl), ...extra],
+        (pipeline) => pipeline.zadd(this.index.keyOf(sessionId), { score: now, member: sessionId }),
+      );
+      return options.parse ? options.parse(reply) : (reply as T);
+    });
   }
 
   /**
-   * One pipeline (one HTTP request): an index write (`first`), then the script by EVALSHA. When
-   * the server does not have the script, the pipeline is sent again with EVAL (repeating the index
-   * write, which is idempotent).
+   * Runs one operation's requests, at most `requestTimeoutMs` (and no longer than `signal` lets
+   * it); any failure but a typed agentcore error becomes a `StoreError` naming the operation and
+   * the session.
    */
-  private async pipelineWithScript(
-    source: string,
-    keys: string[],
-    args: string[],
-    first: (pipeline: ReturnType<Redis["pipeline"]>) => unknown,
-  ): Promise<void> {
-    const sha = await scriptSha(source);
-    const send = async (byHash: boolean) => {
-      const pipeline = this.client.pipeline();
-      first(pipeline);
-      if (byHash) pipeline.evalsha(sha, keys, args);
-      else pipeline.eval(source, keys, args);
-      await pipeline.exec();
-    };
+  private async call<T>(
+    operation: string,
+    sessionId: string | undefined,
+    body: () => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     try {
-      await send(true);
+      return await withinDeadline(body(), this.requestTimeoutMs, signal, sessionId);
     } catch (error) {
-      if (!isNoScript(error)) throw error;
-      await send(false);
+      if (StoreError.isInstance(error) || InvalidArgumentError.isInstance(error) || AbortError.isInstance(error))
+        throw error;
+      throw this.storeError(operation, sessionId, error);
     }
   }
 
-  private async call<T>(operation: string, sessionId: string | undefined, body: () => Promise<T>): Promise<T> {
-    try {
-      return await body();
-    } catch (error) {
-      if (StoreError.isInstance(error) || InvalidArgumentError.isInstance(error)) throw error;
-      throw new StoreError({
-        store,
-        operation,
-        ...(sessionId === undefined ? {} : { sessionId }),
-        message: `Upstash Redis failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${upstashErrorText(error)}`,
-        cause: error,
-      });
-    }
+  private storeError(operation: string, sessionId: string | undefined, error: unknown): StoreError {
+    return new StoreError({
+      store,
+      operation,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      message: `Upstash Redis failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${upstashErrorText(error)}`,
+      cause: error,
+    });
   }
 }
