@@ -1,50 +1,10 @@
-import { errorText } from "../../errors/error-text";
 import type { Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
-import { SessionLockLostError } from "../../errors/session-lock-lost-error";
-import { StoreError } from "../../errors/store-error";
-import type { AgentMessage } from "../../messages/agent-message";
-import type {
-  Fact,
-  MemoryStore,
-  MessageTail,
-  SessionEntry,
-  SessionLockOptions,
-  SummaryReadOptions,
-  SummaryRecord,
-} from "../memory-store";
-import { execMulti, RedisCommands, redisScript, sortedSetCommands, type RedisScript } from "./redis-commands";
-import { replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
-import { RedisSessionIndex } from "./redis-session-index";
-import { RedisSessionLocks } from "./redis-session-locks";
-import {
-  appendScript as appendSource,
-  factScript as factSource,
-  pruneScript as pruneSource,
-  replaceScript as replaceSource,
-  summaryScript as summarySource,
-  touchScript as touchSource,
-} from "./redis-scripts";
-import { appendReply, replaceReply } from "./redis-replies";
-import {
-  fencedScriptKeys,
-  messagesArguments,
-  positiveMillisecondsOption,
-  redisFactScopesKey,
-  redisPrefixOption,
-  redisSessionEntry,
-  redisSessionKeys,
-  sessionMetaFields,
-  sessionScriptKeys,
-  type RedisSessionKeys,
-} from "./redis-layout";
 import { rejectUnknownOptions } from "../reject-unknown-options";
-import { validateSessionId } from "../../messages/session-id";
-import { parseStoredJson } from "../stored-json";
-import { tailLimit } from "../tail-limit";
-import { summaryCount } from "../summary-count";
-import { turnFolding } from "../turn-folding";
-import { RedisTurnFolding } from "./redis-turn-folding";
+import { IoredisTransport } from "./ioredis-transport";
+import { positiveMillisecondsOption, redisPrefixOption } from "./redis-layout";
+import { replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
+import { RedisStoreCore } from "./redis-store-core";
 
 /** Options of {@link RedisMemoryStore}. */
 export interface RedisMemoryStoreOptions {
@@ -74,34 +34,13 @@ const knownOptions = [
   "waitForReplicas",
 ] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
 
-const appendScript = redisScript(appendSource);
-const replaceScript = redisScript(replaceSource);
-const touchScript = redisScript(touchSource);
-const summaryScript = redisScript(summarySource);
-const factScript = redisScript(factSource);
-const pruneScript = redisScript(pruneSource);
-
 /**
- * Keeps sessions in Redis, for agents served by many processes or machines.
- *
- * Layout (redis-layout.ts, shared with UpstashRedisMemoryStore), for a session id `s` (URI-encoded into `e`, so ids can neither collide nor escape the
- * prefix): `<prefix>{e}:messages` (list of JSON messages), `:ids` (set, for idempotency),
- * `:meta` (hash), `:summaries` + `:summary-ids`, `:facts` (hash key → JSON fact), `:lock`. The
- * `{e}` hash tag keeps one session's keys in one cluster slot, so every write is one atomic Lua
- * script. 16 sorted sets by last write, `<prefix>sessions:{0}` … `{15}` (a session in the one its
- * id hashes to; see RedisSessionIndex), index sessions for `entries()` and `prune()`: the store
- * never runs KEYS or SCAN, and never builds a glob from an id.
+ * Keeps sessions in Redis, for agents served by many processes or machines: a `Redis` client or a
+ * `Cluster`. The logic, key layout and scripts are the Redis stores' shared core
+ * (`RedisStoreCore`, also behind `UpstashRedisMemoryStore`), here over ioredis
+ * (`IoredisTransport`): one database can be used through either store.
  */
-export class RedisMemoryStore implements MemoryStore {
-  private readonly client: Redis | Cluster;
-  private readonly prefix: string;
-  private readonly ttl: number;
-  private readonly index: RedisSessionIndex;
-  private readonly commands: RedisCommands;
-  private readonly locks: RedisSessionLocks;
-  /** The agent's folded turn (internal, see `TurnFolding`): lock and tail in one script, the last append and the release in one. */
-  readonly [turnFolding]: RedisTurnFolding;
-
+export class RedisMemoryStore extends RedisStoreCore {
   constructor(options: RedisMemoryStoreOptions) {
     if (options == null || typeof options !== "object" || options.client == null) {
       throw new InvalidArgumentError({
@@ -116,248 +55,13 @@ export class RedisMemoryStore implements MemoryStore {
       ttlMs: "ttl",
       redis: "client",
     });
-    this.client = options.client;
-    this.prefix = redisPrefixOption(options.prefix);
-    this.ttl = positiveMillisecondsOption(options.ttl, "ttl");
-    const lockLeaseMs = positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000;
-    this.index = new RedisSessionIndex(sortedSetCommands(this.client), this.prefix);
-    this.commands = new RedisCommands(this.client, replicaWaitOption(options.waitForReplicas));
-    this.locks = new RedisSessionLocks(this.client, this.commands, this.prefix, lockLeaseMs);
-    this[turnFolding] = new RedisTurnFolding(
-      {
-        takeLock: (sessionId, lockOptions, attempt) => this.locks.acquireWith(sessionId, lockOptions, attempt),
-        lockAndReadTail: (sessionId, token, count) => this.locks.lockAndReadTail(sessionId, token, count),
-        parseTail: (sessionId, total, raw) => parseTail("getMessageTail", sessionId, total, raw),
-        appendReleasing: (sessionId, messages) => this.appendReleasing(sessionId, messages),
-      },
+    super({
       store,
-    );
-  }
-
-  async getMessages(sessionId: string): Promise<AgentMessage[]> {
-    const keys = this.keys(sessionId);
-    const raw = await this.call("getMessages", sessionId, () => this.client.lrange(keys.messages, 0, -1));
-    return raw.map((text, index) =>
-      parseStoredJson<AgentMessage>(text, { store, operation: "getMessages", sessionId, record: `message ${index}` }),
-    );
-  }
-
-  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
-    return this.readTail("getMessageTail", sessionId, limit);
-  }
-
-  /** The last `limit` messages and the list's length, in one MULTI (LLEN + LRANGE). */
-  private async readTail(operation: "getMessageTail", sessionId: string, limit: number): Promise<MessageTail> {
-    const keys = this.keys(sessionId);
-    const count = tailLimit(limit, store, operation);
-    const [total, raw] = await this.call(operation, sessionId, async () => {
-      const transaction = this.client.multi().llen(keys.messages);
-      // LRANGE wants integers: an Infinity limit (or one past 2^53) is the whole list, 0..-1.
-      if (count > 0) transaction.lrange(keys.messages, count === Infinity ? 0 : -count, -1);
-      const replies = await execMulti(transaction);
-      return [replies[0] as number, (replies[1] ?? []) as string[]] as const;
-    });
-    return parseTail(operation, sessionId, total, raw);
-  }
-
-  async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
-    const operation = "setMessages";
-    const token = this.locks.tokenOf(sessionId) ?? "";
-    const outcome = await this.writeSession(
-      operation,
-      sessionId,
-      replaceScript,
-      [token, ...messagesArguments(messages)],
-      {
-        fenced: true,
-        parse: replaceReply,
-      },
-    );
-    if (outcome === "lost") throw new SessionLockLostError({ store, operation, sessionId });
-  }
-
-  async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
-    if (messages.length === 0) {
-      validateSessionId(sessionId);
-      return;
-    }
-    await this.appendFenced(sessionId, messages, false);
-  }
-
-  /**
-   * The append script, fenced by the lock this instance holds on the session (a holder whose lease
-   * was taken over is refused: `SessionLockLostError`, nothing written); with `release`, it also
-   * releases that lock. Resolves to whether it released it.
-   */
-  private async appendFenced(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean> {
-    const operation = "appendMessages";
-    const token = this.locks.tokenOf(sessionId);
-    const args = [token ?? "", release && token !== undefined ? "1" : "0", ...messagesArguments(messages)];
-    const outcome = await this.writeSession(operation, sessionId, appendScript, args, {
-      fenced: true,
-      parse: appendReply,
-    });
-    if (outcome === "lost") throw new SessionLockLostError({ store, operation, sessionId });
-    const { released } = outcome;
-    if (released && token !== undefined) this.locks.unlockedBy(sessionId, token);
-    return released;
-  }
-
-  async clearMessages(sessionId: string): Promise<void> {
-    const keys = this.keys(sessionId);
-    await this.call("clearMessages", sessionId, async () => {
-      await this.client.del(keys.messages, keys.ids, keys.meta, keys.summaries, keys.summaryIds);
-      await this.index.remove([sessionId]);
+      transport: new IoredisTransport(options.client, replicaWaitOption(options.waitForReplicas)),
+      prefix: redisPrefixOption(options.prefix),
+      ttlMs: positiveMillisecondsOption(options.ttl, "ttl"),
+      lockLeaseMs: positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000,
+      requestTimeoutMs: 0, // ioredis has its own (`commandTimeout`, `maxRetriesPerRequest`)
     });
   }
-
-  async getFacts(scopeId: string): Promise<Fact[]> {
-    const key = this.keys(scopeId, "scopeId").facts;
-    const raw = await this.call("getFacts", scopeId, () => this.client.hgetall(key));
-    return Object.entries(raw).map(([name, text]) =>
-      parseStoredJson<Fact>(text, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${name}"` }),
-    );
-  }
-
-  async setFact(scopeId: string, fact: Fact): Promise<void> {
-    const key = this.keys(scopeId, "scopeId").facts;
-    // The scope also enters an index set, so export can list the scopes (the store never SCANs). The
-    // set is its own key (another slot on a Cluster), written beside the fact's one-script write.
-    await this.call("setFact", scopeId, () =>
-      Promise.all([
-        this.commands.evalWrite(factScript, [key], [fact.key, JSON.stringify(fact), String(this.ttl)]),
-        this.client.sadd(this.factScopesKey, scopeId),
-      ]),
-    );
-  }
-
-  async factScopes(): Promise<string[]> {
-    return (await this.call("factScopes", undefined, () => this.client.smembers(this.factScopesKey))).sort();
-  }
-
-  async deleteFact(scopeId: string, key: string): Promise<boolean> {
-    const factsKey = this.keys(scopeId, "scopeId").facts;
-    return (await this.call("deleteFact", scopeId, () => this.client.hdel(factsKey, key))) > 0;
-  }
-
-  async getSession(sessionId: string): Promise<SessionEntry | undefined> {
-    const keys = this.keys(sessionId);
-    // One MULTI, so the metadata and the count are read at the same instant.
-    const [meta, count] = await this.call("getSession", sessionId, async () => {
-      const replies = await execMulti(this.client.multi().hgetall(keys.meta).llen(keys.messages));
-      return [replies[0] as Record<string, string>, replies[1] as number] as const;
-    });
-    return redisSessionEntry(store, sessionId, meta, count, keys.meta);
-  }
-
-  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
-    await this.writeSession("updateSession", sessionId, touchScript, sessionMetaFields(metadata));
-  }
-
-  async entries(): Promise<SessionEntry[]> {
-    const ids = await this.call("entries", undefined, () => this.index.all());
-    const found = await Promise.all(ids.map((id) => this.getSession(id).then((entry) => [id, entry] as const)));
-    const missing = found.filter(([, entry]) => entry === undefined).map(([id]) => id);
-    await this.call("entries", undefined, () => this.index.remove(missing)); // expired by ttl
-    return found.flatMap(([, entry]) => (entry ? [entry] : []));
-  }
-
-  async prune(options: { olderThan: number }): Promise<string[]> {
-    const candidates = await this.call("prune", undefined, () => this.index.writtenBefore(options.olderThan));
-    const pruned: string[] = [];
-    for (const id of candidates) {
-      const keys = this.keys(id);
-      const result = Number(
-        await this.commands.eval(pruneScript, sessionScriptKeys(keys), [String(options.olderThan)]),
-      );
-      if (result === 1) pruned.push(id);
-      if (result !== -1) await this.index.remove([id]);
-    }
-    return pruned;
-  }
-
-  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
-    const keys = this.keys(sessionId);
-    const count = summaryCount(options, store);
-    if (count === 0) return [];
-    const raw = await this.call("getSummaries", sessionId, () =>
-      this.client.lrange(keys.summaries, count === Infinity ? 0 : -count, -1),
-    );
-    return raw.map((text, index) =>
-      parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }),
-    );
-  }
-
-  async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
-    await this.writeSession("saveSummary", sessionId, summaryScript, [record.id, JSON.stringify(record)]);
-  }
-
-  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
-    return this.locks.acquire(sessionId, options);
-  }
-
-  /**
-   * `appendMessages` that also releases the session lock this instance holds, in the same script;
-   * resolves to whether it released it. Without a lock held, a plain append.
-   */
-  private async appendReleasing(sessionId: string, messages: AgentMessage[]): Promise<boolean> {
-    return this.appendFenced(sessionId, messages, true);
-  }
-
-  private get factScopesKey(): string {
-    return redisFactScopesKey(this.prefix);
-  }
-
-  private keys(sessionId: string, argument = "sessionId"): RedisSessionKeys {
-    return redisSessionKeys(this.prefix, sessionId, argument);
-  }
-
-  /** Runs a session write script (KEYS: the session's, with its lock when `fenced`; ARGV: now, ttl, ...extra); resolves to its reply. */
-  private async writeSession<T = unknown>(
-    operation: string,
-    sessionId: string,
-    body: RedisScript,
-    extra: string[],
-    options: { fenced?: boolean; parse?: (reply: unknown) => T } = {},
-  ): Promise<T> {
-    const keys = this.keys(sessionId);
-    const now = Date.now();
-    const scriptKeys = options.fenced ? fencedScriptKeys(keys) : sessionScriptKeys(keys);
-    return await this.call(operation, sessionId, async () => {
-      // Index first (sent first on the connection, without waiting for its reply): a crash in
-      // between leaves an index entry without data, which entries() drops, never data that no
-      // index knows about.
-      const [, reply] = await Promise.all([
-        this.index.add(sessionId, now),
-        this.commands.evalWrite(body, scriptKeys, [String(now), String(this.ttl), ...extra]),
-      ]);
-      return options.parse ? options.parse(reply) : (reply as T);
-    });
-  }
-
-  private async call<T>(operation: string, sessionId: string | undefined, body: () => Promise<T>): Promise<T> {
-    try {
-      return await body();
-    } catch (error) {
-      if (StoreError.isInstance(error) || InvalidArgumentError.isInstance(error)) throw error;
-      throw new StoreError({
-        store,
-        operation,
-        ...(sessionId === undefined ? {} : { sessionId }),
-        message: `Redis failed during ${operation}${sessionId === undefined ? "" : ` of session "${sessionId}"`}: ${errorText(error)}`,
-        cause: error,
-      });
-    }
-  }
-}
-
-/** A tail read (the list's length and its last messages as stored), parsed. */
-function parseTail(operation: "getMessageTail", sessionId: string, total: number, raw: string[]): MessageTail {
-  const first = total - raw.length;
-  return {
-    messages: raw.map((text, index) =>
-      parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` }),
-    ),
-    total,
-  };
 }

@@ -1,8 +1,8 @@
-// The Lua scripts of the Redis key layout (redis-layout.ts), shared by RedisMemoryStore (ioredis,
-// over TCP) and UpstashRedisMemoryStore (@upstash/redis, over HTTP): every write to a session is
-// one script, so it is atomic on both. Sources only: each store computes the SHA-1 for EVALSHA its
-// own way (node:crypto, or Web Crypto on the edge). Never change a script's behaviour for one
-// store only: both must read what the other wrote.
+// The Lua scripts of the Redis key layout (redis-layout.ts), run by the Redis stores' shared logic
+// (redis-store-core.ts) over both transports, ioredis over TCP and @upstash/redis over HTTP: every
+// write to a session is one script, so it is atomic on both. Sources only: each transport computes
+// the SHA-1 for EVALSHA its own way (node:crypto, or Web Crypto on the edge), and the Upstash one
+// wraps each script so its reply comes back as one JSON document (upstash-transport.ts).
 
 /**
  * The fence of the session writes that a lock holder makes (`appendScript`, `replaceScript`), in
@@ -98,6 +98,17 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if tonumber(ARGV[2]) == 0 then return redis.call('DEL', KEYS[1]) end
 return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 `;
+
+// KEYS: messages. ARGV: the LRANGE start ("" reads no message). The list's length and its tail, in
+// one snapshot: {count, messages}.
+export const tailScript = `
+local items = {}
+if ARGV[1] ~= '' then items = redis.call('LRANGE', KEYS[1], ARGV[1], -1) end
+return {redis.call('LLEN', KEYS[1]), items}
+`;
+
+// KEYS: meta, messages. A session's metadata hash (flat) and message count, in one snapshot.
+export const sessionScript = `return {redis.call('HGETALL', KEYS[1]), redis.call('LLEN', KEYS[2])}`;
 
 // The folded turn (redis-turn-folding.ts): the lock and the tail in one script; the last append
 // releases the lock in its own script (`appendScript` with release '1'). Every key is the

@@ -123,6 +123,34 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
     ]);
   });
 
+  it("an agent turn is 3 round trips on the session's slot: lock and tail, the user message, the answer and the release", async () => {
+    const sent: string[] = [];
+    const counted = new Set(["evalsha", "eval", "call", "multi", "pipeline", "set", "get", "lrange", "hgetall", "del"]);
+    const spy = new Proxy(client, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          if (typeof property === "string" && counted.has(property))
+            sent.push(property === "call" ? String(args[0]) : property);
+          return value.apply(target, args);
+        };
+      },
+    });
+    const store = new RedisMemoryStore({ client: spy, prefix: `${runPrefix}trips:` });
+    const agent = new Agent({
+      model: new MockLanguageModel({ responses: [{ text: "a" }, { text: "b" }] }),
+      memoryStore: store,
+      memory: "sliding_window",
+      sessionId: "s",
+    });
+    await agent.run("one");
+    sent.length = 0;
+    await agent.run("two");
+    // Each append's index ZADD goes beside its script (another slot), never waited for before it.
+    expect(sent).toEqual(["evalsha", "ZADD", "evalsha", "ZADD", "evalsha"]);
+  });
+
   it("keeps the ttl on the session's keys, never on the lock, and appends without a lock held", async () => {
     const store = newStore("ttl", { ttl: 60_000 });
     const folding = turnFoldingOf(store)!;

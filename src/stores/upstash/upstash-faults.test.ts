@@ -108,7 +108,7 @@ describe.skipIf(!available)("UpstashRedisMemoryStore faults", () => {
     const store = newStore();
     await store.appendMessages("s", [message("1")]);
     await store.setFact("session:s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
-    for (const body of [[{ result: [1] }], [], { result: "OK" }]) {
+    for (const body of [[{ result: [1] }], [], { result: [1] }]) {
       proxy!.setFault({ kind: "answer", body });
       try {
         await expectStoreErrors(
@@ -125,7 +125,7 @@ describe.skipIf(!available)("UpstashRedisMemoryStore faults", () => {
             ["lockSession", "s", () => store.lockSession("s", { timeoutMs: 0 })],
             ["clearMessages", "s", () => store.clearMessages("s")],
           ],
-          /answered (\[1\]|undefined) where .* was expected|not a list of one reply per command/,
+          /answered .* where .* was expected|not a list of one reply per command|without a result/,
         );
       } finally {
         proxy!.setFault(undefined);

@@ -77,6 +77,25 @@ if (available && bridge) {
       expect(script![1]).toMatch(/^[0-9a-f]{40}$/);
     });
 
+    it("folds an agent turn into 3 HTTP requests: lock and tail, the user message, the answer and the release", async () => {
+      const store = new UpstashRedisMemoryStore({ client: upstash(), prefix: `${runPrefix}trips:` });
+      const agent = new Agent({
+        model: new MockLanguageModel({ responses: [{ text: "a" }, { text: "b" }] }),
+        memoryStore: store,
+        memory: "sliding_window",
+        sessionId: "s",
+      });
+      await agent.run("one");
+      const before = bridge.requests.length;
+      await agent.run("two");
+      const sent = bridge.requests
+        .slice(before)
+        .map((request) => (request.body as string[][]).map((command) => command[0]));
+      expect(sent).toEqual([["evalsha"], ["zadd", "evalsha"], ["zadd", "evalsha"]]);
+      expect((await store.getMessages("s")).map((stored) => stored.content)).toEqual(["one", "a", "two", "b"]);
+      await (await store.lockSession("s", { timeoutMs: 0 }))(); // released by the last append
+    });
+
     it("sends a script again with EVAL when the server does not have it (NOSCRIPT), for writes and reads", async () => {
       const store = new UpstashRedisMemoryStore({ client: upstash(), prefix: `${runPrefix}noscript:` });
       bridge.forgetScripts(true);
