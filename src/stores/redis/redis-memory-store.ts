@@ -2,7 +2,7 @@ import type { Cluster, Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { IoredisTransport } from "./ioredis-transport";
-import { positiveMillisecondsOption, redisPrefixOption } from "./redis-layout";
+import { positiveMillisecondsOption, redisPrefixOption, rejectRenamedTtl } from "./redis-layout";
 import { replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
 import { RedisStoreCore } from "./redis-store-core";
 
@@ -12,8 +12,11 @@ export interface RedisMemoryStoreOptions {
   client: Redis | Cluster;
   /** Put before every key. Must not contain `{` or `}`. @default "agentcore:" */
   prefix?: string;
-  /** Milliseconds a session (and a fact scope) lives after its last write; none when omitted. */
-  ttl?: number;
+  /**
+   * Milliseconds (not Redis's seconds) a session (and a fact scope) lives after its last write,
+   * refreshed by every write: `ttlMs: 7 * 24 * 3_600_000` for a week. None when omitted.
+   */
+  ttlMs?: number;
   /** How long a session lock lives without being renewed, in ms (a crashed holder frees it after this). @default 30_000 */
   lockLeaseMs?: number;
   /**
@@ -29,7 +32,7 @@ const store = "RedisMemoryStore";
 const knownOptions = [
   "client",
   "prefix",
-  "ttl",
+  "ttlMs",
   "lockLeaseMs",
   "waitForReplicas",
 ] as const satisfies readonly (keyof RedisMemoryStoreOptions)[];
@@ -49,17 +52,17 @@ export class RedisMemoryStore extends RedisStoreCore {
           'new RedisMemoryStore() needs { client }: an ioredis client, e.g. new Redis("redis://localhost:6379").',
       });
     }
+    rejectRenamedTtl(store, options);
     rejectUnknownOptions(store, options, knownOptions, {
       keyPrefix: "prefix",
       namespace: "prefix",
-      ttlMs: "ttl",
       redis: "client",
     });
     super({
       store,
       transport: new IoredisTransport(options.client, replicaWaitOption(options.waitForReplicas)),
       prefix: redisPrefixOption(options.prefix),
-      ttlMs: positiveMillisecondsOption(options.ttl, "ttl"),
+      ttlMs: positiveMillisecondsOption(options.ttlMs, "ttlMs"),
       lockLeaseMs: positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000,
       requestTimeoutMs: 0, // ioredis has its own (`commandTimeout`, `maxRetriesPerRequest`)
     });

@@ -21,7 +21,7 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
     await client.quit();
   });
   const message = (id: string): AgentMessage => ({ id, role: "user", content: `text of ${id}` });
-  const newStore = (name: string, options: { ttl?: number; lockLeaseMs?: number } = {}) =>
+  const newStore = (name: string, options: { ttlMs?: number; lockLeaseMs?: number } = {}) =>
     new RedisMemoryStore({ client, prefix: `${runPrefix}${name}:`, ...options });
 
   it("reads the tail with the lock, releases it with the last append, and the release function then does nothing", async () => {
@@ -152,7 +152,7 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
   });
 
   it("keeps the ttl on the session's keys, never on the lock, and appends without a lock held", async () => {
-    const store = newStore("ttl", { ttl: 60_000 });
+    const store = newStore("ttl", { ttlMs: 60_000 });
     const folding = turnFoldingOf(store)!;
     expect(await folding.appendMessagesAndUnlock("free", [message("1")])).toBe(false); // no lock held: a plain append
     const { release } = await folding.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);

@@ -1,6 +1,7 @@
 import type { Redis } from "@upstash/redis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { rejectUnknownOptions } from "../reject-unknown-options";
+import { rejectRenamedTtl } from "../redis/redis-layout";
 
 /** Options of {@link UpstashRedisMemoryStore}. */
 export interface UpstashRedisMemoryStoreOptions {
@@ -12,8 +13,11 @@ export interface UpstashRedisMemoryStoreOptions {
   client: Redis;
   /** Put before every key. Must not contain `{` or `}`. @default "agentcore:" */
   prefix?: string;
-  /** Milliseconds a session (and a fact scope) lives after its last write; none when omitted. */
-  ttl?: number;
+  /**
+   * Milliseconds (not Redis's seconds) a session (and a fact scope) lives after its last write,
+   * refreshed by every write: `ttlMs: 7 * 24 * 3_600_000` for a week. None when omitted.
+   */
+  ttlMs?: number;
   /** How long a session lock lives without being renewed, in ms (a crashed holder frees it after this). @default 30_000 */
   lockLeaseMs?: number;
   /**
@@ -27,7 +31,7 @@ export interface UpstashRedisMemoryStoreOptions {
 const knownOptions = [
   "client",
   "prefix",
-  "ttl",
+  "ttlMs",
   "lockLeaseMs",
   "requestTimeoutMs",
 ] as const satisfies readonly (keyof UpstashRedisMemoryStoreOptions)[];
@@ -50,11 +54,11 @@ export function checkUpstashOptions(options: UpstashRedisMemoryStoreOptions): vo
         'new UpstashRedisMemoryStore() was given an ioredis client: use RedisMemoryStore from "agentcore/redis" for it, or pass an @upstash/redis client here.',
     });
   }
+  rejectRenamedTtl("UpstashRedisMemoryStore", options);
   rejectUnknownOptions("UpstashRedisMemoryStore", options, knownOptions, {
     redis: "client",
     keyPrefix: "prefix",
     namespace: "prefix",
-    ttlMs: "ttl",
     url: "client",
     token: "client",
   });

@@ -51,8 +51,8 @@ if (available && bridge) {
     { requireCapabilities: "all" },
   );
   testMemoryStore(
-    "UpstashRedisMemoryStore (automaticDeserialization: false, ttl)",
-    () => new UpstashRedisMemoryStore({ client: raw, prefix: `${runPrefix}raw${counter++}:`, ttl: 60_000 }),
+    "UpstashRedisMemoryStore (automaticDeserialization: false, ttlMs)",
+    () => new UpstashRedisMemoryStore({ client: raw, prefix: `${runPrefix}raw${counter++}:`, ttlMs: 60_000 }),
     {
       requireCapabilities: "all",
     },
@@ -213,7 +213,7 @@ if (available && bridge) {
       const client = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
       ioredis.push(client);
       const prefix = `${runPrefix}ttl-check:`;
-      const store = new UpstashRedisMemoryStore({ client: upstash(), prefix, ttl: 60_000 });
+      const store = new UpstashRedisMemoryStore({ client: upstash(), prefix, ttlMs: 60_000 });
       const keys = ["messages", "ids", "meta"].map((suffix) => `${prefix}{s}:${suffix}`);
       await store.appendMessages("s", [message("1")]);
       await store.setFact("s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
@@ -291,7 +291,13 @@ if (available && bridge) {
       expect(() => new UpstashRedisMemoryStore({ client: upstash(), prefix: "a{b" })).toThrow(
         expect.objectContaining({ argument: "prefix" }),
       );
-      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttl: -1 })).toThrow(
+      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttlMs: -1 })).toThrow(
+        expect.objectContaining({ argument: "ttlMs" }),
+      );
+      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttl: 3600 } as never)).toThrow(
+        /renamed to ttlMs and is in milliseconds .* ttl: 3600 meant 3\.6 s; for an hour pass ttlMs: 3_600_000/,
+      );
+      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttl: 3600 } as never)).toThrow(
         expect.objectContaining({ argument: "ttl" }),
       );
       const store = new UpstashRedisMemoryStore({ client: upstash(), prefix: `${runPrefix}ids:` });

@@ -22,7 +22,7 @@ export class UpstashRedisMemoryStore extends RedisStoreCore {
       store: "UpstashRedisMemoryStore",
       transport: new UpstashTransport(options.client as Redis),
       prefix: redisPrefixOption(options.prefix),
-      ttlMs: positiveMillisecondsOption(options.ttl, "ttl"),
+      ttlMs: positiveMillisecondsOption(options.ttlMs, "ttlMs"),
       lockLeaseMs: positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000,
       requestTimeoutMs: positiveMillisecondsOption(options.requestTimeoutMs, "requestTimeoutMs") || 10_000,
     });
