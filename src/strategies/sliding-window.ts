@@ -23,7 +23,7 @@ export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
  * token budget. With stable prefixes on (the default) the start moves a quarter of the window at
  * a time, so the window holds between 3/4 and all of `maxMessages` turns.
  */
-export class SlidingWindowMemory extends withConversationMemory(Object) implements IMemoryStrategy {
+export class SlidingWindowMemory extends withConversationMemory(class {}) implements IMemoryStrategy {
   readonly name: string = "sliding_window";
   protected readonly limits: WindowLimits;
   private readonly tailSizer: TailSizer;
