@@ -26,7 +26,7 @@ const HEADER_READ = 256;
 /** Milliseconds the append handle stays open after the last append. */
 const IDLE_CLOSE_MS = 1_000;
 /** Milliseconds a line written without its sync waits at most for one (when nothing synced it before). */
-const DEFERRED_SYNC_MS = 1_000;
+export const DEFERRED_SYNC_MS = 1_000;
 
 /**
  * `<path>.journal`: JSON Lines, a header `{ format, generation, committed }` then one change per
