@@ -11,20 +11,24 @@ const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
  * SIGHUP when nothing else listens for them (the process is about to die of the signal: the locks
  * are released and the signal raised again, so it still dies of it). When the application has its
  * own handler for the signal, the process is not ending because of it and the locks stay held.
- * Handlers are installed only while a lock is held. A SIGKILL cannot be caught: those locks go
+ * The handlers are installed with the first lock and stay (installing a signal handler costs more
+ * than a whole lock; with no lock held, one does what the signal's default would: the process
+ * dies of it). A SIGKILL cannot be caught: those locks go
  * stale and are broken after the stale time.
  */
 class ReleaseOnExit {
   private readonly held = new Set<Releasable>();
   private readonly onSignal = new Map<string, () => void>();
 
+  private installed = false;
+
   add(lock: Releasable): void {
     this.held.add(lock);
-    if (this.held.size === 1) this.install();
+    if (!this.installed) this.install();
   }
 
   delete(lock: Releasable): void {
-    if (this.held.delete(lock) && this.held.size === 0) this.uninstall();
+    this.held.delete(lock);
   }
 
   private readonly onExit = (): void => this.releaseAll();
@@ -34,6 +38,7 @@ class ReleaseOnExit {
   }
 
   private install(): void {
+    this.installed = true;
     process.once("exit", this.onExit);
     for (const signal of signals) {
       const handler = (): void => {
@@ -52,6 +57,7 @@ class ReleaseOnExit {
   }
 
   private uninstall(): void {
+    this.installed = false;
     process.removeListener("exit", this.onExit);
     for (const [signal, handler] of this.onSignal) process.removeListener(signal, handler);
     this.onSignal.clear();

@@ -33,7 +33,9 @@ export interface SeenLock {
  * the claim, or creates it after the first released it and then finds another lock (or none)
  * at the path, and leaves it alone. After the removal the path is free and the exclusive create
  * decides again who takes it, one process only. A holder releasing its own lock takes the same
- * claim, so a holder that wakes up after its lock was broken never removes its successor's.
+ * claim, so a holder that wakes up after its lock was broken never removes its successor's; only
+ * when its lock is still its own and was refreshed less than half the stale time ago does it
+ * unlink it directly (no breaker can act on it for another half stale time; see `release`).
  *
  * A claim lives for a few system calls. One older than the stale time was left by a breaker
  * that died holding it: the next breaker creates the claim numbered one higher instead (again
@@ -116,10 +118,17 @@ export class LockFile {
     clearTimeout(this.timer);
     releaseOnExit.delete(this);
     try {
-      withClaim(this.path, `token:${this.token}`, this.staleMs, () => {
-        if (this.isHeldUnreleased()) remove(this.path);
-        return true;
-      });
+      // Fast path, the common case: the lock is this holder's and was refreshed less than half the
+      // stale time ago. A breaker removes a lock only after seeing it stale under its claim, that
+      // is at least half the stale time after this look, and the unlink follows the look at once:
+      // the lock cannot be broken in between. Otherwise (a holder that stalled), under the claim.
+      const stats = fs.statSync(this.path, { throwIfNoEntry: false });
+      if (stats?.ino === this.ino && stats.mtimeMs >= Date.now() - this.staleMs / 2) fs.unlinkSync(this.path);
+      else
+        withClaim(this.path, `token:${this.token}`, this.staleMs, () => {
+          if (this.isHeldUnreleased()) remove(this.path);
+          return true;
+        });
     } catch {
       // a lock that cannot be removed goes stale and is broken
     } finally {
@@ -212,7 +221,7 @@ function withClaim(path: string, id: string, staleMs: number, body: () => boolea
   try {
     return body();
   } finally {
-    for (let claim = number; claim >= 0; claim--) fs.rmSync(`${base}.${claim}`, { force: true });
+    for (let claim = number; claim >= 0; claim--) unlinkIfExists(`${base}.${claim}`);
   }
 }
 
@@ -225,6 +234,14 @@ function remove(path: string): void {
     if (code === "ENOENT") return;
     if (code !== "EISDIR" && code !== "EPERM") throw error;
     fs.rmdirSync(path);
+  }
+}
+
+function unlinkIfExists(path: string): void {
+  try {
+    fs.unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
 }
 
