@@ -1,4 +1,4 @@
-import { errorText } from "../errors/error-text";
+import { errorText, errorType } from "../errors/error-text";
 import type { ToolCall } from "../messages/agent-message";
 import { serializeToolResult } from "../messages/serialize-tool-result";
 import { isJsonSchema, type ToolInputValidation } from "./json-schema";
@@ -11,6 +11,11 @@ export interface ToolCallOutcome {
   /** The text sent back to the model as the tool message content. */
   content: string;
   isError: boolean;
+  /**
+   * What failed, when `isError`: the class of the error `execute` threw (its `name`),
+   * `UnknownToolError` or `InvalidToolInputError`. Traces record it as `error.type`.
+   */
+  errorType?: string;
 }
 
 /**
@@ -28,6 +33,7 @@ export async function executeToolCall(
     const available = Object.keys(tools);
     return errorOutcome(
       toolCall,
+      "UnknownToolError",
       `Unknown tool "${toolCall.name}". Available tools: ${available.length ? available.join(", ") : "none"}.`,
     );
   }
@@ -35,6 +41,7 @@ export async function executeToolCall(
   if (!parsed.success) {
     return errorOutcome(
       toolCall,
+      "InvalidToolInputError",
       `Invalid arguments for tool "${toolCall.name}": ${parsed.issues.join("; ")}. Fix the arguments and call it again.`,
     );
   }
@@ -44,7 +51,7 @@ export async function executeToolCall(
   } catch (error) {
     if (context.abortSignal?.aborted) throw error;
     const reason = errorText(error);
-    return errorOutcome(toolCall, `Tool "${toolCall.name}" failed: ${reason}`);
+    return errorOutcome(toolCall, errorType(error), `Tool "${toolCall.name}" failed: ${reason}`);
   }
 }
 
@@ -61,6 +68,6 @@ function validateToolInput(toolValue: Tool, input: unknown): ToolInputValidation
   };
 }
 
-function errorOutcome(toolCall: ToolCall, message: string): ToolCallOutcome {
-  return { toolCall, result: message, content: `Error: ${message}`, isError: true };
+function errorOutcome(toolCall: ToolCall, type: string, message: string): ToolCallOutcome {
+  return { toolCall, result: message, content: `Error: ${message}`, isError: true, errorType: type };
 }
