@@ -1,7 +1,8 @@
 import { errorText, errorType } from "../errors/error-text";
 import type { ToolCall } from "../messages/agent-message";
 import { serializeToolResult } from "../messages/serialize-tool-result";
-import { isJsonSchema, type ToolInputValidation } from "./json-schema";
+import { ARGUMENTS_TOO_DEEP, exceedsDepth } from "../messages/tool-arguments-depth";
+import { isJsonSchema, TOO_DEEP_ISSUE, type ToolInputValidation } from "./json-schema";
 import type { Tool, ToolExecutionContext, ToolSet } from "./tool";
 
 export interface ToolCallOutcome {
@@ -19,9 +20,9 @@ export interface ToolCallOutcome {
 }
 
 /**
- * Runs one tool call. Failures the model can fix (unknown tool, invalid arguments, a throwing
- * `execute`) come back as an error result for the model, never as a thrown error. Only an abort
- * of the run is rethrown.
+ * Runs one tool call. Failures the model can fix (unknown tool, invalid arguments, arguments
+ * nested deeper than `MAX_TOOL_ARGUMENTS_DEPTH`, a throwing `execute`) come back as an error
+ * result for the model, never as a thrown error. Only an abort of the run is rethrown.
  */
 export async function executeToolCall(
   tools: ToolSet,
@@ -35,6 +36,13 @@ export async function executeToolCall(
       toolCall,
       "UnknownToolError",
       `Unknown tool "${toolCall.name}". Available tools: ${available.length ? available.join(", ") : "none"}.`,
+    );
+  }
+  if (toolCall.arguments === ARGUMENTS_TOO_DEEP || exceedsDepth(toolCall.arguments)) {
+    return errorOutcome(
+      toolCall,
+      "InvalidToolInputError",
+      `Invalid arguments for tool "${toolCall.name}": ${TOO_DEEP_ISSUE}.`,
     );
   }
   const parsed = validateToolInput(toolValue, toolCall.arguments);
