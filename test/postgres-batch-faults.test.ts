@@ -113,6 +113,7 @@ describe.skipIf(!available)("PostgresMemoryStore batches: one bad member", () =>
       outcome.status === "rejected" ? [[sessions[index], outcome.reason] as const] : [],
     );
     expect(failed.length).toBeGreaterThan(1);
+    console.log(`[figures] lease batch cut after its commit: ${failed.length} of ${sessions.length} takes failed`);
     for (const [session, error] of failed)
       expect(StoreError.isInstance(error) && [error.sessionId, error.operation]).toEqual([session, "lockSession"]);
     for (const outcome of taken) if (outcome.status === "fulfilled") await outcome.value.release();
