@@ -12,6 +12,7 @@ import type {
 } from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateMessageIds } from "../../messages/message-ids";
 import { copyMessages } from "../../messages/copy-messages";
 import { tailLimit } from "../tail-limit";
 import { newestSummaries, summaryCount } from "../summary-count";
@@ -141,6 +142,7 @@ export class FileMemoryStore implements MemoryStore {
   /** `appendMessages`; `sync: false` leaves the fsync to the run's next durable write (see `FileTurnFolding`). */
   private async append(sessionId: string, messages: AgentMessage[], sync: boolean): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     if (messages.length === 0) return;
     const copy = copyMessages(messages);
     await this.engine.write(
@@ -163,6 +165,7 @@ export class FileMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const copy = copyMessages(messages);
     await this.engine.write(
       "setMessages",
