@@ -2,8 +2,6 @@ import type { ToolCall } from "../../messages/agent-message";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult } from "../../models/language-model";
 import type { MemoryStrategyResult } from "../../strategies/memory-strategy";
 import type { ToolCallOutcome } from "../../tools/execute-tool-call";
-import type { AgentConfig } from "../agent-config";
-import type { AgentResult } from "../agent-result";
 import {
   loadOpenTelemetryApi,
   missingApiError,
@@ -12,6 +10,23 @@ import {
 } from "./resolve-telemetry";
 import type { TelemetryAttributes, TelemetryContext, TelemetryTracer } from "./telemetry-options";
 import { contextWithSpan, RootContext, TracedSpan } from "./traced-span";
+
+/** What a trace needs of its agent (an `AgentConfig`; structural, so `telemetry/` imports nothing of `agent/`). */
+export interface TracedAgent {
+  readonly name: string | undefined;
+  readonly model: LanguageModel;
+  readonly strategy: { readonly name: string };
+  readonly maxSteps: number;
+  readonly historyProvider: unknown;
+}
+
+/** What a trace records of a run's result (an `AgentResult`). */
+export interface TracedResult {
+  readonly text: string;
+  readonly finishReason: string;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly steps: readonly unknown[];
+}
 
 /** What a trace needs of its run (a `TurnRun`). */
 export interface TracedRun {
@@ -41,7 +56,7 @@ export class RunTrace {
     readonly settings: ResolvedTelemetry,
     private readonly tracer: TelemetryTracer,
     private readonly api: OpenTelemetryApi | undefined,
-    private readonly config: AgentConfig,
+    private readonly config: TracedAgent,
     private readonly run: TracedRun,
     /** The `invoke_agent` span, parent of every other span of the run. */
     readonly root: TracedSpan,
@@ -52,7 +67,7 @@ export class RunTrace {
    * (loaded here, once per process). Its parent is the active context of the caller (a request's
    * span, say) when the API is installed.
    */
-  static async start(settings: ResolvedTelemetry, config: AgentConfig, run: TracedRun): Promise<RunTrace> {
+  static async start(settings: ResolvedTelemetry, config: TracedAgent, run: TracedRun): Promise<RunTrace> {
     const api = await loadOpenTelemetryApi();
     const tracer = settings.tracer ?? api?.trace.getTracer("agentcore");
     if (!tracer) throw missingApiError();
@@ -74,7 +89,7 @@ export class RunTrace {
       { kind: KIND_INTERNAL, attributes: defined(attributes) },
       parent,
     );
-    const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {});
+    const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {}, recordsErrorText(settings));
     if (settings.recordInputs && root.recording)
       root.set({ "gen_ai.input.messages": JSON.stringify([{ role: "user", content: run.input }]) });
     return new RunTrace(settings, tracer, api, config, run, root);
@@ -174,10 +189,13 @@ export class RunTrace {
     return span;
   }
 
-  /** Ends a tool span; a failed call (sent back to the model as an error result) gets status ERROR. */
+  /**
+   * Ends a tool span; a failed call (sent back to the model as an error result) gets status ERROR,
+   * `error.type` naming what failed (the class of the error `execute` threw).
+   */
   endTool(span: TracedSpan, outcome: ToolCallOutcome): void {
     if (this.settings.recordOutputs && span.recording) span.set({ "gen_ai.tool.call.result": outcome.content });
-    if (outcome.isError) span.fail(new ToolCallFailure(outcome.content));
+    if (outcome.isError) span.fail(new ToolCallFailure(outcome.errorType ?? "ToolCallError", outcome.content));
     else span.end();
   }
 
@@ -190,7 +208,7 @@ export class RunTrace {
   }
 
   /** Ends the run's span with its result, closing any span still open. */
-  succeed(result: AgentResult): void {
+  succeed(result: TracedResult): void {
     this.closeOpen((span) => span.end());
     if (this.settings.recordOutputs && this.root.recording)
       this.root.set({ "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: result.text }]) });
@@ -227,8 +245,12 @@ export class RunTrace {
       },
       parent,
     );
-    const traced = new TracedSpan(span, contextWithSpan(this.api, parent, span), this.api, (ended) =>
-      this.open.delete(ended),
+    const traced = new TracedSpan(
+      span,
+      contextWithSpan(this.api, parent, span),
+      this.api,
+      (ended) => this.open.delete(ended),
+      recordsErrorText(this.settings),
     );
     this.open.add(traced);
     return traced;
@@ -239,9 +261,22 @@ export class RunTrace {
   }
 }
 
-/** A tool call that failed (its error went back to the model). */
+/** A tool call that failed (its error went back to the model), named after what failed. */
 class ToolCallFailure extends Error {
-  override readonly name = "ToolCallError";
+  constructor(
+    override readonly name: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Whether failures' messages go into spans: an error's text can hold a tool argument or a prompt a
+ * provider echoes, so only when inputs and outputs are both recorded; otherwise only its type.
+ */
+function recordsErrorText(settings: ResolvedTelemetry): boolean {
+  return settings.recordInputs && settings.recordOutputs;
 }
 
 function modelAttributes(model: LanguageModel): TelemetryAttributes {

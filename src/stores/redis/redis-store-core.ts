@@ -7,6 +7,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
+import { validateMessageIds } from "../../messages/message-ids";
 import { validateSessionId } from "../../messages/session-id";
 import type {
   Fact,
@@ -144,6 +145,7 @@ export abstract class RedisStoreCore implements MemoryStore {
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateMessageIds(messages);
     const operation = "setMessages";
     const token = this.locks.tokenOf(sessionId) ?? "";
     const args = [token, ...messagesArguments(messages)];
@@ -152,6 +154,7 @@ export abstract class RedisStoreCore implements MemoryStore {
   }
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateMessageIds(messages);
     if (messages.length === 0) {
       validateSessionId(sessionId);
       return;
@@ -165,6 +168,7 @@ export abstract class RedisStoreCore implements MemoryStore {
    * releases that lock in the same script. Resolves to whether it released it.
    */
   private async appendFenced(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean> {
+    validateMessageIds(messages); // the folded append-and-release comes here directly
     const operation = "appendMessages";
     const token = this.locks.tokenOf(sessionId);
     const args = [token ?? "", release && token !== undefined ? "1" : "0", ...messagesArguments(messages)];
