@@ -78,9 +78,7 @@ export class ProviderHistory {
     for (const item of answer) {
       const kind = memoryContextKind(item);
       if (isObject(item) && typeof item.content === "string" && (!("role" in item) || kind === "recalled"))
-        records.push(
-          (kind === "recalled" ? { id: item.id, content: item.content } : item) as unknown as MemoryRecord,
-        );
+        records.push((kind === "recalled" ? { id: item.id, content: item.content } : item) as unknown as MemoryRecord);
       else {
         candidates.push(item);
         kinds.push(kind);

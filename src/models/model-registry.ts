@@ -53,7 +53,10 @@ export function resolveLanguageModel(model: string | LanguageModel | AISDKLangua
  * `resolveLanguageModel` for an option of another name (`SummaryMemory`'s `model`,
  * `SummarizingMemory`'s `summaryModel`): its errors name `argument`. Internal.
  */
-export function resolveModelOption(model: string | LanguageModel | AISDKLanguageModel, argument: string): LanguageModel {
+export function resolveModelOption(
+  model: string | LanguageModel | AISDKLanguageModel,
+  argument: string,
+): LanguageModel {
   if (typeof model !== "string") {
     if (isAISDKLanguageModel(model)) return fromAISDK(model);
     if (model && typeof model.doGenerate === "function" && typeof model.doStream === "function")
@@ -61,8 +64,7 @@ export function resolveModelOption(model: string | LanguageModel | AISDKLanguage
     throw new InvalidArgumentError({
       argument,
       value: model,
-      message:
-        `${argument} must be a "provider/model" string (e.g. "openai/gpt-4o"), a LanguageModel instance or a model of an AI SDK provider package (e.g. openai("gpt-4o") from @ai-sdk/openai).`,
+      message: `${argument} must be a "provider/model" string (e.g. "openai/gpt-4o"), a LanguageModel instance or a model of an AI SDK provider package (e.g. openai("gpt-4o") from @ai-sdk/openai).`,
     });
   }
   const slash = model.indexOf("/");

@@ -19,12 +19,14 @@ declare const messages: import("agentcore").AgentMessage[];
 declare const memoryStore: import("agentcore").MemoryStore;
 declare const embedder: import("agentcore").EmbeddingModel;
 declare const index: import("agentcore").SemanticIndex;
-declare const client: import("ioredis").Redis;
+// "client": a Redis client on the stores' pages, a ready mem0 client on the semantic-memory page.
+declare const client: import("ioredis").Redis & import("agentcore").Mem0Client;
+declare const Database: typeof import("better-sqlite3");
 declare const req: Request;
 declare const log: { warn(value: unknown): void; (...values: unknown[]): void };
 declare function getSession(request: Request): Promise<{ id: string; userId: string; sessionId: string }>;
 declare function sessionFromRequest(request: Request): Promise<{ sessionId: string; userId: string }>;
-declare class MyStore implements import("agentcore").MemoryStore {
+declare class MyStore {
   getMessages(sessionId: string): Promise<import("agentcore").AgentMessage[]>;
   setMessages(sessionId: string, messages: import("agentcore").AgentMessage[]): Promise<void>;
   clearMessages(sessionId: string): Promise<void>;
@@ -32,7 +34,7 @@ declare class MyStore implements import("agentcore").MemoryStore {
   setFact(sessionId: string, key: string, value: string): Promise<void>;
   deleteFact(sessionId: string, key: string): Promise<void>;
 }
-declare class MyProvider implements import("agentcore").MemoryProvider {
+declare class MyProvider {
   readonly type: string;
   read(options: import("agentcore").MemoryReadOptions): Promise<import("agentcore").MemoryRecord[]>;
   write(messages: import("agentcore").AgentMessage[], options: import("agentcore").MemoryWriteOptions): Promise<void>;

@@ -55,7 +55,9 @@ export function declaredNames(code: string): Set<string> {
   const names = new Set<string>();
   for (const match of code.matchAll(/\b(?:const|let|var|class|function|interface|type|enum)\s+([A-Za-z_$][\w$]*)/g))
     names.add(match[1]!);
-  for (const match of code.matchAll(/\bimport\s+(?:type\s+)?([\w$]+)?\s*,?\s*(?:\{([^}]*)\})?\s*(?:\*\s+as\s+([\w$]+))?\s*from/g)) {
+  for (const match of code.matchAll(
+    /\bimport\s+(?:type\s+)?([\w$]+)?\s*,?\s*(?:\{([^}]*)\})?\s*(?:\*\s+as\s+([\w$]+))?\s*from/g,
+  )) {
     if (match[1]) names.add(match[1]);
     if (match[3]) names.add(match[3]);
     for (const specifier of (match[2] ?? "").split(",")) {

@@ -55,7 +55,9 @@ export class FakeLlmServer {
    * `fallback` answers every request the script has no response for (a server that answers
    * whatever comes, as the README-and-docs test needs); without it such a request gets a 500.
    */
-  static async start(options: { fallback?: (request: RecordedRequest) => ScriptedResponse } = {}): Promise<FakeLlmServer> {
+  static async start(
+    options: { fallback?: (request: RecordedRequest) => ScriptedResponse } = {},
+  ): Promise<FakeLlmServer> {
     const fake = new FakeLlmServer(options.fallback);
     await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
     fake.port = (fake.server.address() as AddressInfo).port;
