@@ -16,6 +16,7 @@ import type {
 } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateMessageIds } from "../../messages/message-ids";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { loadBetterSqlite3 } from "./load-better-sqlite3";
 import { parseStoredJson } from "../stored-json";
@@ -175,6 +176,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     if (messages.length === 0) return;
     const bodies = messages.map((message) => [message.id ?? null, JSON.stringify(message)] as const);
     this.write("appendMessages", sessionId, () => {
@@ -185,6 +187,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const bodies = messages.map((message) => [message.id ?? null, JSON.stringify(message)] as const);
     this.write("setMessages", sessionId, () => {
       this.touch(sessionId);
