@@ -4,7 +4,7 @@
 // --- agent ---
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
-export type { AgentOptions, AgentRunOptions } from "./agent/agent-options";
+export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
 export { AgentStream } from "./agent/agent-stream";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
@@ -111,6 +111,7 @@ export { SummarizingMemory, type SummarizingMemoryOptions } from "./strategies/s
 export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
 export type { WindowBehaviourOptions } from "./strategies/window-options";
 export { groupTurns, type TurnRange } from "./strategies/group-turns";
+export type { ConversationTurn } from "./strategies/group-turns";
 export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./strategies/trim-to-token-budget";
 
 // --- stores ---
