@@ -145,7 +145,6 @@ export async function leaveOneOut(conversations: LocomoConversation[], settings:
   return { folds, overall, perCategory };
 }
 
-
 /**
  * The grid validated leave-one-out: each ranking step off and at its default, the three older
  * ones also one step either side (coordination, question lending, speaker boost), the two newer

@@ -67,7 +67,7 @@ export interface SemanticMemoryProviderOptions {
    * January 2022", "last year"), memories written in it, or mentioning a time in it ("yesterday",
    * "last Friday", resolved against their own timestamp), join the hits and rank higher: each
    * gets this weight × how well its time matches, on a scale where the best hit scores 1.
-   * 0 turns it off. @default 0.5
+   * 0 turns it off. @default 1
    */
   periodWeight?: number;
   /** The time a query's relative dates ("last year", "last Friday") are resolved against. @default Date.now */
@@ -78,6 +78,11 @@ export interface SemanticMemoryProviderOptions {
 const RRF_K = 60;
 /** Share of `periodWeight` a memory written in the period gets (one mentioning a time in it gets all). */
 const OWN_TIME_SHARE = 0.5;
+/**
+ * Longest period whose memories all join the hits (a season). A longer one ("in 2022") would list
+ * most of a long history on every read: it re-ranks the hits only.
+ */
+const LISTED_PERIOD = 92 * 86_400_000;
 
 /**
  * Built-in semantic memory that needs no external service. Every message of a finished turn
@@ -121,7 +126,7 @@ export class SemanticMemoryProvider implements MemoryProvider {
     this.ranking = this.embedder ? (options.ranking ?? "hybrid") : "lexical";
     this.limit = integerOption(options.limit, "limit", 5, 0);
     this.roles = new Set(options.roles ?? ["user", "assistant"]);
-    this.periodWeight = nonNegativeOption(options.periodWeight, "periodWeight", 0.5);
+    this.periodWeight = nonNegativeOption(options.periodWeight, "periodWeight", 1);
     this.now = options.now ?? Date.now;
     const needsText = this.ranking !== "vector";
     const needsVector = this.ranking !== "lexical";
@@ -234,10 +239,20 @@ export class SemanticMemoryProvider implements MemoryProvider {
         before: Math.min(period.end, filter.before ?? Infinity),
       };
       const [hits, timed] = await Promise.all([
-        this.rankByText(query, filter, Math.max(limit * 4, 50), abortSignal),
-        window.after < window.before ? this.index.list(window) : Promise.resolve([]),
+        // The date's words match by time, not by text ("three days ago" is no reason to rank "three years" first).
+        this.rankByText(/\p{L}/u.test(period.rest) ? period.rest : query, filter, Math.max(limit * 4, 50), abortSignal),
+        window.after < window.before && period.end - period.start <= LISTED_PERIOD
+          ? this.index.list(window)
+          : Promise.resolve([]),
       ]);
-      return rankByPeriod(hits, timed, period, this.periodWeight, OWN_TIME_SHARE, limit);
+      return rankByPeriod(
+        hits,
+        timed,
+        { start: period.start, end: period.end },
+        this.periodWeight,
+        OWN_TIME_SHARE,
+        limit,
+      );
     }
     return this.rankByText(query, filter, limit, abortSignal);
   }

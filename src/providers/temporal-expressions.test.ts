@@ -134,6 +134,7 @@ describe("queryPeriod and mentionedTimes", () => {
     expect(queryPeriod("What did I do last year?", THURSDAY)).toEqual({
       start: Date.UTC(2021, 0, 1),
       end: Date.UTC(2022, 0, 1),
+      rest: "What did I do ?",
     });
     expect(queryPeriod("How long has he had his turtles?", THURSDAY)).toBeUndefined();
   });

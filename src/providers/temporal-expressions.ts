@@ -269,8 +269,13 @@ const RULES: Rule[] = [
  * reference). In order of appearance; overlapping phrases count once.
  */
 export function timeExpressions(text: string, reference: number, durations = true): TimeSpan[] {
+  return found(text, reference, durations).map(({ span }) => span);
+}
+
+/** The expressions of `text`, with where each starts and ends in it, in order. */
+function found(text: string, reference: number, durations: boolean): { at: number; to: number; span: TimeSpan }[] {
   const taken: [number, number][] = [];
-  const found: { at: number; span: TimeSpan }[] = [];
+  const spans: { at: number; to: number; span: TimeSpan }[] = [];
   for (const { pattern, resolve, mentionsOnly } of RULES) {
     if (mentionsOnly && !durations) continue;
     pattern.lastIndex = 0;
@@ -282,19 +287,29 @@ export function timeExpressions(text: string, reference: number, durations = tru
       if (!span) continue;
       // An impossible date ("February 29, 2023") takes its words but names nothing.
       taken.push([from, to]);
-      if (span.end > span.start) found.push({ at: from, span });
+      if (span.end > span.start) spans.push({ at: from, to, span });
     }
   }
-  return found.sort((left, right) => left.at - right.at).map(({ span }) => span);
+  return spans.sort((left, right) => left.at - right.at);
 }
 
-/** The period a query asks about: the smallest span holding every date and period it names, or undefined. */
-export function queryPeriod(query: string, now: number): TimeSpan | undefined {
-  const spans = timeExpressions(query, now, false);
+/**
+ * The period a query asks about: the smallest span holding every date and period it names, and
+ * the query without them (`rest`, what to match by words), or undefined when it names none.
+ */
+export function queryPeriod(query: string, now: number): (TimeSpan & { rest: string }) | undefined {
+  const spans = found(query, now, false);
   if (spans.length === 0) return undefined;
+  let rest = "";
+  let from = 0;
+  for (const { at, to } of spans) {
+    rest += `${query.slice(from, at)} `;
+    from = to;
+  }
   return {
-    start: Math.min(...spans.map((span) => span.start)),
-    end: Math.max(...spans.map((span) => span.end)),
+    start: Math.min(...spans.map(({ span }) => span.start)),
+    end: Math.max(...spans.map(({ span }) => span.end)),
+    rest: (rest + query.slice(from)).replace(/\s+/g, " ").trim(),
   };
 }
 
