@@ -117,7 +117,7 @@ export const benchmark: Benchmark = {
     const latency: string[][] = [];
     for (const [name, asked] of [
       ["LoCoMo questions and the generated ones", queries],
-      ["only questions naming a year", dated],
+      ["only questions naming a year (mostly full dates)", dated],
     ] as const) {
       const providers = [await filled(memories, {}), await filled(memories, { periodWeight: 0 })];
       const [now, then] = await interleaved(providers, asked, quick ? 20 : 400);
