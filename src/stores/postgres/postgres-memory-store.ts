@@ -10,6 +10,7 @@ import type {
   SummaryRecord,
 } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateMessageIds } from "../../messages/message-ids";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
@@ -145,6 +146,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const fresh = uniqueById(messages);
     if (fresh.length === 0) return;
     await this.appendFresh(sessionId, fresh, false);
@@ -175,6 +177,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const t = this.tables;
     // Stored exactly as given; a repeated id keeps its first occurrence (ids are unique per session).
     const seen = new Set<string>();
