@@ -148,7 +148,11 @@ export type {
   StoredMessageMemoryEntry,
 } from "./providers/memory-provider";
 export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
-export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
+export {
+  SemanticMemoryProvider,
+  type SemanticMemoryProviderOptions,
+  type SemanticReadOptions,
+} from "./providers/semantic-memory-provider";
 export type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./providers/semantic-index";
 export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
 export {
