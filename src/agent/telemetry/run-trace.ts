@@ -19,6 +19,8 @@ export interface TracedAgent {
   readonly strategy: { readonly name: string };
   readonly maxSteps: number;
   readonly historyProvider: unknown;
+  /** The agent's tools, for `gen_ai.tool.description`. */
+  readonly tools: Readonly<Record<string, { readonly description?: string | undefined }>>;
 }
 
 /** What a trace records of a run's result (an `AgentResult`). */
