@@ -74,7 +74,7 @@ export {
   resolveLanguageModel,
   unregisterProvider,
   type ProviderFactory,
-} from "./models/model-registry";
+} from "./models/registry/model-registry";
 export { fromAISDK } from "./models/ai-sdk/from-ai-sdk";
 export type { AISDKModelSettings } from "./models/ai-sdk/ai-sdk-language-model";
 export type { AISDKLanguageModel } from "./models/ai-sdk/ai-sdk-types";
@@ -87,7 +87,7 @@ export {
 export {
   createOpenAICompatible,
   type OpenAICompatibleProviderSettings,
-} from "./models/openai/create-openai-compatible";
+} from "./models/openai-compatible/create-openai-compatible";
 export type { OpenAIEmbeddingModelOptions } from "./models/openai/openai-embedding-model";
 export {
   anthropic,

@@ -1,7 +1,7 @@
 import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel, LanguageModelCall, ToolDefinition } from "../models/language-model";
-import { resolveLanguageModel } from "../models/model-registry";
+import { resolveLanguageModel } from "../models/registry/model-registry";
 import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
 import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { resolveMemoryStrategy } from "../strategies/resolve-memory-strategy";

@@ -14,6 +14,8 @@ import type {
 } from "./memory-store";
 import { factStorage } from "./fact-storage";
 import { newestSummaries, summaryCount } from "./summary-count";
+import { SessionQueue } from "./session-queue";
+import { openStoreTurn, type StoreTurn, type TurnCalls, type TurnOptions } from "./store-turn";
 import { turnFoldingOf } from "./turn-folding";
 import { waitUnlessAborted } from "./wait-unless-aborted";
 
@@ -75,28 +77,15 @@ export interface AdaptedStore {
   /** Takes the store's cross-process session lock; resolves to its release, or undefined when the store has none. */
   lockSession(sessionId: string, options: SessionLockOptions): Promise<(() => Promise<void>) | undefined>;
   /**
-   * `lockSession`, reading the session's last `limit` messages in the same round trip where the
-   * store can (`tail` then set; otherwise read it after). For a run: its lock and its history.
+   * Opens a run's turn on a session: takes the lock (where the store has one) and gives the run its
+   * history and its appends, each the store's fastest way (`stores/store-turn.ts`).
    */
-  lockSessionReadingTail(
-    sessionId: string,
-    options: SessionLockOptions,
-    limit: number,
-  ): Promise<{ release: (() => Promise<void>) | undefined; tail?: MessageTail }>;
+  openTurn(sessionId: string, options: TurnOptions): Promise<StoreTurn>;
   /**
-   * `appendMessages`, releasing the session lock this store holds in the same round trip and
-   * transaction where the store can (the lock's release function then does nothing). Resolves to
-   * whether it released. For a run's last append, when nothing after it needs the lock.
+   * Runs `task` once no other task of this adapter runs on the session in this process: for a
+   * read-modify-write outside a run (the conversation memories' writes). Not the agent's run queue.
    */
-  appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
-  /**
-   * `appendMessages` for a run holding the session's lock, leaving the fsync to the run's next
-   * durable append where the store can (then resolves to true, and the run owes a `syncAppends` if
-   * nothing else is appended before it settles); otherwise a plain `appendMessages` (false).
-   */
-  appendMessagesDeferringSync(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
-  /** Makes durable the appends whose sync was deferred (`appendMessagesDeferringSync`); nothing for a store that never defers. */
-  syncAppends(sessionId: string): Promise<void>;
+  exclusive<T>(sessionId: string, task: () => Promise<T>): Promise<T>;
   /** Metadata of a session; undefined when unknown or when the store keeps none. */
   getSession(sessionId: string): Promise<SessionEntry | undefined>;
   /** Records metadata on a session; does nothing when the store keeps none. */
@@ -169,6 +158,8 @@ function createAdapter(store: MemoryStore): AdaptedStore {
   const facts = factStorage(store);
   /** The store's folded turn statements (built-in stores), when it has them. */
   const folding = capabilities.lockSession && capabilities.appendMessages ? turnFoldingOf(store) : undefined;
+  /** Read-modify-writes outside a run, one at a time per session (`exclusive`). */
+  const writes = new SessionQueue();
   /** Waits for a lock honouring the signal, even when a custom store ignores it; a lock it takes later is released. */
   const lockUnlessAborted = async <T>(
     locking: Promise<T>,
@@ -265,43 +256,14 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       );
       return await lockUnlessAborted(locking, (release) => release, options, sessionId);
     },
-    lockSessionReadingTail: async (sessionId, options, limit) => {
-      if (!folding) return { release: await adapter.lockSession(sessionId, options) };
-      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () =>
-        folding.lockSessionReadingTail(sessionId, options, limit),
-      );
-      return await lockUnlessAborted(locking, (taken) => taken.release, options, sessionId);
-    },
-    appendMessagesAndUnlock: async (sessionId, messages) => {
-      if (!folding || messages.length === 0) {
-        await adapter.appendMessages(sessionId, messages);
-        return false;
+    openTurn: (sessionId, options) => openStoreTurn(turnCalls, sessionId, options),
+    exclusive: async (sessionId, task) => {
+      const release = await writes.acquire(sessionId, "queue");
+      try {
+        return await task();
+      } finally {
+        release();
       }
-      return await call(
-        "appendMessages",
-        sessionId,
-        `Could not store ${messages.length} message(s) of session "${sessionId}"`,
-        () => folding.appendMessagesAndUnlock(sessionId, messages),
-      );
-    },
-    appendMessagesDeferringSync: async (sessionId, messages) => {
-      if (!folding?.appendMessagesDeferringSync || messages.length === 0) {
-        await adapter.appendMessages(sessionId, messages);
-        return false;
-      }
-      await call(
-        "appendMessages",
-        sessionId,
-        `Could not store ${messages.length} message(s) of session "${sessionId}"`,
-        () => folding.appendMessagesDeferringSync!(sessionId, messages),
-      );
-      return true;
-    },
-    syncAppends: async (sessionId) => {
-      if (folding?.syncAppends)
-        await call("appendMessages", sessionId, `Could not sync the messages of session "${sessionId}"`, () =>
-          folding.syncAppends!(sessionId),
-        );
     },
     getSession: async (sessionId) =>
       capabilities.getSession
@@ -329,5 +291,46 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       return await call("factScopes", undefined, "Could not list the fact scopes", () => store.factScopes!());
     },
   } satisfies AdaptedStore);
+  const appending = (sessionId: string, messages: AgentMessage[]) =>
+    `Could not store ${messages.length} message(s) of session "${sessionId}"`;
+  const turnCalls: TurnCalls = {
+    lockSession: adapter.lockSession,
+    getMessages: adapter.getMessages,
+    getMessageTail: adapter.getMessageTail,
+    appendMessages: adapter.appendMessages,
+    readsTail: capabilities.getMessageTail,
+    ...(folding
+      ? {
+          folded: {
+            lockSessionReadingTail: (sessionId, options, limit) =>
+              lockUnlessAborted(
+                call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () =>
+                  folding.lockSessionReadingTail(sessionId, options, limit),
+                ),
+                (taken) => taken.release,
+                options,
+                sessionId,
+              ),
+            appendMessagesAndUnlock: async (sessionId, messages) => {
+              await call("appendMessages", sessionId, appending(sessionId, messages), () =>
+                folding.appendMessagesAndUnlock(sessionId, messages),
+              );
+            },
+            ...(folding.appendMessagesDeferringSync && folding.syncAppends
+              ? {
+                  appendMessagesDeferringSync: (sessionId: string, messages: AgentMessage[]) =>
+                    call("appendMessages", sessionId, appending(sessionId, messages), () =>
+                      folding.appendMessagesDeferringSync!(sessionId, messages),
+                    ),
+                  syncAppends: (sessionId: string) =>
+                    call("appendMessages", sessionId, `Could not sync the messages of session "${sessionId}"`, () =>
+                      folding.syncAppends!(sessionId),
+                    ),
+                }
+              : {}),
+          },
+        }
+      : {}),
+  };
   return adapter;
 }

@@ -1,14 +1,8 @@
 import { integerOption } from "../errors/check-option";
 import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
 import type { LanguageModel } from "../models/language-model";
-import type {
-  MemoryReadOptions,
-  MemoryScope,
-  MemoryWriteOptions,
-  ModelMessage,
-  StoredMessageMemoryEntry,
-} from "../providers/memory-provider";
 import type { MemoryStore } from "../stores/memory-store";
+import { attachStorage, withConversationMemory } from "./conversation-memory";
 import { ConversationStorage } from "./conversation-storage";
 import { SummaryMemory } from "./summary-memory";
 import type { WindowBehaviourOptions } from "./window-options";
@@ -34,7 +28,7 @@ export interface SummarizingMemoryOptions extends WindowBehaviourOptions {
  * The second design's summarising memory (docs/architecture.md): a thin view of `SummaryMemory`
  * with `summarizeThreshold = recentMessages + summarizeEvery`.
  */
-export class SummarizingMemory extends SummaryMemory {
+export class SummarizingMemory extends withConversationMemory(SummaryMemory) {
   override readonly name: string = "summarizing";
 
   constructor(options: SummarizingMemoryOptions = {}) {
@@ -47,35 +41,11 @@ export class SummarizingMemory extends SummaryMemory {
       summarizeThreshold: recentMessages + summarizeEvery,
       ...(summaryModel ? { model: summaryModel } : {}),
     });
-    this.storage = new ConversationStorage(store, (history, sessionId, backing) =>
-      this.apply(history, { sessionId, store: backing }),
+    attachStorage(
+      this,
+      new ConversationStorage(store, (history, sessionId, backing) =>
+        this.apply(history, { sessionId, store: backing }),
+      ),
     );
-  }
-
-  private readonly storage: ConversationStorage;
-
-  /** The provider type (AgentLIB's `MemoryProvider.type`). */
-  get type(): string {
-    return this.name;
-  }
-
-  /** The session's conversation (AgentLIB's `read`): a summary of older turns as a system message, then the recent ones. */
-  read(options: MemoryReadOptions = {}): Promise<ModelMessage[]> {
-    return this.storage.read(options);
-  }
-
-  /** Stores the messages of a run (AgentLIB's `write`); system messages and messages already stored are skipped. */
-  write(messages: ModelMessage[], options: MemoryWriteOptions = {}): Promise<void> {
-    return this.storage.write(messages, options);
-  }
-
-  /** Forgets one session's conversation (and keeps its summaries out of later reads), or every session's. */
-  clear(sessionId?: string | MemoryScope): Promise<void> {
-    return this.storage.clear(sessionId);
-  }
-
-  /** The stored conversations, one entry per session, with their metadata. */
-  entries(sessionId?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
-    return this.storage.entries(sessionId);
   }
 }

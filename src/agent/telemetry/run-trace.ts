@@ -2,8 +2,6 @@ import type { ToolCall } from "../../messages/agent-message";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult } from "../../models/language-model";
 import type { MemoryStrategyResult } from "../../strategies/memory-strategy";
 import type { ToolCallOutcome } from "../../tools/execute-tool-call";
-import type { AgentConfig } from "../agent-config";
-import type { AgentResult } from "../agent-result";
 import {
   loadOpenTelemetryApi,
   missingApiError,
@@ -12,6 +10,23 @@ import {
 } from "./resolve-telemetry";
 import type { TelemetryAttributes, TelemetryContext, TelemetryTracer } from "./telemetry-options";
 import { contextWithSpan, RootContext, TracedSpan } from "./traced-span";
+
+/** What a trace needs of its agent (an `AgentConfig`; structural, so `telemetry/` imports nothing of `agent/`). */
+export interface TracedAgent {
+  readonly name: string | undefined;
+  readonly model: LanguageModel;
+  readonly strategy: { readonly name: string };
+  readonly maxSteps: number;
+  readonly historyProvider: unknown;
+}
+
+/** What a trace records of a run's result (an `AgentResult`). */
+export interface TracedResult {
+  readonly text: string;
+  readonly finishReason: string;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly steps: readonly unknown[];
+}
 
 /** What a trace needs of its run (a `TurnRun`). */
 export interface TracedRun {
@@ -41,7 +56,7 @@ export class RunTrace {
     readonly settings: ResolvedTelemetry,
     private readonly tracer: TelemetryTracer,
     private readonly api: OpenTelemetryApi | undefined,
-    private readonly config: AgentConfig,
+    private readonly config: TracedAgent,
     private readonly run: TracedRun,
     /** The `invoke_agent` span, parent of every other span of the run. */
     readonly root: TracedSpan,
@@ -52,7 +67,7 @@ export class RunTrace {
    * (loaded here, once per process). Its parent is the active context of the caller (a request's
    * span, say) when the API is installed.
    */
-  static async start(settings: ResolvedTelemetry, config: AgentConfig, run: TracedRun): Promise<RunTrace> {
+  static async start(settings: ResolvedTelemetry, config: TracedAgent, run: TracedRun): Promise<RunTrace> {
     const api = await loadOpenTelemetryApi();
     const tracer = settings.tracer ?? api?.trace.getTracer("agentcore");
     if (!tracer) throw missingApiError();
@@ -193,7 +208,7 @@ export class RunTrace {
   }
 
   /** Ends the run's span with its result, closing any span still open. */
-  succeed(result: AgentResult): void {
+  succeed(result: TracedResult): void {
     this.closeOpen((span) => span.end());
     if (this.settings.recordOutputs && this.root.recording)
       this.root.set({ "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: result.text }]) });

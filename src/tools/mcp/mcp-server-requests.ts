@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { LanguageModel } from "../../models/language-model";
-import { resolveLanguageModel } from "../../models/model-registry";
+import { resolveLanguageModel } from "../../models/registry/model-registry";
 import { jsonSchema } from "../json-schema";
 import type { ToolExecutionContext } from "../tool";
 import { answerSampling } from "./mcp-sampling";

@@ -1,9 +1,9 @@
-import { InvalidArgumentError } from "../errors/invalid-argument-error";
-import { NoSuchProviderError } from "../errors/no-such-provider-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import { NoSuchProviderError } from "../../errors/no-such-provider-error";
 import { defaultProviders } from "./default-providers";
-import { fromAISDK, isAISDKLanguageModel } from "./ai-sdk/from-ai-sdk";
-import type { AISDKLanguageModel } from "./ai-sdk/ai-sdk-types";
-import type { LanguageModel } from "./language-model";
+import { fromAISDK, isAISDKLanguageModel } from "../ai-sdk/from-ai-sdk";
+import type { AISDKLanguageModel } from "../ai-sdk/ai-sdk-types";
+import type { LanguageModel } from "../language-model";
 
 /**
  * Makes a model of one provider from its model id (the part after the slash of
