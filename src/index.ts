@@ -4,7 +4,7 @@
 // --- agent ---
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
-export type { AgentOptions, AgentRunOptions } from "./agent/agent-options";
+export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
 export { AgentStream } from "./agent/agent-stream";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
@@ -111,6 +111,7 @@ export { SummarizingMemory, type SummarizingMemoryOptions } from "./strategies/s
 export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
 export type { WindowBehaviourOptions } from "./strategies/window-options";
 export { groupTurns, type TurnRange } from "./strategies/group-turns";
+export type { ConversationTurn } from "./strategies/group-turns";
 export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./strategies/trim-to-token-budget";
 
 // --- stores ---
@@ -147,7 +148,11 @@ export type {
   StoredMessageMemoryEntry,
 } from "./providers/memory-provider";
 export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
-export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
+export {
+  SemanticMemoryProvider,
+  type SemanticMemoryProviderOptions,
+  type SemanticReadOptions,
+} from "./providers/semantic-memory-provider";
 export type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./providers/semantic-index";
 export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
 export {

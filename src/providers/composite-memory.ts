@@ -1,6 +1,7 @@
 import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
+import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type {
   MemoryRecordEntry,
@@ -11,6 +12,7 @@ import type {
   MemoryWriteOptions,
 } from "./memory-provider";
 import type { MessageMemoryProvider } from "./memory-provider";
+import { markMemoryContext } from "./memory-context-kind";
 import { normaliseContent } from "./normalise-content";
 import { withTimeout } from "./with-timeout";
 
@@ -41,6 +43,18 @@ export interface CompositeMemoryOptions {
   limit?: number;
   /** Called when one provider fails or times out (the others still answer). @default none */
   onError?: (error: unknown, context: { provider: string; operation: string }) => void;
+}
+
+/** Composites with a conversation memory among their providers (see `holdsConversationMemory`). */
+const withConversation = new WeakSet<object>();
+
+/**
+ * Whether `provider` is a `CompositeMemory` with a conversation memory (a `BufferMemory` or
+ * another strategy with read/write: its read gives messages) among its providers, at any depth.
+ * Such a composite is an agent's history (`agent.memory()`), not a recall provider. Internal.
+ */
+export function holdsConversationMemory(provider: unknown): boolean {
+  return typeof provider === "object" && provider !== null && withConversation.has(provider);
 }
 
 /**
@@ -95,6 +109,8 @@ export class CompositeMemory implements MemoryProvider {
     }
     this.limit = options.limit ?? 5;
     this.onError = options.onError;
+    if (this.members.some(({ provider }) => isMessageMemory(provider) || holdsConversationMemory(provider)))
+      withConversation.add(this);
   }
 
   /**
@@ -205,6 +221,9 @@ export class CompositeMemory implements MemoryProvider {
       }
       return undefined;
     });
+    // A member that cannot work here at all (an optional package not installed) is a setup error: thrown, never skipped.
+    const unsupported = failures.find((failure) => UnsupportedRuntimeError.isInstance(failure));
+    if (unsupported) throw unsupported;
     if (failures.length === this.members.length) {
       throw new MemoryProviderError({
         provider: this.type,
@@ -243,7 +262,9 @@ function isMessageMemory(provider: unknown): boolean {
 function units(list: unknown): AgentMessage[][] {
   if (!Array.isArray(list) || list.length === 0) return [];
   if (!list.every(isMessage))
-    return list.filter(isRecord).map((record) => [{ role: "system", content: record.content }]);
+    return list
+      .filter(isRecord)
+      .map((record) => [markMemoryContext({ role: "system", content: record.content }, "recalled")]);
   const turns: AgentMessage[][] = [];
   for (const message of list) {
     if (message.role === "user" || message.role === "system" || turns.length === 0) turns.push([message]);

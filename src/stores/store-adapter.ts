@@ -62,11 +62,12 @@ export interface AdaptedStore {
   /**
    * The facts of a scope (`session:<id>` or `user:<id>`, see `factScopeId`), as `Fact[]` whichever
    * fact shape the store has (docs/stores.md): a key → value store's facts have timestamps 0.
+   * `sessionId` (the run's, when known) fills a `StoreError`'s field; a `session:` scope names its own.
    */
-  getFacts(scopeId: string): Promise<Fact[]>;
+  getFacts(scopeId: string, sessionId?: string): Promise<Fact[]>;
   /** Stores a fact: the whole `Fact` in a rich store, its key and value in a key → value store. */
-  setFact(scopeId: string, fact: Fact): Promise<void>;
-  deleteFact(scopeId: string, key: string): Promise<void>;
+  setFact(scopeId: string, fact: Fact, sessionId?: string): Promise<void>;
+  deleteFact(scopeId: string, key: string, sessionId?: string): Promise<void>;
   /**
    * The summaries of a session, oldest first: the store's own, or those kept in this process; with
    * `{ last: n }` the newest `n` only (kept here too when a custom store returns more).
@@ -217,14 +218,19 @@ function createAdapter(store: MemoryStore): AdaptedStore {
         const messages = (await store.getMessages(sessionId)) ?? [];
         return { messages: limit > 0 ? messages.slice(-Math.floor(limit)) : [], total: messages.length };
       }),
-    getFacts: (scopeId) =>
-      call("getFacts", undefined, `Could not read the facts of "${scopeId}"`, () => facts.get(scopeId)),
-    setFact: (scopeId, fact) =>
-      call("setFact", undefined, `Could not store the fact "${fact.key}" of "${scopeId}"`, () =>
-        facts.set(scopeId, fact),
+    getFacts: (scopeId, sessionId) =>
+      call("getFacts", sessionOfScope(scopeId, sessionId), `Could not read the facts of "${scopeId}"`, () =>
+        facts.get(scopeId),
       ),
-    deleteFact: (scopeId, key) =>
-      call("deleteFact", undefined, `Could not delete the fact "${key}" of "${scopeId}"`, () =>
+    setFact: (scopeId, fact, sessionId) =>
+      call(
+        "setFact",
+        sessionOfScope(scopeId, sessionId),
+        `Could not store the fact "${fact.key}" of "${scopeId}"`,
+        () => facts.set(scopeId, fact),
+      ),
+    deleteFact: (scopeId, key, sessionId) =>
+      call("deleteFact", sessionOfScope(scopeId, sessionId), `Could not delete the fact "${key}" of "${scopeId}"`, () =>
         facts.delete(scopeId, key),
       ),
     getSummaries: async (sessionId, options) => {
@@ -333,4 +339,10 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       : {}),
   };
   return adapter;
+}
+
+/** The session a fact call belongs to, for its errors: the run's, or the one a `session:<id>` scope names. */
+function sessionOfScope(scopeId: string, sessionId: string | undefined): string | undefined {
+  if (sessionId !== undefined) return sessionId;
+  return scopeId.startsWith("session:") ? scopeId.slice("session:".length) : undefined;
 }

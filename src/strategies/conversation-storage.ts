@@ -1,3 +1,4 @@
+import { markMemoryContext } from "../providers/memory-context-kind";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { matchesMemoryFilter, tagList, tagRecord } from "../providers/memory-metadata";
@@ -74,7 +75,7 @@ export class ConversationStorage {
     this.touch(sessionId);
     const window = await withTokenizer(() => this.window(history, sessionId, this.store));
     const messages = [
-      ...(window.summary ? [{ role: "system" as const, content: window.summary }] : []),
+      ...(window.summary ? [markMemoryContext({ role: "system" as const, content: window.summary }, "summary")] : []),
       ...window.messages,
     ];
     return limit === undefined ? messages : tail(messages, limit);

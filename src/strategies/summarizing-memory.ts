@@ -1,6 +1,7 @@
 import { integerOption } from "../errors/check-option";
 import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
 import type { LanguageModel } from "../models/language-model";
+import { resolveModelOption } from "../models/registry/model-registry";
 import type { MemoryStore } from "../stores/memory-store";
 import { attachStorage, withConversationMemory } from "./conversation-memory";
 import { ConversationStorage } from "./conversation-storage";
@@ -10,8 +11,12 @@ import type { WindowBehaviourOptions } from "./window-options";
 export interface SummarizingMemoryOptions extends WindowBehaviourOptions {
   /** Messages kept verbatim after the summary. @default 10 */
   recentMessages?: number;
-  /** The model that writes summaries: a `LanguageModel` or an AI SDK provider's model. @default the agent's model */
-  summaryModel?: LanguageModel | AISDKLanguageModel;
+  /**
+   * The model that writes summaries: a `"provider/model"` string (e.g. `"openai/gpt-4o-mini"`,
+   * resolved like the agent's `model`), a `LanguageModel` or an AI SDK provider's model.
+   * @default the agent's model
+   */
+  summaryModel?: string | LanguageModel | AISDKLanguageModel;
   /** Extend the summary once this many messages have gathered beyond `recentMessages`. @default 10 */
   summarizeEvery?: number;
   /** Longest summary accepted, in tokens. @default 600 */
@@ -39,7 +44,7 @@ export class SummarizingMemory extends withConversationMemory(SummaryMemory) {
       ...rest,
       recentMessages,
       summarizeThreshold: recentMessages + summarizeEvery,
-      ...(summaryModel ? { model: summaryModel } : {}),
+      ...(summaryModel === undefined ? {} : { model: resolveModelOption(summaryModel, "summaryModel") }),
     });
     attachStorage(
       this,
