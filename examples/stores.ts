@@ -53,7 +53,7 @@ try {
     await redis.connect();
     await converse(
       "redis",
-      new RedisMemoryStore({ client: redis, prefix: "agentcore-example:", ttl: 7 * 24 * 60 * 60 * 1000 }),
+      new RedisMemoryStore({ client: redis, prefix: "agentcore-example:", ttlMs: 7 * 24 * 60 * 60 * 1000 }),
     );
   } catch (error) {
     console.log(
@@ -70,7 +70,7 @@ try {
       new UpstashRedisMemoryStore({
         client: UpstashRedis.fromEnv(),
         prefix: "agentcore-example:",
-        ttl: 7 * 24 * 60 * 60 * 1000,
+        ttlMs: 7 * 24 * 60 * 60 * 1000,
       }),
     );
   } else {

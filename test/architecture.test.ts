@@ -200,6 +200,7 @@ describe("src/", () => {
     expect(reaching).toEqual([]);
     // The exception holds only while the shared files stay peer-free.
     expect(bringsPeer("stores/redis/redis-scripts.ts")).toBe(false);
+    expect(bringsPeer("stores/redis/redis-store-core.ts")).toBe(false); // both Redis stores' shared logic
     expect(bringsPeer("stores/redis/redis-memory-store.ts")).toBe(true);
   });
 
