@@ -130,7 +130,9 @@ export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file
 
 // --- providers ---
 export type {
+  AnyMemoryProvider,
   MemoryEntry,
+  MemoryMetadata,
   MemoryProvider,
   MemoryReadOptions,
   MemoryRecord,
@@ -138,13 +140,12 @@ export type {
   MemoryScope,
   MemoryTags,
   MemoryWriteOptions,
-} from "./providers/memory-provider";
-export type {
-  MemoryMetadata,
-  MessageMemoryEntry,
   MessageMemoryProvider,
   ModelMessage,
-  StoredMessageMemoryEntry,
+  RecallMemoryProvider,
+  RecallReadOptions,
+  RecallWriteOptions,
+  StoredMemoryEntry,
 } from "./providers/memory-provider";
 export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
 export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
@@ -167,7 +168,6 @@ export {
 } from "./providers/vector-memory-provider";
 export {
   CompositeMemory,
-  type AnyMemoryProvider,
   type CompositeMemoryMember,
   type CompositeMemoryOptions,
 } from "./providers/composite-memory";

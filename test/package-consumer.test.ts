@@ -1,7 +1,7 @@
 // Imports the built package the way users do: ESM and CommonJS consumers, and a TypeScript
 // consumer type-checked with node16 resolution. The test run builds dist/ first when it is stale (test/helpers/ensure-build.ts).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,6 +65,8 @@ export const store: MemoryStore | undefined = undefined;
 export const run = agent.run("hi").then((result) => result.text.toUpperCase() + history.length);
 `,
     );
+    // The design documents' type listings, assigned to the package's types both ways (as in `npm run typecheck`).
+    copyFileSync(join(root, "test", "design-docs", "document-types.ts"), join(project, "document-types.mts"));
     writeFileSync(
       join(project, "consumer.cts"),
       `import { Agent } from "agentcore";\nexport const make = () => Agent;\n`,
@@ -81,7 +83,7 @@ export const run = agent.run("hi").then((result) => result.text.toUpperCase() + 
           types: [],
           lib: ["ES2022", "DOM"],
         },
-        files: ["consumer.mts", "consumer.cts"],
+        files: ["consumer.mts", "consumer.cts", "document-types.mts"],
       }),
     );
     // zod is a dependency of agentcore; a consumer's own zod resolves through the symlinked package.

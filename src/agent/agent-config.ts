@@ -2,7 +2,7 @@ import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel, LanguageModelCall, ToolDefinition } from "../models/language-model";
 import { resolveLanguageModel } from "../models/model-registry";
-import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
+import type { AnyMemoryProvider, RecallMemoryProvider } from "../providers/memory-provider";
 import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { resolveMemoryStrategy } from "../strategies/resolve-memory-strategy";
 import { factScopeId, type FactScope } from "../stores/fact-scope";
@@ -42,9 +42,9 @@ export interface AgentConfig {
   readonly strategy: IMemoryStrategy;
   readonly memoryStore: MemoryStore;
   readonly store: AdaptedStore;
-  readonly memoryProvider: MemoryProvider | undefined;
+  readonly memoryProvider: RecallMemoryProvider | undefined;
   /** The provider given to `agent.memory()`: the agent's history instead of the store (docs/architecture.md, "The run loop"). */
-  readonly historyProvider: MemoryProvider | MessageMemoryProvider | undefined;
+  readonly historyProvider: AnyMemoryProvider | undefined;
   /** The session used when a run names none; undefined: a new session per run (`createAgent`'s rule). */
   readonly sessionId: string | undefined;
   readonly tools: ToolSet;

@@ -17,7 +17,7 @@ import type { TurnRun } from "./turn-run";
 import { SessionQueue } from "./session-queue";
 import type { LoadedHistory } from "./session-history";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
+import type { AnyMemoryProvider } from "../providers/memory-provider";
 import { NO_MODEL, noModelError } from "./no-model";
 import { traceRun } from "./telemetry/trace-run";
 
@@ -103,7 +103,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
    * conversation with the new turn. The store then keeps facts only. Returns the agent.
    * (docs/architecture.md, "The run loop").
    */
-  memory(provider: MemoryProvider | MessageMemoryProvider): this {
+  memory(provider: AnyMemoryProvider): this {
     if (
       provider == null ||
       typeof provider !== "object" ||

@@ -4,7 +4,7 @@ import { InvalidMessageError } from "../errors/invalid-message-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
-import type { MemoryProvider, MemoryRecord, MessageMemoryProvider } from "../providers/memory-provider";
+import type { AnyMemoryProvider, MemoryRecord } from "../providers/memory-provider";
 import type { AgentConfig } from "./agent-config";
 import type { TurnRun } from "./turn-run";
 import type { LoadedHistory } from "./session-history";
@@ -29,7 +29,7 @@ export class ProviderHistory {
   private written = false;
 
   private constructor(
-    private readonly provider: MemoryProvider | MessageMemoryProvider,
+    private readonly provider: AnyMemoryProvider,
     /** The messages read, as the provider gave them (system messages left out): what is written back. */
     private readonly read: AgentMessage[],
     /** What the model sees of them. */

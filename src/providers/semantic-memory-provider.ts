@@ -8,11 +8,11 @@ import { embedAll } from "./embed-all";
 import { InMemorySemanticIndex } from "./in-memory-semantic-index";
 import type {
   MemoryRecordEntry,
-  MemoryProvider,
-  MemoryReadOptions,
+  RecallMemoryProvider,
+  RecallReadOptions,
   MemoryRecord,
   MemoryScope,
-  MemoryWriteOptions,
+  RecallWriteOptions,
 } from "./memory-provider";
 import {
   matchesFilter,
@@ -62,7 +62,7 @@ const RRF_K = 60;
  * const agent = new Agent({ model, memoryProvider: new SemanticMemoryProvider({ scope: "user", neighbours: 1 }) });
  * ```
  */
-export class SemanticMemoryProvider implements MemoryProvider {
+export class SemanticMemoryProvider implements RecallMemoryProvider {
   readonly type = "semantic";
   private readonly index: SemanticIndex;
   private readonly embedder: EmbeddingModel | undefined;
@@ -105,7 +105,7 @@ export class SemanticMemoryProvider implements MemoryProvider {
     }
   }
 
-  async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+  async write(messages: AgentMessage[], options: RecallWriteOptions = {}): Promise<void> {
     const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
     const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
     if (this.scope === "session" && sessionId === undefined) {
@@ -140,7 +140,7 @@ export class SemanticMemoryProvider implements MemoryProvider {
     await this.index.add(documents);
   }
 
-  async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
+  async read(options: RecallReadOptions = {}): Promise<MemoryRecord[]> {
     const scope = readScope(this.scope, options);
     const limit = options.limit === undefined ? this.limit : integerOption(options.limit, "limit", this.limit, 0);
     if (!scope || limit === 0) return [];

@@ -1,7 +1,7 @@
 import { integerOption } from "../errors/check-option";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
-import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
+import type { ModelMessage, StoredMemoryEntry } from "../providers/memory-provider";
 import type { MemoryStore } from "../stores/memory-store";
 import { ConversationStorage } from "./conversation-storage";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
@@ -67,7 +67,7 @@ export class SlidingWindowMemory implements IMemoryStrategy {
   }
 
   /** The stored conversations, one entry per session, with their metadata. */
-  entries(sessionId?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
+  entries(sessionId?: string | MemoryScope): Promise<StoredMemoryEntry[]> {
     return this.storage.entries(sessionId);
   }
 

@@ -6,7 +6,7 @@ import type {
   MemoryScope,
   MemoryWriteOptions,
   ModelMessage,
-  StoredMessageMemoryEntry,
+  StoredMemoryEntry,
 } from "../providers/memory-provider";
 import type { MemoryStore } from "../stores/memory-store";
 import { ConversationStorage } from "./conversation-storage";
@@ -75,7 +75,7 @@ export class SummarizingMemory extends SummaryMemory {
   }
 
   /** The stored conversations, one entry per session, with their metadata. */
-  entries(sessionId?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
+  entries(sessionId?: string | MemoryScope): Promise<StoredMemoryEntry[]> {
     return this.storage.entries(sessionId);
   }
 }
