@@ -56,7 +56,13 @@ describe("the built package", () => {
       join(project, "consumer.mts"),
       `import { Agent, tool, type AgentMessage, type MemoryStore } from "agentcore";
 import { MockLanguageModel, testMemoryProvider, type TestMemoryProviderOptions } from "agentcore/testing";
+import { InMemorySemanticIndex, type VectorMemoryItem } from "agentcore/semantic";
+import type { TelemetryOptions } from "agentcore/telemetry";
+import type { FactLimits, PayloadLimits, WindowBehaviourOptions } from "agentcore/tuning";
 import { z } from "zod";
+export const tuned: [TelemetryOptions, FactLimits, PayloadLimits, WindowBehaviourOptions] = [{ isEnabled: false }, { maxFacts: 5 }, { maxBytes: 1 }, { stablePrefix: false }];
+export const index = new InMemorySemanticIndex({ maxDocuments: 10 });
+export const items: VectorMemoryItem[] = [];
 export const suite: (name: string, factory: () => never, options?: TestMemoryProviderOptions) => void = testMemoryProvider;
 const weather = tool({ description: "w", parameters: z.object({ city: z.string() }), execute: async ({ city }) => ({ city }) });
 const agent = new Agent({ model: new MockLanguageModel({ responses: [] }), tools: { weather } });
@@ -69,7 +75,7 @@ export const run = agent.run("hi").then((result) => result.text.toUpperCase() + 
     copyFileSync(join(root, "test", "design-docs", "document-types.ts"), join(project, "document-types.mts"));
     writeFileSync(
       join(project, "consumer.cts"),
-      `import { Agent } from "agentcore";\nexport const make = () => Agent;\n`,
+      `import { Agent } from "agentcore";\nimport { PgVectorSemanticIndex } from "agentcore/semantic";\nimport type { TelemetryTracer } from "agentcore/telemetry";\nexport const make = () => [Agent, PgVectorSemanticIndex];\nexport type Tracer = TelemetryTracer;\n`,
     );
     writeFileSync(
       join(project, "tsconfig.json"),
