@@ -1,4 +1,5 @@
 import type { ToolCall } from "../messages/agent-message";
+import { boundToolArguments, exceedsDepth } from "../messages/tool-arguments-depth";
 import {
   emptyUsage,
   type LanguageModel,
@@ -35,9 +36,26 @@ export async function* callModel(
     span?.fail(error, run.abortSignal?.aborted);
     throw error;
   }
+  response = withBoundedArguments(response);
   if (span) run.trace!.endChat(span, config.model, response);
   calibrateTokens(config.model, call, response.usage.inputTokens);
   return response;
+}
+
+/**
+ * The response with tool arguments nested deeper than `MAX_TOOL_ARGUMENTS_DEPTH` replaced by
+ * `ARGUMENTS_TOO_DEEP`, whatever model gave them: such a call is answered with a tool error and
+ * stored with `{}`, so no trace, stream or store has to serialise the deep value.
+ */
+function withBoundedArguments(response: LanguageModelResult): LanguageModelResult {
+  if (!response.toolCalls.some((toolCall) => exceedsDepth(toolCall.arguments))) return response;
+  return {
+    ...response,
+    toolCalls: response.toolCalls.map((toolCall) => ({
+      ...toolCall,
+      arguments: boundToolArguments(toolCall.arguments),
+    })),
+  };
 }
 
 async function* streamModel(

@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { Agent } from "./agent";
 import { SessionQueue } from "./session-queue";
 import { AbortError } from "../errors/abort-error";
 import { FileMemoryStore } from "../stores/file/file-memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -79,7 +79,9 @@ describe("SessionQueue and an abort while waiting", () => {
   });
 
   it("agent.run aborted while a run of another process holds the store's session lock settles before it is released", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "agentcore-abort-")), "sessions.json");
+    const directory = mkdtempSync(join(tmpdir(), "agentcore-abort-"));
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+    const path = join(directory, "sessions.json");
     const holder = new FileMemoryStore(path);
     const releaseHolder = await holder.lockSession("busy", { timeoutMs: 0 });
     const agent = new Agent({

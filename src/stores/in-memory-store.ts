@@ -4,6 +4,7 @@ import { copyMessages } from "../messages/copy-messages";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryReadOptions, SummaryRecord } from "./memory-store";
 import { rejectUnknownOptions } from "./reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../messages/session-id";
+import { validateMessageIds } from "../messages/message-ids";
 import { tailLimit } from "./tail-limit";
 import { newestSummaries, summaryCount } from "./summary-count";
 
@@ -85,6 +86,7 @@ export class InMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const record = this.use(sessionId);
     record.messages = copyMessages(messages);
     record.ids = new Set(record.messages.flatMap((message) => (message.id === undefined ? [] : [message.id])));
@@ -93,6 +95,7 @@ export class InMemoryStore implements MemoryStore {
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     if (messages.length === 0) return;
     const record = this.use(sessionId);
     for (const message of copyMessages(messages)) {

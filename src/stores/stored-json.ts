@@ -21,3 +21,25 @@ export function parseStoredJson<T>(
     });
   }
 }
+
+/**
+ * Encodes one record a store is about to write. A value JSON cannot encode (a BigInt, a cyclic
+ * object) is a `StoreError` naming the store, the session and the record, raised before anything
+ * is sent, so it fails only the write that holds it.
+ */
+export function encodeStoredJson(
+  value: unknown,
+  where: { store: string; operation: string; sessionId?: string; record: string },
+): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    throw new StoreError({
+      store: where.store,
+      operation: where.operation,
+      ...(where.sessionId === undefined ? {} : { sessionId: where.sessionId }),
+      message: `${where.record}${where.sessionId === undefined ? "" : ` of session "${where.sessionId}"`} cannot be stored as JSON by the ${where.store}: ${errorText(error)}`,
+      cause: error,
+    });
+  }
+}

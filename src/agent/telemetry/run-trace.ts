@@ -74,7 +74,7 @@ export class RunTrace {
       { kind: KIND_INTERNAL, attributes: defined(attributes) },
       parent,
     );
-    const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {});
+    const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {}, recordsErrorText(settings));
     if (settings.recordInputs && root.recording)
       root.set({ "gen_ai.input.messages": JSON.stringify([{ role: "user", content: run.input }]) });
     return new RunTrace(settings, tracer, api, config, run, root);
@@ -174,10 +174,13 @@ export class RunTrace {
     return span;
   }
 
-  /** Ends a tool span; a failed call (sent back to the model as an error result) gets status ERROR. */
+  /**
+   * Ends a tool span; a failed call (sent back to the model as an error result) gets status ERROR,
+   * `error.type` naming what failed (the class of the error `execute` threw).
+   */
   endTool(span: TracedSpan, outcome: ToolCallOutcome): void {
     if (this.settings.recordOutputs && span.recording) span.set({ "gen_ai.tool.call.result": outcome.content });
-    if (outcome.isError) span.fail(new ToolCallFailure(outcome.content));
+    if (outcome.isError) span.fail(new ToolCallFailure(outcome.errorType ?? "ToolCallError", outcome.content));
     else span.end();
   }
 
@@ -227,8 +230,12 @@ export class RunTrace {
       },
       parent,
     );
-    const traced = new TracedSpan(span, contextWithSpan(this.api, parent, span), this.api, (ended) =>
-      this.open.delete(ended),
+    const traced = new TracedSpan(
+      span,
+      contextWithSpan(this.api, parent, span),
+      this.api,
+      (ended) => this.open.delete(ended),
+      recordsErrorText(this.settings),
     );
     this.open.add(traced);
     return traced;
@@ -239,9 +246,22 @@ export class RunTrace {
   }
 }
 
-/** A tool call that failed (its error went back to the model). */
+/** A tool call that failed (its error went back to the model), named after what failed. */
 class ToolCallFailure extends Error {
-  override readonly name = "ToolCallError";
+  constructor(
+    override readonly name: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Whether failures' messages go into spans: an error's text can hold a tool argument or a prompt a
+ * provider echoes, so only when inputs and outputs are both recorded; otherwise only its type.
+ */
+function recordsErrorText(settings: ResolvedTelemetry): boolean {
+  return settings.recordInputs && settings.recordOutputs;
 }
 
 function modelAttributes(model: LanguageModel): TelemetryAttributes {

@@ -247,6 +247,73 @@ describe("a traced run", () => {
     expect(JSON.stringify(spans().map((span) => span.attributes))).not.toMatch(/Oslo|Cold/);
   });
 
+  it("records a failure's type, not its text, when inputs and outputs are not recorded", async () => {
+    class QuotaError extends Error {}
+    const secret = "4111-1111-1111-1111";
+    const charge = tool({
+      description: "Charges a card",
+      parameters: z.object({ card: z.string() }),
+      execute: async ({ card }) => Promise.reject(new QuotaError(`card ${card} is over its limit`)),
+    });
+    const failingRecall: MemoryProvider = {
+      type: "flaky",
+      read: async () => Promise.reject(new TypeError(`no index for "${secret}"`)),
+      write: async () => {},
+    };
+    const providerError = new APICallError({
+      message: `The prompt "Charge ${secret}" was refused.`,
+      statusCode: 400,
+      provider: "mock",
+      modelId: "mock-model",
+      isRetryable: false,
+    });
+    const model = () =>
+      new MockLanguageModel({
+        responses: [
+          { toolCalls: [{ name: "charge", arguments: { card: secret } }] },
+          { toolCalls: [{ name: "charge", arguments: { card: 42 } }] },
+          { error: providerError },
+        ],
+      });
+    for (const options of [
+      { recordInputs: false, recordOutputs: false },
+      { recordInputs: false },
+      { recordOutputs: false },
+    ]) {
+      const { tracer, spans, named, one } = recorder();
+      const agent = new Agent({
+        model: model(),
+        tools: { charge },
+        memoryProvider: failingRecall,
+        telemetry: { tracer, ...options },
+      });
+      await expect(agent.run(`Charge ${secret}`)).rejects.toBe(providerError);
+      // What the failures recorded: no message, no stack, with either option off.
+      const failures = JSON.stringify(spans().map((span) => ({ status: span.status, events: span.events })));
+      expect(failures).not.toMatch(/4111|over its limit|refused|no index|\.ts:/);
+      if (options.recordInputs === false && options.recordOutputs === false) {
+        expect(JSON.stringify(spans().map((span) => span.attributes))).not.toContain("4111");
+      }
+      const [thrown, invalid] = named("execute_tool charge");
+      expect(thrown!.status).toEqual({ code: 2, message: "QuotaError" });
+      expect(thrown!.attributes["error.type"]).toBe("QuotaError");
+      expect(exceptions(thrown!)[0]!.attributes).toEqual({ "exception.type": "QuotaError" });
+      expect(invalid!.attributes["error.type"]).toBe("InvalidToolInputError");
+      expect(one("agentcore.recall").attributes["error.type"]).toBe("TypeError");
+      const chat = named("chat mock-model").at(-1)!;
+      expect(chat.status).toEqual({ code: 2, message: "APICallError" });
+      expect(exceptions(chat)[0]!.attributes).toEqual({ "exception.type": "APICallError" });
+      expect(one("invoke_agent").attributes["error.type"]).toBe("APICallError");
+    }
+    // With both on (the default) the text is recorded, as before.
+    const { tracer, one, named } = recorder();
+    const agent = new Agent({ model: model(), tools: { charge }, telemetry: { tracer } });
+    await expect(agent.run(`Charge ${secret}`)).rejects.toBe(providerError);
+    expect(one("execute_tool charge").status.message).toContain(`card ${secret} is over its limit`);
+    expect(one("execute_tool charge").attributes["error.type"]).toBe("QuotaError");
+    expect(named("chat mock-model").at(-1)!.status.message).toBe(providerError.message);
+  });
+
   it("ends an aborted run's spans with status ERROR, marked aborted, and records the write of what completed", async () => {
     const { tracer, spans, one, started } = recorder();
     const model = new MockLanguageModel({

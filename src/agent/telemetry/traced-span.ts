@@ -1,4 +1,5 @@
 import { AbortError } from "../../errors/abort-error";
+import { errorText, errorType } from "../../errors/error-text";
 import type { OpenTelemetryApi } from "./resolve-telemetry";
 import type { TelemetryAttributes, TelemetryContext, TelemetrySpan } from "./telemetry-options";
 
@@ -18,6 +19,12 @@ export class TracedSpan {
     readonly context: TelemetryContext,
     private readonly api: OpenTelemetryApi | undefined,
     private readonly onEnd: (span: TracedSpan) => void,
+    /**
+     * Whether a failure's message and stack are recorded (`recordInputs` and `recordOutputs` both
+     * on): an error's text can hold what the run was told not to record (a tool argument, a prompt a
+     * provider echoes), so otherwise only its type is.
+     */
+    private readonly recordErrorText: boolean,
   ) {}
 
   /** Whether inputs and outputs are worth building (false for a span sampled out). */
@@ -43,16 +50,20 @@ export class TracedSpan {
   }
 
   /**
-   * Ends the span with status ERROR and the exception recorded. An abort is marked
-   * `agentcore.aborted: true` and `error.type: "AbortError"`.
+   * Ends the span with status ERROR and the exception recorded; `error.type` names the error's
+   * class. Its message and stack only when error text is recorded, else the status message is the
+   * type. An abort is marked `agentcore.aborted: true` and `error.type: "AbortError"`.
    */
   fail(error: unknown, runAborted?: boolean): void {
     if (this.ended) return;
     const aborted = runAborted === true || AbortError.isInstance(error);
-    const name = aborted ? "AbortError" : error instanceof Error ? error.name : typeof error;
-    const message = aborted ? "The run was aborted." : error instanceof Error ? error.message : String(error);
-    this.span.recordException(error instanceof Error ? error : { name, message });
-    this.span.setStatus({ code: STATUS_ERROR, message });
+    const name = aborted ? "AbortError" : errorType(error);
+    const text = this.recordErrorText;
+    const message = aborted ? "The run was aborted." : text ? errorText(error) : undefined;
+    this.span.recordException(
+      text && error instanceof Error ? error : message === undefined ? { name } : { name, message },
+    );
+    this.span.setStatus({ code: STATUS_ERROR, message: message ?? name });
     this.end({ "error.type": name, ...(aborted ? { "agentcore.aborted": true } : {}) });
   }
 

@@ -38,6 +38,7 @@ import {
 } from "./redis-layout";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateSessionId } from "../../messages/session-id";
+import { validateMessageIds } from "../../messages/message-ids";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
@@ -160,10 +161,12 @@ export class RedisMemoryStore implements MemoryStore {
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateMessageIds(messages);
     await this.writeSession("setMessages", sessionId, replaceScript, messagesArguments(messages));
   }
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateMessageIds(messages);
     if (messages.length === 0) {
       validateSessionId(sessionId);
       return;

@@ -17,6 +17,7 @@ import type {
 } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateMessageIds } from "../../messages/message-ids";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
@@ -173,6 +174,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     if (messages.length === 0) return;
     const bodies = messages.map((message) => [message.id ?? null, JSON.stringify(message)] as const);
     this.write("appendMessages", sessionId, () => {
@@ -183,6 +185,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const bodies = messages.map((message) => [message.id ?? null, JSON.stringify(message)] as const);
     this.write("setMessages", sessionId, () => {
       this.touch(sessionId);

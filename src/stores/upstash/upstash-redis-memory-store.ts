@@ -3,6 +3,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { validateSessionId } from "../../messages/session-id";
+import { validateMessageIds } from "../../messages/message-ids";
 import { holdLease } from "../hold-lease";
 import type {
   Fact,
@@ -158,10 +159,12 @@ export class UpstashRedisMemoryStore implements MemoryStore {
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateMessageIds(messages);
     await this.writeSession("setMessages", sessionId, replaceScript, messagesArguments(messages));
   }
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateMessageIds(messages);
     if (messages.length === 0) {
       validateSessionId(sessionId);
       return;

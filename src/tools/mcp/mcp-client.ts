@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, type Tool as MCPTool } from "@modelcontextprotocol/sdk/types.js";
 import { errorText } from "../../errors/error-text";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { MCPClientError } from "../../errors/mcp-client-error";
 import { jsonSchema } from "../json-schema";
 import { tool, type ToolSet } from "../tool";
@@ -66,19 +67,28 @@ export class MCPClient {
    * (checked as `jsonSchema()` does before the call); its result is the server's content as text
    * or structured JSON (`isError` results, timeouts and lost connections reach the model as tool
    * errors). Throws an `MCPClientError` (`reason: "invalid-tools"`) for names providers refuse or
-   * that collide, naming them: fix with `rename` or `prefix`.
+   * that collide, naming them: fix with `rename` or `prefix`; and for input schemas that cannot
+   * check anything (a `$ref` loop that describes no deeper part of the input, see `jsonSchema()`).
    */
   async tools(options: MCPToolsOptions = {}): Promise<ToolSet> {
     const listed = await this.listTools();
     const tools: ToolSet = {};
     const invalid: string[] = [];
     const collisions: string[] = [];
+    const unusable: string[] = [];
     for (const listedTool of listed) {
       const name = `${options.prefix ?? ""}${options.rename ? options.rename(listedTool.name) : listedTool.name}`;
       if (!isValidToolName(name))
         invalid.push(name === listedTool.name ? `"${name}"` : `"${name}" (from "${listedTool.name}")`);
       else if (Object.hasOwn(tools, name)) collisions.push(`"${name}"`);
-      else tools[name] = this.toTool(listedTool);
+      else {
+        try {
+          tools[name] = this.toTool(listedTool);
+        } catch (error) {
+          if (!InvalidArgumentError.isInstance(error)) throw error;
+          unusable.push(`"${listedTool.name}" (${error.message})`);
+        }
+      }
     }
     if (invalid.length || collisions.length) {
       const problems = [
@@ -91,6 +101,13 @@ export class MCPClient {
         server: this.name,
         reason: "invalid-tools",
         message: `MCP server "${this.name}" lists ${problems.join("; ")}. Map them with tools({ rename: (name) => ... }) or tools({ prefix }).`,
+      });
+    }
+    if (unusable.length) {
+      throw new MCPClientError({
+        server: this.name,
+        reason: "invalid-tools",
+        message: `MCP server "${this.name}" lists tools whose input schema cannot be used: ${unusable.join("; ")}. A model's arguments could never be checked against it; fix the schema on the server.`,
       });
     }
     return tools;
