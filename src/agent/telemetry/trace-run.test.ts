@@ -255,7 +255,7 @@ describe("a traced run", () => {
       parameters: z.object({ card: z.string() }),
       execute: async ({ card }) => Promise.reject(new QuotaError(`card ${card} is over its limit`)),
     });
-    const failingRecall: MemoryProvider = {
+    const failingRecall: RecallMemoryProvider = {
       type: "flaky",
       read: async () => Promise.reject(new TypeError(`no index for "${secret}"`)),
       write: async () => {},
