@@ -37,7 +37,7 @@ async function converse(label: string, memoryStore: MemoryStore): Promise<void> 
 
 const directory = mkdtempSync(join(tmpdir(), "agentcore-example-stores-"));
 try {
-  await converse("memory", new InMemoryStore({ maxSessions: 10_000, ttl: 24 * 60 * 60 * 1000 }));
+  await converse("memory", new InMemoryStore({ maxSessions: 10_000, ttlMs: 24 * 60 * 60 * 1000 }));
   await converse("file", new FileMemoryStore(join(directory, "agent-sessions.json")));
 
   const sqlite = new SqliteMemoryStore(join(directory, "agent.db"));

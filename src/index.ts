@@ -6,7 +6,7 @@
 // --- agent ---
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
-export type { AgentOptions, AgentRunOptions } from "./agent/agent-options";
+export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
 export { AgentStream } from "./agent/agent-stream";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
@@ -66,7 +66,7 @@ export {
   resolveLanguageModel,
   unregisterProvider,
   type ProviderFactory,
-} from "./models/model-registry";
+} from "./models/registry/model-registry";
 export { fromAISDK } from "./models/ai-sdk/from-ai-sdk";
 export type { AISDKModelSettings } from "./models/ai-sdk/ai-sdk-language-model";
 export type { AISDKLanguageModel } from "./models/ai-sdk/ai-sdk-types";
@@ -79,7 +79,7 @@ export {
 export {
   createOpenAICompatible,
   type OpenAICompatibleProviderSettings,
-} from "./models/openai/create-openai-compatible";
+} from "./models/openai-compatible/create-openai-compatible";
 export type { OpenAIEmbeddingModelOptions } from "./models/openai/openai-embedding-model";
 export {
   anthropic,
@@ -102,6 +102,7 @@ export { SummaryMemory, type SummaryMemoryOptions } from "./strategies/summary-m
 export { SummarizingMemory, type SummarizingMemoryOptions } from "./strategies/summarizing-memory";
 export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
 export { groupTurns, type TurnRange } from "./strategies/group-turns";
+export type { ConversationTurn } from "./strategies/group-turns";
 export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./strategies/trim-to-token-budget";
 
 // --- stores ---
@@ -138,7 +139,11 @@ export type {
   RecallWriteOptions,
   StoredMemoryEntry,
 } from "./providers/memory-provider";
-export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
+export {
+  SemanticMemoryProvider,
+  type SemanticMemoryProviderOptions,
+  type SemanticReadOptions,
+} from "./providers/semantic-memory-provider";
 export { VectorMemoryProvider, type VectorMemoryProviderOptions } from "./providers/vector-memory-provider";
 export {
   CompositeMemory,

@@ -1,23 +1,24 @@
-// Imports the built package the way users do: ESM and CommonJS consumers, and a TypeScript
-// consumer type-checked with node16 resolution. The test run builds dist/ first when it is stale (test/helpers/ensure-build.ts).
+// Imports the packed package the way users get it: `npm pack`, the tarball installed into a fresh
+// app (test/helpers/packed-app.ts, shared with test/docs-blocks.test.ts, which runs the README's
+// and docs' code there). ESM and CommonJS consumers, every subpath, and a TypeScript consumer
+// type-checked with node16 resolution.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureFreshBuild } from "./helpers/ensure-build";
+import { type PackedApp, packedApp } from "./helpers/packed-app";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+let app: PackedApp;
 let project: string;
 
 beforeAll(async () => {
-  await ensureFreshBuild();
-  project = mkdtempSync(join(tmpdir(), "agentcore-consumer-"));
-  mkdirSync(join(project, "node_modules"));
-  symlinkSync(root, join(project, "node_modules", "agentcore"), "dir");
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-}, 240_000);
+  app = await packedApp();
+  project = join(app.dir, `consumer-${process.pid}`);
+  rmSync(project, { recursive: true, force: true });
+  mkdirSync(project);
+}, 600_000);
 
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
@@ -49,6 +50,36 @@ describe("the built package", () => {
       tool: "function",
       suites: ["function", "function"],
     });
+  });
+
+  it("carries no install-time script: npm installs it without running or warning about one", () => {
+    const scripts = app.manifest.scripts ?? {};
+    for (const name of ["preinstall", "install", "postinstall", "prepare"]) expect(scripts[name], name).toBeUndefined();
+    expect(scripts.prepack).toBe("tsup --silent");
+    expect(app.installLog).not.toMatch(/install-scripts|agentcore@[\d.]+ \(/);
+  });
+
+  it.each(["esm", "cjs"] as const)("imports every subpath in a %s consumer", { timeout: 60_000 }, (kind) => {
+    const subpaths = {
+      agentcore: "Agent",
+      "agentcore/testing": "MockLanguageModel",
+      "agentcore/redis": "RedisMemoryStore",
+      "agentcore/postgres": "PostgresMemoryStore",
+      "agentcore/sqlite": "SqliteMemoryStore",
+      "agentcore/mcp": "createMCPClient",
+      "agentcore/upstash": "UpstashRedisMemoryStore",
+      "agentcore/semantic": "InMemorySemanticIndex",
+    };
+    const file = join(project, kind === "esm" ? "subpaths.mjs" : "subpaths.cjs");
+    const load = (specifier: string) => (kind === "esm" ? `await import("${specifier}")` : `require("${specifier}")`);
+    writeFileSync(
+      file,
+      `${kind === "esm" ? "" : "(async () => {\n"}const found = {};\n${Object.entries(subpaths)
+        .map(([specifier, name]) => `found["${specifier}"] = typeof (${load(specifier)}).${name};`)
+        .join("\n")}\nconsole.log(JSON.stringify(found));\n${kind === "esm" ? "" : "})();\n"}`,
+    );
+    const output = execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" });
+    expect(JSON.parse(output)).toEqual(Object.fromEntries(Object.keys(subpaths).map((key) => [key, "function"])));
   });
 
   it("type-checks for a TypeScript consumer (node16 resolution, ESM and CJS)", () => {
@@ -92,11 +123,7 @@ export const run = agent.run("hi").then((result) => result.text.toUpperCase() + 
         files: ["consumer.mts", "consumer.cts", "document-types.mts"],
       }),
     );
-    // zod is a dependency of agentcore; a consumer's own zod resolves through the symlinked package.
-    symlinkSync(join(root, "node_modules", "zod"), join(project, "node_modules", "zod"), "dir");
-    mkdirSync(join(project, "node_modules", "@types"), { recursive: true });
-    symlinkSync(join(root, "node_modules", "@types", "node"), join(project, "node_modules", "@types", "node"), "dir");
-    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], {
+    execFileSync(process.execPath, [join(app.dir, "node_modules", "typescript", "bin", "tsc"), "-p", project], {
       cwd: project,
       encoding: "utf8",
     });

@@ -85,6 +85,13 @@ export interface AgentOptions {
   telemetry?: TelemetryOptions;
 }
 
+/**
+ * The AgentCore document's name for the agent's options (its "Agent Memory Configuration
+ * (AgentConfig)" table): the same type as `AgentOptions`. (`agent/agent-config.ts` has an
+ * internal type of that name, the options once resolved; it is not exported.)
+ */
+export type AgentConfig = AgentOptions;
+
 /** The input of `agent.run()` and `agent.stream()`. */
 export interface AgentRunOptions {
   /** The user's message. */

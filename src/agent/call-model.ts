@@ -11,6 +11,7 @@ import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
 import { isEncodingLoaded, tokenizerFor } from "../tokens/tokenizer";
 import type { AgentConfig } from "./agent-config";
+import type { TracedSpan } from "./telemetry/traced-span";
 import type { AgentStreamPart } from "./agent-result";
 import type { TurnRun } from "./turn-run";
 import { throwIfAborted } from "./throw-if-aborted";
@@ -31,7 +32,7 @@ export async function* callModel(
     response =
       run.mode === "generate"
         ? await (span ? span.within(generate) : generate())
-        : yield* streamModel(config.model, run, call);
+        : yield* streamModel(config.model, run, call, span);
   } catch (error) {
     span?.fail(error, run.abortSignal?.aborted);
     throw error;
@@ -62,11 +63,14 @@ async function* streamModel(
   model: LanguageModel,
   run: TurnRun,
   call: LanguageModelCall,
+  span: TracedSpan | undefined,
 ): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
   let text = "";
   const toolCalls: ToolCall[] = [];
   let finish: Extract<LanguageModelStreamPart, { type: "finish" }> | undefined;
-  for await (const part of model.doStream(call)) {
+  const parts = model.doStream(call);
+  // Read in the chat span's context, as `doGenerate` runs in it: the provider's own spans stay out.
+  for await (const part of span ? span.iterateWithin(parts) : parts) {
     throwIfAborted(run);
     if (part.type === "text-delta") {
       if (part.delta.length === 0) continue;

@@ -1,6 +1,7 @@
 import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
+import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type {
   AnyMemoryProvider,
@@ -14,6 +15,7 @@ import type {
   RecallReadOptions,
   RecallWriteOptions,
 } from "./memory-provider";
+import { markMemoryContext } from "./memory-context-kind";
 import { normaliseContent } from "./normalise-content";
 import { withTimeout } from "./with-timeout";
 
@@ -60,6 +62,18 @@ export type CompositeMemoryEntry<M extends CompositeMemoryProvider> = [ProviderO
   : [ProviderOf<M>] extends [MessageMemoryProvider]
     ? MemoryEntry
     : MemoryEntry | MemoryRecordEntry;
+
+/** Composites with a conversation memory among their providers (see `holdsConversationMemory`). */
+const withConversation = new WeakSet<object>();
+
+/**
+ * Whether `provider` is a `CompositeMemory` with a conversation memory (a `BufferMemory` or
+ * another strategy with read/write: its read gives messages) among its providers, at any depth.
+ * Such a composite is an agent's history (`agent.memory()`), not a recall provider. Internal.
+ */
+export function holdsConversationMemory(provider: unknown): boolean {
+  return typeof provider === "object" && provider !== null && withConversation.has(provider);
+}
 
 /**
  * Several memory providers behind one (itself a provider: of records when all its providers are recall providers, else of messages): reads ask every provider at
@@ -113,6 +127,7 @@ export class CompositeMemory<M extends CompositeMemoryProvider = CompositeMemory
     }
     this.limit = options.limit ?? 5;
     this.onError = options.onError;
+    if (this.members.some(({ provider }) => isMessageMemory(provider))) withConversation.add(this);
   }
 
   /**
@@ -225,6 +240,9 @@ export class CompositeMemory<M extends CompositeMemoryProvider = CompositeMemory
       }
       return undefined;
     });
+    // A member that cannot work here at all (an optional package not installed) is a setup error: thrown, never skipped.
+    const unsupported = failures.find((failure) => UnsupportedRuntimeError.isInstance(failure));
+    if (unsupported) throw unsupported;
     if (failures.length === this.members.length) {
       throw new MemoryProviderError({
         provider: this.type,
@@ -255,15 +273,18 @@ function isMessage(item: unknown): item is AgentMessage {
   );
 }
 
+/** A conversation memory (a strategy with read/write), or a composite holding one: its read gives messages. */
 function isMessageMemory(provider: unknown): boolean {
-  return typeof (provider as { apply?: unknown }).apply === "function";
+  return typeof (provider as { apply?: unknown }).apply === "function" || holdsConversationMemory(provider);
 }
 
 /** Each answer as units that stay together: a conversation's turns, or one system message per record. */
 function units(list: unknown): AgentMessage[][] {
   if (!Array.isArray(list) || list.length === 0) return [];
   if (!list.every(isMessage))
-    return list.filter(isRecord).map((record) => [{ role: "system", content: record.content }]);
+    return list
+      .filter(isRecord)
+      .map((record) => [markMemoryContext({ role: "system", content: record.content }, "recalled")]);
   const turns: AgentMessage[][] = [];
   for (const message of list) {
     if (message.role === "user" || message.role === "system" || turns.length === 0) turns.push([message]);

@@ -2,6 +2,7 @@ import { errorText } from "../errors/error-text";
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
+import { isModuleNotFound } from "../errors/is-module-not-found";
 import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { validateSessionId } from "../messages/session-id";
@@ -160,8 +161,9 @@ export class Mem0Provider implements RecallMemoryProvider {
     const scope = readScope(this.scope, options);
     const limit = options.limit ?? this.limit;
     const query = options.query?.trim() ?? "";
-    if (!scope || limit <= 0 || query === "") return [];
+    // Loaded first, so a missing mem0ai is reported on the first read, even one that asks for nothing.
     const client = await this.getClient();
+    if (!scope || limit <= 0 || query === "") return [];
     const tags = tagList(options.tags);
     const raw = await this.call("read", () =>
       client.search(query, {
@@ -283,12 +285,21 @@ export class Mem0Provider implements RecallMemoryProvider {
         module = (await loadMem0()) as typeof module;
       } catch (error) {
         this.client = undefined;
+        // Not installed (or the edge): a setup error, thrown past the agent's degrade-on-failure (see recall-memories.ts).
+        if (UnsupportedRuntimeError.isInstance(error)) throw error;
+        if (isModuleNotFound(error, "mem0ai")) {
+          throw new UnsupportedRuntimeError({
+            feature: "Mem0Provider",
+            requirement: 'the optional package "mem0ai" (3.x)',
+            message:
+              'Mem0Provider needs the optional package "mem0ai", which is not installed: npm install mem0ai@^3 (or pass a ready { client }).',
+            cause: error,
+          });
+        }
         throw new MemoryProviderError({
           provider: this.type,
           operation: "load",
-          message: UnsupportedRuntimeError.isInstance(error)
-            ? error.message
-            : 'Mem0Provider needs the "mem0ai" package: npm install mem0ai@^3 (or pass a ready { client }).',
+          message: `Mem0Provider could not load the "mem0ai" package: ${errorText(error)}`,
           cause: error,
         });
       }

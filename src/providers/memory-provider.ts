@@ -103,7 +103,7 @@ export type MemoryProvider<TItem extends ModelMessage | MemoryRecord = ModelMess
   ? RecallMemoryProvider
   : MessageMemoryProvider;
 
-/** Either kind of provider: what `agent.memory()`, `memoryProvider` and `CompositeMemory` accept. */
+/** Either kind of provider: what `CompositeMemory` and `agent.memory()` accept (the latter also a mixed `CompositeMemory`). */
 export type AnyMemoryProvider = MessageMemoryProvider | RecallMemoryProvider;
 
 // --- The AgentLIB document's conversation memories ---

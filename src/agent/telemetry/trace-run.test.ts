@@ -147,8 +147,12 @@ describe("a traced run", () => {
       "gen_ai.usage.output_tokens": 13,
       "gen_ai.response.finish_reasons": ["stop"],
       "agentcore.steps": 2,
-      "gen_ai.input.messages": JSON.stringify([{ role: "user", content: "What is the weather in Paris?" }]),
-      "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: "It is 22°C in Paris." }]),
+      "gen_ai.input.messages": JSON.stringify([
+        { role: "user", parts: [{ type: "text", content: "What is the weather in Paris?" }] },
+      ]),
+      "gen_ai.output.messages": JSON.stringify([
+        { role: "assistant", parts: [{ type: "text", content: "It is 22°C in Paris." }], finish_reason: "stop" },
+      ]),
     });
     expect(root.status.code).toBe(0);
 
@@ -160,21 +164,43 @@ describe("a traced run", () => {
       "gen_ai.response.model": "gpt-test",
       "gen_ai.usage.input_tokens": 30,
       "gen_ai.usage.output_tokens": 5,
-      "gen_ai.response.finish_reasons": ["tool-calls"],
+      "gen_ai.response.finish_reasons": ["tool_call"],
       "agentcore.step": 1,
       "agentcore.session.id": "s1",
       "agentcore.function_id": "weather-chat",
     });
-    // Inputs and outputs are recorded by default: what the model was sent, the recalled memory included.
-    expect(firstChat!.attributes["gen_ai.system_instructions"]).toContain("The user lives in Paris.");
-    expect(JSON.parse(firstChat!.attributes["gen_ai.input.messages"] as string).at(-1)).toMatchObject({
-      role: "user",
-      content: "What is the weather in Paris?",
-    });
-    expect(JSON.parse(firstChat!.attributes["gen_ai.output.messages"] as string)[0].toolCalls[0]).toMatchObject({
-      id: "call_1",
-      name: "get_weather",
-    });
+    // Inputs and outputs are recorded by default, in the conventions' format: what the model was
+    // sent (the recalled memory included in the system instructions) and what it answered.
+    const instructions = JSON.parse(firstChat!.attributes["gen_ai.system_instructions"] as string);
+    expect(instructions).toEqual([{ type: "text", content: expect.stringContaining("The user lives in Paris.") }]);
+    expect(JSON.parse(firstChat!.attributes["gen_ai.input.messages"] as string)).toEqual([
+      { role: "user", parts: [{ type: "text", content: "What is the weather in Paris?" }] },
+    ]);
+    expect(JSON.parse(firstChat!.attributes["gen_ai.output.messages"] as string)).toEqual([
+      {
+        role: "assistant",
+        parts: [{ type: "tool_call", id: "call_1", name: "get_weather", arguments: { city: "Paris" } }],
+        finish_reason: "tool_call",
+      },
+    ]);
+    // The second call was sent the tool call and its result.
+    expect(JSON.parse(secondChat!.attributes["gen_ai.input.messages"] as string)).toEqual([
+      { role: "user", parts: [{ type: "text", content: "What is the weather in Paris?" }] },
+      {
+        role: "assistant",
+        parts: [{ type: "tool_call", id: "call_1", name: "get_weather", arguments: { city: "Paris" } }],
+      },
+      {
+        role: "tool",
+        parts: [
+          {
+            type: "tool_call_response",
+            id: "call_1",
+            response: JSON.stringify({ city: "Paris", temperature: "22°C" }),
+          },
+        ],
+      },
+    ]);
     expect(secondChat!.attributes).toMatchObject({
       "agentcore.step": 2,
       "gen_ai.response.finish_reasons": ["stop"],
@@ -186,6 +212,7 @@ describe("a traced run", () => {
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": "get_weather",
       "gen_ai.tool.call.id": "call_1",
+      "gen_ai.tool.description": "Current weather in a city",
       "gen_ai.tool.call.arguments": JSON.stringify({ city: "Paris" }),
       "gen_ai.tool.call.result": JSON.stringify({ city: "Paris", temperature: "22°C" }),
     });

@@ -1,7 +1,6 @@
 import { errorText } from "../../errors/error-text";
 import { holdLease } from "../hold-lease";
 import { randomUUID } from "node:crypto";
-import BetterSqlite3 from "better-sqlite3";
 import type { Database } from "better-sqlite3";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
@@ -19,6 +18,7 @@ import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { validateMessageIds } from "../../messages/message-ids";
 import { rejectUnknownOptions } from "../reject-unknown-options";
+import { loadBetterSqlite3 } from "./load-better-sqlite3";
 import { parseStoredJson } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
@@ -96,9 +96,11 @@ export class SqliteMemoryStore implements MemoryStore {
       });
     }
     this.lockLeaseMs = resolved.lockLeaseMs ?? 30_000;
+    // Outside the try: a missing better-sqlite3 is its own error (the install command), not a bad path.
+    const BetterSqlite3 = typeof resolved.database === "string" ? loadBetterSqlite3() : undefined;
     try {
       this.ownsDatabase = typeof resolved.database === "string";
-      this.database = typeof resolved.database === "string" ? new BetterSqlite3(resolved.database) : resolved.database;
+      this.database = BetterSqlite3 ? new BetterSqlite3(resolved.database as string) : (resolved.database as Database);
     } catch (error) {
       throw new StoreError({
         store,
