@@ -3,12 +3,8 @@
  * every turn of a conversation into a fresh provider, read each question, score fractional
  * recall@k; and leave-one-conversation-out selection of index settings.
  */
-import {
-  InMemorySemanticIndex,
-  SemanticMemoryProvider,
-  type AgentMessage,
-  type InMemorySemanticIndexOptions,
-} from "agentcore";
+import { SemanticMemoryProvider, type AgentMessage } from "agentcore";
+import { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "agentcore/semantic";
 import { fractionalRecall, turnMessages, type LocomoConversation } from "./locomo";
 
 export const KS = [5, 10, 25, 50] as const;

@@ -1,7 +1,8 @@
 import { loadavg } from "node:os";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { InMemorySemanticIndex, PgVectorSemanticIndex, SemanticMemoryProvider, type AgentMessage } from "agentcore";
+import { SemanticMemoryProvider, type AgentMessage } from "agentcore";
+import { InMemorySemanticIndex, PgVectorSemanticIndex } from "agentcore/semantic";
 import { MockEmbeddingModel } from "agentcore/testing";
 import { collectGarbage, formatSample, summarise, table, type Benchmark, type Sample } from "./harness";
 import { loadLocomo, userPathMessages } from "./locomo";

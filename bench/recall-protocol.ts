@@ -6,12 +6,8 @@
  * date → event questions (bench/data/locomo-dev-date-questions.json) as a category of their own.
  */
 import { readFileSync } from "node:fs";
-import {
-  InMemorySemanticIndex,
-  SemanticMemoryProvider,
-  type InMemorySemanticIndexOptions,
-  type SemanticMemoryProviderOptions,
-} from "agentcore";
+import { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "agentcore";
+import { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "agentcore/semantic";
 import { userPathMessages, type LocomoConversation } from "./locomo";
 import { add, evaluate, KS, type Evaluation, type Recall } from "./recall-eval";
 import { DATE_QUESTIONS_PATH, type GeneratedQuestion } from "./generate-date-questions";

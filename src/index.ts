@@ -1,5 +1,7 @@
 // The public surface of agentcore, one block per part (docs/architecture.md). Named exports
-// only; everything else, tuning constants and helpers included, is internal.
+// only; everything else, tuning constants and helpers included, is internal. What few programs
+// name lives in subpaths: agentcore/semantic (the semantic indexes, the vector callbacks' types),
+// agentcore/telemetry (the telemetry option's types), agentcore/tuning (nested limit options).
 
 // --- agent ---
 export { Agent } from "./agent/agent";
@@ -8,15 +10,6 @@ export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-o
 export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
 export { AgentStream } from "./agent/agent-stream";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
-export type {
-  TelemetryAttributes,
-  TelemetryAttributeValue,
-  TelemetryContext,
-  TelemetryOptions,
-  TelemetrySpan,
-  TelemetrySpanOptions,
-  TelemetryTracer,
-} from "./agent/telemetry/telemetry-options";
 
 // --- streaming ---
 export {
@@ -31,7 +24,6 @@ export type { UIMessageChunk, UIMessageStreamOptions } from "./streaming/ui-mess
 // --- ui ---
 export { convertToModelMessages, type ConvertToModelMessagesOptions } from "./ui/convert-to-model-messages";
 export { convertToUIMessages } from "./ui/convert-to-ui-messages";
-export type { PayloadLimits } from "./ui/guard-payload";
 export type {
   UIDynamicToolPart,
   UIMessage,
@@ -109,7 +101,6 @@ export { TokenWindowMemory, type TokenWindowMemoryOptions } from "./strategies/t
 export { SummaryMemory, type SummaryMemoryOptions } from "./strategies/summary-memory";
 export { SummarizingMemory, type SummarizingMemoryOptions } from "./strategies/summarizing-memory";
 export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
-export type { WindowBehaviourOptions } from "./strategies/window-options";
 export { groupTurns, type TurnRange } from "./strategies/group-turns";
 export type { ConversationTurn } from "./strategies/group-turns";
 export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./strategies/trim-to-token-budget";
@@ -131,7 +122,9 @@ export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file
 
 // --- providers ---
 export type {
+  AnyMemoryProvider,
   MemoryEntry,
+  MemoryMetadata,
   MemoryProvider,
   MemoryReadOptions,
   MemoryRecord,
@@ -139,40 +132,21 @@ export type {
   MemoryScope,
   MemoryTags,
   MemoryWriteOptions,
-} from "./providers/memory-provider";
-export type {
-  MemoryMetadata,
-  MessageMemoryEntry,
   MessageMemoryProvider,
   ModelMessage,
-  StoredMessageMemoryEntry,
+  RecallMemoryProvider,
+  RecallReadOptions,
+  RecallWriteOptions,
+  StoredMemoryEntry,
 } from "./providers/memory-provider";
-export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
 export {
   SemanticMemoryProvider,
   type SemanticMemoryProviderOptions,
   type SemanticReadOptions,
 } from "./providers/semantic-memory-provider";
-export type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./providers/semantic-index";
-export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
-export {
-  PgVectorSemanticIndex,
-  type PgVectorSemanticIndexOptions,
-  type SqlClient,
-} from "./providers/pgvector-semantic-index";
-export {
-  VectorMemoryProvider,
-  type VectorMemoryHit,
-  type VectorMemoryItem,
-  type VectorMemoryMetadata,
-  type VectorMemoryProviderOptions,
-  type VectorMemoryQuery,
-  type VectorInsertOptions,
-  type VectorSearchOptions,
-} from "./providers/vector-memory-provider";
+export { VectorMemoryProvider, type VectorMemoryProviderOptions } from "./providers/vector-memory-provider";
 export {
   CompositeMemory,
-  type AnyMemoryProvider,
   type CompositeMemoryMember,
   type CompositeMemoryOptions,
 } from "./providers/composite-memory";
@@ -189,7 +163,7 @@ export {
   type ToolSet,
 } from "./tools/tool";
 export { jsonSchema, type JsonSchema, type JsonSchemaOptions, type ToolInputValidation } from "./tools/json-schema";
-export type { FactChange, FactLimits } from "./tools/memory-tools";
+export type { FactChange } from "./tools/memory-tools";
 
 // --- tokens ---
 export {

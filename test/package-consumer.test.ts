@@ -3,11 +3,13 @@
 // and docs' code there). ESM and CommonJS consumers, every subpath, and a TypeScript consumer
 // type-checked with node16 resolution.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PackedApp, packedApp } from "./helpers/packed-app";
 
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 let app: PackedApp;
 let project: string;
 
@@ -66,6 +68,7 @@ describe("the built package", () => {
       "agentcore/sqlite": "SqliteMemoryStore",
       "agentcore/mcp": "createMCPClient",
       "agentcore/upstash": "UpstashRedisMemoryStore",
+      "agentcore/semantic": "InMemorySemanticIndex",
     };
     const file = join(project, kind === "esm" ? "subpaths.mjs" : "subpaths.cjs");
     const load = (specifier: string) => (kind === "esm" ? `await import("${specifier}")` : `require("${specifier}")`);
@@ -84,7 +87,13 @@ describe("the built package", () => {
       join(project, "consumer.mts"),
       `import { Agent, tool, type AgentMessage, type MemoryStore } from "agentcore";
 import { MockLanguageModel, testMemoryProvider, type TestMemoryProviderOptions } from "agentcore/testing";
+import { InMemorySemanticIndex, type VectorMemoryItem } from "agentcore/semantic";
+import type { TelemetryOptions } from "agentcore/telemetry";
+import type { FactLimits, PayloadLimits, WindowBehaviourOptions } from "agentcore/tuning";
 import { z } from "zod";
+export const tuned: [TelemetryOptions, FactLimits, PayloadLimits, WindowBehaviourOptions] = [{ isEnabled: false }, { maxFacts: 5 }, { maxBytes: 1 }, { stablePrefix: false }];
+export const index = new InMemorySemanticIndex({ maxDocuments: 10 });
+export const items: VectorMemoryItem[] = [];
 export const suite: (name: string, factory: () => never, options?: TestMemoryProviderOptions) => void = testMemoryProvider;
 const weather = tool({ description: "w", parameters: z.object({ city: z.string() }), execute: async ({ city }) => ({ city }) });
 const agent = new Agent({ model: new MockLanguageModel({ responses: [] }), tools: { weather } });
@@ -93,9 +102,11 @@ export const store: MemoryStore | undefined = undefined;
 export const run = agent.run("hi").then((result) => result.text.toUpperCase() + history.length);
 `,
     );
+    // The design documents' type listings, assigned to the package's types both ways (as in `npm run typecheck`).
+    copyFileSync(join(root, "test", "design-docs", "document-types.ts"), join(project, "document-types.mts"));
     writeFileSync(
       join(project, "consumer.cts"),
-      `import { Agent } from "agentcore";\nexport const make = () => Agent;\n`,
+      `import { Agent } from "agentcore";\nimport { PgVectorSemanticIndex } from "agentcore/semantic";\nimport type { TelemetryTracer } from "agentcore/telemetry";\nexport const make = () => [Agent, PgVectorSemanticIndex];\nexport type Tracer = TelemetryTracer;\n`,
     );
     writeFileSync(
       join(project, "tsconfig.json"),
@@ -109,7 +120,7 @@ export const run = agent.run("hi").then((result) => result.text.toUpperCase() + 
           types: [],
           lib: ["ES2022", "DOM"],
         },
-        files: ["consumer.mts", "consumer.cts"],
+        files: ["consumer.mts", "consumer.cts", "document-types.mts"],
       }),
     );
     execFileSync(process.execPath, [join(app.dir, "node_modules", "typescript", "bin", "tsc"), "-p", project], {

@@ -2,8 +2,8 @@ import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel, LanguageModelCall, ToolDefinition } from "../models/language-model";
 import { resolveLanguageModel } from "../models/registry/model-registry";
-import { holdsConversationMemory } from "../providers/composite-memory";
-import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
+import { holdsConversationMemory, type CompositeMemory } from "../providers/composite-memory";
+import type { AnyMemoryProvider, RecallMemoryProvider } from "../providers/memory-provider";
 import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { resolveMemoryStrategy } from "../strategies/resolve-memory-strategy";
 import { factScopeId, type FactScope } from "../stores/fact-scope";
@@ -43,9 +43,10 @@ export interface AgentConfig {
   readonly strategy: IMemoryStrategy;
   readonly memoryStore: MemoryStore;
   readonly store: AdaptedStore;
-  readonly memoryProvider: MemoryProvider | undefined;
+  readonly memoryProvider: RecallMemoryProvider | undefined;
   /** The provider given to `agent.memory()`: the agent's history instead of the store (docs/architecture.md, "The run loop"). */
-  readonly historyProvider: MemoryProvider | MessageMemoryProvider | undefined;
+  /** A `CompositeMemory` of conversation and recall providers reads messages too (its entries are both kinds). */
+  readonly historyProvider: AnyMemoryProvider | CompositeMemory | undefined;
   /** The session used when a run names none; undefined: a new session per run (`createAgent`'s rule). */
   readonly sessionId: string | undefined;
   readonly tools: ToolSet;
@@ -195,7 +196,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
  * `CompositeMemory` holding one) reads back the conversation itself, which the agent already
  * sends from its store: refused, since the model would get every message twice.
  */
-function recallProvider(provider: MemoryProvider | undefined): MemoryProvider | undefined {
+function recallProvider(provider: RecallMemoryProvider | undefined): RecallMemoryProvider | undefined {
   if (provider === undefined) return undefined;
   const conversation =
     typeof (provider as { apply?: unknown }).apply === "function" || holdsConversationMemory(provider);

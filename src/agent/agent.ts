@@ -17,7 +17,8 @@ import type { TurnRun } from "./turn-run";
 import { SessionQueue } from "../stores/session-queue";
 import type { LoadedHistory } from "./session-history";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
+import type { CompositeMemory } from "../providers/composite-memory";
+import type { AnyMemoryProvider } from "../providers/memory-provider";
 import { NO_MODEL, noModelError } from "./no-model";
 import { traceRun } from "./telemetry/trace-run";
 
@@ -98,7 +99,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
    * conversation with the new turn. The store then keeps facts only. Returns the agent.
    * (docs/architecture.md, "The run loop").
    */
-  memory(provider: MemoryProvider | MessageMemoryProvider): this {
+  memory(provider: AnyMemoryProvider | CompositeMemory): this {
     if (
       provider == null ||
       typeof provider !== "object" ||

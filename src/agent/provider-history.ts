@@ -5,7 +5,8 @@ import { MemoryProviderError } from "../errors/memory-provider-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import { memoryContextKind, type MemoryContextKind } from "../providers/memory-context-kind";
-import type { MemoryProvider, MemoryRecord, MessageMemoryProvider } from "../providers/memory-provider";
+import type { CompositeMemory } from "../providers/composite-memory";
+import type { AnyMemoryProvider, MemoryRecord } from "../providers/memory-provider";
 import type { AgentConfig } from "./agent-config";
 import type { TurnRun } from "./turn-run";
 import type { LoadedHistory } from "./session-history";
@@ -38,7 +39,7 @@ export class ProviderHistory {
   private written = false;
 
   private constructor(
-    private readonly provider: MemoryProvider | MessageMemoryProvider,
+    private readonly provider: AnyMemoryProvider | CompositeMemory,
     /** The messages read, as the provider gave them (system messages left out): what is written back. */
     private readonly read: AgentMessage[],
     /** What the model sees of them. */

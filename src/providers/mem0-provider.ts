@@ -8,11 +8,11 @@ import type { AgentMessage } from "../messages/agent-message";
 import { validateSessionId } from "../messages/session-id";
 import type {
   MemoryRecordEntry,
-  MemoryProvider,
-  MemoryReadOptions,
+  RecallMemoryProvider,
+  RecallReadOptions,
   MemoryRecord,
   MemoryScope,
-  MemoryWriteOptions,
+  RecallWriteOptions,
 } from "./memory-provider";
 import { tagList } from "./memory-metadata";
 import { loadMem0 } from "./load-mem0";
@@ -95,7 +95,7 @@ type Mem0Memory = z.output<typeof memorySchema>;
  * `metadata`. Mem0 extracts facts from a turn, so a record names no single source message;
  * `metadata.messageIds` lists the turn's.
  */
-export class Mem0Provider implements MemoryProvider {
+export class Mem0Provider implements RecallMemoryProvider {
   readonly type = "mem0";
   private readonly options: Mem0ProviderOptions;
   private readonly scope: "session" | "user";
@@ -122,7 +122,7 @@ export class Mem0Provider implements MemoryProvider {
     }
   }
 
-  async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+  async write(messages: AgentMessage[], options: RecallWriteOptions = {}): Promise<void> {
     const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
     const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
     if (sessionId === undefined && userId === undefined) {
@@ -157,7 +157,7 @@ export class Mem0Provider implements MemoryProvider {
     );
   }
 
-  async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
+  async read(options: RecallReadOptions = {}): Promise<MemoryRecord[]> {
     const scope = readScope(this.scope, options);
     const limit = options.limit ?? this.limit;
     const query = options.query?.trim() ?? "";

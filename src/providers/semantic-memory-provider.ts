@@ -8,11 +8,11 @@ import { embedAll } from "./embed-all";
 import { InMemorySemanticIndex } from "./in-memory-semantic-index";
 import type {
   MemoryRecordEntry,
-  MemoryProvider,
-  MemoryReadOptions,
+  RecallMemoryProvider,
+  RecallReadOptions,
   MemoryRecord,
   MemoryScope,
-  MemoryWriteOptions,
+  RecallWriteOptions,
 } from "./memory-provider";
 import {
   matchesFilter,
@@ -27,14 +27,14 @@ import { rankByPeriod } from "./rank-by-period";
 import { nonNegativeOption } from "../errors/check-option";
 
 /** `read` options of `SemanticMemoryProvider`: the common ones plus a time window. */
-export interface SemanticReadOptions extends MemoryReadOptions {
+export interface SemanticReadOptions extends RecallReadOptions {
   /**
    * Only memories of this time or later: written then, or mentioning a time that reaches it
    * ("yesterday" in a message of 17 March is 16 March). A `Date` or ms since the epoch.
    */
-  after?: Date | number;
+  after?: Date | number | undefined;
   /** Only memories of before this time (written, or mentioning a time that starts, before it). */
-  before?: Date | number;
+  before?: Date | number | undefined;
 }
 
 export interface SemanticMemoryProviderOptions {
@@ -93,7 +93,7 @@ const LISTED_PERIOD = 92 * 86_400_000;
  * const agent = new Agent({ model, memoryProvider: new SemanticMemoryProvider({ scope: "user", neighbours: 1 }) });
  * ```
  */
-export class SemanticMemoryProvider implements MemoryProvider {
+export class SemanticMemoryProvider implements RecallMemoryProvider {
   readonly type = "semantic";
   private readonly index: SemanticIndex;
   private readonly embedder: EmbeddingModel | undefined;
@@ -140,7 +140,7 @@ export class SemanticMemoryProvider implements MemoryProvider {
     }
   }
 
-  async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+  async write(messages: AgentMessage[], options: RecallWriteOptions = {}): Promise<void> {
     const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
     const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
     if (this.scope === "session" && sessionId === undefined) {

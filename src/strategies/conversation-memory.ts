@@ -3,7 +3,7 @@ import type {
   MemoryScope,
   MemoryWriteOptions,
   ModelMessage,
-  StoredMessageMemoryEntry,
+  StoredMemoryEntry,
 } from "../providers/memory-provider";
 import type { ConversationStorage } from "./conversation-storage";
 
@@ -50,7 +50,7 @@ export function withConversationMemory<Base extends StrategyClass>(Base: Base) {
     }
 
     /** The stored conversations, one entry per session, with their metadata. */
-    entries(sessionId?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
+    entries(sessionId?: string | MemoryScope): Promise<StoredMemoryEntry[]> {
       return storageOf(this).entries(sessionId);
     }
   }

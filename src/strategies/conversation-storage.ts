@@ -3,7 +3,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { matchesMemoryFilter, tagList, tagRecord } from "../providers/memory-metadata";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
-import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
+import type { ModelMessage, StoredMemoryEntry } from "../providers/memory-provider";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore, SessionEntry } from "../stores/memory-store";
 import { adaptStore, type AdaptedStore } from "../stores/store-adapter";
@@ -132,9 +132,9 @@ export class ConversationStorage {
     }
   }
 
-  async entries(given?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
+  async entries(given?: string | MemoryScope): Promise<StoredMemoryEntry[]> {
     const sessionId = typeof given === "string" ? given : given?.sessionId;
-    const entries: StoredMessageMemoryEntry[] = [];
+    const entries: StoredMemoryEntry[] = [];
     await loadTokenizer(); // for tokenCount; a no-op once loaded
     for (const session of await this.sessions()) {
       if (sessionId !== undefined && session.sessionId !== sessionId) continue;

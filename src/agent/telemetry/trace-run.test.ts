@@ -15,7 +15,7 @@ import { z } from "zod";
 import { AbortError } from "../../errors/abort-error";
 import { APICallError } from "../../errors/api-call-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
-import type { MemoryProvider } from "../../providers/memory-provider";
+import type { RecallMemoryProvider } from "../../providers/memory-provider";
 import { InMemoryStore } from "../../stores/in-memory-store";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { tool } from "../../tools/tool";
@@ -69,7 +69,7 @@ const weather = tool({
   execute: async ({ city }) => ({ city, temperature: "22°C" }),
 });
 
-const recallProvider: MemoryProvider = {
+const recallProvider: RecallMemoryProvider = {
   type: "notes",
   read: async () => [{ id: "n1", content: "The user lives in Paris." }],
   write: async () => {},
@@ -282,7 +282,7 @@ describe("a traced run", () => {
       parameters: z.object({ card: z.string() }),
       execute: async ({ card }) => Promise.reject(new QuotaError(`card ${card} is over its limit`)),
     });
-    const failingRecall: MemoryProvider = {
+    const failingRecall: RecallMemoryProvider = {
       type: "flaky",
       read: async () => Promise.reject(new TypeError(`no index for "${secret}"`)),
       write: async () => {},
@@ -421,7 +421,7 @@ describe("a traced run", () => {
       parameters: z.object({}),
       execute: async () => Promise.reject(new Error("disk full")),
     });
-    const failingRecall: MemoryProvider = {
+    const failingRecall: RecallMemoryProvider = {
       type: "flaky",
       read: async () => Promise.reject(new Error("index offline")),
       write: async () => {},
