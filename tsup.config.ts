@@ -26,6 +26,10 @@ export default defineConfig([
       "mcp/index": "src/tools/mcp/index.ts",
       // edge-safe: @upstash/redis and Web APIs only (also in the edge build below)
       "upstash/index": "src/stores/upstash/index.ts",
+      // what few programs name (edge-safe, also in the edge build below)
+      "semantic/index": "src/providers/semantic/index.ts",
+      "telemetry/index": "src/agent/telemetry/index.ts",
+      "tuning/index": "src/tuning.ts",
       // the agentcore command (package.json "bin")
       "cli/index": "src/cli/index.ts",
     },
@@ -66,6 +70,9 @@ export default defineConfig([
       index: "src/index.ts",
       "testing/index": "src/testing/index.ts",
       "upstash/index": "src/stores/upstash/index.ts",
+      "semantic/index": "src/providers/semantic/index.ts",
+      "telemetry/index": "src/agent/telemetry/index.ts",
+      "tuning/index": "src/tuning.ts",
     },
     outDir: "dist/edge",
     format: ["esm"],

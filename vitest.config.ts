@@ -15,7 +15,7 @@ export default defineConfig({
   },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     hookTimeout: 30_000,
     pool: "forks",
   },

@@ -16,6 +16,8 @@ export interface LocomoTurn {
   caption?: string;
   /** When it was said (ms since the epoch, UTC): its session's date-time plus a minute a turn. */
   timestamp: number;
+  /** Its session's date-time (ms since the epoch, UTC). */
+  sessionTime: number;
 }
 
 export interface LocomoQuestion {
@@ -67,6 +69,19 @@ export function turnMessages(conversation: LocomoConversation): AgentMessage[] {
   }));
 }
 
+/**
+ * The user's path (issue 33's headline protocol): every turn as a user message whose id is its
+ * `dia_id`, whose content is `<speaker>: <text>` and whose timestamp is its session's date-time.
+ */
+export function userPathMessages(conversation: LocomoConversation): AgentMessage[] {
+  return conversation.turns.map((turn) => ({
+    id: turn.id,
+    role: "user",
+    content: `${turn.speaker}: ${turn.text}`,
+    timestamp: turn.sessionTime,
+  }));
+}
+
 export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
   const samples = JSON.parse(readFileSync(path, "utf8")) as {
     sample_id: string;
@@ -91,6 +106,7 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
         text: turn.text,
         ...(turn.blip_caption ? { caption: turn.blip_caption } : {}),
         timestamp: start + position * MINUTE,
+        sessionTime: start,
       }));
     });
     const known = new Set(turns.map((turn) => turn.id));

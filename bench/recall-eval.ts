@@ -3,7 +3,8 @@
  * every turn of a conversation into a fresh provider, read each question, score fractional
  * recall@k; and leave-one-conversation-out selection of index settings.
  */
-import { InMemorySemanticIndex, SemanticMemoryProvider, type InMemorySemanticIndexOptions } from "agentcore";
+import { SemanticMemoryProvider, type AgentMessage } from "agentcore";
+import { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "agentcore/semantic";
 import { fractionalRecall, turnMessages, type LocomoConversation } from "./locomo";
 
 export const KS = [5, 10, 25, 50] as const;
@@ -33,14 +34,15 @@ const empty = (): Recall => ({ questions: 0, sums: KS.map(() => 0) });
 /** Writes every turn of each conversation (id = dia_id), reads each question with limit 50, scores recall@k. */
 export async function evaluate(
   conversations: LocomoConversation[],
-  makeProvider: () => SemanticMemoryProvider,
+  makeProvider: () => Pick<SemanticMemoryProvider, "read" | "write">,
+  messagesOf: (conversation: LocomoConversation) => AgentMessage[] = turnMessages,
 ): Promise<Evaluation> {
   const perConversation = new Map<string, Recall>();
   const perCategory = new Map<number, Recall>();
   const overall = empty();
   for (const conversation of conversations) {
     const provider = makeProvider();
-    await provider.write(turnMessages(conversation), { sessionId: conversation.sampleId });
+    await provider.write(messagesOf(conversation), { sessionId: conversation.sampleId });
     const mine = empty();
     for (const question of conversation.questions) {
       const records = await provider.read({
@@ -62,6 +64,12 @@ export async function evaluate(
     perConversation.set(conversation.sampleId, mine);
   }
   return { perConversation, perCategory, overall };
+}
+
+/** Adds one recall into another. */
+export function add(target: Recall, recall: Recall): void {
+  target.questions += recall.questions;
+  recall.sums.forEach((sum, index) => (target.sums[index]! += sum));
 }
 
 /** Recall at each k in percent, one decimal. */
@@ -131,11 +139,6 @@ export async function leaveOneOut(conversations: LocomoConversation[], settings:
     }
   }
   return { folds, overall, perCategory };
-}
-
-function add(target: Recall, recall: Recall): void {
-  target.questions += recall.questions;
-  recall.sums.forEach((sum, index) => (target.sums[index]! += sum));
 }
 
 /**

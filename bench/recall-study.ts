@@ -3,7 +3,8 @@
  * reports them beside the defaults): each re-ranks the default index's top 100 (the two
  * diversifications its top 50) before recall@k is scored.
  */
-import { InMemorySemanticIndex, SemanticMemoryProvider, type ScoredDocument } from "agentcore";
+import { SemanticMemoryProvider } from "agentcore";
+import { InMemorySemanticIndex, type ScoredDocument } from "agentcore/semantic";
 import { fractionalRecall, turnMessages, type LocomoConversation } from "./locomo";
 import { KS, type Evaluation, type Recall } from "./recall-eval";
 

@@ -1,10 +1,6 @@
 import { loadavg } from "node:os";
-import {
-  InMemorySemanticIndex,
-  SemanticMemoryProvider,
-  type AgentMessage,
-  type InMemorySemanticIndexOptions,
-} from "agentcore";
+import { SemanticMemoryProvider, type AgentMessage } from "agentcore";
+import { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "agentcore/semantic";
 import { MockEmbeddingModel } from "agentcore/testing";
 import { collectGarbage, formatSample, summarise, table, type Benchmark, type Sample } from "./harness";
 import { LOCOMO_ANCHORS, loadLocomo, turnMessages, type LocomoConversation } from "./locomo";

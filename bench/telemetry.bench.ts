@@ -21,8 +21,8 @@ import {
   type LanguageModelCall,
   type LanguageModelResult,
   type LanguageModelStreamPart,
-  type TelemetryOptions,
 } from "agentcore";
+import type { TelemetryOptions } from "agentcore/telemetry";
 import { collectGarbage, formatSample, summarise, table, type Benchmark } from "./harness";
 
 const STORED = 1_000;

@@ -5,11 +5,12 @@
  *
  *   npx tsx examples/composite-memory.ts
  */
-import { Agent, CompositeMemory, SemanticMemoryProvider, type MemoryProvider } from "agentcore";
+import { Agent, CompositeMemory, SemanticMemoryProvider, type MemoryProvider, type MemoryRecord } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 
-// A team knowledge base that answers the same for everyone.
-const handbook: MemoryProvider = {
+// A team knowledge base that answers the same for everyone: a recall provider, whose read returns
+// records (`MemoryProvider<MemoryRecord>`; a bare `MemoryProvider` is one whose read returns messages).
+const handbook: MemoryProvider<MemoryRecord> = {
   type: "handbook",
   read: async ({ query }) =>
     /holiday|vacation|leave/i.test(query ?? "")
@@ -18,7 +19,7 @@ const handbook: MemoryProvider = {
   write: async () => {},
 };
 // A provider that never answers (a remote service having a bad day).
-const flaky: MemoryProvider = { type: "flaky", read: () => new Promise(() => {}), write: async () => {} };
+const flaky: MemoryProvider<MemoryRecord> = { type: "flaky", read: () => new Promise(() => {}), write: async () => {} };
 
 const memory = new CompositeMemory({
   providers: [new SemanticMemoryProvider({ scope: "user" }), handbook, { provider: flaky, timeoutMs: 200 }],

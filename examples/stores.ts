@@ -37,7 +37,7 @@ async function converse(label: string, memoryStore: MemoryStore): Promise<void> 
 
 const directory = mkdtempSync(join(tmpdir(), "agentcore-example-stores-"));
 try {
-  await converse("memory", new InMemoryStore({ maxSessions: 10_000, ttl: 24 * 60 * 60 * 1000 }));
+  await converse("memory", new InMemoryStore({ maxSessions: 10_000, ttlMs: 24 * 60 * 60 * 1000 }));
   await converse("file", new FileMemoryStore(join(directory, "agent-sessions.json")));
 
   const sqlite = new SqliteMemoryStore(join(directory, "agent.db"));
@@ -53,7 +53,7 @@ try {
     await redis.connect();
     await converse(
       "redis",
-      new RedisMemoryStore({ client: redis, prefix: "agentcore-example:", ttl: 7 * 24 * 60 * 60 * 1000 }),
+      new RedisMemoryStore({ client: redis, prefix: "agentcore-example:", ttlMs: 7 * 24 * 60 * 60 * 1000 }),
     );
   } catch (error) {
     console.log(
@@ -70,7 +70,7 @@ try {
       new UpstashRedisMemoryStore({
         client: UpstashRedis.fromEnv(),
         prefix: "agentcore-example:",
-        ttl: 7 * 24 * 60 * 60 * 1000,
+        ttlMs: 7 * 24 * 60 * 60 * 1000,
       }),
     );
   } else {

@@ -9,7 +9,12 @@
  * Runs offline on the scripted MockLanguageModel. The spans go to the OpenTelemetry SDK's
  * in-memory exporter here; in an application, give the tracer of your own setup (NodeSDK with an
  * OTLP exporter, say) or register it globally and pass `telemetry: {}`.
+ *
+ * The tool starts a span of its own, which nests under its `execute_tool` span because a context
+ * manager is registered (NodeSDK registers one; here the two lines do).
  */
+import { context } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -19,6 +24,8 @@ import {
 import { Agent, InMemoryStore, tool } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 import { z } from "zod";
+
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -44,7 +51,12 @@ const agent = new Agent({
     get_weather: tool({
       description: "Current weather in a city",
       parameters: z.object({ city: z.string() }),
-      execute: async ({ city }) => ({ city, temperature: "24°C", sky: "sunny" }),
+      execute: async ({ city }) => {
+        // The tool's own work, traced by the application: its span's parent is the active one.
+        const span = provider.getTracer("weather-app").startSpan("weather.lookup", { attributes: { city } });
+        span.end();
+        return { city, temperature: "24°C", sky: "sunny" };
+      },
     }),
   },
   telemetry: {
@@ -65,6 +77,7 @@ const shown = [
   "gen_ai.usage.input_tokens",
   "gen_ai.usage.output_tokens",
   "gen_ai.response.finish_reasons",
+  "gen_ai.tool.description",
   "gen_ai.tool.call.id",
   "agentcore.session.id",
   "agentcore.messages.kept",

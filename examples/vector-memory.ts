@@ -8,7 +8,8 @@
  * Offline: MockEmbeddingModel (hashed trigrams) stands in for a real embedding model such as
  * OpenAI's text-embedding-3-small.
  */
-import { Agent, VectorMemoryProvider, type VectorMemoryItem } from "agentcore";
+import { Agent, VectorMemoryProvider } from "agentcore";
+import type { VectorMemoryItem } from "agentcore/semantic";
 import { MockEmbeddingModel, MockLanguageModel } from "agentcore/testing";
 
 const rows: VectorMemoryItem[] = []; // your table / collection

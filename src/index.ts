@@ -1,22 +1,15 @@
 // The public surface of agentcore, one block per part (docs/architecture.md). Named exports
-// only; everything else, tuning constants and helpers included, is internal.
+// only; everything else, tuning constants and helpers included, is internal. What few programs
+// name lives in subpaths: agentcore/semantic (the semantic indexes, the vector callbacks' types),
+// agentcore/telemetry (the telemetry option's types), agentcore/tuning (nested limit options).
 
 // --- agent ---
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
-export type { AgentOptions, AgentRunOptions } from "./agent/agent-options";
+export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
 export { AgentStream } from "./agent/agent-stream";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
-export type {
-  TelemetryAttributes,
-  TelemetryAttributeValue,
-  TelemetryContext,
-  TelemetryOptions,
-  TelemetrySpan,
-  TelemetrySpanOptions,
-  TelemetryTracer,
-} from "./agent/telemetry/telemetry-options";
 
 // --- streaming ---
 export {
@@ -31,7 +24,6 @@ export type { UIMessageChunk, UIMessageStreamOptions } from "./streaming/ui-mess
 // --- ui ---
 export { convertToModelMessages, type ConvertToModelMessagesOptions } from "./ui/convert-to-model-messages";
 export { convertToUIMessages } from "./ui/convert-to-ui-messages";
-export type { PayloadLimits } from "./ui/guard-payload";
 export type {
   UIDynamicToolPart,
   UIMessage,
@@ -53,19 +45,7 @@ export type {
   ToolMessage,
   UserMessage,
 } from "./messages/agent-message";
-export type {
-  AssistantContentPart,
-  ContentPart,
-  DataContent,
-  FilePart,
-  ImagePart,
-  MessageContent,
-  ProviderOptions,
-  ReasoningPart,
-  TextPart,
-  ToolContentPart,
-  UserContentPart,
-} from "./messages/content-parts";
+export type { FilePart, ImagePart, ReasoningPart, TextPart, UserContentPart } from "./messages/content-parts";
 export { contentText } from "./messages/content-text";
 export type { MessageLimits } from "./messages/message-limits";
 export { decodeStoredMessages, encodeStoredMessages } from "./messages/stored-encoding";
@@ -90,7 +70,7 @@ export {
   resolveLanguageModel,
   unregisterProvider,
   type ProviderFactory,
-} from "./models/model-registry";
+} from "./models/registry/model-registry";
 export { fromAISDK } from "./models/ai-sdk/from-ai-sdk";
 export type { AISDKModelSettings } from "./models/ai-sdk/ai-sdk-language-model";
 export type { AISDKLanguageModel } from "./models/ai-sdk/ai-sdk-types";
@@ -103,7 +83,7 @@ export {
 export {
   createOpenAICompatible,
   type OpenAICompatibleProviderSettings,
-} from "./models/openai/create-openai-compatible";
+} from "./models/openai-compatible/create-openai-compatible";
 export type { OpenAIEmbeddingModelOptions } from "./models/openai/openai-embedding-model";
 export {
   anthropic,
@@ -125,8 +105,8 @@ export { TokenWindowMemory, type TokenWindowMemoryOptions } from "./strategies/t
 export { SummaryMemory, type SummaryMemoryOptions } from "./strategies/summary-memory";
 export { SummarizingMemory, type SummarizingMemoryOptions } from "./strategies/summarizing-memory";
 export { BufferMemory, type BufferMemoryOptions } from "./strategies/buffer-memory";
-export type { WindowBehaviourOptions } from "./strategies/window-options";
 export { groupTurns, type TurnRange } from "./strategies/group-turns";
+export type { ConversationTurn } from "./strategies/group-turns";
 export { trimToTokenBudget, type TrimToTokenBudgetOptions } from "./strategies/trim-to-token-budget";
 
 // --- stores ---
@@ -146,7 +126,9 @@ export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file
 
 // --- providers ---
 export type {
+  AnyMemoryProvider,
   MemoryEntry,
+  MemoryMetadata,
   MemoryProvider,
   MemoryReadOptions,
   MemoryRecord,
@@ -154,36 +136,21 @@ export type {
   MemoryScope,
   MemoryTags,
   MemoryWriteOptions,
-} from "./providers/memory-provider";
-export type {
-  MemoryMetadata,
-  MessageMemoryEntry,
   MessageMemoryProvider,
   ModelMessage,
-  StoredMessageMemoryEntry,
+  RecallMemoryProvider,
+  RecallReadOptions,
+  RecallWriteOptions,
+  StoredMemoryEntry,
 } from "./providers/memory-provider";
-export type { MemoryFilter, MemoryItemMetadata } from "./providers/memory-metadata";
-export { SemanticMemoryProvider, type SemanticMemoryProviderOptions } from "./providers/semantic-memory-provider";
-export type { ScoredDocument, SemanticDocument, SemanticFilter, SemanticIndex } from "./providers/semantic-index";
-export { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "./providers/in-memory-semantic-index";
 export {
-  PgVectorSemanticIndex,
-  type PgVectorSemanticIndexOptions,
-  type SqlClient,
-} from "./providers/pgvector-semantic-index";
-export {
-  VectorMemoryProvider,
-  type VectorMemoryHit,
-  type VectorMemoryItem,
-  type VectorMemoryMetadata,
-  type VectorMemoryProviderOptions,
-  type VectorMemoryQuery,
-  type VectorInsertOptions,
-  type VectorSearchOptions,
-} from "./providers/vector-memory-provider";
+  SemanticMemoryProvider,
+  type SemanticMemoryProviderOptions,
+  type SemanticReadOptions,
+} from "./providers/semantic-memory-provider";
+export { VectorMemoryProvider, type VectorMemoryProviderOptions } from "./providers/vector-memory-provider";
 export {
   CompositeMemory,
-  type AnyMemoryProvider,
   type CompositeMemoryMember,
   type CompositeMemoryOptions,
 } from "./providers/composite-memory";
@@ -200,7 +167,7 @@ export {
   type ToolSet,
 } from "./tools/tool";
 export { jsonSchema, type JsonSchema, type JsonSchemaOptions, type ToolInputValidation } from "./tools/json-schema";
-export type { FactChange, FactLimits } from "./tools/memory-tools";
+export type { FactChange } from "./tools/memory-tools";
 
 // --- tokens ---
 export {

@@ -5,7 +5,15 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { findLoops, folderGraph, layerViolations, readSourceFiles, type SourceFile } from "./helpers/import-graph";
+import {
+  directoryOf,
+  findLoops,
+  folderGraph,
+  layerViolations,
+  readSourceFiles,
+  type SourceFile,
+} from "./helpers/import-graph";
+import { optionalStoreAccesses, programOf, virtualProgram } from "./helpers/store-probes";
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "..", "src");
 
@@ -33,6 +41,19 @@ const file = (path: string, ...imports: string[]): SourceFile => ({ path, lines:
 const filesOver = (files: SourceFile[], max: number) =>
   files.filter((source) => source.lines > max).map((source) => `${source.path} (${source.lines} lines)`);
 const fileGraph = (files: SourceFile[]) => new Map(files.map((source) => [source.path, source.imports]));
+const loopsOf = (graph: Map<string, Map<string, string[]>>) =>
+  findLoops(new Map([...graph].map(([from, edges]) => [from, edges.keys()])));
+
+/** What a strategies/ file may import from stores/: the adapter, the store types and the default store. */
+const STRATEGY_STORE_IMPORTS = ["stores/store-adapter.ts", "stores/memory-store.ts", "stores/in-memory-store.ts"];
+const strategyStoreImports = (files: SourceFile[]) =>
+  files.flatMap((source) =>
+    source.path.startsWith("strategies/")
+      ? source.imports
+          .filter((target) => target.startsWith("stores/") && !STRATEGY_STORE_IMPORTS.includes(target))
+          .map((target) => `${source.path} → ${target}`)
+      : [],
+  );
 
 describe("the checks can fail", () => {
   const looping = [
@@ -53,6 +74,52 @@ describe("the checks can fail", () => {
     ]);
     expect(layerViolations(folderGraph([file("newpart/a.ts", "tokens/count.ts")]), ["tokens"])).toEqual([
       'folder "newpart" has no place in the layer list: newpart/a.ts → tokens/count.ts',
+    ]);
+  });
+
+  it("finds a loop between a folder and its subfolder, which the top-level graph cannot see", () => {
+    const nested = [
+      file("models/registry.ts", "models/openai/provider.ts"),
+      file("models/openai/provider.ts", "models/registry.ts"),
+    ];
+    expect(loopsOf(folderGraph(nested))).toEqual([]);
+    expect(loopsOf(folderGraph(nested, directoryOf))).toEqual([["models", "models/openai"]]);
+  });
+
+  it("finds a strategy that imports a store module other than the adapter", () => {
+    expect(
+      strategyStoreImports([
+        file("strategies/window.ts", "stores/store-adapter.ts", "stores/memory-store.ts"),
+        file("strategies/storage.ts", "stores/session-queue.ts", "stores/redis/index.ts"),
+      ]),
+    ).toEqual(["strategies/storage.ts → stores/session-queue.ts", "strategies/storage.ts → stores/redis/index.ts"]);
+  });
+
+  it("finds a strategy that reaches an optional store method itself, however it holds the store", () => {
+    const program = virtualProgram("/virtual", {
+      "stores/memory-store.ts": `export interface MemoryStore {
+        getMessages(sessionId: string): string[];
+        appendMessages?(sessionId: string, messages: string[]): void;
+        entries?(): string[];
+      }`,
+      "stores/store-adapter.ts": `import type { MemoryStore } from "./memory-store";
+        export interface AdaptedStore { appendMessages(sessionId: string, messages: string[]): void }
+        export declare function adaptStore(store: MemoryStore): AdaptedStore;`,
+      "strategies/probe.ts": `import type { MemoryStore } from "../stores/memory-store";
+        import { adaptStore } from "../stores/store-adapter";
+        export function write(backing: MemoryStore, messages: string[]) {
+          if (typeof backing.appendMessages === "function") backing.appendMessages("s", messages);
+          const { entries } = backing;
+          adaptStore(backing).appendMessages("s", backing.getMessages("s"));
+          return entries;
+        }`,
+    });
+    expect(
+      optionalStoreAccesses(program, "/virtual", "stores/memory-store.ts", (path) => path.startsWith("strategies/")),
+    ).toEqual([
+      "strategies/probe.ts:4 MemoryStore.appendMessages",
+      "strategies/probe.ts:4 MemoryStore.appendMessages",
+      "strategies/probe.ts:5 MemoryStore.entries",
     ]);
   });
 
@@ -87,7 +154,11 @@ describe("src/", () => {
   });
 
   it("has no import loop between folders", () => {
-    expect(findLoops(new Map([...folders].map(([from, edges]) => [from, edges.keys()])))).toEqual([]);
+    expect(loopsOf(folders)).toEqual([]);
+  });
+
+  it("has no import loop between folders at any depth (a folder and its subfolders included)", () => {
+    expect(loopsOf(folderGraph(files, directoryOf))).toEqual([]);
   });
 
   it("has folders that import only the folders below them", () => {
@@ -129,7 +200,20 @@ describe("src/", () => {
     expect(reaching).toEqual([]);
     // The exception holds only while the shared files stay peer-free.
     expect(bringsPeer("stores/redis/redis-scripts.ts")).toBe(false);
+    expect(bringsPeer("stores/redis/redis-store-core.ts")).toBe(false); // both Redis stores' shared logic
     expect(bringsPeer("stores/redis/redis-memory-store.ts")).toBe(true);
+  });
+
+  it("has strategies that reach stores only through the adapter (docs/architecture.md, the store capability layer)", () => {
+    expect(strategyStoreImports(files)).toEqual([]);
+    // The strategies, with the store files they may import (so a store reached through the adapter is typed as one).
+    const checked = files
+      .filter((source) => source.path.startsWith("strategies/") || STRATEGY_STORE_IMPORTS.includes(source.path))
+      .map((source) => resolve(src, source.path));
+    const program = programOf(checked, resolve(src, "..", "tsconfig.json"));
+    expect(
+      optionalStoreAccesses(program, src, "stores/memory-store.ts", (path) => path.startsWith("strategies/")),
+    ).toEqual([]);
   });
 
   it(`has no source file over ${MAX_LINES} lines (tests excluded)`, () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InMemorySemanticIndex, SemanticMemoryProvider, type InMemorySemanticIndexOptions } from "../src/index";
+import { SemanticMemoryProvider } from "../src/index";
+import { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "../src/providers/semantic/index";
 import { loadLocomo, normaliseEvidence, sessionTime, turnMessages } from "../bench/locomo";
 import { evaluate, KS } from "../bench/recall-eval";
 

@@ -1,23 +1,24 @@
-// Imports the built package the way users do: ESM and CommonJS consumers, and a TypeScript
-// consumer type-checked with node16 resolution. The test run builds dist/ first when it is stale (test/helpers/ensure-build.ts).
+// Imports the packed package the way users get it: `npm pack`, the tarball installed into a fresh
+// app (test/helpers/packed-app.ts, shared with test/docs-blocks.test.ts, which runs the README's
+// and docs' code there). ESM and CommonJS consumers, every subpath, and a TypeScript consumer
+// type-checked with node16 resolution.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureFreshBuild } from "./helpers/ensure-build";
+import { type PackedApp, packedApp } from "./helpers/packed-app";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+let app: PackedApp;
 let project: string;
 
 beforeAll(async () => {
-  await ensureFreshBuild();
-  project = mkdtempSync(join(tmpdir(), "agentcore-consumer-"));
-  mkdirSync(join(project, "node_modules"));
-  symlinkSync(root, join(project, "node_modules", "agentcore"), "dir");
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-}, 240_000);
+  app = await packedApp();
+  project = join(app.dir, `consumer-${process.pid}`);
+  rmSync(project, { recursive: true, force: true });
+  mkdirSync(project);
+}, 600_000);
 
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
@@ -51,12 +52,48 @@ describe("the built package", () => {
     });
   });
 
+  it("carries no install-time script: npm installs it without running or warning about one", () => {
+    const scripts = app.manifest.scripts ?? {};
+    for (const name of ["preinstall", "install", "postinstall", "prepare"]) expect(scripts[name], name).toBeUndefined();
+    expect(scripts.prepack).toBe("tsup --silent");
+    expect(app.installLog).not.toMatch(/install-scripts|agentcore@[\d.]+ \(/);
+  });
+
+  it.each(["esm", "cjs"] as const)("imports every subpath in a %s consumer", { timeout: 60_000 }, (kind) => {
+    const subpaths = {
+      agentcore: "Agent",
+      "agentcore/testing": "MockLanguageModel",
+      "agentcore/redis": "RedisMemoryStore",
+      "agentcore/postgres": "PostgresMemoryStore",
+      "agentcore/sqlite": "SqliteMemoryStore",
+      "agentcore/mcp": "createMCPClient",
+      "agentcore/upstash": "UpstashRedisMemoryStore",
+      "agentcore/semantic": "InMemorySemanticIndex",
+    };
+    const file = join(project, kind === "esm" ? "subpaths.mjs" : "subpaths.cjs");
+    const load = (specifier: string) => (kind === "esm" ? `await import("${specifier}")` : `require("${specifier}")`);
+    writeFileSync(
+      file,
+      `${kind === "esm" ? "" : "(async () => {\n"}const found = {};\n${Object.entries(subpaths)
+        .map(([specifier, name]) => `found["${specifier}"] = typeof (${load(specifier)}).${name};`)
+        .join("\n")}\nconsole.log(JSON.stringify(found));\n${kind === "esm" ? "" : "})();\n"}`,
+    );
+    const output = execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" });
+    expect(JSON.parse(output)).toEqual(Object.fromEntries(Object.keys(subpaths).map((key) => [key, "function"])));
+  });
+
   it("type-checks for a TypeScript consumer (node16 resolution, ESM and CJS)", () => {
     writeFileSync(
       join(project, "consumer.mts"),
       `import { Agent, tool, type AgentMessage, type MemoryStore } from "agentcore";
 import { MockLanguageModel, testMemoryProvider, type TestMemoryProviderOptions } from "agentcore/testing";
+import { InMemorySemanticIndex, type VectorMemoryItem } from "agentcore/semantic";
+import type { TelemetryOptions } from "agentcore/telemetry";
+import type { FactLimits, PayloadLimits, WindowBehaviourOptions } from "agentcore/tuning";
 import { z } from "zod";
+export const tuned: [TelemetryOptions, FactLimits, PayloadLimits, WindowBehaviourOptions] = [{ isEnabled: false }, { maxFacts: 5 }, { maxBytes: 1 }, { stablePrefix: false }];
+export const index = new InMemorySemanticIndex({ maxDocuments: 10 });
+export const items: VectorMemoryItem[] = [];
 export const suite: (name: string, factory: () => never, options?: TestMemoryProviderOptions) => void = testMemoryProvider;
 const weather = tool({ description: "w", parameters: z.object({ city: z.string() }), execute: async ({ city }) => ({ city }) });
 const agent = new Agent({ model: new MockLanguageModel({ responses: [] }), tools: { weather } });
@@ -65,9 +102,11 @@ export const store: MemoryStore | undefined = undefined;
 export const run = agent.run("hi").then((result) => result.text.toUpperCase() + history.length);
 `,
     );
+    // The design documents' type listings, assigned to the package's types both ways (as in `npm run typecheck`).
+    copyFileSync(join(root, "test", "design-docs", "document-types.ts"), join(project, "document-types.mts"));
     writeFileSync(
       join(project, "consumer.cts"),
-      `import { Agent } from "agentcore";\nexport const make = () => Agent;\n`,
+      `import { Agent } from "agentcore";\nimport { PgVectorSemanticIndex } from "agentcore/semantic";\nimport type { TelemetryTracer } from "agentcore/telemetry";\nexport const make = () => [Agent, PgVectorSemanticIndex];\nexport type Tracer = TelemetryTracer;\n`,
     );
     writeFileSync(
       join(project, "tsconfig.json"),
@@ -81,14 +120,10 @@ export const run = agent.run("hi").then((result) => result.text.toUpperCase() + 
           types: [],
           lib: ["ES2022", "DOM"],
         },
-        files: ["consumer.mts", "consumer.cts"],
+        files: ["consumer.mts", "consumer.cts", "document-types.mts"],
       }),
     );
-    // zod is a dependency of agentcore; a consumer's own zod resolves through the symlinked package.
-    symlinkSync(join(root, "node_modules", "zod"), join(project, "node_modules", "zod"), "dir");
-    mkdirSync(join(project, "node_modules", "@types"), { recursive: true });
-    symlinkSync(join(root, "node_modules", "@types", "node"), join(project, "node_modules", "@types", "node"), "dir");
-    execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], {
+    execFileSync(process.execPath, [join(app.dir, "node_modules", "typescript", "bin", "tsc"), "-p", project], {
       cwd: project,
       encoding: "utf8",
     });

@@ -41,6 +41,7 @@ describe("store subpaths of the built package", () => {
     ["sqlite", "SqliteMemoryStore"],
     ["mcp", "createMCPClient"],
     ["upstash", "UpstashRedisMemoryStore"],
+    ["semantic", "InMemorySemanticIndex"],
   ])("agentcore/%s exports %s in ESM and CommonJS", (subpath, name) => {
     const esm = execFileSync(
       process.execPath,
@@ -74,12 +75,43 @@ describe("store subpaths of the built package", () => {
     },
   );
 
+  it.each(["semantic", "telemetry", "tuning"])(
+    "agentcore/%s loads no optional peer and, in the edge build, no Node built-in",
+    (subpath) => {
+      const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+      const peers =
+        /^(?:ioredis|pg|better-sqlite3|@upstash\/redis|mem0ai|@opentelemetry\/api|@modelcontextprotocol\/sdk)/;
+      const imports = (entry: string) =>
+        closure(entry).flatMap((file) =>
+          [...readFileSync(file, "utf8").matchAll(/(?:from\s*|require\(|import\()\s*["']([^"'.][^"']*)["']/g)].map(
+            (match) => match[1]!,
+          ),
+        );
+      for (const entry of [`${subpath}/index.js`, `${subpath}/index.cjs`, `edge/${subpath}/index.js`])
+        expect(
+          imports(entry).filter((name) => peers.test(name)),
+          entry,
+        ).toEqual([]);
+      expect(imports(`edge/${subpath}/index.js`).filter((name) => builtins.has(name))).toEqual([]);
+    },
+  );
+
   it("declares the subpaths in package.json exports", () => {
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
       exports: Record<string, unknown>;
     };
     expect(Object.keys(manifest.exports)).toEqual(
-      expect.arrayContaining(["./redis", "./postgres", "./sqlite", "./mcp", "./upstash", "./testing"]),
+      expect.arrayContaining([
+        "./redis",
+        "./postgres",
+        "./sqlite",
+        "./mcp",
+        "./upstash",
+        "./testing",
+        "./semantic",
+        "./telemetry",
+        "./tuning",
+      ]),
     );
   });
 });

@@ -1,7 +1,10 @@
 // The root export is the public shape users need (docs/architecture.md), one block per part in
 // src/index.ts. Adding or removing a runtime export is a deliberate change to this list.
+import { readFileSync } from "node:fs";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import * as agentcore from "../src/index";
+import * as semantic from "../src/providers/semantic/index";
 // The fixed type names of the public shape: removing one fails `npm run typecheck`.
 import type {
   AgentMessage,
@@ -37,7 +40,6 @@ describe("the root export", () => {
       "CorruptStoreError",
       "FileMemoryStore",
       "FullMemory",
-      "InMemorySemanticIndex",
       "InMemoryStore",
       "InvalidArgumentError",
       "InvalidMessageError",
@@ -45,7 +47,6 @@ describe("the root export", () => {
       "MemoryProviderError",
       "MissingApiKeyError",
       "NoSuchProviderError",
-      "PgVectorSemanticIndex",
       "SemanticMemoryProvider",
       "SessionBusyError",
       "SessionLockLostError",
@@ -118,5 +119,80 @@ describe("the root export", () => {
     ]) {
       expect(typeof (agentcore as Record<string, unknown>)[name], name).toBe("function");
     }
+  });
+});
+
+/** The names an entry file exports, types included, read from its export declarations. */
+function exportedNames(file: string): string[] {
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(new URL(file, import.meta.url), "utf8"),
+    ts.ScriptTarget.Latest,
+  );
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isExportDeclaration(statement)) continue;
+    const clause = statement.exportClause;
+    if (!clause || !ts.isNamedExports(clause)) throw new Error(`${file}: export * is not allowed in an entry`);
+    for (const element of clause.elements) names.push(element.name.text);
+  }
+  return names.sort();
+}
+
+describe("the subpaths hold what most programs never name", () => {
+  const subpaths = {
+    "agentcore/semantic": [
+      "InMemorySemanticIndex",
+      "InMemorySemanticIndexOptions",
+      "MemoryFilter",
+      "MemoryItemMetadata",
+      "PgVectorSemanticIndex",
+      "PgVectorSemanticIndexOptions",
+      "ScoredDocument",
+      "SemanticDocument",
+      "SemanticFilter",
+      "SemanticIndex",
+      "SqlClient",
+      "VectorInsertOptions",
+      "VectorMemoryHit",
+      "VectorMemoryItem",
+      "VectorMemoryMetadata",
+      "VectorMemoryQuery",
+      "VectorSearchOptions",
+    ],
+    "agentcore/telemetry": [
+      "TelemetryAttributeValue",
+      "TelemetryAttributes",
+      "TelemetryContext",
+      "TelemetryOptions",
+      "TelemetrySpan",
+      "TelemetrySpanOptions",
+      "TelemetryTracer",
+    ],
+    "agentcore/tuning": ["FactLimits", "PayloadLimits", "WindowBehaviourOptions"],
+  };
+  const files: Record<keyof typeof subpaths, string> = {
+    "agentcore/semantic": "../src/providers/semantic/index.ts",
+    "agentcore/telemetry": "../src/agent/telemetry/index.ts",
+    "agentcore/tuning": "../src/tuning.ts",
+  };
+  const root = exportedNames("../src/index.ts");
+
+  it("the root names 176 symbols, runtime and types (192 before the subpaths; +9 for content parts)", () => {
+    expect(root).toHaveLength(176);
+    expect(new Set(root).size).toBe(root.length);
+  });
+
+  it.each(Object.keys(subpaths) as (keyof typeof subpaths)[])(
+    "%s exports exactly its list, none of it in the root",
+    (subpath) => {
+      const names = exportedNames(files[subpath]);
+      expect(names).toEqual([...subpaths[subpath]].sort());
+      expect(names.filter((name) => root.includes(name))).toEqual([]);
+    },
+  );
+
+  it("agentcore/semantic's runtime exports are the two indexes", () => {
+    expect(Object.keys(semantic).sort()).toEqual(["InMemorySemanticIndex", "PgVectorSemanticIndex"]);
   });
 });

@@ -1,8 +1,9 @@
 import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel, LanguageModelCall, ToolDefinition } from "../models/language-model";
-import { resolveLanguageModel } from "../models/model-registry";
-import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
+import { resolveLanguageModel } from "../models/registry/model-registry";
+import { holdsConversationMemory, type CompositeMemory } from "../providers/composite-memory";
+import type { AnyMemoryProvider, RecallMemoryProvider } from "../providers/memory-provider";
 import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { resolveMemoryStrategy } from "../strategies/resolve-memory-strategy";
 import { factScopeId, type FactScope } from "../stores/fact-scope";
@@ -43,9 +44,10 @@ export interface AgentConfig {
   readonly strategy: IMemoryStrategy;
   readonly memoryStore: MemoryStore;
   readonly store: AdaptedStore;
-  readonly memoryProvider: MemoryProvider | undefined;
+  readonly memoryProvider: RecallMemoryProvider | undefined;
   /** The provider given to `agent.memory()`: the agent's history instead of the store (docs/architecture.md, "The run loop"). */
-  readonly historyProvider: MemoryProvider | MessageMemoryProvider | undefined;
+  /** A `CompositeMemory` of conversation and recall providers reads messages too (its entries are both kinds). */
+  readonly historyProvider: AnyMemoryProvider | CompositeMemory | undefined;
   /** The session used when a run names none; undefined: a new session per run (`createAgent`'s rule). */
   readonly sessionId: string | undefined;
   readonly tools: ToolSet;
@@ -162,7 +164,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
     strategy,
     memoryStore,
     store: adaptStore(memoryStore),
-    memoryProvider: options.memoryProvider,
+    memoryProvider: recallProvider(options.memoryProvider),
     historyProvider: undefined,
     sessionId:
       options.sessionId !== undefined
@@ -197,4 +199,25 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
       ),
     }),
   });
+}
+
+/**
+ * The `memoryProvider` option: recall, records relevant to the input rendered beside the history.
+ * A conversation memory (`BufferMemory`, `SummarizingMemory`, any strategy with read/write, or a
+ * `CompositeMemory` holding one) reads back the conversation itself, which the agent already
+ * sends from its store: refused, since the model would get every message twice.
+ */
+function recallProvider(provider: RecallMemoryProvider | undefined): RecallMemoryProvider | undefined {
+  if (provider === undefined) return undefined;
+  const conversation =
+    typeof (provider as { apply?: unknown }).apply === "function" || holdsConversationMemory(provider);
+  if (conversation) {
+    const name = (provider as object).constructor?.name || provider.type;
+    throw new InvalidArgumentError({
+      argument: "memoryProvider",
+      value: provider.type,
+      message: `memoryProvider recalls records beside the history; ${name} is a conversation memory (its read gives the conversation, which the agent already sends from its memoryStore), so the model would get every message twice. Pass it as the agent's history instead: new Agent({ memory: new BufferMemory({ maxMessages: 40 }) }) for a window over the store, or agent.memory(provider) (createAgent(...).memory(...)) to keep the conversation in it.`,
+    });
+  }
+  return provider;
 }

@@ -4,7 +4,7 @@ import type { AgentEventMap } from "./agent-events";
 import { MAX_RECALLED_CHARS } from "./system-prompt";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { SemanticMemoryProvider } from "../providers/semantic-memory-provider";
-import type { MemoryProvider } from "../providers/memory-provider";
+import type { RecallMemoryProvider } from "../providers/memory-provider";
 import { CompositeMemory } from "../providers/composite-memory";
 
 function recalledBlock(system: string | undefined): string {
@@ -62,7 +62,7 @@ describe("Agent with semantic memory", () => {
 
   it("a CompositeMemory with a hanging member still recalls from the others within its timeout", async () => {
     const semantic = new SemanticMemoryProvider();
-    const hanging: MemoryProvider = {
+    const hanging: RecallMemoryProvider = {
       type: "hanging",
       read: () => new Promise(() => {}),
       write: () => new Promise(() => {}),
@@ -87,7 +87,7 @@ describe("Agent with semantic memory", () => {
   });
 
   describe("degrades, never fails, when the provider misbehaves", () => {
-    const cases: [string, MemoryProvider, string][] = [
+    const cases: [string, RecallMemoryProvider, string][] = [
       [
         "hangs",
         { type: "hanging", read: () => new Promise(() => {}), write: () => new Promise(() => {}) },
@@ -131,7 +131,7 @@ describe("Agent with semantic memory", () => {
 
     it("a provider that returns 5 MB: the turn completes and the block stays capped", async () => {
       const huge = "x".repeat(1024 * 1024);
-      const provider: MemoryProvider = {
+      const provider: RecallMemoryProvider = {
         type: "flood",
         read: async () =>
           Array.from({ length: 5 }, (_, index) => ({
@@ -159,7 +159,7 @@ describe("Agent with semantic memory", () => {
         type: "mixed",
         read: async () => [null, 42, { id: "a", content: 7 }, { id: "b", content: "kept memory" }],
         write: async () => {},
-      } as unknown as MemoryProvider;
+      } as unknown as RecallMemoryProvider;
       const model = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
       const agent = new Agent({ model, memoryProvider: provider });
       expect((await agent.run({ input: "hi", sessionId: "s" })).text).toBe("ok");
@@ -171,7 +171,7 @@ describe("Agent with semantic memory", () => {
         type: "odd",
         read: async () => ({ not: "an array" }),
         write: async () => {},
-      } as unknown as MemoryProvider;
+      } as unknown as RecallMemoryProvider;
       const model = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
       const agent = new Agent({ model, memoryProvider: provider });
       expect((await agent.run({ input: "hi", sessionId: "s" })).text).toBe("ok");

@@ -2,7 +2,7 @@ import type { UserContentPart } from "../messages/content-parts";
 import type { MessageLimits } from "../messages/message-limits";
 import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
 import type { LanguageModel } from "../models/language-model";
-import type { MemoryProvider } from "../providers/memory-provider";
+import type { MemoryProvider, MemoryRecord } from "../providers/memory-provider";
 import type { IMemoryStrategy, MemoryStrategyName } from "../strategies/memory-strategy";
 import type { MemoryStore } from "../stores/memory-store";
 import type { FactScope } from "../stores/fact-scope";
@@ -44,8 +44,14 @@ export interface AgentOptions {
   factScope?: FactScope;
   /** Bounds on facts: count, key and value length, tokens in the prompt. */
   factLimits?: FactLimits;
-  /** Semantic memory consulted before each turn and given each finished turn. */
-  memoryProvider?: MemoryProvider;
+  /**
+   * Semantic memory consulted before each turn and given each finished turn: a recall provider,
+   * `MemoryProvider<MemoryRecord>`, whose `read` returns records (`Mem0Provider`,
+   * `VectorMemoryProvider`, `SemanticMemoryProvider`, a `CompositeMemory` of them). A provider whose
+   * `read` returns messages (`BufferMemory`, the AgentLIB document's `MemoryProvider`) is the
+   * agent's history instead: give it to `agent.memory()`.
+   */
+  memoryProvider?: MemoryProvider<MemoryRecord>;
   /** Most records of the memory provider rendered into the prompt. @default 5 */
   recallLimit?: number;
   /** How long the memory provider may take before the turn goes on without it. @default 3000 */
@@ -86,6 +92,13 @@ export interface AgentOptions {
    */
   messageLimits?: MessageLimits;
 }
+
+/**
+ * The AgentCore document's name for the agent's options (its "Agent Memory Configuration
+ * (AgentConfig)" table): the same type as `AgentOptions`. (`agent/agent-config.ts` has an
+ * internal type of that name, the options once resolved; it is not exported.)
+ */
+export type AgentConfig = AgentOptions;
 
 /** The input of `agent.run()` and `agent.stream()`. */
 export interface AgentRunOptions {

@@ -4,6 +4,7 @@ import type { LanguageModel } from "../models/language-model";
 import type { IMemoryStrategy } from "../strategies/memory-strategy";
 import { factScopeId } from "../stores/fact-scope";
 import type { MemoryStore } from "../stores/memory-store";
+import type { StoreTurn } from "../stores/store-turn";
 import { validateSessionId } from "../messages/session-id";
 import { resolveAgentConfig, type AgentConfig, type InternalAgentOptions } from "./agent-config";
 import { AgentEventEmitter, type AgentEventListener, type AgentEventName } from "./agent-events";
@@ -14,12 +15,12 @@ import { newId } from "./new-id";
 import { RunNotifier } from "./run-notifier";
 import { normaliseRunInput } from "./run-input";
 import { runTurn } from "./run-turn";
-import { tailReadLimit } from "./session-history";
 import type { TurnRun } from "./turn-run";
-import { SessionQueue } from "./session-queue";
+import { SessionQueue } from "../stores/session-queue";
 import type { LoadedHistory } from "./session-history";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryProvider, MessageMemoryProvider } from "../providers/memory-provider";
+import type { CompositeMemory } from "../providers/composite-memory";
+import type { AnyMemoryProvider } from "../providers/memory-provider";
 import { NO_MODEL, noModelError } from "./no-model";
 import { traceRun } from "./telemetry/trace-run";
 
@@ -49,22 +50,17 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   private readonly events = new AgentEventEmitter();
   private queue: SessionQueue;
   private readonly namedSessions = new Set<string>();
-  /** The fact scope of each run in progress, so the memory tools need not work it out again. */
-  private readonly runScopes = new Map<string, string>();
+  /** The runs in progress, so the memory tools know a call's fact scope and tell its run's notifier. */
+  private readonly runs = new Map<string, TurnRun>();
 
   constructor(options: AgentOptions) {
     // `createAgent` passes its marker in the options (InternalAgentOptions); users never do.
     this.config = resolveAgentConfig(options as InternalAgentOptions, {
-      scopeOf: (context) => (context.runId === undefined ? undefined : this.runScopes.get(context.runId)),
+      scopeOf: (context) => (context.runId === undefined ? undefined : this.runs.get(context.runId)?.factScopeId),
       onFactChange: (fact, context) =>
-        this.events.emit("memory:write", {
-          sessionId: context.sessionId,
-          runId: context.runId ?? "",
-          ...(this.name === undefined ? {} : { agentName: this.name }),
-          messages: [],
-          messageIds: [],
-          fact,
-        }),
+        this.runs
+          .get(context.runId ?? "")
+          ?.notifier.notify({ type: "memory:write", messages: [], messageIds: [], fact }),
     });
     this.name = this.config.name;
     this.model = this.config.model;
@@ -102,7 +98,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
    * conversation with the new turn. The store then keeps facts only. Returns the agent.
    * (docs/architecture.md, "The run loop").
    */
-  memory(provider: MemoryProvider | MessageMemoryProvider): this {
+  memory(provider: AnyMemoryProvider | CompositeMemory): this {
     if (
       provider == null ||
       typeof provider !== "object" ||
@@ -144,37 +140,28 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       : this.runOnSession(run);
   }
 
-  /** Runs the turn once the session is this run's (the in-process queue, then the store's lock). */
+  /** Runs the turn once the session is this run's (the in-process queue, then the store's turn: its lock). */
   private async *runOnSession(run: TurnRun): AsyncGenerator<AgentStreamPart, AgentResult> {
-    const { store, concurrency, sessionLockTimeoutMs } = this.config;
+    const { store, concurrency, sessionLockTimeoutMs, strategy, historyProvider, memoryProvider } = this.config;
     // Waiting for the session honours the run's signal: an abort settles the run at once.
     const release = await this.queue.acquire(run.sessionId, concurrency, run.abortSignal);
-    let releaseStoreLock: (() => Promise<void>) | undefined;
-    if (run.factScopeId !== undefined) this.runScopes.set(run.runId, run.factScopeId);
+    let turn: StoreTurn | undefined;
+    this.runs.set(run.runId, run);
     try {
       // The store's cross-process lock, where it has one: `queue` waits for a run elsewhere, `reject` fails at once.
-      const lockOptions = {
+      turn = await store.openTurn(run.sessionId, {
         timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs,
         ...(run.abortSignal ? { signal: run.abortSignal } : {}),
-      };
-      // A run that reads a tail of the stored history reads it with the lock, in one round trip where the store can.
-      const historyLimit = this.config.strategy.historyLimit;
-      const tailLimit =
-        run.history === undefined && this.config.historyProvider === undefined
-          ? tailReadLimit(store, historyLimit)
-          : undefined;
-      const locked =
-        tailLimit === undefined
-          ? { release: await store.lockSession(run.sessionId, lockOptions) }
-          : await store.lockSessionReadingTail(run.sessionId, lockOptions, tailLimit);
-      releaseStoreLock = locked.release;
+        // A run on the stored history reads the tail its strategy needs, with the lock where the store can.
+        ...(run.history === undefined && historyProvider === undefined ? { tailLimit: strategy.historyLimit } : {}),
+        // The memory provider's write comes after the last append, still holding the session.
+        releaseWithLast: memoryProvider === undefined,
+      });
       await this.recordAgentName(run.sessionId);
-      const tail =
-        locked.tail && historyLimit !== undefined ? { tail: { read: locked.tail, limit: historyLimit } } : {};
-      return yield* runTurn(this.config, run, { ...tail, locked: releaseStoreLock !== undefined });
+      return yield* runTurn(this.config, run, turn);
     } finally {
-      this.runScopes.delete(run.runId);
-      await releaseStoreLock?.().catch(() => {});
+      this.runs.delete(run.runId);
+      await turn?.release().catch(() => {});
       release();
     }
   }
@@ -207,11 +194,12 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
         : undefined,
       mode,
       history,
-      notifier: new RunNotifier(this.events, {
-        sessionId,
-        runId,
-        ...(this.name === undefined ? {} : { agentName: this.name }),
-      }),
+      notifier: new RunNotifier(
+        this.events,
+        { sessionId, runId, ...(this.name === undefined ? {} : { agentName: this.name }) },
+        // Stream parts are built only for a stream: `run()` reads none.
+        mode === "stream",
+      ),
       textSink,
     };
   }

@@ -1,4 +1,5 @@
 import type { ToolCall } from "../messages/agent-message";
+import { boundToolArguments, exceedsDepth } from "../messages/tool-arguments-depth";
 import {
   emptyUsage,
   type LanguageModel,
@@ -10,6 +11,7 @@ import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
 import { isEncodingLoaded, tokenizerFor } from "../tokens/tokenizer";
 import type { AgentConfig } from "./agent-config";
+import type { TracedSpan } from "./telemetry/traced-span";
 import type { AgentStreamPart } from "./agent-result";
 import type { TurnRun } from "./turn-run";
 import { throwIfAborted } from "./throw-if-aborted";
@@ -30,25 +32,45 @@ export async function* callModel(
     response =
       run.mode === "generate"
         ? await (span ? span.within(generate) : generate())
-        : yield* streamModel(config.model, run, call);
+        : yield* streamModel(config.model, run, call, span);
   } catch (error) {
     span?.fail(error, run.abortSignal?.aborted);
     throw error;
   }
+  response = withBoundedArguments(response);
   if (span) run.trace!.endChat(span, config.model, response);
   calibrateTokens(config.model, call, response.usage.inputTokens);
   return response;
+}
+
+/**
+ * The response with tool arguments nested deeper than `MAX_TOOL_ARGUMENTS_DEPTH` replaced by
+ * `ARGUMENTS_TOO_DEEP`, whatever model gave them: such a call is answered with a tool error and
+ * stored with `{}`, so no trace, stream or store has to serialise the deep value.
+ */
+function withBoundedArguments(response: LanguageModelResult): LanguageModelResult {
+  if (!response.toolCalls.some((toolCall) => exceedsDepth(toolCall.arguments))) return response;
+  return {
+    ...response,
+    toolCalls: response.toolCalls.map((toolCall) => ({
+      ...toolCall,
+      arguments: boundToolArguments(toolCall.arguments),
+    })),
+  };
 }
 
 async function* streamModel(
   model: LanguageModel,
   run: TurnRun,
   call: LanguageModelCall,
+  span: TracedSpan | undefined,
 ): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
   let text = "";
   const toolCalls: ToolCall[] = [];
   let finish: Extract<LanguageModelStreamPart, { type: "finish" }> | undefined;
-  for await (const part of model.doStream(call)) {
+  const parts = model.doStream(call);
+  // Read in the chat span's context, as `doGenerate` runs in it: the provider's own spans stay out.
+  for await (const part of span ? span.iterateWithin(parts) : parts) {
     throwIfAborted(run);
     if (part.type === "text-delta") {
       if (part.delta.length === 0) continue;

@@ -4,5 +4,5 @@ import type { TurnRun } from "./turn-run";
 
 /** The facts of this run's scope, when memory tools are on (else none). */
 export async function loadFacts(config: AgentConfig, run: TurnRun): Promise<Fact[]> {
-  return run.factScopeId === undefined ? [] : await config.store.getFacts(run.factScopeId);
+  return run.factScopeId === undefined ? [] : await config.store.getFacts(run.factScopeId, run.sessionId);
 }

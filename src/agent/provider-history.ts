@@ -5,10 +5,18 @@ import { InvalidMessageError } from "../errors/invalid-message-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
-import type { MemoryProvider, MemoryRecord, MessageMemoryProvider } from "../providers/memory-provider";
+import { memoryContextKind, type MemoryContextKind } from "../providers/memory-context-kind";
+import type { CompositeMemory } from "../providers/composite-memory";
+import type { AnyMemoryProvider, MemoryRecord } from "../providers/memory-provider";
 import type { AgentConfig } from "./agent-config";
 import type { TurnRun } from "./turn-run";
 import type { LoadedHistory } from "./session-history";
+
+/** The system messages a memory read, by kind, rendered as data (system-prompt.ts). */
+export interface ProvidedContext {
+  summary: string | undefined;
+  other: string | undefined;
+}
 
 /**
  * The history phase of an agent given a provider with `agent.memory(provider)`: the AgentLIB
@@ -21,22 +29,27 @@ import type { LoadedHistory } from "./session-history";
  *
  * What `read` returns is untrusted: messages are parsed (a bad one fails the run with a
  * `MemoryProviderError` naming it, never overwriting the conversation), the pairing rule is
- * restored in what the model sees, and system messages (a summary, recalled context) go into the
- * system prompt's summary block as data. Records (a recall provider given to `.memory()`) are
- * rendered as recalled memories. A failed read fails the run: running on no history would make
+ * restored in what the model sees, and system messages go into the system prompt as data, each
+ * labelled for what it is: a summary the memory marked as one (memory-context-kind.ts) in the
+ * summary block, any other in the memory-context block. Records (a recall provider given to
+ * `.memory()`, or a `CompositeMemory`'s records turned into system messages) are rendered as
+ * recalled memories. A failed read fails the run: running on no history would make
  * the write that follows overwrite the conversation.
  */
 export class ProviderHistory {
   private written = false;
 
   private constructor(
-    private readonly provider: MemoryProvider | MessageMemoryProvider,
+    private readonly provider: AnyMemoryProvider | CompositeMemory,
     /** The messages read, as the provider gave them (system messages left out): what is written back. */
     private readonly read: AgentMessage[],
     /** What the model sees of them. */
     readonly history: LoadedHistory,
-    /** The text of the system messages read (a summary of older turns, recalled context). */
-    readonly context: string | undefined,
+    /**
+     * The text of the system messages read: `summary`, those the memory marked as a summary of
+     * earlier turns (`SummarizingMemory`); `other`, the rest (context a memory of your own gave).
+     */
+    readonly context: ProvidedContext,
     readonly recalled: MemoryRecord[],
   ) {}
 
@@ -59,13 +72,19 @@ export class ProviderHistory {
       throw fail(
         `The ${provider.type} memory's read() must return an array of messages, got ${answer === null ? "null" : typeof answer}.`,
       );
-    // Records (no role, a content) are recalled memories; everything else must be a message.
+    // Records (no role, a content) and system messages marked as recalled records are recalled
+    // memories; everything else must be a message. A system message's kind says how it is labelled.
     const records: MemoryRecord[] = [];
     const candidates: unknown[] = [];
+    const kinds: (MemoryContextKind | undefined)[] = [];
     for (const item of answer) {
-      if (isObject(item) && !("role" in item) && typeof item.content === "string")
-        records.push(item as unknown as MemoryRecord);
-      else candidates.push(item);
+      const kind = memoryContextKind(item);
+      if (isObject(item) && typeof item.content === "string" && (!("role" in item) || kind === "recalled"))
+        records.push((kind === "recalled" ? { id: item.id, content: item.content } : item) as unknown as MemoryRecord);
+      else {
+        candidates.push(item);
+        kinds.push(kind);
+      }
     }
     let messages: AgentMessage[];
     try {
@@ -80,12 +99,17 @@ export class ProviderHistory {
         error,
       );
     }
-    const system = messages.filter((message) => message.role === "system").map((message) => message.content.trim());
+    const systemText = (kind: MemoryContextKind | undefined) =>
+      messages
+        .filter((message, index) => message.role === "system" && (kinds[index] === "summary") === (kind === "summary"))
+        .map((message) => (message.content as string).trim())
+        .filter(Boolean)
+        .join("\n\n") || undefined;
     const read = messages.filter((message) => message.role !== "system");
     // The model's view starts at a user message and keeps the pairing rule.
     const firstUser = read.findIndex((message) => message.role === "user");
     const sent = repairToolPairing(firstUser === -1 ? [] : read.slice(firstUser)).messages;
-    const context = system.filter(Boolean).join("\n\n") || undefined;
+    const context = { summary: systemText("summary"), other: systemText(undefined) };
     const recalled = records.map((record, index) => ({
       ...record,
       id: typeof record.id === "string" ? record.id : `${provider.type}-${index}`,

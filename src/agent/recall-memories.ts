@@ -1,3 +1,4 @@
+import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { MemoryRecord } from "../providers/memory-provider";
 import { withTimeout } from "../providers/with-timeout";
 import type { AgentConfig } from "./agent-config";
@@ -5,8 +6,9 @@ import type { TurnRun } from "./turn-run";
 
 /**
  * Asks the memory provider for records relevant to the input, within `memoryProviderTimeoutMs`.
- * A provider that fails or times out degrades the turn (`memory:error`, no records); only an
- * abort of the run is thrown.
+ * A provider that fails or times out degrades the turn (`memory:error`, no records). Thrown: an
+ * abort of the run, and an `UnsupportedRuntimeError` (a provider that cannot work here at all,
+ * e.g. `Mem0Provider` without the `mem0ai` package), which no later run would get past either.
  */
 export async function recallMemories(config: AgentConfig, run: TurnRun): Promise<MemoryRecord[]> {
   const provider = config.memoryProvider;
@@ -36,7 +38,7 @@ export async function recallMemories(config: AgentConfig, run: TurnRun): Promise
     return recalled;
   } catch (error) {
     span?.fail(error, run.abortSignal?.aborted);
-    if (run.abortSignal?.aborted) throw error;
+    if (run.abortSignal?.aborted || UnsupportedRuntimeError.isInstance(error)) throw error;
     run.notifier.notify({ type: "memory:error", source: provider.type, operation: "read", error });
     return [];
   }

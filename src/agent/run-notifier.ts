@@ -10,12 +10,15 @@ export type RunMoment =
 
 /**
  * The one notification path of a run: each moment is told once, `notify` emits its event (with
- * the run's ids) and returns its stream part, if it has one, for the loop to yield.
+ * the run's ids) and, for a streamed run, returns its stream part, if it has one, for the loop to
+ * yield. A `run()` reads no stream parts, so none is built.
  */
 export class RunNotifier {
   constructor(
     private readonly events: AgentEventEmitter,
     readonly base: RunEventBase,
+    /** The run is streamed: `notify` returns stream parts. */
+    private readonly streaming: boolean,
   ) {}
 
   /** Whether anyone listens to an event (lets the loop skip work only a listener would see). */
@@ -29,7 +32,7 @@ export class RunNotifier {
       const { type, ...payload } = moment;
       this.events.emit(type, { ...this.base, ...payload } as never);
     }
-    return streamPartOf(moment);
+    return this.streaming ? streamPartOf(moment) : undefined;
   }
 
   /** `notify`, its stream part yielded (for `yield*` in the run loop). */

@@ -11,6 +11,7 @@ import { newId } from "./new-id";
 import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
 import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
+import type { ProvidedContext } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
 import { buildSystemPrompt } from "./system-prompt";
 import type { TurnLog } from "./turn-log";
@@ -19,8 +20,8 @@ import type { TurnLog } from "./turn-log";
 export interface StepInput {
   stepNumber: number;
   history: LoadedHistory;
-  /** System messages of a history read from a provider (a summary, recalled context), rendered as data. */
-  context: string | undefined;
+  /** System messages of a history read from a provider (a summary, other context), rendered as data. */
+  context: ProvidedContext | undefined;
   facts: readonly Fact[];
   recalled: readonly MemoryRecord[];
   log: TurnLog;
@@ -44,7 +45,10 @@ export async function* runStep(
     ...(config.facts && facts.length
       ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) }
       : {}),
-    ...(context || window.summary ? { summary: [context, window.summary].filter(Boolean).join("\n\n") } : {}),
+    ...(context?.summary || window.summary
+      ? { summary: [context?.summary, window.summary].filter(Boolean).join("\n\n") }
+      : {}),
+    ...(context?.other ? { memoryContext: context.other } : {}),
     recalled: recalled as MemoryRecord[],
   });
   yield* run.notifier.tell({ type: "step:start", step: stepNumber, messageCount: window.messages.length });

@@ -27,6 +27,7 @@ export async function runTools(
           ...(run.userId ? { userId: run.userId } : {}),
           ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
           messages: window,
+          model: config.model,
         });
       const outcome = await (span ? span.within(execute) : execute());
       if (span) run.trace!.endTool(span, outcome);

@@ -3,55 +3,39 @@ import type { AgentConfig } from "./agent-config";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
 import { loadFacts } from "./load-facts";
 import { newId } from "./new-id";
-import { ProviderHistory } from "./provider-history";
 import { recallMemories } from "./recall-memories";
 import { rememberTurn } from "./remember-turn";
 import { runStep } from "./run-step";
-import { loadSessionHistory, type LoadedHistory } from "./session-history";
+import { loadTurnHistory, readsProvider } from "./load-turn-history";
+import type { ProviderHistory } from "./provider-history";
+import type { LoadedHistory } from "./session-history";
 import { throwIfAborted } from "./throw-if-aborted";
 import { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
-import type { MessageTail } from "../stores/memory-store";
-
-/** What the run holds of its session when it starts. */
-export interface TurnSession {
-  /** The run holds the store's session lock (the agent releases it after the run, unless the last append did). */
-  locked: boolean;
-  /** The stored tail, already read with the lock (`lockSessionReadingTail`), and the strategy's `historyLimit` it was read for. */
-  tail?: { read: MessageTail; limit: number };
-}
+import type { StoreTurn } from "../stores/store-turn";
 
 /**
- * One run: load (the store's history, or the `agent.memory()` provider's) → recall → persist the
- * user message → (fit → call → tools)* → persist the turn (to the store, or the provider).
- * Yields stream parts and returns the result. On abort or failure, the user message and every
- * completed step stay stored (each step whole, so the pairing rule holds) and the error is thrown.
+ * One run, on the session's turn in the store (its lock taken): load → recall → persist the user
+ * message → (fit → call → tools)* → persist the turn → remember. Yields stream parts and returns
+ * the result. On abort or failure, the user message and every completed step stay stored (each
+ * step whole, so the pairing rule holds) and the error is thrown.
  */
 export async function* runTurn(
   config: AgentConfig,
   run: TurnRun,
-  session: TurnSession = { locked: false },
+  turn: StoreTurn,
 ): AsyncGenerator<AgentStreamPart, AgentResult> {
   const startedAt = Date.now();
   run.notifier.notify({ type: "run:start", input: run.input, ...(run.userId ? { userId: run.userId } : {}) });
   // With a provider given to `agent.memory()`, it holds the history instead of the store.
-  const fromProvider = config.historyProvider !== undefined && run.history === undefined;
-  const log = new TurnLog(fromProvider ? undefined : config.store, run);
-  let provided: ProviderHistory | undefined;
+  const log = new TurnLog(readsProvider(config, run) ? undefined : turn, run);
   let history: LoadedHistory = { messages: [], offset: 0, partial: false };
+  let provided: ProviderHistory | undefined;
   try {
     throwIfAborted(run);
-    // The limit the tail was read for, when it was read with the lock (a strategy's limit may have moved since).
-    const limit = session.tail?.limit ?? config.strategy.historyLimit;
+    // load
     const read = run.trace?.memoryRead();
-    if (fromProvider) provided = await ProviderHistory.load(config, run);
-    history =
-      run.history ??
-      provided?.history ??
-      (await loadSessionHistory(config.store, run.sessionId, {
-        ...(limit === undefined ? {} : { limit }),
-        ...(session.tail ? { read: session.tail.read } : {}),
-      }));
+    ({ history, provided } = await loadTurnHistory(config, run, turn));
     let facts = await loadFacts(config, run);
     if (read)
       run.trace!.endMemoryRead(read, {
@@ -59,6 +43,7 @@ export async function* runTurn(
         partial: history.partial,
         facts: facts.length,
       });
+    // recall
     const recalled = [...(provided?.recalled ?? []), ...(await recallMemories(config, run))];
     run.notifier.notify({
       type: "memory:read",
@@ -66,10 +51,12 @@ export async function* runTurn(
       factCount: facts.length,
       recalledCount: recalled.length,
     });
+    // persist the user message
     log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
     // Stored before the model is called (a crash keeps it); its fsync may ride on the run's last append, which every path below makes.
-    await log.persist({ deferSync: true });
+    await log.persist();
 
+    // fit → call → tools, up to maxSteps
     for (let stepNumber = 1; stepNumber <= config.maxSteps; stepNumber++) {
       throwIfAborted(run);
       const step = yield* runStep(config, run, {
@@ -85,9 +72,9 @@ export async function* runTurn(
       if (step.done) break;
     }
 
+    // persist the rest of the turn; remember
     const write = run.trace?.memoryWrite(log.messages.length);
-    // The last append also releases the store's lock (one round trip), unless something after it still needs the session.
-    await log.persist({ unlock: session.locked && !provided && !config.memoryProvider });
+    await log.persist({ last: true });
     await provided?.persist(config, run, log.messages);
     await rememberTurn(config, run, log.messages);
     write?.end();

@@ -3,7 +3,7 @@ import { StoreError } from "../errors/store-error";
 import { InvalidMessageError } from "../errors/invalid-message-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
-import type { MessageTail } from "../stores/memory-store";
+import { tailReadLimit, type TurnTail } from "../stores/store-turn";
 import type { AdaptedStore } from "../stores/store-adapter";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "../strategies/memory-strategy";
 import { AbortError } from "../errors/abort-error";
@@ -21,33 +21,41 @@ export interface LoadedHistory {
 }
 
 /**
- * Reads a session's history for the model: parsed at the boundary (a bad record is a typed
- * error naming it), system messages left out (they are never part of stored history), and the
- * pairing rule restored for histories that arrive broken (a custom store, an old import).
- *
- * With `limit` (a strategy's `historyLimit`) and a store that has `getMessageTail`, only the last
- * `limit` messages are read, with their position in the session; a turn cut at the start of that
- * tail is dropped, so the history still begins with a user message. Messages whose id is in
- * `exclude` (this run's own, already stored) are left out.
+ * Reads a session's history for the model: its last `limit` messages (a strategy's
+ * `historyLimit`) where the store reads a tail natively, else the whole history, then
+ * `parseSessionHistory`. Messages whose id is in `exclude` (this run's own, already stored) are left out.
  */
 export async function loadSessionHistory(
   store: AdaptedStore,
   sessionId: string,
-  options: { limit?: number; exclude?: ReadonlySet<string>; read?: MessageTail } = {},
+  options: { limit?: number; exclude?: ReadonlySet<string> } = {},
 ): Promise<LoadedHistory> {
-  const limit = tailReadLimit(store, options.limit);
+  const limit = tailReadLimit(store.capabilities.getMessageTail, options.limit);
+  const read: TurnTail =
+    limit === undefined
+      ? wholeHistory(await store.getMessages(sessionId))
+      : { ...(await store.getMessageTail(sessionId, limit)), limit };
+  return parseSessionHistory(store, sessionId, read, options.exclude);
+}
+
+/**
+ * A session's history as read from the store (a tail with its `limit`, or the whole history),
+ * made ready for the model: parsed at the boundary (a bad record is a typed error naming it),
+ * system messages left out (they are never part of stored history), and the pairing rule restored
+ * for histories that arrive broken (a custom store, an old import). A tail that starts inside a
+ * turn is cut to its first user message, so the history still begins with one.
+ */
+export function parseSessionHistory(
+  store: AdaptedStore,
+  sessionId: string,
+  read: TurnTail,
+  exclude?: ReadonlySet<string>,
+): LoadedHistory {
+  const limit = read.limit;
   const tail = limit !== undefined;
   const operation = tail ? "getMessageTail" : "getMessages";
-  let raw: unknown;
-  let total: unknown;
-  if (tail) {
-    // `read`: the tail already read with this limit (with the session's lock, see `lockSessionReadingTail`).
-    const read = options.read ?? (await store.getMessageTail(sessionId, limit));
-    raw = read?.messages;
-    total = read?.total;
-  } else {
-    raw = await store.getMessages(sessionId);
-  }
+  const raw: unknown = read?.messages;
+  const total: unknown = read?.total;
   let parsed: AgentMessage[];
   try {
     parsed = parseAgentMessages(raw ?? [], {
@@ -81,24 +89,15 @@ export async function loadSessionHistory(
     offset += from;
     parsed = parsed.slice(from);
   }
-  const exclude = options.exclude;
   const history = parsed.filter(
     (message) => message.role !== "system" && !(exclude && message.id !== undefined && exclude.has(message.id)),
   );
   return { messages: repairToolPairing(history).messages, offset, partial, ...(tail ? { limit } : {}) };
 }
 
-/**
- * The number of messages `loadSessionHistory` reads as a tail for a strategy's `historyLimit`, or
- * undefined when it reads the whole history (no limit, or a store without a native tail read: one
- * full read then serves every window, slicing it would only force re-reads).
- */
-export function tailReadLimit(store: AdaptedStore, historyLimit: number | undefined): number | undefined {
-  const limit =
-    historyLimit !== undefined && Number.isFinite(historyLimit) && historyLimit > 0
-      ? Math.ceil(historyLimit)
-      : undefined;
-  return limit !== undefined && store.capabilities.getMessageTail ? limit : undefined;
+/** A whole history as a read (`total` its length; what is not an array is left for the parser to refuse). */
+function wholeHistory(messages: AgentMessage[]): TurnTail {
+  return { messages, total: Array.isArray(messages) ? messages.length : 0 };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import { addUsage, emptyUsage, type FinishReason, type LanguageModelUsage } from "../models/language-model";
-import type { AdaptedStore } from "../stores/store-adapter";
+import type { StoreTurn } from "../stores/store-turn";
 import type { AgentResult, StepResult, ToolResult } from "./agent-result";
 import type { TurnRun } from "./turn-run";
 
@@ -14,12 +14,10 @@ export class TurnLog {
   private usage: LanguageModelUsage = emptyUsage();
   private finishReason: FinishReason = "other";
   private persisted = 0;
-  /** An append left its fsync to a later one (`persist({ deferSync })`), and none has made it durable yet. */
-  private unsynced = false;
 
   constructor(
-    /** Where `persist` appends; none when the history lives in a provider (`agent.memory()`), which is written after the run. */
-    private readonly store: AdaptedStore | undefined,
+    /** Where `persist` appends: the store's turn; none when the history lives in a provider (`agent.memory()`), written after the run. */
+    private readonly turn: StoreTurn | undefined,
     private readonly run: TurnRun,
   ) {}
 
@@ -38,26 +36,15 @@ export class TurnLog {
   }
 
   /**
-   * Appends the messages not stored yet and tells `memory:write`. `unlock`: the run's last append,
-   * which may release the store's session lock in the same round trip (`appendMessagesAndUnlock`).
-   * `deferSync`: the store may leave the append's fsync to the next (`appendMessagesDeferringSync`,
-   * for the user message before the model call). Without it, the append is durable when this
-   * resolves, and so is every deferred one before it: with nothing left to append, it syncs them.
+   * Appends the messages not stored yet to the run's turn and tells `memory:write`. `last`: the
+   * run's last append, after which every append of the run is durable (the store may release its
+   * lock with it); before it, the store may leave an append's fsync to the last.
    */
-  async persist(options: { unlock?: boolean; deferSync?: boolean } = {}): Promise<void> {
-    if (!this.store) return;
+  async persist(options: { last?: boolean } = {}): Promise<void> {
+    if (!this.turn) return;
     const pending = this.messages.slice(this.persisted);
-    if (pending.length === 0) {
-      if (!options.deferSync) await this.sync();
-      return;
-    }
-    if (options.deferSync) {
-      if (await this.store.appendMessagesDeferringSync(this.run.sessionId, pending)) this.unsynced = true;
-    } else {
-      if (options.unlock) await this.store.appendMessagesAndUnlock(this.run.sessionId, pending);
-      else await this.store.appendMessages(this.run.sessionId, pending);
-      this.unsynced = false; // the store's append syncs everything it wrote before it
-    }
+    await this.turn.append(pending, options);
+    if (pending.length === 0) return;
     this.persisted = this.messages.length;
     this.run.notifier.notify({
       type: "memory:write",
@@ -66,17 +53,10 @@ export class TurnLog {
     });
   }
 
-  /** Makes the deferred appends durable, when there are any. */
-  private async sync(): Promise<void> {
-    if (!this.unsynced) return;
-    await this.store!.syncAppends(this.run.sessionId);
-    this.unsynced = false;
-  }
-
   /** `persist` for a run that is failing: a store failure is reported (`memory:error`), not thrown over the run's error. */
   async persistOrReport(): Promise<void> {
     try {
-      await this.persist();
+      await this.persist({ last: true });
     } catch (error) {
       this.run.notifier.notify({ type: "memory:error", source: "store", operation: "appendMessages", error });
     }

@@ -1,4 +1,5 @@
 import type { ToolCall } from "../messages/agent-message";
+import { messageIdIssue } from "../messages/message-ids";
 import { newId } from "./new-id";
 
 /**
@@ -6,13 +7,13 @@ import { newId } from "./new-id";
  * calls the model can see): some servers answer `call_0` every time and a mock's ids restart per
  * instance, and a repeated id would pair a result with the wrong call or break the pairing rule.
  * A repeated id becomes `<id>_2`, `<id>_3`, … (the first free one; letters, digits, `_` and `-`
- * only, as Anthropic requires); an empty id becomes a new one. Calls left alone are the same
- * objects.
+ * only, as Anthropic requires); an empty id, or one a store would refuse (a control character, a
+ * lone surrogate: see `messageIdIssue`), becomes a new one. Calls left alone are the same objects.
  */
 export function uniqueToolCallIds(calls: readonly ToolCall[], taken: ReadonlySet<string>): ToolCall[] {
   const used = new Set(taken);
   return calls.map((call) => {
-    let id = call.id || newId();
+    let id = call.id && messageIdIssue(call.id) === undefined ? call.id : newId();
     if (used.has(id)) {
       let suffix = 2;
       while (used.has(`${id}_${suffix}`)) suffix++;

@@ -18,6 +18,11 @@ export function hasLoneSurrogate(text: string): boolean {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const forbidden = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
+/** Whether a string holds a control character (C0, DEL, C1) or a Unicode line or paragraph separator. */
+export function hasControlCharacter(text: string): boolean {
+  return forbidden.test(text);
+}
+
 /**
  * Validates a session or user id once, where it enters agentcore. Ids are opaque to stores:
  * each store keeps an id inside its own place (escaped path, key prefix, row) by its own means.

@@ -65,6 +65,8 @@ export interface LanguageModel {
   readonly provider: string;
   /** Model id as the provider knows it, e.g. `"gpt-4o"`. */
   readonly modelId: string;
+  /** The API root its requests go to, when known: traces record its host as `server.address` / `server.port`. */
+  readonly baseURL?: string;
   doGenerate(call: LanguageModelCall): Promise<LanguageModelResult>;
   /** Streams the answer. Must end with exactly one `finish` part. */
   doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart>;

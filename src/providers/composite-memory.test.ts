@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import { CompositeMemory } from "./composite-memory";
-import type { MemoryProvider, MemoryRecord } from "./memory-provider";
+import type { RecallMemoryProvider, MemoryRecord } from "./memory-provider";
 import { testMemoryProvider } from "../testing/test-memory-provider";
 import { SemanticMemoryProvider } from "./semantic-memory-provider";
+import { BufferMemory } from "../strategies/buffer-memory";
+import type { AgentMessage } from "../messages/agent-message";
 
 testMemoryProvider(
   "CompositeMemory (two semantic providers, interleave)",
@@ -21,11 +23,11 @@ testMemoryProvider(
   { scope: "user" },
 );
 
-function fixed(type: string, records: MemoryRecord[]): MemoryProvider {
+function fixed(type: string, records: MemoryRecord[]): RecallMemoryProvider {
   return { type, read: async ({ limit }) => records.slice(0, limit), write: async () => {} };
 }
 
-function failing(type: string): MemoryProvider {
+function failing(type: string): RecallMemoryProvider {
   return {
     type,
     read: async () => {
@@ -86,7 +88,7 @@ describe("CompositeMemory", () => {
   });
 
   it("gives each provider its own timeout; a slow or failing one degrades, the others answer", async () => {
-    const slow: MemoryProvider = {
+    const slow: RecallMemoryProvider = {
       type: "slow",
       read: () => new Promise(() => {}),
       write: () => new Promise(() => {}),
@@ -108,7 +110,7 @@ describe("CompositeMemory", () => {
 
   it("passes each provider an abort signal that fires at its timeout", async () => {
     let aborted: unknown;
-    const listening: MemoryProvider = {
+    const listening: RecallMemoryProvider = {
       type: "listening",
       read: ({ abortSignal }) =>
         new Promise((_, reject) =>
@@ -146,10 +148,23 @@ describe("CompositeMemory", () => {
     expect(await composite.entries()).toEqual([]);
   });
 
+  it("answers messages, as its type says, when a conversation memory is among its providers, even an empty one", async () => {
+    const memory = new CompositeMemory({ providers: [new BufferMemory(), a] });
+    const empty: AgentMessage[] = await memory.read({ sessionId: "nobody-yet", limit: 2 });
+    expect(empty).toEqual([
+      { role: "system", content: "Alpha one" },
+      { role: "system", content: "Alpha two" },
+    ]);
+    await memory.write([{ role: "user", content: "hi" }], { sessionId: "s" });
+    const read: AgentMessage[] = await memory.read({ sessionId: "s" });
+    expect(read.map((message) => message.role)).toContain("user");
+    expect(read.every((message) => typeof message.role === "string")).toBe(true);
+  });
+
   it("validates its options", () => {
     expect(() => new CompositeMemory({ providers: [] })).toThrow(/non-empty array/);
     expect(() => new CompositeMemory({ providers: [a], mergeStrategy: "zip" as "concat" })).toThrow(/mergeStrategy/);
     expect(() => new CompositeMemory({ providers: [{ provider: a, timeoutMs: 0 }] })).toThrow(/timeoutMs/);
-    expect(() => new CompositeMemory({ providers: [{} as MemoryProvider] })).toThrow(/providers\[0\]/);
+    expect(() => new CompositeMemory({ providers: [{} as RecallMemoryProvider] })).toThrow(/providers\[0\]/);
   });
 });

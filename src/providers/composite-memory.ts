@@ -1,32 +1,37 @@
 import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
+import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type {
-  MemoryRecordEntry,
-  MemoryProvider,
-  MemoryReadOptions,
+  AnyMemoryProvider,
+  MemoryEntry,
   MemoryRecord,
+  MemoryRecordEntry,
   MemoryScope,
-  MemoryWriteOptions,
+  MessageMemoryProvider,
+  ModelMessage,
+  RecallMemoryProvider,
+  RecallReadOptions,
+  RecallWriteOptions,
 } from "./memory-provider";
-import type { MessageMemoryProvider } from "./memory-provider";
+import { markMemoryContext } from "./memory-context-kind";
 import { normaliseContent } from "./normalise-content";
 import { withTimeout } from "./with-timeout";
 
-/** A recall provider (`read` gives records) or a conversation memory (`read` gives messages, AgentLIB's contract). */
-export type AnyMemoryProvider = MemoryProvider | MessageMemoryProvider;
-
 /** A provider of a `CompositeMemory`, with its own timeout. */
-export interface CompositeMemoryMember {
-  provider: AnyMemoryProvider;
+export interface CompositeMemoryMember<P extends AnyMemoryProvider = AnyMemoryProvider> {
+  provider: P;
   /** Milliseconds this provider may take per call. @default the composite's `timeoutMs` */
   timeoutMs?: number;
 }
 
-export interface CompositeMemoryOptions {
+/** One entry of `providers`: a provider, or a provider with its own timeout. */
+export type CompositeMemoryProvider = AnyMemoryProvider | CompositeMemoryMember;
+
+export interface CompositeMemoryOptions<M extends CompositeMemoryProvider = CompositeMemoryProvider> {
   /** Providers in priority order: a provider, or `{ provider, timeoutMs }`. */
-  providers: (AnyMemoryProvider | CompositeMemoryMember)[];
+  providers: M[];
   /**
    * - `"interleave"`: the first record of each provider, then the second of each, …
    * - `"concat"`: every record of the first provider, then of the second, …
@@ -43,20 +48,47 @@ export interface CompositeMemoryOptions {
   onError?: (error: unknown, context: { provider: string; operation: string }) => void;
 }
 
+/** The providers of `providers` entries `M`. */
+type ProviderOf<M extends CompositeMemoryProvider> = M extends CompositeMemoryMember<infer P> ? P : M;
+
+/** What a `CompositeMemory` of providers `M` reads: records when all are recall providers, else messages. */
+export type CompositeMemoryItem<M extends CompositeMemoryProvider> = [ProviderOf<M>] extends [RecallMemoryProvider]
+  ? MemoryRecord
+  : ModelMessage;
+
+/** What a `CompositeMemory` of providers `M` lists: each provider's entries. */
+export type CompositeMemoryEntry<M extends CompositeMemoryProvider> = [ProviderOf<M>] extends [RecallMemoryProvider]
+  ? MemoryRecordEntry
+  : [ProviderOf<M>] extends [MessageMemoryProvider]
+    ? MemoryEntry
+    : MemoryEntry | MemoryRecordEntry;
+
+/** Composites with a conversation memory among their providers (see `holdsConversationMemory`). */
+const withConversation = new WeakSet<object>();
+
 /**
- * Several memory providers behind one (itself a `MemoryProvider`): reads ask every provider at
+ * Whether `provider` is a `CompositeMemory` with a conversation memory (a `BufferMemory` or
+ * another strategy with read/write: its read gives messages) among its providers, at any depth.
+ * Such a composite is an agent's history (`agent.memory()`), not a recall provider. Internal.
+ */
+export function holdsConversationMemory(provider: unknown): boolean {
+  return typeof provider === "object" && provider !== null && withConversation.has(provider);
+}
+
+/**
+ * Several memory providers behind one (itself a provider: of records when all its providers are recall providers, else of messages): reads ask every provider at
  * once, each under its own timeout, then merge and de-duplicate (same id, same source message or
  * same normalised content); writes go to all. A failing provider is skipped (and reported to
  * `onError`); only when every provider fails does the call fail, so the agent emits `memory:error`.
  */
-export class CompositeMemory implements MemoryProvider {
+export class CompositeMemory<M extends CompositeMemoryProvider = CompositeMemoryProvider> {
   readonly type = "composite";
-  private readonly members: { provider: MemoryProvider; timeoutMs: number }[];
+  private readonly members: { provider: RecallMemoryProvider; timeoutMs: number }[];
   private readonly mergeStrategy: "interleave" | "concat" | "priority";
   private readonly limit: number;
   private readonly onError: CompositeMemoryOptions["onError"];
 
-  constructor(options: CompositeMemoryOptions) {
+  constructor(options: CompositeMemoryOptions<M>) {
     if (!options || !Array.isArray(options.providers) || options.providers.length === 0) {
       throw new InvalidArgumentError({
         argument: "providers",
@@ -68,7 +100,7 @@ export class CompositeMemory implements MemoryProvider {
       const provider =
         "provider" in member && typeof (member as CompositeMemoryMember).provider?.read === "function"
           ? (member as CompositeMemoryMember).provider
-          : (member as MemoryProvider);
+          : (member as AnyMemoryProvider);
       if (!provider || typeof provider.read !== "function" || typeof provider.write !== "function") {
         throw new InvalidArgumentError({
           argument: `providers[${index}]`,
@@ -83,7 +115,7 @@ export class CompositeMemory implements MemoryProvider {
           message: "timeoutMs must be a positive number of milliseconds.",
         });
       }
-      return { provider: provider as MemoryProvider, timeoutMs: ms };
+      return { provider: provider as RecallMemoryProvider, timeoutMs: ms };
     });
     this.mergeStrategy = options.mergeStrategy ?? "interleave";
     if (!["interleave", "concat", "priority"].includes(this.mergeStrategy)) {
@@ -95,6 +127,7 @@ export class CompositeMemory implements MemoryProvider {
     }
     this.limit = options.limit ?? 5;
     this.onError = options.onError;
+    if (this.members.some(({ provider }) => isMessageMemory(provider))) withConversation.add(this);
   }
 
   /**
@@ -102,23 +135,25 @@ export class CompositeMemory implements MemoryProvider {
    * `BufferMemory`), the answer is messages: each provider's turns merged by `mergeStrategy`
    * (records of recall providers become system messages), duplicates by id dropped, and `limit`
    * (when given) the most recent ones. Otherwise the answer is records, merged as described above.
-   * (Typed as records, as recall code written against it expects; with a conversation memory
-   * among its providers, cast the answer to `ModelMessage[]`. The agent tells the two apart.)
+   * Typed by the providers given: `MemoryRecord[]` when all are recall providers, else `ModelMessage[]`.
    */
-  async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
+  async read(options: RecallReadOptions = {}): Promise<CompositeMemoryItem<M>[]> {
     const limit = options.limit ?? this.limit;
     const lists = await this.each(
       "read",
       (provider, signal) =>
-        (provider as { read(options: MemoryReadOptions): Promise<unknown[]> }).read({
+        (provider as { read(options: RecallReadOptions): Promise<unknown[]> }).read({
           ...options,
           ...(options.limit === undefined && isMessageMemory(provider) ? {} : { limit }),
           abortSignal: signal,
         }),
       options.abortSignal,
     );
-    if (lists.some((list) => Array.isArray(list) && list.length > 0 && list.every(isMessage))) {
-      return mergeMessages(lists, this.mergeStrategy, options.limit) as unknown as MemoryRecord[];
+    if (
+      this.members.some((member) => isMessageMemory(member.provider)) ||
+      lists.some((list) => Array.isArray(list) && list.length > 0 && list.every(isMessage))
+    ) {
+      return mergeMessages(lists, this.mergeStrategy, options.limit) as CompositeMemoryItem<M>[];
     }
     const answered = lists.map((list) => (Array.isArray(list) ? list.filter(isRecord) : undefined));
     let ordered: { record: MemoryRecord; provider: string }[];
@@ -154,10 +189,10 @@ export class CompositeMemory implements MemoryProvider {
       seenContent.add(content);
       merged.push({ ...record, metadata: { ...record.metadata, provider } });
     }
-    return merged;
+    return merged as CompositeMemoryItem<M>[];
   }
 
-  async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+  async write(messages: AgentMessage[], options: RecallWriteOptions = {}): Promise<void> {
     await this.each(
       "write",
       (provider, signal) => provider.write(messages, { ...options, abortSignal: signal }),
@@ -170,17 +205,17 @@ export class CompositeMemory implements MemoryProvider {
   }
 
   /** Every provider's entries: records, and conversations (`{ id, sessionId, messages, metadata }`) from conversation memories. */
-  async entries(options?: MemoryScope | string): Promise<MemoryRecordEntry[]> {
+  async entries(options?: MemoryScope | string): Promise<CompositeMemoryEntry<M>[]> {
     const lists = await this.each("entries", (provider) =>
       provider.entries ? provider.entries(options) : Promise.resolve([]),
     );
-    return lists.flatMap((list) => (Array.isArray(list) ? list : [])) as MemoryRecordEntry[];
+    return lists.flatMap((list) => (Array.isArray(list) ? list : [])) as CompositeMemoryEntry<M>[];
   }
 
   /** Runs one operation on every provider at once; undefined for those that failed. Throws only when all failed. */
   private async each<T>(
     operation: string,
-    call: (provider: MemoryProvider, signal: AbortSignal) => Promise<T>,
+    call: (provider: RecallMemoryProvider, signal: AbortSignal) => Promise<T>,
     parent?: AbortSignal,
   ): Promise<(T | undefined)[]> {
     const settled = await Promise.allSettled(
@@ -205,6 +240,9 @@ export class CompositeMemory implements MemoryProvider {
       }
       return undefined;
     });
+    // A member that cannot work here at all (an optional package not installed) is a setup error: thrown, never skipped.
+    const unsupported = failures.find((failure) => UnsupportedRuntimeError.isInstance(failure));
+    if (unsupported) throw unsupported;
     if (failures.length === this.members.length) {
       throw new MemoryProviderError({
         provider: this.type,
@@ -235,15 +273,18 @@ function isMessage(item: unknown): item is AgentMessage {
   );
 }
 
+/** A conversation memory (a strategy with read/write), or a composite holding one: its read gives messages. */
 function isMessageMemory(provider: unknown): boolean {
-  return typeof (provider as { apply?: unknown }).apply === "function";
+  return typeof (provider as { apply?: unknown }).apply === "function" || holdsConversationMemory(provider);
 }
 
 /** Each answer as units that stay together: a conversation's turns, or one system message per record. */
 function units(list: unknown): AgentMessage[][] {
   if (!Array.isArray(list) || list.length === 0) return [];
   if (!list.every(isMessage))
-    return list.filter(isRecord).map((record) => [{ role: "system", content: record.content }]);
+    return list
+      .filter(isRecord)
+      .map((record) => [markMemoryContext({ role: "system", content: record.content }, "recalled")]);
   const turns: AgentMessage[][] = [];
   for (const message of list) {
     if (message.role === "user" || message.role === "system" || turns.length === 0) turns.push([message]);

@@ -3,16 +3,17 @@ import { contentText } from "../messages/content-text";
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
+import { isModuleNotFound } from "../errors/is-module-not-found";
 import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { validateSessionId } from "../messages/session-id";
 import type {
   MemoryRecordEntry,
-  MemoryProvider,
-  MemoryReadOptions,
+  RecallMemoryProvider,
+  RecallReadOptions,
   MemoryRecord,
   MemoryScope,
-  MemoryWriteOptions,
+  RecallWriteOptions,
 } from "./memory-provider";
 import { tagList } from "./memory-metadata";
 import { loadMem0 } from "./load-mem0";
@@ -95,7 +96,7 @@ type Mem0Memory = z.output<typeof memorySchema>;
  * `metadata`. Mem0 extracts facts from a turn, so a record names no single source message;
  * `metadata.messageIds` lists the turn's.
  */
-export class Mem0Provider implements MemoryProvider {
+export class Mem0Provider implements RecallMemoryProvider {
   readonly type = "mem0";
   private readonly options: Mem0ProviderOptions;
   private readonly scope: "session" | "user";
@@ -122,7 +123,7 @@ export class Mem0Provider implements MemoryProvider {
     }
   }
 
-  async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+  async write(messages: AgentMessage[], options: RecallWriteOptions = {}): Promise<void> {
     const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
     const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
     if (sessionId === undefined && userId === undefined) {
@@ -155,12 +156,13 @@ export class Mem0Provider implements MemoryProvider {
     );
   }
 
-  async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
+  async read(options: RecallReadOptions = {}): Promise<MemoryRecord[]> {
     const scope = readScope(this.scope, options);
     const limit = options.limit ?? this.limit;
     const query = options.query?.trim() ?? "";
-    if (!scope || limit <= 0 || query === "") return [];
+    // Loaded first, so a missing mem0ai is reported on the first read, even one that asks for nothing.
     const client = await this.getClient();
+    if (!scope || limit <= 0 || query === "") return [];
     const tags = tagList(options.tags);
     const raw = await this.call("read", () =>
       client.search(query, {
@@ -282,12 +284,21 @@ export class Mem0Provider implements MemoryProvider {
         module = (await loadMem0()) as typeof module;
       } catch (error) {
         this.client = undefined;
+        // Not installed (or the edge): a setup error, thrown past the agent's degrade-on-failure (see recall-memories.ts).
+        if (UnsupportedRuntimeError.isInstance(error)) throw error;
+        if (isModuleNotFound(error, "mem0ai")) {
+          throw new UnsupportedRuntimeError({
+            feature: "Mem0Provider",
+            requirement: 'the optional package "mem0ai" (3.x)',
+            message:
+              'Mem0Provider needs the optional package "mem0ai", which is not installed: npm install mem0ai@^3 (or pass a ready { client }).',
+            cause: error,
+          });
+        }
         throw new MemoryProviderError({
           provider: this.type,
           operation: "load",
-          message: UnsupportedRuntimeError.isInstance(error)
-            ? error.message
-            : 'Mem0Provider needs the "mem0ai" package: npm install mem0ai@^3 (or pass a ready { client }).',
+          message: `Mem0Provider could not load the "mem0ai" package: ${errorText(error)}`,
           cause: error,
         });
       }

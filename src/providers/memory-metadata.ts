@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { contentText } from "../messages/content-text";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryTags, MemoryWriteOptions } from "./memory-provider";
+import type { MemoryTags, RecallWriteOptions } from "./memory-provider";
 
 /**
  * What a recall provider keeps beside each remembered message: its scope, author, tags and time.
@@ -103,7 +103,7 @@ export function rememberable(
 export function memoryMetadata(
   message: AgentMessage,
   scope: { sessionId: string | undefined; userId: string | undefined },
-  options: MemoryWriteOptions,
+  options: RecallWriteOptions,
   now: number,
 ): MemoryItemMetadata & { role: AgentMessage["role"] } {
   return {

@@ -5,6 +5,7 @@ import { MockEmbeddingModel } from "../testing/mock-embedding-model";
 import { testMemoryProvider } from "../testing/test-memory-provider";
 import { PgVectorSemanticIndex, type SqlClient } from "./pgvector-semantic-index";
 import { SemanticMemoryProvider } from "./semantic-memory-provider";
+import { InMemorySemanticIndex } from "./in-memory-semantic-index";
 
 // PostgreSQL 18 with pgvector, in process (PGlite). Booting it takes seconds on a busy machine.
 let database: PGlite | undefined;
@@ -81,6 +82,39 @@ describe("PgVectorSemanticIndex", () => {
     ]);
     await provider.clear({ sessionId: "s" });
     expect(await provider.entries()).toEqual([]);
+  });
+
+  it("filters by after/before and ranks by a query's period as the in-memory index does", async () => {
+    const at = (day: number) => Date.UTC(2022, 2, day, 12);
+    const chat = [
+      { id: "a", role: "user" as const, content: "Caroline: Work has been hectic lately.", timestamp: at(15) },
+      {
+        id: "b",
+        role: "user" as const,
+        content: "Caroline: Yesterday I went bowling with my cousins!",
+        timestamp: at(17),
+      },
+      { id: "c", role: "user" as const, content: "Melanie: Painting again, a sunset this time.", timestamp: at(18) },
+    ];
+    for (const provider of [
+      new SemanticMemoryProvider({ index: index() }),
+      new SemanticMemoryProvider({ index: index({ dimensions: 64 }), embedder: new MockEmbeddingModel() }),
+      new SemanticMemoryProvider({ index: new InMemorySemanticIndex() }),
+    ]) {
+      await provider.write(chat, { sessionId: "s" });
+      const window = { after: Date.UTC(2022, 2, 16), before: Date.UTC(2022, 2, 17) };
+      expect((await provider.read({ sessionId: "s", limit: 10, ...window })).map((record) => record.messageId)).toEqual(
+        ["b"],
+      );
+      expect(await provider.read({ sessionId: "s", limit: 10, after: at(19) })).toEqual([]);
+      expect(
+        (await provider.read({ sessionId: "s", limit: 10, before: Date.UTC(2022, 2, 16) })).map(
+          (record) => record.messageId,
+        ),
+      ).toEqual(["a"]);
+      const [first] = await provider.read({ sessionId: "s", query: "What did Caroline do on March 16, 2022?" });
+      expect(first!.messageId).toBe("b");
+    }
   });
 
   it("rejects unsafe identifiers and reports SQL failures as MemoryProviderError", async () => {

@@ -84,11 +84,12 @@ export class PgVectorSemanticIndex implements SemanticIndex {
     for (const document of documents) {
       await this.run(
         "add",
-        `INSERT INTO ${this.table} (id, session_id, user_id, message_id, agent_name, tags, role, content, created_at, embedding)
-         VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9, $10::vector)
+        `INSERT INTO ${this.table} (id, session_id, user_id, message_id, agent_name, tags, role, content, created_at, embedding, mentions)
+         VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9, $10::vector, $11::double precision[])
          ON CONFLICT (session_id, message_id) DO UPDATE SET
            id = EXCLUDED.id, user_id = EXCLUDED.user_id, agent_name = EXCLUDED.agent_name, tags = EXCLUDED.tags,
-           role = EXCLUDED.role, content = EXCLUDED.content, created_at = EXCLUDED.created_at, embedding = EXCLUDED.embedding`,
+           role = EXCLUDED.role, content = EXCLUDED.content, created_at = EXCLUDED.created_at, embedding = EXCLUDED.embedding,
+           mentions = EXCLUDED.mentions`,
         [
           document.id,
           document.sessionId ?? "",
@@ -100,6 +101,7 @@ export class PgVectorSemanticIndex implements SemanticIndex {
           document.content,
           document.createdAt,
           document.vector ? `[${document.vector.join(",")}]` : null,
+          document.mentions?.length ? document.mentions : null,
         ],
       );
     }
@@ -183,6 +185,18 @@ export class PgVectorSemanticIndex implements SemanticIndex {
     if (filter.sessionId !== undefined) add((placeholder) => `m.session_id = ${placeholder}`, filter.sessionId);
     if (filter.userId !== undefined) add((placeholder) => `m.user_id = ${placeholder}`, filter.userId);
     if (filter.tags?.length) add((placeholder) => `m.tags @> ${placeholder}::text[]`, filter.tags);
+    if (filter.after !== undefined || filter.before !== undefined) {
+      // Its own time in the window, or a mentioned [start, end) pair overlapping it (see `inWindow`).
+      params.push(filter.after ?? -Number.MAX_VALUE, filter.before ?? Number.MAX_VALUE);
+      const [after, before] = [
+        `$${first + params.length - 2}::double precision`,
+        `$${first + params.length - 1}::double precision`,
+      ];
+      conditions.push(
+        `(m.created_at >= ${after} AND m.created_at < ${before} OR EXISTS (SELECT 1 FROM generate_subscripts(m.mentions, 1) AS i ` +
+          `WHERE i % 2 = 1 AND m.mentions[i] < ${before} AND m.mentions[i + 1] > ${after}))`,
+      );
+    }
     return { where: conditions.join(" AND "), params };
   }
 
@@ -205,8 +219,15 @@ export class PgVectorSemanticIndex implements SemanticIndex {
            content text NOT NULL,
            created_at double precision NOT NULL,
            embedding ${column},
+           mentions double precision[],
            UNIQUE (session_id, message_id)
          )`,
+        [],
+      );
+      // Tables made before mentions were kept.
+      await this.run(
+        "createSchema",
+        `ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS mentions double precision[]`,
         [],
       );
       await this.run(
@@ -265,5 +286,6 @@ function toDocument(row: Record<string, unknown>): SemanticDocument {
     tags: Array.isArray(row.tags) ? row.tags.map(String) : [],
     ...(row.role != null ? { role: row.role as SemanticDocument["role"] } : {}),
     createdAt: Number(row.created_at),
+    ...(Array.isArray(row.mentions) && row.mentions.length ? { mentions: row.mentions.map(Number) } : {}),
   };
 }

@@ -39,7 +39,8 @@ export class SearchScratch {
     const { sessions, users } = columns;
     const session = columns.codeOf(filter.sessionId);
     const user = columns.codeOf(filter.userId);
-    const byTags = (filter.tags?.length ?? 0) > 0;
+    // Tags and a time window need the document itself.
+    const byTags = (filter.tags?.length ?? 0) > 0 || filter.after !== undefined || filter.before !== undefined;
     return (ordinal: number) => {
       if (seen[ordinal] === 0) {
         const entry = entries[ordinal];

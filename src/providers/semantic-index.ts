@@ -9,10 +9,19 @@ export interface SemanticDocument extends MemoryItemMetadata {
   messageId?: string;
   /** Embedding of `content`, when the provider has an embedder. */
   vector?: number[];
+  /**
+   * The times the content mentions, resolved against `createdAt` ("yesterday", "last May", "for
+   * three years"; see `temporal-expressions.ts`), as flat `[start, end, …]` pairs in ms since the epoch.
+   */
+  mentions?: number[];
 }
 
-/** Which documents a search or listing may see. Every given field must match. */
-export type SemanticFilter = MemoryFilter;
+/**
+ * Which documents a search or listing may see. Every given field must match. With `after` and/or
+ * `before` (ms since the epoch), a document passes when its own time (`createdAt`) is in
+ * [`after`, `before`) or a time it mentions (`mentions`) overlaps that window.
+ */
+export type SemanticFilter = MemoryFilter & { after?: number; before?: number };
 
 export interface ScoredDocument {
   document: SemanticDocument;
@@ -45,5 +54,19 @@ export interface SemanticIndex {
 
 /** Whether a document passes a filter. */
 export function matchesFilter(document: SemanticDocument, filter: SemanticFilter): boolean {
-  return matchesMemoryFilter(document, filter);
+  return matchesMemoryFilter(document, filter) && inWindow(document, filter.after, filter.before);
+}
+
+/** Whether a document's own time is in [after, before), or a time it mentions overlaps it. */
+export function inWindow(
+  document: Pick<SemanticDocument, "createdAt" | "mentions">,
+  after = -Infinity,
+  before = Infinity,
+): boolean {
+  if (document.createdAt >= after && document.createdAt < before) return true;
+  const mentions = document.mentions;
+  if (!mentions) return false;
+  for (let index = 0; index + 1 < mentions.length; index += 2)
+    if (mentions[index]! < before && mentions[index + 1]! > after) return true;
+  return false;
 }

@@ -9,11 +9,11 @@ import { embedAll } from "./embed-all";
 import { InMemorySemanticIndex } from "./in-memory-semantic-index";
 import type {
   MemoryRecordEntry,
-  MemoryProvider,
-  MemoryReadOptions,
+  RecallMemoryProvider,
+  RecallReadOptions,
   MemoryRecord,
   MemoryScope,
-  MemoryWriteOptions,
+  RecallWriteOptions,
 } from "./memory-provider";
 import {
   matchesFilter,
@@ -23,6 +23,20 @@ import {
   type SemanticIndex,
 } from "./semantic-index";
 import { memoryMetadata, rememberable, tagList } from "./memory-metadata";
+import { mentionedTimes, queryPeriod } from "./temporal-expressions";
+import { rankByPeriod } from "./rank-by-period";
+import { nonNegativeOption } from "../errors/check-option";
+
+/** `read` options of `SemanticMemoryProvider`: the common ones plus a time window. */
+export interface SemanticReadOptions extends RecallReadOptions {
+  /**
+   * Only memories of this time or later: written then, or mentioning a time that reaches it
+   * ("yesterday" in a message of 17 March is 16 March). A `Date` or ms since the epoch.
+   */
+  after?: Date | number | undefined;
+  /** Only memories of before this time (written, or mentioning a time that starts, before it). */
+  before?: Date | number | undefined;
+}
 
 export interface SemanticMemoryProviderOptions {
   /** Embeds memories and queries. Without it, retrieval is lexical (BM25 over stemmed terms). */
@@ -49,10 +63,27 @@ export interface SemanticMemoryProviderOptions {
   limit?: number;
   /** Roles of the messages that are remembered. @default ["user", "assistant"] */
   roles?: AgentMessage["role"][];
+  /**
+   * Weight of time in ranking. When a query names a date or a period ("on March 16, 2022", "in
+   * January 2022", "last year"), memories written in it, or mentioning a time in it ("yesterday",
+   * "last Friday", resolved against their own timestamp), join the hits and rank higher: each
+   * gets this weight × how well its time matches, on a scale where the best hit scores 1.
+   * 0 turns it off. @default 1
+   */
+  periodWeight?: number;
+  /** The time a query's relative dates ("last year", "last Friday") are resolved against. @default Date.now */
+  now?: () => number;
 }
 
 /** Rank constant of reciprocal-rank fusion (Cormack et al., 2009). */
 const RRF_K = 60;
+/** Share of `periodWeight` a memory written in the period gets (one mentioning a time in it gets all). */
+const OWN_TIME_SHARE = 0.5;
+/**
+ * Longest period whose memories all join the hits (a season). A longer one ("in 2022") would list
+ * most of a long history on every read: it re-ranks the hits only.
+ */
+const LISTED_PERIOD = 92 * 86_400_000;
 
 /**
  * Built-in semantic memory that needs no external service. Every message of a finished turn
@@ -63,7 +94,7 @@ const RRF_K = 60;
  * const agent = new Agent({ model, memoryProvider: new SemanticMemoryProvider({ scope: "user", neighbours: 1 }) });
  * ```
  */
-export class SemanticMemoryProvider implements MemoryProvider {
+export class SemanticMemoryProvider implements RecallMemoryProvider {
   readonly type = "semantic";
   private readonly index: SemanticIndex;
   private readonly embedder: EmbeddingModel | undefined;
@@ -73,6 +104,8 @@ export class SemanticMemoryProvider implements MemoryProvider {
   private readonly ranking: "lexical" | "vector" | "hybrid";
   private readonly limit: number;
   private readonly roles: ReadonlySet<AgentMessage["role"]>;
+  private readonly periodWeight: number;
+  private readonly now: () => number;
 
   constructor(options: SemanticMemoryProviderOptions = {}) {
     this.index = options.index ?? new InMemorySemanticIndex();
@@ -94,6 +127,8 @@ export class SemanticMemoryProvider implements MemoryProvider {
     this.ranking = this.embedder ? (options.ranking ?? "hybrid") : "lexical";
     this.limit = integerOption(options.limit, "limit", 5, 0);
     this.roles = new Set(options.roles ?? ["user", "assistant"]);
+    this.periodWeight = nonNegativeOption(options.periodWeight, "periodWeight", 1);
+    this.now = options.now ?? Date.now;
     const needsText = this.ranking !== "vector";
     const needsVector = this.ranking !== "lexical";
     if ((needsText && !this.index.searchText) || (needsVector && !this.index.searchVector)) {
@@ -106,7 +141,7 @@ export class SemanticMemoryProvider implements MemoryProvider {
     }
   }
 
-  async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+  async write(messages: AgentMessage[], options: RecallWriteOptions = {}): Promise<void> {
     const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
     const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
     if (this.scope === "session" && sessionId === undefined) {
@@ -123,12 +158,18 @@ export class SemanticMemoryProvider implements MemoryProvider {
     }
     options.abortSignal?.throwIfAborted();
     const now = Date.now();
-    const documents: SemanticDocument[] = rememberable(messages, this.roles).map((message) => ({
-      id: globalThis.crypto.randomUUID(),
-      content: contentText(message.content),
-      ...(message.id ? { messageId: message.id } : {}),
-      ...memoryMetadata(message, { sessionId, userId }, options, now),
-    }));
+    const documents: SemanticDocument[] = rememberable(messages, this.roles).map((message) => {
+      const metadata = memoryMetadata(message, { sessionId, userId }, options, now);
+      const text = contentText(message.content);
+      const mentions = mentionedTimes(text, metadata.createdAt);
+      return {
+        id: globalThis.crypto.randomUUID(),
+        content: text,
+        ...(message.id ? { messageId: message.id } : {}),
+        ...metadata,
+        ...(mentions.length ? { mentions } : {}),
+      };
+    });
     if (documents.length === 0) return;
     if (this.embedder && this.ranking !== "lexical") {
       const vectors = await embedAll(
@@ -141,12 +182,19 @@ export class SemanticMemoryProvider implements MemoryProvider {
     await this.index.add(documents);
   }
 
-  async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
+  async read(options: SemanticReadOptions = {}): Promise<MemoryRecord[]> {
     const scope = readScope(this.scope, options);
     const limit = options.limit === undefined ? this.limit : integerOption(options.limit, "limit", this.limit, 0);
+    const after = timeOption(options.after, "after");
+    const before = timeOption(options.before, "before");
     if (!scope || limit === 0) return [];
     const tags = tagList(options.tags);
-    const filter: SemanticFilter = { ...scope, ...(tags.length ? { tags } : {}) };
+    const filter: SemanticFilter = {
+      ...scope,
+      ...(tags.length ? { tags } : {}),
+      ...(after !== undefined ? { after } : {}),
+      ...(before !== undefined ? { before } : {}),
+    };
     options.abortSignal?.throwIfAborted();
     const query = options.query?.trim() ?? "";
     let hits: ScoredDocument[];
@@ -179,6 +227,39 @@ export class SemanticMemoryProvider implements MemoryProvider {
   }
 
   private async rank(
+    query: string,
+    filter: SemanticFilter,
+    limit: number,
+    abortSignal?: AbortSignal,
+  ): Promise<ScoredDocument[]> {
+    const period = this.periodWeight > 0 ? queryPeriod(query, this.now()) : undefined;
+    if (period) {
+      // The period's memories join the hits: read the scope narrowed to it, and hits deep enough to re-rank.
+      const window = {
+        ...filter,
+        after: Math.max(period.start, filter.after ?? -Infinity),
+        before: Math.min(period.end, filter.before ?? Infinity),
+      };
+      const [hits, timed] = await Promise.all([
+        // The date's words match by time, not by text ("three days ago" is no reason to rank "three years" first).
+        this.rankByText(/\p{L}/u.test(period.rest) ? period.rest : query, filter, Math.max(limit * 4, 50), abortSignal),
+        window.after < window.before && period.end - period.start <= LISTED_PERIOD
+          ? this.index.list(window)
+          : Promise.resolve([]),
+      ]);
+      return rankByPeriod(
+        hits,
+        timed,
+        { start: period.start, end: period.end },
+        this.periodWeight,
+        OWN_TIME_SHARE,
+        limit,
+      );
+    }
+    return this.rankByText(query, filter, limit, abortSignal);
+  }
+
+  private async rankByText(
     query: string,
     filter: SemanticFilter,
     limit: number,
@@ -241,4 +322,18 @@ export class SemanticMemoryProvider implements MemoryProvider {
     }
     return records;
   }
+}
+
+/** A `Date` or ms since the epoch as ms, or an `InvalidArgumentError` naming the option. */
+function timeOption(value: Date | number | undefined, argument: string): number | undefined {
+  if (value === undefined) return undefined;
+  const time = value instanceof Date ? value.getTime() : value;
+  if (typeof time !== "number" || !Number.isFinite(time)) {
+    throw new InvalidArgumentError({
+      argument,
+      value,
+      message: `${argument} must be a Date or a number of ms since the epoch, got ${String(value)}.`,
+    });
+  }
+  return time;
 }

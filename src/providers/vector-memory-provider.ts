@@ -8,11 +8,11 @@ import { validateSessionId } from "../messages/session-id";
 import { embedAll } from "./embed-all";
 import type {
   MemoryRecordEntry,
-  MemoryProvider,
-  MemoryReadOptions,
+  RecallMemoryProvider,
+  RecallReadOptions,
   MemoryRecord,
   MemoryScope,
-  MemoryWriteOptions,
+  RecallWriteOptions,
 } from "./memory-provider";
 import {
   matchesMemoryFilter,
@@ -92,7 +92,7 @@ export interface VectorMemoryProviderOptions {
   /** Roles of the messages that are remembered. @default ["user", "assistant"] */
   roles?: AgentMessage["role"][];
   /** Item ids for new memories. @default a random UUID per memory */
-  generateId?: (message: AgentMessage, options: MemoryWriteOptions) => string;
+  generateId?: (message: AgentMessage, options: RecallWriteOptions) => string;
 }
 
 const hitSchema = z.object({
@@ -109,7 +109,7 @@ const hitSchema = z.object({
  * query, and checks what comes back — a hit whose metadata names another user or session is
  * dropped even if your `search` let it through.
  */
-export class VectorMemoryProvider implements MemoryProvider {
+export class VectorMemoryProvider implements RecallMemoryProvider {
   readonly type = "vector";
   private readonly options: VectorMemoryProviderOptions;
   private readonly scope: "session" | "user";
@@ -137,7 +137,7 @@ export class VectorMemoryProvider implements MemoryProvider {
     this.roles = new Set(options.roles ?? ["user", "assistant"]);
   }
 
-  async write(messages: AgentMessage[], options: MemoryWriteOptions = {}): Promise<void> {
+  async write(messages: AgentMessage[], options: RecallWriteOptions = {}): Promise<void> {
     const sessionId = options.sessionId === undefined ? undefined : validateSessionId(options.sessionId);
     const userId = options.userId === undefined ? undefined : validateSessionId(options.userId, "userId");
     if (sessionId === undefined && userId === undefined) {
@@ -174,7 +174,7 @@ export class VectorMemoryProvider implements MemoryProvider {
     }
   }
 
-  async read(options: MemoryReadOptions = {}): Promise<MemoryRecord[]> {
+  async read(options: RecallReadOptions = {}): Promise<MemoryRecord[]> {
     const scope = readScope(this.scope, options);
     const limit = options.limit ?? this.limit;
     const text = options.query?.trim() ?? "";

@@ -3,11 +3,12 @@ import type { AgentMessage } from "../messages/agent-message";
 import { decodeStoredMessages, encodeStoredMessages } from "../messages/stored-encoding";
 import { expectFactScopes } from "./__fixtures__/expect-fact-scopes";
 import { testMemoryStore } from "../testing/test-memory-store";
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { InMemoryStore } from "./in-memory-store";
 import type { Fact, MemoryStore } from "./memory-store";
 
 testMemoryStore("InMemoryStore", () => new InMemoryStore(), { requireCapabilities: "all" });
-testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions: 10_000, ttl: 60_000 }), {
+testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions: 10_000, ttlMs: 60_000 }), {
   requireCapabilities: "all",
 });
 
@@ -47,9 +48,21 @@ describe("InMemoryStore bounds", () => {
   it("refuses unknown options, naming the right one", () => {
     expect(() => new InMemoryStore({ max: 10 } as never)).toThrow(/no option "max": use "maxSessions"/);
     expect(() => new InMemoryStore({ maxSession: 10 } as never)).toThrow(
-      /no option "maxSession". Its options are: maxSessions, ttl/,
+      /no option "maxSession". Its options are: maxSessions, ttlMs/,
     );
-    expect(() => new InMemoryStore({ maxSessions: 10, ttl: undefined })).not.toThrow();
+    expect(() => new InMemoryStore({ maxSessions: 10, ttlMs: undefined })).not.toThrow();
+  });
+
+  it("refuses the old ttl option, saying it is now ttlMs in milliseconds", () => {
+    let thrown: unknown;
+    try {
+      new InMemoryStore({ ttl: 3600 } as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ argument: "ttl", value: 3600 });
+    expect((thrown as Error).message).toMatch(/renamed to "ttlMs", in milliseconds/);
   });
 
   it("lists the scopes that hold facts", async () => {
@@ -67,10 +80,10 @@ describe("InMemoryStore bounds", () => {
     expect(await store.getMessages("a")).toHaveLength(1);
   });
 
-  it("forgets sessions idle longer than ttl", async () => {
+  it("forgets sessions idle longer than ttlMs", async () => {
     vi.useFakeTimers({ now: 1_000_000 });
     try {
-      const store = new InMemoryStore({ ttl: 1_000 });
+      const store = new InMemoryStore({ ttlMs: 1_000 });
       await store.appendMessages("a", [{ id: "1", role: "user", content: "a" }]);
       await store.setFact("a", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
       vi.setSystemTime(1_000_900);
@@ -88,7 +101,7 @@ describe("InMemoryStore bounds", () => {
 
   it("rejects bad bounds", () => {
     expect(() => new InMemoryStore({ maxSessions: 0 })).toThrow(/maxSessions/);
-    expect(() => new InMemoryStore({ ttl: -1 })).toThrow(/ttl/);
+    expect(() => new InMemoryStore({ ttlMs: -1 })).toThrow(/ttlMs/);
   });
 
   it("rejects invalid session ids in one place", async () => {

@@ -4,6 +4,7 @@ import { copyMessages } from "../messages/copy-messages";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryReadOptions, SummaryRecord } from "./memory-store";
 import { rejectUnknownOptions } from "./reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../messages/session-id";
+import { validateMessageIds } from "../messages/message-ids";
 import { tailLimit } from "./tail-limit";
 import { newestSummaries, summaryCount } from "./summary-count";
 
@@ -14,8 +15,11 @@ export interface InMemoryStoreOptions {
    * messages, metadata, summaries and facts together. @default Infinity
    */
   maxSessions?: number;
-  /** Milliseconds a session (or fact scope) is kept after its last read or write. @default Infinity */
-  ttl?: number;
+  /**
+   * Milliseconds a session (or fact scope) is kept after its last read or write. (Formerly `ttl`:
+   * that name is refused, so a value meant as seconds cannot pass silently.) @default Infinity
+   */
+  ttlMs?: number;
 }
 
 interface SessionMetadata {
@@ -33,20 +37,20 @@ interface ScopeRecord {
   session: SessionMetadata | undefined;
   summaries: SummaryRecord[];
   facts: Map<string, Fact>;
-  /** Last read or write, for LRU and ttl. */
+  /** Last read or write, for LRU and ttlMs. */
   usedAt: number;
 }
 
 /**
  * Keeps sessions and facts in this process's memory. The default store: fast, and gone when the
  * process exits. Values are copied in and out, so callers can never change what is stored.
- * Bound it with `maxSessions` (LRU eviction) and `ttl` on a long-running server.
+ * Bound it with `maxSessions` (LRU eviction) and `ttlMs` on a long-running server.
  */
 export class InMemoryStore implements MemoryStore {
   /** In least- to most-recently-used order (a Map keeps insertion order; use moves to the end). */
   private readonly records = new Map<string, ScopeRecord>();
   private readonly maxSessions: number;
-  private readonly ttl: number;
+  private readonly ttlMs: number;
   /** The id `find` last moved to the end of `records` (it is still there: moving it again would change nothing). */
   private lastUsed: string | undefined;
 
@@ -55,16 +59,23 @@ export class InMemoryStore implements MemoryStore {
       throw new InvalidArgumentError({
         argument: "options",
         value: options,
-        message: "new InMemoryStore() takes { maxSessions?, ttl? } or nothing.",
+        message: "new InMemoryStore() takes { maxSessions?, ttlMs? } or nothing.",
       });
     }
-    rejectUnknownOptions("InMemoryStore", options, ["maxSessions", "ttl"] satisfies (keyof InMemoryStoreOptions)[], {
+    const renamed = (options as { ttl?: unknown }).ttl;
+    if (renamed !== undefined) {
+      throw new InvalidArgumentError({
+        argument: "ttl",
+        value: renamed,
+        message: `new InMemoryStore() has no option "ttl": it was renamed to "ttlMs", in milliseconds (an hour is ttlMs: 3_600_000).`,
+      });
+    }
+    rejectUnknownOptions("InMemoryStore", options, ["maxSessions", "ttlMs"] satisfies (keyof InMemoryStoreOptions)[], {
       max: "maxSessions",
       maxSize: "maxSessions",
-      ttlMs: "ttl",
     });
     this.maxSessions = positive(options.maxSessions, "maxSessions");
-    this.ttl = positive(options.ttl, "ttl");
+    this.ttlMs = positive(options.ttlMs, "ttlMs");
   }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
@@ -85,6 +96,7 @@ export class InMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const record = this.use(sessionId);
     record.messages = copyMessages(messages);
     record.ids = new Set(record.messages.flatMap((message) => (message.id === undefined ? [] : [message.id])));
@@ -93,6 +105,7 @@ export class InMemoryStore implements MemoryStore {
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     if (messages.length === 0) return;
     const record = this.use(sessionId);
     for (const message of copyMessages(messages)) {
@@ -187,7 +200,7 @@ export class InMemoryStore implements MemoryStore {
     const record = this.records.get(id);
     if (!record) return undefined;
     const now = Date.now();
-    if (now - record.usedAt > this.ttl) {
+    if (now - record.usedAt > this.ttlMs) {
       this.records.delete(id);
       return undefined;
     }
@@ -222,7 +235,7 @@ export class InMemoryStore implements MemoryStore {
   /** Drops expired records and, past `maxSessions`, the least recently used ones. */
   private sweep(now: number): void {
     for (const [id, record] of this.records) {
-      const expired = now - record.usedAt > this.ttl;
+      const expired = now - record.usedAt > this.ttlMs;
       if (!expired && this.records.size <= this.maxSessions) break;
       this.records.delete(id);
     }

@@ -14,6 +14,8 @@ import type {
 } from "./memory-store";
 import { factStorage } from "./fact-storage";
 import { newestSummaries, summaryCount } from "./summary-count";
+import { SessionQueue } from "./session-queue";
+import { openStoreTurn, type StoreTurn, type TurnCalls, type TurnOptions } from "./store-turn";
 import { turnFoldingOf } from "./turn-folding";
 import { waitUnlessAborted } from "./wait-unless-aborted";
 
@@ -60,11 +62,12 @@ export interface AdaptedStore {
   /**
    * The facts of a scope (`session:<id>` or `user:<id>`, see `factScopeId`), as `Fact[]` whichever
    * fact shape the store has (docs/stores.md): a key → value store's facts have timestamps 0.
+   * `sessionId` (the run's, when known) fills a `StoreError`'s field; a `session:` scope names its own.
    */
-  getFacts(scopeId: string): Promise<Fact[]>;
+  getFacts(scopeId: string, sessionId?: string): Promise<Fact[]>;
   /** Stores a fact: the whole `Fact` in a rich store, its key and value in a key → value store. */
-  setFact(scopeId: string, fact: Fact): Promise<void>;
-  deleteFact(scopeId: string, key: string): Promise<void>;
+  setFact(scopeId: string, fact: Fact, sessionId?: string): Promise<void>;
+  deleteFact(scopeId: string, key: string, sessionId?: string): Promise<void>;
   /**
    * The summaries of a session, oldest first: the store's own, or those kept in this process; with
    * `{ last: n }` the newest `n` only (kept here too when a custom store returns more).
@@ -75,28 +78,15 @@ export interface AdaptedStore {
   /** Takes the store's cross-process session lock; resolves to its release, or undefined when the store has none. */
   lockSession(sessionId: string, options: SessionLockOptions): Promise<(() => Promise<void>) | undefined>;
   /**
-   * `lockSession`, reading the session's last `limit` messages in the same round trip where the
-   * store can (`tail` then set; otherwise read it after). For a run: its lock and its history.
+   * Opens a run's turn on a session: takes the lock (where the store has one) and gives the run its
+   * history and its appends, each the store's fastest way (`stores/store-turn.ts`).
    */
-  lockSessionReadingTail(
-    sessionId: string,
-    options: SessionLockOptions,
-    limit: number,
-  ): Promise<{ release: (() => Promise<void>) | undefined; tail?: MessageTail }>;
+  openTurn(sessionId: string, options: TurnOptions): Promise<StoreTurn>;
   /**
-   * `appendMessages`, releasing the session lock this store holds in the same round trip and
-   * transaction where the store can (the lock's release function then does nothing). Resolves to
-   * whether it released. For a run's last append, when nothing after it needs the lock.
+   * Runs `task` once no other task of this adapter runs on the session in this process: for a
+   * read-modify-write outside a run (the conversation memories' writes). Not the agent's run queue.
    */
-  appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
-  /**
-   * `appendMessages` for a run holding the session's lock, leaving the fsync to the run's next
-   * durable append where the store can (then resolves to true, and the run owes a `syncAppends` if
-   * nothing else is appended before it settles); otherwise a plain `appendMessages` (false).
-   */
-  appendMessagesDeferringSync(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
-  /** Makes durable the appends whose sync was deferred (`appendMessagesDeferringSync`); nothing for a store that never defers. */
-  syncAppends(sessionId: string): Promise<void>;
+  exclusive<T>(sessionId: string, task: () => Promise<T>): Promise<T>;
   /** Metadata of a session; undefined when unknown or when the store keeps none. */
   getSession(sessionId: string): Promise<SessionEntry | undefined>;
   /** Records metadata on a session; does nothing when the store keeps none. */
@@ -169,6 +159,8 @@ function createAdapter(store: MemoryStore): AdaptedStore {
   const facts = factStorage(store);
   /** The store's folded turn statements (built-in stores), when it has them. */
   const folding = capabilities.lockSession && capabilities.appendMessages ? turnFoldingOf(store) : undefined;
+  /** Read-modify-writes outside a run, one at a time per session (`exclusive`). */
+  const writes = new SessionQueue();
   /** Waits for a lock honouring the signal, even when a custom store ignores it; a lock it takes later is released. */
   const lockUnlessAborted = async <T>(
     locking: Promise<T>,
@@ -226,14 +218,19 @@ function createAdapter(store: MemoryStore): AdaptedStore {
         const messages = (await store.getMessages(sessionId)) ?? [];
         return { messages: limit > 0 ? messages.slice(-Math.floor(limit)) : [], total: messages.length };
       }),
-    getFacts: (scopeId) =>
-      call("getFacts", undefined, `Could not read the facts of "${scopeId}"`, () => facts.get(scopeId)),
-    setFact: (scopeId, fact) =>
-      call("setFact", undefined, `Could not store the fact "${fact.key}" of "${scopeId}"`, () =>
-        facts.set(scopeId, fact),
+    getFacts: (scopeId, sessionId) =>
+      call("getFacts", sessionOfScope(scopeId, sessionId), `Could not read the facts of "${scopeId}"`, () =>
+        facts.get(scopeId),
       ),
-    deleteFact: (scopeId, key) =>
-      call("deleteFact", undefined, `Could not delete the fact "${key}" of "${scopeId}"`, () =>
+    setFact: (scopeId, fact, sessionId) =>
+      call(
+        "setFact",
+        sessionOfScope(scopeId, sessionId),
+        `Could not store the fact "${fact.key}" of "${scopeId}"`,
+        () => facts.set(scopeId, fact),
+      ),
+    deleteFact: (scopeId, key, sessionId) =>
+      call("deleteFact", sessionOfScope(scopeId, sessionId), `Could not delete the fact "${key}" of "${scopeId}"`, () =>
         facts.delete(scopeId, key),
       ),
     getSummaries: async (sessionId, options) => {
@@ -265,43 +262,14 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       );
       return await lockUnlessAborted(locking, (release) => release, options, sessionId);
     },
-    lockSessionReadingTail: async (sessionId, options, limit) => {
-      if (!folding) return { release: await adapter.lockSession(sessionId, options) };
-      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () =>
-        folding.lockSessionReadingTail(sessionId, options, limit),
-      );
-      return await lockUnlessAborted(locking, (taken) => taken.release, options, sessionId);
-    },
-    appendMessagesAndUnlock: async (sessionId, messages) => {
-      if (!folding || messages.length === 0) {
-        await adapter.appendMessages(sessionId, messages);
-        return false;
+    openTurn: (sessionId, options) => openStoreTurn(turnCalls, sessionId, options),
+    exclusive: async (sessionId, task) => {
+      const release = await writes.acquire(sessionId, "queue");
+      try {
+        return await task();
+      } finally {
+        release();
       }
-      return await call(
-        "appendMessages",
-        sessionId,
-        `Could not store ${messages.length} message(s) of session "${sessionId}"`,
-        () => folding.appendMessagesAndUnlock(sessionId, messages),
-      );
-    },
-    appendMessagesDeferringSync: async (sessionId, messages) => {
-      if (!folding?.appendMessagesDeferringSync || messages.length === 0) {
-        await adapter.appendMessages(sessionId, messages);
-        return false;
-      }
-      await call(
-        "appendMessages",
-        sessionId,
-        `Could not store ${messages.length} message(s) of session "${sessionId}"`,
-        () => folding.appendMessagesDeferringSync!(sessionId, messages),
-      );
-      return true;
-    },
-    syncAppends: async (sessionId) => {
-      if (folding?.syncAppends)
-        await call("appendMessages", sessionId, `Could not sync the messages of session "${sessionId}"`, () =>
-          folding.syncAppends!(sessionId),
-        );
     },
     getSession: async (sessionId) =>
       capabilities.getSession
@@ -329,5 +297,52 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       return await call("factScopes", undefined, "Could not list the fact scopes", () => store.factScopes!());
     },
   } satisfies AdaptedStore);
+  const appending = (sessionId: string, messages: AgentMessage[]) =>
+    `Could not store ${messages.length} message(s) of session "${sessionId}"`;
+  const turnCalls: TurnCalls = {
+    lockSession: adapter.lockSession,
+    getMessages: adapter.getMessages,
+    getMessageTail: adapter.getMessageTail,
+    appendMessages: adapter.appendMessages,
+    readsTail: capabilities.getMessageTail,
+    ...(folding
+      ? {
+          folded: {
+            lockSessionReadingTail: (sessionId, options, limit) =>
+              lockUnlessAborted(
+                call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () =>
+                  folding.lockSessionReadingTail(sessionId, options, limit),
+                ),
+                (taken) => taken.release,
+                options,
+                sessionId,
+              ),
+            appendMessagesAndUnlock: async (sessionId, messages) => {
+              await call("appendMessages", sessionId, appending(sessionId, messages), () =>
+                folding.appendMessagesAndUnlock(sessionId, messages),
+              );
+            },
+            ...(folding.appendMessagesDeferringSync && folding.syncAppends
+              ? {
+                  appendMessagesDeferringSync: (sessionId: string, messages: AgentMessage[]) =>
+                    call("appendMessages", sessionId, appending(sessionId, messages), () =>
+                      folding.appendMessagesDeferringSync!(sessionId, messages),
+                    ),
+                  syncAppends: (sessionId: string) =>
+                    call("appendMessages", sessionId, `Could not sync the messages of session "${sessionId}"`, () =>
+                      folding.syncAppends!(sessionId),
+                    ),
+                }
+              : {}),
+          },
+        }
+      : {}),
+  };
   return adapter;
+}
+
+/** The session a fact call belongs to, for its errors: the run's, or the one a `session:<id>` scope names. */
+function sessionOfScope(scopeId: string, sessionId: string | undefined): string | undefined {
+  if (sessionId !== undefined) return sessionId;
+  return scopeId.startsWith("session:") ? scopeId.slice("session:".length) : undefined;
 }

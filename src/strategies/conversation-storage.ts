@@ -1,10 +1,12 @@
+import { markMemoryContext } from "../providers/memory-context-kind";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { matchesMemoryFilter, tagList, tagRecord } from "../providers/memory-metadata";
 import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
-import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
+import type { ModelMessage, StoredMemoryEntry } from "../providers/memory-provider";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore, SessionEntry } from "../stores/memory-store";
+import { adaptStore, type AdaptedStore } from "../stores/store-adapter";
 import { estimateMessagesTokens, loadTokenizer } from "../tokens/estimate-tokens";
 import { withTokenizer } from "../tokens/with-tokenizer";
 import type { MemoryStrategyResult } from "./memory-strategy";
@@ -24,17 +26,18 @@ export type WindowFn = (
  * `SlidingWindowMemory`, `SummarizingMemory`). Everything written is kept (nothing is trimmed
  * away on write); the memory's own window is applied on read. System messages are never stored.
  * A message already stored (same id, e.g. history returned by `read` and written back with the new
- * turn) is not stored again; new messages get an id and a timestamp.
+ * turn) is not stored again; new messages get an id and a timestamp. The store is used through its
+ * adapter (`adaptStore`): an atomic append where it has one, failures as `StoreError`s.
  */
 export class ConversationStorage {
   readonly store: MemoryStore;
+  private readonly adapted: AdaptedStore;
   private readonly window: WindowFn;
   /** Last read or write per session, and sessions written through a store that cannot list them. */
   private readonly seen = new Map<
     string,
     { createdAt: number; accessedAt: number; agentName?: string; tags: string[] }
   >();
-  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(store: MemoryStore | undefined, window: WindowFn) {
     if (
@@ -50,6 +53,7 @@ export class ConversationStorage {
       });
     }
     this.store = store ?? new InMemoryStore();
+    this.adapted = adaptStore(this.store);
     this.window = window;
   }
 
@@ -64,14 +68,14 @@ export class ConversationStorage {
       });
     }
     const wanted = tagList(options.tags);
-    const history = await this.store.getMessages(sessionId);
+    const history = await this.adapted.getMessages(sessionId);
     if (history.length === 0) return [];
     if (wanted.length && !matchesMemoryFilter({ tags: (await this.session(sessionId))?.tags ?? [] }, { tags: wanted }))
       return [];
     this.touch(sessionId);
     const window = await withTokenizer(() => this.window(history, sessionId, this.store));
     const messages = [
-      ...(window.summary ? [{ role: "system" as const, content: window.summary }] : []),
+      ...(window.summary ? [markMemoryContext({ role: "system" as const, content: window.summary }, "summary")] : []),
       ...window.messages,
     ];
     return limit === undefined ? messages : tail(messages, limit);
@@ -86,24 +90,20 @@ export class ConversationStorage {
       });
     const sessionId = sessionOf(options.sessionId);
     const tags = tagList(options.tags);
-    await this.serially(sessionId, async () => {
-      const stored = await this.store.getMessages(sessionId);
-      const known = new Set(stored.flatMap((message) => (message.id ? [message.id] : [])));
-      const now = Date.now();
-      const fresh = messages
-        .filter((message) => message.role !== "system" && !(message.id && known.has(message.id)))
-        .map(
-          (message) =>
-            ({
-              ...message,
-              id: message.id ?? globalThis.crypto.randomUUID(),
-              timestamp: message.timestamp ?? now,
-            }) as AgentMessage,
-        );
-      if (fresh.length) {
-        if (this.store.appendMessages) await this.store.appendMessages(sessionId, fresh);
-        else await this.store.setMessages(sessionId, [...stored, ...fresh]);
-      }
+    const now = Date.now();
+    // Ids already stored are skipped by the append itself (idempotent by id, natively or in the adapter's fallback).
+    const fresh = messages
+      .filter((message) => message.role !== "system")
+      .map(
+        (message) =>
+          ({
+            ...message,
+            id: message.id ?? globalThis.crypto.randomUUID(),
+            timestamp: message.timestamp ?? now,
+          }) as AgentMessage,
+      );
+    await this.adapted.exclusive(sessionId, async () => {
+      await this.adapted.appendMessages(sessionId, fresh);
       const previous = (await this.session(sessionId))?.tags ?? [];
       const merged = tagList({ ...tagRecord(previous), ...tagRecord(tags) });
       const own = this.seen.get(sessionId);
@@ -113,8 +113,8 @@ export class ConversationStorage {
         ...((options.agentName ?? own?.agentName) ? { agentName: options.agentName ?? own?.agentName } : {}),
         tags: merged,
       });
-      if (this.store.updateSession && (options.agentName || tags.length)) {
-        await this.store.updateSession(sessionId, {
+      if (options.agentName || tags.length) {
+        await this.adapted.updateSession(sessionId, {
           ...(options.agentName ? { agentName: options.agentName } : {}),
           tags: merged,
         });
@@ -127,18 +127,18 @@ export class ConversationStorage {
     const sessions =
       sessionId !== undefined ? [sessionId] : (await this.sessions()).map((session) => session.sessionId);
     for (const id of sessions) {
-      await this.serially(id, () => this.store.clearMessages(id));
+      await this.adapted.exclusive(id, () => this.adapted.clearMessages(id));
       this.seen.delete(id);
     }
   }
 
-  async entries(given?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
+  async entries(given?: string | MemoryScope): Promise<StoredMemoryEntry[]> {
     const sessionId = typeof given === "string" ? given : given?.sessionId;
-    const entries: StoredMessageMemoryEntry[] = [];
+    const entries: StoredMemoryEntry[] = [];
     await loadTokenizer(); // for tokenCount; a no-op once loaded
     for (const session of await this.sessions()) {
       if (sessionId !== undefined && session.sessionId !== sessionId) continue;
-      const messages = await this.store.getMessages(session.sessionId);
+      const messages = await this.adapted.getMessages(session.sessionId);
       if (messages.length === 0) continue;
       const tags = session.tags ?? [];
       entries.push({
@@ -159,12 +159,12 @@ export class ConversationStorage {
 
   /** Sessions the store lists (with their metadata), or those written through this memory when it cannot list them. */
   private async sessions(): Promise<SessionEntry[]> {
-    if (this.store.entries) return this.store.entries();
+    if (this.adapted.capabilities.entries) return this.adapted.entries();
     return [...this.seen].map(([sessionId, own]) => ({ sessionId, messageCount: 0, ...own }));
   }
 
   private async session(sessionId: string): Promise<{ tags: string[] } | undefined> {
-    const stored = this.store.getSession ? await this.store.getSession(sessionId) : undefined;
+    const stored = await this.adapted.getSession(sessionId);
     if (stored) return { tags: stored.tags ?? [] };
     return this.seen.get(sessionId);
   }
@@ -173,18 +173,6 @@ export class ConversationStorage {
     const own = this.seen.get(sessionId);
     const now = Date.now();
     this.seen.set(sessionId, own ? { ...own, accessedAt: now } : { createdAt: now, accessedAt: now, tags: [] });
-  }
-
-  /** Runs the writes of one session one after another (a read-modify-write must not interleave). */
-  private serially<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(sessionId) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const settled = run.catch(() => undefined);
-    this.queues.set(sessionId, settled);
-    void settled.then(() => {
-      if (this.queues.get(sessionId) === settled) this.queues.delete(sessionId);
-    });
-    return run;
   }
 }
 

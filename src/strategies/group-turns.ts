@@ -1,5 +1,14 @@
 import type { AgentMessage } from "../messages/agent-message";
 
+/**
+ * One turn as the AgentLIB document's `groupIntoTurns` returns it: a user message, the assistant's
+ * tool calls with their results, and the final answer. (`groupTurns` gives the same turns as
+ * index ranges, without copies.)
+ */
+export interface ConversationTurn {
+  messages: AgentMessage[];
+}
+
 /** A turn as a half-open index range `[start, end)` of a message list. */
 export interface TurnRange {
   start: number;

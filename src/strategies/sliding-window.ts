@@ -1,8 +1,7 @@
 import { integerOption } from "../errors/check-option";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../providers/memory-provider";
-import type { ModelMessage, StoredMessageMemoryEntry } from "../providers/memory-provider";
 import type { MemoryStore } from "../stores/memory-store";
+import { attachStorage, withConversationMemory } from "./conversation-memory";
 import { ConversationStorage } from "./conversation-storage";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import { applyWindow, TailSizer, resolveBehaviour, type WindowBehaviourOptions } from "./window-options";
@@ -24,17 +23,13 @@ export interface SlidingWindowMemoryOptions extends WindowBehaviourOptions {
  * token budget. With stable prefixes on (the default) the start moves a quarter of the window at
  * a time, so the window holds between 3/4 and all of `maxMessages` turns.
  */
-export class SlidingWindowMemory implements IMemoryStrategy {
+export class SlidingWindowMemory extends withConversationMemory(class {}) implements IMemoryStrategy {
   readonly name: string = "sliding_window";
-  /** The provider type (AgentLIB's `MemoryProvider.type`). */
-  get type(): string {
-    return this.name;
-  }
   protected readonly limits: WindowLimits;
   private readonly tailSizer: TailSizer;
-  private readonly storage: ConversationStorage;
 
   constructor(options: number | SlidingWindowMemoryOptions = {}) {
+    super();
     const resolved = typeof options === "number" ? { maxMessages: options } : options;
     const maxTurns = integerOption(
       resolved.maxTurns ?? resolved.maxMessages,
@@ -48,27 +43,7 @@ export class SlidingWindowMemory implements IMemoryStrategy {
       ...resolveBehaviour(resolved, maxTurns),
     };
     this.tailSizer = new TailSizer(this.limits);
-    this.storage = new ConversationStorage(resolved.store, (history) => applyWindow(history, {}, this.limits));
-  }
-
-  /** The session's conversation (AgentLIB's `read`): every message written, windowed by this memory's limits. */
-  read(options: MemoryReadOptions = {}): Promise<ModelMessage[]> {
-    return this.storage.read(options);
-  }
-
-  /** Stores the messages of a run (AgentLIB's `write`); system messages and messages already stored are skipped. */
-  write(messages: ModelMessage[], options: MemoryWriteOptions = {}): Promise<void> {
-    return this.storage.write(messages, options);
-  }
-
-  /** Forgets one session's conversation, or every session's. */
-  clear(sessionId?: string | MemoryScope): Promise<void> {
-    return this.storage.clear(sessionId);
-  }
-
-  /** The stored conversations, one entry per session, with their metadata. */
-  entries(sessionId?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
-    return this.storage.entries(sessionId);
+    attachStorage(this, new ConversationStorage(resolved.store, (history) => applyWindow(history, {}, this.limits)));
   }
 
   /** The tail the agent reads first (see `IMemoryStrategy.historyLimit`); a longer one when the window needs it. */

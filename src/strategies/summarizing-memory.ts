@@ -1,14 +1,9 @@
 import { integerOption } from "../errors/check-option";
 import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
 import type { LanguageModel } from "../models/language-model";
-import type {
-  MemoryReadOptions,
-  MemoryScope,
-  MemoryWriteOptions,
-  ModelMessage,
-  StoredMessageMemoryEntry,
-} from "../providers/memory-provider";
+import { resolveModelOption } from "../models/registry/model-registry";
 import type { MemoryStore } from "../stores/memory-store";
+import { attachStorage, withConversationMemory } from "./conversation-memory";
 import { ConversationStorage } from "./conversation-storage";
 import { SummaryMemory } from "./summary-memory";
 import type { WindowBehaviourOptions } from "./window-options";
@@ -16,8 +11,12 @@ import type { WindowBehaviourOptions } from "./window-options";
 export interface SummarizingMemoryOptions extends WindowBehaviourOptions {
   /** Messages kept verbatim after the summary. @default 10 */
   recentMessages?: number;
-  /** The model that writes summaries: a `LanguageModel` or an AI SDK provider's model. @default the agent's model */
-  summaryModel?: LanguageModel | AISDKLanguageModel;
+  /**
+   * The model that writes summaries: a `"provider/model"` string (e.g. `"openai/gpt-4o-mini"`,
+   * resolved like the agent's `model`), a `LanguageModel` or an AI SDK provider's model.
+   * @default the agent's model
+   */
+  summaryModel?: string | LanguageModel | AISDKLanguageModel;
   /** Extend the summary once this many messages have gathered beyond `recentMessages`. @default 10 */
   summarizeEvery?: number;
   /** Longest summary accepted, in tokens. @default 600 */
@@ -34,7 +33,7 @@ export interface SummarizingMemoryOptions extends WindowBehaviourOptions {
  * The second design's summarising memory (docs/architecture.md): a thin view of `SummaryMemory`
  * with `summarizeThreshold = recentMessages + summarizeEvery`.
  */
-export class SummarizingMemory extends SummaryMemory {
+export class SummarizingMemory extends withConversationMemory(SummaryMemory) {
   override readonly name: string = "summarizing";
 
   constructor(options: SummarizingMemoryOptions = {}) {
@@ -45,37 +44,13 @@ export class SummarizingMemory extends SummaryMemory {
       ...rest,
       recentMessages,
       summarizeThreshold: recentMessages + summarizeEvery,
-      ...(summaryModel ? { model: summaryModel } : {}),
+      ...(summaryModel === undefined ? {} : { model: resolveModelOption(summaryModel, "summaryModel") }),
     });
-    this.storage = new ConversationStorage(store, (history, sessionId, backing) =>
-      this.apply(history, { sessionId, store: backing }),
+    attachStorage(
+      this,
+      new ConversationStorage(store, (history, sessionId, backing) =>
+        this.apply(history, { sessionId, store: backing }),
+      ),
     );
-  }
-
-  private readonly storage: ConversationStorage;
-
-  /** The provider type (AgentLIB's `MemoryProvider.type`). */
-  get type(): string {
-    return this.name;
-  }
-
-  /** The session's conversation (AgentLIB's `read`): a summary of older turns as a system message, then the recent ones. */
-  read(options: MemoryReadOptions = {}): Promise<ModelMessage[]> {
-    return this.storage.read(options);
-  }
-
-  /** Stores the messages of a run (AgentLIB's `write`); system messages and messages already stored are skipped. */
-  write(messages: ModelMessage[], options: MemoryWriteOptions = {}): Promise<void> {
-    return this.storage.write(messages, options);
-  }
-
-  /** Forgets one session's conversation (and keeps its summaries out of later reads), or every session's. */
-  clear(sessionId?: string | MemoryScope): Promise<void> {
-    return this.storage.clear(sessionId);
-  }
-
-  /** The stored conversations, one entry per session, with their metadata. */
-  entries(sessionId?: string | MemoryScope): Promise<StoredMessageMemoryEntry[]> {
-    return this.storage.entries(sessionId);
   }
 }

@@ -3,8 +3,8 @@ import { errorText } from "../errors/error-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
-import { fromAISDK } from "../models/ai-sdk/from-ai-sdk";
 import type { LanguageModel } from "../models/language-model";
+import { resolveModelOption } from "../models/registry/model-registry";
 import type { SummaryRecord } from "../stores/memory-store";
 import { estimateTokens } from "../tokens/estimate-tokens";
 import { loadEncodingAsync, tokenizerFor } from "../tokens/tokenizer";
@@ -38,8 +38,12 @@ export interface SummaryMemoryOptions extends WindowBehaviourOptions {
   countTurns?: boolean;
   /** With `countTurns`: earlier turns kept verbatim after the summary, beside the current turn. @default 3 */
   recentTurns?: number;
-  /** The model that writes summaries: a `LanguageModel` or an AI SDK provider's model. @default the agent's model */
-  model?: LanguageModel | AISDKLanguageModel;
+  /**
+   * The model that writes summaries: a `"provider/model"` string (e.g. `"openai/gpt-4o-mini"`,
+   * resolved by the same registry as the agent's `model`), a `LanguageModel` or an AI SDK
+   * provider's model. @default the agent's model
+   */
+  model?: string | LanguageModel | AISDKLanguageModel;
   /** Longest summary accepted, in tokens; a longer answer is rejected and the turn falls back. @default 600 */
   maxSummaryTokens?: number;
   /** Token budget of the messages sent after the summary, and of the fallback window. @default 4000 */
@@ -119,7 +123,7 @@ export class SummaryMemory implements IMemoryStrategy {
     this.maxTokens = integerOption(options.maxTokens, "maxTokens", 4000)!;
     this.timeoutMs = integerOption(options.timeoutMs, "timeoutMs", 30_000)!;
     this.maxDigestLength = integerOption(options.maxDigestLength, "maxDigestLength", 60_000)!;
-    this.model = options.model === undefined ? undefined : fromAISDK(options.model);
+    this.model = options.model === undefined ? undefined : resolveModelOption(options.model, "model");
     this.behaviour = resolveBehaviour(options, undefined);
   }
 

@@ -64,7 +64,9 @@ describe("streamText with telemetry", () => {
     expect(children[2]!.attributes).toMatchObject({
       "gen_ai.operation.name": "chat",
       "gen_ai.usage.input_tokens": 12,
-      "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: "Streaming works fine." }]),
+      "gen_ai.output.messages": JSON.stringify([
+        { role: "assistant", parts: [{ type: "text", content: "Streaming works fine." }], finish_reason: "stop" },
+      ]),
       "agentcore.function_id": "chat-route",
     });
   });

@@ -125,7 +125,7 @@ export class MockLanguageModel implements LanguageModel {
     const toolCalls: ToolCall[] = (response.toolCalls ?? []).map((toolCall) => ({
       id: toolCall.id ?? `call_mock_${++this.toolCallCounter}`,
       name: toolCall.name,
-      arguments: structuredClone(toolCall.arguments) as Record<string, unknown>,
+      arguments: cloneArguments(toolCall.arguments as Record<string, unknown>),
     }));
     const text = response.text ?? "";
     const inputTokens = response.usage?.inputTokens ?? 0;
@@ -137,6 +137,20 @@ export class MockLanguageModel implements LanguageModel {
       usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
       response: { modelId: this.modelId },
     };
+  }
+}
+
+/**
+ * A copy of scripted arguments, so a run cannot change the script; arguments nested too deep to
+ * clone (a structured clone fails near 2,000 levels) are given as they are, as a model would
+ * give them: the agent bounds their depth.
+ */
+function cloneArguments(args: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return structuredClone(args);
+  } catch (error) {
+    if (error instanceof RangeError) return args;
+    throw error;
   }
 }
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "./vitest-api";
 import type { AgentMessage } from "../messages/agent-message";
-import type { MemoryProvider, MemoryReadOptions, MemoryRecord, MemoryRecordEntry } from "../providers/memory-provider";
+import type {
+  MemoryRecord,
+  MemoryRecordEntry,
+  RecallMemoryProvider,
+  RecallReadOptions,
+} from "../providers/memory-provider";
 
 /** Options of {@link testMemoryProvider}. */
 export interface TestMemoryProviderOptions {
@@ -25,12 +30,12 @@ function messages(...contents: string[]): AgentMessage[] {
 }
 
 /** A recall provider's read: its records (the suite is for providers whose `read` returns records). */
-const recall = async (provider: MemoryProvider, options: MemoryReadOptions) =>
+const recall = async (provider: RecallMemoryProvider, options: RecallReadOptions) =>
   (await provider.read(options)) as MemoryRecord[];
 const texts = (records: MemoryRecord[]) => records.map((record) => record.content).join("\n");
 
 /**
- * The conformance suite of the `MemoryProvider` contract, which every built-in provider passes:
+ * The conformance suite of the recall provider contract (`MemoryProvider<MemoryRecord>`), which every built-in provider passes:
  * write-then-read, `limit`, user and session isolation, tags, `clear` and `entries` (the last two
  * when the provider has them). Call it in a vitest test file with a factory that returns a fresh,
  * empty provider each call; it declares one `describe` block of tests:
@@ -42,7 +47,7 @@ const texts = (records: MemoryRecord[]) => records.map((record) => record.conten
  */
 export function testMemoryProvider(
   name: string,
-  factory: () => MemoryProvider | Promise<MemoryProvider>,
+  factory: () => RecallMemoryProvider | Promise<RecallMemoryProvider>,
   options: TestMemoryProviderOptions = {},
 ): void {
   const scope = options.scope ?? "session";

@@ -1,7 +1,8 @@
-import { errorText } from "../errors/error-text";
+import { errorText, errorType } from "../errors/error-text";
 import type { ToolCall } from "../messages/agent-message";
 import { serializeToolResult } from "../messages/serialize-tool-result";
-import { isJsonSchema, type ToolInputValidation } from "./json-schema";
+import { ARGUMENTS_TOO_DEEP, exceedsDepth } from "../messages/tool-arguments-depth";
+import { isJsonSchema, TOO_DEEP_ISSUE, type ToolInputValidation } from "./json-schema";
 import type { Tool, ToolExecutionContext, ToolSet } from "./tool";
 
 export interface ToolCallOutcome {
@@ -11,12 +12,17 @@ export interface ToolCallOutcome {
   /** The text sent back to the model as the tool message content. */
   content: string;
   isError: boolean;
+  /**
+   * What failed, when `isError`: the class of the error `execute` threw (its `name`),
+   * `UnknownToolError` or `InvalidToolInputError`. Traces record it as `error.type`.
+   */
+  errorType?: string;
 }
 
 /**
- * Runs one tool call. Failures the model can fix (unknown tool, invalid arguments, a throwing
- * `execute`) come back as an error result for the model, never as a thrown error. Only an abort
- * of the run is rethrown.
+ * Runs one tool call. Failures the model can fix (unknown tool, invalid arguments, arguments
+ * nested deeper than `MAX_TOOL_ARGUMENTS_DEPTH`, a throwing `execute`) come back as an error
+ * result for the model, never as a thrown error. Only an abort of the run is rethrown.
  */
 export async function executeToolCall(
   tools: ToolSet,
@@ -28,13 +34,22 @@ export async function executeToolCall(
     const available = Object.keys(tools);
     return errorOutcome(
       toolCall,
+      "UnknownToolError",
       `Unknown tool "${toolCall.name}". Available tools: ${available.length ? available.join(", ") : "none"}.`,
+    );
+  }
+  if (toolCall.arguments === ARGUMENTS_TOO_DEEP || exceedsDepth(toolCall.arguments)) {
+    return errorOutcome(
+      toolCall,
+      "InvalidToolInputError",
+      `Invalid arguments for tool "${toolCall.name}": ${TOO_DEEP_ISSUE}.`,
     );
   }
   const parsed = validateToolInput(toolValue, toolCall.arguments);
   if (!parsed.success) {
     return errorOutcome(
       toolCall,
+      "InvalidToolInputError",
       `Invalid arguments for tool "${toolCall.name}": ${parsed.issues.join("; ")}. Fix the arguments and call it again.`,
     );
   }
@@ -44,7 +59,7 @@ export async function executeToolCall(
   } catch (error) {
     if (context.abortSignal?.aborted) throw error;
     const reason = errorText(error);
-    return errorOutcome(toolCall, `Tool "${toolCall.name}" failed: ${reason}`);
+    return errorOutcome(toolCall, errorType(error), `Tool "${toolCall.name}" failed: ${reason}`);
   }
 }
 
@@ -61,6 +76,6 @@ function validateToolInput(toolValue: Tool, input: unknown): ToolInputValidation
   };
 }
 
-function errorOutcome(toolCall: ToolCall, message: string): ToolCallOutcome {
-  return { toolCall, result: message, content: `Error: ${message}`, isError: true };
+function errorOutcome(toolCall: ToolCall, type: string, message: string): ToolCallOutcome {
+  return { toolCall, result: message, content: `Error: ${message}`, isError: true, errorType: type };
 }

@@ -108,4 +108,55 @@ describe("jsonSchema()", () => {
       'Error: Invalid arguments for tool "even": n: must be even. Fix the arguments and call it again.',
     );
   });
+
+  it("refuses a schema whose $ref loops back without describing a deeper part of the input", () => {
+    const loops = [
+      { type: "object", properties: { x: { $ref: "#/$defs/a" } }, $defs: { a: { $ref: "#/$defs/a" } } },
+      {
+        type: "object",
+        $defs: { a: { $ref: "#/$defs/b" }, b: { anyOf: [{ type: "string" }, { $ref: "#/$defs/a" }] } },
+      },
+      { type: "object", allOf: [{ $ref: "#" }] },
+      {
+        type: "object",
+        properties: { x: { $ref: "#/$defs/a~1b" } },
+        $defs: { "a/b": { not: { $ref: "#/$defs/a~1b" } } },
+      },
+    ];
+    for (const schema of loops) {
+      expect(() => jsonSchema(schema)).toThrow(
+        expect.objectContaining({
+          name: "InvalidArgumentError",
+          argument: "schema",
+          message: expect.stringContaining("refers back to itself"),
+        }),
+      );
+    }
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let level = 0; level < 5_000; level++) deep = { type: "object", properties: { x: deep } };
+    expect(() => jsonSchema(deep)).toThrow(/nested deeper than 200 levels/);
+  });
+
+  it("checks a recursive schema (a tree), and refuses arguments nested too deep as a tool error", async () => {
+    const node = {
+      type: "object",
+      properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } },
+      required: ["name"],
+    };
+    const received: unknown[] = [];
+    const tree = tool({ parameters: jsonSchema(node), execute: (input) => void received.push(input) });
+    const shallow = { name: "root", children: [{ name: "leaf", children: [] }] };
+    expect((await executeToolCall({ tree }, call("tree", shallow), context)).isError).toBe(false);
+    expect((await executeToolCall({ tree }, call("tree", { name: "root", children: [{}] }), context)).content).toMatch(
+      /children\.0\.name/,
+    );
+    let deep: Record<string, unknown> = { name: "leaf" };
+    for (let level = 0; level < 20_000; level++) deep = { name: "n", children: [deep] };
+    const outcome = await executeToolCall({ tree }, call("tree", deep), context);
+    expect(outcome).toMatchObject({ isError: true, errorType: "InvalidToolInputError" });
+    expect(outcome.content).toMatch(/nested deeper than 50 levels/);
+    // validate() itself, called directly, answers too rather than overflowing the stack.
+    expect(jsonSchema(node).validate(deep)).toMatchObject({ success: false });
+    expect(received).toEqual([shallow]);
+  });
 });

@@ -1,5 +1,10 @@
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { exceedsDepth, MAX_TOOL_ARGUMENTS_DEPTH } from "../messages/tool-arguments-depth";
+import { unusableSchemaReason } from "./schema-recursion";
+
+/** The issue of arguments nested deeper than `MAX_TOOL_ARGUMENTS_DEPTH`. */
+export const TOO_DEEP_ISSUE = `nested deeper than ${MAX_TOOL_ARGUMENTS_DEPTH} levels of objects and arrays, the limit for tool arguments; call it again with flatter arguments`;
 
 const marker = Symbol.for("agentcore.tools.jsonSchema");
 
@@ -33,7 +38,11 @@ export interface JsonSchemaOptions<Input> {
 
 /**
  * Describes a tool's input with a JSON Schema, for `tool({ parameters: jsonSchema({...}) })`.
- * The schema must describe an object (`type: "object"`), as every provider requires.
+ * The schema must describe an object (`type: "object"`), as every provider requires. A schema
+ * that recurses is fine when each turn of the recursion describes a deeper part of the input (a
+ * tree whose `children` refer back to the node); one that refers back to itself without (`$defs:
+ * { a: { $ref: "#/$defs/a" } }`, or through `allOf` / `anyOf` / `oneOf` alone) can check nothing
+ * and is an `InvalidArgumentError`, as is a schema nested deeper than 200 levels.
  */
 export function jsonSchema<Input = Record<string, unknown>>(
   schema: Record<string, unknown>,
@@ -45,6 +54,14 @@ export function jsonSchema<Input = Record<string, unknown>>(
       value: schema,
       message:
         'jsonSchema() needs a JSON Schema of an object, e.g. { type: "object", properties: { city: { type: "string" } } }.',
+    });
+  }
+  const unusable = unusableSchemaReason(schema);
+  if (unusable !== undefined) {
+    throw new InvalidArgumentError({
+      argument: "schema",
+      value: schema,
+      message: `jsonSchema() cannot use this schema: ${unusable}.`,
     });
   }
   const { $schema: _ignored, ...rest } = schema;
@@ -71,6 +88,9 @@ function structureValidator<Input>(schema: Record<string, unknown>): (value: unk
     checker = z.record(z.string(), z.unknown());
   }
   return (value) => {
+    // Arguments deeper than the bound are refused before any recursive check runs on them.
+    if (exceedsDepth(value, MAX_TOOL_ARGUMENTS_DEPTH))
+      return { success: false, issues: [`(input): ${TOO_DEEP_ISSUE}`] };
     const result = checker.safeParse(value);
     if (result.success) return { success: true, value: value as Input };
     return {

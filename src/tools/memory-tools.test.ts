@@ -36,7 +36,7 @@ describe("memory tools", () => {
     });
     const writes: AgentMetaWrite[] = [];
     agent.on("memory:write", (event) => writes.push(event));
-    await agent.run("Remember that I prefer TypeScript.");
+    const first = await agent.run("Remember that I prefer TypeScript.");
     expect(model.calls[0]!.tools.map((tool) => tool.name)).toEqual(["remember_fact", "recall_fact", "forget_fact"]);
     expect(lastToolResult(model, 1)).toBe("Remembered: preferred_language = TypeScript");
 
@@ -49,10 +49,11 @@ describe("memory tools", () => {
     expect(facts).toHaveLength(1);
     const userMessageId = (await store.getMessages("s1"))[0]!.id;
     expect(facts[0]).toMatchObject({ key: "preferred_language", value: "TypeScript", messageId: userMessageId });
-    expect(writes.find((event) => event.fact)?.fact).toMatchObject({
-      action: "set",
-      key: "preferred_language",
-      value: "TypeScript",
+    expect(writes.find((event) => event.fact)).toMatchObject({
+      // Told through the run's notifier, as every other event: the run's ids.
+      runId: first.runId,
+      sessionId: "s1",
+      fact: { action: "set", key: "preferred_language", value: "TypeScript" },
     });
   });
 

@@ -116,7 +116,7 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
       }
       const scopeId = options.scopeOf(context);
       return serialised(scopeId, async () => {
-        const facts = await store.getFacts(scopeId);
+        const facts = await store.getFacts(scopeId, context.sessionId);
         const existing = facts.find((fact) => fact.key === key);
         if (!existing && facts.length >= limits.maxFacts) {
           return `Not saved: ${facts.length} facts are already stored, the limit is ${limits.maxFacts}. Forget one with forget_fact, or update an existing key.`;
@@ -131,7 +131,7 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
           updatedAt: now,
           ...(messageId === undefined ? {} : { messageId }),
         };
-        await store.setFact(scopeId, fact);
+        await store.setFact(scopeId, fact, context.sessionId);
         options.onChange(
           {
             action: "set",
@@ -152,7 +152,7 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
     description: "Read a saved fact by key, or every saved fact when no key is given.",
     parameters: z.object({ key: z.string().optional().describe("The key to read; omit to list all facts") }),
     execute: async ({ key: rawKey }, context) => {
-      const facts = sortFacts(await store.getFacts(options.scopeOf(context)));
+      const facts = sortFacts(await store.getFacts(options.scopeOf(context), context.sessionId));
       if (rawKey === undefined || rawKey.trim() === "") {
         if (facts.length === 0) return "No facts are saved yet.";
         return JSON.stringify(facts.map(factForModel));
@@ -174,10 +174,10 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
       const { key } = normalised;
       const scopeId = options.scopeOf(context);
       return serialised(scopeId, async () => {
-        const facts = await store.getFacts(scopeId);
+        const facts = await store.getFacts(scopeId, context.sessionId);
         const existing = facts.find((fact) => fact.key === key);
         if (!existing) return `Nothing deleted: no fact named "${key}". ${knownKeys(facts)}`;
-        await store.deleteFact(scopeId, key);
+        await store.deleteFact(scopeId, key, context.sessionId);
         const messageId = currentUserMessageId(context.messages);
         options.onChange(
           {

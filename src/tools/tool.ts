@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
+import type { LanguageModel } from "../models/language-model";
 import { isJsonSchema, type JsonSchema } from "./json-schema";
 
 /** What a tool's `execute` receives besides its validated arguments. */
@@ -17,6 +18,8 @@ export interface ToolExecutionContext {
   abortSignal?: AbortSignal;
   /** The window the model saw when it made this call. */
   messages: readonly AgentMessage[];
+  /** The model of the agent running the tool (an MCP server's sampling requests use it by default). */
+  model?: LanguageModel;
 }
 
 /** A tool's input schema: a zod schema, or a JSON Schema wrapped by `jsonSchema()`. */

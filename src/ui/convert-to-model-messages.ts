@@ -1,4 +1,5 @@
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
+import { messageIdIssue } from "../messages/message-ids";
 import type { AgentMessage, AssistantMessage, ToolMessage } from "../messages/agent-message";
 import { findToolPairingIssues } from "../messages/validate-tool-pairing";
 import { serializeToolResult } from "../messages/serialize-tool-result";
@@ -187,6 +188,8 @@ function readInvocationV4(invocation: unknown, path: string): Segment | undefine
 function readToolCallId(value: unknown, path: string): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 512)
     throw new Issue(path, "expected a non-empty string of at most 512 characters");
+  const issue = messageIdIssue(value);
+  if (issue !== undefined) throw new Issue(path, `the tool call id ${issue}`);
   return value;
 }
 

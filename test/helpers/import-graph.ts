@@ -49,13 +49,23 @@ function resolveImport(directory: string, specifier: string): string | undefined
 /** The folder of src/ a file belongs to (`tokens`), or `""` for the files at the root (`index.ts`). */
 export const folderOf = (path: string) => (path.includes("/") ? path.slice(0, path.indexOf("/")) : "");
 
-/** The folder-to-folder graph: `from → { to → the file imports that make the edge }`. */
-export function folderGraph(files: SourceFile[]): Map<string, Map<string, string[]>> {
+/** The directory a file is in, subfolders kept (`models/openai`), or `""` at the root. */
+export const directoryOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
+
+/**
+ * The folder-to-folder graph: `from → { to → the file imports that make the edge }`. Folders are
+ * the top-level parts of src/ (`folderOf`), or every directory (`directoryOf`: a subfolder is a
+ * node of its own, so a loop between a folder and its subfolder shows).
+ */
+export function folderGraph(
+  files: SourceFile[],
+  nodeOf: (path: string) => string = folderOf,
+): Map<string, Map<string, string[]>> {
   const graph = new Map<string, Map<string, string[]>>();
   for (const file of files) {
     for (const target of file.imports) {
-      const from = folderOf(file.path);
-      const to = folderOf(target);
+      const from = nodeOf(file.path);
+      const to = nodeOf(target);
       if (from === to) continue;
       const edges = graph.get(from) ?? new Map<string, string[]>();
       graph.set(from, edges);

@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { Agent } from "../../src/agent/agent";
 import { MissingApiKeyError } from "../../src/errors/missing-api-key-error";
 import { NoSuchProviderError } from "../../src/errors/no-such-provider-error";
-import { listProviders, resolveLanguageModel, unregisterProvider } from "../../src/models/model-registry";
-import { createOpenAICompatible } from "../../src/models/openai/create-openai-compatible";
+import { listProviders, resolveLanguageModel, unregisterProvider } from "../../src/models/registry/model-registry";
+import { createOpenAICompatible } from "../../src/models/openai-compatible/create-openai-compatible";
 import { FakeLlmServer } from "../servers/fake-llm-server";
 import { anthropicMessage, openaiCompletion, openaiStream } from "../servers/wire-formats";
 import { weather } from "./helpers";

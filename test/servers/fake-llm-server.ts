@@ -45,14 +45,20 @@ export class FakeLlmServer {
   private readonly server: Server;
   private port = 0;
 
-  private constructor() {
+  private constructor(private readonly fallback?: (request: RecordedRequest) => ScriptedResponse) {
     this.server = createServer((request, response) => {
       void this.handle(request, response);
     });
   }
 
-  static async start(): Promise<FakeLlmServer> {
-    const fake = new FakeLlmServer();
+  /**
+   * `fallback` answers every request the script has no response for (a server that answers
+   * whatever comes, as the README-and-docs test needs); without it such a request gets a 500.
+   */
+  static async start(
+    options: { fallback?: (request: RecordedRequest) => ScriptedResponse } = {},
+  ): Promise<FakeLlmServer> {
+    const fake = new FakeLlmServer(options.fallback);
     await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
     fake.port = (fake.server.address() as AddressInfo).port;
     return fake;
@@ -107,7 +113,7 @@ export class FakeLlmServer {
       }
     });
 
-    const next = this.script.shift();
+    const next = this.script.shift() ?? this.fallback?.(this.requests.at(-1)!);
     if (!next) {
       response.writeHead(500, { "content-type": "application/json", "x-should-retry": "false" });
       response.end(

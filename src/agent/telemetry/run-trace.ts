@@ -1,12 +1,8 @@
-import { describeContent } from "../../messages/content-text";
-import type { MessageContent } from "../../messages/content-parts";
-import type { AgentMessage } from "../../messages/agent-message";
+import type { UserMessage } from "../../messages/agent-message";
 import type { ToolCall } from "../../messages/agent-message";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult } from "../../models/language-model";
 import type { MemoryStrategyResult } from "../../strategies/memory-strategy";
 import type { ToolCallOutcome } from "../../tools/execute-tool-call";
-import type { AgentConfig } from "../agent-config";
-import type { AgentResult } from "../agent-result";
 import {
   loadOpenTelemetryApi,
   missingApiError,
@@ -14,13 +10,33 @@ import {
   type ResolvedTelemetry,
 } from "./resolve-telemetry";
 import type { TelemetryAttributes, TelemetryContext, TelemetryTracer } from "./telemetry-options";
-import { contextWithSpan, RootContext, TracedSpan } from "./traced-span";
+import { genAIFinishReason, genAIInputMessages, genAIOutputMessages, genAISystemInstructions } from "./gen-ai-messages";
+import { contextWithSpan, RootContext, suppressTracing, TracedSpan } from "./traced-span";
+
+/** What a trace needs of its agent (an `AgentConfig`; structural, so `telemetry/` imports nothing of `agent/`). */
+export interface TracedAgent {
+  readonly name: string | undefined;
+  readonly model: LanguageModel;
+  readonly strategy: { readonly name: string };
+  readonly maxSteps: number;
+  readonly historyProvider: unknown;
+  /** The agent's tools, for `gen_ai.tool.description`. */
+  readonly tools: Readonly<Record<string, { readonly description?: string | undefined }>>;
+}
+
+/** What a trace records of a run's result (an `AgentResult`). */
+export interface TracedResult {
+  readonly text: string;
+  readonly finishReason: string;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly steps: readonly unknown[];
+}
 
 /** What a trace needs of its run (a `TurnRun`). */
 export interface TracedRun {
   readonly runId: string;
   readonly sessionId: string;
-  readonly input: MessageContent;
+  readonly input: UserMessage["content"];
   readonly inputText: string;
   readonly abortSignal: AbortSignal | undefined;
 }
@@ -45,7 +61,7 @@ export class RunTrace {
     readonly settings: ResolvedTelemetry,
     private readonly tracer: TelemetryTracer,
     private readonly api: OpenTelemetryApi | undefined,
-    private readonly config: AgentConfig,
+    private readonly config: TracedAgent,
     private readonly run: TracedRun,
     /** The `invoke_agent` span, parent of every other span of the run. */
     readonly root: TracedSpan,
@@ -56,7 +72,7 @@ export class RunTrace {
    * (loaded here, once per process). Its parent is the active context of the caller (a request's
    * span, say) when the API is installed.
    */
-  static async start(settings: ResolvedTelemetry, config: AgentConfig, run: TracedRun): Promise<RunTrace> {
+  static async start(settings: ResolvedTelemetry, config: TracedAgent, run: TracedRun): Promise<RunTrace> {
     const api = await loadOpenTelemetryApi();
     const tracer = settings.tracer ?? api?.trace.getTracer("agentcore");
     if (!tracer) throw missingApiError();
@@ -78,9 +94,9 @@ export class RunTrace {
       { kind: KIND_INTERNAL, attributes: defined(attributes) },
       parent,
     );
-    const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {});
+    const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {}, recordsErrorText(settings));
     if (settings.recordInputs && root.recording)
-      root.set({ "gen_ai.input.messages": JSON.stringify([{ role: "user", content: describeContent(run.input) }]) });
+      root.set({ "gen_ai.input.messages": genAIInputMessages([{ role: "user", content: run.input }]) });
     return new RunTrace(settings, tracer, api, config, run, root);
   }
 
@@ -124,23 +140,31 @@ export class RunTrace {
     });
   }
 
-  /** A step's model call. */
+  /**
+   * A step's model call. The span carries the call's usage, whatever the provider, so the spans
+   * that the provider's SDK or an instrumentation of it would start inside the call (the Anthropic
+   * SDK's `anthropic.messages.create`, with its own `gen_ai.usage.*`) are suppressed: the call runs
+   * (`within`, `iterateWithin`) in this span's context with tracing suppressed, and a dashboard
+   * that sums chat spans counts each token once.
+   */
   chat(model: LanguageModel, call: LanguageModelCall): TracedSpan {
     const span = this.child(
       `chat ${model.modelId}`,
       {
         "gen_ai.operation.name": "chat",
         ...modelAttributes(model),
+        ...serverAttributes(model.baseURL),
         "gen_ai.request.temperature": call.temperature,
         "gen_ai.request.max_tokens": call.maxOutputTokens,
         "agentcore.step": ++this.steps,
       },
       KIND_CLIENT,
+      true,
     );
     if (this.settings.recordInputs && span.recording) {
       span.set({
-        "gen_ai.system_instructions": call.system,
-        "gen_ai.input.messages": JSON.stringify(tracedMessages(call.messages)),
+        "gen_ai.system_instructions": call.system ? genAISystemInstructions(call.system) : undefined,
+        "gen_ai.input.messages": genAIInputMessages(call.messages),
       });
     }
     return span;
@@ -149,19 +173,16 @@ export class RunTrace {
   endChat(span: TracedSpan, model: LanguageModel, response: LanguageModelResult): void {
     if (this.settings.recordOutputs && span.recording) {
       span.set({
-        "gen_ai.output.messages": JSON.stringify([
-          {
-            role: "assistant",
-            content: response.text,
-            ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}),
-          },
-        ]),
+        "gen_ai.output.messages": genAIOutputMessages(
+          { content: response.text, toolCalls: response.toolCalls },
+          response.finishReason,
+        ),
       });
     }
     span.end({
       "gen_ai.response.model": response.response?.modelId ?? model.modelId,
       "gen_ai.response.id": response.response?.id,
-      "gen_ai.response.finish_reasons": [response.finishReason],
+      "gen_ai.response.finish_reasons": [genAIFinishReason(response.finishReason)],
       "gen_ai.usage.input_tokens": response.usage.inputTokens,
       "gen_ai.usage.output_tokens": response.usage.outputTokens,
     });
@@ -169,10 +190,12 @@ export class RunTrace {
 
   /** One tool call. */
   tool(toolCall: ToolCall): TracedSpan {
+    const tools = this.config.tools;
     const span = this.child(`execute_tool ${toolCall.name}`, {
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": toolCall.name,
       "gen_ai.tool.call.id": toolCall.id,
+      "gen_ai.tool.description": Object.hasOwn(tools, toolCall.name) ? tools[toolCall.name]!.description : undefined,
       "gen_ai.tool.type": "function",
       "agentcore.step": this.steps,
     });
@@ -181,10 +204,13 @@ export class RunTrace {
     return span;
   }
 
-  /** Ends a tool span; a failed call (sent back to the model as an error result) gets status ERROR. */
+  /**
+   * Ends a tool span; a failed call (sent back to the model as an error result) gets status ERROR,
+   * `error.type` naming what failed (the class of the error `execute` threw).
+   */
   endTool(span: TracedSpan, outcome: ToolCallOutcome): void {
     if (this.settings.recordOutputs && span.recording) span.set({ "gen_ai.tool.call.result": outcome.content });
-    if (outcome.isError) span.fail(new ToolCallFailure(outcome.content));
+    if (outcome.isError) span.fail(new ToolCallFailure(outcome.errorType ?? "ToolCallError", outcome.content));
     else span.end();
   }
 
@@ -197,12 +223,12 @@ export class RunTrace {
   }
 
   /** Ends the run's span with its result, closing any span still open. */
-  succeed(result: AgentResult): void {
+  succeed(result: TracedResult): void {
     this.closeOpen((span) => span.end());
     if (this.settings.recordOutputs && this.root.recording)
-      this.root.set({ "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: result.text }]) });
+      this.root.set({ "gen_ai.output.messages": genAIOutputMessages({ content: result.text }, result.finishReason) });
     this.root.end({
-      "gen_ai.response.finish_reasons": [result.finishReason],
+      "gen_ai.response.finish_reasons": [genAIFinishReason(result.finishReason)],
       "gen_ai.usage.input_tokens": result.usage.inputTokens,
       "gen_ai.usage.output_tokens": result.usage.outputTokens,
       "agentcore.steps": result.steps.length,
@@ -224,7 +250,8 @@ export class RunTrace {
     this.root.cancel();
   }
 
-  private child(name: string, attributes: TelemetryAttributes, kind = KIND_INTERNAL): TracedSpan {
+  /** A span under the run's; `quiet`: the work run `within` it has tracing suppressed (the model call). */
+  private child(name: string, attributes: TelemetryAttributes, kind = KIND_INTERNAL, quiet = false): TracedSpan {
     const parent: TelemetryContext = this.root.context;
     const span = this.tracer.startSpan(
       name,
@@ -234,8 +261,13 @@ export class RunTrace {
       },
       parent,
     );
-    const traced = new TracedSpan(span, contextWithSpan(this.api, parent, span), this.api, (ended) =>
-      this.open.delete(ended),
+    const context = contextWithSpan(this.api, parent, span);
+    const traced = new TracedSpan(
+      span,
+      quiet ? suppressTracing(context) : context,
+      this.api,
+      (ended) => this.open.delete(ended),
+      recordsErrorText(this.settings),
     );
     this.open.add(traced);
     return traced;
@@ -246,9 +278,22 @@ export class RunTrace {
   }
 }
 
-/** A tool call that failed (its error went back to the model). */
+/** A tool call that failed (its error went back to the model), named after what failed. */
 class ToolCallFailure extends Error {
-  override readonly name = "ToolCallError";
+  constructor(
+    override readonly name: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Whether failures' messages go into spans: an error's text can hold a tool argument or a prompt a
+ * provider echoes, so only when inputs and outputs are both recorded; otherwise only its type.
+ */
+function recordsErrorText(settings: ResolvedTelemetry): boolean {
+  return settings.recordInputs && settings.recordOutputs;
 }
 
 function modelAttributes(model: LanguageModel): TelemetryAttributes {
@@ -259,18 +304,22 @@ function modelAttributes(model: LanguageModel): TelemetryAttributes {
   };
 }
 
+/** `server.address` and `server.port` of the API a model calls, from its base URL (the port its scheme implies when the URL has none). */
+function serverAttributes(baseURL: string | undefined): TelemetryAttributes {
+  if (baseURL === undefined) return {};
+  try {
+    const { hostname, port, protocol } = new URL(baseURL);
+    return {
+      "server.address": hostname.replace(/^\[(.*)\]$/, "$1"),
+      "server.port": port ? Number(port) : protocol === "http:" ? 80 : 443,
+    };
+  } catch {
+    return {};
+  }
+}
+
 function defined(attributes: TelemetryAttributes): TelemetryAttributes {
   const result: TelemetryAttributes = {};
   for (const key in attributes) if (attributes[key] !== undefined) result[key] = attributes[key];
   return result;
-}
-
-/** Messages for a span attribute: parts as text with placeholders (`describeContent`), never their bytes. */
-function tracedMessages(messages: readonly AgentMessage[]): readonly AgentMessage[] {
-  if (messages.every((message) => typeof message.content === "string")) return messages;
-  return messages.map((message) =>
-    typeof message.content === "string"
-      ? message
-      : ({ ...message, content: describeContent(message.content) } as AgentMessage),
-  );
 }

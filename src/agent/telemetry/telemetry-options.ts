@@ -61,7 +61,8 @@ export interface TelemetryOptions {
   /**
    * Record what goes in: the user input, the messages and system prompt sent to the model (facts
    * and recalled memories included), tool arguments, the recall query. As the AI SDK does, on by
-   * default; turn it off when traces must not hold user data. @default true
+   * default; turn it off when traces must not hold user data. With either option off, a failure is
+   * recorded by its type (`error.type`), without its message or stack. @default true
    */
   recordInputs?: boolean;
   /** Record what comes out: the model's answers, tool calls and tool results. @default true */

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { AbortError } from "../../errors/abort-error";
 import { APICallError } from "../../errors/api-call-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
-import type { MemoryProvider } from "../../providers/memory-provider";
+import type { RecallMemoryProvider } from "../../providers/memory-provider";
 import { InMemoryStore } from "../../stores/in-memory-store";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { tool } from "../../tools/tool";
@@ -69,7 +69,7 @@ const weather = tool({
   execute: async ({ city }) => ({ city, temperature: "22°C" }),
 });
 
-const recallProvider: MemoryProvider = {
+const recallProvider: RecallMemoryProvider = {
   type: "notes",
   read: async () => [{ id: "n1", content: "The user lives in Paris." }],
   write: async () => {},
@@ -147,8 +147,12 @@ describe("a traced run", () => {
       "gen_ai.usage.output_tokens": 13,
       "gen_ai.response.finish_reasons": ["stop"],
       "agentcore.steps": 2,
-      "gen_ai.input.messages": JSON.stringify([{ role: "user", content: "What is the weather in Paris?" }]),
-      "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: "It is 22°C in Paris." }]),
+      "gen_ai.input.messages": JSON.stringify([
+        { role: "user", parts: [{ type: "text", content: "What is the weather in Paris?" }] },
+      ]),
+      "gen_ai.output.messages": JSON.stringify([
+        { role: "assistant", parts: [{ type: "text", content: "It is 22°C in Paris." }], finish_reason: "stop" },
+      ]),
     });
     expect(root.status.code).toBe(0);
 
@@ -160,21 +164,43 @@ describe("a traced run", () => {
       "gen_ai.response.model": "gpt-test",
       "gen_ai.usage.input_tokens": 30,
       "gen_ai.usage.output_tokens": 5,
-      "gen_ai.response.finish_reasons": ["tool-calls"],
+      "gen_ai.response.finish_reasons": ["tool_call"],
       "agentcore.step": 1,
       "agentcore.session.id": "s1",
       "agentcore.function_id": "weather-chat",
     });
-    // Inputs and outputs are recorded by default: what the model was sent, the recalled memory included.
-    expect(firstChat!.attributes["gen_ai.system_instructions"]).toContain("The user lives in Paris.");
-    expect(JSON.parse(firstChat!.attributes["gen_ai.input.messages"] as string).at(-1)).toMatchObject({
-      role: "user",
-      content: "What is the weather in Paris?",
-    });
-    expect(JSON.parse(firstChat!.attributes["gen_ai.output.messages"] as string)[0].toolCalls[0]).toMatchObject({
-      id: "call_1",
-      name: "get_weather",
-    });
+    // Inputs and outputs are recorded by default, in the conventions' format: what the model was
+    // sent (the recalled memory included in the system instructions) and what it answered.
+    const instructions = JSON.parse(firstChat!.attributes["gen_ai.system_instructions"] as string);
+    expect(instructions).toEqual([{ type: "text", content: expect.stringContaining("The user lives in Paris.") }]);
+    expect(JSON.parse(firstChat!.attributes["gen_ai.input.messages"] as string)).toEqual([
+      { role: "user", parts: [{ type: "text", content: "What is the weather in Paris?" }] },
+    ]);
+    expect(JSON.parse(firstChat!.attributes["gen_ai.output.messages"] as string)).toEqual([
+      {
+        role: "assistant",
+        parts: [{ type: "tool_call", id: "call_1", name: "get_weather", arguments: { city: "Paris" } }],
+        finish_reason: "tool_call",
+      },
+    ]);
+    // The second call was sent the tool call and its result.
+    expect(JSON.parse(secondChat!.attributes["gen_ai.input.messages"] as string)).toEqual([
+      { role: "user", parts: [{ type: "text", content: "What is the weather in Paris?" }] },
+      {
+        role: "assistant",
+        parts: [{ type: "tool_call", id: "call_1", name: "get_weather", arguments: { city: "Paris" } }],
+      },
+      {
+        role: "tool",
+        parts: [
+          {
+            type: "tool_call_response",
+            id: "call_1",
+            response: JSON.stringify({ city: "Paris", temperature: "22°C" }),
+          },
+        ],
+      },
+    ]);
     expect(secondChat!.attributes).toMatchObject({
       "agentcore.step": 2,
       "gen_ai.response.finish_reasons": ["stop"],
@@ -186,6 +212,7 @@ describe("a traced run", () => {
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": "get_weather",
       "gen_ai.tool.call.id": "call_1",
+      "gen_ai.tool.description": "Current weather in a city",
       "gen_ai.tool.call.arguments": JSON.stringify({ city: "Paris" }),
       "gen_ai.tool.call.result": JSON.stringify({ city: "Paris", temperature: "22°C" }),
     });
@@ -245,6 +272,73 @@ describe("a traced run", () => {
     }
     expect(spans().map((span) => span.name)).toContain("execute_tool get_weather");
     expect(JSON.stringify(spans().map((span) => span.attributes))).not.toMatch(/Oslo|Cold/);
+  });
+
+  it("records a failure's type, not its text, when inputs and outputs are not recorded", async () => {
+    class QuotaError extends Error {}
+    const secret = "4111-1111-1111-1111";
+    const charge = tool({
+      description: "Charges a card",
+      parameters: z.object({ card: z.string() }),
+      execute: async ({ card }) => Promise.reject(new QuotaError(`card ${card} is over its limit`)),
+    });
+    const failingRecall: RecallMemoryProvider = {
+      type: "flaky",
+      read: async () => Promise.reject(new TypeError(`no index for "${secret}"`)),
+      write: async () => {},
+    };
+    const providerError = new APICallError({
+      message: `The prompt "Charge ${secret}" was refused.`,
+      statusCode: 400,
+      provider: "mock",
+      modelId: "mock-model",
+      isRetryable: false,
+    });
+    const model = () =>
+      new MockLanguageModel({
+        responses: [
+          { toolCalls: [{ name: "charge", arguments: { card: secret } }] },
+          { toolCalls: [{ name: "charge", arguments: { card: 42 } }] },
+          { error: providerError },
+        ],
+      });
+    for (const options of [
+      { recordInputs: false, recordOutputs: false },
+      { recordInputs: false },
+      { recordOutputs: false },
+    ]) {
+      const { tracer, spans, named, one } = recorder();
+      const agent = new Agent({
+        model: model(),
+        tools: { charge },
+        memoryProvider: failingRecall,
+        telemetry: { tracer, ...options },
+      });
+      await expect(agent.run(`Charge ${secret}`)).rejects.toBe(providerError);
+      // What the failures recorded: no message, no stack, with either option off.
+      const failures = JSON.stringify(spans().map((span) => ({ status: span.status, events: span.events })));
+      expect(failures).not.toMatch(/4111|over its limit|refused|no index|\.ts:/);
+      if (options.recordInputs === false && options.recordOutputs === false) {
+        expect(JSON.stringify(spans().map((span) => span.attributes))).not.toContain("4111");
+      }
+      const [thrown, invalid] = named("execute_tool charge");
+      expect(thrown!.status).toEqual({ code: 2, message: "QuotaError" });
+      expect(thrown!.attributes["error.type"]).toBe("QuotaError");
+      expect(exceptions(thrown!)[0]!.attributes).toEqual({ "exception.type": "QuotaError" });
+      expect(invalid!.attributes["error.type"]).toBe("InvalidToolInputError");
+      expect(one("agentcore.recall").attributes["error.type"]).toBe("TypeError");
+      const chat = named("chat mock-model").at(-1)!;
+      expect(chat.status).toEqual({ code: 2, message: "APICallError" });
+      expect(exceptions(chat)[0]!.attributes).toEqual({ "exception.type": "APICallError" });
+      expect(one("invoke_agent").attributes["error.type"]).toBe("APICallError");
+    }
+    // With both on (the default) the text is recorded, as before.
+    const { tracer, one, named } = recorder();
+    const agent = new Agent({ model: model(), tools: { charge }, telemetry: { tracer } });
+    await expect(agent.run(`Charge ${secret}`)).rejects.toBe(providerError);
+    expect(one("execute_tool charge").status.message).toContain(`card ${secret} is over its limit`);
+    expect(one("execute_tool charge").attributes["error.type"]).toBe("QuotaError");
+    expect(named("chat mock-model").at(-1)!.status.message).toBe(providerError.message);
   });
 
   it("ends an aborted run's spans with status ERROR, marked aborted, and records the write of what completed", async () => {
@@ -327,7 +421,7 @@ describe("a traced run", () => {
       parameters: z.object({}),
       execute: async () => Promise.reject(new Error("disk full")),
     });
-    const failingRecall: MemoryProvider = {
+    const failingRecall: RecallMemoryProvider = {
       type: "flaky",
       read: async () => Promise.reject(new Error("index offline")),
       write: async () => {},

@@ -1,8 +1,5 @@
-import type { AgentConfig } from "../agent-config";
-import type { AgentResult, AgentStreamPart } from "../agent-result";
-import type { TurnRun } from "../turn-run";
 import type { ResolvedTelemetry } from "./resolve-telemetry";
-import { RunTrace } from "./run-trace";
+import { RunTrace, type TracedAgent, type TracedResult, type TracedRun } from "./run-trace";
 
 /**
  * Runs `turn` inside the run's `invoke_agent` span (waiting for the session included), with
@@ -10,11 +7,11 @@ import { RunTrace } from "./run-trace";
  * open, always ends: with the result, with the error (an abort marked as one), or as cancelled
  * when the generator is closed before the run finished.
  */
-export async function* traceRun(
-  config: AgentConfig & { telemetry: ResolvedTelemetry },
-  run: TurnRun,
-  turn: (run: TurnRun) => AsyncGenerator<AgentStreamPart, AgentResult>,
-): AsyncGenerator<AgentStreamPart, AgentResult> {
+export async function* traceRun<Run extends TracedRun, Part, Result extends TracedResult>(
+  config: TracedAgent & { telemetry: ResolvedTelemetry },
+  run: Run,
+  turn: (run: Run & { trace: RunTrace }) => AsyncGenerator<Part, Result>,
+): AsyncGenerator<Part, Result> {
   const trace = await RunTrace.start(config.telemetry, config, run);
   let settled = false;
   try {

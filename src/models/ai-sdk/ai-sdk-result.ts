@@ -1,5 +1,6 @@
 import type { ToolCall } from "../../messages/agent-message";
 import type { FinishReason, LanguageModelResult, LanguageModelUsage } from "../language-model";
+import { boundToolArguments } from "../../messages/tool-arguments-depth";
 import { parseToolArguments } from "../parse-tool-arguments";
 import type { AISDKGenerateResult, AISDKPart } from "./ai-sdk-types";
 
@@ -45,7 +46,8 @@ function tokenCount(value: unknown): number {
 /**
  * A tool call of the model for agentcore to run (`tool-call` content or stream part), or
  * `undefined` for one the provider ran itself (`providerExecuted`) or one without an id or name.
- * The input arrives as JSON text; invalid JSON becomes `{}` (see `parseToolArguments`).
+ * The input arrives as JSON text; invalid JSON becomes `{}`, too deep `ARGUMENTS_TOO_DEEP` (see
+ * `parseToolArguments`).
  */
 export function convertAISDKToolCall(part: AISDKPart): ToolCall | undefined {
   const { toolCallId, toolName, input, providerExecuted } = part as {
@@ -66,7 +68,7 @@ export function convertAISDKToolCall(part: AISDKPart): ToolCall | undefined {
     typeof input === "string"
       ? parseToolArguments(input)
       : input !== null && typeof input === "object" && !Array.isArray(input)
-        ? (input as Record<string, unknown>)
+        ? boundToolArguments(input as Record<string, unknown>)
         : {};
   return { id: toolCallId, name: toolName, arguments: argumentsObject };
 }

@@ -8,7 +8,7 @@ import { InMemoryStore } from "../../stores/in-memory-store";
 import { streamText } from "../../streaming/stream-text";
 import { SummaryMemory } from "../../strategies/summary-memory";
 import { MockLanguageModel } from "../../testing/mock-language-model";
-import { registerProvider, resolveLanguageModel, unregisterProvider } from "../model-registry";
+import { registerProvider, resolveLanguageModel, unregisterProvider } from "../registry/model-registry";
 import { fromAISDK } from "./from-ai-sdk";
 
 const usageV2 = (input: number, output: number) => ({

@@ -11,6 +11,8 @@ import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-t
 export interface AnthropicMessagesConfig {
   provider: string;
   getClient: () => Promise<Anthropic>;
+  /** The API root the client calls (read when asked: the environment may change before the first call). */
+  baseURL?: () => string;
   /** `max_tokens` when the call sets no `maxOutputTokens`. @default by model family */
   defaultMaxTokens?: (modelId: string) => number;
 }
@@ -28,6 +30,10 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
     this.modelId = modelId;
     this.provider = config.provider;
     this.config = config;
+  }
+
+  get baseURL(): string | undefined {
+    return this.config.baseURL?.();
   }
 
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {

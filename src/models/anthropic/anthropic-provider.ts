@@ -62,6 +62,7 @@ export function createAnthropic(settings: AnthropicProviderSettings = {}): Anthr
   const config = {
     provider: "anthropic",
     getClient,
+    baseURL: () => settings.baseURL ?? readEnv("ANTHROPIC_BASE_URL") ?? "https://api.anthropic.com",
     defaultMaxTokens:
       typeof defaultMaxTokens === "number" ? () => defaultMaxTokens : (defaultMaxTokens ?? defaultAnthropicMaxTokens),
   };

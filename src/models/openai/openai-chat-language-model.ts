@@ -19,6 +19,8 @@ export interface OpenAIChatConfig {
   provider: string;
   /** The provider's SDK client, created once on first use. */
   getClient: () => Promise<OpenAI>;
+  /** The API root the client calls (read when asked: the environment may change before the first call). */
+  baseURL?: () => string;
   /** The request field that carries `maxOutputTokens`. */
   maxTokensField: "max_completion_tokens" | "max_tokens";
   /** Sends `stream_options: { include_usage: true }` so streams report usage. */
@@ -42,6 +44,10 @@ export class OpenAIChatLanguageModel implements LanguageModel {
     this.modelId = modelId;
     this.provider = config.provider;
     this.config = config;
+  }
+
+  get baseURL(): string | undefined {
+    return this.config.baseURL?.();
   }
 
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {

@@ -99,6 +99,7 @@ export function createOpenAIProvider(
   const chatConfig = {
     provider: internals.name,
     getClient,
+    baseURL: () => settings.baseURL ?? readEnv("OPENAI_BASE_URL") ?? DEFAULT_OPENAI_URL,
     maxTokensField: internals.maxTokensField,
     includeStreamUsage: internals.includeStreamUsage,
     apiKeyVariable: internals.apiKeyVariable,

@@ -18,7 +18,8 @@ export class AtomicWriter {
     this.directory = dirname(path);
   }
 
-  async write(target: string, content: string | Buffer): Promise<void> {
+  /** `fence`, when given, is called right before the rename: a throw leaves `target` untouched. */
+  async write(target: string, content: string | Buffer, fence?: () => void): Promise<void> {
     const temp = `${this.path}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
     const handle = await open(temp, "wx");
     try {
@@ -28,6 +29,7 @@ export class AtomicWriter {
       await handle.close();
     }
     try {
+      fence?.();
       await rename(temp, target);
     } catch (error) {
       await unlink(temp).catch(() => {});

@@ -12,6 +12,7 @@ import type {
 } from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateMessageIds } from "../../messages/message-ids";
 import { copyMessages } from "../../messages/copy-messages";
 import { tailLimit } from "../tail-limit";
 import { newestSummaries, summaryCount } from "../summary-count";
@@ -67,8 +68,8 @@ const optionAliases: Record<string, string> = {
  *   Anything else that does not parse is corruption too: a `CorruptStoreError` is
  *   thrown, a copy is kept at `<file>.corrupt-<hash>`, and the file is left in place so no
  *   process ever starts over from an empty history by mistake.
- * - `path.lock` (proper-lockfile, refreshed while held, broken when stale) serialises writers
- *   across processes; in a process, writes also queue on a promise chain. Reads take no file
+ * - `path.lock` (a lock file refreshed while held, taken over atomically when stale: see
+ *   `LockFile`) serialises writers across processes; in a process, writes also queue on a promise chain. Reads take no file
  *   lock, but queue on the same chain (concurrent reads share one refresh): two refreshes, or a
  *   refresh and a write, interleaving would apply the same journal lines twice.
  *
@@ -141,6 +142,7 @@ export class FileMemoryStore implements MemoryStore {
   /** `appendMessages`; `sync: false` leaves the fsync to the run's next durable write (see `FileTurnFolding`). */
   private async append(sessionId: string, messages: AgentMessage[], sync: boolean): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     if (messages.length === 0) return;
     const copy = copyMessages(messages);
     await this.engine.write(
@@ -157,25 +159,34 @@ export class FileMemoryStore implements MemoryStore {
         });
         return fresh.length === 0 ? undefined : { op: "append", session: sessionId, messages: fresh, at: Date.now() };
       },
-      { sync },
+      { sync, fenced: true },
     );
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const copy = copyMessages(messages);
-    await this.engine.write("setMessages", sessionId, () => ({
-      op: "set",
-      session: sessionId,
-      messages: copy,
-      at: Date.now(),
-    }));
+    await this.engine.write(
+      "setMessages",
+      sessionId,
+      () => ({
+        op: "set",
+        session: sessionId,
+        messages: copy,
+        at: Date.now(),
+      }),
+      { fenced: true },
+    );
   }
 
   async clearMessages(sessionId: string): Promise<void> {
     validateSessionId(sessionId);
-    await this.engine.write("clearMessages", sessionId, (state) =>
-      state.sessions.has(sessionId) ? { op: "clear", session: sessionId } : undefined,
+    await this.engine.write(
+      "clearMessages",
+      sessionId,
+      (state) => (state.sessions.has(sessionId) ? { op: "clear", session: sessionId } : undefined),
+      { fenced: true },
     );
   }
 
@@ -215,13 +226,18 @@ export class FileMemoryStore implements MemoryStore {
 
   async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
     validateSessionId(sessionId);
-    await this.engine.write("updateSession", sessionId, () => ({
-      op: "meta",
-      session: sessionId,
-      ...(metadata.agentName === undefined ? {} : { agentName: metadata.agentName }),
-      ...(metadata.tags === undefined ? {} : { tags: [...metadata.tags] }),
-      at: Date.now(),
-    }));
+    await this.engine.write(
+      "updateSession",
+      sessionId,
+      () => ({
+        op: "meta",
+        session: sessionId,
+        ...(metadata.agentName === undefined ? {} : { agentName: metadata.agentName }),
+        ...(metadata.tags === undefined ? {} : { tags: [...metadata.tags] }),
+        at: Date.now(),
+      }),
+      { fenced: true },
+    );
   }
 
   async entries(): Promise<SessionEntry[]> {
@@ -248,16 +264,23 @@ export class FileMemoryStore implements MemoryStore {
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
     validateSessionId(sessionId);
     const copy = structuredClone(record);
-    await this.engine.write("saveSummary", sessionId, (state) =>
-      state.sessions.get(sessionId)?.summaries.some((summary) => summary.id === copy.id)
-        ? undefined
-        : { op: "summary", session: sessionId, summary: copy, at: Date.now() },
+    await this.engine.write(
+      "saveSummary",
+      sessionId,
+      (state) =>
+        state.sessions.get(sessionId)?.summaries.some((summary) => summary.id === copy.id)
+          ? undefined
+          : { op: "summary", session: sessionId, summary: copy, at: Date.now() },
+      { fenced: true },
     );
   }
 
   /**
    * A cross-process lock on one session, held for a whole agent run. Its lock file is named by
-   * a hash of the id (`<path>.session-<sha256>.lock`), never by the id itself.
+   * a hash of the id (`<path>.session-<sha256>.lock`), never by the id itself. While it is held,
+   * this instance's writes to the session's messages, metadata and summaries are fenced: once the
+   * lock was lost (this process stalled past `staleLockMs` and another took the session), they are
+   * refused with `SessionLockLostError` and write nothing.
    */
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);

@@ -68,25 +68,39 @@ export class FileStoreEngine {
   /**
    * Under the lock: refresh, build the change from the current state, append it, maybe compact.
    * `sync: false` leaves the fsync of the line to `sync()` or the next synced write (see `JournalFile`).
+   * `fenced`: a write to `sessionId`'s records, refused with `SessionLockLostError` (nothing
+   * written) when this store held the session's lock and lost it. Every write is also refused,
+   * before anything reaches a file, when the writers' lock was lost while it waited (see `FileLock`).
    */
   async write(
     operation: string,
     sessionId: string | undefined,
     build: (state: FileState) => JournalOperation | undefined,
-    options: { sync?: boolean } = {},
+    options: { sync?: boolean; fenced?: boolean } = {},
   ): Promise<void> {
     try {
-      await this.lock.exclusive(operation, sessionId, async () => {
+      await this.lock.exclusive(operation, sessionId, async (writers) => {
+        const fence = () => {
+          if (options.fenced && sessionId !== undefined) this.lock.fenceSession(operation, sessionId);
+          writers.fence();
+        };
         if (!this.tempsCleaned) await this.removeLeftoverTemps();
         await this.refresh(true);
         const change = build(this.state);
         if (!change) return;
+        fence();
         // Files without the journal's `committed` field or without a snapshot (a new store, or one
         // written by an older version) are upgraded first, so a truncated or deleted journal is detected.
-        if (this.snapshot.missing || this.journal.legacy) await this.compact();
-        await this.journal.append(change, this.state.generation, options);
+        if (this.snapshot.missing || this.journal.legacy) await this.compact(fence);
+        await this.journal.append(change, this.state.generation, { sync: options.sync ?? true, fence });
         applyOperation(this.state, change);
-        if (this.journal.bytes >= Math.max(this.options.compactAfterBytes, this.snapshot.size)) await this.compact();
+        if (this.journal.bytes < Math.max(this.options.compactAfterBytes, this.snapshot.size)) return;
+        try {
+          await this.compact(writers.fence);
+        } catch (error) {
+          // The change is stored: a compaction stopped by a lost lock is the next writer's to do.
+          if (writers.isHeld()) throw error;
+        }
       });
     } catch (error) {
       throw this.storeError(operation, sessionId, error);
@@ -208,15 +222,15 @@ export class FileStoreEngine {
   }
 
   /** Folds the journal into a new snapshot of the next generation, then starts a fresh journal. */
-  private async compact(): Promise<void> {
+  private async compact(fence: () => void): Promise<void> {
     await this.removeLeftoverTemps();
     // A snapshot is never left without a journal beside it: that is how a deleted journal shows.
-    if (this.journal.missing) await this.journal.replace(this.state.generation);
+    if (this.journal.missing) await this.journal.replace(this.state.generation, fence);
     const generation = this.state.generation + 1;
-    await this.snapshot.write(this.state, generation);
+    await this.snapshot.write(this.state, generation, fence);
     // From here the new snapshot holds everything; the old journal (older generation) is ignored.
     this.state.generation = generation;
-    await this.journal.replace(generation);
+    await this.journal.replace(generation, fence);
   }
 
   private async removeLeftoverTemps(): Promise<void> {

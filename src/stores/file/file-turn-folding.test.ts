@@ -2,17 +2,20 @@
 // the model call without waiting for the disk, and the run's last durable write covers it. These
 // tests count the fdatasync calls (a spy on FileHandle's datasync) and check, on every path a run
 // can settle by, that the user message was written before the model call and synced before the
-// run settled.
+// run settled, by the run itself, before it released its session lock (the release syncs too, as
+// a backstop, which would hide a run that forgot). Timers are faked where a test is about one, so
+// no test races a timer against a sleep.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { Agent } from "../../agent/agent";
 import { AbortError } from "../../errors/abort-error";
 import { MockLanguageModel, type MockResponse } from "../../testing/mock-language-model";
 import { turnFolding } from "../turn-folding";
 import { FileMemoryStore } from "./file-memory-store";
+import { DEFERRED_SYNC_MS } from "./journal-file";
 
 const directory = mkdtempSync(join(tmpdir(), "agentcore-file-folding-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -21,6 +24,8 @@ const freshPath = () => join(directory, `sessions-${++files}.json`);
 
 /** Every fdatasync made through a FileHandle, with the size of the journal it was made on at that moment. */
 const syncs: { journalBytes: number | undefined }[] = [];
+/** "sync" for each fdatasync and "release" for each session lock release called (see `recordReleases`), in order. */
+const order: string[] = [];
 let watched: string | undefined;
 beforeAll(async () => {
   const handle = await open(join(directory, "probe"), "w");
@@ -29,16 +34,34 @@ beforeAll(async () => {
   const datasync = prototype.datasync;
   vi.spyOn(prototype, "datasync").mockImplementation(function (this: unknown) {
     syncs.push({ journalBytes: watched === undefined ? undefined : statSync(`${watched}.journal`).size });
+    order.push("sync");
     return datasync.call(this);
   });
 });
 afterEach(() => {
   syncs.length = 0;
+  order.length = 0;
   watched = undefined;
 });
 afterAll(() => vi.restoreAllMocks());
 
 const journalBytes = (path: string) => statSync(`${path}.journal`).size;
+
+/** Records in `order` the moment the agent calls the release of each session lock it takes on `store`. */
+function recordReleases(store: FileMemoryStore): void {
+  const folding = store[turnFolding];
+  const lock = folding.lockSessionReadingTail.bind(folding);
+  folding.lockSessionReadingTail = async (...args) => {
+    const locked = await lock(...args);
+    return {
+      ...locked,
+      release: () => {
+        order.push("release");
+        return locked.release();
+      },
+    };
+  };
+}
 
 /** An agent on a fresh file store (fsync on), after one turn (the first write of a store also creates its snapshot). */
 async function agentOnFile(responses: (call: unknown, index: number) => MockResponse | Promise<MockResponse>) {
@@ -52,7 +75,9 @@ async function agentOnFile(responses: (call: unknown, index: number) => MockResp
     sessionId: "s",
   });
   await agent.run("warm-up");
+  recordReleases(store);
   syncs.length = 0;
+  order.length = 0;
   watched = path;
   return { path, store, agent };
 }
@@ -80,7 +105,10 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
     });
     for (let turn = 1; turn <= 3; turn++) {
       syncs.length = 0;
+      order.length = 0;
       await agent.run(`question ${turn}`);
+      // The run's own sync, before it gives its session up: the release's backstop finds nothing left.
+      expect(order).toEqual(["sync", "release"]);
       // The user message was in the journal, for any process to read, before the model was called, not yet synced.
       expect(seenByModel).toEqual({ stored: expect.arrayContaining([`question ${turn}`]), syncs: 0 });
       expect(seenByModel!.stored).not.toContain(`answer ${turn}`);
@@ -97,6 +125,7 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
     );
     const before = journalBytes(path);
     await expect(agent.run("doomed question")).rejects.toThrow("provider down");
+    expect(order).toEqual(["sync", "release"]);
     expect(journalBytes(path)).toBeGreaterThan(before);
     expect(syncs).toEqual([{ journalBytes: journalBytes(path) }]);
     expect((await new FileMemoryStore(path).getMessages("s")).at(-1)?.content).toBe("doomed question");
@@ -112,6 +141,7 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
     await expect(agent.run({ input: "aborted question", signal: controller.signal })).rejects.toSatisfy(
       AbortError.isInstance,
     );
+    expect(order).toEqual(["sync", "release"]);
     expect(syncs).toEqual([{ journalBytes: journalBytes(path) }]);
     expect((await new FileMemoryStore(path).getMessages("s")).at(-1)?.content).toBe("aborted question");
   });
@@ -121,39 +151,64 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
     const stream = agent.stream("streamed question");
     for await (const _text of stream.textStream);
     await stream.response;
+    expect(order).toEqual(["sync", "release"]);
     expect(syncs).toEqual([{ journalBytes: journalBytes(path) }]);
   });
 
-  it("syncs a user message left waiting by a slow model after about a second, before the run ends", async () => {
-    let syncsDuringCall: number | undefined;
-    const { agent } = await agentOnFile(async (_call, index) => {
-      if (index > 0) {
-        await new Promise((resolve) => setTimeout(resolve, 1_400));
-        syncsDuringCall = syncs.length;
+  it("syncs a user message left waiting by a slow model once DEFERRED_SYNC_MS passed, while other runs keep the journal busy", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    let duringCall: { beforeBackstop: number; after: number; journalBytes: number } | undefined;
+    const { path, store, agent } = await agentOnFile(async (_call, index) => {
+      if (index === 0) return { text: "warm" };
+      // The model takes its time while other runs on this server write their own user messages
+      // every 150 ms: the journal's handle is never idle, so only the backstop can sync.
+      let elapsed = 0;
+      for (let step = 1; elapsed + 150 < DEFERRED_SYNC_MS; step++) {
+        await vi.advanceTimersByTimeAsync(150);
+        elapsed += 150;
+        await store[turnFolding].appendMessagesDeferringSync(`other-${step}`, [
+          { id: `o${step}`, role: "user", content: "another run's question" },
+        ]);
       }
+      const beforeBackstop = syncs.length;
+      await vi.advanceTimersByTimeAsync(DEFERRED_SYNC_MS - elapsed); // DEFERRED_SYNC_MS after the user message
+      await store.getMessages("s"); // queued behind the backstop's sync
+      duringCall = { beforeBackstop, after: syncs.length, journalBytes: journalBytes(path) };
       return { text: "slow answer" };
     });
     await agent.run("question for a slow model");
-    expect(syncsDuringCall).toBe(1); // the journal's idle timer
+    // Nothing synced before DEFERRED_SYNC_MS had passed; then one sync, covering every line written.
+    expect(duringCall).toMatchObject({ beforeBackstop: 0, after: 1 });
+    expect(syncs[0]).toEqual({ journalBytes: duringCall!.journalBytes });
     expect(syncs).toHaveLength(2); // and the answer's own
   });
 
-  it("syncs a deferred line within about a second even while more deferred lines keep coming", async () => {
-    const { store } = await watchedStore();
+  it("syncs a deferred line DEFERRED_SYNC_MS after it was written, however many deferred lines follow (the timer is not pushed back)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const { path, store } = await watchedStore();
     const release = await store.lockSession("s", { timeoutMs: 0 });
-    const started = Date.now();
-    let index = 0;
-    // Another deferred line every 150 ms (other runs starting on a busy server): no pause for an idle timer.
-    while (syncs.length === 0 && Date.now() - started < 2_500) {
-      await store[turnFolding].appendMessagesDeferringSync("s", [
-        { id: `d${++index}`, role: "user", content: `deferred ${index}` },
+    const defer = (index: number) =>
+      store[turnFolding].appendMessagesDeferringSync("s", [
+        { id: `d${index}`, role: "user", content: `deferred ${index}` },
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+    await defer(0);
+    // Another deferred line every 150 ms (other runs starting on a busy server): the handle is never idle.
+    let elapsed = 0;
+    for (let index = 1; elapsed + 150 < DEFERRED_SYNC_MS; index++) {
+      await vi.advanceTimersByTimeAsync(150);
+      elapsed += 150;
+      await defer(index);
     }
-    // A timer pushed back by each line would not have fired by the loop's end (2.5 s); the margin
-    // over "about a second" is for a loaded CI machine.
-    expect(syncs).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(2_400);
+    expect(syncs).toHaveLength(0); // not before DEFERRED_SYNC_MS
+    await vi.advanceTimersByTimeAsync(DEFERRED_SYNC_MS - elapsed);
+    await store.getMessages("s"); // queued behind the backstop's sync
+    expect(syncs).toEqual([{ journalBytes: journalBytes(path) }]);
     await release();
   });
 

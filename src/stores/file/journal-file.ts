@@ -27,7 +27,7 @@ const HEADER_READ = 256;
 /** Milliseconds the append handle stays open after the last append. */
 const IDLE_CLOSE_MS = 1_000;
 /** Milliseconds a line written without its sync waits at most for one (when nothing synced it before). */
-const DEFERRED_SYNC_MS = 1_000;
+export const DEFERRED_SYNC_MS = 1_000;
 
 /**
  * `<path>.journal`: JSON Lines, a header `{ format, generation, committed }` then one change per
@@ -215,11 +215,14 @@ export class JournalFile {
   async append(
     operation: JournalOperation,
     generation: number,
-    { sync = true }: { sync?: boolean } = {},
+    { sync = true, fence }: { sync?: boolean; fence?: () => void } = {},
   ): Promise<void> {
     const line = Buffer.from(`${serializeOperation(operation)}\n`, "utf8");
     try {
-      const handle = await this.prepare(generation);
+      const handle = await this.prepare(generation, fence);
+      // `fence` throws when the writer lost a lock it needs: checked synchronously, with no await
+      // between it and the write, so a refused write leaves nothing in the journal.
+      fence?.();
       // The writes are synchronous (a page-cache copy of a few hundred bytes); only the sync waits on the disk.
       writeFullySync(handle.fd, line, this.offset);
       this.written++;
@@ -284,10 +287,10 @@ export class JournalFile {
   }
 
   /** Replaces the journal with an empty one for `generation` (temp file and rename); the append handle then writes to the new file. */
-  async replace(generation: number): Promise<void> {
+  async replace(generation: number, fence?: () => void): Promise<void> {
     const header = journalHeader(generation);
     await this.closeHandle();
-    await this.writer.write(this.path, header);
+    await this.writer.write(this.path, header, fence);
     const handle = await open(this.path, "r+");
     let stats: Stats;
     try {
@@ -304,8 +307,8 @@ export class JournalFile {
   }
 
   /** Makes sure the journal exists for the current generation and ends with a whole line; returns the handle to append with. */
-  private async prepare(generation: number): Promise<FileHandle> {
-    if (this.ino === undefined || this.stale) await this.replace(generation);
+  private async prepare(generation: number, fence: (() => void) | undefined): Promise<FileHandle> {
+    if (this.ino === undefined || this.stale) await this.replace(generation, fence);
     if (this.handle === undefined || this.handleIno !== this.ino) {
       await this.closeHandle();
       const handle = await open(this.path, "r+");
@@ -324,6 +327,7 @@ export class JournalFile {
       }
     }
     if (this.size > this.offset) {
+      fence?.();
       await this.handle!.truncate(this.offset);
       this.size = this.offset;
     }

@@ -68,9 +68,9 @@ export class SnapshotFile {
     }
   }
 
-  /** Replaces the snapshot with `state` at `generation` (temp file, fsync, rename, directory fsync). */
-  async write(state: FileState, generation: number): Promise<void> {
-    await this.writer.write(this.path, serializeSnapshot(state, generation));
+  /** Replaces the snapshot with `state` at `generation` (temp file, fsync, `fence`, rename, directory fsync). */
+  async write(state: FileState, generation: number, fence?: () => void): Promise<void> {
+    await this.writer.write(this.path, serializeSnapshot(state, generation), fence);
     const handle = await open(this.path, "r");
     try {
       const stats = await handle.stat();

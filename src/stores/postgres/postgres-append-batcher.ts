@@ -1,4 +1,3 @@
-import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { PostgresTables } from "./postgres-schema";
 import { PostgresStatementBatcher } from "./postgres-statement-batcher";
@@ -9,6 +8,8 @@ export interface PendingAppend {
   sessionId: string;
   /** The messages, repeated ids already left out; at least one. */
   messages: AgentMessage[];
+  /** Their JSON, encoded before the append joins a batch (a value JSON cannot encode fails its own append alone). */
+  bodies: string[];
   /** The lease token the write must hold (null: not fenced). */
   token: string | null;
   /** Also delete that lease, in the same transaction (a run's last append). */
@@ -59,7 +60,7 @@ export class PostgresAppendBatcher {
     const fence = append.release && append.token !== null ? this.fences.fenceAndRelease(1, 6) : this.fences.fence(1, 6);
     const rows = await this.query(
       this.sql.append(fence),
-      this.sql.appendValues(append.sessionId, append.messages, append.token),
+      this.sql.appendValues(append.sessionId, append.messages, append.bodies, append.token),
     );
     return [{ session_id: append.sessionId, ok: rows[0]?.ok === true }];
   }
@@ -75,7 +76,12 @@ export class PostgresAppendBatcher {
     const locks = this.fences.table;
     const sorted = [...appends].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
     const items = sorted.flatMap((append, index) =>
-      append.messages.map((message, position) => ({ index: index + 1, position: position + 1, message })),
+      append.messages.map((message, position) => ({
+        index: index + 1,
+        position: position + 1,
+        id: message.id ?? null,
+        body: append.bodies[position]!,
+      })),
     );
     return this.query(
       `WITH input AS (
@@ -109,8 +115,8 @@ export class PostgresAppendBatcher {
         Date.now(),
         items.map((item) => item.index),
         items.map((item) => item.position),
-        items.map((item) => item.message.id ?? null),
-        items.map((item) => stringifyStoredMessage(item.message)),
+        items.map((item) => item.id),
+        items.map((item) => item.body),
       ],
     );
   }

@@ -1,6 +1,4 @@
-import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import type { Pool } from "pg";
-import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type {
   Fact,
@@ -12,6 +10,7 @@ import type {
   SummaryRecord,
 } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateMessageIds } from "../../messages/message-ids";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
@@ -85,12 +84,15 @@ export class PostgresMemoryStore implements MemoryStore {
     this[turnFolding] = new PostgresTurnFolding(
       this.leases,
       this.sql,
-      run,
+      async <Row extends object>(sql: string, values: unknown[]) => {
+        await this.statements.ensureReady();
+        return (await this.pool.query(this.statements.statement(sql, values))).rows as Row[];
+      },
       {
         readTail: (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit),
         append: (sessionId, messages, release) => this.appendFresh(sessionId, messages, release),
       },
-      (error) => isConnectionError(StoreError.isInstance(error) ? error.cause : error),
+      isConnectionError,
     );
   }
 
@@ -144,6 +146,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const fresh = uniqueById(messages);
     if (fresh.length === 0) return;
     await this.appendFresh(sessionId, fresh, false);
@@ -157,11 +160,12 @@ export class PostgresMemoryStore implements MemoryStore {
    * it. Resolves to whether it released the lease.
    */
   private async appendFresh(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean> {
+    const bodies = this.sql.encode(sessionId, messages, "appendMessages");
     await this.statements.ensureReady();
     const token = this.leases.tokenOf(sessionId);
     let ok: boolean;
     try {
-      ok = await this.appends.append({ sessionId, messages, token, release: release && token !== null });
+      ok = await this.appends.append({ sessionId, messages, bodies, token, release: release && token !== null });
     } catch (error) {
       throw postgresStoreError(store, "appendMessages", sessionId, error);
     }
@@ -173,15 +177,17 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const t = this.tables;
     // Stored exactly as given; a repeated id keeps its first occurrence (ids are unique per session).
     const seen = new Set<string>();
+    const bodies = this.sql.encode(sessionId, messages, "setMessages");
     const rows = messages.flatMap((message, index) => {
       if (message.id !== undefined) {
         if (seen.has(message.id)) return [];
         seen.add(message.id);
       }
-      return [{ seq: index, id: message.id ?? null, body: stringifyStoredMessage(message) }];
+      return [{ seq: index, id: message.id ?? null, body: bodies[index]! }];
     });
     await this.statements.transaction("setMessages", sessionId, async (client) => {
       const fenced = await client.query<{ ok: boolean }>(`WITH ${this.leases.fence(1, 2)} SELECT ok FROM permitted`, [

@@ -67,7 +67,16 @@ export class PostgresSessionLeases {
     attempt: (token: string) => Promise<T | undefined>,
   ): Promise<{ release: () => Promise<void>; value: T }> {
     const token = randomUUID();
-    const value = await pollLock(sessionId, timeoutMs, () => attempt(token), signal);
+    const value = await pollLock(
+      sessionId,
+      timeoutMs,
+      () =>
+        attempt(token).catch(async (error: unknown) => {
+          await this.forget(sessionId, token);
+          throw error;
+        }),
+      signal,
+    );
     this.held.set(sessionId, token);
     const release = holdLease({
       leaseMs: this.leaseMs,
@@ -95,6 +104,28 @@ export class PostgresSessionLeases {
       },
     });
     return { release, value };
+  }
+
+  /**
+   * Deletes the lease a failed take may have taken: the take can fail after its statement committed
+   * (the connection died before the answer came back), and its token is known to no one else. A
+   * delete that fails is retried in the background, as a release is, until it lands or the lease
+   * has run out; the caller waits for the first try only.
+   */
+  private async forget(sessionId: string, token: string): Promise<void> {
+    const remove = async () => {
+      await this.run(
+        "unlockSession",
+        sessionId,
+        `DELETE FROM ${this.table} USING ${asyncCommit} WHERE session_id = $1 AND token = $2`,
+        [sessionId, token],
+      );
+    };
+    try {
+      await remove();
+    } catch {
+      void holdLease({ leaseMs: this.leaseMs, renew: () => false, release: remove })();
+    }
   }
 
   /**

@@ -9,7 +9,10 @@ const MAX_BATCH = 64;
  * wait is bounded by one statement (at most `maxInFlight` run at a time). One statement holds at
  * most one request per session, so requests to a session keep their order. A batch that fails for
  * another reason than its connection is retried one request at a time (it rolled back whole), so
- * one bad request never fails the others.
+ * one bad request never fails the others. `send` must throw only for the statement: what fails one
+ * request alone (encoding its values, parsing what it read) is done by that request's caller,
+ * before `submit` or after its answer, since any other error is taken for a lost connection and
+ * rejects the whole batch.
  */
 export class PostgresStatementBatcher<Request extends { sessionId: string }, Answer> {
   private readonly waiting: {

@@ -5,6 +5,7 @@ import { tailLimit } from "../tail-limit";
 import type { TurnFolding } from "../turn-folding";
 import type { PostgresSessionLeases } from "./postgres-session-leases";
 import { PostgresStatementBatcher } from "./postgres-statement-batcher";
+import { postgresStoreError } from "./postgres-statements";
 import { uniqueById, type PostgresTurnSql, type TailRow } from "./postgres-turn-sql";
 
 /** One run's take of a session's lease with its tail read. */
@@ -14,12 +15,11 @@ interface LeaseTake {
   limit: number;
 }
 
-type Run = <Row extends object>(
-  operation: string,
-  sessionId: string | undefined,
-  sql: string,
-  values: unknown[],
-) => Promise<Row[]>;
+/** Runs one statement once the tables are ready; its failure is PostgreSQL's own (not yet a StoreError). */
+type Query = <Row extends object>(sql: string, values: unknown[]) => Promise<Row[]>;
+
+/** The rows a take read: the tail when the snapshot showed no holder (`TailRow[]`), null to read it again, undefined when the lease is held elsewhere. */
+type TakeRows = TailRow[] | null | undefined;
 
 /**
  * A `PostgresMemoryStore`'s folded turn statements (see `TurnFolding`): a run takes its lease and
@@ -32,12 +32,12 @@ type Run = <Row extends object>(
  */
 export class PostgresTurnFolding implements TurnFolding {
   /** Lease takes of different sessions sent together go in one statement (see `takeMany`). */
-  private readonly takes: PostgresStatementBatcher<LeaseTake, MessageTail | null | undefined>;
+  private readonly takes: PostgresStatementBatcher<LeaseTake, TakeRows>;
 
   constructor(
     private readonly leases: PostgresSessionLeases,
     private readonly sql: PostgresTurnSql,
-    private readonly run: Run,
+    private readonly query: Query,
     private readonly store: {
       readTail(sessionId: string, limit: number): Promise<MessageTail>;
       /** The store's append of messages without repeated ids; `release`: also release the lease held. Resolves to whether it released. */
@@ -45,7 +45,7 @@ export class PostgresTurnFolding implements TurnFolding {
     },
     isConnectionError: (error: unknown) => boolean,
   ) {
-    this.takes = new PostgresStatementBatcher<LeaseTake, MessageTail | null | undefined>(
+    this.takes = new PostgresStatementBatcher<LeaseTake, TakeRows>(
       async (takes) => (takes.length === 1 ? [await this.takeOne(takes[0]!)] : await this.takeMany(takes)),
       isConnectionError,
       1,
@@ -61,26 +61,22 @@ export class PostgresTurnFolding implements TurnFolding {
    * would have changed it, as every write of messages does). Null: read the tail again after the
    * lock (the snapshot may miss a holder's writes, or the session is not stored yet).
    */
-  private async takeOne({ sessionId, token, limit }: LeaseTake): Promise<MessageTail | null | undefined> {
+  private async takeOne({ sessionId, token, limit }: LeaseTake): Promise<TakeRows> {
     const t = this.sql.tables;
-    const rows = await this.run<TailRow & { fresh: boolean | null }>(
-      "lockSession",
-      sessionId,
+    const rows = await this.query<TailRow & { fresh: boolean | null }>(
       `WITH ${this.leases.acquireSql(1, 2, 3)},
        latest AS (SELECT s.xmin::text AS version FROM ${t.sessions} s, acquired WHERE s.session_id = $1 FOR SHARE OF s)
        ${this.sql.tail(4, `FROM acquired LEFT JOIN ${t.sessions} s ON s.session_id = $1`, { columns: ", (NOT EXISTS (SELECT 1 FROM prior) AND s.xmin::text = (SELECT version FROM latest)) AS fresh" })}`,
       [sessionId, token, this.leases.leaseMs, limit === Infinity ? null : limit],
     );
     if (rows.length === 0) return undefined;
-    return rows[0]!.fresh === true ? this.sql.parseTail(rows, sessionId, "getMessageTail") : null;
+    return rows[0]!.fresh === true ? rows : null;
   }
 
   /** `takeOne` for takes of different sessions, in one statement: each session's rows as `takeOne`'s, marked with its id. */
-  private async takeMany(takes: LeaseTake[]): Promise<(MessageTail | null | undefined)[]> {
+  private async takeMany(takes: LeaseTake[]): Promise<TakeRows[]> {
     const t = this.sql.tables;
-    const rows = await this.run<TailRow & { session_id: string; fresh: boolean | null }>(
-      "lockSession",
-      undefined,
+    const rows = await this.query<TailRow & { session_id: string; fresh: boolean | null }>(
       `WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) AS i(session_id, token, tail_limit)),
        ${this.leases.acquireManySql(4)},
        latest AS (SELECT s.session_id, s.xmin::text AS version FROM ${t.sessions} s JOIN acquired a ON s.session_id = a.session_id ORDER BY s.session_id FOR SHARE OF s)
@@ -106,7 +102,7 @@ export class PostgresTurnFolding implements TurnFolding {
     return takes.map(({ sessionId }) => {
       const own = bySession.get(sessionId);
       if (own === undefined) return undefined;
-      return own[0]!.fresh === true ? this.sql.parseTail(own, sessionId, "getMessageTail") : null;
+      return own[0]!.fresh === true ? own : null;
     });
   }
 
@@ -118,11 +114,15 @@ export class PostgresTurnFolding implements TurnFolding {
     validateSessionId(sessionId);
     const count = tailLimit(limit, "PostgresMemoryStore", "lockSession");
     const { release, value } = await this.leases.acquireWith(sessionId, options, (token) =>
-      this.takes.submit({ sessionId, token, limit: count }),
+      // A failure of a shared statement names this take's session (a failed take's lease is released by `acquireWith`).
+      this.takes.submit({ sessionId, token, limit: count }).catch((error: unknown) => {
+        throw postgresStoreError("PostgresMemoryStore", "lockSession", sessionId, error);
+      }),
     );
-    if (value !== null) return { release, tail: value };
-    // The snapshot may miss a holder's writes: read the tail after the lock.
     try {
+      // The tail is parsed here, by its own run: a bad record fails this run alone, and its lease is released.
+      if (value !== null) return { release, tail: this.sql.parseTail(value, sessionId, "getMessageTail") };
+      // The snapshot may miss a holder's writes: read the tail after the lock.
       return { release, tail: await this.store.readTail(sessionId, count) };
     } catch (error) {
       await release().catch(() => {});

@@ -1,7 +1,6 @@
-import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { MessageTail } from "../memory-store";
-import { parseStoredJson, parseStoredMessage } from "../stored-json";
+import { encodeStoredMessageJson, parseStoredMessage } from "../stored-json";
 import type { PostgresTables } from "./postgres-schema";
 
 /** A row of a tail read: the session's count, and one message body (null for a session without messages, or limit 0). */
@@ -72,16 +71,16 @@ export class PostgresTurnSql {
        SELECT ok FROM permitted`;
   }
 
-  /** The values of `append` ($1–$5), then `token` ($6). */
-  appendValues(sessionId: string, messages: AgentMessage[], token: string | null): unknown[] {
-    return [
-      sessionId,
-      Date.now(),
-      messages.length,
-      messages.map((message) => message.id ?? null),
-      messages.map((message) => stringifyStoredMessage(message)),
-      token,
-    ];
+  /** The values of `append` ($1–$5) for the messages and their JSON (`encode`), then `token` ($6). */
+  appendValues(sessionId: string, messages: AgentMessage[], bodies: string[], token: string | null): unknown[] {
+    return [sessionId, Date.now(), messages.length, messages.map((message) => message.id ?? null), bodies, token];
+  }
+
+  /** The JSON of messages to store; one JSON cannot encode is a StoreError naming it and its session. */
+  encode(sessionId: string, messages: AgentMessage[], operation: string): string[] {
+    return messages.map((message, index) =>
+      encodeStoredMessageJson(message, { store: this.store, operation, sessionId, record: `message ${index}` }),
+    );
   }
 }
 

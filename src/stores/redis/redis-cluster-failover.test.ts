@@ -8,7 +8,7 @@ import { Agent } from "../../agent/agent";
 import { StoreError } from "../../errors/store-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import { MockLanguageModel } from "../../testing/mock-language-model";
-import { sortedSetCommands } from "./redis-commands";
+import { IoredisTransport } from "./ioredis-transport";
 import { RedisMemoryStore } from "./redis-memory-store";
 import { RedisSessionIndex } from "./redis-session-index";
 
@@ -170,7 +170,7 @@ if (cluster) {
       // Sessions of three kinds: on the dying master; on another master but indexed on the dying
       // one (every turn also writes the session index); on other masters and indexed there.
       type Kind = "on the dead master" | "indexed on the dead master" | "elsewhere";
-      const index = new RedisSessionIndex(sortedSetCommands(client), prefix);
+      const index = new RedisSessionIndex(new IoredisTransport(client, undefined), prefix);
       const slotOf = async (key: string) => Number(await client.call("CLUSTER", "KEYSLOT", key));
       const sessions: { id: string; kind: Kind }[] = [];
       for (let counter = 0; sessions.length < 6; counter++) {

@@ -55,8 +55,8 @@ if (cluster) {
     { requireCapabilities: "all" },
   );
   testMemoryStore(
-    "RedisMemoryStore on a Redis Cluster (ttl)",
-    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }),
+    "RedisMemoryStore on a Redis Cluster (ttlMs)",
+    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttlMs: 60_000 }),
     {
       requireCapabilities: "all",
     },

@@ -66,6 +66,11 @@ export function sessionScriptKeys(keys: RedisSessionKeys): string[] {
   return [keys.messages, keys.ids, keys.meta, keys.summaries, keys.summaryIds];
 }
 
+/** The KEYS of the fenced session scripts (append, replace): the session's five data keys, then its lock. */
+export function fencedScriptKeys(keys: RedisSessionKeys): string[] {
+  return [...sessionScriptKeys(keys), keys.lock];
+}
+
 /** The ARGV pairs of the append and replace scripts: ("" | "#" + id, json) per message. */
 export function messagesArguments(messages: AgentMessage[]): string[] {
   return messages.flatMap((message) => [
@@ -114,4 +119,19 @@ export function positiveMillisecondsOption(value: number | undefined, argument: 
     });
   }
   return Math.ceil(value);
+}
+
+/**
+ * Refuses the `ttl` option, renamed `ttlMs`: it was in milliseconds where Redis users expect
+ * seconds (`ttl: 3600` expired a conversation after 3.6 s), so an old `ttl` fails loudly.
+ */
+export function rejectRenamedTtl(store: string, options: object): void {
+  const value = (options as { ttl?: unknown }).ttl;
+  if (value === undefined) return;
+  const meant = typeof value === "number" && Number.isFinite(value) ? `ttl: ${value} meant ${value / 1000} s; ` : "";
+  throw new InvalidArgumentError({
+    argument: "ttl",
+    value,
+    message: `new ${store}() has no option "ttl" any more: it was renamed to ttlMs and is in milliseconds (Redis's own TTLs are in seconds). ${meant}for an hour pass ttlMs: 3_600_000.`,
+  });
 }

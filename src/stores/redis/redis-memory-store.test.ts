@@ -41,8 +41,8 @@ if (available) {
     { requireCapabilities: "all" },
   );
   testMemoryStore(
-    "RedisMemoryStore (ttl)",
-    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttl: 60_000 }),
+    "RedisMemoryStore (ttlMs)",
+    () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttlMs: 60_000 }),
     { requireCapabilities: "all" },
   );
 
@@ -123,7 +123,7 @@ if (available) {
     it("sets the ttl on every key of a session and refreshes it on every write", async () => {
       const client = newClient();
       const prefix = `${runPrefix}ttl-check:`;
-      const store = new RedisMemoryStore({ client, prefix, ttl: 60_000 });
+      const store = new RedisMemoryStore({ client, prefix, ttlMs: 60_000 });
       const sessionKeys = ["messages", "ids", "meta", "summaries", "summary-ids"].map(
         (suffix) => `${prefix}{s}:${suffix}`,
       );
@@ -203,9 +203,25 @@ if (available) {
         expect.objectContaining({ argument: "keyPrefix" }),
       );
       expect(() => new RedisMemoryStore({ client, tll: 5 } as never)).toThrow(
-        /no option "tll". Its options are: client, prefix, ttl, lockLeaseMs/,
+        /no option "tll". Its options are: client, prefix, ttlMs, lockLeaseMs/,
       );
-      expect(() => new RedisMemoryStore({ client, prefix: "ok:", ttl: undefined })).not.toThrow();
+      expect(() => new RedisMemoryStore({ client, prefix: "ok:", ttlMs: undefined })).not.toThrow();
+    });
+
+    it("refuses the old ttl option (it was in ms where Redis users expect seconds): renamed ttlMs, the message says how", () => {
+      const client = newClient();
+      const refused = (() => {
+        try {
+          new RedisMemoryStore({ client, ttl: 3600 } as never);
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(InvalidArgumentError.isInstance(refused) && refused.argument).toBe("ttl");
+      expect((refused as Error).message).toMatch(
+        /no option "ttl" any more: it was renamed to ttlMs and is in milliseconds .* ttl: 3600 meant 3\.6 s; for an hour pass ttlMs: 3_600_000\./,
+      );
+      expect(() => new RedisMemoryStore({ client, ttlMs: 3_600_000 })).not.toThrow();
     });
 
     it("lists the scopes that hold facts (an index set, never SCAN)", async () => {

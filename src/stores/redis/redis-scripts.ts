@@ -1,48 +1,56 @@
-// The Lua scripts of the Redis key layout (redis-layout.ts), shared by RedisMemoryStore (ioredis,
-// over TCP) and UpstashRedisMemoryStore (@upstash/redis, over HTTP): every write to a session is
-// one script, so it is atomic on both. Sources only: each store computes the SHA-1 for EVALSHA its
-// own way (node:crypto, or Web Crypto on the edge). Never change a script's behaviour for one
-// store only: both must read what the other wrote.
+// The Lua scripts of the Redis key layout (redis-layout.ts), run by the Redis stores' shared logic
+// (redis-store-core.ts) over both transports, ioredis over TCP and @upstash/redis over HTTP: every
+// write to a session is one script, so it is atomic on both. Sources only: each transport computes
+// the SHA-1 for EVALSHA its own way (node:crypto, or Web Crypto on the edge), and the Upstash one
+// wraps each script so its reply comes back as one JSON document (upstash-transport.ts).
 
 /**
- * The writes of an append, in Lua, shared by `appendScript` and `appendUnlockScript`: the
- * (id, json) pairs from ARGV[firstPair] on whose id is not yet stored are pushed (`added` counts
- * them), the meta hash's times set from ARGV[1], and the ttl ARGV[2] (0 = none) set on KEYS 1 to
- * `lastExpiring` (the session's five data keys: messages, ids, meta, summaries, summary ids).
+ * The fence of the session writes that a lock holder makes (`appendScript`, `replaceScript`), in
+ * Lua: KEYS[6] is the session's lock and ARGV[3] the writer's token ('' = the writer holds no
+ * lock: not fenced). A writer whose lock is no longer its own (its lease ran out, and another run
+ * may have taken the session) is refused before anything is written: `refused` is returned.
  */
-const appendWrites = (firstPair: number, lastExpiring: string) => `
+const fence = (refused: string) => `
+if ARGV[3] ~= '' and redis.call('GET', KEYS[6]) ~= ARGV[3] then return ${refused} end
+`;
+
+/** Sets the meta hash's times from ARGV[1] and the ttl ARGV[2] (0 = none) on the session's five data keys (never the lock). */
+const touchSession = `
+redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
+redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
+if tonumber(ARGV[2]) > 0 then
+  for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+end
+`;
+
+// KEYS: messages, ids, meta, summaries, summary ids, lock. ARGV: now, ttl (0 = none), token
+// ('' = not fenced), release ('1': then release the lock, still this token's), then pairs of
+// ("" | "#" + id, json). Appends the messages whose id is not yet stored, atomically, and returns
+// {added, released (1 or 0)}; {-1, 0} with nothing written when the token no longer holds the lock.
+export const appendScript = `${fence("{-1, 0}")}
 local added = 0
-for k = ${firstPair}, #ARGV, 2 do
+for k = 5, #ARGV, 2 do
   local id = ARGV[k]
   if id == '' or redis.call('SADD', KEYS[2], id) == 1 then
     redis.call('RPUSH', KEYS[1], ARGV[k + 1])
     added = added + 1
   end
 end
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, ${lastExpiring} do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
+${touchSession}
+local released = 0
+if ARGV[4] == '1' and ARGV[3] ~= '' then released = redis.call('DEL', KEYS[6]) end
+return {added, released}
 `;
 
-// KEYS: messages, ids, meta, summaries, summary ids. ARGV: now, ttl (0 = none), then pairs of
-// ("" | "#" + id, json). Appends the messages whose id is not yet stored, atomically.
-export const appendScript = `${appendWrites(3, "#KEYS")}return added
-`;
-
-// Same keys and arguments; replaces the history with exactly the given messages.
-export const replaceScript = `
+// KEYS as append. ARGV: now, ttl, token, then pairs. Replaces the history with exactly the given
+// messages; returns 1, or -1 with nothing written when the token no longer holds the lock.
+export const replaceScript = `${fence("-1")}
 redis.call('DEL', KEYS[1], KEYS[2])
-for k = 3, #ARGV, 2 do
+for k = 4, #ARGV, 2 do
   if ARGV[k] ~= '' then redis.call('SADD', KEYS[2], ARGV[k]) end
   redis.call('RPUSH', KEYS[1], ARGV[k + 1])
 end
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
+${touchSession}
 return 1
 `;
 
@@ -91,8 +99,20 @@ if tonumber(ARGV[2]) == 0 then return redis.call('DEL', KEYS[1]) end
 return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 `;
 
-// The folded turn of RedisMemoryStore (redis-turn-folding.ts; UpstashRedisMemoryStore does not use
-// them). Every key is the session's (one hash tag, one Cluster slot).
+// KEYS: messages. ARGV: the LRANGE start ("" reads no message). The list's length and its tail, in
+// one snapshot: {count, messages}.
+export const tailScript = `
+local items = {}
+if ARGV[1] ~= '' then items = redis.call('LRANGE', KEYS[1], ARGV[1], -1) end
+return {redis.call('LLEN', KEYS[1]), items}
+`;
+
+// KEYS: meta, messages. A session's metadata hash (flat) and message count, in one snapshot.
+export const sessionScript = `return {redis.call('HGETALL', KEYS[1]), redis.call('LLEN', KEYS[2])}`;
+
+// The folded turn (redis-turn-folding.ts): the lock and the tail in one script; the last append
+// releases the lock in its own script (`appendScript` with release '1'). Every key is the
+// session's (one hash tag, one Cluster slot).
 
 // KEYS: lock, messages. ARGV: token, lease, LRANGE start ("" = no messages: the count only). Takes
 // the session lock (SET NX PX, as lockSession) and, only when taken, reads the messages' count and
@@ -102,13 +122,4 @@ if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return nil 
 local total = redis.call('LLEN', KEYS[2])
 if ARGV[3] == '' then return {total, {}} end
 return {total, redis.call('LRANGE', KEYS[2], ARGV[3], -1)}
-`;
-
-// KEYS: messages, ids, meta, summaries, summary ids, lock. ARGV: now, ttl (0 = none), token, then
-// pairs of ("" | "#" + id, json). The append script's append (the same writes, the ttl on the same
-// five keys), then the release of the lock when it is still this token's (the renew script with
-// lease 0). Returns {added, released (1 or 0)}.
-export const appendUnlockScript = `${appendWrites(4, "5")}local released = 0
-if redis.call('GET', KEYS[6]) == ARGV[3] then released = redis.call('DEL', KEYS[6]) end
-return {added, released}
 `;

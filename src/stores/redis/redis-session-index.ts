@@ -1,17 +1,5 @@
-/**
- * The sorted-set commands the index needs, on whichever client the store has (ioredis, or
- * @upstash/redis over HTTP). Replies are Redis's own strings, never deserialized.
- */
-export interface SortedSetCommands {
-  /** `ZADD key [NX] score member`. */
-  add(key: string, score: number | string, member: string, options?: { onlyNew?: boolean }): Promise<unknown>;
-  /** `ZREM key member…` (at least one member). */
-  remove(key: string, members: string[]): Promise<unknown>;
-  /** `ZRANGE key start stop [WITHSCORES]`: members, or member, score, member, score… */
-  range(key: string, start: number, stop: number, withScores?: boolean): Promise<string[]>;
-  /** `ZRANGEBYSCORE key -inf (max`: the members scored below `max`. */
-  rangeBelow(key: string, max: number): Promise<string[]>;
-}
+import { stringListReply } from "./redis-replies";
+import type { RedisCommand, RedisTransport } from "./redis-transport";
 
 /**
  * How many sorted sets index the sessions. Fixed for good: a session's index key is a function of
@@ -37,7 +25,7 @@ export class RedisSessionIndex {
   private readonly shardKeys: string[];
 
   constructor(
-    private readonly commands: SortedSetCommands,
+    private readonly transport: RedisTransport,
     prefix: string,
   ) {
     this.legacyKey = `${prefix}sessions`;
@@ -51,7 +39,13 @@ export class RedisSessionIndex {
 
   /** Records a write to the session at `now`. */
   async add(sessionId: string, now: number): Promise<void> {
-    await this.commands.add(this.keyOf(sessionId), now, sessionId);
+    await this.transport.command(this.addCommand(sessionId, now));
+  }
+
+  /** The `ZADD` that records a write to the session at `now` (sent beside a session's write script). */
+  addCommand(sessionId: string, now: number | string, options?: { onlyNew?: boolean }): RedisCommand {
+    const key = this.keyOf(sessionId);
+    return options?.onlyNew ? ["ZADD", key, "NX", now, sessionId] : ["ZADD", key, now, sessionId];
   }
 
   /** Forgets sessions (from their shards, and from the legacy set). */
@@ -60,35 +54,43 @@ export class RedisSessionIndex {
     const byKey = new Map<string, string[]>();
     for (const id of sessionIds) byKey.set(this.keyOf(id), [...(byKey.get(this.keyOf(id)) ?? []), id]);
     await Promise.all([
-      ...[...byKey].map(([key, ids]) => this.commands.remove(key, ids)),
-      this.commands.remove(this.legacyKey, sessionIds),
+      ...[...byKey].map(([key, ids]) => this.transport.command(["ZREM", key, ...ids])),
+      this.transport.command(["ZREM", this.legacyKey, ...sessionIds]),
     ]);
   }
 
   /** Every indexed session id. */
   async all(): Promise<string[]> {
     await this.migrateLegacy();
-    return (await Promise.all(this.shardKeys.map((key) => this.commands.range(key, 0, -1)))).flat();
+    return (await Promise.all(this.shardKeys.map((key) => this.range("ZRANGE", key, [0, -1])))).flat();
   }
 
   /** The ids of the sessions whose last indexed write is before `time`. */
   async writtenBefore(time: number): Promise<string[]> {
     await this.migrateLegacy();
-    return (await Promise.all(this.shardKeys.map((key) => this.commands.rangeBelow(key, time)))).flat();
+    return (
+      await Promise.all(this.shardKeys.map((key) => this.range("ZRANGEBYSCORE", key, ["-inf", `(${time}`])))
+    ).flat();
+  }
+
+  /** A range read of one index set: its members (with their scores for WITHSCORES). */
+  private async range(command: string, key: string, args: (string | number)[]): Promise<string[]> {
+    const reply = await this.transport.read(command, key, args);
+    // WITHSCORES: a flat member, score… list (RESP2), or [member, score] pairs (some servers' replies to `call`).
+    return stringListReply(Array.isArray(reply) ? reply.flat() : reply, "the session index's members");
   }
 
   /** Moves the legacy single set's entries into their shards, a batch at a time, until it is empty. */
   private async migrateLegacy(): Promise<void> {
     for (;;) {
-      const flat = await this.commands.range(this.legacyKey, 0, 999, true);
+      const flat = await this.range("ZRANGE", this.legacyKey, [0, 999, "WITHSCORES"]);
       if (flat.length === 0) return;
       const entries: [string, string][] = [];
       for (let index = 0; index < flat.length; index += 2) entries.push([flat[index]!, flat[index + 1]!]);
-      await Promise.all(entries.map(([id, score]) => this.commands.add(this.keyOf(id), score, id, { onlyNew: true })));
-      await this.commands.remove(
-        this.legacyKey,
-        entries.map(([id]) => id),
+      await Promise.all(
+        entries.map(([id, score]) => this.transport.command(this.addCommand(id, score, { onlyNew: true }))),
       );
+      await this.transport.command(["ZREM", this.legacyKey, ...entries.map(([id]) => id)]);
     }
   }
 }

@@ -1,32 +1,32 @@
-import { randomUUID } from "node:crypto";
-import type { Cluster, Redis } from "ioredis";
+import { SessionBusyError } from "../../errors/session-busy-error";
 import { holdLease } from "../hold-lease";
 import type { SessionLockOptions } from "../memory-store";
 import { pollLock } from "../poll-lock";
-import { redisScript, type RedisCommands } from "./redis-commands";
 import { redisSessionKeys } from "./redis-layout";
-import { lockTailScript as lockTailSource, renewScript as renewSource } from "./redis-scripts";
+import { integerReply, tailReply, UnexpectedReplyError } from "./redis-replies";
+import { lockTailScript, renewScript } from "./redis-scripts";
+import type { RedisTransport } from "./redis-transport";
 
-const renewScript = redisScript(renewSource);
-const lockTailScript = redisScript(lockTailSource);
+/** Runs one request of a lock operation (the store's `call`: its errors, its request deadline, the signal). */
+type LockCall = <T>(sessionId: string, body: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
 
 /**
- * The session locks of a `RedisMemoryStore`: a session's `:lock` key holds its holder's token,
- * set with `SET NX PX` (or by the lock-and-tail script of the folded turn) and living `leaseMs`
+ * The session locks of the Redis stores: a session's `:lock` key holds its holder's token, set
+ * with `SET NX PX` (or by the lock-and-tail script of the folded turn) and living `leaseMs`
  * unless renewed. A timer renews each lock while it is held; the renewal and the release touch
  * the key only while it still holds this holder's token. The store remembers the token of each
- * lock this instance holds, so the run's last append can release it in its own script
- * (`appendReleasing`).
+ * lock this instance holds: its writes to that session are fenced by it (a holder whose lock was
+ * lost is refused), and the run's last append can release it in its own script.
  */
 export class RedisSessionLocks {
   /** Token of the session lock this store instance holds (or held until it was taken over), per session. */
   private readonly held = new Map<string, string>();
-  /** Tokens of locks released by a run's last append (`appendReleasing`) whose release function has not run yet. */
+  /** Tokens of locks released by a run's last append whose release function has not run yet. */
   private readonly releasedInline = new Set<string>();
 
   constructor(
-    private readonly client: Redis | Cluster,
-    private readonly commands: RedisCommands,
+    private readonly transport: RedisTransport,
+    private readonly call: LockCall,
     private readonly prefix: string,
     /** How long a lock lives without being renewed, in ms. */
     private readonly leaseMs: number,
@@ -35,9 +35,12 @@ export class RedisSessionLocks {
   /** `lockSession`: takes the lock with `SET NX PX`. */
   async acquire(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     const key = redisSessionKeys(this.prefix, sessionId).lock;
-    const taken = await this.acquireWith(sessionId, options, async (token) =>
-      (await this.client.set(key, token, "PX", this.leaseMs, "NX")) === "OK" ? true : undefined,
-    );
+    const taken = await this.acquireWith(sessionId, options, async (token) => {
+      const reply = await this.transport.command(["SET", key, token, "PX", this.leaseMs, "NX"]);
+      if (reply === "OK") return true;
+      if (reply === null) return undefined;
+      throw new UnexpectedReplyError('SET NX\'s "OK" or nil', reply);
+    });
     return taken.release;
   }
 
@@ -46,7 +49,8 @@ export class RedisSessionLocks {
    * (`SET NX PX`) and resolves to what it read, or undefined when the lock is held elsewhere;
    * retried until it takes it or `timeoutMs` passes. The lease is then renewed until the release,
    * which deletes the key only while it holds this token (and does nothing once the run's last
-   * append released it, see `appendReleasing`).
+   * append released it). A take whose answer never came (a timeout, an abort) may still have
+   * landed: it is given back.
    */
   async acquireWith<T>(
     sessionId: string,
@@ -54,13 +58,30 @@ export class RedisSessionLocks {
     attempt: (token: string) => Promise<T | undefined>,
   ): Promise<{ release: () => Promise<void>; value: T }> {
     const key = redisSessionKeys(this.prefix, sessionId).lock;
-    const token = randomUUID();
-    const value = await pollLock(sessionId, options.timeoutMs, () => attempt(token), options.signal);
+    const token = globalThis.crypto.randomUUID();
+    const renew = (leaseMs: number) =>
+      this.call(sessionId, async () =>
+        integerReply(
+          await this.transport.script(renewScript, [key], [token, String(leaseMs)]),
+          "the renew script's 0 or 1",
+        ),
+      );
+    let value: T;
+    try {
+      value = await pollLock(
+        sessionId,
+        options.timeoutMs,
+        () => this.call(sessionId, () => attempt(token), options.signal),
+        options.signal,
+      );
+    } catch (error) {
+      if (!SessionBusyError.isInstance(error)) void renew(0).catch(() => {});
+      throw error;
+    }
     this.held.set(sessionId, token);
-    const renew = (leaseMs: number) => this.commands.eval(renewScript, [key], [token, String(leaseMs)]);
     const release = holdLease({
       leaseMs: this.leaseMs,
-      renew: async () => !this.releasedInline.has(token) && Number(await renew(this.leaseMs)) === 1,
+      renew: async () => !this.releasedInline.has(token) && (await renew(this.leaseMs)) === 1,
       release: async () => {
         if (this.held.get(sessionId) === token) this.held.delete(sessionId);
         if (this.releasedInline.delete(token)) return; // released by the run's last append
@@ -79,12 +100,12 @@ export class RedisSessionLocks {
     const keys = redisSessionKeys(this.prefix, sessionId);
     // LRANGE's start: "" reads no message, "0" the whole list (an Infinity limit), else the last `count`.
     const start = count === 0 ? "" : count === Infinity ? "0" : String(-count);
-    const reply = (await this.commands.eval(
+    const reply = await this.transport.script(
       lockTailScript,
       [keys.lock, keys.messages],
       [token, String(this.leaseMs), start],
-    )) as [number, string[]] | null;
-    return reply === null ? undefined : { total: Number(reply[0]), raw: reply[1] };
+    );
+    return reply === null ? undefined : tailReply(reply);
   }
 
   /** The token of the lock this instance holds on the session, if any. */

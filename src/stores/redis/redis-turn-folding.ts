@@ -5,7 +5,7 @@ import { tailLimit } from "../tail-limit";
 import type { TurnFolding } from "../turn-folding";
 
 /**
- * A `RedisMemoryStore`'s folded turn (see `TurnFolding`): a run takes the session lock and reads
+ * A Redis store's folded turn (see `TurnFolding`): a run takes the session lock and reads
  * its tail in one Lua script, and its last append releases the lock in the same script, so a turn
  * is 3 round trips (lock and tail, the user message, the rest of the turn and the release) instead
  * of 5. Each keeps what the separate calls guarantee. The lock is the same key, token and lease

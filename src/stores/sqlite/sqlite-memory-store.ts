@@ -2,7 +2,6 @@ import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import { errorText } from "../../errors/error-text";
 import { holdLease } from "../hold-lease";
 import { randomUUID } from "node:crypto";
-import BetterSqlite3 from "better-sqlite3";
 import type { Database } from "better-sqlite3";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
@@ -18,7 +17,9 @@ import type {
 } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateMessageIds } from "../../messages/message-ids";
 import { rejectUnknownOptions } from "../reject-unknown-options";
+import { loadBetterSqlite3 } from "./load-better-sqlite3";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
@@ -96,9 +97,11 @@ export class SqliteMemoryStore implements MemoryStore {
       });
     }
     this.lockLeaseMs = resolved.lockLeaseMs ?? 30_000;
+    // Outside the try: a missing better-sqlite3 is its own error (the install command), not a bad path.
+    const BetterSqlite3 = typeof resolved.database === "string" ? loadBetterSqlite3() : undefined;
     try {
       this.ownsDatabase = typeof resolved.database === "string";
-      this.database = typeof resolved.database === "string" ? new BetterSqlite3(resolved.database) : resolved.database;
+      this.database = BetterSqlite3 ? new BetterSqlite3(resolved.database as string) : (resolved.database as Database);
     } catch (error) {
       throw new StoreError({
         store,
@@ -174,6 +177,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     if (messages.length === 0) return;
     const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
     this.write("appendMessages", sessionId, () => {
@@ -184,6 +188,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
+    validateMessageIds(messages);
     const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
     this.write("setMessages", sessionId, () => {
       this.touch(sessionId);

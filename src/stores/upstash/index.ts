@@ -1,2 +1,3 @@
 // agentcore/upstash: needs the optional peer `@upstash/redis`. Edge-safe (no Node built-in).
-export { UpstashRedisMemoryStore, type UpstashRedisMemoryStoreOptions } from "./upstash-redis-memory-store";
+export type { UpstashRedisMemoryStoreOptions } from "./upstash-options";
+export { UpstashRedisMemoryStore } from "./upstash-redis-memory-store";

@@ -51,8 +51,8 @@ if (available && bridge) {
     { requireCapabilities: "all" },
   );
   testMemoryStore(
-    "UpstashRedisMemoryStore (automaticDeserialization: false, ttl)",
-    () => new UpstashRedisMemoryStore({ client: raw, prefix: `${runPrefix}raw${counter++}:`, ttl: 60_000 }),
+    "UpstashRedisMemoryStore (automaticDeserialization: false, ttlMs)",
+    () => new UpstashRedisMemoryStore({ client: raw, prefix: `${runPrefix}raw${counter++}:`, ttlMs: 60_000 }),
     {
       requireCapabilities: "all",
     },
@@ -75,6 +75,25 @@ if (available && bridge) {
       expect(index![1]).toMatch(new RegExp(`^${runPrefix}wire:sessions:\\{\\d+\\}$`));
       expect(script!.slice(0, 1)).toEqual(["evalsha"]);
       expect(script![1]).toMatch(/^[0-9a-f]{40}$/);
+    });
+
+    it("folds an agent turn into 3 HTTP requests: lock and tail, the user message, the answer and the release", async () => {
+      const store = new UpstashRedisMemoryStore({ client: upstash(), prefix: `${runPrefix}trips:` });
+      const agent = new Agent({
+        model: new MockLanguageModel({ responses: [{ text: "a" }, { text: "b" }] }),
+        memoryStore: store,
+        memory: "sliding_window",
+        sessionId: "s",
+      });
+      await agent.run("one");
+      const before = bridge.requests.length;
+      await agent.run("two");
+      const sent = bridge.requests
+        .slice(before)
+        .map((request) => (request.body as string[][]).map((command) => command[0]));
+      expect(sent).toEqual([["evalsha"], ["zadd", "evalsha"], ["zadd", "evalsha"]]);
+      expect((await store.getMessages("s")).map((stored) => stored.content)).toEqual(["one", "a", "two", "b"]);
+      await (await store.lockSession("s", { timeoutMs: 0 }))(); // released by the last append
     });
 
     it("sends a script again with EVAL when the server does not have it (NOSCRIPT), for writes and reads", async () => {
@@ -194,7 +213,7 @@ if (available && bridge) {
       const client = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
       ioredis.push(client);
       const prefix = `${runPrefix}ttl-check:`;
-      const store = new UpstashRedisMemoryStore({ client: upstash(), prefix, ttl: 60_000 });
+      const store = new UpstashRedisMemoryStore({ client: upstash(), prefix, ttlMs: 60_000 });
       const keys = ["messages", "ids", "meta"].map((suffix) => `${prefix}{s}:${suffix}`);
       await store.appendMessages("s", [message("1")]);
       await store.setFact("s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
@@ -272,7 +291,13 @@ if (available && bridge) {
       expect(() => new UpstashRedisMemoryStore({ client: upstash(), prefix: "a{b" })).toThrow(
         expect.objectContaining({ argument: "prefix" }),
       );
-      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttl: -1 })).toThrow(
+      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttlMs: -1 })).toThrow(
+        expect.objectContaining({ argument: "ttlMs" }),
+      );
+      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttl: 3600 } as never)).toThrow(
+        /renamed to ttlMs and is in milliseconds .* ttl: 3600 meant 3\.6 s; for an hour pass ttlMs: 3_600_000/,
+      );
+      expect(() => new UpstashRedisMemoryStore({ client: upstash(), ttl: 3600 } as never)).toThrow(
         expect.objectContaining({ argument: "ttl" }),
       );
       const store = new UpstashRedisMemoryStore({ client: upstash(), prefix: `${runPrefix}ids:` });

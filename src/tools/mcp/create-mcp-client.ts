@@ -7,6 +7,12 @@ import { errorText } from "../../errors/error-text";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { MCPClientError } from "../../errors/mcp-client-error";
 import { MCPClient } from "./mcp-client";
+import {
+  type MCPElicitationHandler,
+  type MCPRoot,
+  type MCPSamplingOptions,
+  MCPServerRequests,
+} from "./mcp-server-requests";
 import { createTransport, isTransport, type MCPTransportOptions } from "./mcp-transport";
 
 const defaultTimeoutMs = 30_000;
@@ -38,6 +44,25 @@ export interface MCPClientOptions {
    * @default true
    */
   reconnect?: boolean;
+  /**
+   * Lets the server ask for a model completion (MCP sampling), answered by `model`, by default the
+   * model of the agent whose tool call is waiting on the server. Off unless given: the server's
+   * prompts then run on your model and your bill (README, "MCP capabilities").
+   */
+  sampling?: boolean | MCPSamplingOptions;
+  /**
+   * Lets the server ask the user a question (MCP elicitation, form mode): your function shows it
+   * and returns `{ action: "accept", content }`, `{ action: "decline" }` or `{ action: "cancel" }`.
+   * The call's timeout does not run while it waits. Off unless given.
+   */
+  elicitation?: MCPElicitationHandler;
+  /**
+   * The directories the server may work in (MCP roots, `file://` URIs). Change them later with
+   * `mcp.setRoots()`, which tells the server. Off unless given (give `[]` to set them later).
+   */
+  roots?: MCPRoot[];
+  /** Where warnings go (tools left out of `tools()`). @default console.warn */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -56,10 +81,14 @@ export async function createMCPClient(options: MCPClientOptions): Promise<MCPCli
       message: "reconnect must be true or false (default true).",
     });
   let name = options.name;
+  const requests = new MCPServerRequests(() => name!, options);
   const connect = async (signal?: AbortSignal): Promise<Client> => {
     const { transport, description } = await createTransport(options.transport);
     name ??= description;
-    const client = new Client(options.clientInfo ?? { name: "agentcore", version: "0.1.0" }, { capabilities: {} });
+    const client = new Client(options.clientInfo ?? { name: "agentcore", version: "0.1.0" }, {
+      capabilities: requests.capabilities(),
+    });
+    requests.attach(client);
     try {
       await client.connect(transport, { timeout: connectTimeoutMs, ...(signal ? { signal } : {}) });
     } catch (error) {
@@ -84,6 +113,8 @@ export async function createMCPClient(options: MCPClientOptions): Promise<MCPCli
   return new MCPClient(client, {
     name: name!,
     timeoutMs,
+    requests,
+    warn: options.onWarning ?? ((message) => console.warn(message)),
     ...(reusable ? { reopen: connect } : {}),
     cannotReopen: reconnect
       ? "; a transport object passed to createMCPClient cannot be reopened: create a new client"

@@ -1,25 +1,30 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ErrorCode, McpError, type Tool as MCPTool } from "@modelcontextprotocol/sdk/types.js";
+import { McpError, type Tool as MCPTool } from "@modelcontextprotocol/sdk/types.js";
 import { errorText } from "../../errors/error-text";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { MCPClientError } from "../../errors/mcp-client-error";
 import { jsonSchema } from "../json-schema";
-import { tool, type ToolSet } from "../tool";
-import { isValidToolName } from "../tool-definitions";
+import { type ToolExecutionContext, tool, type ToolSet } from "../tool";
+
+import { NO_SDK_TIMEOUT, startDeadline } from "./mcp-deadline";
+import {
+  type MCPPrompt,
+  type MCPPromptResult,
+  type MCPResource,
+  type MCPResourceContents,
+  toMCPPrompt,
+  toMCPPromptResult,
+  toMCPResource,
+  toMCPResourceContents,
+} from "./mcp-documents";
+import { isExpiredSession, mcpFailure } from "./mcp-failure";
+import type { MCPRoot, MCPServerRequests } from "./mcp-server-requests";
+import { callToolAsTask, TaskFailed } from "./mcp-task-call";
 import { mcpToolResultText, mcpToolResultValue } from "./mcp-tool-result";
+import { type MCPToolsOptions, toToolSet } from "./mcp-tool-set";
 
 /** Pages of `tools/list` read before the listing is taken as a loop. */
 const maxListPages = 1_000;
-
-export interface MCPToolsOptions {
-  /** Put before every tool name, to keep tools of several servers apart (`"github_"`). @default "" */
-  prefix?: string;
-  /**
-   * The name the model sees for a server's tool name (before `prefix`). Use it for names providers
-   * refuse (they take 1-64 letters, digits, "_" or "-"), e.g. `(name) => name.replaceAll(".", "_")`.
-   * @default the server's name
-   */
-  rename?: (name: string) => string;
-}
 
 /** A connected MCP server whose tools an agent can call. Make one with `createMCPClient()`. */
 export class MCPClient {
@@ -36,6 +41,8 @@ export class MCPClient {
   private connectionLost = false;
   private reconnecting: Promise<Client> | undefined;
   private readonly inFlight = new Map<Client, number>();
+  private readonly requests: MCPServerRequests;
+  private readonly warn: (message: string) => void;
 
   /** @internal Use `createMCPClient()`, which connects first. */
   constructor(
@@ -43,6 +50,8 @@ export class MCPClient {
     options: {
       name: string;
       timeoutMs: number;
+      requests: MCPServerRequests;
+      warn: (message: string) => void;
       reopen?: (signal: AbortSignal) => Promise<Client>;
       cannotReopen?: string;
     },
@@ -50,12 +59,14 @@ export class MCPClient {
     this.current = client;
     this.name = options.name;
     this.timeoutMs = options.timeoutMs;
+    this.requests = options.requests;
+    this.warn = options.warn;
     this.reopen = options.reopen;
     this.cannotReopen = options.cannotReopen ?? "";
     this.watch(client);
   }
 
-  /** The MCP SDK client of the current connection, for what agentcore does not wrap (resources, prompts). */
+  /** The MCP SDK client of the current connection, for what agentcore does not wrap (subscriptions, completions). */
   get client(): Client {
     return this.current;
   }
@@ -66,59 +77,122 @@ export class MCPClient {
    * (checked as `jsonSchema()` does before the call); its result is the server's content as text
    * or structured JSON (`isError` results, timeouts and lost connections reach the model as tool
    * errors). Throws an `MCPClientError` (`reason: "invalid-tools"`) for names providers refuse or
-   * that collide, naming them: fix with `rename` or `prefix`.
+   * that collide, naming them: fix with `rename` or `prefix`; and for input schemas that cannot
+   * check anything (a `$ref` loop that describes no deeper part of the input, see `jsonSchema()`).
+   * A tool the server runs only as a task (`execution.taskSupport: "required"`) is called through
+   * the SDK's task API; if the server does not offer tasks, it is left out with a warning.
    */
   async tools(options: MCPToolsOptions = {}): Promise<ToolSet> {
-    const listed = await this.listTools();
-    const tools: ToolSet = {};
-    const invalid: string[] = [];
-    const collisions: string[] = [];
-    for (const listedTool of listed) {
-      const name = `${options.prefix ?? ""}${options.rename ? options.rename(listedTool.name) : listedTool.name}`;
-      if (!isValidToolName(name))
-        invalid.push(name === listedTool.name ? `"${name}"` : `"${name}" (from "${listedTool.name}")`);
-      else if (Object.hasOwn(tools, name)) collisions.push(`"${name}"`);
-      else tools[name] = this.toTool(listedTool);
-    }
-    if (invalid.length || collisions.length) {
-      const problems = [
-        ...(invalid.length
-          ? [`tool names providers refuse (they take 1-64 letters, digits, "_" or "-"): ${invalid.join(", ")}`]
-          : []),
-        ...(collisions.length ? [`tool names given twice: ${collisions.join(", ")}`] : []),
-      ];
-      throw new MCPClientError({
-        server: this.name,
-        reason: "invalid-tools",
-        message: `MCP server "${this.name}" lists ${problems.join("; ")}. Map them with tools({ rename: (name) => ... }) or tools({ prefix }).`,
-      });
-    }
-    return tools;
+    const offersTasks = this.current.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+    return toToolSet(await this.listTools(), options, {
+      server: this.name,
+      offersTasks,
+      toTool: (listedTool, asTask) => this.toTool(listedTool, asTask),
+      warn: this.warn,
+    });
   }
 
   /** Every tool the server lists, all pages read. */
-  async listTools(): Promise<MCPTool[]> {
-    const tools: MCPTool[] = [];
+  listTools(): Promise<MCPTool[]> {
+    return this.listAll("tools", (client, params) =>
+      client.listTools(params, { timeout: this.timeoutMs }).then((page) => ({ ...page, items: page.tools })),
+    );
+  }
+
+  /** The documents the server offers (`resources/list`, all pages). */
+  async resources(): Promise<MCPResource[]> {
+    const listed = await this.listAll("resources", (client, params) =>
+      client.listResources(params, { timeout: this.timeoutMs }).then((page) => ({ ...page, items: page.resources })),
+    );
+    return listed.map(toMCPResource);
+  }
+
+  /** Reads one resource; its `text` is ready to put in a prompt (README, "MCP capabilities"). */
+  async readResource(uri: string): Promise<MCPResourceContents> {
+    if (typeof uri !== "string" || uri === "")
+      throw new InvalidArgumentError({
+        argument: "uri",
+        value: uri,
+        message: "readResource(uri) needs the resource's URI.",
+      });
+    const result = await this.send((client) => client.readResource({ uri }, { timeout: this.timeoutMs }));
+    return toMCPResourceContents(uri, result);
+  }
+
+  /** The prompt templates the server offers (`prompts/list`, all pages). */
+  async prompts(): Promise<MCPPrompt[]> {
+    const listed = await this.listAll("prompts", (client, params) =>
+      client.listPrompts(params, { timeout: this.timeoutMs }).then((page) => ({ ...page, items: page.prompts })),
+    );
+    return listed.map(toMCPPrompt);
+  }
+
+  /** Fills a prompt template with string arguments; its `messages` are AgentMessages. */
+  async getPrompt(name: string, args: Record<string, string> = {}): Promise<MCPPromptResult> {
+    if (typeof name !== "string" || name === "")
+      throw new InvalidArgumentError({
+        argument: "name",
+        value: name,
+        message: "getPrompt(name, args) needs the prompt's name.",
+      });
+    for (const [key, value] of Object.entries(args ?? {}))
+      if (typeof value !== "string")
+        throw new InvalidArgumentError({
+          argument: `args.${key}`,
+          value,
+          message: `MCP prompt arguments are strings: args.${key} is ${typeof value}.`,
+        });
+    const result = await this.send((client) =>
+      client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs }),
+    );
+    return toMCPPromptResult(result);
+  }
+
+  /**
+   * Replaces the roots the server may work in and tells it (`notifications/roots/list_changed`).
+   * Needs `roots` given to `createMCPClient` (even `[]`): only then was the server told the client has roots.
+   */
+  async setRoots(roots: MCPRoot[]): Promise<void> {
+    if (!this.requests.setRoots(roots))
+      throw new InvalidArgumentError({
+        argument: "roots",
+        value: roots,
+        message: "This client was created without `roots`: pass createMCPClient({ roots: [] }) to change them later.",
+      });
+    if (this.closing || this.connectionLost) return; // a new connection asks for them
+    await this.send((client) => client.sendRootsListChanged());
+  }
+
+  /** One request, its failure as an MCPClientError. */
+  private async send<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    try {
+      return await this.request(undefined, work);
+    } catch (error) {
+      throw MCPClientError.isInstance(error) ? error : this.failure(error);
+    }
+  }
+
+  /** Every page of a listing. */
+  private async listAll<T>(
+    kind: string,
+    fetchPage: (client: Client, params: { cursor?: string }) => Promise<{ items: T[]; nextCursor?: string }>,
+  ): Promise<T[]> {
+    const items: T[] = [];
     const cursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < maxListPages; page++) {
-      let result: Awaited<ReturnType<Client["listTools"]>>;
-      try {
-        const params = cursor === undefined ? {} : { cursor };
-        result = await this.request(undefined, (client) => client.listTools(params, { timeout: this.timeoutMs }));
-      } catch (error) {
-        throw MCPClientError.isInstance(error) ? error : this.failure(error);
-      }
-      tools.push(...result.tools);
+      const params = cursor === undefined ? {} : { cursor };
+      const result = await this.send((client) => fetchPage(client, params));
+      items.push(...result.items);
       cursor = result.nextCursor;
-      if (cursor === undefined) return tools;
+      if (cursor === undefined) return items;
       if (cursors.has(cursor)) break;
       cursors.add(cursor);
     }
     throw new MCPClientError({
       server: this.name,
       reason: "server-error",
-      message: `MCP server "${this.name}" kept returning pages of tools (cursor "${cursor}" came back); the listing was stopped.`,
+      message: `MCP server "${this.name}" kept returning pages of ${kind} (cursor "${cursor}" came back); the listing was stopped.`,
     });
   }
 
@@ -136,31 +210,39 @@ export class MCPClient {
     return this.closing;
   }
 
-  private toTool(listedTool: MCPTool) {
+  private toTool(listedTool: MCPTool, asTask: boolean) {
     const description = listedTool.description ?? listedTool.title ?? listedTool.annotations?.title;
     return tool({
       ...(description === undefined ? {} : { description }),
       parameters: jsonSchema(listedTool.inputSchema as Record<string, unknown>),
-      execute: (args, context) => this.callTool(listedTool.name, args, context.abortSignal),
+      execute: (args, context) =>
+        this.requests.during(listedTool.name, context, () => this.callTool(listedTool.name, args, context, asTask)),
     });
   }
 
   private async callTool(
     name: string,
     args: Record<string, unknown>,
-    runSignal: AbortSignal | undefined,
+    context: ToolExecutionContext | undefined,
+    asTask: boolean,
   ): Promise<unknown> {
+    const runSignal = context?.abortSignal;
     // One signal per call: the SDK never removes the listener it adds, and a run's signal lives long.
     const controller = new AbortController();
     const abort = () => controller.abort(runSignal?.reason);
     if (runSignal?.aborted) abort();
     runSignal?.addEventListener("abort", abort, { once: true });
+    // Our own clock, not the SDK's: it stops while the client answers the server (sampling, elicitation).
+    const deadline = startDeadline(this.timeoutMs, this.requests, controller);
+    const signal = controller.signal;
     try {
       const result = await this.request(
         name,
         (client) =>
-          client.callTool({ name, arguments: args }, undefined, { signal: controller.signal, timeout: this.timeoutMs }),
-        controller.signal,
+          asTask
+            ? callToolAsTask(client, name, args, { signal, timeoutMs: this.timeoutMs })
+            : client.callTool({ name, arguments: args }, undefined, { signal, timeout: NO_SDK_TIMEOUT }),
+        signal,
       );
       if (result.isError)
         throw new MCPClientError({
@@ -172,8 +254,11 @@ export class MCPClient {
       return mcpToolResultValue(result);
     } catch (error) {
       if (runSignal?.aborted || MCPClientError.isInstance(error)) throw error;
+      if (error instanceof TaskFailed)
+        throw new MCPClientError({ server: this.name, reason: "tool-error", toolName: name, message: error.message });
       throw this.failure(error, name);
     } finally {
+      deadline.stop();
       runSignal?.removeEventListener("abort", abort);
     }
   }
@@ -283,38 +368,8 @@ export class MCPClient {
 
   /** An SDK failure as an MCPClientError whose message the model can act on. */
   private failure(error: unknown, toolName?: string): MCPClientError {
-    const base = { server: this.name, cause: error, ...(toolName ? { toolName } : {}) };
-    const code = error instanceof McpError ? error.code : undefined;
-    if (code === ErrorCode.RequestTimeout) {
-      return new MCPClientError({
-        ...base,
-        reason: "timeout",
-        message: `MCP server "${this.name}" did not answer within ${this.timeoutMs} ms; the request was cancelled.`,
-      });
-    }
-    if (code === ErrorCode.ConnectionClosed || this.closing || (code !== undefined && this.connectionLost)) {
-      const why = this.closing ? "its client was closed" : "the server exited or dropped the connection";
-      return new MCPClientError({
-        ...base,
-        reason: "connection-closed",
-        message: `The connection to MCP server "${this.name}" closed before it answered: ${why}.`,
-      });
-    }
-    if (code === undefined) {
-      // Not a JSON-RPC answer: the transport could not send (an HTTP server that is gone).
-      const cause = (error as { cause?: unknown } | undefined)?.cause;
-      const detail = cause === undefined ? errorText(error) : `${errorText(error)} (${errorText(cause)})`;
-      return new MCPClientError({
-        ...base,
-        reason: "connection-closed",
-        message: `Could not reach MCP server "${this.name}": ${detail}.`,
-      });
-    }
-    return new MCPClientError({
-      ...base,
-      reason: "server-error",
-      message: `MCP server "${this.name}" failed: ${errorText(error)}`,
-    });
+    const state = { server: this.name, timeoutMs: this.timeoutMs, closing: this.closing !== undefined };
+    return mcpFailure(error, { ...state, connectionLost: this.connectionLost }, toolName);
   }
 }
 
@@ -326,18 +381,4 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", abort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
   });
-}
-
-/**
- * Whether an HTTP server refused the request because it no longer knows the session (it
- * restarted): 404 as the MCP spec says, or 400 as servers built on the SDK's examples answer.
- * The POST was refused before any JSON-RPC handling, so the request never ran.
- */
-function isExpiredSession(error: unknown): boolean {
-  const status = (error as { code?: unknown } | undefined)?.code;
-  return (
-    error instanceof Error &&
-    (status === 404 || status === 400) &&
-    error.message.startsWith("Streamable HTTP error: Error POSTing")
-  );
 }

@@ -31,7 +31,8 @@ export function mcpToolResultText(result: CompatibilityCallToolResult): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-function describeBlock(block: ContentBlock): string {
+/** A content block as text: text as it is, other blocks described in brackets. */
+export function describeBlock(block: ContentBlock): string {
   switch (block.type) {
     case "text":
       return block.text;

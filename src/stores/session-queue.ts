@@ -1,5 +1,5 @@
 import { SessionBusyError } from "../errors/session-busy-error";
-import { waitUnlessAborted } from "../stores/wait-unless-aborted";
+import { waitUnlessAborted } from "./wait-unless-aborted";
 
 /**
  * Serialises runs on one session within this process: a second run waits for the first

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { listProviders, registerProvider, resolveLanguageModel, unregisterProvider } from "./model-registry";
-import { MockLanguageModel } from "../testing/mock-language-model";
-import { NoSuchProviderError } from "../errors/no-such-provider-error";
-import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { MockLanguageModel } from "../../testing/mock-language-model";
+import { NoSuchProviderError } from "../../errors/no-such-provider-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 
 afterEach(() => {
   unregisterProvider("scripted");

@@ -1,9 +1,9 @@
-import { InvalidArgumentError } from "../errors/invalid-argument-error";
-import { NoSuchProviderError } from "../errors/no-such-provider-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import { NoSuchProviderError } from "../../errors/no-such-provider-error";
 import { defaultProviders } from "./default-providers";
-import { fromAISDK, isAISDKLanguageModel } from "./ai-sdk/from-ai-sdk";
-import type { AISDKLanguageModel } from "./ai-sdk/ai-sdk-types";
-import type { LanguageModel } from "./language-model";
+import { fromAISDK, isAISDKLanguageModel } from "../ai-sdk/from-ai-sdk";
+import type { AISDKLanguageModel } from "../ai-sdk/ai-sdk-types";
+import type { LanguageModel } from "../language-model";
 
 /**
  * Makes a model of one provider from its model id (the part after the slash of
@@ -46,23 +46,33 @@ export function listProviders(): string[] {
  * `NoSuchProviderError` that lists the known ones.
  */
 export function resolveLanguageModel(model: string | LanguageModel | AISDKLanguageModel): LanguageModel {
+  return resolveModelOption(model, "model");
+}
+
+/**
+ * `resolveLanguageModel` for an option of another name (`SummaryMemory`'s `model`,
+ * `SummarizingMemory`'s `summaryModel`): its errors name `argument`. Internal.
+ */
+export function resolveModelOption(
+  model: string | LanguageModel | AISDKLanguageModel,
+  argument: string,
+): LanguageModel {
   if (typeof model !== "string") {
     if (isAISDKLanguageModel(model)) return fromAISDK(model);
     if (model && typeof model.doGenerate === "function" && typeof model.doStream === "function")
       return model as LanguageModel;
     throw new InvalidArgumentError({
-      argument: "model",
+      argument,
       value: model,
-      message:
-        'model must be a "provider/model" string (e.g. "openai/gpt-4o"), a LanguageModel instance or a model of an AI SDK provider package (e.g. openai("gpt-4o") from @ai-sdk/openai).',
+      message: `${argument} must be a "provider/model" string (e.g. "openai/gpt-4o"), a LanguageModel instance or a model of an AI SDK provider package (e.g. openai("gpt-4o") from @ai-sdk/openai).`,
     });
   }
   const slash = model.indexOf("/");
   if (slash <= 0 || slash === model.length - 1) {
     throw new InvalidArgumentError({
-      argument: "model",
+      argument,
       value: model,
-      message: `model "${model}" must have the form "provider/model", e.g. "openai/gpt-4o".`,
+      message: `${argument} "${model}" must have the form "provider/model", e.g. "openai/gpt-4o".`,
     });
   }
   const providerId = model.slice(0, slash);

@@ -1,5 +1,5 @@
-import { registerProvider } from "../model-registry";
-import { createOpenAIProvider, type OpenAIProvider } from "./openai-provider";
+import { registerProvider } from "../registry/model-registry";
+import { createOpenAIProvider, type OpenAIProvider } from "../openai/openai-provider";
 
 export interface OpenAICompatibleProviderSettings {
   /** The provider prefix, e.g. `"ollama"` makes `"ollama/llama3.1"` resolve. */

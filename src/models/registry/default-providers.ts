@@ -1,6 +1,6 @@
-import { anthropic } from "./anthropic/anthropic-provider";
-import type { LanguageModelFactory } from "./language-model";
-import { openai } from "./openai/openai-provider";
+import { anthropic } from "../anthropic/anthropic-provider";
+import type { LanguageModelFactory } from "../language-model";
+import { openai } from "../openai/openai-provider";
 
 /**
  * The providers `"provider/model"` strings resolve to out of the box. The registry starts from

@@ -1,10 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { Agent } from "./agent";
-import { SessionQueue } from "./session-queue";
 import { AbortError } from "../errors/abort-error";
 import { FileMemoryStore } from "../stores/file/file-memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -32,36 +31,7 @@ function heldModel() {
   return { model, finish: () => finish() };
 }
 
-describe("SessionQueue and an abort while waiting", () => {
-  it("a waiter aborted while the session is held rejects with AbortError at once; the queue stays consistent", async () => {
-    const queue = new SessionQueue();
-    const releaseHolder = await queue.acquire("s", "queue");
-    const controller = new AbortController();
-    const aborted = queue.acquire("s", "queue", controller.signal);
-    const behind = queue.acquire("s", "queue");
-    controller.abort();
-    await expect(aborted).rejects.toSatisfy(AbortError.isInstance);
-    // The holder still holds the session: neither the run queued behind nor a newcomer may start.
-    const newcomer = queue.acquire("s", "queue");
-    expect(await state(behind)).toBe("pending");
-    expect(await state(newcomer)).toBe("pending");
-    releaseHolder();
-    const releaseBehind = await behind;
-    expect(await state(newcomer)).toBe("pending");
-    releaseBehind();
-    (await newcomer)();
-    // Nothing is left holding the session.
-    expect(await state(queue.acquire("s", "reject"))).toBe("resolved");
-  });
-
-  it("an already aborted signal does not wait for the holder", async () => {
-    const queue = new SessionQueue();
-    const releaseHolder = await queue.acquire("s", "queue");
-    await expect(queue.acquire("s", "queue", AbortSignal.abort())).rejects.toSatisfy(AbortError.isInstance);
-    releaseHolder();
-    (await queue.acquire("s", "reject"))();
-  });
-
+describe("agent.run and an abort while waiting for the session", () => {
   it("agent.run aborted while another run holds the session settles before that run ends", async () => {
     const { model, finish } = heldModel();
     const agent = new Agent({ model, sessionId: "busy" });
@@ -79,7 +49,9 @@ describe("SessionQueue and an abort while waiting", () => {
   });
 
   it("agent.run aborted while a run of another process holds the store's session lock settles before it is released", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "agentcore-abort-")), "sessions.json");
+    const directory = mkdtempSync(join(tmpdir(), "agentcore-abort-"));
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+    const path = join(directory, "sessions.json");
     const holder = new FileMemoryStore(path);
     const releaseHolder = await holder.lockSession("busy", { timeoutMs: 0 });
     const agent = new Agent({

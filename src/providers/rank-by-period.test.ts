@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import type { AgentMessage } from "../messages/agent-message";
+import { SemanticMemoryProvider } from "./semantic-memory-provider";
+
+const at = (month: number, day: number) => Date.UTC(2022, month - 1, day, 12);
+/** A chat over four days of March 2022; only the second turn of 17 March says what happened on the 16th. */
+const DATED_CHAT: AgentMessage[] = [
+  { id: "a", role: "user", content: "Caroline: The weather is lovely this week.", timestamp: at(3, 15) },
+  { id: "b", role: "user", content: "Melanie: I painted a lake scene with my kids.", timestamp: at(3, 15) },
+  { id: "c", role: "user", content: "Caroline: Work has been hectic lately.", timestamp: at(3, 17) },
+  { id: "d", role: "user", content: "Caroline: Yesterday I went bowling with my cousins!", timestamp: at(3, 17) },
+  { id: "e", role: "user", content: "Melanie: Painting again, a sunset this time.", timestamp: at(3, 18) },
+  { id: "f", role: "user", content: "Caroline: We have been together for three years now.", timestamp: at(3, 18) },
+];
+
+describe("SemanticMemoryProvider and time", () => {
+  it("ranks first the memory that mentions the date a query names, though it shares no word with it", async () => {
+    const provider = new SemanticMemoryProvider();
+    await provider.write(DATED_CHAT, { sessionId: "s" });
+    const [first] = await provider.read({ sessionId: "s", query: "What was Caroline doing on March 16, 2022?" });
+    expect(first!.messageId).toBe("d");
+    // With time off, the lexical ranking puts Caroline's other turns first.
+    const off = new SemanticMemoryProvider({ periodWeight: 0 });
+    await off.write(DATED_CHAT, { sessionId: "s" });
+    const [plain] = await off.read({ sessionId: "s", query: "What was Caroline doing on March 16, 2022?" });
+    expect(plain?.messageId).not.toBe("d");
+  });
+
+  it("resolves a query's relative dates against `now`", async () => {
+    const provider = new SemanticMemoryProvider({ now: () => at(3, 19) });
+    await provider.write(DATED_CHAT, { sessionId: "s" });
+    const records = await provider.read({ sessionId: "s", query: "What did she do three days ago?", limit: 2 });
+    // d says "yesterday" on the 17th; a says "this week" on the 15th (a week holding the 16th counts less).
+    expect(records.map((record) => record.messageId)).toEqual(["d", "a"]);
+  });
+
+  it("filters by after/before: written in the window, or mentioning a time in it", async () => {
+    const provider = new SemanticMemoryProvider();
+    await provider.write(DATED_CHAT, { sessionId: "s" });
+    const ids = async (options: { query?: string; after?: Date | number; before?: Date | number }) =>
+      (await provider.read({ sessionId: "s", limit: 10, ...options })).map((record) => record.messageId).sort();
+    const day16 = { after: Date.UTC(2022, 2, 16), before: Date.UTC(2022, 2, 17) };
+    // "this week" (a, on the 15th), "yesterday" (d, on the 17th), "for three years" (f) reach the 16th.
+    expect(await ids(day16)).toEqual(["a", "d", "f"]);
+    expect((await provider.read({ sessionId: "s", query: "bowling", ...day16 }))[0]!.messageId).toBe("d");
+    expect(await ids({ after: new Date(Date.UTC(2022, 2, 18)) })).toEqual(["a", "e", "f"]);
+    const [painted] = await provider.read({ sessionId: "s", query: "painting", before: Date.UTC(2022, 2, 16) });
+    expect(painted!.messageId).toBe("b");
+    await expect(provider.read({ sessionId: "s", after: Number.NaN })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(provider.read({ sessionId: "s", before: "yesterday" as never })).rejects.toMatchObject({
+      argument: "before",
+    });
+  });
+});

@@ -1,0 +1,89 @@
+// The replies of the Redis stores' scripts and commands, checked: a reply of another shape (a
+// proxy or REST gateway answering `[]` or `null` with a 200, a truncated pipeline) is an error
+// that says what came back and what was expected, never a silent success or a JavaScript
+// accident three calls later. The stores turn it into a `StoreError` naming the operation and the
+// session. Shared by RedisMemoryStore and UpstashRedisMemoryStore.
+
+/** A reply that is not of the shape its command or script returns. */
+export class UnexpectedReplyError extends Error {
+  constructor(expected: string, value: unknown) {
+    super(
+      `the server answered ${describeReply(value)} where ${expected} was expected, so nothing can be assumed stored or read (a write may have landed: retrying it is safe, appends are idempotent by message id)`,
+    );
+    this.name = "UnexpectedReplyError";
+  }
+}
+
+/** A short description of a value for an error message (never a whole history). */
+export function describeReply(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {}
+  text ??= String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** An integer reply (a number, or its decimal text). */
+export function integerReply(value: unknown, what = "an integer"): number {
+  const number = typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value;
+  if (typeof number !== "number" || !Number.isInteger(number)) throw new UnexpectedReplyError(what, value);
+  return number;
+}
+
+/** A list of strings (an empty list may come back as `{}` from cjson). */
+export function stringListReply(value: unknown, what = "a list of strings"): string[] {
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0)
+    return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string"))
+    throw new UnexpectedReplyError(what, value);
+  return value;
+}
+
+/** A flat HGETALL reply (field, value, field, value…) as a record. */
+export function hashReply(value: unknown, what = "a hash's fields and values"): Record<string, string> {
+  const flat = stringListReply(value, what);
+  if (flat.length % 2 !== 0) throw new UnexpectedReplyError(what, value);
+  const record: Record<string, string> = {};
+  for (let index = 0; index < flat.length; index += 2) record[flat[index]!] = flat[index + 1]!;
+  return record;
+}
+
+/** A list's length and its last items (`{LLEN, LRANGE}` of the tail scripts). */
+export function tailReply(value: unknown): { total: number; raw: string[] } {
+  const what = "the tail script's {length, messages}";
+  if (!Array.isArray(value) || value.length !== 2) throw new UnexpectedReplyError(what, value);
+  const total = integerReply(value[0], what);
+  const raw = stringListReply(value[1], what);
+  if (total < raw.length) throw new UnexpectedReplyError(what, value);
+  return { total, raw };
+}
+
+/**
+ * The append script's reply, `{added, released}`: whether it released the lock, or "lost" for
+ * `{-1, 0}` (the writer's token no longer holds the session's lock: nothing written).
+ */
+export function appendReply(value: unknown): { released: boolean } | "lost" {
+  const what = "the append script's {added, released}";
+  if (!Array.isArray(value) || value.length !== 2) throw new UnexpectedReplyError(what, value);
+  const added = integerReply(value[0], what);
+  const released = integerReply(value[1], what);
+  if (added === -1 && released === 0) return "lost";
+  if (added < 0 || (released !== 0 && released !== 1)) throw new UnexpectedReplyError(what, value);
+  return { released: released === 1 };
+}
+
+/** The replace script's reply: 1, or "lost" for -1 (the lock was lost: nothing written). */
+export function replaceReply(value: unknown): "ok" | "lost" {
+  const result = integerReply(value, "the replace script's 1");
+  if (result === -1) return "lost";
+  if (result !== 1) throw new UnexpectedReplyError("the replace script's 1", value);
+  return "ok";
+}
+
+/** The replies of a pipeline of `count` commands: a list of exactly that many. */
+export function pipelineReplies(value: unknown, count: number): unknown[] {
+  if (!Array.isArray(value) || value.length !== count)
+    throw new UnexpectedReplyError(`a list of ${count} replies (one per command of the pipeline)`, value);
+  return value;
+}

@@ -1,0 +1,360 @@
+// The logic of the Redis stores, written once over a small command interface (redis-transport.ts)
+// with two transports: RedisMemoryStore (ioredis, Redis or Cluster, over TCP) and
+// UpstashRedisMemoryStore (@upstash/redis over HTTP). A fix here lands in both. Peer-free: the
+// Upstash store, and so the edge build, imports this file.
+import { AbortError } from "../../errors/abort-error";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import { SessionLockLostError } from "../../errors/session-lock-lost-error";
+import { StoreError } from "../../errors/store-error";
+import type { AgentMessage } from "../../messages/agent-message";
+import { validateMessageIds } from "../../messages/message-ids";
+import { validateSessionId } from "../../messages/session-id";
+import type {
+  Fact,
+  MemoryStore,
+  MessageTail,
+  SessionEntry,
+  SessionLockOptions,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "../memory-store";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
+import { summaryCount } from "../summary-count";
+import { tailLimit } from "../tail-limit";
+import { turnFolding } from "../turn-folding";
+import { withinDeadline } from "./redis-deadline";
+import {
+  fencedScriptKeys,
+  messagesArguments,
+  redisFactScopesKey,
+  redisSessionEntry,
+  redisSessionKeys,
+  sessionMetaFields,
+  sessionScriptKeys,
+  type RedisSessionKeys,
+} from "./redis-layout";
+import {
+  appendReply,
+  hashReply,
+  integerReply,
+  replaceReply,
+  stringListReply,
+  tailReply,
+  UnexpectedReplyError,
+} from "./redis-replies";
+import {
+  appendScript,
+  factScript,
+  pruneScript,
+  replaceScript,
+  sessionScript,
+  summaryScript,
+  tailScript,
+  touchScript,
+} from "./redis-scripts";
+import { RedisSessionIndex } from "./redis-session-index";
+import { RedisSessionLocks } from "./redis-session-locks";
+import type { RedisTransport } from "./redis-transport";
+import { RedisTurnFolding } from "./redis-turn-folding";
+
+/** What a Redis store is made of, its options checked. */
+export interface RedisStoreSetup {
+  /** The store's class name, for errors. */
+  store: string;
+  transport: RedisTransport;
+  prefix: string;
+  /** Ms a session (and a fact scope) lives after its last write; 0 = forever. */
+  ttlMs: number;
+  lockLeaseMs: number;
+  /** Ms one request may go unanswered before its operation fails; 0 = no limit. */
+  requestTimeoutMs: number;
+}
+
+/**
+ * Keeps sessions in Redis. Layout (redis-layout.ts), for a session id `s` (URI-encoded into `e`,
+ * so ids can neither collide nor escape the prefix): `<prefix>{e}:messages` (list of JSON
+ * messages), `:ids` (set, for idempotency), `:meta` (hash), `:summaries` + `:summary-ids`,
+ * `:facts` (hash key → JSON fact), `:lock`. The `{e}` hash tag keeps one session's keys in one
+ * cluster slot, so every write is one atomic Lua script (redis-scripts.ts) and every multi-key
+ * read one script too (one snapshot). 16 sorted sets by last write, `<prefix>sessions:{0}` …
+ * `{15}` (RedisSessionIndex), index sessions for `entries()` and `prune()`: the store never runs
+ * KEYS or SCAN, and never builds a glob from an id. While this instance holds a session's lock,
+ * its message writes are fenced by the lock's token. Every reply is checked for its shape.
+ */
+export abstract class RedisStoreCore implements MemoryStore {
+  private readonly storeName: string;
+  private readonly transport: RedisTransport;
+  private readonly prefix: string;
+  private readonly ttl: string;
+  private readonly requestTimeoutMs: number;
+  private readonly index: RedisSessionIndex;
+  private readonly locks: RedisSessionLocks;
+  /** The agent's folded turn (internal, see `TurnFolding`): lock and tail in one script, the last append and the release in one. */
+  readonly [turnFolding]: RedisTurnFolding;
+
+  protected constructor(setup: RedisStoreSetup) {
+    this.storeName = setup.store;
+    this.transport = setup.transport;
+    this.prefix = setup.prefix;
+    this.ttl = String(setup.ttlMs);
+    this.requestTimeoutMs = setup.requestTimeoutMs;
+    this.index = new RedisSessionIndex(this.transport, this.prefix);
+    const lockCall = <T>(sessionId: string, body: () => Promise<T>, signal?: AbortSignal) =>
+      this.call("lockSession", sessionId, body, signal);
+    this.locks = new RedisSessionLocks(this.transport, lockCall, this.prefix, setup.lockLeaseMs);
+    this[turnFolding] = new RedisTurnFolding(
+      {
+        takeLock: (sessionId, lockOptions, attempt) => this.locks.acquireWith(sessionId, lockOptions, attempt),
+        lockAndReadTail: (sessionId, token, count) => this.locks.lockAndReadTail(sessionId, token, count),
+        parseTail: (sessionId, total, raw) => this.parseTail("getMessageTail", sessionId, total, raw),
+        appendReleasing: (sessionId, messages) => this.appendFenced(sessionId, messages, true),
+      },
+      this.storeName,
+    );
+  }
+
+  async getMessages(sessionId: string): Promise<AgentMessage[]> {
+    return (await this.readTail("getMessages", sessionId, Infinity)).messages;
+  }
+
+  async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
+    return this.readTail("getMessageTail", sessionId, tailLimit(limit, this.storeName));
+  }
+
+  /** The last `count` messages and the list's length, in one script (one snapshot). */
+  private async readTail(operation: string, sessionId: string, count: number): Promise<MessageTail> {
+    const keys = this.keys(sessionId);
+    // LRANGE wants integers: "" reads no message, an Infinity count (or one past 2^53) is the whole list, 0..-1.
+    const start = count === 0 ? "" : count === Infinity ? "0" : String(-count);
+    const { total, raw } = await this.call(operation, sessionId, async () =>
+      tailReply(await this.transport.script(tailScript, [keys.messages], [start])),
+    );
+    return this.parseTail(operation, sessionId, total, raw);
+  }
+
+  /** A tail read (the list's length and its last messages as stored), parsed. */
+  private parseTail(operation: string, sessionId: string, total: number, raw: string[]): MessageTail {
+    const first = total - raw.length;
+    const store = this.storeName;
+    return {
+      messages: raw.map((text, index) =>
+        parseStoredMessage(text, { store, operation, sessionId, record: `message ${first + index}` }),
+      ),
+      total,
+    };
+  }
+
+  async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateMessageIds(messages);
+    const operation = "setMessages";
+    const token = this.locks.tokenOf(sessionId) ?? "";
+    const args = [token, ...messagesArguments(messages)];
+    const outcome = await this.writeSession(operation, sessionId, replaceScript, args, replaceReply, true);
+    if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
+  }
+
+  async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+    validateMessageIds(messages);
+    if (messages.length === 0) {
+      validateSessionId(sessionId);
+      return;
+    }
+    await this.appendFenced(sessionId, messages, false);
+  }
+
+  /**
+   * The append script, fenced by the lock this instance holds on the session (a holder whose lock
+   * was lost is refused: `SessionLockLostError`, nothing written); with `release`, it also
+   * releases that lock in the same script. Resolves to whether it released it.
+   */
+  private async appendFenced(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean> {
+    validateMessageIds(messages); // the folded append-and-release comes here directly
+    const operation = "appendMessages";
+    const token = this.locks.tokenOf(sessionId);
+    const args = [token ?? "", release && token !== undefined ? "1" : "0", ...messagesArguments(messages)];
+    const outcome = await this.writeSession(operation, sessionId, appendScript, args, appendReply, true);
+    if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
+    if (outcome.released && token !== undefined) this.locks.unlockedBy(sessionId, token);
+    return outcome.released;
+  }
+
+  async clearMessages(sessionId: string): Promise<void> {
+    const keys = this.keys(sessionId);
+    await this.call("clearMessages", sessionId, async () => {
+      integerReply(await this.transport.command(["DEL", ...sessionScriptKeys(keys)]), "DEL's count");
+      await this.index.remove([sessionId]);
+    });
+  }
+
+  async getFacts(scopeId: string): Promise<Fact[]> {
+    const key = this.keys(scopeId, "scopeId").facts;
+    const raw = await this.call("getFacts", scopeId, async () =>
+      hashReply(await this.transport.read("HGETALL", key, []), "the facts hash"),
+    );
+    const store = this.storeName;
+    return Object.entries(raw).map(([name, text]) =>
+      parseStoredJson<Fact>(text, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${name}"` }),
+    );
+  }
+
+  async setFact(scopeId: string, fact: Fact): Promise<void> {
+    const key = this.keys(scopeId, "scopeId").facts;
+    // The scope enters an index set, so export can list the scopes (the store never SCANs): a
+    // key of its own (another slot on a Cluster), sent with the fact's one-script write.
+    await this.call("setFact", scopeId, async () =>
+      integerReply(
+        await this.transport.writeScript(
+          ["SADD", this.factScopesKey, scopeId],
+          factScript,
+          [key],
+          [fact.key, JSON.stringify(fact), this.ttl],
+        ),
+        "the fact script's 1",
+      ),
+    );
+  }
+
+  async factScopes(): Promise<string[]> {
+    const read = async () =>
+      stringListReply(await this.transport.read("SMEMBERS", this.factScopesKey, []), "the fact scopes");
+    return (await this.call("factScopes", undefined, read)).sort();
+  }
+
+  async deleteFact(scopeId: string, key: string): Promise<boolean> {
+    const factsKey = this.keys(scopeId, "scopeId").facts;
+    const deleted = await this.call("deleteFact", scopeId, async () =>
+      integerReply(await this.transport.command(["HDEL", factsKey, key]), "HDEL's count"),
+    );
+    return deleted > 0;
+  }
+
+  async getSession(sessionId: string): Promise<SessionEntry | undefined> {
+    const keys = this.keys(sessionId);
+    // One script, so the metadata and the count are read at the same instant.
+    const [meta, count] = await this.call("getSession", sessionId, async () => {
+      const reply = await this.transport.script(sessionScript, [keys.meta, keys.messages], []);
+      const what = "the session script's {metadata, message count}";
+      if (!Array.isArray(reply) || reply.length !== 2) throw new UnexpectedReplyError(what, reply);
+      return [hashReply(reply[0], what), integerReply(reply[1], what)] as const;
+    });
+    return redisSessionEntry(this.storeName, sessionId, meta, count, keys.meta);
+  }
+
+  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+    const reply = (value: unknown) => integerReply(value, "the touch script's 1");
+    await this.writeSession("updateSession", sessionId, touchScript, sessionMetaFields(metadata), reply);
+  }
+
+  async entries(): Promise<SessionEntry[]> {
+    const ids = await this.call("entries", undefined, () => this.index.all());
+    const found = await Promise.all(ids.map((id) => this.getSession(id).then((entry) => [id, entry] as const)));
+    const missing = found.filter(([, entry]) => entry === undefined).map(([id]) => id);
+    await this.call("entries", undefined, () => this.index.remove(missing)); // expired by ttl
+    return found.flatMap(([, entry]) => (entry ? [entry] : []));
+  }
+
+  async prune(options: { olderThan: number }): Promise<string[]> {
+    const candidates = await this.call("prune", undefined, () => this.index.writtenBefore(options.olderThan));
+    const pruned: string[] = [];
+    for (const id of candidates) {
+      const keys = this.keys(id);
+      const result = await this.call("prune", id, async () =>
+        integerReply(
+          await this.transport.script(pruneScript, sessionScriptKeys(keys), [String(options.olderThan)]),
+          "the prune script's -1, 0 or 1",
+        ),
+      );
+      if (result === 1) pruned.push(id);
+      if (result !== -1) await this.call("prune", id, () => this.index.remove([id]));
+    }
+    return pruned;
+  }
+
+  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
+    const keys = this.keys(sessionId);
+    const count = summaryCount(options, this.storeName);
+    if (count === 0) return [];
+    const raw = await this.call("getSummaries", sessionId, async () =>
+      stringListReply(
+        await this.transport.read("LRANGE", keys.summaries, [count === Infinity ? 0 : -count, -1]),
+        "the summaries",
+      ),
+    );
+    const store = this.storeName;
+    return raw.map((text, index) =>
+      parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }),
+    );
+  }
+
+  async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
+    const reply = (value: unknown) => integerReply(value, "the summary script's 1");
+    await this.writeSession("saveSummary", sessionId, summaryScript, [record.id, JSON.stringify(record)], reply);
+  }
+
+  async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
+    return this.locks.acquire(sessionId, options);
+  }
+
+  private get factScopesKey(): string {
+    return redisFactScopesKey(this.prefix);
+  }
+
+  private keys(sessionId: string, argument = "sessionId"): RedisSessionKeys {
+    return redisSessionKeys(this.prefix, sessionId, argument);
+  }
+
+  /**
+   * A session write script (KEYS: the session's five, with its lock when `fenced`; ARGV: now,
+   * ttl, ...extra), with the session index's ZADD sent first in the same round trip: a failure in
+   * between leaves an index entry without data, which entries() drops, never data that no index
+   * knows about. Resolves to the script's reply, checked by `parse`.
+   */
+  private async writeSession<T>(
+    operation: string,
+    sessionId: string,
+    script: string,
+    extra: string[],
+    parse: (reply: unknown) => T,
+    fenced = false,
+  ): Promise<T> {
+    const keys = this.keys(sessionId);
+    const now = Date.now();
+    const scriptKeys = fenced ? fencedScriptKeys(keys) : sessionScriptKeys(keys);
+    return await this.call(operation, sessionId, async () =>
+      parse(
+        await this.transport.writeScript(this.index.addCommand(sessionId, now), script, scriptKeys, [
+          String(now),
+          this.ttl,
+          ...extra,
+        ]),
+      ),
+    );
+  }
+
+  /**
+   * Runs one operation's requests, at most `requestTimeoutMs` (and no longer than `signal` lets
+   * it); any failure but a typed agentcore error becomes a `StoreError` naming the operation and
+   * the session.
+   */
+  private async call<T>(
+    operation: string,
+    sessionId: string | undefined,
+    body: () => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    try {
+      return await withinDeadline(body(), this.requestTimeoutMs, signal, sessionId);
+    } catch (error) {
+      if (StoreError.isInstance(error) || InvalidArgumentError.isInstance(error) || AbortError.isInstance(error))
+        throw error;
+      const session = sessionId === undefined ? "" : ` of session "${sessionId}"`;
+      throw new StoreError({
+        store: this.storeName,
+        operation,
+        ...(sessionId === undefined ? {} : { sessionId }),
+        message: `${this.transport.serverName} failed during ${operation}${session}: ${this.transport.errorText(error)}`,
+        cause: error,
+      });
+    }
+  }
+}

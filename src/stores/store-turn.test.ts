@@ -1,0 +1,162 @@
+import { describe, expect, it } from "vitest";
+import { StoreError } from "../errors/store-error";
+import type { AgentMessage } from "../messages/agent-message";
+import { InMemoryStore } from "./in-memory-store";
+import type { MessageTail, SessionLockOptions } from "./memory-store";
+import { sixMethodStore } from "./__fixtures__/six-method-store";
+import { adaptStore } from "./store-adapter";
+import { turnFolding, type TurnFolding } from "./turn-folding";
+
+const message = (id: string): AgentMessage => ({ id, role: "user", content: id, timestamp: 1 });
+const ids = (messages: readonly AgentMessage[]) => messages.map((each) => each.id);
+
+/** An in-memory store with a session lock and a recording `TurnFolding` (as the file and PostgreSQL stores have), and a switch that fails appends. */
+function foldingStore(options: { foldedTail?: boolean; deferring?: boolean } = {}) {
+  const calls: string[] = [];
+  const store = new InMemoryStore();
+  let failAppends = false;
+  const release = async () => {
+    calls.push("release");
+  };
+  const append = async (sessionId: string, messages: AgentMessage[]) => {
+    if (failAppends) throw new Error("disk full");
+    await store.appendMessages(sessionId, messages);
+  };
+  const folding: TurnFolding = {
+    async lockSessionReadingTail(sessionId: string, _lock: SessionLockOptions, limit: number) {
+      calls.push(`lockSessionReadingTail ${limit}`);
+      const tail: MessageTail | undefined =
+        options.foldedTail === false ? undefined : await store.getMessageTail(sessionId, limit);
+      return { release, ...(tail ? { tail } : {}) };
+    },
+    async appendMessagesAndUnlock(sessionId, messages) {
+      calls.push(`appendMessagesAndUnlock ${ids(messages)}`);
+      await append(sessionId, messages);
+      return true;
+    },
+    ...(options.deferring === false
+      ? {}
+      : {
+          async appendMessagesDeferringSync(sessionId: string, messages: AgentMessage[]) {
+            calls.push(`appendMessagesDeferringSync ${ids(messages)}`);
+            await append(sessionId, messages);
+          },
+          async syncAppends() {
+            calls.push("syncAppends");
+          },
+        }),
+  };
+  const wrapped = new Proxy(store, {
+    get(target, property) {
+      if (property === turnFolding) return folding;
+      if (property === "lockSession")
+        return async () => {
+          calls.push("lockSession");
+          return release;
+        };
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (property === "appendMessages") {
+          calls.push(`appendMessages ${ids(args[1] as AgentMessage[])}`);
+          return append(args[0] as string, args[1] as AgentMessage[]);
+        }
+        if (property === "getMessageTail" || property === "getMessages") calls.push(String(property));
+        return (value as (...rest: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store: wrapped, inner: store, calls, failAppends: () => (failAppends = true) };
+}
+
+describe("openTurn", () => {
+  it("on a store with only the six methods: no lock, the whole history, appends by read-modify-write", async () => {
+    const store = sixMethodStore();
+    await store.setMessages("s", ["1", "2", "3"].map(message));
+    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 2, releaseWithLast: true });
+    // No native tail read: one full read serves every window.
+    expect(await turn.tail()).toEqual({ messages: ["1", "2", "3"].map(message), total: 3 });
+    await turn.append([message("u")]);
+    await turn.append([message("u"), message("a")], { last: true });
+    await turn.release();
+    await turn.release();
+    expect(ids(await store.getMessages("s"))).toEqual(["1", "2", "3", "u", "a"]);
+  });
+
+  it("reads the tail with the lock in one call where the store folds them, and reads nothing again", async () => {
+    const { store, inner, calls } = foldingStore();
+    await inner.appendMessages("s", ["1", "2", "3"].map(message));
+    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 1.5 });
+    expect(await turn.tail()).toEqual({ messages: ["2", "3"].map(message), total: 3, limit: 2 });
+    expect(calls).toEqual(["lockSessionReadingTail 2"]);
+    await turn.release();
+  });
+
+  it("reads the tail after the lock when the folded lock could not read it", async () => {
+    const { store, inner, calls } = foldingStore({ foldedTail: false });
+    await inner.appendMessages("s", ["1", "2", "3"].map(message));
+    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 2 });
+    expect(await turn.tail()).toEqual({ messages: ["2", "3"].map(message), total: 3, limit: 2 });
+    expect(calls).toEqual(["lockSessionReadingTail 2", "getMessageTail"]);
+    await turn.release();
+  });
+
+  it("defers the user message's sync to the last append, which releases the lock with it", async () => {
+    const { store, inner, calls } = foldingStore();
+    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 10, releaseWithLast: true });
+    await turn.append([message("u")]);
+    await turn.append([message("a")], { last: true });
+    await turn.release();
+    expect(calls).toEqual([
+      "lockSessionReadingTail 10",
+      "appendMessagesDeferringSync u",
+      "appendMessagesAndUnlock a",
+      "release",
+    ]);
+    expect(ids(await inner.getMessages("s"))).toEqual(["u", "a"]);
+  });
+
+  it("keeps the lock past the last append without releaseWithLast, and syncs when the last append has nothing left", async () => {
+    const { store, calls } = foldingStore();
+    const adapted = adaptStore(store);
+    const held = await adapted.openTurn("s", { timeoutMs: 0 });
+    await held.append([message("u")]);
+    await held.append([message("a")], { last: true });
+    await held.release();
+    const empty = await adapted.openTurn("t", { timeoutMs: 0 });
+    await empty.append([message("u")]);
+    await empty.append([], { last: true });
+    await empty.release();
+    expect(calls).toEqual([
+      "lockSession",
+      "appendMessagesDeferringSync u",
+      "appendMessages a",
+      "release",
+      "lockSession",
+      "appendMessagesDeferringSync u",
+      "syncAppends",
+      "release",
+    ]);
+  });
+
+  it("never defers on a store that cannot sync later", async () => {
+    const { store, calls } = foldingStore({ deferring: false });
+    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0 });
+    await turn.append([message("u")]);
+    await turn.append([], { last: true });
+    await turn.release();
+    expect(calls).toEqual(["lockSession", "appendMessages u", "release"]);
+  });
+
+  it("a failed last append is a StoreError; release still syncs what was deferred, then unlocks", async () => {
+    const { store, calls, failAppends } = foldingStore();
+    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, releaseWithLast: true });
+    await turn.append([message("u")]);
+    failAppends();
+    const error = await turn.append([message("a")], { last: true }).catch((thrown: unknown) => thrown);
+    expect(StoreError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ operation: "appendMessages", sessionId: "s" });
+    await turn.release();
+    expect(calls.slice(-2)).toEqual(["syncAppends", "release"]);
+  });
+});
