@@ -23,6 +23,10 @@ declare const index: import("agentcore").SemanticIndex;
 declare const client: import("ioredis").Redis & import("agentcore").Mem0Client;
 declare const Database: typeof import("better-sqlite3");
 declare const req: Request;
+// The MCP section: a server's transport, a client made a block earlier, the app's own way to ask the user.
+declare const transport: import("agentcore/mcp").MCPClientOptions["transport"];
+declare const mcp: import("agentcore/mcp").MCPClient;
+declare function ask(message: string, schema: unknown): Promise<Record<string, string | number | boolean>>;
 declare const log: { warn(value: unknown): void; (...values: unknown[]): void };
 declare function getSession(request: Request): Promise<{ id: string; userId: string; sessionId: string }>;
 declare function sessionFromRequest(request: Request): Promise<{ sessionId: string; userId: string }>;

@@ -29,6 +29,7 @@ export const documentedPackages = [
   "@upstash/redis",
   "@modelcontextprotocol/sdk",
   "@opentelemetry/api",
+  "@opentelemetry/context-async-hooks",
   "mem0ai",
   "@ai-sdk/openai",
   "typescript",
