@@ -32,7 +32,7 @@ export function synthesise(conversations: LocomoConversation[], count: number, d
     const content = distinctNames
       ? String(turn.content).replace(/\b(\p{Lu}\p{Ll}+)/gu, `$1${String.fromCharCode(97 + (copy % 26))}`)
       : turn.content;
-    return { ...turn, content, id: `${turn.id}#${copy}`, timestamp: index };
+    return { ...turn, content: content as string, id: `${turn.id}#${copy}`, timestamp: index };
   });
 }
 

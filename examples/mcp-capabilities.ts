@@ -12,7 +12,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Agent, type LanguageModel } from "agentcore";
+import { Agent, contentText, type LanguageModel } from "agentcore";
 import { createMCPClient } from "agentcore/mcp";
 import { MockLanguageModel } from "agentcore/testing";
 
@@ -33,8 +33,9 @@ function scriptedModel(): LanguageModel {
     responses: (call) => {
       const last = call.messages.at(-1)!;
       if (call.system === "You are a helpful test server.") return { text: "A haiku: tools call, servers ask back." };
-      if (last.role === "tool") return { text: `The tool said: ${last.content.replace(/\s+/g, " ").slice(0, 220)}` };
-      const text = String(last.content);
+      if (last.role === "tool")
+        return { text: `The tool said: ${contentText(last.content).replace(/\s+/g, " ").slice(0, 220)}` };
+      const text = contentText(last.content);
       if (text.includes("sampling"))
         return { toolCalls: [{ name: "trigger-sampling-request", arguments: { prompt: "a haiku" } }] };
       if (text.includes("roots")) return { toolCalls: [{ name: "get-roots-list", arguments: {} }] };

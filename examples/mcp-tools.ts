@@ -10,7 +10,7 @@
  * "openai/gpt-4o-mini"; with no API key it runs offline on agentcore's scripted model, which
  * plays a model that decides to call the tool. The first line of output says which.
  */
-import { Agent, InMemoryStore, type LanguageModel } from "agentcore";
+import { Agent, InMemoryStore, contentText, type LanguageModel } from "agentcore";
 import { createMCPClient } from "agentcore/mcp";
 import { MockLanguageModel } from "agentcore/testing";
 import { fileURLToPath } from "node:url";
@@ -49,7 +49,7 @@ function chooseModel(): { model: string | LanguageModel; note: string } {
         const last = call.messages.at(-1);
         // First step: call the MCP tool. Second step: answer from its result.
         if (last?.role !== "tool") return { toolCalls: [{ name: "get_forecast", arguments: { city: "Lisbon" } }] };
-        const forecast = JSON.parse(last.content) as { city: string; highC: number; conditions: string };
+        const forecast = JSON.parse(contentText(last.content)) as { city: string; highC: number; conditions: string };
         return { text: `Tomorrow in ${forecast.city}: ${forecast.conditions}, up to ${forecast.highC}°C.` };
       },
     }),

@@ -7,7 +7,7 @@
  * "anthropic/claude-haiku". With no API key it runs offline on agentcore's scripted model.
  * The first line of output says which.
  */
-import { Agent, InMemoryStore, type LanguageModel } from "agentcore";
+import { Agent, InMemoryStore, contentText, type LanguageModel } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 
 function chooseModel(): { model: string | LanguageModel; note: string } {
@@ -24,12 +24,16 @@ function chooseModel(): { model: string | LanguageModel; note: string } {
   return {
     model: new MockLanguageModel({
       responses: (call) => {
-        const last = call.messages.at(-1)?.content ?? "";
+        const last = contentText(call.messages.at(-1)?.content ?? "");
         if (/prefer/i.test(last) && !/what/i.test(last))
           return { text: "Got it: you prefer TypeScript. I'll keep that in mind." };
-        const earlier = call.messages.find((message) => message.role === "user" && /prefer/i.test(message.content));
+        const earlier = call.messages.find(
+          (message) => message.role === "user" && /prefer/i.test(contentText(message.content)),
+        );
         return {
-          text: earlier ? `You told me earlier: "${earlier.content}" So, TypeScript.` : "I don't know yet. Tell me!",
+          text: earlier
+            ? `You told me earlier: "${contentText(earlier.content)}" So, TypeScript.`
+            : "I don't know yet. Tell me!",
         };
       },
     }),

@@ -45,6 +45,10 @@ export type {
   ToolMessage,
   UserMessage,
 } from "./messages/agent-message";
+export type { FilePart, ImagePart, ReasoningPart, TextPart, UserContentPart } from "./messages/content-parts";
+export { contentText } from "./messages/content-text";
+export type { MessageLimits } from "./messages/message-limits";
+export { decodeStoredMessages, encodeStoredMessages } from "./messages/stored-encoding";
 export { findToolPairingIssues, isToolPairingValid } from "./messages/validate-tool-pairing";
 export { repairToolPairing, type RepairToolPairingResult } from "./messages/repair-tool-pairing";
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 describe("testMemoryStore", () => {
-  it("fails broken stores: non-idempotent racy appends, ids that collide, a miscounted tail, unchecked limits, a frozen accessedAt, a missing required capability, summaries read whole", () => {
+  it("fails broken stores: non-idempotent racy appends, plain JSON that loses bytes, ids that collide, a miscounted tail, unchecked limits, a frozen accessedAt, a missing required capability, summaries read whole", () => {
     const directory = mkdtempSync(join(tmpdir(), "agentcore-suite-"));
     try {
       const report = join(directory, "report.json");
@@ -64,6 +64,16 @@ describe("testMemoryStore", () => {
         "getMessageTail (optional) rejects a negative or non-numeric limit with an InvalidArgumentError [getMessageTail]",
       ]);
       expect(failed.some((name) => name.includes("CollidingStore") && name.includes("isolates sessions"))).toBe(true);
+      // Messages kept as plain JSON: images' bytes come back as objects, URLs as strings.
+      expect(
+        failed
+          .filter((name) => name.includes("PlainJsonStore"))
+          .map((name) => name.replace(/^MemoryStore conformance: PlainJsonStore /, ""))
+          .sort(),
+      ).toEqual([
+        "messages (required) keeps parts' bytes apart from the caller's: changing given or read bytes changes nothing stored",
+        "messages (required) round-trips content parts losslessly: bytes, data: URLs, URLs, files, reasoning, tool images",
+      ]);
       // accessedAt frozen after the first write: the metadata test and prune (which would delete a session in use) catch it.
       expect(
         failed
@@ -93,7 +103,7 @@ describe("testMemoryStore", () => {
       expect(
         failed.filter(
           (name) =>
-            !/RacyStore|CollidingStore|MiscountingTailStore|LaxLimitStore|FrozenAccessStore|MissingPruneStore|AllSummariesStore/.test(
+            !/RacyStore|PlainJsonStore|CollidingStore|MiscountingTailStore|LaxLimitStore|FrozenAccessStore|MissingPruneStore|AllSummariesStore/.test(
               name,
             ),
         ),

@@ -123,7 +123,7 @@ describe("FileMemoryStore under SIGKILL", () => {
       let unanswered = 0;
       for (let index = 0; index < stored.length; turn++) {
         expect(stored[index]).toMatchObject({ role: "user" });
-        expect(stored[index]!.content.startsWith(`turn ${turn} `)).toBe(true);
+        expect((stored[index]!.content as string).startsWith(`turn ${turn} `)).toBe(true);
         index++;
         if (stored[index]?.role === "assistant") {
           expect(stored[index]!.content).toBe(`answer ${turn}`);

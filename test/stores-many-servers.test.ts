@@ -61,7 +61,7 @@ async function expectWholeTurns(store: MemoryStore): Promise<void> {
         AgentMessage,
       ];
       expect(user.role).toBe("user");
-      const [, server, session, turn] = /^s(\d+) (\w+) t(\d+)$/.exec(user.content) ?? [];
+      const [, server, session, turn] = /^s(\d+) (\w+) t(\d+)$/.exec(user.content as string) ?? [];
       expect(session).toBe(sessionId);
       expect(call).toMatchObject({ role: "assistant", toolCalls: [{ id: `call-${user.content}`, name: "note" }] });
       expect(result).toMatchObject({

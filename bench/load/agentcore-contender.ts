@@ -158,7 +158,10 @@ export const agentcore: ContenderImplementation = {
   async read(config: CellConfig, sessionId: string): Promise<StoredTranscript> {
     const { store, close } = agentcoreStore(config);
     try {
-      return (await store.getMessages(sessionId)).map((message) => ({ role: message.role, text: message.content }));
+      return (await store.getMessages(sessionId)).map((message) => ({
+        role: message.role,
+        text: message.content as string,
+      }));
     } finally {
       await close();
     }

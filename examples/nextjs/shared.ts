@@ -1,6 +1,6 @@
 /** Helpers of the Next.js route example: the session from a signed cookie, a store, an offline model. */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { InMemoryStore, type MemoryStore } from "agentcore";
+import { InMemoryStore, contentText, type MemoryStore } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 
 const secret = process.env.SESSION_SECRET ?? "dev-only-secret-change-me";
@@ -35,13 +35,14 @@ export function scriptedModel(): MockLanguageModel {
   return new MockLanguageModel({
     responses: (call) => {
       const last = call.messages.at(-1);
-      if (last?.role === "user" && /weather/i.test(last.content)) {
+      const text = last === undefined ? "" : contentText(last.content);
+      if (last?.role === "user" && /weather/i.test(text)) {
         return {
-          toolCalls: [{ name: "get_weather", arguments: { city: /in (\w+)/i.exec(last.content)?.[1] ?? "Tokyo" } }],
+          toolCalls: [{ name: "get_weather", arguments: { city: /in (\w+)/i.exec(text)?.[1] ?? "Tokyo" } }],
         };
       }
-      if (last?.role === "tool") return { text: `Here is the weather: ${last.content}` };
-      return { text: `You said: ${last?.content ?? ""}` };
+      if (last?.role === "tool") return { text: `Here is the weather: ${text}` };
+      return { text: `You said: ${text}` };
     },
   });
 }

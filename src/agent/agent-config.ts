@@ -10,6 +10,7 @@ import { factScopeId, type FactScope } from "../stores/fact-scope";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore } from "../stores/memory-store";
 import { validateSessionId } from "../messages/session-id";
+import { resolveMessageLimits, type ResolvedMessageLimits } from "../messages/message-limits";
 import { adaptStore, type AdaptedStore } from "../stores/store-adapter";
 import {
   createMemoryTools,
@@ -64,6 +65,8 @@ export interface AgentConfig {
   readonly callSettings: Pick<LanguageModelCall, "maxOutputTokens" | "temperature" | "maxRetries">;
   /** Set when runs are traced (the `telemetry` option). */
   readonly telemetry: ResolvedTelemetry | undefined;
+  /** Size bounds of a run's input (the `messageLimits` option). */
+  readonly messageLimits: ResolvedMessageLimits;
 }
 
 /** What the agent tells the memory tools. */
@@ -187,6 +190,14 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     }),
     telemetry: resolveTelemetry(options.telemetry),
+    messageLimits: resolveMessageLimits({
+      maxPartBytes: integerOption(options.messageLimits?.maxPartBytes, "messageLimits.maxPartBytes", undefined),
+      maxMessageBytes: integerOption(
+        options.messageLimits?.maxMessageBytes,
+        "messageLimits.maxMessageBytes",
+        undefined,
+      ),
+    }),
   });
 }
 

@@ -1,3 +1,4 @@
+import type { UserMessage } from "../messages/agent-message";
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
 import type { FactChange } from "../tools/memory-tools";
@@ -11,7 +12,7 @@ interface RunEventBase {
 
 /** Payloads of the agent's events (docs/architecture.md, "Events"). */
 export interface AgentEventMap {
-  "run:start": RunEventBase & { userId?: string; input: string };
+  "run:start": RunEventBase & { userId?: string; input: UserMessage["content"] };
   "run:end": RunEventBase & {
     text: string;
     usage: LanguageModelUsage;

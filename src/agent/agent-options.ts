@@ -1,3 +1,5 @@
+import type { UserContentPart } from "../messages/content-parts";
+import type { MessageLimits } from "../messages/message-limits";
 import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
 import type { LanguageModel } from "../models/language-model";
 import type { MemoryProvider, MemoryRecord } from "../providers/memory-provider";
@@ -83,6 +85,12 @@ export interface AgentOptions {
    * "Tracing with OpenTelemetry"). Off when omitted: no span is started and nothing is built.
    */
   telemetry?: TelemetryOptions;
+  /**
+   * Size bounds of the messages this agent takes in (a run's input parts; `streamText`'s
+   * messages): bytes per part and per message (docs/messages.md, "Limits"). Stored history read
+   * back is not bounded again. @default { maxPartBytes: 20 MiB, maxMessageBytes: 50 MiB }
+   */
+  messageLimits?: MessageLimits;
 }
 
 /**
@@ -94,8 +102,11 @@ export type AgentConfig = AgentOptions;
 
 /** The input of `agent.run()` and `agent.stream()`. */
 export interface AgentRunOptions {
-  /** The user's message. */
-  input: string;
+  /**
+   * The user's message: text, or text, image and file parts (`{ type: "image", image, mediaType? }`,
+   * `{ type: "file", data, mediaType, filename? }`; docs/messages.md).
+   */
+  input: string | UserContentPart[];
   /** The conversation to continue. Defaults to the agent's `sessionId`. */
   sessionId?: string;
   /** Who is asking; used by per-user facts and memory providers. */

@@ -1,3 +1,4 @@
+import { contentText } from "../messages/content-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel } from "../models/language-model";
 import type { IMemoryStrategy } from "../strategies/memory-strategy";
@@ -12,6 +13,7 @@ import type { AgentResult, AgentStreamPart } from "./agent-result";
 import { AgentStream } from "./agent-stream";
 import { newId } from "./new-id";
 import { RunNotifier } from "./run-notifier";
+import { normaliseRunInput } from "./run-input";
 import { runTurn } from "./run-turn";
 import type { TurnRun } from "./turn-run";
 import { SessionQueue } from "../stores/session-queue";
@@ -27,9 +29,6 @@ import { traceRun } from "./telemetry/trace-run";
  * stored one (stateless `streamText`). Internal: not exported from the package.
  */
 export const streamOnHistory = Symbol("agentcore.streamOnHistory");
-
-/** Longest user input accepted, in characters. */
-const MAX_INPUT_LENGTH = 1_000_000;
 
 /**
  * An LLM agent with memory: it keeps each session's conversation in its store, fits it into the
@@ -174,7 +173,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     history: LoadedHistory | undefined,
     textSink?: TurnRun["textSink"],
   ): TurnRun {
-    const runOptions = normaliseRunInput(input);
+    const runOptions = normaliseRunInput(input, this.config.messageLimits);
     if (this.model === NO_MODEL) throw noModelError();
     const sessionId =
       runOptions.sessionId === undefined
@@ -188,6 +187,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       sessionId,
       userId,
       input: runOptions.input,
+      inputText: contentText(runOptions.input),
       abortSignal: runOptions.signal,
       factScopeId: facts
         ? factScopeId(facts.scope, { sessionId, ...(userId === undefined ? {} : { userId }) }, { validated: true })
@@ -211,25 +211,4 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     await this.config.store.updateSession(sessionId, { agentName: this.name });
     this.namedSessions.add(sessionId);
   }
-}
-
-function normaliseRunInput(input: string | AgentRunOptions): AgentRunOptions {
-  const options = typeof input === "string" ? { input } : input;
-  if (options == null || typeof options !== "object" || typeof options.input !== "string") {
-    throw new InvalidArgumentError({
-      argument: "input",
-      value: input,
-      message: "run() takes the user message as a string, or { input: string, sessionId?, userId?, signal? }.",
-    });
-  }
-  if (options.input.trim().length === 0) {
-    throw new InvalidArgumentError({ argument: "input", value: options.input, message: "input must not be empty." });
-  }
-  if (options.input.length > MAX_INPUT_LENGTH) {
-    throw new InvalidArgumentError({
-      argument: "input",
-      message: `input is ${options.input.length} characters long; the limit is ${MAX_INPUT_LENGTH}.`,
-    });
-  }
-  return options;
 }

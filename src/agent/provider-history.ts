@@ -1,3 +1,4 @@
+import { noMessageLimits } from "../messages/message-limits";
 import { AgentCoreError } from "../errors/agent-core-error";
 import { errorText } from "../errors/error-text";
 import { InvalidMessageError } from "../errors/invalid-message-error";
@@ -87,7 +88,10 @@ export class ProviderHistory {
     }
     let messages: AgentMessage[];
     try {
-      messages = parseAgentMessages(candidates, { source: `The history the ${provider.type} memory read` });
+      messages = parseAgentMessages(candidates, {
+        source: `The history the ${provider.type} memory read`,
+        limits: noMessageLimits,
+      });
     } catch (error) {
       if (!InvalidMessageError.isInstance(error)) throw error;
       throw fail(

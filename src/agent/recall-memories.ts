@@ -21,7 +21,7 @@ export async function recallMemories(config: AgentConfig, run: TurnRun): Promise
         provider.read({
           sessionId: run.sessionId,
           ...(run.userId ? { userId: run.userId } : {}),
-          query: run.input,
+          query: run.inputText,
           limit: config.recallLimit,
           abortSignal,
         }),

@@ -1,3 +1,4 @@
+import { noMessageLimits } from "../messages/message-limits";
 import { StoreError } from "../errors/store-error";
 import { InvalidMessageError } from "../errors/invalid-message-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
@@ -57,7 +58,10 @@ export function parseSessionHistory(
   const total: unknown = read?.total;
   let parsed: AgentMessage[];
   try {
-    parsed = parseAgentMessages(raw ?? [], { source: `The history of session "${sessionId}"` });
+    parsed = parseAgentMessages(raw ?? [], {
+      source: `The history of session "${sessionId}"`,
+      limits: noMessageLimits,
+    });
   } catch (error) {
     if (!InvalidMessageError.isInstance(error)) throw error;
     throw new StoreError({

@@ -1,3 +1,4 @@
+import type { UserMessage } from "../messages/agent-message";
 import type { AgentStreamPart } from "./agent-result";
 import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
@@ -8,7 +9,10 @@ export interface TurnRun {
   readonly runId: string;
   readonly sessionId: string;
   readonly userId: string | undefined;
-  readonly input: string;
+  /** The user's message as given (validated): text or user parts. */
+  readonly input: UserMessage["content"];
+  /** Its text (`contentText`): the recall query. */
+  readonly inputText: string;
   readonly abortSignal: AbortSignal | undefined;
   /** Where this run's facts live, when memory tools are on. */
   readonly factScopeId: string | undefined;

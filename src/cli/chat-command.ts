@@ -1,3 +1,4 @@
+import { describeContent } from "../messages/content-text";
 import { errorText } from "../errors/error-text";
 import { createInterface } from "node:readline";
 import pc from "picocolors";
@@ -190,12 +191,14 @@ async function slashCommand(
 
 function describe(message: AgentMessage): string {
   const time = pc.dim(formatTime(message.timestamp));
-  if (message.role === "tool") return `${time} ${pc.magenta(`tool ${message.name}`)}: ${message.content}`;
+  if (message.role === "tool")
+    return `${time} ${pc.magenta(`tool ${message.name}`)}: ${describeContent(message.content)}`;
   if (message.role === "assistant" && message.toolCalls?.length) {
     const calls = message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(", ");
-    return `${time} ${pc.green("assistant")}: ${message.content}${message.content ? " " : ""}${pc.magenta(`→ ${calls}`)}`;
+    const text = describeContent(message.content);
+    return `${time} ${pc.green("assistant")}: ${text}${text ? " " : ""}${pc.magenta(`→ ${calls}`)}`;
   }
-  return `${time} ${message.role === "user" ? pc.cyan("user") : pc.green(message.role)}: ${message.content}`;
+  return `${time} ${message.role === "user" ? pc.cyan("user") : pc.green(message.role)}: ${describeContent(message.content)}`;
 }
 
 function validateId(id: string, flag: string): string {

@@ -1,3 +1,4 @@
+import { describeContent } from "../messages/content-text";
 import { errorText } from "../errors/error-text";
 import { createReadStream, createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
@@ -11,7 +12,13 @@ import { CliError } from "./cli-error";
 import { openStore, type OpenedStore } from "./open-store";
 import { createOutput, formatTime, type Output } from "./output";
 import { parseDuration } from "./parse-duration";
-import { importedMessageId, parseSessionRecord, type FactsRecord, type SessionRecord } from "./session-record";
+import {
+  importedMessageId,
+  parseSessionRecord,
+  serializeRecord,
+  type FactsRecord,
+  type SessionRecord,
+} from "./session-record";
 
 export interface MemoryCommandOptions {
   store: string;
@@ -57,7 +64,7 @@ export async function showSession({ store }: OpenedStore, output: Output, sessio
         ? ` → ${message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(", ")}`
         : "";
     const who = message.role === "tool" ? `tool ${message.name}` : message.role;
-    output.line(`${formatTime(message.timestamp)}  ${who}: ${message.content}${calls}`);
+    output.line(`${formatTime(message.timestamp)}  ${who}: ${describeContent(message.content)}${calls}`);
   }
 }
 
@@ -93,7 +100,7 @@ export async function exportSessions(
   const target: NodeJS.WritableStream = options.out ? createWriteStream(options.out) : process.stdout;
   const progress = startProgress(ids.length, "export");
   const write = async (record: SessionRecord | FactsRecord) => {
-    if (!target.write(`${JSON.stringify(record)}\n`)) await once(target, "drain");
+    if (!target.write(`${serializeRecord(record)}\n`)) await once(target, "drain");
   };
   let written = 0;
   for (const sessionId of ids) {

@@ -1,4 +1,5 @@
 import type { ToolCall } from "../messages/agent-message";
+import { contentText } from "../messages/content-text";
 import {
   emptyUsage,
   type LanguageModel,
@@ -22,8 +23,9 @@ export function scriptedModel(): LanguageModel {
       response: { modelId: "scripted" },
     });
     const last = call.messages.at(-1);
-    if (last?.role === "tool") return reply(last.name === "remember_fact" ? "Noted." : `Done: ${last.content}`);
-    const input = last?.content ?? "";
+    if (last?.role === "tool")
+      return reply(last.name === "remember_fact" ? "Noted." : `Done: ${contentText(last.content)}`);
+    const input = last === undefined ? "" : contentText(last.content);
     const remember = /remember that my (.+?) is (.+?)[.!]?$/i.exec(input);
     if (remember && call.tools.some((tool) => tool.name === "remember_fact")) {
       return reply("", [

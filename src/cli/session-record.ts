@@ -1,3 +1,4 @@
+import { decodeStoredMessages, encodeStoredMessage, encodeStoredMessages } from "../messages/stored-encoding";
 import { createHash } from "node:crypto";
 import { errorText } from "../errors/error-text";
 import { z } from "zod";
@@ -87,7 +88,9 @@ export function parseSessionRecord(line: string, lineNumber: number): SessionRec
   }
   try {
     validateSessionId(result.data.sessionId);
-    const messages = parseAgentMessages(result.data.messages, { source: `line ${lineNumber} messages` });
+    const messages = parseAgentMessages(decodeStoredMessages(result.data.messages), {
+      source: `line ${lineNumber} messages`,
+    });
     const { metadata, summaries, ...rest } = result.data;
     return {
       ...rest,
@@ -119,11 +122,18 @@ function parseFactsRecord(json: unknown, lineNumber: number): FactsRecord {
   return { ...result.data, facts: result.data.facts.map((fact) => ({ ...fact })) as Fact[] };
 }
 
+/** One line of an export: JSON, messages in the stored encoding (bytes as base64, URLs as hrefs). */
+export function serializeRecord(record: SessionRecord | FactsRecord): string {
+  if (record.kind === "agentcore.facts") return JSON.stringify(record);
+  return JSON.stringify({ ...record, messages: encodeStoredMessages(record.messages) });
+}
+
 /**
  * The id of a message imported without one: a hash of its session, position, role and content,
  * so importing the same file again skips it as already stored.
  */
-export function importedMessageId(sessionId: string, position: number, message: AgentMessage): string {
+export function importedMessageId(sessionId: string, position: number, given: AgentMessage): string {
+  const message = encodeStoredMessage(given); // bytes hash as their base64, the same on every import
   const content =
     message.role === "tool"
       ? [message.toolCallId, message.content]

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
+import type { AssistantContentPart, ToolContentPart, UserContentPart } from "./content-parts";
+import { contentLimitIssues, contentSchema } from "./content-schemas";
+import { type MessageLimits, type ResolvedMessageLimits, resolveMessageLimits } from "./message-limits";
 
 /** A tool call made by the model. `arguments` is the parsed JSON object. */
 export interface ToolCall {
@@ -18,14 +21,16 @@ export interface SystemMessage {
 export interface UserMessage {
   id?: string;
   role: "user";
-  content: string;
+  /** Text, or text, image and file parts (docs/messages.md). */
+  content: string | UserContentPart[];
   timestamp?: number;
 }
 
 export interface AssistantMessage {
   id?: string;
   role: "assistant";
-  content: string;
+  /** Text, or text and reasoning parts (docs/messages.md). */
+  content: string | AssistantContentPart[];
   toolCalls?: ToolCall[];
   timestamp?: number;
 }
@@ -35,7 +40,8 @@ export interface ToolMessage {
   role: "tool";
   toolCallId: string;
   name: string;
-  content: string;
+  /** The result as text, or text and image parts (docs/messages.md). */
+  content: string | ToolContentPart[];
   timestamp?: number;
 }
 
@@ -67,13 +73,13 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
   z.object({
     id: idSchema.optional(),
     role: z.literal("user"),
-    content: z.string(),
+    content: contentSchema("user"),
     timestamp: timestampSchema.optional(),
   }),
   z.object({
     id: idSchema.optional(),
     role: z.literal("assistant"),
-    content: z.string(),
+    content: contentSchema("assistant"),
     toolCalls: z.array(toolCallSchema).optional(),
     timestamp: timestampSchema.optional(),
   }),
@@ -82,7 +88,7 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
     role: z.literal("tool"),
     toolCallId: z.string().min(1).max(512),
     name: z.string().min(1).max(256),
-    content: z.string(),
+    content: contentSchema("tool"),
     timestamp: timestampSchema.optional(),
   }),
 ]);
@@ -90,26 +96,38 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
 /**
  * Parses a list of messages that came from outside (a store, a request body). Returns the
  * parsed messages or throws an `InvalidMessageError` naming each message and field that was
- * wrong. Unknown fields are dropped.
+ * wrong (an unknown part type, malformed binary content, a part or message over `limits`).
+ * Unknown fields are dropped. `limits`: the size bounds, default `MessageLimits`' defaults; history
+ * read back from a store passes `noMessageLimits`.
  */
-export function parseAgentMessages(input: unknown, options: { source?: string } = {}): AgentMessage[] {
+export function parseAgentMessages(
+  input: unknown,
+  options: { source?: string; limits?: MessageLimits | ResolvedMessageLimits } = {},
+): AgentMessage[] {
   if (!Array.isArray(input)) {
     throw new InvalidMessageError({
       issues: [{ index: -1, path: "", message: `expected an array of messages, got ${describe(input)}` }],
       message: `${options.source ?? "Messages"} must be an array of messages, got ${describe(input)}.`,
     });
   }
+  const limits = resolveMessageLimits(options.limits);
   const issues: MessageIssue[] = [];
   const messages: AgentMessage[] = [];
   input.forEach((candidate, index) => {
     const quick = parseCommonMessage(candidate);
     if (quick !== undefined) {
+      // String content: over the limit only when its UTF-8 bound (3 bytes a unit) is.
+      if ((quick.content as string).length * 3 > limits.maxMessageBytes) {
+        for (const issue of contentLimitIssues(quick.content, limits)) issues.push({ index, ...issue });
+      }
       messages.push(quick);
       return;
     }
     const result = agentMessageSchema.safeParse(candidate);
     if (result.success) {
-      messages.push(result.data as AgentMessage);
+      const message = result.data as AgentMessage;
+      for (const issue of contentLimitIssues(message.content, limits)) issues.push({ index, ...issue });
+      messages.push(message);
     } else {
       for (const issue of result.error.issues) {
         issues.push({ index, path: issue.path.join("."), message: issue.message });

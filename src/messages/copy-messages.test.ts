@@ -53,3 +53,31 @@ describe("copyMessages", () => {
     expect(copy).toEqual(structuredClone(proto));
   });
 });
+
+describe("copyMessages: content parts", () => {
+  it("copies bytes into a plain Uint8Array and URLs into new URLs, sharing nothing", () => {
+    const bytes = new Uint8Array([1, 2, 3]);
+    const buffer = Buffer.from([4, 5]);
+    const url = new URL("https://example.com/x.png");
+    const message = {
+      role: "user",
+      content: [
+        { type: "text", text: "t", providerOptions: { a: { b: 1 } } },
+        { type: "image", image: bytes },
+        { type: "image", image: buffer },
+        { type: "file", data: url, mediaType: "application/pdf" },
+      ],
+    };
+    const [copy] = copyMessages([message]);
+    const parts = copy!.content as Record<string, unknown>[];
+    expect(parts[1]!.image).not.toBe(bytes);
+    expect(Array.from(parts[1]!.image as Uint8Array)).toEqual([1, 2, 3]);
+    expect(Object.getPrototypeOf(parts[2]!.image)).toBe(Uint8Array.prototype);
+    expect(parts[3]!.data).not.toBe(url);
+    expect((parts[3]!.data as URL).href).toBe(url.href);
+    expect(parts[0]!.providerOptions).toEqual({ a: { b: 1 } });
+    expect(parts[0]!.providerOptions).not.toBe(message.content[0]!.providerOptions);
+    bytes[0] = 9;
+    expect((parts[1]!.image as Uint8Array)[0]).toBe(1);
+  });
+});

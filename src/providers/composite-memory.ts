@@ -269,7 +269,7 @@ function isMessage(item: unknown): item is AgentMessage {
     typeof item === "object" &&
     item !== null &&
     typeof (item as AgentMessage).role === "string" &&
-    typeof (item as AgentMessage).content === "string"
+    (typeof (item as AgentMessage).content === "string" || Array.isArray((item as AgentMessage).content))
   );
 }
 

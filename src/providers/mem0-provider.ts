@@ -1,4 +1,5 @@
 import { errorText } from "../errors/error-text";
+import { contentText } from "../messages/content-text";
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
@@ -133,16 +134,14 @@ export class Mem0Provider implements RecallMemoryProvider {
     }
     const turn = messages.filter(
       (message): message is AgentMessage & { role: "user" | "assistant" } =>
-        (message.role === "user" || message.role === "assistant") &&
-        typeof message.content === "string" &&
-        message.content.trim() !== "",
+        (message.role === "user" || message.role === "assistant") && contentText(message.content).trim() !== "",
     );
     const tags = tagList(options.tags);
     if (turn.length === 0) return;
     const client = await this.getClient();
     await this.call("write", () =>
       client.add(
-        turn.map((message) => ({ role: message.role, content: message.content })),
+        turn.map((message) => ({ role: message.role, content: contentText(message.content) })),
         {
           ...(userId !== undefined ? { userId } : {}),
           ...(sessionId !== undefined ? { runId: sessionId } : {}),

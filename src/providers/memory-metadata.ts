@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { contentText } from "../messages/content-text";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryTags, RecallWriteOptions } from "./memory-provider";
 
@@ -90,14 +91,12 @@ export function matchesMemoryFilter(
   return true;
 }
 
-/** The messages of a finished turn worth remembering: the configured roles, with text. */
+/** The messages of a finished turn worth remembering: the configured roles, with text (of text parts, for parts). */
 export function rememberable(
   messages: readonly AgentMessage[],
   roles: ReadonlySet<AgentMessage["role"]>,
 ): AgentMessage[] {
-  return messages.filter(
-    (message) => roles.has(message.role) && typeof message.content === "string" && message.content.trim() !== "",
-  );
+  return messages.filter((message) => roles.has(message.role) && contentText(message.content).trim() !== "");
 }
 
 /** The metadata of one remembered message. `now` stands in for a message without a timestamp. */

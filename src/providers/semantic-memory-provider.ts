@@ -1,4 +1,5 @@
 import { integerOption } from "../errors/check-option";
+import { contentText } from "../messages/content-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { EmbeddingModel } from "../models/embedding-model";
@@ -159,10 +160,11 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
     const now = Date.now();
     const documents: SemanticDocument[] = rememberable(messages, this.roles).map((message) => {
       const metadata = memoryMetadata(message, { sessionId, userId }, options, now);
-      const mentions = mentionedTimes(message.content, metadata.createdAt);
+      const text = contentText(message.content);
+      const mentions = mentionedTimes(text, metadata.createdAt);
       return {
         id: globalThis.crypto.randomUUID(),
-        content: message.content,
+        content: text,
         ...(message.id ? { messageId: message.id } : {}),
         ...metadata,
         ...(mentions.length ? { mentions } : {}),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contentText } from "../messages/content-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
@@ -148,7 +149,7 @@ export class VectorMemoryProvider implements RecallMemoryProvider {
     const now = Date.now();
     const items: VectorMemoryItem[] = rememberable(messages, this.roles).map((message) => ({
       id: this.options.generateId?.(message, options) ?? globalThis.crypto.randomUUID(),
-      content: message.content,
+      content: contentText(message.content),
       ...(message.id ? { messageId: message.id } : {}),
       metadata: memoryMetadata(message, { sessionId, userId }, options, now),
     }));

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { AgentMessage } from "../messages/agent-message";
+import { decodeStoredMessages, encodeStoredMessages } from "../messages/stored-encoding";
 import { expectFactScopes } from "./__fixtures__/expect-fact-scopes";
 import { testMemoryStore } from "../testing/test-memory-store";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
@@ -11,16 +12,19 @@ testMemoryStore("InMemoryStore (bounded)", () => new InMemoryStore({ maxSessions
   requireCapabilities: "all",
 });
 
-/** A custom store written as a plain object with only the six required methods. */
+/**
+ * A custom store written as a plain object with only the six required methods, keeping messages as
+ * JSON text in the stored encoding (bytes and URLs of content parts survive), as docs/stores.md says.
+ */
 function sixMethodStore(): MemoryStore {
   const sessions = new Map<string, string>();
   const facts = new Map<string, Map<string, string>>();
   return {
     async getMessages(sessionId) {
-      return JSON.parse(sessions.get(sessionId) ?? "[]") as AgentMessage[];
+      return decodeStoredMessages(JSON.parse(sessions.get(sessionId) ?? "[]") as AgentMessage[]);
     },
     async setMessages(sessionId, messages) {
-      sessions.set(sessionId, JSON.stringify(messages));
+      sessions.set(sessionId, JSON.stringify(encodeStoredMessages(messages)));
     },
     async clearMessages(sessionId) {
       sessions.delete(sessionId);

@@ -1,5 +1,7 @@
 import { errorText } from "../errors/error-text";
 import { StoreError } from "../errors/store-error";
+import type { AgentMessage } from "../messages/agent-message";
+import { decodeStoredMessage, encodeStoredMessage } from "../messages/stored-encoding";
 
 /**
  * Parses one JSON record a store read back. A record that does not parse is a `StoreError`
@@ -42,4 +44,26 @@ export function encodeStoredJson(
       cause: error,
     });
   }
+}
+
+/**
+ * Parses one stored message (`stringifyStoredMessage` wrote it): JSON, then the stored encoding of
+ * bytes and URLs undone (`messages/stored-encoding.ts`). A record that is not JSON is a `StoreError`.
+ */
+export function parseStoredMessage<T = AgentMessage>(
+  text: string,
+  where: { store: string; operation: string; sessionId?: string; record: string },
+): T {
+  return decodeStoredMessage(parseStoredJson<T>(text, where));
+}
+
+/**
+ * Encodes one message a store is about to write, in the stored encoding (`stringifyStoredMessage`):
+ * bytes and URLs of content parts kept; a message JSON cannot encode is a `StoreError` (`encodeStoredJson`).
+ */
+export function encodeStoredMessageJson(
+  message: AgentMessage,
+  where: { store: string; operation: string; sessionId?: string; record: string },
+): string {
+  return encodeStoredJson(encodeStoredMessage(message), where);
 }

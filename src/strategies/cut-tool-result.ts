@@ -9,10 +9,17 @@ const cutCache = new WeakMap<ToolMessage, { maxLength: number; message: ToolMess
  * The version of a message the model receives: a tool result longer than `maxLength` characters
  * keeps its first two thirds and last third of the allowance, with a marker in between that
  * says how much was left out. The stored message is never changed; the cut copy is cached per
- * object so its token count is cached too. Other messages come back as they are.
+ * object so its token count is cached too. Other messages, and tool results given as parts (their
+ * images are counted, not cut), come back as they are.
  */
 export function cutToolResult(message: AgentMessage, maxLength: number): AgentMessage {
-  if (message.role !== "tool" || !Number.isFinite(maxLength) || message.content.length <= maxLength) return message;
+  if (
+    message.role !== "tool" ||
+    typeof message.content !== "string" ||
+    !Number.isFinite(maxLength) ||
+    message.content.length <= maxLength
+  )
+    return message;
   const cached = cutCache.get(message);
   if (cached && cached.maxLength === maxLength) return cached.message;
   const content = message.content;

@@ -79,8 +79,14 @@ export function selectWindow(
   const rawBudget = budget === undefined ? Infinity : budget / scale;
   // Until the tokenizer is loaded, a history that fits the budget even by its byte bound is kept
   // whole without counting: the same window, and no cold tokenizer load for a short conversation.
-  const bounded = budget !== undefined && !isEncodingLoaded(encoding) && fitsByBound(history, sent, rawBudget);
-  const measure = bounded ? messageTokenBound : (message: AgentMessage) => rawMessageTokens(message, encoding);
+  const bounded =
+    budget !== undefined &&
+    !isEncodingLoaded(encoding) &&
+    fitsByBound(history, sent, rawBudget, counting.profile.imageRule);
+  const imageRule = counting.profile.imageRule;
+  const measure = bounded
+    ? (message: AgentMessage) => messageTokenBound(message, imageRule)
+    : (message: AgentMessage) => rawMessageTokens(message, encoding, imageRule);
   const cost = (from: number, to: number) => {
     let tokens = 0;
     for (let index = from; index < to; index++) tokens += measure(sent(history[index]!));
@@ -114,7 +120,7 @@ export function selectWindow(
       rawBudget - pinnedTokens,
       pinnedTokens,
       sent,
-      encoding,
+      counting.profile,
       scale,
     );
   }
@@ -158,10 +164,11 @@ function fitsByBound(
   history: readonly AgentMessage[],
   sent: (message: AgentMessage) => AgentMessage,
   rawBudget: number,
+  imageRule: TokenizerProfile["imageRule"],
 ): boolean {
   let bound = 0;
   for (const message of history) {
-    bound += messageTokenBound(sent(message));
+    bound += messageTokenBound(sent(message), imageRule);
     if (bound > rawBudget) return false;
   }
   return true;
@@ -174,13 +181,14 @@ function trimInsideLatestTurn(
   rawBudget: number,
   pinnedTokens: number,
   sent: (message: AgentMessage) => AgentMessage,
-  encoding: TokenizerProfile["encoding"],
+  profile: TokenizerProfile,
   scale: number,
 ): SelectedWindow {
   const steps = groupSteps(history, turn);
   const stepCost = (step: TurnRange) => {
     let tokens = 0;
-    for (let index = step.start; index < step.end; index++) tokens += rawMessageTokens(sent(history[index]!), encoding);
+    for (let index = step.start; index < step.end; index++)
+      tokens += rawMessageTokens(sent(history[index]!), profile.encoding, profile.imageRule);
     return tokens;
   };
   const anchored = history[turn.start]!.role === "user" && steps.length > 1;

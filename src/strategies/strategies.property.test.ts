@@ -36,8 +36,10 @@ function sameOrCut(original: AgentMessage, sent: AgentMessage): boolean {
     sent.role === "tool" &&
     original.id === sent.id &&
     original.toolCallId === sent.toolCallId &&
-    sent.content.includes(CUT_MARKER) &&
-    original.content.startsWith(sent.content.slice(0, sent.content.indexOf("\n[agentcore:")))
+    (sent.content as string).includes(CUT_MARKER) &&
+    (original.content as string).startsWith(
+      (sent.content as string).slice(0, (sent.content as string).indexOf("\n[agentcore:")),
+    )
   );
 }
 

@@ -76,7 +76,7 @@ describe("TokenWindowMemory", () => {
       { id: "f", role: "assistant", content: "done" },
     ];
     const result = new TokenWindowMemory({ maxTokens: 100_000, maxToolResultLength: 1000 }).apply(history, context);
-    const sent = result.messages[2]!;
+    const sent = result.messages[2]! as { content: string };
     expect(sent.content).toContain("[agentcore: tool result cut, 49200 of 50200 characters left out]");
     expect(sent.content.startsWith("x".repeat(100))).toBe(true);
     expect(sent.content.endsWith("z".repeat(100))).toBe(true);

@@ -116,7 +116,10 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     onError,
     ...agentOptions
   } = options;
-  const messages = parseAgentMessages(clientMessages, { source: "streamText messages" });
+  const messages = parseAgentMessages(clientMessages, {
+    source: "streamText messages",
+    ...(agentOptions.messageLimits === undefined ? {} : { limits: agentOptions.messageLimits }),
+  });
   const last = messages.at(-1);
   if (!last || last.role !== "user") {
     throw new InvalidArgumentError({

@@ -2,7 +2,16 @@ import { afterAll, describe, expect, it } from "./vitest-api";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryStore } from "../stores/memory-store";
 import { isKeyValueStore, type KeyValueFacts, type RichFacts } from "./conformance-facts";
-import { conversation, fact, message, sessionId, sortFacts, type OptionalStoreMethod } from "./conformance-fixtures";
+import {
+  conversation,
+  fact,
+  message,
+  sessionId,
+  sortFacts,
+  write,
+  type OptionalStoreMethod,
+} from "./conformance-fixtures";
+import { expectSameRichMessages, richMessages } from "./conformance-parts";
 import { describeOptionalCapabilities } from "./conformance-optional";
 
 /** Options of {@link testMemoryStore}. */
@@ -204,6 +213,32 @@ export function testMemoryStore(
         ];
         await store.setMessages(id, messages);
         expect(await store.getMessages(id)).toEqual(messages);
+      });
+
+      test("round-trips content parts losslessly: bytes, data: URLs, URLs, files, reasoning, tool images", async (store) => {
+        const id = sessionId();
+        await store.setMessages(id, richMessages());
+        expectSameRichMessages(await store.getMessages(id), richMessages());
+        // Appended and read as a tail too (stores parse those paths apart).
+        const other = sessionId();
+        await write(store, other, [message("before", "rich-before"), ...richMessages()]);
+        expectSameRichMessages((await store.getMessages(other)).slice(1), richMessages());
+        if (store.getMessageTail) {
+          expectSameRichMessages((await store.getMessageTail(other, 4)).messages, richMessages());
+        }
+        await store.clearMessages(id);
+        await store.clearMessages(other);
+      });
+
+      test("keeps parts' bytes apart from the caller's: changing given or read bytes changes nothing stored", async (store) => {
+        const id = sessionId();
+        const given = richMessages();
+        await store.setMessages(id, given);
+        ((given[0]!.content as { image: Uint8Array }[])[1]!.image as Uint8Array).fill(0);
+        const read = await store.getMessages(id);
+        ((read[0]!.content as { image: Uint8Array }[])[1]!.image as Uint8Array).fill(0);
+        expectSameRichMessages(await store.getMessages(id), richMessages());
+        await store.clearMessages(id);
       });
 
       test("returns copies: changing what it returned or was given does not change what is stored", async (store) => {

@@ -71,7 +71,7 @@ describe("estimateMessagesTokens", () => {
     const system = "You are helpful.";
     const chat = [
       { role: "system" as const, content: system },
-      ...messages.map((message) => ({ role: message.role, content: message.content })),
+      ...messages.map((message) => ({ role: message.role, content: message.content as string })),
     ];
     expect(estimateMessagesTokens(messages, { model: "gpt-4o", system })).toBe(encodeChat(chat, "gpt-4o").length);
   });
@@ -105,14 +105,14 @@ describe("estimateMessagesTokens", () => {
     const provider = countChatCompletionTokens!({
       messages: [
         { role: "system", content: system },
-        { role: "user", content: messages[0]!.content },
+        { role: "user", content: messages[0]!.content as string },
         {
           role: "assistant",
           content: "",
           function_call: { name: "get_weather", arguments: JSON.stringify({ city: "Tokyo", unit: "c" }) },
         },
-        { role: "function", name: "get_weather", content: messages[2]!.content },
-        { role: "assistant", content: messages[3]!.content },
+        { role: "function", name: "get_weather", content: messages[2]!.content as string },
+        { role: "assistant", content: messages[3]!.content as string },
       ],
       functions: tools as never,
     });

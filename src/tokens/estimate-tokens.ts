@@ -42,7 +42,7 @@ export function estimateMessagesTokens(
   const profile = tokenizerFor(options.model);
   let tokens = REPLY_PRIMING_TOKENS + rawSystemTokens(options.system, profile.encoding);
   if (options.tools?.length) tokens += rawToolTokens(options.tools, profile.encoding);
-  for (const message of messages) tokens += rawMessageTokens(message, profile.encoding);
+  for (const message of messages) tokens += rawMessageTokens(message, profile.encoding, profile.imageRule);
   return profile.factor === 1 ? tokens : Math.ceil(tokens * profile.factor);
 }
 

@@ -1,6 +1,8 @@
 import type { AgentMessage } from "../messages/agent-message";
 import { utf8ByteLength } from "../messages/utf8-byte-length";
 import type { ToolDefinition } from "../models/language-model";
+import { type ContentTokens, contentTokenBound, contentTokens, partsFingerprint } from "./content-tokens";
+import { type ImageTokenRule, imageTokensFor } from "./image-tokens";
 import { countTextTokens, type EncodingName } from "./tokenizer";
 
 /**
@@ -10,8 +12,10 @@ import { countTextTokens, type EncodingName } from "./tokenizer";
  * - by stored identity (a bounded map per encoding keyed by id, each entry checked against the
  *   message's role, content length, a short fingerprint and tool call ids, no key string built):
  *   stores hand out fresh objects on every read, but a stored message never changes under its id.
+ * A message with images or files keeps its media tokens under each image rule beside its text
+ * count (`Counted`), so one entry answers every model.
  */
-const byObject: Record<EncodingName, WeakMap<object, number>> = {
+const byObject: Record<EncodingName, WeakMap<object, Counted>> = {
   o200k_base: new WeakMap(),
   cl100k_base: new WeakMap(),
 };
@@ -29,14 +33,24 @@ export const TOOL_CALL_OVERHEAD_TOKENS = 3;
 /** Per tool definition (name, description and parameters wrapper). */
 export const TOOL_DEFINITION_OVERHEAD_TOKENS = 9;
 
-/** What a by-id entry was counted from: a stored message never changes under its id, this checks it cheaply. */
+/** A message's count: a number for text-only messages, text and media tokens apart for parts. */
+type Counted = number | { text: number; media: ContentTokens["media"] };
+
+function resolveCount(counted: Counted, rule: ImageTokenRule): number {
+  return typeof counted === "number" ? counted : counted.text + imageTokensFor(counted.media, rule);
+}
+
+/**
+ * What a by-id entry was counted from: a stored message never changes under its id, this checks it
+ * cheaply. Parts content: `length` -1 and `head` its `partsFingerprint`.
+ */
 interface IdentityEntry {
   role: string;
   length: number;
   head: string;
   tail: string;
   calls: string;
-  count: number;
+  count: Counted;
 }
 
 function callIds(message: AgentMessage): string {
@@ -48,6 +62,14 @@ function callIds(message: AgentMessage): string {
 
 function sameIdentity(entry: IdentityEntry, message: AgentMessage): boolean {
   const content = message.content ?? "";
+  if (typeof content !== "string") {
+    return (
+      entry.role === message.role &&
+      entry.length === -1 &&
+      entry.head === partsFingerprint(content) &&
+      entry.calls === callIds(message)
+    );
+  }
   return (
     entry.role === message.role &&
     entry.length === content.length &&
@@ -57,9 +79,16 @@ function sameIdentity(entry: IdentityEntry, message: AgentMessage): boolean {
   );
 }
 
-/** Tokens of one message in the chat format, before any model factor. */
-export function rawMessageTokens(message: AgentMessage, encoding: EncodingName): number {
-  if (!enabled) return computeMessageTokens(message, encoding);
+/**
+ * Tokens of one message in the chat format, before any model factor. Images count by `imageRule`
+ * (tokens/image-tokens.ts), files by their estimate (tokens/file-tokens.ts).
+ */
+export function rawMessageTokens(
+  message: AgentMessage,
+  encoding: EncodingName,
+  imageRule: ImageTokenRule = "openai",
+): number {
+  if (!enabled) return resolveCount(computeMessageTokens(message, encoding), imageRule);
   const objectCache = byObject[encoding];
   // By id (no key string built: one map per encoding, the entry checked against the message).
   const id = message.id || undefined;
@@ -68,13 +97,13 @@ export function rawMessageTokens(message: AgentMessage, encoding: EncodingName):
     const cached = objectCache.get(message);
     if (cached !== undefined) {
       stats.hits++;
-      return cached;
+      return resolveCount(cached, imageRule);
     }
   } else {
     const known = identities.get(id);
     if (known !== undefined && sameIdentity(known, message)) {
       stats.hits++;
-      return known.count;
+      return resolveCount(known.count, imageRule);
     }
   }
   stats.misses++;
@@ -91,22 +120,24 @@ export function rawMessageTokens(message: AgentMessage, encoding: EncodingName):
       }
     }
     const content = message.content ?? "";
+    const text = typeof content === "string";
     // Re-set (delete first) so a changed message moves to the newest end.
     identities.delete(id);
     identities.set(id, {
       role: message.role,
-      length: content.length,
-      head: content.slice(0, 8),
-      tail: content.slice(-8),
+      length: text ? content.length : -1,
+      head: text ? content.slice(0, 8) : partsFingerprint(content),
+      tail: text ? content.slice(-8) : "",
       calls: callIds(message),
       count,
     });
   }
-  return count;
+  return resolveCount(count, imageRule);
 }
 
-function computeMessageTokens(message: AgentMessage, encoding: EncodingName): number {
-  let tokens = MESSAGE_OVERHEAD_TOKENS + countTextTokens(message.content ?? "", encoding);
+function computeMessageTokens(message: AgentMessage, encoding: EncodingName): Counted {
+  const content = contentTokens(message.content ?? "", encoding);
+  let tokens = MESSAGE_OVERHEAD_TOKENS + content.text;
   if (message.role === "assistant" && message.toolCalls) {
     for (const call of message.toolCalls) {
       tokens +=
@@ -117,7 +148,7 @@ function computeMessageTokens(message: AgentMessage, encoding: EncodingName): nu
   } else if (message.role === "tool") {
     tokens += 1 + countTextTokens(message.name, encoding);
   }
-  return tokens;
+  return typeof message.content === "string" ? tokens : { text: tokens, media: content.media };
 }
 
 const toolCache: Record<EncodingName, WeakMap<object, number>> = {
@@ -156,8 +187,14 @@ export function rawSystemTokens(system: string | undefined, encoding: EncodingNa
  * bytes. Windows use it to keep a history that fits even by this bound without loading the
  * tokenizer (a cold load costs ~300 ms).
  */
-export function messageTokenBound(message: AgentMessage): number {
-  let bound = MESSAGE_OVERHEAD_TOKENS + utf8ByteLength(message.content ?? "");
+export function messageTokenBound(message: AgentMessage, imageRule: ImageTokenRule = "openai"): number {
+  const text = message.content ?? "";
+  let bound = MESSAGE_OVERHEAD_TOKENS;
+  if (typeof text === "string") bound += utf8ByteLength(text);
+  else {
+    const content = contentTokenBound(text);
+    bound += content.text + imageTokensFor(content.media, imageRule);
+  }
   if (message.role === "assistant" && message.toolCalls) {
     for (const call of message.toolCalls)
       bound += TOOL_CALL_OVERHEAD_TOKENS + utf8ByteLength(call.name) + utf8ByteLength(safeJson(call.arguments));

@@ -1,5 +1,6 @@
 import { TokenizerNotLoadedError } from "../errors/tokenizer-not-loaded-error";
 import type { Encoding, EncodingName } from "./encoding";
+import type { ImageTokenRule } from "./image-tokens";
 import { loadEncodingSync } from "./load-encoding-sync";
 
 export type { EncodingName } from "./encoding";
@@ -73,6 +74,8 @@ export interface TokenizerProfile {
   factor: number;
   /** Cache key of the profile. */
   key: string;
+  /** Whose rule counts images (tokens/image-tokens.ts): OpenAI's, Anthropic's, or the larger (other models). */
+  imageRule: ImageTokenRule;
 }
 
 /**
@@ -82,13 +85,15 @@ export interface TokenizerProfile {
  */
 export const NON_OPENAI_TOKEN_FACTOR = 1.15;
 
-const exact: TokenizerProfile = { encoding: "o200k_base", factor: 1, key: "o200k_base" };
-const legacy: TokenizerProfile = { encoding: "cl100k_base", factor: 1, key: "cl100k_base" };
+const exact: TokenizerProfile = { encoding: "o200k_base", factor: 1, key: "o200k_base", imageRule: "openai" };
+const legacy: TokenizerProfile = { encoding: "cl100k_base", factor: 1, key: "cl100k_base", imageRule: "openai" };
 const approximate: TokenizerProfile = {
   encoding: "o200k_base",
   factor: NON_OPENAI_TOKEN_FACTOR,
   key: "o200k_base*1.15",
+  imageRule: "max",
 };
+const anthropic: TokenizerProfile = { ...approximate, imageRule: "anthropic" };
 
 /**
  * Picks the tokenizer for a model id (`"gpt-4o"`, `"openai/gpt-4o"`, or a `LanguageModel`'s
@@ -114,5 +119,6 @@ export function tokenizerFor(model?: string | { provider: string; modelId: strin
   if (/^(gpt-3\.5|gpt-35|gpt-4(-|$)|text-embedding-ada|text-embedding-3)/.test(id)) return legacy;
   if (/^(gpt-4o|gpt-4\.|gpt-5|gpt-oss|chatgpt-|o1|o3|o4|codex-)/.test(id)) return exact;
   if (provider === "openai" && id.startsWith("gpt-")) return exact;
+  if (provider === "anthropic" || id.startsWith("claude")) return anthropic;
   return approximate;
 }

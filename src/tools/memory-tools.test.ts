@@ -15,7 +15,7 @@ function call(name: string, args: object, id = `${name}-${Math.random().toString
 }
 
 const lastToolResult = (model: MockLanguageModel, callIndex: number) =>
-  model.calls[callIndex]!.messages.at(-1)!.content;
+  model.calls[callIndex]!.messages.at(-1)!.content as string;
 
 describe("memory tools", () => {
   it("remembers a fact and shows it in the system prompt of the next turn", async () => {

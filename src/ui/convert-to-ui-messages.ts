@@ -1,4 +1,9 @@
 import { parseAgentMessages, type AgentMessage, type ToolMessage } from "../messages/agent-message";
+import type { ContentPart, MessageContent } from "../messages/content-parts";
+import { contentText } from "../messages/content-text";
+import { dataContentBase64, dataContentUrl } from "../messages/data-content";
+import { imageMediaType } from "../messages/image-info";
+import { noMessageLimits } from "../messages/message-limits";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { UIMessageV5, UIMessagePart } from "./ui-message";
 
@@ -10,7 +15,12 @@ import type { UIMessageV5, UIMessagePart } from "./ui-message";
  * `convertToModelMessages(convertToUIMessages(history))` gives the history back.
  */
 export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessageV5[] {
-  const history = repairToolPairing(parseAgentMessages(messages, { source: "convertToUIMessages input" })).messages;
+  const history = repairToolPairing(
+    parseAgentMessages(messages, {
+      source: "convertToUIMessages input",
+      limits: noMessageLimits,
+    }),
+  ).messages;
   const output: UIMessageV5[] = [];
   let current: { message: UIMessageV5; sources: AgentMessage[] } | undefined;
   const finish = () => {
@@ -23,10 +33,7 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
     if (message.role === "user" || message.role === "system") {
       finish();
       output.push(
-        withMetadata(
-          { id: message.id ?? newId(), role: message.role, parts: [{ type: "text", text: message.content }] },
-          [message],
-        ),
+        withMetadata({ id: message.id ?? newId(), role: message.role, parts: uiParts(message.content) }, [message]),
       );
       continue;
     }
@@ -36,7 +43,7 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
     parts.push({ type: "step-start" });
     current.sources.push(message);
     if (message.content.length > 0 || !message.toolCalls?.length)
-      parts.push({ type: "text", text: message.content, state: "done" });
+      parts.push(...uiParts(message.content).map((part) => ({ ...part, state: "done" as const })));
     // After repair, a step's results are the tool messages right after it.
     const results = new Map<string, ToolMessage>();
     for (let next = index + 1; next < history.length && history[next]!.role === "tool"; next++) {
@@ -60,8 +67,47 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
   return output;
 }
 
-/** Structured results go back as the value they were; anything else as the text it is. */
-function toolOutput(content: string): unknown {
+/** Content as UI parts: text as text, images and files as `file` parts (a URL), reasoning as reasoning. */
+function uiParts(content: MessageContent): (UIMessagePart & { type: "text" | "reasoning" | "file" })[] {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  return content.map((part: ContentPart) => {
+    switch (part.type) {
+      case "image": {
+        const mediaType = imageMediaType(part) ?? "application/octet-stream";
+        return { type: "file", mediaType, url: dataContentUrl(part.image, mediaType) };
+      }
+      case "file":
+        return {
+          type: "file",
+          mediaType: part.mediaType,
+          url: dataContentUrl(part.data, part.mediaType),
+          ...(part.filename === undefined ? {} : { filename: part.filename }),
+        };
+      default:
+        return { type: part.type, text: part.text };
+    }
+  });
+}
+
+/**
+ * Structured results go back as the value they were; anything else as the text it is. A result
+ * given as parts goes back in the AI SDK's content output shape (`{ type: "content", value }`).
+ */
+function toolOutput(content: MessageContent): unknown {
+  if (typeof content !== "string") {
+    return {
+      type: "content",
+      value: content.map((part) => {
+        if (part.type !== "image") return { type: "text", text: contentText([part]) };
+        const mediaType = imageMediaType(part) ?? "application/octet-stream";
+        return {
+          type: "media",
+          data: dataContentBase64(part.image) ?? dataContentUrl(part.image, mediaType),
+          mediaType,
+        };
+      }),
+    };
+  }
   try {
     const value: unknown = JSON.parse(content);
     if (value !== null && typeof value === "object" && JSON.stringify(value) === content) return value;

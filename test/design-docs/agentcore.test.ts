@@ -47,7 +47,7 @@ const remember = (key: string, value: string): MockResponse => ({
   toolCalls: [{ name: "remember_fact", arguments: { key, value } }],
 });
 const lastUserText = (call: MockCall) =>
-  [...call.messages].reverse().find((message) => message.role === "user")?.content ?? "";
+  ([...call.messages].reverse().find((message) => message.role === "user")?.content as string | undefined) ?? "";
 
 let directory: string;
 const cwd = process.cwd();
@@ -428,13 +428,15 @@ describe("app/api/chat/route.ts", () => {
     // Each request's turn went to its own session; Bob's did not land in Alice's.
     const stored = new FileMemoryStore("./storage/sessions.json");
     const histories = await Promise.all((await stored.entries()).map((entry) => stored.getMessages(entry.sessionId)));
-    const alices = histories.filter((messages) => messages.some((message) => message.content.includes("secret")));
+    const alices = histories.filter((messages) =>
+      messages.some((message) => (message.content as string).includes("secret")),
+    );
     const bobs = histories.filter((messages) =>
-      messages.some((message) => message.content.includes("What do you know")),
+      messages.some((message) => (message.content as string).includes("What do you know")),
     );
     expect(alices).toHaveLength(1);
     expect(bobs).toHaveLength(1);
     expect(alices[0]).not.toBe(bobs[0]);
-    expect(alices[0]!.some((message) => message.content.includes("What do you know"))).toBe(false);
+    expect(alices[0]!.some((message) => (message.content as string).includes("What do you know"))).toBe(false);
   });
 });

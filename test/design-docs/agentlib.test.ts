@@ -299,7 +299,7 @@ describe("AgentLIB document: stale-session cleanup", () => {
 function scriptedModel() {
   return new MockLanguageModel({ responses: (call) => ({ text: `reply ${call.messages.length}` }) });
 }
-const contents = (messages: readonly { content: string }[]) => messages.map((message) => message.content);
+const contents = (messages: readonly { content: unknown }[]) => messages.map((message) => message.content);
 
 describe("AgentLIB document: BufferMemory with an agent", () => {
   it("builds the agent as written, and with a model it remembers within a session", async () => {

@@ -18,7 +18,7 @@ const model: LanguageModel = {
   provider: "crash",
   modelId: "random-delay",
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
-    const last = call.messages.at(-1)!.content;
+    const last = call.messages.at(-1)!.content as string;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 2));
     return {
       text: `answer ${last.split(" ")[1]}`,

@@ -2,7 +2,7 @@
  * The model of both routes: a real provider when a key is set, the scripted model otherwise.
  * Imports nothing from Node, so the edge route can use it too.
  */
-import type { LanguageModel } from "agentcore";
+import { contentText, type LanguageModel } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 
 /** "openai/gpt-4o-mini" with OPENAI_API_KEY, "anthropic/…" with ANTHROPIC_API_KEY, else the script. */
@@ -25,10 +25,12 @@ function scriptedModel(): MockLanguageModel {
       if (last?.role === "tool") {
         return {
           text:
-            last.name === "remember_fact" ? "Got it, I will remember that." : `Here is the weather: ${last.content}`,
+            last.name === "remember_fact"
+              ? "Got it, I will remember that."
+              : `Here is the weather: ${contentText(last.content)}`,
         };
       }
-      const input = last?.content ?? "";
+      const input = last === undefined ? "" : contentText(last.content);
       const remember = /remember that my (.+?) is (.+?)[.!]?$/i.exec(input);
       if (remember)
         return { toolCalls: [{ name: "remember_fact", arguments: { key: remember[1]!, value: remember[2]! } }] };

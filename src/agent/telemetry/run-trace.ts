@@ -1,3 +1,4 @@
+import type { UserMessage } from "../../messages/agent-message";
 import type { ToolCall } from "../../messages/agent-message";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult } from "../../models/language-model";
 import type { MemoryStrategyResult } from "../../strategies/memory-strategy";
@@ -35,7 +36,8 @@ export interface TracedResult {
 export interface TracedRun {
   readonly runId: string;
   readonly sessionId: string;
-  readonly input: string;
+  readonly input: UserMessage["content"];
+  readonly inputText: string;
   readonly abortSignal: AbortSignal | undefined;
 }
 
@@ -118,7 +120,7 @@ export class RunTrace {
   /** The memory provider's read of memories relevant to the input. */
   recall(provider: string): TracedSpan {
     const span = this.child("agentcore.recall", { "agentcore.recall.provider": provider });
-    if (this.settings.recordInputs && span.recording) span.set({ "agentcore.recall.query": this.run.input });
+    if (this.settings.recordInputs && span.recording) span.set({ "agentcore.recall.query": this.run.inputText });
     return span;
   }
 

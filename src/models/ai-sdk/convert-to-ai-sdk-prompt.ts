@@ -1,5 +1,6 @@
 import type { AgentMessage } from "../../messages/agent-message";
 import type { ToolDefinition } from "../language-model";
+import { requireTextContent } from "../require-text-content";
 import type { AISDKCallOptions, AISDKPromptMessage } from "./ai-sdk-types";
 
 type ToolResultPart = Extract<AISDKPromptMessage, { role: "tool" }>["content"][number];
@@ -19,19 +20,23 @@ export function convertToAISDKPrompt(
   const prompt: AISDKPromptMessage[] = [];
   if (system !== undefined && system !== "") prompt.push({ role: "system", content: system });
   let toolResults: ToolResultPart[] | undefined;
-  for (const message of messages) {
+  messages.forEach((message, index) => {
     if (message.role !== "tool") toolResults = undefined;
     switch (message.role) {
       case "system":
         prompt.push({ role: "system", content: message.content });
         break;
       case "user":
-        prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
+        prompt.push({
+          role: "user",
+          content: [{ type: "text", text: requireTextContent(message.content, "ai-sdk", index) }],
+        });
         break;
       case "assistant": {
         const toolCalls = message.toolCalls ?? [];
         const content: AssistantPart[] = [];
-        if (message.content !== "" || toolCalls.length === 0) content.push({ type: "text", text: message.content });
+        const text = requireTextContent(message.content, "ai-sdk", index);
+        if (text !== "" || toolCalls.length === 0) content.push({ type: "text", text });
         for (const toolCall of toolCalls) {
           content.push({
             type: "tool-call",
@@ -48,7 +53,7 @@ export function convertToAISDKPrompt(
           type: "tool-result",
           toolCallId: message.toolCallId,
           toolName: message.name,
-          output: { type: "text", value: message.content },
+          output: { type: "text", value: requireTextContent(message.content, "ai-sdk", index) },
         };
         if (toolResults) {
           toolResults.push(part);
@@ -59,7 +64,7 @@ export function convertToAISDKPrompt(
         break;
       }
     }
-  }
+  });
   return prompt;
 }
 

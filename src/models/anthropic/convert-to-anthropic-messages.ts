@@ -1,6 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { ToolDefinition } from "../language-model";
+import { requireTextContent } from "../require-text-content";
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
@@ -35,17 +36,17 @@ export function convertToAnthropicMessages(
       result.push({ role, content: [...blocks] });
     }
   };
-  for (const message of messages) {
+  messages.forEach((message, index) => {
     switch (message.role) {
       case "system":
         if (message.content) systemParts.push(message.content);
         break;
       case "user":
-        push("user", textBlocks(message.content));
+        push("user", textBlocks(requireTextContent(message.content, "anthropic", index)));
         break;
       case "assistant":
         push("assistant", [
-          ...textBlocks(message.content),
+          ...textBlocks(requireTextContent(message.content, "anthropic", index)),
           ...(message.toolCalls ?? []).map(
             (toolCall): ContentBlock => ({
               type: "tool_use",
@@ -57,10 +58,16 @@ export function convertToAnthropicMessages(
         ]);
         break;
       case "tool":
-        push("user", [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content }]);
+        push("user", [
+          {
+            type: "tool_result",
+            tool_use_id: message.toolCallId,
+            content: requireTextContent(message.content, "anthropic", index),
+          },
+        ]);
         break;
     }
-  }
+  });
   return { system: systemParts.length ? systemParts.join("\n\n") : undefined, messages: result };
 }
 

@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { ToolDefinition } from "../language-model";
+import { requireTextContent } from "../require-text-content";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -13,22 +14,23 @@ type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;
 export function convertToOpenAIMessages(system: string | undefined, messages: readonly AgentMessage[]): ChatMessage[] {
   const result: ChatMessage[] = [];
   if (system !== undefined && system !== "") result.push({ role: "system", content: system });
-  for (const message of messages) {
+  messages.forEach((message, index) => {
     switch (message.role) {
       case "system":
         result.push({ role: "system", content: message.content });
         break;
       case "user":
-        result.push({ role: "user", content: message.content });
+        result.push({ role: "user", content: requireTextContent(message.content, "openai", index) });
         break;
       case "assistant": {
         const toolCalls = message.toolCalls ?? [];
+        const content = requireTextContent(message.content, "openai", index);
         if (toolCalls.length === 0) {
-          result.push({ role: "assistant", content: message.content });
+          result.push({ role: "assistant", content });
         } else {
           result.push({
             role: "assistant",
-            content: message.content === "" ? null : message.content,
+            content: content === "" ? null : content,
             tool_calls: toolCalls.map((toolCall) => ({
               id: toolCall.id,
               type: "function" as const,
@@ -39,10 +41,14 @@ export function convertToOpenAIMessages(system: string | undefined, messages: re
         break;
       }
       case "tool":
-        result.push({ role: "tool", tool_call_id: message.toolCallId, content: message.content });
+        result.push({
+          role: "tool",
+          tool_call_id: message.toolCallId,
+          content: requireTextContent(message.content, "openai", index),
+        });
         break;
     }
-  }
+  });
   return result;
 }
 

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../../messages/agent-message";
+import { copyMessages } from "../../messages/copy-messages";
 import type { MemoryStore } from "../memory-store";
 
 /**
@@ -11,11 +12,11 @@ export class KeyValueStore implements MemoryStore {
   readonly facts = new Map<string, Map<string, string>>();
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
-    return structuredClone(this.messages.get(sessionId) ?? []);
+    return copyMessages(this.messages.get(sessionId) ?? []);
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
-    this.messages.set(sessionId, structuredClone(messages));
+    this.messages.set(sessionId, copyMessages(messages));
   }
 
   async clearMessages(sessionId: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../../messages/agent-message";
+import { copyMessages } from "../../messages/copy-messages";
 import type { Fact, MemoryStore } from "../memory-store";
 
 /** A custom store with only the six required methods, its data open to the test. */
@@ -15,11 +16,11 @@ export function sixMethodStore(): MemoryStore & {
     /** Calls of setMessages. */
     writes: 0,
     async getMessages(sessionId) {
-      return structuredClone(sessions.get(sessionId) ?? []);
+      return copyMessages(sessions.get(sessionId) ?? []);
     },
     async setMessages(sessionId, messages) {
       this.writes++;
-      sessions.set(sessionId, structuredClone(messages));
+      sessions.set(sessionId, copyMessages(messages));
     },
     async clearMessages(sessionId) {
       sessions.delete(sessionId);

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../../messages/agent-message";
+import { decodeStoredMessages, encodeStoredMessages } from "../../messages/stored-encoding";
 import type { Fact, SessionEntry, SummaryRecord } from "../memory-store";
 
 /** Marks the snapshot file, so a stranger's JSON file is never mistaken for one. */
@@ -68,7 +69,7 @@ export function parseSnapshot(text: string): FileState {
       accessedAt: Number(session.accessedAt),
       ...(session.agentName === undefined ? {} : { agentName: session.agentName }),
       ...(session.tags === undefined ? {} : { tags: session.tags }),
-      messages: session.messages,
+      messages: decodeStoredMessages(session.messages),
       ids: idsOf(session.messages),
       summaries: Array.isArray(session.summaries) ? session.summaries : [],
     });
@@ -84,7 +85,8 @@ export function parseSnapshot(text: string): FileState {
 export function serializeSnapshot(state: FileState, generation: number): string {
   // Null-prototype objects: a session, scope or fact key such as "__proto__" stays an own key.
   const sessions: SnapshotDocument["sessions"] = Object.create(null);
-  for (const [id, { ids: _ids, ...session }] of state.sessions) sessions[id] = session;
+  for (const [id, { ids: _ids, ...session }] of state.sessions)
+    sessions[id] = { ...session, messages: encodeStoredMessages(session.messages) };
   const facts: SnapshotDocument["facts"] = Object.create(null);
   for (const [scope, map] of state.facts) facts[scope] = dictionaryOf(map);
   const document: SnapshotDocument = {
@@ -147,7 +149,18 @@ const operations = new Set(["append", "set", "clear", "fact", "unfact", "meta", 
 export function parseOperation(line: string): JournalOperation {
   const operation = JSON.parse(line) as JournalOperation;
   if (!isRecord(operation) || !operations.has(operation.op)) throw new Error("it is not a journal operation");
+  if ((operation.op === "append" || operation.op === "set") && Array.isArray(operation.messages))
+    decodeStoredMessages(operation.messages);
   return operation;
+}
+
+/** One journal line's JSON (without its newline): messages in the stored encoding. */
+export function serializeOperation(operation: JournalOperation): string {
+  if (operation.op === "append" || operation.op === "set") {
+    const messages = encodeStoredMessages(operation.messages);
+    if (messages !== operation.messages) return JSON.stringify({ ...operation, messages });
+  }
+  return JSON.stringify(operation);
 }
 
 /** Applies one operation to the state, in place. Replaying the same journal always gives the same state. */

@@ -98,7 +98,7 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
     const { path, agent } = await agentOnFile(async (_call, index) => {
       if (index > 0)
         seenByModel = {
-          stored: (await new FileMemoryStore(path).getMessages("s")).map((message) => message.content),
+          stored: (await new FileMemoryStore(path).getMessages("s")).map((message) => message.content as string),
           syncs: syncs.length,
         };
       return { text: `answer ${index}` };

@@ -7,6 +7,7 @@ import {
   journalHeader,
   parseJournalHeader,
   parseOperation,
+  serializeOperation,
   type JournalHeader,
   type JournalOperation,
 } from "./file-state";
@@ -216,7 +217,7 @@ export class JournalFile {
     generation: number,
     { sync = true, fence }: { sync?: boolean; fence?: () => void } = {},
   ): Promise<void> {
-    const line = Buffer.from(`${JSON.stringify(operation)}\n`, "utf8");
+    const line = Buffer.from(`${serializeOperation(operation)}\n`, "utf8");
     try {
       const handle = await this.prepare(generation, fence);
       // `fence` throws when the writer lost a lock it needs: checked synchronously, with no await

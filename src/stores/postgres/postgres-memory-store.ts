@@ -11,7 +11,7 @@ import type {
 } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { validateMessageIds } from "../../messages/message-ids";
-import { parseStoredJson } from "../stored-json";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
 import { turnFolding } from "../turn-folding";
@@ -115,7 +115,7 @@ export class PostgresMemoryStore implements MemoryStore {
       [sessionId],
     );
     return rows.map((row, index) =>
-      parseStoredJson<AgentMessage>(row.body, {
+      parseStoredMessage(row.body, {
         store,
         operation: "getMessages",
         sessionId,

@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../../messages/agent-message";
 import type { MessageTail } from "../memory-store";
-import { encodeStoredJson, parseStoredJson } from "../stored-json";
+import { encodeStoredMessageJson, parseStoredMessage } from "../stored-json";
 import type { PostgresTables } from "./postgres-schema";
 
 /** A row of a tail read: the session's count, and one message body (null for a session without messages, or limit 0). */
@@ -38,7 +38,7 @@ export class PostgresTurnSql {
     const total = rows[0]?.total == null ? 0 : Number(rows[0].total);
     const bodies = rows.flatMap((row) => (row.body === null ? [] : [row.body])).reverse();
     const messages = bodies.map((body, index) =>
-      parseStoredJson<AgentMessage>(body, {
+      parseStoredMessage(body, {
         store: this.store,
         operation,
         sessionId,
@@ -79,7 +79,7 @@ export class PostgresTurnSql {
   /** The JSON of messages to store; one JSON cannot encode is a StoreError naming it and its session. */
   encode(sessionId: string, messages: AgentMessage[], operation: string): string[] {
     return messages.map((message, index) =>
-      encodeStoredJson(message, { store: this.store, operation, sessionId, record: `message ${index}` }),
+      encodeStoredMessageJson(message, { store: this.store, operation, sessionId, record: `message ${index}` }),
     );
   }
 }

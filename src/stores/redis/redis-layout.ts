@@ -1,6 +1,7 @@
 // The key layout of the Redis stores, shared by RedisMemoryStore (ioredis) and
 // UpstashRedisMemoryStore (@upstash/redis): one database can be used through either (Upstash
 // serves both the Redis protocol and REST), so both must name and encode things the same way.
+import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
@@ -72,7 +73,10 @@ export function fencedScriptKeys(keys: RedisSessionKeys): string[] {
 
 /** The ARGV pairs of the append and replace scripts: ("" | "#" + id, json) per message. */
 export function messagesArguments(messages: AgentMessage[]): string[] {
-  return messages.flatMap((message) => [message.id === undefined ? "" : `#${message.id}`, JSON.stringify(message)]);
+  return messages.flatMap((message) => [
+    message.id === undefined ? "" : `#${message.id}`,
+    stringifyStoredMessage(message),
+  ]);
 }
 
 /** The fields of `updateSession`'s touch script. */

@@ -18,7 +18,7 @@ import type {
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
-import { parseStoredJson } from "../stored-json";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { summaryCount } from "../summary-count";
 import { tailLimit } from "../tail-limit";
 import { turnFolding } from "../turn-folding";
@@ -138,7 +138,7 @@ export abstract class RedisStoreCore implements MemoryStore {
     const store = this.storeName;
     return {
       messages: raw.map((text, index) =>
-        parseStoredJson<AgentMessage>(text, { store, operation, sessionId, record: `message ${first + index}` }),
+        parseStoredMessage(text, { store, operation, sessionId, record: `message ${first + index}` }),
       ),
       total,
     };

@@ -1,3 +1,4 @@
+import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import { errorText } from "../../errors/error-text";
 import { holdLease } from "../hold-lease";
 import { randomUUID } from "node:crypto";
@@ -19,7 +20,7 @@ import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { validateMessageIds } from "../../messages/message-ids";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { loadBetterSqlite3 } from "./load-better-sqlite3";
-import { parseStoredJson } from "../stored-json";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
 import { migrateTables, sqliteTables, type SqliteTables } from "./sqlite-schema";
@@ -132,7 +133,7 @@ export class SqliteMemoryStore implements MemoryStore {
       () => this.statements.messages.all(sessionId) as { body: string }[],
     );
     return rows.map((row, index) =>
-      parseStoredJson<AgentMessage>(row.body, {
+      parseStoredMessage(row.body, {
         store,
         operation: "getMessages",
         sessionId,
@@ -164,7 +165,7 @@ export class SqliteMemoryStore implements MemoryStore {
         .deferred(),
     );
     const messages = rows.reverse().map((row, index) =>
-      parseStoredJson<AgentMessage>(row.body, {
+      parseStoredMessage(row.body, {
         store,
         operation,
         sessionId,
@@ -178,7 +179,7 @@ export class SqliteMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     validateMessageIds(messages);
     if (messages.length === 0) return;
-    const bodies = messages.map((message) => [message.id ?? null, JSON.stringify(message)] as const);
+    const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
     this.write("appendMessages", sessionId, () => {
       // Ids already stored are ignored by the insert and so not counted.
       this.touch(sessionId, this.insert(sessionId, bodies));
@@ -188,7 +189,7 @@ export class SqliteMemoryStore implements MemoryStore {
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
     validateMessageIds(messages);
-    const bodies = messages.map((message) => [message.id ?? null, JSON.stringify(message)] as const);
+    const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
     this.write("setMessages", sessionId, () => {
       this.touch(sessionId);
       this.statements.deleteMessages.run(sessionId);

@@ -100,7 +100,11 @@ describe("MCP tools over stdio", () => {
       { name: "weather", arguments: { city: "Lisbon" } },
     ]);
     expect(result?.toolResults[0]?.result).toEqual({ city: "Lisbon", temperatureC: 21, conditions: "sunny" });
-    expect(JSON.parse(toolMessages[0]!.content)).toEqual({ city: "Lisbon", temperatureC: 21, conditions: "sunny" });
+    expect(JSON.parse(toolMessages[0]!.content as string)).toEqual({
+      city: "Lisbon",
+      temperatureC: 21,
+      conditions: "sunny",
+    });
   });
 
   it("turns an isError result into a tool error the model sees", async () => {
@@ -114,7 +118,7 @@ describe("MCP tools over stdio", () => {
 
   it("describes images, audio and resources in the text the model gets", async () => {
     const { toolMessages } = await runToolCalls(await mcp.tools(), [{ name: "media", arguments: {} }]);
-    expect(toolMessages[0]!.content.split("\n\n")).toEqual([
+    expect((toolMessages[0]!.content as string).split("\n\n")).toEqual([
       "Here is the chart.",
       "[image (image/png, 70 bytes) not shown: tool results reach the model as text]",
       "[audio (audio/wav, 3 bytes) not shown: tool results reach the model as text]",

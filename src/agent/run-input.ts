@@ -1,0 +1,65 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { InvalidMessageError } from "../errors/invalid-message-error";
+import { parseAgentMessages, type UserMessage } from "../messages/agent-message";
+import type { ResolvedMessageLimits } from "../messages/message-limits";
+import type { AgentRunOptions } from "./agent-options";
+
+/** Longest user input accepted as a string, in characters. */
+const MAX_INPUT_LENGTH = 1_000_000;
+
+/**
+ * `run()`'s argument as options, its input checked: a non-empty string of at most
+ * `MAX_INPUT_LENGTH` characters (an `InvalidArgumentError` otherwise), or an array of user parts,
+ * parsed as a user message's content within `limits` (an `InvalidMessageError` naming the part
+ * and field otherwise).
+ */
+export function normaliseRunInput(input: string | AgentRunOptions, limits: ResolvedMessageLimits): AgentRunOptions {
+  const options = typeof input === "string" ? { input } : input;
+  if (
+    options == null ||
+    typeof options !== "object" ||
+    !(typeof options.input === "string" || Array.isArray(options.input))
+  ) {
+    throw new InvalidArgumentError({
+      argument: "input",
+      value: input,
+      message:
+        "run() takes the user message as a string, an array of parts, or { input: string | parts, sessionId?, userId?, signal? }.",
+    });
+  }
+  if (Array.isArray(options.input)) return { ...options, input: parseInputParts(options.input, limits) };
+  if (options.input.trim().length === 0) {
+    throw new InvalidArgumentError({ argument: "input", value: options.input, message: "input must not be empty." });
+  }
+  if (options.input.length > MAX_INPUT_LENGTH) {
+    throw new InvalidArgumentError({
+      argument: "input",
+      message: `input is ${options.input.length} characters long; the limit is ${MAX_INPUT_LENGTH}.`,
+    });
+  }
+  return options;
+}
+
+function parseInputParts(parts: unknown[], limits: ResolvedMessageLimits): Exclude<UserMessage["content"], string> {
+  let message: UserMessage;
+  try {
+    [message] = parseAgentMessages([{ role: "user", content: parts }], { source: "input", limits }) as [UserMessage];
+  } catch (error) {
+    if (!InvalidMessageError.isInstance(error)) throw error;
+    const issues = error.issues.map((issue) => ({ ...issue, path: issue.path.replace(/^content\.?/, "") }));
+    const summary = issues
+      .slice(0, 5)
+      .map((issue) => `input${issue.path ? ` part ${issue.path}` : ""}: ${issue.message}`)
+      .join("; ");
+    throw new InvalidMessageError({ issues, message: `Invalid input: ${summary}`, cause: error });
+  }
+  const content = message.content as Exclude<UserMessage["content"], string>;
+  const empty = content.every((part) => part.type === "text" && part.text.trim().length === 0);
+  if (empty) {
+    throw new InvalidArgumentError({
+      argument: "input",
+      message: "input must not be empty: give a non-empty text part, an image or a file.",
+    });
+  }
+  return content;
+}
