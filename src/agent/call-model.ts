@@ -1,4 +1,5 @@
 import type { ToolCall } from "../messages/agent-message";
+import type { ReasoningPart } from "../messages/content-parts";
 import {
   emptyUsage,
   type LanguageModel,
@@ -47,6 +48,7 @@ async function* streamModel(
 ): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
   let text = "";
   const toolCalls: ToolCall[] = [];
+  const reasoning: ReasoningPart[] = [];
   let finish: Extract<LanguageModelStreamPart, { type: "finish" }> | undefined;
   for await (const part of model.doStream(call)) {
     throwIfAborted(run);
@@ -56,6 +58,8 @@ async function* streamModel(
       // Straight to the stream when it gave a sink: a delta need not pass through every generator of the loop.
       if (run.textSink) run.textSink({ type: "text-delta", delta: part.delta });
       else yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
+    } else if (part.type === "reasoning") {
+      reasoning.push(part.reasoning);
     } else if (part.type === "tool-call") {
       toolCalls.push(part.toolCall);
     } else if (part.type === "finish") {
@@ -66,6 +70,7 @@ async function* streamModel(
   return {
     text,
     toolCalls,
+    ...(reasoning.length ? { reasoning } : {}),
     finishReason: finish?.finishReason ?? (toolCalls.length ? "tool-calls" : "other"),
     usage: finish?.usage ?? emptyUsage(),
     ...(finish?.response ? { response: finish.response } : {}),
