@@ -33,6 +33,7 @@ const entries: Record<string, string> = {
   "agentcore/sqlite": "sqlite/index.d.ts",
   "agentcore/mcp": "mcp/index.d.ts",
   "agentcore/upstash": "upstash/index.d.ts",
+  "agentcore/semantic": "semantic/index.d.ts",
 };
 
 interface Block extends MarkdownBlock {

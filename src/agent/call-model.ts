@@ -1,4 +1,5 @@
 import type { ToolCall } from "../messages/agent-message";
+import type { ReasoningPart } from "../messages/content-parts";
 import { boundToolArguments, exceedsDepth } from "../messages/tool-arguments-depth";
 import {
   emptyUsage,
@@ -67,6 +68,7 @@ async function* streamModel(
 ): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
   let text = "";
   const toolCalls: ToolCall[] = [];
+  const reasoning: ReasoningPart[] = [];
   let finish: Extract<LanguageModelStreamPart, { type: "finish" }> | undefined;
   const parts = model.doStream(call);
   // Read in the chat span's context, as `doGenerate` runs in it: the provider's own spans stay out.
@@ -78,6 +80,8 @@ async function* streamModel(
       // Straight to the stream when it gave a sink: a delta need not pass through every generator of the loop.
       if (run.textSink) run.textSink({ type: "text-delta", delta: part.delta });
       else yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
+    } else if (part.type === "reasoning") {
+      reasoning.push(part.reasoning);
     } else if (part.type === "tool-call") {
       toolCalls.push(part.toolCall);
     } else if (part.type === "finish") {
@@ -88,6 +92,7 @@ async function* streamModel(
   return {
     text,
     toolCalls,
+    ...(reasoning.length ? { reasoning } : {}),
     finishReason: finish?.finishReason ?? (toolCalls.length ? "tool-calls" : "other"),
     usage: finish?.usage ?? emptyUsage(),
     ...(finish?.response ? { response: finish.response } : {}),

@@ -70,7 +70,10 @@ export async function* runStep(
   const assistant: AssistantMessage = {
     id: newId(),
     role: "assistant",
-    content: response.text,
+    // Reasoning first, exactly as received: a provider (Anthropic) takes it back only in that place.
+    content: response.reasoning?.length
+      ? [...response.reasoning, ...(response.text === "" ? [] : [{ type: "text" as const, text: response.text }])]
+      : response.text,
     ...(toolCalls.length ? { toolCalls } : {}),
     timestamp: Date.now(),
   };

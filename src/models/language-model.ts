@@ -1,4 +1,5 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
+import type { ReasoningPart } from "../messages/content-parts";
 
 /** A tool as the model sees it: a name, a description and a JSON schema of its input. */
 export interface ToolDefinition {
@@ -36,6 +37,12 @@ export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" |
 export interface LanguageModelResult {
   text: string;
   toolCalls: ToolCall[];
+  /**
+   * The model's reasoning (extended thinking), in the order it came, each part with what the
+   * provider needs to take it back (an Anthropic signature in `providerOptions.anthropic`). The
+   * agent stores it first in the assistant message's content, before the text.
+   */
+  reasoning?: ReasoningPart[];
   finishReason: FinishReason;
   usage: LanguageModelUsage;
   /** Provider response metadata, when known. */
@@ -45,6 +52,8 @@ export interface LanguageModelResult {
 /** A part of a model's streamed answer. */
 export type LanguageModelStreamPart =
   | { type: "text-delta"; delta: string }
+  /** A complete block of reasoning (extended thinking), once its signature is known. */
+  | { type: "reasoning"; reasoning: ReasoningPart }
   /** Incremental arguments text of a tool call being generated (optional for providers). */
   | { type: "tool-call-delta"; toolCallId: string; toolName: string; argumentsDelta: string }
   /** A complete tool call, arguments parsed. */

@@ -18,7 +18,7 @@ declare const path: string;
 declare const messages: import("agentcore").AgentMessage[];
 declare const memoryStore: import("agentcore").MemoryStore;
 declare const embedder: import("agentcore").EmbeddingModel;
-declare const index: import("agentcore").SemanticIndex;
+declare const index: import("agentcore/semantic").SemanticIndex;
 // "client": a Redis client on the stores' pages, a ready mem0 client on the semantic-memory page.
 declare const client: import("ioredis").Redis & import("agentcore").Mem0Client;
 declare const Database: typeof import("better-sqlite3");

@@ -6,7 +6,14 @@ export interface ScriptedAnswer {
   text?: string;
   toolCalls?: { id: string; name: string; arguments: object }[];
   usage?: { inputTokens: number; outputTokens: number };
+  /** Anthropic only: thinking blocks, first in the content. */
+  thinking?: ({ thinking: string; signature: string } | { redactedData: string })[];
 }
+
+const thinkingBlock = (block: NonNullable<ScriptedAnswer["thinking"]>[number]) =>
+  "redactedData" in block
+    ? { type: "redacted_thinking", data: block.redactedData }
+    : { type: "thinking", thinking: block.thinking, signature: block.signature };
 
 const usageOf = (answer: ScriptedAnswer) => answer.usage ?? { inputTokens: 10, outputTokens: 5 };
 
@@ -123,6 +130,7 @@ export function anthropicMessage(answer: ScriptedAnswer, model = "claude-sonnet-
       role: "assistant",
       model,
       content: [
+        ...(answer.thinking ?? []).map(thinkingBlock),
         ...(answer.text ? [{ type: "text", text: answer.text }] : []),
         ...toolCalls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.arguments })),
       ],
@@ -160,6 +168,19 @@ export function anthropicStreamEvents(answer: ScriptedAnswer, model = "claude-so
     },
   });
   let index = 0;
+  for (const block of answer.thinking ?? []) {
+    if ("redactedData" in block) {
+      send("content_block_start", { index, content_block: thinkingBlock(block) });
+    } else {
+      send("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
+      for (const piece of pieces(block.thinking, 6))
+        send("content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } });
+      for (const piece of pieces(block.signature, 10))
+        send("content_block_delta", { index, delta: { type: "signature_delta", signature: piece } });
+    }
+    send("content_block_stop", { index });
+    index++;
+  }
   if (answer.text) {
     send("content_block_start", { index, content_block: { type: "text", text: "" } });
     events.push({ event: "ping", data: { type: "ping" } });

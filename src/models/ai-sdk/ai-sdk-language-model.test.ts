@@ -153,7 +153,7 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
     expect(replay[2]).toEqual(model.doGenerateCalls[1]!.prompt[2]);
   });
 
-  it("streams text and tool-call parts, and takes usage from the finish part", async () => {
+  it("streams text, reasoning and tool-call parts, and takes usage from the finish part", async () => {
     const store = new InMemoryStore();
     const model = new MockLanguageModelV3({
       doStream: [
@@ -163,6 +163,7 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
             { type: "response-metadata", id: "resp_s1", modelId: "mock-s" },
             { type: "reasoning-start", id: "r" },
             { type: "reasoning-delta", id: "r", delta: "hmm" },
+            { type: "reasoning-delta", id: "r", delta: "", providerMetadata: { anthropic: { signature: "sig" } } },
             { type: "reasoning-end", id: "r" },
             { type: "text-start", id: "t" },
             { type: "text-delta", id: "t", delta: "Let me " },
@@ -202,11 +203,21 @@ describe("AI SDK v3 models (MockLanguageModelV3) as agentcore models", () => {
     ]);
     const stored = await store.getMessages("stream");
     expect(stored.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    const reasoning = { type: "reasoning", text: "hmm", providerOptions: { anthropic: { signature: "sig" } } };
     expect(stored[1]).toMatchObject({
-      content: "Let me check.",
+      content: [reasoning, { type: "text", text: "Let me check." }],
       toolCalls: [{ id: "call_s", name: "get_weather", arguments: { city: "Oslo" } }],
     });
     expect(isToolPairingValid(stored)).toBe(true);
+    // The reasoning goes back with its signature, before the text, in the tool loop's second call.
+    expect(model.doStreamCalls[1]!.prompt[1]).toEqual({
+      role: "assistant",
+      content: [
+        reasoning,
+        { type: "text", text: "Let me check." },
+        { type: "tool-call", toolCallId: "call_s", toolName: "get_weather", input: { city: "Oslo" } },
+      ],
+    });
   });
 
   it("maps the AI SDK's APICallError to agentcore's, with status and retryability, and retries what is retryable", async () => {

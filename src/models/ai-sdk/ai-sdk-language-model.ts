@@ -63,7 +63,7 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
   private callOptions(call: LanguageModelCall): AISDKCallOptions {
     const tools = convertToAISDKTools(call.tools);
     return {
-      prompt: convertToAISDKPrompt(call.system, call.messages),
+      prompt: convertToAISDKPrompt(call.system, call.messages, this.aiSDKModel.specificationVersion),
       ...(tools ? { tools, toolChoice: { type: "auto" as const } } : {}),
       ...(call.maxOutputTokens === undefined ? {} : { maxOutputTokens: call.maxOutputTokens }),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),

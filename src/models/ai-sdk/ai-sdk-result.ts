@@ -1,4 +1,5 @@
 import type { ToolCall } from "../../messages/agent-message";
+import type { ProviderOptions, ReasoningPart } from "../../messages/content-parts";
 import type { FinishReason, LanguageModelResult, LanguageModelUsage } from "../language-model";
 import { boundToolArguments } from "../../messages/tool-arguments-depth";
 import { parseToolArguments } from "../parse-tool-arguments";
@@ -85,15 +86,47 @@ export function convertAISDKResponse(
 }
 
 /**
- * `doGenerate`'s answer as agentcore's model result: the text parts joined, the tool calls to
- * run, finish reason, usage and response metadata. Reasoning, sources, files and the results of
- * provider-executed tools have no place in agentcore's messages and are left out.
+ * Provider metadata merged into one object, provider by provider (a stream gives a reasoning
+ * block's metadata in pieces: a signature on a delta, redacted data on the start).
+ */
+export function mergeProviderMetadata(
+  into: ProviderOptions | undefined,
+  metadata: unknown,
+): ProviderOptions | undefined {
+  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) return into;
+  const merged: ProviderOptions = { ...into };
+  for (const [provider, value] of Object.entries(metadata as Record<string, unknown>)) {
+    const before = merged[provider];
+    merged[provider] =
+      value !== null && typeof value === "object" && before !== null && typeof before === "object"
+        ? { ...(before as object), ...(value as object) }
+        : value;
+  }
+  return Object.keys(merged).length ? merged : into;
+}
+
+/** A reasoning part of the model's answer, its provider metadata kept as `providerOptions` to send it back. */
+export function reasoningPart(text: string, providerOptions: ProviderOptions | undefined): ReasoningPart {
+  return { type: "reasoning", text, ...(providerOptions ? { providerOptions } : {}) };
+}
+
+/**
+ * `doGenerate`'s answer as agentcore's model result: the text parts joined, the reasoning parts
+ * (provider metadata as their `providerOptions`), the tool calls to run, finish reason, usage and
+ * response metadata. Sources, files and the results of provider-executed tools have no place in
+ * agentcore's messages and are left out.
  */
 export function convertAISDKGenerateResult(result: AISDKGenerateResult): LanguageModelResult {
   let text = "";
   const toolCalls: ToolCall[] = [];
+  const reasoning: ReasoningPart[] = [];
   for (const part of Array.isArray(result?.content) ? result.content : []) {
-    if (part?.type === "text") {
+    if (part?.type === "reasoning") {
+      const { text: partText, providerMetadata } = part as { text?: unknown; providerMetadata?: unknown };
+      reasoning.push(
+        reasoningPart(typeof partText === "string" ? partText : "", mergeProviderMetadata(undefined, providerMetadata)),
+      );
+    } else if (part?.type === "text") {
       const partText = (part as { text?: unknown }).text;
       if (typeof partText === "string") text += partText;
     } else if (part?.type === "tool-call") {
@@ -105,6 +138,7 @@ export function convertAISDKGenerateResult(result: AISDKGenerateResult): Languag
   return {
     text,
     toolCalls,
+    ...(reasoning.length ? { reasoning } : {}),
     finishReason: convertAISDKFinishReason(result?.finishReason, toolCalls.length > 0),
     usage: convertAISDKUsage(result?.usage),
     ...(response ? { response } : {}),

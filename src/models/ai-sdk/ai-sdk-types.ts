@@ -12,16 +12,35 @@ export type AISDKJSONValue = null | string | number | boolean | AISDKJSONValue[]
 /** Provider-specific options, keyed by provider name (`{ openai: { reasoningEffort: "low" } }`). */
 export type AISDKProviderOptions = Record<string, { [key: string]: AISDKJSONValue }>;
 
-export type AISDKToolResultOutput = { type: "text"; value: string };
+export type AISDKToolResultOutput =
+  | { type: "text"; value: string }
+  | {
+      type: "content";
+      /**
+       * Text parts, and image parts at runtime (v3's `image-data` / `image-url`, v2's `media`): only
+       * text is common to both versions' types, so the image parts are cast (convert-to-ai-sdk-prompt.ts).
+       */
+      value: { type: "text"; text: string }[];
+    };
+
+/** A file of a prompt (images are files of an `image/*` media type): bytes, base64 or a URL. */
+export type AISDKFilePart = {
+  type: "file";
+  data: Uint8Array | string | URL;
+  mediaType: string;
+  filename?: string;
+  providerOptions?: AISDKProviderOptions;
+};
 
 /** One message of an AI SDK prompt (the parts agentcore's messages map to). */
 export type AISDKPromptMessage =
   | { role: "system"; content: string }
-  | { role: "user"; content: { type: "text"; text: string }[] }
+  | { role: "user"; content: ({ type: "text"; text: string } | AISDKFilePart)[] }
   | {
       role: "assistant";
       content: (
         | { type: "text"; text: string }
+        | { type: "reasoning"; text: string; providerOptions?: AISDKProviderOptions }
         | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
       )[];
     }

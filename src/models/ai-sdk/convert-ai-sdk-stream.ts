@@ -1,5 +1,8 @@
+import type { ProviderOptions } from "../../messages/content-parts";
 import type { LanguageModelStreamPart } from "../language-model";
 import {
+  mergeProviderMetadata,
+  reasoningPart,
   convertAISDKFinishReason,
   convertAISDKResponse,
   convertAISDKToolCall,
@@ -11,9 +14,10 @@ import type { AISDKPart } from "./ai-sdk-types";
  * Reads the stream of an AI SDK model's `doStream` as agentcore stream parts: `text-delta` as is,
  * `tool-input-start` / `tool-input-delta` as `tool-call-delta`, `tool-call` (input parsed) as
  * `tool-call`, `response-metadata` and `finish` (v2 or v3 usage) as the one final `finish`.
- * An `error` part throws `toError(part.error)`. Text and reasoning boundaries, reasoning,
- * sources, files, warnings and provider-executed tools are not part of agentcore's messages and
- * are skipped. Stopping early (an abort, a consumer that breaks off) cancels the stream, which
+ * A reasoning block (`reasoning-start`, `-delta`, `-end`) as one `reasoning` part at its end, its
+ * provider metadata merged into `providerOptions` (a signature comes on a delta).
+ * An `error` part throws `toError(part.error)`. Text boundaries, sources, files, warnings and
+ * provider-executed tools are not part of agentcore's messages and are skipped. Stopping early (an abort, a consumer that breaks off) cancels the stream, which
  * closes the provider's HTTP response.
  */
 export async function* convertAISDKStream(
@@ -22,6 +26,7 @@ export async function* convertAISDKStream(
 ): AsyncGenerator<LanguageModelStreamPart> {
   const reader = stream.getReader();
   const toolNames = new Map<string, string>();
+  const reasoning = new Map<string, { text: string; providerOptions: ProviderOptions | undefined }>();
   let response: { id?: unknown; modelId?: unknown } = {};
   let sawToolCall = false;
   let finished = false;
@@ -33,6 +38,21 @@ export async function* convertAISDKStream(
         case "text-delta": {
           const delta = (part as { delta?: unknown; textDelta?: unknown }).delta;
           if (typeof delta === "string" && delta !== "") yield { type: "text-delta", delta };
+          break;
+        }
+        case "reasoning-start":
+        case "reasoning-delta":
+        case "reasoning-end": {
+          const { id, delta, providerMetadata } = part as { id?: unknown; delta?: unknown; providerMetadata?: unknown };
+          const key = typeof id === "string" ? id : "";
+          const entry = reasoning.get(key) ?? { text: "", providerOptions: undefined };
+          reasoning.set(key, entry);
+          if (typeof delta === "string") entry.text += delta;
+          entry.providerOptions = mergeProviderMetadata(entry.providerOptions, providerMetadata);
+          if (part.type === "reasoning-end") {
+            reasoning.delete(key);
+            yield { type: "reasoning", reasoning: reasoningPart(entry.text, entry.providerOptions) };
+          }
           break;
         }
         case "tool-input-start": {
@@ -69,6 +89,11 @@ export async function* convertAISDKStream(
         case "finish": {
           if (finished) break;
           finished = true;
+          // Reasoning whose block never ended is kept, before the finish.
+          for (const entry of reasoning.values()) {
+            yield { type: "reasoning", reasoning: reasoningPart(entry.text, entry.providerOptions) };
+          }
+          reasoning.clear();
           const { finishReason, usage } = part as { finishReason?: unknown; usage?: unknown };
           const metadata = convertAISDKResponse(response);
           yield {

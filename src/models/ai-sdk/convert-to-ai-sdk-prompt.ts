@@ -1,26 +1,38 @@
 import type { AgentMessage } from "../../messages/agent-message";
+import type { DataContent, ImagePart, ToolContentPart, UserContentPart } from "../../messages/content-parts";
+import { isBytes } from "../../messages/content-parts";
+import { contentText } from "../../messages/content-text";
 import type { ToolDefinition } from "../language-model";
-import { requireTextContent } from "../require-text-content";
-import type { AISDKCallOptions, AISDKPromptMessage } from "./ai-sdk-types";
+import { inlineOrUrl, wireImageMediaType } from "../wire-content";
+import type { AISDKCallOptions, AISDKFilePart, AISDKPromptMessage, AISDKProviderOptions } from "./ai-sdk-types";
 
 type ToolResultPart = Extract<AISDKPromptMessage, { role: "tool" }>["content"][number];
 type AssistantPart = Extract<AISDKPromptMessage, { role: "assistant" }>["content"][number];
+type UserPart = Extract<AISDKPromptMessage, { role: "user" }>["content"][number];
 
 /**
  * Maps the system prompt and the conversation to an AI SDK prompt (the `LanguageModelV2/V3`
  * prompt): the system prompt first as a `system` message, user text as a text part, assistant
  * text and `toolCalls` as text and `tool-call` parts (input as the parsed object), and the tool
- * messages that follow one another as one `tool` message of `tool-result` parts (output as
- * text: agentcore keeps tool results as text), so each call's result comes right after it.
+ * messages that follow one another as one `tool` message of `tool-result` parts, so each call's
+ * result comes right after it.
+ *
+ * Parts: user images and files as `file` parts (an image's media type as `wire-content.ts` finds
+ * it; bytes as bytes, base64 and `data:` URLs as base64, remote URLs as `URL`s); assistant
+ * reasoning as `reasoning` parts with their `providerOptions` as received (the AI SDK's providers
+ * keep signatures there), before the text; a tool result with images as `content` output (text
+ * and image parts: v3's `image-data` / `image-url`; v2's `media`, and an image given by remote URL
+ * as its URL in text, since v2 has no URL part there).
  */
 export function convertToAISDKPrompt(
   system: string | undefined,
   messages: readonly AgentMessage[],
+  specificationVersion: "v2" | "v3" = "v3",
 ): AISDKPromptMessage[] {
   const prompt: AISDKPromptMessage[] = [];
   if (system !== undefined && system !== "") prompt.push({ role: "system", content: system });
   let toolResults: ToolResultPart[] | undefined;
-  messages.forEach((message, index) => {
+  messages.forEach((message) => {
     if (message.role !== "tool") toolResults = undefined;
     switch (message.role) {
       case "system":
@@ -29,14 +41,28 @@ export function convertToAISDKPrompt(
       case "user":
         prompt.push({
           role: "user",
-          content: [{ type: "text", text: requireTextContent(message.content, "ai-sdk", index) }],
+          content:
+            typeof message.content === "string"
+              ? [{ type: "text", text: message.content }]
+              : message.content.map(userPart),
         });
         break;
       case "assistant": {
         const toolCalls = message.toolCalls ?? [];
         const content: AssistantPart[] = [];
-        const text = requireTextContent(message.content, "ai-sdk", index);
-        if (text !== "" || toolCalls.length === 0) content.push({ type: "text", text });
+        if (typeof message.content !== "string") {
+          for (const part of message.content) {
+            if (part.type === "reasoning") {
+              content.push({
+                type: "reasoning",
+                text: part.text,
+                ...(part.providerOptions ? { providerOptions: part.providerOptions as AISDKProviderOptions } : {}),
+              });
+            }
+          }
+        }
+        const text = contentText(message.content);
+        if (text !== "" || (toolCalls.length === 0 && content.length === 0)) content.push({ type: "text", text });
         for (const toolCall of toolCalls) {
           content.push({
             type: "tool-call",
@@ -53,7 +79,7 @@ export function convertToAISDKPrompt(
           type: "tool-result",
           toolCallId: message.toolCallId,
           toolName: message.name,
-          output: { type: "text", value: requireTextContent(message.content, "ai-sdk", index) },
+          output: toolOutput(message.content, specificationVersion),
         };
         if (toolResults) {
           toolResults.push(part);
@@ -66,6 +92,58 @@ export function convertToAISDKPrompt(
     }
   });
   return prompt;
+}
+
+function userPart(part: UserContentPart): UserPart {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+      return filePart(part.image, wireImageMediaType(part), undefined, part.providerOptions);
+    case "file":
+      return filePart(part.data, part.mediaType, part.filename, part.providerOptions);
+  }
+}
+
+function filePart(
+  data: DataContent,
+  mediaType: string,
+  filename: string | undefined,
+  providerOptions: Record<string, unknown> | undefined,
+): AISDKFilePart {
+  const source = isBytes(data) ? undefined : inlineOrUrl(data);
+  return {
+    type: "file",
+    data: source === undefined ? (data as Uint8Array) : "url" in source ? new URL(source.url) : source.base64,
+    mediaType,
+    ...(filename === undefined ? {} : { filename }),
+    ...(providerOptions ? { providerOptions: providerOptions as AISDKProviderOptions } : {}),
+  };
+}
+
+function toolOutput(
+  content: string | readonly ToolContentPart[],
+  specificationVersion: "v2" | "v3",
+): ToolResultPart["output"] {
+  if (typeof content === "string") return { type: "text", value: content };
+  if (!content.some((part) => part.type === "image")) return { type: "text", value: contentText(content) };
+  type Value = { type: "text"; text: string };
+  return {
+    type: "content",
+    value: content.map((part): Value => {
+      if (part.type === "text") return { type: "text", text: part.text };
+      const source = inlineOrUrl((part as ImagePart).image);
+      const mediaType = wireImageMediaType(part as ImagePart);
+      if (specificationVersion === "v2") {
+        return "url" in source
+          ? { type: "text", text: source.url }
+          : ({ type: "media", data: source.base64, mediaType } as unknown as Value);
+      }
+      return ("url" in source
+        ? { type: "image-url", url: source.url }
+        : { type: "image-data", data: source.base64, mediaType }) as unknown as Value;
+    }),
+  };
 }
 
 /** Tools as AI SDK function tools with their JSON Schema; `undefined` when there are none. */

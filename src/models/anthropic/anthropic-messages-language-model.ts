@@ -1,10 +1,12 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ToolCall } from "../../messages/agent-message";
+import type { ReasoningPart } from "../../messages/content-parts";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult, LanguageModelStreamPart } from "../language-model";
 import { readEventStream } from "../read-event-stream";
 import { toAPICallError } from "../to-api-call-error";
 import { AnthropicStreamParts, convertAnthropicUsage, mapAnthropicStopReason } from "./anthropic-stream-parts";
 import { defaultAnthropicMaxTokens } from "./anthropic-model-ids";
+import { reasoningPartOf } from "./anthropic-content-blocks";
 import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
 
 /** How a Messages API model reaches Anthropic. Made by `createAnthropic`. */
@@ -46,8 +48,11 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
     }
     let text = "";
     const toolCalls: ToolCall[] = [];
+    const reasoning: ReasoningPart[] = [];
     for (const block of response.content ?? []) {
-      if (block.type === "text") text += block.text;
+      const thought = reasoningPartOf(block);
+      if (thought) reasoning.push(thought);
+      else if (block.type === "text") text += block.text;
       else if (block.type === "tool_use") {
         const input = block.input;
         toolCalls.push({
@@ -63,6 +68,7 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
     return {
       text,
       toolCalls,
+      ...(reasoning.length ? { reasoning } : {}),
       finishReason: mapAnthropicStopReason(response.stop_reason, toolCalls.length > 0),
       usage: convertAnthropicUsage(response.usage),
       response: { ...(response.id ? { id: response.id } : {}), ...(response.model ? { modelId: response.model } : {}) },

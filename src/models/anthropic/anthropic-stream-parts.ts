@@ -4,16 +4,21 @@ import { parseToolArguments } from "../parse-tool-arguments";
 import { StreamPartQueue } from "../read-event-stream";
 
 type PendingToolUse = { id: string; name: string; json: string; emitted: boolean };
+type PendingThinking = { text: string; signature: string } | { redactedData: string };
 
 /**
  * Turns Messages API stream events into stream parts, queued until read: text deltas as they
  * come, tool-call deltas (`input_json_delta`), each tool call once its block stops (its input
  * parsed by `parseToolArguments`), then at the end the calls whose block never stopped and one
  * `finish` with the stop reason and the usage of `message_start` updated by `message_delta`.
- * Other blocks (thinking, server tools) are skipped.
+ * Thinking blocks (`thinking_delta`, `signature_delta`) and redacted thinking become one
+ * `reasoning` part each when their block stops, the signature or data in
+ * `providerOptions.anthropic` (sent back by `anthropic-content-blocks.ts`). Other blocks (server
+ * tools) are skipped.
  */
 export class AnthropicStreamParts extends StreamPartQueue {
   private readonly toolUses = new Map<number, PendingToolUse>();
+  private readonly thinking = new Map<number, PendingThinking>();
   private stopReason: string | null | undefined;
   private usage: Partial<Anthropic.Messages.Usage> = {};
   private responseId: string | undefined;
@@ -30,6 +35,11 @@ export class AnthropicStreamParts extends StreamPartQueue {
         if (event.content_block.type === "tool_use") {
           const block = event.content_block;
           this.toolUses.set(event.index, { id: block.id, name: block.name, json: "", emitted: false });
+        } else if (event.content_block.type === "thinking") {
+          const block = event.content_block;
+          this.thinking.set(event.index, { text: block.thinking ?? "", signature: block.signature ?? "" });
+        } else if (event.content_block.type === "redacted_thinking") {
+          this.thinking.set(event.index, { redactedData: event.content_block.data ?? "" });
         } else if (event.content_block.type === "text" && event.content_block.text) {
           this.push({ type: "text-delta", delta: event.content_block.text });
         }
@@ -37,6 +47,12 @@ export class AnthropicStreamParts extends StreamPartQueue {
       case "content_block_delta":
         if (event.delta.type === "text_delta") {
           if (event.delta.text) this.push({ type: "text-delta", delta: event.delta.text });
+        } else if (event.delta.type === "thinking_delta" || event.delta.type === "signature_delta") {
+          const entry = this.thinking.get(event.index);
+          if (entry && "text" in entry) {
+            if (event.delta.type === "thinking_delta") entry.text += event.delta.thinking ?? "";
+            else entry.signature += event.delta.signature ?? "";
+          }
         } else if (event.delta.type === "input_json_delta") {
           const entry = this.toolUses.get(event.index);
           if (entry && event.delta.partial_json) {
@@ -53,6 +69,7 @@ export class AnthropicStreamParts extends StreamPartQueue {
       case "content_block_stop": {
         const entry = this.toolUses.get(event.index);
         if (entry) this.emit(entry);
+        this.emitThinking(event.index);
         break;
       }
       case "message_delta":
@@ -67,8 +84,9 @@ export class AnthropicStreamParts extends StreamPartQueue {
     }
   }
 
-  /** The stream ended: the calls whose block never stopped, then `finish`. */
+  /** The stream ended: the thinking and calls whose block never stopped, then `finish`. */
   end(): void {
+    for (const index of [...this.thinking.keys()]) this.emitThinking(index);
     for (const entry of this.toolUses.values()) this.emit(entry);
     this.push({
       type: "finish",
@@ -78,6 +96,19 @@ export class AnthropicStreamParts extends StreamPartQueue {
         ...(this.responseId ? { id: this.responseId } : {}),
         ...(this.responseModel ? { modelId: this.responseModel } : {}),
       },
+    });
+  }
+
+  private emitThinking(index: number): void {
+    const entry = this.thinking.get(index);
+    if (!entry) return;
+    this.thinking.delete(index);
+    this.push({
+      type: "reasoning",
+      reasoning:
+        "text" in entry
+          ? { type: "reasoning", text: entry.text, providerOptions: { anthropic: { signature: entry.signature } } }
+          : { type: "reasoning", text: "", providerOptions: { anthropic: { redactedData: entry.redactedData } } },
     });
   }
 

@@ -58,3 +58,27 @@ describe("convertToAnthropicMessages", () => {
     expect(convertToAnthropicTools([])).toBeUndefined();
   });
 });
+
+describe("convertToAnthropicMessages: thinking", () => {
+  it("keeps thinking blocks first when two assistant messages in a row are merged", () => {
+    const { messages } = convertToAnthropicMessages(undefined, [
+      { role: "user", content: "u" },
+      { role: "assistant", content: "partial" },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "t", providerOptions: { anthropic: { signature: "s" } } },
+          { type: "text", text: "a" },
+        ],
+      },
+    ]);
+    expect(messages[1]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "t", signature: "s" },
+        { type: "text", text: "partial" },
+        { type: "text", text: "a" },
+      ],
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { ToolDefinition } from "../language-model";
-import { requireTextContent } from "../require-text-content";
+import { assistantBlocks, toolResultContent, userBlocks } from "./anthropic-content-blocks";
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
@@ -12,7 +12,7 @@ type ContentBlock = Anthropic.Messages.ContentBlockParam;
  * messages as `tool_result` blocks in the user message that follows, all results of one step
  * together; consecutive messages of the same role merged into one (the API requires
  * alternation, e.g. two user messages in a row after an aborted turn). Empty text is left out
- * (the API rejects empty text blocks).
+ * (the API rejects empty text blocks). Parts are mapped by `anthropic-content-blocks.ts`.
  */
 export function convertToAnthropicMessages(
   system: string | undefined,
@@ -29,6 +29,10 @@ export function convertToAnthropicMessages(
         const results = [...last.content, ...blocks].filter((block) => block.type === "tool_result");
         const others = [...last.content, ...blocks].filter((block) => block.type !== "tool_result");
         last.content = [...results, ...others];
+      } else if (role === "assistant" && blocks.some(isThinking)) {
+        // Thinking blocks must open an assistant message: keep them ahead of what is merged into it.
+        const merged = [...last.content, ...blocks];
+        last.content = [...merged.filter(isThinking), ...merged.filter((block) => !isThinking(block))];
       } else {
         last.content.push(...blocks);
       }
@@ -42,11 +46,11 @@ export function convertToAnthropicMessages(
         if (message.content) systemParts.push(message.content);
         break;
       case "user":
-        push("user", textBlocks(requireTextContent(message.content, "anthropic", index)));
+        push("user", userBlocks(message.content, index));
         break;
       case "assistant":
         push("assistant", [
-          ...textBlocks(requireTextContent(message.content, "anthropic", index)),
+          ...assistantBlocks(message.content),
           ...(message.toolCalls ?? []).map(
             (toolCall): ContentBlock => ({
               type: "tool_use",
@@ -62,7 +66,7 @@ export function convertToAnthropicMessages(
           {
             type: "tool_result",
             tool_use_id: message.toolCallId,
-            content: requireTextContent(message.content, "anthropic", index),
+            content: toolResultContent(message.content),
           },
         ]);
         break;
@@ -71,8 +75,8 @@ export function convertToAnthropicMessages(
   return { system: systemParts.length ? systemParts.join("\n\n") : undefined, messages: result };
 }
 
-function textBlocks(text: string): ContentBlock[] {
-  return text === "" ? [] : [{ type: "text", text }];
+function isThinking(block: ContentBlock): boolean {
+  return block.type === "thinking" || block.type === "redacted_thinking";
 }
 
 /** Tools as Messages API tools; `undefined` when there are none. */

@@ -1,30 +1,49 @@
 import type OpenAI from "openai";
+import { InvalidMessageError } from "../../errors/invalid-message-error";
 import type { AgentMessage } from "../../messages/agent-message";
+import type { ImagePart, UserContentPart } from "../../messages/content-parts";
+import { dataContentBase64 } from "../../messages/data-content";
 import type { ToolDefinition } from "../language-model";
-import { requireTextContent } from "../require-text-content";
+import { imageUrl } from "../wire-content";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;
+type UserPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
 
 /**
  * Maps the system prompt and the conversation to Chat Completions messages: the system prompt
  * first as a `system` message, assistant `toolCalls` as `tool_calls` (arguments as JSON text),
  * `tool` messages with their `tool_call_id`.
+ *
+ * Parts (docs/providers.md, "Images, files and reasoning"): user text, image (`image_url`: a
+ * remote URL as is, anything else as a `data:` URL) and PDF file (`file` with `file_data`) parts;
+ * other files and remote file URLs are an `InvalidMessageError` (the API takes neither). Assistant
+ * reasoning parts are not sent: Chat Completions has no input for them. A tool message carries
+ * text only, so the images of tool results go in one user message after all the tool messages of
+ * that step (each introduced by "Image returned by tool <name> (<id>):"), which keeps every call
+ * paired with its result.
  */
 export function convertToOpenAIMessages(system: string | undefined, messages: readonly AgentMessage[]): ChatMessage[] {
   const result: ChatMessage[] = [];
   if (system !== undefined && system !== "") result.push({ role: "system", content: system });
+  let pendingImages: UserPart[] = [];
   messages.forEach((message, index) => {
     switch (message.role) {
       case "system":
         result.push({ role: "system", content: message.content });
         break;
       case "user":
-        result.push({ role: "user", content: requireTextContent(message.content, "openai", index) });
+        result.push({
+          role: "user",
+          content:
+            typeof message.content === "string"
+              ? message.content
+              : message.content.map((part, partIndex) => userPart(part, index, partIndex)),
+        });
         break;
       case "assistant": {
         const toolCalls = message.toolCalls ?? [];
-        const content = requireTextContent(message.content, "openai", index);
+        const content = textOf(message.content);
         if (toolCalls.length === 0) {
           result.push({ role: "assistant", content });
         } else {
@@ -40,16 +59,66 @@ export function convertToOpenAIMessages(system: string | undefined, messages: re
         }
         break;
       }
-      case "tool":
-        result.push({
-          role: "tool",
-          tool_call_id: message.toolCallId,
-          content: requireTextContent(message.content, "openai", index),
-        });
+      case "tool": {
+        result.push({ role: "tool", tool_call_id: message.toolCallId, content: textOf(message.content) });
+        const images =
+          typeof message.content === "string"
+            ? []
+            : message.content.filter((part): part is ImagePart => part.type === "image");
+        if (images.length > 0) {
+          pendingImages.push(
+            { type: "text", text: `Image returned by tool ${message.name} (${message.toolCallId}):` },
+            ...images.map(imagePart),
+          );
+        }
+        if (messages[index + 1]?.role !== "tool") flushImages();
         break;
+      }
     }
   });
   return result;
+
+  function flushImages(): void {
+    if (pendingImages.length === 0) return;
+    result.push({ role: "user", content: pendingImages });
+    pendingImages = [];
+  }
+}
+
+function textOf(content: AgentMessage["content"]): string {
+  if (typeof content === "string") return content;
+  let text = "";
+  for (const part of content) if (part.type === "text") text += part.text;
+  return text;
+}
+
+function imagePart(part: ImagePart): UserPart {
+  return { type: "image_url", image_url: { url: imageUrl(part) } };
+}
+
+function userPart(part: UserContentPart, index: number, partIndex: number): UserPart {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+      return imagePart(part);
+    case "file": {
+      const base64 = dataContentBase64(part.data);
+      const problem =
+        part.mediaType !== "application/pdf"
+          ? `file parts of type ${part.mediaType} are not supported by OpenAI Chat Completions (PDF only)`
+          : base64 === undefined
+            ? "a file part given by remote URL is not supported by OpenAI Chat Completions (give its bytes or base64)"
+            : undefined;
+      if (problem !== undefined) {
+        throw new InvalidMessageError({ issues: [{ index, path: `content.${partIndex}`, message: problem }] });
+      }
+      return {
+        type: "file",
+        file: { filename: part.filename ?? "document.pdf", file_data: `data:application/pdf;base64,${base64}` },
+      };
+    }
+  }
 }
 
 /** Tools as Chat Completions functions; `undefined` when there are none (an empty list is an API error). */
