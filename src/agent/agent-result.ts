@@ -42,6 +42,11 @@ export interface AgentResult {
 export type AgentStreamPart =
   | { type: "step-start"; stepNumber: number }
   | { type: "text-delta"; delta: string }
+  /**
+   * The model's reasoning as it streams. The UI stream sends it as `reasoning-*` chunks; the agent
+   * loop forwards it once the language model stream carries reasoning (issue 29, providers).
+   */
+  | { type: "reasoning-delta"; delta: string; providerMetadata?: Record<string, unknown> }
   | { type: "tool-call"; toolCall: ToolCall }
   | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError: boolean }
   | { type: "step-finish"; stepNumber: number; finishReason: FinishReason; usage: LanguageModelUsage }

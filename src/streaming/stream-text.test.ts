@@ -303,6 +303,7 @@ describe("streamText responses", () => {
       "text-delta",
       "text-end",
       "tool-input-start",
+      "tool-input-delta",
       "tool-input-available",
       "tool-output-available",
       "finish-step",

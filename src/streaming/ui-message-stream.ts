@@ -8,7 +8,11 @@ export type UIMessageChunk =
   | { type: "text-start"; id: string }
   | { type: "text-delta"; id: string; delta: string }
   | { type: "text-end"; id: string }
+  | { type: "reasoning-start"; id: string; providerMetadata?: Record<string, unknown> }
+  | { type: "reasoning-delta"; id: string; delta: string; providerMetadata?: Record<string, unknown> }
+  | { type: "reasoning-end"; id: string; providerMetadata?: Record<string, unknown> }
   | { type: "tool-input-start"; toolCallId: string; toolName: string }
+  | { type: "tool-input-delta"; toolCallId: string; inputTextDelta: string }
   | { type: "tool-input-available"; toolCallId: string; toolName: string; input: unknown }
   | { type: "tool-output-available"; toolCallId: string; output: unknown }
   | { type: "tool-output-error"; toolCallId: string; errorText: string }
@@ -37,18 +41,27 @@ export interface UIMessageStreamOptions {
 }
 
 /**
- * Maps an agent's stream parts to UI message stream chunks: text blocks with ids, tool inputs
- * and outputs, step boundaries, and a final `finish`, `abort` or `error`.
+ * Maps an agent's stream parts to UI message stream chunks: text and reasoning blocks with ids,
+ * tool inputs (`tool-input-start`, the input's JSON text as one `tool-input-delta`, then
+ * `tool-input-available`) and outputs, step boundaries, and a final `finish`, `abort` or `error`.
  */
 export async function* toUIMessageChunks(
   parts: AsyncIterable<AgentStreamPart>,
   options: UIMessageStreamOptions = {},
 ): AsyncGenerator<UIMessageChunk> {
-  let textId: string | undefined;
-  let textCount = 0;
-  const closeText = function* (): Generator<UIMessageChunk> {
-    if (textId !== undefined) yield { type: "text-end", id: textId };
-    textId = undefined;
+  let open: { kind: "text" | "reasoning"; id: string } | undefined;
+  let blockCount = 0;
+  const close = function* (): Generator<UIMessageChunk> {
+    if (open !== undefined) yield { type: open.kind === "text" ? "text-end" : "reasoning-end", id: open.id };
+    open = undefined;
+  };
+  /** Opens a block of `kind` unless one is open, closing a block of the other kind first; returns its id. */
+  const start = function* (kind: "text" | "reasoning"): Generator<UIMessageChunk, string> {
+    if (open?.kind === kind) return open.id;
+    yield* close();
+    open = { kind, id: `${kind}-${++blockCount}` };
+    yield { type: kind === "text" ? "text-start" : "reasoning-start", id: open.id };
+    return open.id;
   };
   yield { type: "start", messageId: options.messageId ?? globalThis.crypto.randomUUID() };
   for await (const part of parts) {
@@ -56,16 +69,29 @@ export async function* toUIMessageChunks(
       case "step-start":
         yield { type: "start-step" };
         break;
-      case "text-delta":
-        if (textId === undefined) {
-          textId = `text-${++textCount}`;
-          yield { type: "text-start", id: textId };
-        }
-        yield { type: "text-delta", id: textId, delta: part.delta };
+      case "text-delta": {
+        const id = yield* start("text");
+        yield { type: "text-delta", id, delta: part.delta };
         break;
+      }
+      case "reasoning-delta": {
+        const id = yield* start("reasoning");
+        yield {
+          type: "reasoning-delta",
+          id,
+          delta: part.delta,
+          ...(part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }),
+        };
+        break;
+      }
       case "tool-call":
-        yield* closeText();
+        yield* close();
         yield { type: "tool-input-start", toolCallId: part.toolCall.id, toolName: part.toolCall.name };
+        yield {
+          type: "tool-input-delta",
+          toolCallId: part.toolCall.id,
+          inputTextDelta: JSON.stringify(part.toolCall.arguments),
+        };
         yield {
           type: "tool-input-available",
           toolCallId: part.toolCall.id,
@@ -79,15 +105,15 @@ export async function* toUIMessageChunks(
           : { type: "tool-output-available", toolCallId: part.toolCallId, output: toJsonValue(part.result) };
         break;
       case "step-finish":
-        yield* closeText();
+        yield* close();
         yield { type: "finish-step" };
         break;
       case "finish":
-        yield* closeText();
+        yield* close();
         yield { type: "finish" };
         break;
       case "error": {
-        yield* closeText();
+        yield* close();
         if (AbortError.isInstance(part.error)) {
           yield { type: "abort" };
         } else {

@@ -115,11 +115,21 @@ describe("convertToModelMessages", () => {
       },
     ]);
     expect(output).toStrictEqual([
-      { id: "u1", role: "user", content: "Compare Oslo and Rome\n[Attached file: map.png (image/png)]" },
+      {
+        id: "u1",
+        role: "user",
+        content: [
+          { type: "text", text: "Compare Oslo and Rome" },
+          { type: "image", image: "data:image/png;base64,AAAA", mediaType: "image/png" },
+        ],
+      },
       {
         id: "a1",
         role: "assistant",
-        content: "Checking both.",
+        content: [
+          { type: "reasoning", text: "I should call the tool twice." },
+          { type: "text", text: "Checking both." },
+        ],
         toolCalls: [
           { id: "w1", name: "get_weather", arguments: { city: "Oslo" } },
           { id: "w2", name: "lookup", arguments: { city: "Rome" } },
@@ -128,7 +138,7 @@ describe("convertToModelMessages", () => {
       },
       { role: "tool", toolCallId: "w1", name: "get_weather", content: '{"t":3}' },
       { role: "tool", toolCallId: "w2", name: "lookup", content: "Error: timeout" },
-      { role: "tool", toolCallId: "w5", name: "delete_all", content: "Error: the user denied this tool call." },
+      { role: "tool", toolCallId: "w5", name: "delete_all", content: "Error: Tool call execution denied." },
       { role: "assistant", content: "Oslo is colder." },
     ]);
     expect(isToolPairingValid(output)).toBe(true);

@@ -1,44 +1,28 @@
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
-import { messageIdIssue } from "../messages/message-ids";
 import type { AgentMessage, AssistantMessage, ToolMessage } from "../messages/agent-message";
+import type {
+  AssistantContentPart,
+  FilePart,
+  ImagePart,
+  ProviderOptions,
+  TextPart,
+  UserContentPart,
+} from "../messages/content-parts";
 import { findToolPairingIssues } from "../messages/validate-tool-pairing";
-import { serializeToolResult } from "../messages/serialize-tool-result";
 import { guardUIPayload, type PayloadLimits } from "./guard-payload";
+import { Issue, readSegments, type Segment, type ToolSegment } from "./read-ui-parts";
 import type { UIMessage } from "./ui-message";
 
 export type ConvertToModelMessagesOptions = PayloadLimits;
 
-type Segment =
-  | { kind: "text"; text: string }
-  | { kind: "step" }
-  | { kind: "file"; mediaType: string; filename?: string }
-  | { kind: "tool"; toolCallId: string; toolName: string; input: Record<string, unknown>; content?: string };
-
-const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
-const toolStates = new Set([
-  "input-streaming",
-  "input-available",
-  "approval-requested",
-  "approval-responded",
-  "output-available",
-  "output-error",
-  "output-denied",
-]);
-
-class Issue extends Error {
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Converts UI messages (untrusted JSON from a browser, AI SDK v4 or v5+ shape) into agent
- * messages. A tool invocation with a result becomes an assistant `toolCalls` entry plus a `tool`
- * message; incomplete calls are dropped, never sent. Reasoning parts are dropped; file parts
- * become a one-line note (agentcore messages carry text). Malformed input is an
+ * messages, part by part as the `ai` package's own `convertToModelMessages` does: `file` parts
+ * become image parts (`image/*`) or file parts whose data is the part's URL, `reasoning` parts
+ * reasoning parts (`providerMetadata` as `providerOptions`). A tool invocation with a result
+ * becomes an assistant `toolCalls` entry plus a `tool` message (an `output-error` call's input
+ * falls back to its `rawInput`; a denied call gives the model the user's reason); incomplete
+ * calls are dropped, never sent. Malformed input (a malformed data: URL included) is an
  * `InvalidMessageError` whose issues name each message and field; oversized payloads and
  * prototype-polluting keys are refused.
  */
@@ -92,132 +76,62 @@ function convertOne(raw: unknown): AgentMessage[] {
   return produced.map(orderKeys);
 }
 
-function readSegments(message: Record<string, unknown>): Segment[] {
-  if (Array.isArray(message.parts)) {
-    return message.parts.flatMap((part, index) => readPart(part, `parts.${index}`));
+/** A system message is its text; a user message too unless it has files or provider options (then parts). */
+function buildText(role: "user" | "system", segments: Segment[]): AgentMessage[] {
+  const plain = segments.every((segment) => segment.kind !== "file" && !("providerOptions" in segment));
+  if (role === "system" || plain) {
+    const text = segments.flatMap((segment) => (segment.kind === "text" ? [segment.text] : []));
+    return [{ role, content: text.join("\n") }];
   }
-  if (typeof message.content !== "string")
-    throw new Issue("parts", "expected `parts` (an array) or `content` (a string)");
-  const segments: Segment[] = message.content.length > 0 ? [{ kind: "text", text: message.content }] : [];
-  if (message.toolInvocations !== undefined) {
-    if (!Array.isArray(message.toolInvocations)) throw new Issue("toolInvocations", "expected an array");
-    message.toolInvocations.forEach((invocation, index) => {
-      const segment = readInvocationV4(invocation, `toolInvocations.${index}`);
-      if (segment) segments.push(segment);
-    });
+  const content: UserContentPart[] = [];
+  for (const segment of segments) {
+    if (segment.kind === "text") content.push(textPart(segment));
+    else if (segment.kind === "file") content.push(filePart(segment));
   }
-  return segments;
+  return [{ role: "user", content }];
 }
 
-function readPart(part: unknown, path: string): Segment[] {
-  if (part === null || typeof part !== "object" || Array.isArray(part)) throw new Issue(path, "expected a part object");
-  const value = part as Record<string, unknown>;
-  const type = value.type;
-  if (typeof type !== "string") throw new Issue(`${path}.type`, "expected a string");
-  switch (type) {
-    case "text":
-      if (typeof value.text !== "string") throw new Issue(`${path}.text`, "expected a string");
-      return [{ kind: "text", text: value.text }];
-    case "reasoning":
-      return [];
-    case "step-start":
-      return [{ kind: "step" }];
-    case "file": {
-      if (typeof value.mediaType !== "string") throw new Issue(`${path}.mediaType`, "expected a string");
-      const filename = typeof value.filename === "string" ? value.filename : undefined;
-      return [{ kind: "file", mediaType: value.mediaType, ...(filename === undefined ? {} : { filename }) }];
-    }
-    case "tool-invocation": {
-      const segment = readInvocationV4(value.toolInvocation, `${path}.toolInvocation`);
-      return segment ? [segment] : [];
-    }
-    case "dynamic-tool": {
-      if (typeof value.toolName !== "string" || !toolNamePattern.test(value.toolName)) {
-        throw new Issue(`${path}.toolName`, "expected a tool name of 1-64 letters, digits, _ or -");
-      }
-      const segment = readToolPart(value, value.toolName, path);
-      return segment ? [segment] : [];
-    }
-    default:
-      if (type.startsWith("tool-")) {
-        const toolName = type.slice("tool-".length);
-        if (!toolNamePattern.test(toolName))
-          throw new Issue(`${path}.type`, "expected tool-<name> with a name of 1-64 letters, digits, _ or -");
-        const segment = readToolPart(value, toolName, path);
-        return segment ? [segment] : [];
-      }
-      return []; // sources, data parts and future part types carry nothing for the model
-  }
+function textPart(segment: { text: string; providerOptions?: ProviderOptions }): TextPart {
+  return { type: "text", text: segment.text, ...withOptions(segment.providerOptions) };
 }
 
-function readToolPart(part: Record<string, unknown>, toolName: string, path: string): Segment | undefined {
-  const toolCallId = readToolCallId(part.toolCallId, `${path}.toolCallId`);
-  if (typeof part.state !== "string" || !toolStates.has(part.state)) {
-    throw new Issue(`${path}.state`, `expected one of ${[...toolStates].join(", ")}`);
-  }
-  let content: string | undefined;
-  if (part.state === "output-available") content = serializeToolResult(part.output);
-  else if (part.state === "output-error")
-    content = `Error: ${typeof part.errorText === "string" ? part.errorText : "the tool failed"}`;
-  else if (part.state === "output-denied") content = "Error: the user denied this tool call.";
-  else return undefined; // incomplete: never sent
-  return { kind: "tool", toolCallId, toolName, input: readInput(part.input, `${path}.input`), content };
-}
-
-function readInvocationV4(invocation: unknown, path: string): Segment | undefined {
-  if (invocation === null || typeof invocation !== "object" || Array.isArray(invocation))
-    throw new Issue(path, "expected a tool invocation object");
-  const value = invocation as Record<string, unknown>;
-  const toolCallId = readToolCallId(value.toolCallId, `${path}.toolCallId`);
-  if (typeof value.toolName !== "string" || !toolNamePattern.test(value.toolName)) {
-    throw new Issue(`${path}.toolName`, "expected a tool name of 1-64 letters, digits, _ or -");
-  }
-  if (value.state !== "result" && value.state !== "call" && value.state !== "partial-call") {
-    throw new Issue(`${path}.state`, 'expected "partial-call", "call" or "result"');
-  }
-  if (value.state !== "result") return undefined; // incomplete: never sent
+/** An image (`image/*`) or file part; the URL (a data: or http(s) URL) is the data, as the AI SDK passes it. */
+function filePart(segment: Extract<Segment, { kind: "file" }>): ImagePart | FilePart {
+  const options = withOptions(segment.providerOptions);
+  if (segment.mediaType.startsWith("image/"))
+    return { type: "image", image: segment.url, mediaType: segment.mediaType, ...options };
   return {
-    kind: "tool",
-    toolCallId,
-    toolName: value.toolName,
-    input: readInput(value.args, `${path}.args`),
-    content: serializeToolResult(value.result),
+    type: "file",
+    data: segment.url,
+    mediaType: segment.mediaType,
+    ...(segment.filename === undefined ? {} : { filename: segment.filename }),
+    ...options,
   };
 }
 
-function readToolCallId(value: unknown, path: string): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 512)
-    throw new Issue(path, "expected a non-empty string of at most 512 characters");
-  const issue = messageIdIssue(value);
-  if (issue !== undefined) throw new Issue(path, `the tool call id ${issue}`);
-  return value;
+function withOptions(providerOptions: ProviderOptions | undefined): { providerOptions?: ProviderOptions } {
+  return providerOptions === undefined ? {} : { providerOptions };
 }
 
-function readInput(value: unknown, path: string): Record<string, unknown> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value))
-    throw new Issue(path, "expected the tool input to be a JSON object");
-  return value as Record<string, unknown>;
+/** Text alone stays a string (lines joined); reasoning or provider options make it parts. */
+function assistantContent(parts: AssistantContentPart[]): AssistantMessage["content"] {
+  if (parts.every((part) => part.type === "text" && part.providerOptions === undefined))
+    return parts.map((part) => part.text).join("\n");
+  return parts;
 }
 
-function buildText(role: "user" | "system", segments: Segment[]): AgentMessage[] {
-  const lines: string[] = [];
-  for (const segment of segments) {
-    if (segment.kind === "text") lines.push(segment.text);
-    else if (segment.kind === "file")
-      lines.push(`[Attached file${segment.filename ? `: ${segment.filename}` : ""} (${segment.mediaType})]`);
-  }
-  return [{ role, content: lines.join("\n") }];
-}
-
-/** Splits an assistant UI message into steps: each step's text and completed tool calls, then their results. */
+/**
+ * Splits an assistant UI message into steps: each step's text, reasoning and completed tool
+ * calls, then their results. File parts of an assistant message are not kept (an assistant
+ * message holds text and reasoning).
+ */
 function buildAssistant(segments: Segment[]): AgentMessage[] {
   const produced: AgentMessage[] = [];
-  let text: string[] = [];
-  let tools: Extract<Segment, { kind: "tool" }>[] = [];
+  let content: AssistantContentPart[] = [];
+  let tools: ToolSegment[] = [];
   const flush = () => {
-    if (text.length === 0 && tools.length === 0) return;
-    const assistant: AssistantMessage = { role: "assistant", content: text.join("\n") };
+    if (content.length === 0 && tools.length === 0) return;
+    const assistant: AssistantMessage = { role: "assistant", content: assistantContent(content) };
     if (tools.length > 0)
       assistant.toolCalls = tools.map((tool) => ({ id: tool.toolCallId, name: tool.toolName, arguments: tool.input }));
     produced.push(assistant);
@@ -226,17 +140,22 @@ function buildAssistant(segments: Segment[]): AgentMessage[] {
         role: "tool",
         toolCallId: tool.toolCallId,
         name: tool.toolName,
-        content: tool.content!,
+        content: tool.content,
       } satisfies ToolMessage);
     }
-    text = [];
+    content = [];
     tools = [];
   };
   for (const segment of segments) {
     if (segment.kind === "step") flush();
-    else if (segment.kind === "text") {
-      if (tools.length > 0) flush(); // text after the calls of a step answers their results
-      text.push(segment.text);
+    else if (segment.kind === "text" || segment.kind === "reasoning") {
+      // Text after the calls of a step answers their results, unless the provider ran them all.
+      if (tools.some((tool) => !tool.providerExecuted)) flush();
+      content.push(
+        segment.kind === "text"
+          ? textPart(segment)
+          : { type: "reasoning", text: segment.text, ...withOptions(segment.providerOptions) },
+      );
     } else if (segment.kind === "tool") tools.push(segment);
   }
   flush();

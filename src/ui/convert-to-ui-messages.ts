@@ -67,14 +67,18 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
   return output;
 }
 
-/** Content as UI parts: text as text, images and files as `file` parts (a URL), reasoning as reasoning. */
+/**
+ * Content as UI parts: text as text, images and files as `file` parts (bytes and base64 as a
+ * `data:` URL), reasoning as reasoning; `providerOptions` as the part's `providerMetadata`.
+ */
 function uiParts(content: MessageContent): (UIMessagePart & { type: "text" | "reasoning" | "file" })[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   return content.map((part: ContentPart) => {
+    const metadata = part.providerOptions === undefined ? {} : { providerMetadata: part.providerOptions };
     switch (part.type) {
       case "image": {
         const mediaType = imageMediaType(part) ?? "application/octet-stream";
-        return { type: "file", mediaType, url: dataContentUrl(part.image, mediaType) };
+        return { type: "file", mediaType, url: dataContentUrl(part.image, mediaType), ...metadata };
       }
       case "file":
         return {
@@ -82,9 +86,10 @@ function uiParts(content: MessageContent): (UIMessagePart & { type: "text" | "re
           mediaType: part.mediaType,
           url: dataContentUrl(part.data, part.mediaType),
           ...(part.filename === undefined ? {} : { filename: part.filename }),
+          ...metadata,
         };
       default:
-        return { type: part.type, text: part.text };
+        return { type: part.type, text: part.text, ...metadata };
     }
   });
 }

@@ -20,6 +20,11 @@ export interface UIToolPart {
   input?: unknown;
   output?: unknown;
   errorText?: string;
+  /** The input the model sent that failed to parse (`output-error`). */
+  rawInput?: unknown;
+  /** True for a call the provider ran (a server-side web search). */
+  providerExecuted?: boolean;
+  approval?: { id: string; approved?: boolean; reason?: string };
 }
 
 export interface UIDynamicToolPart {
@@ -30,12 +35,20 @@ export interface UIDynamicToolPart {
   input?: unknown;
   output?: unknown;
   errorText?: string;
+  /** The input the model sent that failed to parse (`output-error`). */
+  rawInput?: unknown;
+  /** True for a call the provider ran (a server-side web search). */
+  providerExecuted?: boolean;
+  approval?: { id: string; approved?: boolean; reason?: string };
 }
 
+/** Provider-specific data of a part (a reasoning signature, a cache hint): a content part's `providerOptions`. */
+export type UIProviderMetadata = Record<string, unknown>;
+
 export type UIMessagePart =
-  | { type: "text"; text: string; state?: "streaming" | "done" }
-  | { type: "reasoning"; text: string; state?: "streaming" | "done" }
-  | { type: "file"; mediaType: string; url: string; filename?: string }
+  | { type: "text"; text: string; state?: "streaming" | "done"; providerMetadata?: UIProviderMetadata }
+  | { type: "reasoning"; text: string; state?: "streaming" | "done"; providerMetadata?: UIProviderMetadata }
+  | { type: "file"; mediaType: string; url: string; filename?: string; providerMetadata?: UIProviderMetadata }
   | { type: "step-start" }
   | UIToolPart
   | UIDynamicToolPart;
