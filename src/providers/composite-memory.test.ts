@@ -96,12 +96,11 @@ describe("CompositeMemory", () => {
     const errors: [string, string][] = [];
     const composite = new CompositeMemory({
       providers: [{ provider: slow, timeoutMs: 30 }, failing("broken"), { provider: b, timeoutMs: 1000 }],
-      timeoutMs: 5000,
+      // The composite's own timeout is longer than the test's: only the slow member's 30 ms lets the read end.
+      timeoutMs: 600_000,
       onError: (error, context) => errors.push([context.provider, context.operation]),
     });
-    const started = Date.now();
     expect(contents(await composite.read({ sessionId: "s", query: "q", limit: 5 }))).toEqual(["Beta one", "Beta two"]);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(errors).toEqual([
       ["slow", "read"],
       ["broken", "read"],

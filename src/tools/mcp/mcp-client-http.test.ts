@@ -92,11 +92,9 @@ describe("MCP tools over streamable HTTP", () => {
     const server = await serve();
     const mcp = await connect({ transport: { type: "http", url: server.url }, timeoutMs: 1_000 });
     const tools = await mcp.tools();
-    const started = Date.now();
     const { result, toolMessages, stored } = await runToolCalls(tools, [{ name: "hang", arguments: {} }], {
       onToolCall: () => setTimeout(() => void server.kill(), 100),
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result?.text).toBe("done");
     expect(toolMessages[0]!.content).toBe(
       'Error: Tool "hang" failed: MCP server "agentcore-test-server" did not answer within 1000 ms; the request was cancelled.',
