@@ -155,10 +155,10 @@ function source(block: Block, exported: { specifier: string; names: Set<string> 
   return `${lines.join("\n")}\n${block.code}\nexport {};\n`;
 }
 
-/** The names a bundled declaration file exports (`export { A, type B, C as D };`). */
+/** The names a bundled declaration file exports (`export { A, type B, C as D };`, also re-exported `from` a chunk). */
 function exportedNames(declarations: string): Set<string> {
   const names = new Set<string>();
-  for (const match of declarations.matchAll(/^export\s*\{([^}]*)\};?$/gm)) {
+  for (const match of declarations.matchAll(/^export\s*(?:type\s*)?\{([^}]*)\}(?:\s*from\s*["'][^"']+["'])?;?$/gm)) {
     for (const specifier of match[1]!.split(",")) {
       const name = specifier
         .trim()
