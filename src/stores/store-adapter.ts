@@ -13,6 +13,8 @@ import type {
   SummaryRecord,
 } from "./memory-store";
 import { factStorage } from "./fact-storage";
+import type { ContextReport, ContextReportReadOptions } from "./context-report";
+import { contextReportCalls } from "./context-report-calls";
 import { newestSummaries, summaryCount } from "./summary-count";
 import { SessionQueue } from "./session-queue";
 import { openStoreTurn, type StoreTurn, type TurnCalls, type TurnOptions } from "./store-turn";
@@ -35,6 +37,8 @@ export interface StoreCapabilities {
   prune: boolean;
   /** Lists the scopes that hold facts (for export). Fallback: none. */
   factScopes: boolean;
+  /** Context reports kept by the store. Fallback: kept in this process, per store and session. */
+  contextReports: boolean;
 }
 
 /**
@@ -97,6 +101,10 @@ export interface AdaptedStore {
   prune(options: { olderThan: number }): Promise<string[]>;
   /** The scope ids that hold facts. Check `capabilities.factScopes` first: a `StoreError` when the store cannot list them. */
   factScopes(): Promise<string[]>;
+  /** Keeps a model call's context report (idempotent by id, bounded per session): in the store, or in this process. */
+  saveContextReport(sessionId: string, report: ContextReport): Promise<void>;
+  /** A session's context reports, oldest first (the newest `last` with `{ last }`). */
+  getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]>;
 }
 
 const adapted = new WeakMap<MemoryStore, AdaptedStore>();
@@ -130,6 +138,7 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     entries: has("entries"),
     prune: has("prune"),
     factScopes: has("factScopes"),
+    contextReports: has("saveContextReport") && has("getContextReports"),
   });
   /** Runs one store call; a failure that is not already a typed agentcore error becomes a StoreError. */
   const call = async <T>(
@@ -155,6 +164,8 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     new StoreError({ store: name, operation, message: `The ${name} has no ${operation}().` });
   /** Summaries of a store without getSummaries / saveSummary: lost on restart, which costs one summariser call, never a message. */
   const localSummaries = new Map<string, SummaryRecord[]>();
+  /** Context reports: the store's, or kept in this process. */
+  const reports = contextReportCalls(store, name, call);
   /** The store's fact methods, in whichever of the two shapes it has. */
   const facts = factStorage(store);
   /** The store's folded turn statements (built-in stores), when it has them. */
@@ -196,7 +207,10 @@ function createAdapter(store: MemoryStore): AdaptedStore {
         store.setMessages(sessionId, messages),
       ),
     clearMessages: (sessionId) =>
-      call("clearMessages", sessionId, `Could not clear session "${sessionId}"`, () => store.clearMessages(sessionId)),
+      call("clearMessages", sessionId, `Could not clear session "${sessionId}"`, () => {
+        reports.forget(sessionId);
+        return store.clearMessages(sessionId);
+      }),
     appendMessages: async (sessionId, messages) => {
       if (messages.length === 0) return;
       await call(
@@ -296,6 +310,8 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       if (!capabilities.factScopes) throw unsupported("factScopes");
       return await call("factScopes", undefined, "Could not list the fact scopes", () => store.factScopes!());
     },
+    saveContextReport: reports.save,
+    getContextReports: reports.get,
   } satisfies AdaptedStore);
   const appending = (sessionId: string, messages: AgentMessage[]) =>
     `Could not store ${messages.length} message(s) of session "${sessionId}"`;

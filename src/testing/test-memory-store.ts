@@ -13,6 +13,7 @@ import {
 } from "./conformance-fixtures";
 import { expectSameRichMessages, richMessages } from "./conformance-parts";
 import { describeOptionalCapabilities } from "./conformance-optional";
+import { describeContextReports } from "./conformance-context-reports";
 
 /** Options of {@link testMemoryStore}. */
 export interface TestMemoryStoreOptions {
@@ -314,5 +315,6 @@ export function testMemoryStore(
     });
 
     describeOptionalCapabilities(describe, capability, { writers, turnsPerWriter });
+    describeContextReports(describe, capability);
   });
 }

@@ -15,6 +15,8 @@ import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
 import { turnFolding } from "../turn-folding";
+import type { ContextReport, ContextReportReadOptions } from "../context-report";
+import { PostgresContextReports } from "./postgres-context-reports";
 import { migrateTables, postgresTables, type PostgresTables } from "./postgres-schema";
 import { PostgresAppendBatcher } from "./postgres-append-batcher";
 import { PostgresSessionLeases } from "./postgres-session-leases";
@@ -52,6 +54,7 @@ export class PostgresMemoryStore implements MemoryStore {
   /** The agent's folded turn statements (internal, see `TurnFolding`). */
   readonly [turnFolding]: PostgresTurnFolding;
   private readonly statements: PostgresStatements;
+  private readonly reports: PostgresContextReports;
 
   constructor(options: PostgresMemoryStoreOptions) {
     const checked = checkPostgresOptions(store, options);
@@ -66,6 +69,7 @@ export class PostgresMemoryStore implements MemoryStore {
       sql: string,
       values: unknown[],
     ) => this.statements.query<Row>(operation, sessionId, sql, values);
+    this.reports = new PostgresContextReports(this.tables, run, store);
     this.leases = new PostgresSessionLeases(this.tables.locks, checked.lockLeaseMs, run);
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(
@@ -217,6 +221,7 @@ export class PostgresMemoryStore implements MemoryStore {
       await client.query(`DELETE FROM ${t.sessions} WHERE session_id = $1`, [sessionId]);
       await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
       await client.query(`DELETE FROM ${t.summaries} WHERE session_id = $1`, [sessionId]);
+      await client.query(`DELETE FROM ${t.contextReports} WHERE session_id = $1`, [sessionId]);
     });
   }
 
@@ -318,6 +323,7 @@ export class PostgresMemoryStore implements MemoryStore {
       if (ids.length > 0) {
         await client.query(`DELETE FROM ${t.messages} WHERE session_id = ANY($1::text[])`, [ids]);
         await client.query(`DELETE FROM ${t.summaries} WHERE session_id = ANY($1::text[])`, [ids]);
+        await client.query(`DELETE FROM ${t.contextReports} WHERE session_id = ANY($1::text[])`, [ids]);
       }
       return ids;
     });
@@ -357,6 +363,14 @@ export class PostgresMemoryStore implements MemoryStore {
        ON CONFLICT (session_id, summary_id) DO NOTHING`,
       [sessionId, Date.now(), record.id, JSON.stringify(record)],
     );
+  }
+
+  saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
+    return this.reports.save(sessionId, report);
+  }
+
+  getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
+    return this.reports.get(sessionId, options);
   }
 
   /**

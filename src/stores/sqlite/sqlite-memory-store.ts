@@ -23,6 +23,13 @@ import { loadBetterSqlite3 } from "./load-better-sqlite3";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
+import {
+  checkContextReport,
+  contextReportCount,
+  MAX_CONTEXT_REPORTS,
+  type ContextReport,
+  type ContextReportReadOptions,
+} from "../context-report";
 import { migrateTables, sqliteTables, type SqliteTables } from "./sqlite-schema";
 import { entryOf, type SessionRow } from "./sqlite-session-rows";
 import { prepareStatements, type SqliteStatements } from "./sqlite-statements";
@@ -306,6 +313,24 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
+  async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
+    checkContextReport(sessionId, report, store);
+    this.write("saveContextReport", sessionId, () => {
+      if (this.statements.saveContextReport.run(sessionId, report.id, JSON.stringify(report), sessionId).changes)
+        this.statements.trimContextReports.run(sessionId, sessionId, MAX_CONTEXT_REPORTS);
+    });
+  }
+
+  async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
+    validateSessionId(sessionId);
+    const count = contextReportCount(options, store);
+    const rows = this.wrap("getContextReports", sessionId, () =>
+      this.statements.contextReports.all(sessionId, count === Infinity ? -1 : count),
+    ) as { body: string }[];
+    const read = { store, operation: "getContextReports", sessionId };
+    return rows.map((row, index) => parseStoredJson<ContextReport>(row.body, { ...read, record: `report ${index}` }));
+  }
+
   /** A lock row with a lease, renewed while held; works across processes sharing the file. */
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
@@ -349,6 +374,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.statements.deleteSession.run(sessionId);
     this.statements.deleteMessages.run(sessionId);
     this.statements.deleteSummaries.run(sessionId);
+    this.statements.deleteContextReports.run(sessionId);
   }
 
   /** One `BEGIN IMMEDIATE` transaction: takes the write lock first, so it never deadlocks on upgrade. */
