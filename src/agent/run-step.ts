@@ -8,6 +8,7 @@ import { callModel } from "./call-model";
 import { renderFactsBlock } from "./facts-block";
 import { fitWindow } from "./fit-window";
 import { newId } from "./new-id";
+import { recordContext } from "./record-context";
 import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
 import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
@@ -61,6 +62,8 @@ export async function* runStep(
     ...config.callSettings,
   };
   const response = yield* callModel(config, run, call);
+  if (config.recordContext)
+    await recordContext(config, run, { stepNumber, fitted, turn: log.messages, context, facts, recalled, response });
   log.addCall(response.usage, response.finishReason);
   // Ids unique in what the model sees, so each result stays paired with its own call.
   const toolCalls = uniqueToolCallIds(
