@@ -280,10 +280,11 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     await page.goto(pageUrl);
     await page.waitForSelector("table.sessions tbody tr");
     await page.locator("a.session-link").filter({ hasText: "onerror" }).click();
-    await page.waitForSelector(".message.role-user");
+    await page.waitForSelector(".message.role-user", { timeout: 60_000 });
     const text = await page.locator(".message.role-user .text").first().innerText();
     expect(text.startsWith('<script>alert(1)</script><img src=x onerror="alert(2)">')).toBe(true);
-    expect(await page.locator(".message .note").first().innerText()).toMatch(/more characters not shown/);
+    expect(await page.locator(".message .note").first().innerText()).toMatch(/900,\d{3} more characters not shown/);
+    expect(await page.locator(".message button.more").first().innerText()).toMatch(/^Show 9\d,\d{3} more characters$/);
     expect(await page.locator("h1.session-title code").innerText()).toBe(HOSTILE);
     expect(await page.locator("main img").count()).toBe(0);
     expect(await page.locator("main script").count()).toBe(0);

@@ -193,13 +193,22 @@ function Message({ message, results, session }) {
   </article>`;
 }
 
+/** Characters of a text shown before "Show more" (a browser lays out a huge unbroken text slowly). */
+const SHOWN_TEXT = 5000;
+
+function LongText({ text, truncated }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? text : text.slice(0, SHOWN_TEXT);
+  const hidden = text.length - shown.length;
+  return html`<div class="text">${shown}</div>
+    ${hidden > 0 && html`<button type="button" class="more" onClick=${() => setAll(true)}>Show ${formatNumber(hidden)} more characters</button>`}
+    ${truncated ? html`<p class="note">… ${formatNumber(truncated)} more characters not shown (stored)</p>` : ""}`;
+}
+
 function Part({ part, message, session }) {
-  if (part.type === "text")
-    return part.text
-      ? html`<div class="text">${part.text}${part.truncated ? html`<p class="note">… ${formatNumber(part.truncated)} more characters not shown</p>` : ""}</div>`
-      : "";
+  if (part.type === "text") return part.text ? html`<${LongText} text=${part.text} truncated=${part.truncated} />` : "";
   if (part.type === "reasoning")
-    return html`<details class="reasoning"><summary>Reasoning</summary><div class="text">${part.text}</div></details>`;
+    return html`<details class="reasoning"><summary>Reasoning</summary><${LongText} text=${part.text} truncated=${part.truncated} /></details>`;
   if (part.url) return html`<p class="attachment">${part.type} (remote, not loaded): <code>${part.url}</code></p>`;
   const source = `api/part?session=${encodeURIComponent(session)}&message=${message.index}&part=${part.part}`;
   const label = `${part.filename || part.type} (${part.mediaType}, ${formatNumber(part.bytes)} bytes)`;
