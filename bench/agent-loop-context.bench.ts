@@ -6,7 +6,7 @@
  * rounds on the same session so drift on the shared machine hits both alike.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   Agent,
@@ -145,6 +145,7 @@ export const benchmark: Benchmark = {
     const directory = mkdtempSync(join(tmpdir(), "agentcore-bench-context-"));
     const rows: string[][] = [];
     const notes: string[] = [];
+    const loadBefore = loadavg()[0]!;
     try {
       for (const [name, opened] of await openStores(directory)) {
         if (typeof opened === "string") {
@@ -166,6 +167,8 @@ export const benchmark: Benchmark = {
     }
     return [
       `One turn as in the agent-loop benchmark above (an instant scripted model, a session seeded with ${SIZE.toLocaleString("en-US")} messages), with \`recordContext: false\` (the default) and \`recordContext: true\`, which builds a context report from the step's window (ids of the window and of what was left out, with reasons, the tokens of each part) and keeps it with \`saveContextReport\` (one more store write per model call; the file store's rides on the turn's fsync). Strategies: \`token_window\` (\`maxTokens: 4000\`) and \`summary\` (\`summarizeThreshold: 40, recentMessages: 20, maxTokens: 4000\`, an instant summariser). The two settings run on sessions of their own, alternating in ${rounds} rounds of ${perRound} turns after one untimed turn each; median (p10–p90) of the ${rounds * perRound} turns. With it off, the run loop does only a boolean check more than before.`,
+      "",
+      `Load average (1 min) when the run started: ${loadBefore.toFixed(1)}, when it ended: ${loadavg()[0]!.toFixed(1)}; above the number of cores, other processes compete for the CPU and every figure, off and on alike, grows with it: compare within a row.`,
       "",
       table(["store", "strategy", "recordContext off", "recordContext on", "added per turn (median)"], rows),
       ...(notes.length ? ["", ...notes] : []),
