@@ -25,7 +25,16 @@ import {
 import { PostgresMemoryStore } from "agentcore/postgres";
 import { RedisMemoryStore } from "agentcore/redis";
 import { SqliteMemoryStore } from "agentcore/sqlite";
-import { collectGarbage, connectPostgres, connectRedis, formatSample, summarise, table, type Benchmark, type Sample } from "./harness";
+import {
+  collectGarbage,
+  connectPostgres,
+  connectRedis,
+  formatSample,
+  summarise,
+  table,
+  type Benchmark,
+  type Sample,
+} from "./harness";
 
 const SIZE = 1_000;
 const SUMMARY = "The user is moving services to a new region; decisions: logical replication, a two-week canary.";
@@ -37,7 +46,12 @@ class InstantModel implements LanguageModel {
   constructor(private readonly text: string) {}
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
     const inputTokens = Math.ceil(((call.system?.length ?? 0) + call.messages.length * 100) / 4);
-    return { text: this.text, toolCalls: [], finishReason: "stop", usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 } };
+    return {
+      text: this.text,
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 },
+    };
   }
   async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
     const result = await this.doGenerate(call);
@@ -49,14 +63,25 @@ class InstantModel implements LanguageModel {
 async function seed(store: MemoryStore, sessionId: string): Promise<void> {
   const messages: AgentMessage[] = [];
   for (let index = 0; index < SIZE; index++)
-    messages.push({ id: `m${index}`, role: index % 2 ? "assistant" : "user", content: `(${index}) ${sentence}`, timestamp: index });
+    messages.push({
+      id: `m${index}`,
+      role: index % 2 ? "assistant" : "user",
+      content: `(${index}) ${sentence}`,
+      timestamp: index,
+    });
   await store.appendMessages!(sessionId, messages);
 }
 
 const strategies: Record<string, () => IMemoryStrategy> = {
   token_window: () => new TokenWindowMemory({ maxTokens: 4_000 }),
   summary: () =>
-    new SummaryMemory({ summarizeThreshold: 40, recentMessages: 20, maxTokens: 4_000, model: new InstantModel(SUMMARY), maxDigestLength: Number.MAX_SAFE_INTEGER }),
+    new SummaryMemory({
+      summarizeThreshold: 40,
+      recentMessages: 20,
+      maxTokens: 4_000,
+      model: new InstantModel(SUMMARY),
+      maxDigestLength: Number.MAX_SAFE_INTEGER,
+    }),
 };
 
 interface Opened {
@@ -115,7 +140,13 @@ async function cell(store: MemoryStore, strategy: string, rounds: number, perRou
     [false, true].map(async (recordContext) => {
       const sessionId = `bench-context-${strategy}-${recordContext}-${random()}`;
       await seed(store, sessionId);
-      const agent = new Agent({ model: new InstantModel("ok"), memory: strategies[strategy]!(), memoryStore: store, sessionId, recordContext });
+      const agent = new Agent({
+        model: new InstantModel("ok"),
+        memory: strategies[strategy]!(),
+        memoryStore: store,
+        sessionId,
+        recordContext,
+      });
       await agent.run("warm up: the first summary, compiling the code paths"); // untimed
       return { agent, sessionId, times: [] as number[] };
     }),
@@ -132,7 +163,8 @@ async function cell(store: MemoryStore, strategy: string, rounds: number, perRou
   }
   const reports = await store.getContextReports!(agents[1]!.sessionId);
   if (reports.length === 0) throw new Error(`${strategy}: recordContext: true recorded no report`);
-  if ((await store.getContextReports!(agents[0]!.sessionId)).length !== 0) throw new Error(`${strategy}: recordContext off recorded a report`);
+  if ((await store.getContextReports!(agents[0]!.sessionId)).length !== 0)
+    throw new Error(`${strategy}: recordContext off recorded a report`);
   for (const entry of agents) await store.clearMessages(entry.sessionId);
   return [summarise(agents[0]!.times), summarise(agents[1]!.times)];
 }
@@ -155,8 +187,17 @@ export const benchmark: Benchmark = {
         try {
           for (const strategy of Object.keys(strategies)) {
             const [off, on] = await cell(opened.store, strategy, rounds, perRound);
-            rows.push([name, `\`${strategy}\``, formatSample(off), formatSample(on), `${(on.median - off.median >= 0 ? "+" : "")}${((on.median - off.median) * 1000).toFixed(0)} µs`]);
-            if (!quick) console.error(`bench: agent-loop-context ${name} × ${strategy}: off ${formatSample(off)}, on ${formatSample(on)}`);
+            rows.push([
+              name,
+              `\`${strategy}\``,
+              formatSample(off),
+              formatSample(on),
+              `${on.median - off.median >= 0 ? "+" : ""}${((on.median - off.median) * 1000).toFixed(0)} µs`,
+            ]);
+            if (!quick)
+              console.error(
+                `bench: agent-loop-context ${name} × ${strategy}: off ${formatSample(off)}, on ${formatSample(on)}`,
+              );
           }
         } finally {
           await opened.close();

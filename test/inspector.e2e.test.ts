@@ -115,7 +115,9 @@ async function seed(): Promise<void> {
       if (!call.tools?.length) return { text: "Ada introduced herself, asked about tea and Lyon, and sent a photo." };
       const last = call.messages.at(-1)!;
       if (last.role === "user" && typeof last.content === "string" && last.content.startsWith("Hi, I'm Ada"))
-        return { toolCalls: [{ id: `call-${index}`, name: "remember_fact", arguments: { key: "name", value: "Ada" } }] };
+        return {
+          toolCalls: [{ id: `call-${index}`, name: "remember_fact", arguments: { key: "name", value: "Ada" } }],
+        };
       if (last.role === "user" && typeof last.content === "string" && last.content.includes("weather"))
         return { toolCalls: [{ id: `call-${index}`, name: "get_weather", arguments: { city: "Lyon" } }] };
       return {
@@ -143,14 +145,24 @@ async function seed(): Promise<void> {
     },
   });
   await agent.run("Hi, I'm Ada. Please remember my name.");
-  await agent.run({ input: [{ type: "text", text: "Here is a photo of my bike." }, { type: "image", image: png(), mediaType: "image/png" }] });
+  await agent.run({
+    input: [
+      { type: "text", text: "Here is a photo of my bike." },
+      { type: "image", image: png(), mediaType: "image/png" },
+    ],
+  });
   await agent.run("What tea should I try this week?");
   await agent.run("Any cycling routes around Lyon?");
   await agent.run("What's the weather in Lyon today?");
   await agent.run("Can you remind me what we talked about?");
   await agent.run("And what do you know about my cat?");
   await store.appendMessages(HOSTILE, [
-    { id: "h1", role: "user", content: `<script>alert(1)</script><img src=x onerror="alert(2)"> ${"A".repeat(1_000_000)}`, timestamp: Date.now() },
+    {
+      id: "h1",
+      role: "user",
+      content: `<script>alert(1)</script><img src=x onerror="alert(2)"> ${"A".repeat(1_000_000)}`,
+      timestamp: Date.now(),
+    },
   ]);
 }
 
@@ -176,7 +188,14 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     });
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-sync",
+      ],
     });
   }, 300_000);
 
@@ -225,7 +244,9 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     await page.waitForSelector("ol.turns");
     // The image is shown from the stored bytes.
     const image = page.locator(".image img").first();
-    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(48);
+    await expect
+      .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+      .toBe(48);
     // Tool calls beside their results.
     expect(await page.locator(".tool-call").count()).toBeGreaterThanOrEqual(2);
     expect(await page.locator(".tool-call", { hasText: "get_weather" }).innerText()).toContain("Sunny in Lyon");
@@ -238,16 +259,24 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     await report.locator("summary").click();
     const bar = report.locator(".budget");
     const total = Number(await bar.getAttribute("data-total"));
-    const segments = await bar.locator(".segment").evaluateAll((elements) =>
-      elements.map((element) => ({ part: element.getAttribute("data-part"), tokens: Number(element.getAttribute("data-tokens")), width: element.getBoundingClientRect().width })),
-    );
+    const segments = await bar
+      .locator(".segment")
+      .evaluateAll((elements) =>
+        elements.map((element) => ({
+          part: element.getAttribute("data-part"),
+          tokens: Number(element.getAttribute("data-tokens")),
+          width: element.getBoundingClientRect().width,
+        })),
+      );
     expect(segments.map((segment) => segment.part)).toEqual(["system", "facts", "summary", "recalled", "window"]);
     expect(segments.reduce((sum, segment) => sum + segment.tokens, 0)).toBe(total);
     expect(await report.locator(".report-total").innerText()).toBe(total.toLocaleString("en-US"));
     const barWidth = await bar.evaluate((element) => element.clientWidth);
     expect(Math.abs(segments.reduce((sum, segment) => sum + segment.width, 0) - barWidth)).toBeLessThan(2);
     // What was left out, with the reasons.
-    const reasons = await report.locator(".left-out li").evaluateAll((items) => items.map((item) => item.getAttribute("data-reason")));
+    const reasons = await report
+      .locator(".left-out li")
+      .evaluateAll((items) => items.map((item) => item.getAttribute("data-reason")));
     expect(reasons.length).toBeGreaterThan(0);
     expect(reasons).toContain("summary");
     expect(await report.locator(".left-out").innerText()).toContain("covered by the summary");
@@ -255,7 +284,8 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     expect(await report.locator(".diff").count()).toBe(1);
     expect(await report.locator(".recalled li").count()).toBeGreaterThan(0);
     await report.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(root, "test-results", "inspector-report.png"), fullPage: true });
+    await report.screenshot({ path: join(root, "test-results", "inspector-report.png") });
+    await page.screenshot({ path: join(root, "test-results", "inspector-session.png"), fullPage: true });
 
     // The query box: what the provider would recall, with scores.
     await page.fill("#recall-query", "green tea");

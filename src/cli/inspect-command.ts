@@ -27,7 +27,8 @@ const MAX_REQUEST_BYTES = 64 * 1024;
 export async function inspectCommand(options: InspectCommandOptions): Promise<void> {
   const host = options.host ?? "127.0.0.1";
   const port = options.port === undefined ? 0 : Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port ${options.port}: give a port number (0-65535).`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new CliError(`--port ${options.port}: give a port number (0-65535).`);
   const provider = options.provider ? await loadProvider(options.provider) : undefined;
   const opened = await openStore(options.store);
   const token = newInspectorToken();
@@ -54,7 +55,9 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<vo
   process.stdout.write(
     `agentcore inspect: ${opened.label}${options.allowDelete ? " (deleting allowed)" : " (read-only)"}\n` +
       `Open ${url}\n` +
-      (isLoopback(host) ? "" : `Warning: listening on ${host}, reachable from other machines; anyone with the URL can read every session.\n`) +
+      (isLoopback(host)
+        ? ""
+        : `Warning: listening on ${host}, reachable from other machines; anyone with the URL can read every session.\n`) +
       "Press Ctrl+C to stop.\n",
   );
   if (options.open) openBrowser(url);
@@ -96,7 +99,11 @@ async function serve(
   const method = request.method ?? "GET";
   const body = method === "GET" || method === "HEAD" || chunks.length === 0 ? undefined : Buffer.concat(chunks);
   const answer = await handler(
-    new Request(new URL(request.url ?? "/", `http://${host.includes(":") ? `[${host}]` : host}`), { method, headers, ...(body ? { body } : {}) }),
+    new Request(new URL(request.url ?? "/", `http://${host.includes(":") ? `[${host}]` : host}`), {
+      method,
+      headers,
+      ...(body ? { body } : {}),
+    }),
   );
   const out: Record<string, string | string[]> = {};
   answer.headers.forEach((value, name) => {
@@ -120,7 +127,9 @@ async function loadProvider(path: string): Promise<RecallMemoryProvider> {
   if (typeof exported === "function") exported = await (exported as () => unknown)();
   const candidate = exported as RecallMemoryProvider | undefined;
   if (!candidate || typeof candidate.read !== "function") {
-    throw new CliError(`--provider ${path}: export a memory provider (an object with read()) as default or as "provider".`);
+    throw new CliError(
+      `--provider ${path}: export a memory provider (an object with read()) as default or as "provider".`,
+    );
   }
   return candidate;
 }
@@ -132,7 +141,11 @@ function isLoopback(host: string): boolean {
 /** Opens the URL in the desktop's browser; a failure only means the user opens it by hand. */
 function openBrowser(url: string): void {
   const [command, ...args] =
-    process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
+    process.platform === "darwin"
+      ? ["open", url]
+      : process.platform === "win32"
+        ? ["cmd", "/c", "start", "", url]
+        : ["xdg-open", url];
   try {
     const child = spawn(command!, args, { stdio: "ignore", detached: true });
     child.on("error", () => {});

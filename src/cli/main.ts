@@ -57,7 +57,10 @@ export function createProgram(): Command {
     .option("--host <address>", "the address to listen on; anything but loopback lets other machines in", "127.0.0.1")
     .option("--open", "open the page in the browser")
     .option("--allow-delete", "let the page delete sessions (it asks first)")
-    .option("--provider <module>", "a module exporting the recall provider the query box asks (default export or `provider`)")
+    .option(
+      "--provider <module>",
+      "a module exporting the recall provider the query box asks (default export or `provider`)",
+    )
     .action(async (options) => inspectCommand(options));
 
   const memory = program.command("memory").description("inspect and manage a store");
