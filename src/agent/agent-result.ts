@@ -8,7 +8,35 @@ export interface ToolResult {
   /** What `execute` returned, or the error text given to the model. */
   result: unknown;
   isError: boolean;
+  /** The user denied the call (docs/approvals.md): it never ran, and `result` is what the model was told. */
+  denied?: true;
 }
+
+/** A tool call that waits for the user's approval (docs/approvals.md). */
+export interface ToolApprovalRequest {
+  /** The approval's id (the AI SDK's `approvalId`: what `useChat`'s `addToolApprovalResponse` sends back as `id`). */
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  /** The call's arguments, as the model sent them. */
+  input: Record<string, unknown>;
+}
+
+/** The user's answer to a `ToolApprovalRequest`: `agent.run({ sessionId, approvals: [...] })`. */
+export interface ToolApprovalResponse {
+  toolCallId: string;
+  approved: boolean;
+  /** Why (a denial's reason is what the model is told). */
+  reason?: string;
+  /** When given, it must be the request's `approvalId` (a `useChat` response carries it). */
+  approvalId?: string;
+}
+
+/**
+ * Why a run ended: its last model call's reason, or `"tool-approval"` when it stopped for tool
+ * calls that wait for the user's approval (`result.toolApprovals`).
+ */
+export type RunFinishReason = FinishReason | "tool-approval";
 
 /** One model call of a run and what followed from it. */
 export interface StepResult {
@@ -32,8 +60,13 @@ export interface AgentResult {
   /** Every tool call of the run, in order. */
   toolCalls: ToolCall[];
   toolResults: ToolResult[];
-  /** Why the last step ended. `tool-calls` means `maxSteps` was reached. */
-  finishReason: FinishReason;
+  /**
+   * Why the last step ended. `tool-calls` means `maxSteps` was reached; `tool-approval` that calls
+   * wait for the user's approval (`toolApprovals`).
+   */
+  finishReason: RunFinishReason;
+  /** The tool calls that wait for the user's approval when the run ended (empty when none do). */
+  toolApprovals: ToolApprovalRequest[];
   sessionId: string;
   runId: string;
 }
@@ -48,7 +81,8 @@ export type AgentStreamPart =
    */
   | { type: "reasoning-delta"; delta: string; providerMetadata?: Record<string, unknown> }
   | { type: "tool-call"; toolCall: ToolCall }
-  | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError: boolean }
+  | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError: boolean; denied?: true }
+  | { type: "tool-approval-request"; approval: ToolApprovalRequest }
   | { type: "step-finish"; stepNumber: number; finishReason: FinishReason; usage: LanguageModelUsage }
-  | { type: "finish"; finishReason: FinishReason; usage: LanguageModelUsage; text: string }
+  | { type: "finish"; finishReason: RunFinishReason; usage: LanguageModelUsage; text: string }
   | { type: "error"; error: unknown };
