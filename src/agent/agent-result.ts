@@ -1,4 +1,7 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
+import type { ToolApprovalResponse } from "../messages/pending-approvals";
+
+export type { ToolApprovalResponse };
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
 
 /** The outcome of one tool call in a step. */
@@ -22,15 +25,6 @@ export interface ToolApprovalRequest {
   input: Record<string, unknown>;
 }
 
-/** The user's answer to a `ToolApprovalRequest`: `agent.run({ sessionId, approvals: [...] })`. */
-export interface ToolApprovalResponse {
-  toolCallId: string;
-  approved: boolean;
-  /** Why (a denial's reason is what the model is told). */
-  reason?: string;
-  /** When given, it must be the request's `approvalId` (a `useChat` response carries it). */
-  approvalId?: string;
-}
 
 /**
  * Why a run ended: its last model call's reason, or `"tool-approval"` when it stopped for tool

@@ -1,6 +1,7 @@
 import { ToolApprovalNotPendingError } from "../errors/tool-approval-not-pending-error";
 import { ToolApprovalPendingError } from "../errors/tool-approval-pending-error";
 import type { AgentMessage, ToolCall, ToolMessage } from "../messages/agent-message";
+import { deniedToolContent } from "../messages/denied-tool-content";
 import type { PendingApprovalStep } from "../messages/pending-approvals";
 import { needsApproval } from "../tools/needs-approval";
 import type { AgentConfig } from "./agent-config";
@@ -17,11 +18,6 @@ import type { TurnRun } from "./turn-run";
  * a replay or a second tab finds the call no longer pending; a denial is stored as the tool
  * message that gives the model the user's reason.
  */
-
-/** What the model is told of a denied call: the user's reason, as the AI SDK's `convertToModelMessages` words it. */
-export function deniedToolContent(reason: string | undefined): string {
-  return `Error: ${reason !== undefined && reason.length > 0 ? reason : "Tool call execution denied."}`;
-}
 
 /**
  * The step's calls, those that need the user's approval marked with a new approval id, and the

@@ -1,5 +1,15 @@
 import type { AgentMessage, AssistantMessage, ToolCall, ToolMessage } from "./agent-message";
 
+/** The user's answer to a tool call that awaits approval: `agent.run({ sessionId, approvals: [...] })`. */
+export interface ToolApprovalResponse {
+  toolCallId: string;
+  approved: boolean;
+  /** Why (a denial's reason is what the model is told). */
+  reason?: string;
+  /** When given, it must be the request's `approvalId` (a `useChat` response carries it). */
+  approvalId?: string;
+}
+
 /**
  * A step whose calls await the user's approval (docs/approvals.md): the stored assistant message
  * whose calls needing approval have no tool message yet, and the results its other calls already
