@@ -52,7 +52,12 @@ const stores: [string, ((key: string) => MemoryStore) | undefined][] = [
 const shared = new InMemoryStore();
 stores.push(["InMemoryStore (one object, as in one process)", () => shared]);
 
-function mailAgent(store: MemoryStore, sessionId: string, sent: string[], responses: { text?: string; toolCalls?: never[] }[] | MockLanguageModel) {
+function mailAgent(
+  store: MemoryStore,
+  sessionId: string,
+  sent: string[],
+  responses: { text?: string; toolCalls?: never[] }[] | MockLanguageModel,
+) {
   const model = responses instanceof MockLanguageModel ? responses : new MockLanguageModel({ responses });
   const agent = new Agent({
     model,
@@ -93,7 +98,9 @@ for (const [name, makeStore] of stores) {
       const answers = [0, 1].map(() => mailAgent(makeStore!(key), session, sent, [{ text: "Sent." }]));
       const outcomes = await Promise.allSettled(
         answers.map(({ agent }) =>
-          agent.run({ approvals: [{ toolCallId: "call_1", approved: true, approvalId: asked.toolApprovals[0]!.approvalId }] }),
+          agent.run({
+            approvals: [{ toolCallId: "call_1", approved: true, approvalId: asked.toolApprovals[0]!.approvalId }],
+          }),
         ),
       );
       expect(sent).toEqual(["a@b.c"]);
@@ -114,7 +121,9 @@ for (const [name, makeStore] of stores) {
 
       const history = await makeStore!(key).getMessages(session);
       expect(history.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
-      expect(history[1]).toMatchObject({ toolCalls: [{ id: "call_1", approval: { id: asked.toolApprovals[0]!.approvalId } }] });
+      expect(history[1]).toMatchObject({
+        toolCalls: [{ id: "call_1", approval: { id: asked.toolApprovals[0]!.approvalId } }],
+      });
       expect(history[2]).toMatchObject({ toolCallId: "call_1", approval: { approved: true } });
       expect(isToolPairingValid(history)).toBe(true);
     });

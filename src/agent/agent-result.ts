@@ -25,7 +25,6 @@ export interface ToolApprovalRequest {
   input: Record<string, unknown>;
 }
 
-
 /**
  * Why a run ended: its last model call's reason, or `"tool-approval"` when it stopped for tool
  * calls that wait for the user's approval (`result.toolApprovals`).

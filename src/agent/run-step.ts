@@ -96,7 +96,8 @@ export async function* runStep(
   let toolMessages: AgentMessage[] = [];
   if (toolCalls.length > 0) {
     for (const toolCall of toolCalls) yield* run.notifier.tell({ type: "tool:call", step: stepNumber, toolCall });
-    for (const approval of requests) yield* run.notifier.tell({ type: "tool:approval-request", step: stepNumber, approval });
+    for (const approval of requests)
+      yield* run.notifier.tell({ type: "tool:approval-request", step: stepNumber, approval });
     const runnable = requests.length === 0 ? toolCalls : toolCalls.filter((toolCall) => !toolCall.approval);
     const outcome = await runTools(config, run, stepNumber, runnable, window.messages);
     step.toolResults.push(...outcome.results);

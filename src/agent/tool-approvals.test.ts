@@ -156,7 +156,10 @@ describe("tool approval (human in the loop)", () => {
       (error: unknown) => ToolApprovalPendingError.isInstance(error) && error.toolCallIds.join() === "c1",
     );
     expect(await store.getMessages("s")).toHaveLength(2);
-    const result = await agent.run({ input: "Go ahead, then tell me the time", approvals: [{ toolCallId: "c1", approved: true }] });
+    const result = await agent.run({
+      input: "Go ahead, then tell me the time",
+      approvals: [{ toolCallId: "c1", approved: true }],
+    });
     expect(result.text).toBe("Done.");
     expect(withoutMeta(model.calls[1]!.messages).map((message) => message.role)).toEqual([
       "user",
@@ -253,8 +256,8 @@ describe("tool approval (human in the loop)", () => {
       "yes",
     ])
       await expect(agent.run({ approvals } as never)).rejects.toSatisfy(InvalidArgumentError.isInstance);
-    expect(() =>
-      tool({ parameters: z.object({}), execute: () => 1, needsApproval: "always" as never }),
-    ).toThrowError(expect.objectContaining({ argument: "needsApproval" }));
+    expect(() => tool({ parameters: z.object({}), execute: () => 1, needsApproval: "always" as never })).toThrowError(
+      expect.objectContaining({ argument: "needsApproval" }),
+    );
   });
 });

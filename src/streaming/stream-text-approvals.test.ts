@@ -89,7 +89,11 @@ describe("tool approvals through streamText and useChat", () => {
     const { sent, model, store, route } = setup();
     const asked = await fold(route([user]).toUIMessageStreamResponse().body);
     const requested = asked.parts.find((part) => part.type === "tool-send_mail") as ToolUIPart;
-    expect(requested).toMatchObject({ state: "approval-requested", toolCallId: "c1", approval: { id: expect.any(String) } });
+    expect(requested).toMatchObject({
+      state: "approval-requested",
+      toolCallId: "c1",
+      approval: { id: expect.any(String) },
+    });
     const stored = await store.getMessages("user-1");
     expect(stored[1]!.toolCalls).toEqual([
       { id: "c1", name: "send_mail", arguments: { to: "a@b.c" }, approval: { id: requested.approval!.id } },
@@ -155,7 +159,10 @@ describe("tool approvals through streamText and useChat", () => {
     };
     const error = (() => {
       try {
-        streamText({ model: new MockLanguageModel({ responses: [] }), messages: convertToModelMessages([user, pending]) });
+        streamText({
+          model: new MockLanguageModel({ responses: [] }),
+          messages: convertToModelMessages([user, pending]),
+        });
       } catch (thrown) {
         return thrown;
       }

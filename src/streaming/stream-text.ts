@@ -129,7 +129,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
   const last = messages.at(-1);
   // A useChat request that answers tool approvals ends with the assistant message carrying them (approval-responded).
   const approvals = answeredApprovals(messages);
-  if (approvals.length === 0 && (!last || last.role !== "user")) {
+  if (approvals.length === 0 && last?.role !== "user") {
     throw new InvalidArgumentError({
       argument: "messages",
       message:

@@ -53,7 +53,9 @@ export interface UIMessageStreamOptions {
  */
 export async function* toUIMessageChunks(
   parts: AsyncIterable<AgentStreamPart>,
-  options: UIMessageStreamOptions & { /** The run continues the client's last assistant message (tool approvals). */ continues?: boolean } = {},
+  options: UIMessageStreamOptions & {
+    /** The run continues the client's last assistant message (tool approvals). */ continues?: boolean;
+  } = {},
 ): AsyncGenerator<UIMessageChunk> {
   let open: { kind: "text" | "reasoning"; id: string } | undefined;
   let blockCount = 0;
@@ -109,7 +111,11 @@ export async function* toUIMessageChunks(
         break;
       case "tool-approval-request":
         yield* close();
-        yield { type: "tool-approval-request", approvalId: part.approval.approvalId, toolCallId: part.approval.toolCallId };
+        yield {
+          type: "tool-approval-request",
+          approvalId: part.approval.approvalId,
+          toolCallId: part.approval.toolCallId,
+        };
         break;
       case "tool-result":
         if (part.denied) {

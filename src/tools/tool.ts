@@ -95,7 +95,8 @@ export function tool<Parameters extends ToolParameters, Result>(
     throw new InvalidArgumentError({
       argument: "needsApproval",
       value: needsApproval,
-      message: "tool() takes needsApproval as true, false or a function (input, context) => boolean | Promise<boolean>.",
+      message:
+        "tool() takes needsApproval as true, false or a function (input, context) => boolean | Promise<boolean>.",
     });
   }
   return {

@@ -345,7 +345,10 @@ function normaliseTheirs(messages: ModelMessage[]): Normal[] {
         if (part.type === "tool-result") results.set(part.toolCallId, outputText(part.output));
         if (part.type === "tool-approval-request") approvalIds.set(part.toolCallId, part.approvalId);
         if (part.type === "tool-approval-response")
-          answers.set(part.approvalId, { approved: part.approved, ...(part.reason === undefined ? {} : { reason: part.reason }) });
+          answers.set(part.approvalId, {
+            approved: part.approved,
+            ...(part.reason === undefined ? {} : { reason: part.reason }),
+          });
       }
   }
   const approvalOf = (toolCallId: string) => {

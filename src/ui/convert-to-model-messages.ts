@@ -146,7 +146,12 @@ function buildAssistant(segments: Segment[]): AgentMessage[] {
         content: tool.content,
         ...(answer === undefined
           ? {}
-          : { approval: { approved: answer, ...(tool.approval!.reason === undefined ? {} : { reason: tool.approval!.reason }) } }),
+          : {
+              approval: {
+                approved: answer,
+                ...(tool.approval!.reason === undefined ? {} : { reason: tool.approval!.reason }),
+              },
+            }),
       } satisfies ToolMessage);
     }
     content = [];

@@ -70,7 +70,8 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
  */
 function toolPart(call: ToolCall, result: ToolMessage | undefined): UIToolPart | undefined {
   const base = { type: `tool-${call.name}` as const, toolCallId: call.id, input: call.arguments };
-  if (!call.approval) return result ? { ...base, state: "output-available", output: toolOutput(result.content) } : undefined;
+  if (!call.approval)
+    return result ? { ...base, state: "output-available", output: toolOutput(result.content) } : undefined;
   if (!result) {
     return call.approval.approved === undefined
       ? { ...base, state: "approval-requested", approval: { id: call.approval.id } }

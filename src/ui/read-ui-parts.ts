@@ -154,7 +154,10 @@ function readToolPart(part: Record<string, unknown>, toolName: string, path: str
   } else if (part.state === "output-denied") content = deniedToolContent(approval?.reason);
   else if (part.state === "approval-responded") {
     if (approval?.approved === undefined)
-      throw new Issue(`${path}.approval.approved`, "expected the user's answer (a boolean) in an approval-responded part");
+      throw new Issue(
+        `${path}.approval.approved`,
+        "expected the user's answer (a boolean) in an approval-responded part",
+      );
   } else return undefined; // incomplete: never sent
   return {
     kind: "tool",
@@ -171,7 +174,8 @@ function readToolPart(part: Record<string, unknown>, toolName: string, path: str
 function readApproval(part: Record<string, unknown>, path: string): ToolCallApproval | undefined {
   const value = part.approval;
   if (value === undefined || value === null) {
-    if (part.state === "approval-responded") throw new Issue(`${path}.approval`, "expected the approval and its answer");
+    if (part.state === "approval-responded")
+      throw new Issue(`${path}.approval`, "expected the approval and its answer");
     return undefined;
   }
   if (typeof value !== "object" || Array.isArray(value)) throw new Issue(`${path}.approval`, "expected an object");
