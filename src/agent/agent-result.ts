@@ -37,6 +37,7 @@ export interface StepResult {
   stepNumber: number;
   text: string;
   toolCalls: ToolCall[];
+  /** Every tool result of the run, in order: first those of the calls its `approvals` ran or denied. */
   toolResults: ToolResult[];
   finishReason: FinishReason;
   usage: LanguageModelUsage;
@@ -52,6 +53,7 @@ export interface AgentResult {
   steps: StepResult[];
   /** Every tool call of the run, in order. */
   toolCalls: ToolCall[];
+  /** Every tool result of the run, in order: first those of the calls its `approvals` ran or denied. */
   toolResults: ToolResult[];
   /**
    * Why the last step ended. `tool-calls` means `maxSteps` was reached; `tool-approval` that calls

@@ -72,6 +72,9 @@ describe("tool approval (human in the loop)", () => {
     expect(sent).toEqual(["a@b.c"]);
     expect(result.text).toBe("Sent.");
     expect(result.finishReason).toBe("stop");
+    expect(result.toolResults).toEqual([
+      { toolCallId: "c1", toolName: "send_mail", result: { sent: true }, isError: false },
+    ]);
     expect(result.toolApprovals).toEqual([]);
     const call = { ...callMail("c1", "a@b.c"), approval: { id: toolApprovals[0]!.approvalId } };
     expect(withoutMeta(model.calls[0]!.messages)).toEqual([
@@ -99,6 +102,15 @@ describe("tool approval (human in the loop)", () => {
     });
     expect(sent).toEqual([]);
     expect(result.text).toBe("Understood, not sent.");
+    expect(result.toolResults).toEqual([
+      {
+        toolCallId: "c1",
+        toolName: "send_mail",
+        result: "Error: Never write to my boss",
+        isError: true,
+        denied: true,
+      },
+    ]);
     expect(withoutMeta(model.calls[1]!.messages).at(-1)).toEqual({
       role: "tool",
       toolCallId: "c1",

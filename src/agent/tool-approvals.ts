@@ -106,7 +106,10 @@ export async function* answerApprovals(
       approval: { approved: true, ...(reason === undefined ? {} : { reason }) },
     });
   });
-  if (outcome) yield* outcome.parts;
+  if (outcome) {
+    log.addAnswered(outcome.results);
+    yield* outcome.parts;
+  }
   for (const call of pending.pending) {
     const answer = answers.get(call.id);
     if (!answer || answer.approved) continue;
@@ -120,6 +123,7 @@ export async function* answerApprovals(
       approval: { approved: false, ...(answer.reason === undefined ? {} : { reason: answer.reason }) },
       timestamp: Date.now(),
     });
+    log.addAnswered([{ toolCallId: call.id, toolName: call.name, result: content, isError: true, denied: true }]);
     yield* run.notifier.tell({
       type: "tool:result",
       step: 0,

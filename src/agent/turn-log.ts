@@ -18,6 +18,8 @@ export class TurnLog {
   private restored = 0;
   /** The tool calls left waiting for the user's approval. */
   private approvals: ToolApprovalRequest[] = [];
+  /** The results of the calls this run's approval answers ran or denied (before its first step). */
+  private answered: ToolResult[] = [];
 
   constructor(
     /** Where `persist` appends: the store's turn; none when the history lives in a provider (`agent.memory()`), written after the run. */
@@ -37,6 +39,11 @@ export class TurnLog {
     this.messages.unshift(...messages);
     this.restored += messages.length;
     this.persisted += messages.length;
+  }
+
+  /** The results of the calls the run's approval answers ran or denied. */
+  addAnswered(results: ToolResult[]): void {
+    this.answered.push(...results);
   }
 
   /** The run stops for tool calls that wait for the user's approval. */
@@ -102,7 +109,7 @@ export class TurnLog {
 
   result(): AgentResult {
     const toolCalls: ToolCall[] = this.steps.flatMap((step) => step.toolCalls);
-    const toolResults: ToolResult[] = this.steps.flatMap((step) => step.toolResults);
+    const toolResults: ToolResult[] = [...this.answered, ...this.steps.flatMap((step) => step.toolResults)];
     return {
       text: this.text,
       messages: this.added,
