@@ -12,6 +12,7 @@ import { Agent } from "../src/agent/agent";
 import { ToolApprovalNotPendingError } from "../src/errors/tool-approval-not-pending-error";
 import { isToolPairingValid } from "../src/messages/validate-tool-pairing";
 import { FileMemoryStore } from "../src/stores/file/file-memory-store";
+import { sixMethodStore } from "../src/stores/__fixtures__/six-method-store";
 import { InMemoryStore } from "../src/stores/in-memory-store";
 import type { MemoryStore } from "../src/stores/memory-store";
 import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
@@ -51,6 +52,8 @@ const stores: [string, ((key: string) => MemoryStore) | undefined][] = [
 ];
 const shared = new InMemoryStore();
 stores.push(["InMemoryStore (one object, as in one process)", () => shared]);
+const custom = sixMethodStore();
+stores.push(["a custom store with the six methods (one object, as in one process)", () => custom]);
 
 function mailAgent(
   store: MemoryStore,
