@@ -36,7 +36,12 @@ export interface AgentResult {
   finishReason: FinishReason;
   sessionId: string;
   runId: string;
+  /** The validated object of a run with `output` (its type: `AgentObjectResult`). Absent otherwise. */
+  object?: unknown;
 }
+
+/** The result of a run with `output`: `object` is the answer, parsed and validated by the schema. */
+export type AgentObjectResult<Object> = Omit<AgentResult, "object"> & { object: Object };
 
 /** The parts of `agent.stream().fullStream`. */
 export type AgentStreamPart =
@@ -49,6 +54,11 @@ export type AgentStreamPart =
   | { type: "reasoning-delta"; delta: string; providerMetadata?: Record<string, unknown> }
   | { type: "tool-call"; toolCall: ToolCall }
   | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError: boolean }
+  /**
+   * A run with `output`: the reply just streamed failed the schema (`issue`) and is asked for
+   * again (`attempt`: 1 for the first retry). What was streamed of it is not the answer.
+   */
+  | { type: "object-retry"; attempt: number; issue: string }
   | { type: "step-finish"; stepNumber: number; finishReason: FinishReason; usage: LanguageModelUsage }
   | { type: "finish"; finishReason: FinishReason; usage: LanguageModelUsage; text: string }
   | { type: "error"; error: unknown };

@@ -1,4 +1,5 @@
 import { AbortError } from "../errors/abort-error";
+import { NoObjectGeneratedError } from "../errors/no-object-generated-error";
 import type { AgentConfig } from "./agent-config";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
 import { loadFacts } from "./load-facts";
@@ -70,6 +71,16 @@ export async function* runTurn(
       history = step.history;
       if (step.factsChanged) facts = await loadFacts(config, run);
       if (step.done) break;
+    }
+    if (run.output && !log.hasObject) {
+      throw new NoObjectGeneratedError({
+        reason: "max-steps",
+        text: "",
+        attempts: 0,
+        usage: log.totalUsage,
+        sessionId: run.sessionId,
+        message: `No object generated: the run reached maxSteps (${config.maxSteps}) while the model was still calling tools.`,
+      });
     }
 
     // persist the rest of the turn; remember

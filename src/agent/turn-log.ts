@@ -14,6 +14,8 @@ export class TurnLog {
   private usage: LanguageModelUsage = emptyUsage();
   private finishReason: FinishReason = "other";
   private persisted = 0;
+  /** The run's object (a run with `output`), once a step answered with it. */
+  private object: { value: unknown } | undefined;
 
   constructor(
     /** Where `persist` appends: the store's turn; none when the history lives in a provider (`agent.memory()`), written after the run. */
@@ -29,6 +31,19 @@ export class TurnLog {
   addCall(usage: LanguageModelUsage, finishReason: FinishReason): void {
     this.usage = addUsage(this.usage, usage);
     this.finishReason = finishReason;
+  }
+
+  /** Token usage of every model call so far. */
+  get totalUsage(): LanguageModelUsage {
+    return this.usage;
+  }
+
+  setObject(value: unknown): void {
+    this.object = { value };
+  }
+
+  get hasObject(): boolean {
+    return this.object !== undefined;
   }
 
   addStep(step: StepResult): void {
@@ -88,6 +103,7 @@ export class TurnLog {
       finishReason: this.finishReason,
       sessionId: this.run.sessionId,
       runId: this.run.runId,
+      ...(this.object ? { object: this.object.value } : {}),
     };
   }
 
