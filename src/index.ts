@@ -7,8 +7,9 @@
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
-export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
-export { AgentStream } from "./agent/agent-stream";
+export type { AgentObjectResult, AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
+export { AgentStream, type DeepPartial } from "./agent/agent-stream";
+export type { InferOutput, OutputOptions, OutputSpec } from "./agent/output-spec";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
 
 // --- streaming ---
@@ -61,6 +62,7 @@ export type {
   LanguageModelResult,
   LanguageModelStreamPart,
   LanguageModelUsage,
+  ResponseFormat,
   ToolDefinition,
 } from "./models/language-model";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
@@ -188,6 +190,7 @@ export {
   InvalidMessageError,
   MemoryProviderError,
   MissingApiKeyError,
+  NoObjectGeneratedError,
   NoSuchProviderError,
   SessionBusyError,
   SessionLockLostError,
@@ -196,5 +199,6 @@ export {
   TokenizerNotLoadedError,
   UnsupportedRuntimeError,
   type MessageIssue,
+  type NoObjectReason,
   type SummarizationFailure,
 } from "./errors";
