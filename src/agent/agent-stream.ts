@@ -54,7 +54,11 @@ export class AgentStream<Object = unknown> {
   get partialObjectStream(): AsyncIterable<DeepPartial<Object>> {
     return {
       [Symbol.asyncIterator]: () =>
-        new PartReader(this.buffer, partialObjects() as (part: AgentStreamPart) => DeepPartial<Object> | undefined, false),
+        new PartReader(
+          this.buffer,
+          partialObjects() as (part: AgentStreamPart) => DeepPartial<Object> | undefined,
+          false,
+        ),
     };
   }
 

@@ -74,7 +74,9 @@ export function resolveOutput(output: OutputSpec, argument = "output"): Resolved
 }
 
 /** The result of reading a reply as the object. */
-export type ObjectParse = { success: true; object: unknown; json: string } | { success: false; issue: string; cause: unknown };
+export type ObjectParse =
+  | { success: true; object: unknown; json: string }
+  | { success: false; issue: string; cause: unknown };
 
 /**
  * Reads a reply as the object: JSON (a Markdown code fence around it is allowed), then the zod

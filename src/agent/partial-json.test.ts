@@ -3,8 +3,15 @@ import { describe, expect, it } from "vitest";
 import { parsePartialJson } from "./partial-json";
 
 const documents = [
-  { city: "Paris", temperature: -3.5, sunny: false, tags: ["a", "b\n\"c\""], nested: { n: null, t: true } },
-  { items: [{ name: "tea", price: 1e3 }, { name: "caf\u00e9 \u2603", price: 0 }], empty: {}, list: [] },
+  { city: "Paris", temperature: -3.5, sunny: false, tags: ["a", 'b\n"c"'], nested: { n: null, t: true } },
+  {
+    items: [
+      { name: "tea", price: 1e3 },
+      { name: "caf\u00e9 \u2603", price: 0 },
+    ],
+    empty: {},
+    list: [],
+  },
   { text: "escapes \\ / \t \u0001 and unicode \ud83d\ude00", numbers: [1, 22, 333.25, -0.5e-7] },
 ];
 

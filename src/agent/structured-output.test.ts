@@ -137,9 +137,10 @@ describe("structured output (MockLanguageModel)", () => {
       { text: "no", usage: { inputTokens: 5, outputTokens: 1 } },
       { object: { city: 3 }, usage: { inputTokens: 6, outputTokens: 1 } },
     ]);
-    const error = await agent
-      .run({ input: "Weather?", output: { schema: weather, retries: 1 } })
-      .then(() => undefined, (thrown) => thrown);
+    const error = await agent.run({ input: "Weather?", output: { schema: weather, retries: 1 } }).then(
+      () => undefined,
+      (thrown) => thrown,
+    );
     expect(NoObjectGeneratedError.isInstance(error)).toBe(true);
     const failure = error as NoObjectGeneratedError;
     expect(failure.reason).toBe("invalid");
@@ -155,9 +156,10 @@ describe("structured output (MockLanguageModel)", () => {
 
   it("gives up at once with retries: 0", async () => {
     const { model, agent } = setup([{ text: "{" }]);
-    const error = await agent
-      .run({ input: "Weather?", output: { schema: weather, retries: 0 } })
-      .then(() => undefined, (thrown) => thrown);
+    const error = await agent.run({ input: "Weather?", output: { schema: weather, retries: 0 } }).then(
+      () => undefined,
+      (thrown) => thrown,
+    );
     expect((error as NoObjectGeneratedError).attempts).toBe(1);
     expect(model.calls).toHaveLength(1);
   });
@@ -167,7 +169,10 @@ describe("structured output (MockLanguageModel)", () => {
       [{ toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }] }],
       { maxSteps: 1 },
     );
-    const error = await agent.run({ input: "Weather?", output: weather }).then(() => undefined, (thrown) => thrown);
+    const error = await agent.run({ input: "Weather?", output: weather }).then(
+      () => undefined,
+      (thrown) => thrown,
+    );
     expect((error as NoObjectGeneratedError).reason).toBe("max-steps");
     const stored = await memoryStore.getMessages("s1");
     expect(stored.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
@@ -175,10 +180,17 @@ describe("structured output (MockLanguageModel)", () => {
 
   it("refuses an output that is not an object schema, naming the option", async () => {
     const { agent } = setup([]);
-    for (const output of [z.string(), z.array(z.string()), { schema: "nope" }, { schema: weather, retries: -1 }, { schema: weather, name: "a b" }]) {
-      const error = await agent
-        .run({ input: "x", output: output as never })
-        .then(() => undefined, (thrown) => thrown);
+    for (const output of [
+      z.string(),
+      z.array(z.string()),
+      { schema: "nope" },
+      { schema: weather, retries: -1 },
+      { schema: weather, name: "a b" },
+    ]) {
+      const error = await agent.run({ input: "x", output: output as never }).then(
+        () => undefined,
+        (thrown) => thrown,
+      );
       expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
       expect((error as InvalidArgumentError).argument).toMatch(/^output/);
     }
@@ -192,13 +204,17 @@ describe("structured output (MockLanguageModel)", () => {
     expect(await stream.object).toEqual(answer);
     const values = partials.values as Record<string, unknown>[];
     // The failed reply's partials, then the retry's from the start.
-    const retryAt = values.findIndex((value, index) => index > 0 && Object.keys(value).length < Object.keys(values[index - 1]!).length);
+    const retryAt = values.findIndex(
+      (value, index) => index > 0 && Object.keys(value).length < Object.keys(values[index - 1]!).length,
+    );
     expect(values.slice(0, retryAt).at(-1)).toEqual({ city: "Par" });
     expect(values.at(-1)).toEqual(answer);
     for (let index = retryAt + 1; index < values.length; index++)
       expect(JSON.stringify(values[index])).not.toBe(JSON.stringify(values[index - 1]));
     expect(values.some((value) => Array.isArray(value.conditions) && value.conditions.length === 1)).toBe(true);
-    const retry = full.values.find((part): part is Extract<AgentStreamPart, { type: "object-retry" }> => part.type === "object-retry");
+    const retry = full.values.find(
+      (part): part is Extract<AgentStreamPart, { type: "object-retry" }> => part.type === "object-retry",
+    );
     expect(retry).toMatchObject({ attempt: 1 });
     expect(retry!.issue).toMatch(/not JSON/);
     expect((await memoryStore.getMessages("s1")).map((message) => message.role)).toEqual(["user", "assistant"]);

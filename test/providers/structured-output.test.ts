@@ -12,7 +12,7 @@ import { createAnthropic } from "../../src/models/anthropic/anthropic-provider";
 import { createOpenAI } from "../../src/models/openai/openai-provider";
 import { InMemoryStore } from "../../src/stores/in-memory-store";
 import { streamText } from "../../src/streaming/stream-text";
-import { FakeLlmServer } from "../servers/fake-llm-server";
+import { FakeLlmServer, type RecordedRequest } from "../servers/fake-llm-server";
 import {
   anthropicMessage,
   anthropicStream,
@@ -71,7 +71,10 @@ describe("structured output on OpenAI Chat Completions (official SDK, loopback)"
     server.enqueue(openaiCompletion({ text: JSON.stringify(pancakes) }));
     const memoryStore = new InMemoryStore();
     const agent = new Agent({ model: openai(), memoryStore, sessionId: "s" });
-    const result = await agent.run({ input: "A recipe", output: { schema: recipe, name: "recipe", description: "A recipe" } });
+    const result = await agent.run({
+      input: "A recipe",
+      output: { schema: recipe, name: "recipe", description: "A recipe" },
+    });
     expect(result.object).toEqual(pancakes);
     expect(server.requests[0]!.body.response_format).toEqual({
       type: "json_schema",
@@ -86,7 +89,10 @@ describe("structured output on OpenAI Chat Completions (official SDK, loopback)"
   it("sends strict: false for a schema with an optional field (not strict-compatible), and still validates", async () => {
     server.enqueue(openaiCompletion({ text: '{"title":"Tea"}' }));
     const agent = new Agent({ model: openai() });
-    const result = await agent.run({ input: "x", output: z.object({ title: z.string(), note: z.string().optional() }) });
+    const result = await agent.run({
+      input: "x",
+      output: z.object({ title: z.string(), note: z.string().optional() }),
+    });
     expect(result.object).toEqual({ title: "Tea" });
     expect(server.requests[0]!.body.response_format.json_schema).toMatchObject({ name: "response", strict: false });
   });
@@ -109,7 +115,10 @@ describe("structured output on OpenAI Chat Completions (official SDK, loopback)"
       ]);
     }
     const retryMessages = server.requests[2]!.body.messages;
-    expect(retryMessages.at(-2)).toMatchObject({ role: "assistant", content: '{"title": "Oslo stew", "minutes": "long"}' });
+    expect(retryMessages.at(-2)).toMatchObject({
+      role: "assistant",
+      content: '{"title": "Oslo stew", "minutes": "long"}',
+    });
     expect(retryMessages.at(-1).role).toBe("user");
     expect(retryMessages.at(-1).content).toMatch(/minutes/);
     const stored = await memoryStore.getMessages("s");
@@ -184,15 +193,23 @@ describe("structured output on Anthropic Messages (official SDK, loopback): an o
       message.content.filter((block) => block.type === "tool_use").map((block) => block.name),
     );
     expect(toolUses).toEqual(["get_weather"]);
-    expect(next.messages.at(-2)).toEqual({ role: "assistant", content: [{ type: "text", text: JSON.stringify(pancakes) }] });
+    expect(next.messages.at(-2)).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: JSON.stringify(pancakes) }],
+    });
   });
 
   it("renames the output tool when a run's tool has its name", async () => {
-    server.enqueue(anthropicMessage({ toolCalls: [{ id: "toolu_1", name: "response_output", arguments: { title: "x" } }] }));
+    server.enqueue(
+      anthropicMessage({ toolCalls: [{ id: "toolu_1", name: "response_output", arguments: { title: "x" } }] }),
+    );
     const agent = new Agent({ model: anthropic(), tools: { response: weather } });
     const result = await agent.run({ input: "x", output: z.object({ title: z.string() }) });
     expect(result.object).toEqual({ title: "x" });
-    expect(server.requests[0]!.body.tools.map((entry: { name: string }) => entry.name)).toEqual(["response", "response_output"]);
+    expect(server.requests[0]!.body.tools.map((entry: { name: string }) => entry.name)).toEqual([
+      "response",
+      "response_output",
+    ]);
   });
 
   it("streams the output tool's input_json_delta as partial objects", async () => {
@@ -227,14 +244,14 @@ describe("structured output through @ai-sdk/openai, side by side with the AI SDK
       model: () => provider().chat("gpt-4o-mini"),
       json: () => openaiCompletion({ text: JSON.stringify(pancakes) }),
       stream: () => openaiStream({ text: JSON.stringify(pancakes) }),
-      format: (body: any) => body.response_format,
+      format: (body: RecordedRequest["body"]) => body.response_format,
     },
     {
       name: "Responses",
       model: () => provider()("gpt-4o-mini"),
       json: () => openaiResponse({ text: JSON.stringify(pancakes) }),
       stream: () => openaiResponsesStream({ text: JSON.stringify(pancakes) }),
-      format: (body: any) => body.text?.format,
+      format: (body: RecordedRequest["body"]) => body.text?.format,
     },
   ];
 
@@ -242,12 +259,19 @@ describe("structured output through @ai-sdk/openai, side by side with the AI SDK
     it(`${api.name}: the same response format and object as generateText({ output: Output.object })`, async () => {
       server.enqueue(api.json(), api.json());
       const ours = await new Agent({ model: api.model() }).run({ input: "A recipe", output: recipe });
-      const theirs = await generateText({ model: api.model(), prompt: "A recipe", output: Output.object({ schema: recipe }) });
+      const theirs = await generateText({
+        model: api.model(),
+        prompt: "A recipe",
+        output: Output.object({ schema: recipe }),
+      });
       expect(ours.object).toEqual(pancakes);
       expect(theirs.output).toEqual(pancakes);
       const [ourFormat, theirFormat] = server.requests.map((request) => api.format(request.body));
       expect(ourFormat).toBeDefined();
-      const { $schema: _ignored, ...theirSchema } = (theirFormat.schema ?? theirFormat.json_schema.schema) as Record<string, unknown>;
+      const { $schema: _ignored, ...theirSchema } = (theirFormat.schema ?? theirFormat.json_schema.schema) as Record<
+        string,
+        unknown
+      >;
       expect(ourFormat.schema ?? ourFormat.json_schema.schema).toEqual(theirSchema);
       expect({ ...ourFormat, schema: undefined, json_schema: undefined }).toEqual({
         ...theirFormat,
@@ -261,7 +285,11 @@ describe("structured output through @ai-sdk/openai, side by side with the AI SDK
       const ours = new Agent({ model: api.model() }).stream({ input: "A recipe", output: recipe });
       const ourPartials: unknown[] = [];
       for await (const partial of ours.partialObjectStream) ourPartials.push(partial);
-      const theirs = aiStreamText({ model: api.model(), prompt: "A recipe", output: Output.object({ schema: recipe }) });
+      const theirs = aiStreamText({
+        model: api.model(),
+        prompt: "A recipe",
+        output: Output.object({ schema: recipe }),
+      });
       const theirPartials: unknown[] = [];
       for await (const partial of theirs.partialOutputStream) theirPartials.push(partial);
       expect(await ours.object).toEqual(pancakes);

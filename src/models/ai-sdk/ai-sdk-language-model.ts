@@ -73,7 +73,9 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
               type: "json" as const,
               schema: call.responseFormat.schema as AISDKJSONSchema,
               ...(call.responseFormat.name === undefined ? {} : { name: call.responseFormat.name }),
-              ...(call.responseFormat.description === undefined ? {} : { description: call.responseFormat.description }),
+              ...(call.responseFormat.description === undefined
+                ? {}
+                : { description: call.responseFormat.description }),
             },
           }
         : {}),
