@@ -1,9 +1,11 @@
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { NoObjectGeneratedError } from "../errors/no-object-generated-error";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { MockLanguageModel, type MockResponse } from "../testing/mock-language-model";
+import { streamText } from "../streaming/stream-text";
 import { tool } from "../tools/tool";
 import { Agent } from "./agent";
 import type { AgentStreamPart } from "./agent-result";
@@ -233,5 +235,31 @@ describe("structured output (MockLanguageModel)", () => {
     const stream = agent.stream("hi");
     await expect(stream.object).rejects.toSatisfy(InvalidArgumentError.isInstance);
     expect((await collect(stream.partialObjectStream)).values).toEqual([]);
+  });
+
+  it("marks each chat span of a run with output as gen_ai.output.type json, and the retry as a chat of its own", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const model = new MockLanguageModel({ responses: [{ text: "x" }, { object: answer }, { text: "plain" }] });
+    const agent = new Agent({ model, telemetry: { tracer: provider.getTracer("test") } });
+    await agent.run({ input: "Weather?", output: weather });
+    await agent.run("And now in words?");
+    const chats = exporter.getFinishedSpans().filter((span) => span.name.startsWith("chat "));
+    expect(chats.map((span) => span.attributes["gen_ai.output.type"])).toEqual(["json", "json", undefined]);
+  });
+
+  it("streamText: partial objects and the object; in the UI message stream a retried reply is a text part of its own", async () => {
+    const model = new MockLanguageModel({ responses: [{ text: '{"city": 1' }, { object: answer }] });
+    const result = streamText({ model, messages: [{ role: "user", content: "Weather?" }], output: weather });
+    const [chunks, partials] = await Promise.all([
+      collect(result.toUIMessageStream()),
+      collect(result.partialObjectStream),
+    ]);
+    expect(await result.object).toEqual(answer);
+    expect(partials.values.at(-1)).toEqual(answer);
+    const kinds = chunks.values
+      .map((chunk) => chunk.type)
+      .filter((type) => type === "text-start" || type === "text-end");
+    expect(kinds).toEqual(["text-start", "text-end", "text-start", "text-end"]);
   });
 });
