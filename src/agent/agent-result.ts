@@ -41,7 +41,7 @@ export interface AgentResult {
 }
 
 /** The result of a run with `output`: `object` is the answer, parsed and validated by the schema. */
-export type AgentObjectResult<Object> = Omit<AgentResult, "object"> & { object: Object };
+export type AgentObjectResult<Value> = Omit<AgentResult, "object"> & { object: Value };
 
 /** The parts of `agent.stream().fullStream`. */
 export type AgentStreamPart =

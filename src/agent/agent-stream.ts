@@ -14,9 +14,9 @@ export type DeepPartial<T> = T extends readonly (infer Item)[]
  * buffered, so `textStream`, `fullStream`, `text` and `response` can each be read (and read more
  * than once) in any order.
  */
-export class AgentStream<Object = unknown> {
+export class AgentStream<Value = unknown> {
   private readonly buffer = new PartBuffer();
-  private objectPromise: Promise<Object> | undefined;
+  private objectPromise: Promise<Value> | undefined;
 
   /** The final result, once the run has finished. Rejects when the run fails or is aborted. */
   readonly response: Promise<AgentResult>;
@@ -51,12 +51,12 @@ export class AgentStream<Object = unknown> {
    * differs from the one before; it starts over at each step and at a retry). Not validated: the
    * validated object is `object`. Throws the run's error at the end if it failed.
    */
-  get partialObjectStream(): AsyncIterable<DeepPartial<Object>> {
+  get partialObjectStream(): AsyncIterable<DeepPartial<Value>> {
     return {
       [Symbol.asyncIterator]: () =>
         new PartReader(
           this.buffer,
-          partialObjects() as (part: AgentStreamPart) => DeepPartial<Object> | undefined,
+          partialObjects() as (part: AgentStreamPart) => DeepPartial<Value> | undefined,
           false,
         ),
     };
@@ -67,7 +67,7 @@ export class AgentStream<Object = unknown> {
    * Rejects with the run's error (a `NoObjectGeneratedError` when no valid object came), or an
    * `InvalidArgumentError` when the run had no `output`.
    */
-  get object(): Promise<Object> {
+  get object(): Promise<Value> {
     this.objectPromise ??= this.response.then((result) => {
       if (!("object" in result)) {
         throw new InvalidArgumentError({
@@ -75,7 +75,7 @@ export class AgentStream<Object = unknown> {
           message: "This stream has no object: give the run an `output` schema.",
         });
       }
-      return result.object as Object;
+      return result.object as Value;
     });
     return this.objectPromise;
   }

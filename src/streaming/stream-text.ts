@@ -71,13 +71,13 @@ export interface StreamResponseOptions {
   onClientDisconnect?: "finish" | "abort";
 }
 
-export interface StreamTextResult<Object = unknown> {
+export interface StreamTextResult<Value = unknown> {
   /** The text as it is generated. */
   readonly textStream: AsyncIterable<string>;
   /** With `output`: the object as it streams (not validated yet). */
-  readonly partialObjectStream: AsyncIterable<DeepPartial<Object>>;
+  readonly partialObjectStream: AsyncIterable<DeepPartial<Value>>;
   /** With `output`: the validated object, once the run is stored (a `NoObjectGeneratedError` when none came). */
-  readonly object: Promise<Object>;
+  readonly object: Promise<Value>;
   /** Every part: steps, text deltas, tool calls and results, finish or error. */
   readonly fullStream: AsyncIterable<AgentStreamPart>;
   /** The final text. */
