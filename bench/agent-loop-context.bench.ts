@@ -29,6 +29,7 @@ import {
   collectGarbage,
   connectPostgres,
   connectRedis,
+  formatMs,
   formatSample,
   summarise,
   table,
@@ -135,7 +136,12 @@ async function openStores(directory: string): Promise<Array<[string, Opened | st
 }
 
 /** Off and on, alternating in rounds of `perRound` turns on one session each. */
-async function cell(store: MemoryStore, strategy: string, rounds: number, perRound: number): Promise<[Sample, Sample]> {
+async function cell(
+  store: MemoryStore,
+  strategy: string,
+  rounds: number,
+  perRound: number,
+): Promise<[Sample, Sample, Sample, Sample]> {
   const agents = await Promise.all(
     [false, true].map(async (recordContext) => {
       const sessionId = `bench-context-${strategy}-${recordContext}-${random()}`;
@@ -148,7 +154,7 @@ async function cell(store: MemoryStore, strategy: string, rounds: number, perRou
         recordContext,
       });
       await agent.run("warm up: the first summary, compiling the code paths"); // untimed
-      return { agent, sessionId, times: [] as number[] };
+      return { agent, sessionId, times: [] as number[], cpu: [] as number[] };
     }),
   );
   for (let round = 0; round < rounds; round++) {
@@ -156,8 +162,11 @@ async function cell(store: MemoryStore, strategy: string, rounds: number, perRou
       collectGarbage();
       for (let turn = 0; turn < perRound; turn++) {
         const started = performance.now();
+        const cpu = process.cpuUsage();
         await entry.agent.run(`question ${round}.${turn}: ${sentence}`);
         entry.times.push(performance.now() - started);
+        const used = process.cpuUsage(cpu);
+        entry.cpu.push((used.user + used.system) / 1000);
       }
     }
   }
@@ -166,7 +175,12 @@ async function cell(store: MemoryStore, strategy: string, rounds: number, perRou
   if ((await store.getContextReports!(agents[0]!.sessionId)).length !== 0)
     throw new Error(`${strategy}: recordContext off recorded a report`);
   for (const entry of agents) await store.clearMessages(entry.sessionId);
-  return [summarise(agents[0]!.times), summarise(agents[1]!.times)];
+  return [
+    summarise(agents[0]!.times),
+    summarise(agents[1]!.times),
+    summarise(agents[0]!.cpu),
+    summarise(agents[1]!.cpu),
+  ];
 }
 
 export const benchmark: Benchmark = {
@@ -186,13 +200,16 @@ export const benchmark: Benchmark = {
         }
         try {
           for (const strategy of Object.keys(strategies)) {
-            const [off, on] = await cell(opened.store, strategy, rounds, perRound);
+            const [off, on, cpuOff, cpuOn] = await cell(opened.store, strategy, rounds, perRound);
+            const added = (a: Sample, b: Sample) =>
+              `${b.median - a.median >= 0 ? "+" : ""}${((b.median - a.median) * 1000).toFixed(0)} µs`;
             rows.push([
               name,
               `\`${strategy}\``,
               formatSample(off),
               formatSample(on),
-              `${on.median - off.median >= 0 ? "+" : ""}${((on.median - off.median) * 1000).toFixed(0)} µs`,
+              added(off, on),
+              `${formatMs(cpuOff.median)} → ${formatMs(cpuOn.median)} (${added(cpuOff, cpuOn)})`,
             ]);
             if (!quick)
               console.error(
@@ -207,11 +224,21 @@ export const benchmark: Benchmark = {
       rmSync(directory, { recursive: true, force: true });
     }
     return [
-      `One turn as in the agent-loop benchmark above (an instant scripted model, a session seeded with ${SIZE.toLocaleString("en-US")} messages), with \`recordContext: false\` (the default) and \`recordContext: true\`, which builds a context report from the step's window (ids of the window and of what was left out, with reasons, the tokens of each part) and keeps it with \`saveContextReport\` (one more store write per model call; the file store's rides on the turn's fsync). Strategies: \`token_window\` (\`maxTokens: 4000\`) and \`summary\` (\`summarizeThreshold: 40, recentMessages: 20, maxTokens: 4000\`, an instant summariser). The two settings run on sessions of their own, alternating in ${rounds} rounds of ${perRound} turns after one untimed turn each; median (p10–p90) of the ${rounds * perRound} turns. With it off, the run loop does only a boolean check more than before.`,
+      `One turn as in the agent-loop benchmark above (an instant scripted model, a session seeded with ${SIZE.toLocaleString("en-US")} messages), with \`recordContext: false\` (the default) and \`recordContext: true\`, which builds a context report from the step's window (ids of the window and of what was left out, with reasons, the tokens of each part) and keeps it with \`saveContextReport\` (one more store write per model call; the file store's rides on the turn's fsync). Strategies: \`token_window\` (\`maxTokens: 4000\`) and \`summary\` (\`summarizeThreshold: 40, recentMessages: 20, maxTokens: 4000\`, an instant summariser). The two settings run on sessions of their own, alternating in ${rounds} rounds of ${perRound} turns after one untimed turn each; median (p10–p90) of the ${rounds * perRound} turns. The last column is the CPU time this process spent per turn (\`process.cpuUsage\`; the database servers' own work is not in it), which other processes on the machine disturb less than the wall-clock time. With it off, the run loop does only a boolean check more than before.`,
       "",
       `Load average (1 min) when the run started: ${loadBefore.toFixed(1)}, when it ended: ${loadavg()[0]!.toFixed(1)}; above the number of cores, other processes compete for the CPU and every figure, off and on alike, grows with it: compare within a row.`,
       "",
-      table(["store", "strategy", "recordContext off", "recordContext on", "added per turn (median)"], rows),
+      table(
+        [
+          "store",
+          "strategy",
+          "recordContext off",
+          "recordContext on",
+          "added per turn (median)",
+          "CPU of this process per turn, off → on (median)",
+        ],
+        rows,
+      ),
       ...(notes.length ? ["", ...notes] : []),
     ].join("\n");
   },
