@@ -259,15 +259,13 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     await report.locator("summary").click();
     const bar = report.locator(".budget");
     const total = Number(await bar.getAttribute("data-total"));
-    const segments = await bar
-      .locator(".segment")
-      .evaluateAll((elements) =>
-        elements.map((element) => ({
-          part: element.getAttribute("data-part"),
-          tokens: Number(element.getAttribute("data-tokens")),
-          width: element.getBoundingClientRect().width,
-        })),
-      );
+    const segments = await bar.locator(".segment").evaluateAll((elements) =>
+      elements.map((element) => ({
+        part: element.getAttribute("data-part"),
+        tokens: Number(element.getAttribute("data-tokens")),
+        width: element.getBoundingClientRect().width,
+      })),
+    );
     expect(segments.map((segment) => segment.part)).toEqual(["system", "facts", "summary", "recalled", "window"]);
     expect(segments.reduce((sum, segment) => sum + segment.tokens, 0)).toBe(total);
     expect(await report.locator(".report-total").innerText()).toBe(total.toLocaleString("en-US"));

@@ -174,6 +174,39 @@ describe("createInspectorHandler", () => {
     expect(searched.sessions.map((entry: { sessionId: string }) => entry.sessionId)).toEqual(["session-007"]);
   });
 
+  it("lists a page of 100,000 sessions from entries() without reading any session's messages", async () => {
+    const entries = Array.from({ length: 100_000 }, (_, index) => ({
+      sessionId: `s-${index}`,
+      createdAt: index,
+      accessedAt: index,
+      messageCount: 2,
+    }));
+    let reads = 0;
+    const store = {
+      ...new InMemoryStore(),
+      getMessages: async () => {
+        reads++;
+        return [];
+      },
+      setMessages: async () => {},
+      clearMessages: async () => {},
+      getFacts: async () => [],
+      setFact: async () => {},
+      deleteFact: async () => {},
+      entries: async () => entries,
+    };
+    const handler = createInspectorHandler({ store, token });
+    const page = await (await get(handler, "/api/sessions?offset=50&limit=50", withToken)).json();
+    expect(page.total).toBe(100_000);
+    expect(page.sessions.map((entry: { sessionId: string }) => entry.sessionId).slice(0, 2)).toEqual([
+      "s-99949",
+      "s-99948",
+    ]);
+    const searched = await (await get(handler, "/api/sessions?q=s-4242", withToken)).json();
+    expect(searched.total).toBe(11); // s-4242 and s-42420 … s-42429
+    expect(reads).toBe(0);
+  });
+
   it("returns a session's context reports, summaries and facts per scope", async () => {
     const store = new InMemoryStore();
     await store.appendMessages("s", [{ id: "u1", role: "user", content: "hi" }]);
