@@ -136,7 +136,7 @@ export const benchmark: Benchmark = {
 };
 
 /** `count` memories: the dev turns on the user's path, repeated under new ids, keeping their session dates. */
-function repeated(conversations: ReturnType<typeof loadLocomo>, count: number): AgentMessage[] {
+export function repeated(conversations: ReturnType<typeof loadLocomo>, count: number): AgentMessage[] {
   const turns = conversations.flatMap((conversation) =>
     userPathMessages(conversation).map((turn) => ({ ...turn, id: `${conversation.sampleId}/${turn.id}` })),
   );
@@ -146,7 +146,10 @@ function repeated(conversations: ReturnType<typeof loadLocomo>, count: number): 
   }));
 }
 
-async function filled(memories: AgentMessage[], options: { periodWeight?: number }): Promise<SemanticMemoryProvider> {
+export async function filled(
+  memories: AgentMessage[],
+  options: { periodWeight?: number },
+): Promise<SemanticMemoryProvider> {
   const provider = new SemanticMemoryProvider({
     ...options,
     scope: "user",
@@ -157,7 +160,11 @@ async function filled(memories: AgentMessage[], options: { periodWeight?: number
   return provider;
 }
 
-async function interleaved(providers: SemanticMemoryProvider[], queries: string[], runs: number): Promise<Sample[]> {
+export async function interleaved(
+  providers: SemanticMemoryProvider[],
+  queries: string[],
+  runs: number,
+): Promise<Sample[]> {
   const times: number[][] = providers.map(() => []);
   collectGarbage();
   for (let run = -10; run < runs; run++) {
