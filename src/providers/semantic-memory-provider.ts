@@ -80,8 +80,9 @@ const RRF_K = 60;
 /** Share of `periodWeight` a memory written in the period gets (one mentioning a time in it gets all). */
 const OWN_TIME_SHARE = 0.5;
 /**
- * Longest period whose memories all join the hits (a season). A longer one ("in 2022") would list
- * most of a long history on every read: it re-ranks the hits only.
+ * Longest period whose memories all join the hits (a season), found by the index's time lookup.
+ * In a longer one ("in 2022") only its best memories by text do, so a read never lists most of a
+ * long history.
  */
 const LISTED_PERIOD = 92 * 86_400_000;
 
