@@ -1,5 +1,7 @@
 import type { AgentStreamPart } from "../agent/agent-result";
 import { AbortError } from "../errors/abort-error";
+import { noMessageLimits } from "../messages/message-limits";
+import { toContentOutput, toolResultContent } from "../messages/tool-result-content";
 
 /** A chunk of the AI SDK's UI message stream protocol (v1), as `useChat` reads it. */
 export type UIMessageChunk =
@@ -102,7 +104,7 @@ export async function* toUIMessageChunks(
       case "tool-result":
         yield part.isError
           ? { type: "tool-output-error", toolCallId: part.toolCallId, errorText: String(part.result) }
-          : { type: "tool-output-available", toolCallId: part.toolCallId, output: toJsonValue(part.result) };
+          : { type: "tool-output-available", toolCallId: part.toolCallId, output: toolOutputValue(part.result) };
         break;
       case "step-finish":
         yield* close();
@@ -147,6 +149,13 @@ export function encodeUIMessageStream(
       await iterator.return?.();
     },
   });
+}
+
+/** A result given as parts in the AI SDK's content output (as `convertToUIMessages` gives it), else as JSON. */
+function toolOutputValue(result: unknown): unknown {
+  const content = toolResultContent(result, noMessageLimits);
+  if ("content" in content && typeof content.content !== "string") return toContentOutput(content.content);
+  return toJsonValue(result);
 }
 
 function toJsonValue(value: unknown): unknown {
