@@ -60,13 +60,12 @@ export async function* runStep(
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,
   };
-  const response = yield* callModel(config, run, call);
+  // Ids unique in what the model sees, so each result stays paired with its own call (a streamed
+  // call gets its id as its input starts to stream).
+  const taken = toolCallIdsOf(fitted.history.messages, window.messages, log.messages);
+  const response = yield* callModel(config, run, call, taken);
   log.addCall(response.usage, response.finishReason);
-  // Ids unique in what the model sees, so each result stays paired with its own call.
-  const toolCalls = uniqueToolCallIds(
-    response.toolCalls,
-    toolCallIdsOf(fitted.history.messages, window.messages, log.messages),
-  );
+  const toolCalls = uniqueToolCallIds(response.toolCalls, taken);
   const assistant: AssistantMessage = {
     id: newId(),
     role: "assistant",

@@ -44,8 +44,8 @@ export interface UIMessageStreamOptions {
 
 /**
  * Maps an agent's stream parts to UI message stream chunks: text and reasoning blocks with ids,
- * tool inputs (`tool-input-start`, the input's JSON text as one `tool-input-delta`, then
- * `tool-input-available`) and outputs, step boundaries, and a final `finish`, `abort` or `error`.
+ * tool inputs (`tool-input-start`, the input's JSON text in `tool-input-delta`s as the model writes
+ * it, or as one delta when the model gave the call whole, then `tool-input-available`) and outputs, step boundaries, and a final `finish`, `abort` or `error`.
  */
 export async function* toUIMessageChunks(
   parts: AsyncIterable<AgentStreamPart>,
@@ -53,6 +53,7 @@ export async function* toUIMessageChunks(
 ): AsyncGenerator<UIMessageChunk> {
   let open: { kind: "text" | "reasoning"; id: string } | undefined;
   let blockCount = 0;
+  const inputStarted = new Set<string>();
   const close = function* (): Generator<UIMessageChunk> {
     if (open !== undefined) yield { type: open.kind === "text" ? "text-end" : "reasoning-end", id: open.id };
     open = undefined;
@@ -86,14 +87,25 @@ export async function* toUIMessageChunks(
         };
         break;
       }
+      case "tool-input-start":
+        yield* close();
+        inputStarted.add(part.toolCallId);
+        yield { type: "tool-input-start", toolCallId: part.toolCallId, toolName: part.toolName };
+        break;
+      case "tool-input-delta":
+        yield { type: "tool-input-delta", toolCallId: part.toolCallId, inputTextDelta: part.delta };
+        break;
       case "tool-call":
         yield* close();
-        yield { type: "tool-input-start", toolCallId: part.toolCall.id, toolName: part.toolCall.name };
-        yield {
-          type: "tool-input-delta",
-          toolCallId: part.toolCall.id,
-          inputTextDelta: JSON.stringify(part.toolCall.arguments),
-        };
+        // A call whose input did not stream (a model that gives calls whole) gets it as one delta.
+        if (!inputStarted.delete(part.toolCall.id)) {
+          yield { type: "tool-input-start", toolCallId: part.toolCall.id, toolName: part.toolCall.name };
+          yield {
+            type: "tool-input-delta",
+            toolCallId: part.toolCall.id,
+            inputTextDelta: JSON.stringify(part.toolCall.arguments),
+          };
+        }
         yield {
           type: "tool-input-available",
           toolCallId: part.toolCall.id,
