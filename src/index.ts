@@ -7,8 +7,18 @@
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
-export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
-export { AgentStream } from "./agent/agent-stream";
+export type {
+  AgentObjectResult,
+  AgentResult,
+  AgentStreamPart,
+  RunFinishReason,
+  StepResult,
+  ToolApprovalRequest,
+  ToolApprovalResponse,
+  ToolResult,
+} from "./agent/agent-result";
+export { AgentStream, type DeepPartial } from "./agent/agent-stream";
+export type { InferOutput, OutputOptions, OutputSpec } from "./agent/output-spec";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
 
 // --- streaming ---
@@ -42,6 +52,7 @@ export type {
   StoredMessage,
   SystemMessage,
   ToolCall,
+  ToolCallApproval,
   ToolMessage,
   UserMessage,
 } from "./messages/agent-message";
@@ -61,6 +72,7 @@ export type {
   LanguageModelResult,
   LanguageModelStreamPart,
   LanguageModelUsage,
+  ResponseFormat,
   ToolDefinition,
 } from "./models/language-model";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
@@ -162,6 +174,7 @@ export {
   type Tool,
   type ToolExecutionContext,
   type ToolInput,
+  type ToolNeedsApproval,
   type ToolOptions,
   type ToolParameters,
   type ToolSet,
@@ -188,13 +201,17 @@ export {
   InvalidMessageError,
   MemoryProviderError,
   MissingApiKeyError,
+  NoObjectGeneratedError,
   NoSuchProviderError,
   SessionBusyError,
   SessionLockLostError,
   StoreError,
   SummarizationError,
   TokenizerNotLoadedError,
+  ToolApprovalNotPendingError,
+  ToolApprovalPendingError,
   UnsupportedRuntimeError,
   type MessageIssue,
+  type NoObjectReason,
   type SummarizationFailure,
 } from "./errors";

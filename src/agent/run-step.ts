@@ -3,13 +3,14 @@ import type { LanguageModelCall } from "../models/language-model";
 import type { MemoryRecord } from "../providers/memory-provider";
 import type { Fact } from "../stores/memory-store";
 import type { AgentConfig } from "./agent-config";
-import type { AgentStreamPart, StepResult } from "./agent-result";
-import { callModel } from "./call-model";
+import type { AgentStreamPart, StepResult, ToolApprovalRequest } from "./agent-result";
+import { callForObject } from "./call-for-object";
 import { renderFactsBlock } from "./facts-block";
 import { fitWindow } from "./fit-window";
 import { newId } from "./new-id";
 import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
+import { markApprovals } from "./tool-approvals";
 import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
 import type { ProvidedContext } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
@@ -37,7 +38,10 @@ export async function* runStep(
   config: AgentConfig,
   run: TurnRun,
   { stepNumber, history, context, facts, recalled, log }: StepInput,
-): AsyncGenerator<AgentStreamPart, { history: LoadedHistory; factsChanged: boolean; done: boolean }> {
+): AsyncGenerator<
+  AgentStreamPart,
+  { history: LoadedHistory; factsChanged: boolean; done: boolean; approvals: ToolApprovalRequest[] }
+> {
   const fitted = await fitWindow(config, run, history, log.messages);
   const window = fitted.window;
   const system = buildSystemPrompt({
@@ -59,36 +63,48 @@ export async function* runStep(
     tools: config.toolDefinitions,
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,
+    ...(run.output ? { responseFormat: run.output.responseFormat } : {}),
   };
   // Ids unique in what the model sees, so each result stays paired with its own call (a streamed
   // call gets its id as its input starts to stream).
   const taken = toolCallIdsOf(fitted.history.messages, window.messages, log.messages);
-  const response = yield* callModel(config, run, call, taken);
-  log.addCall(response.usage, response.finishReason);
-  const toolCalls = uniqueToolCallIds(response.toolCalls, taken);
+  const { response, usage, object } = yield* callForObject(config, run, call, log, taken);
+  // The object is stored as its JSON: the assistant message of a structured answer.
+  const text = object ? object.json : response.text;
+  if (object) log.setObject(object.value);
+  // Calls whose tool needs the user's approval wait for it (marked with an approval id); the others run.
+  const { calls: toolCalls, requests } = await markApprovals(
+    config,
+    run,
+    uniqueToolCallIds(response.toolCalls, taken),
+    window.messages,
+  );
   const assistant: AssistantMessage = {
     id: newId(),
     role: "assistant",
     // Reasoning first, exactly as received: a provider (Anthropic) takes it back only in that place.
     content: response.reasoning?.length
-      ? [...response.reasoning, ...(response.text === "" ? [] : [{ type: "text" as const, text: response.text }])]
-      : response.text,
+      ? [...response.reasoning, ...(text === "" ? [] : [{ type: "text" as const, text }])]
+      : text,
     ...(toolCalls.length ? { toolCalls } : {}),
     timestamp: Date.now(),
   };
   const step: StepResult = {
     stepNumber,
-    text: response.text,
+    text,
     toolCalls,
     toolResults: [],
     finishReason: response.finishReason,
-    usage: response.usage,
+    usage,
   };
 
   let toolMessages: AgentMessage[] = [];
   if (toolCalls.length > 0) {
     for (const toolCall of toolCalls) yield* run.notifier.tell({ type: "tool:call", step: stepNumber, toolCall });
-    const outcome = await runTools(config, run, stepNumber, toolCalls, window.messages);
+    for (const approval of requests)
+      yield* run.notifier.tell({ type: "tool:approval-request", step: stepNumber, approval });
+    const runnable = requests.length === 0 ? toolCalls : toolCalls.filter((toolCall) => !toolCall.approval);
+    const outcome = await runTools(config, run, stepNumber, runnable, window.messages);
     step.toolResults.push(...outcome.results);
     yield* outcome.parts;
     toolMessages = outcome.messages;
@@ -107,6 +123,7 @@ export async function* runStep(
   return {
     history: fitted.history,
     factsChanged: toolCalls.some((toolCall) => config.factChangingTools.has(toolCall.name)),
-    done: toolCalls.length === 0,
+    done: toolCalls.length === 0 || requests.length > 0,
+    approvals: requests,
   };
 }

@@ -1,18 +1,21 @@
 import type { UserMessage } from "../messages/agent-message";
-import type { AgentStreamPart } from "./agent-result";
+import type { AgentStreamPart, ToolApprovalResponse } from "./agent-result";
 import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
 import type { RunTrace } from "./telemetry/run-trace";
+import type { ResolvedOutput } from "./output-spec";
 
 /** What one run is about (the agent's part is its frozen `AgentConfig`). */
 export interface TurnRun {
   readonly runId: string;
   readonly sessionId: string;
   readonly userId: string | undefined;
-  /** The user's message as given (validated): text or user parts. */
-  readonly input: UserMessage["content"];
-  /** Its text (`contentText`): the recall query. */
+  /** The user's message as given (validated): text or user parts; none when the run only answers approvals. */
+  readonly input: UserMessage["content"] | undefined;
+  /** Its text (`contentText`): the recall query ("" without input: nothing is recalled). */
   readonly inputText: string;
+  /** The user's answers to tool calls awaiting approval (validated; empty when none). */
+  readonly approvals: readonly ToolApprovalResponse[];
   readonly abortSignal: AbortSignal | undefined;
   /** Where this run's facts live, when memory tools are on. */
   readonly factScopeId: string | undefined;
@@ -23,6 +26,8 @@ export interface TurnRun {
   readonly notifier: RunNotifier;
   /** The run's spans, when it is traced (the `telemetry` option); phases start theirs with `run.trace?.…`. */
   readonly trace?: RunTrace;
+  /** The object the run answers with (the `output` option), checked. */
+  readonly output?: ResolvedOutput | undefined;
   /** Stream mode: where text deltas go, straight to the stream's buffer (not yielded through the loop's generators). */
   readonly textSink?: ((part: AgentStreamPart) => void) | undefined;
 }

@@ -1,12 +1,14 @@
 import { Agent, streamOnHistory } from "../agent/agent";
 import type { AgentOptions } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
-import type { AgentStream } from "../agent/agent-stream";
+import type { AgentStream, DeepPartial } from "../agent/agent-stream";
+import type { InferOutput, OutputSpec } from "../agent/output-spec";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { MemoryStore } from "../stores/memory-store";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { LanguageModelUsage } from "../models/language-model";
+import { answeredApprovals } from "../ui/answered-approvals";
 import { combineSignals } from "./combine-signals";
 import {
   encodeUIMessageStream,
@@ -26,7 +28,12 @@ export interface StreamTextFinishEvent {
 }
 
 export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "systemPrompt"> {
-  /** The conversation as the client sent it, converted with `convertToModelMessages`. Its last message is the new user message. */
+  /**
+   * The conversation as the client sent it, converted with `convertToModelMessages`. Its last
+   * message is the new user message, or the assistant message with the user's answers to tool
+   * approvals (`approval-responded` parts, `useChat`'s `addToolApprovalResponse`): the stored turn
+   * then goes on with them (needs `memoryStore` and `sessionId`; docs/approvals.md).
+   */
   messages: AgentMessage[];
   /** The system prompt. */
   system?: string;
@@ -48,6 +55,11 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
   abortSignal?: AbortSignal;
   /** Lets client-sent system messages reach the model. They are dropped otherwise. @default false */
   allowSystemMessages?: boolean;
+  /**
+   * Structured output (README, "Structured output"): the answer is an object of this zod schema;
+   * `partialObjectStream` streams it, `object` resolves with it validated.
+   */
+  output?: OutputSpec;
   /** Called once the run has finished and been stored. Its errors are logged, never thrown. */
   onFinish?: (event: StreamTextFinishEvent) => void | Promise<void>;
   /** Called when the run fails. */
@@ -65,9 +77,13 @@ export interface StreamResponseOptions {
   onClientDisconnect?: "finish" | "abort";
 }
 
-export interface StreamTextResult {
+export interface StreamTextResult<Value = unknown> {
   /** The text as it is generated. */
   readonly textStream: AsyncIterable<string>;
+  /** With `output`: the object as it streams (not validated yet). */
+  readonly partialObjectStream: AsyncIterable<DeepPartial<Value>>;
+  /** With `output`: the validated object, once the run is stored (a `NoObjectGeneratedError` when none came). */
+  readonly object: Promise<Value>;
   /** Every part: steps, text deltas, tool calls and results, finish or error. */
   readonly fullStream: AsyncIterable<AgentStreamPart>;
   /** The final text. */
@@ -94,6 +110,9 @@ export interface StreamTextResult {
  * answer is there on reload (`onClientDisconnect: "abort"` on the response stops it instead).
  * Pass `abortSignal` to stop it.
  */
+export function streamText<Output extends OutputSpec>(
+  options: StreamTextOptions & { output: Output },
+): StreamTextResult<InferOutput<Output>>;
 /**
  * @deprecated Without `sessionId` a `memoryStore` is not the conversation's source of truth: the
  * model sees only the client's `messages` and each request's turn goes to a session of its own.
@@ -114,6 +133,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     allowSystemMessages,
     onFinish,
     onError,
+    output,
     ...agentOptions
   } = options;
   const messages = parseAgentMessages(clientMessages, {
@@ -121,11 +141,20 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     ...(agentOptions.messageLimits === undefined ? {} : { limits: agentOptions.messageLimits }),
   });
   const last = messages.at(-1);
-  if (!last || last.role !== "user") {
+  // A useChat request that answers tool approvals ends with the assistant message carrying them (approval-responded).
+  const approvals = answeredApprovals(messages);
+  if (approvals.length === 0 && last?.role !== "user") {
     throw new InvalidArgumentError({
       argument: "messages",
       message:
-        "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)).",
+        "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)), or with the user's answers to tool approvals.",
+    });
+  }
+  if (approvals.length > 0 && (sessionId === undefined || !agentOptions.memoryStore)) {
+    throw new InvalidArgumentError({
+      argument: "sessionId",
+      message:
+        "Tool approvals continue the stored turn that asked for them: pass memoryStore and sessionId (the store keeps the pending calls; a client cannot answer calls it was never asked about).",
     });
   }
   const clientSystem = allowSystemMessages
@@ -147,10 +176,11 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
   const disconnect = new AbortController();
   const combined = abortSignal ? combineSignals([abortSignal, disconnect.signal]) : undefined;
   const runOptions = {
-    input: last.content,
+    ...(approvals.length > 0 ? { approvals } : { input: (last as Extract<AgentMessage, { role: "user" }>).content }),
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
     signal: combined?.signal ?? disconnect.signal,
+    ...(output === undefined ? {} : { output }),
   };
   const stream: AgentStream = history ? agent[streamOnHistory](runOptions, history) : agent.stream(runOptions);
   const onCancel = (options: StreamResponseOptions) => () => {
@@ -172,6 +202,12 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
 
   return {
     textStream: stream.textStream,
+    get partialObjectStream() {
+      return stream.partialObjectStream;
+    },
+    get object() {
+      return stream.object;
+    },
     fullStream: stream.fullStream,
     text: stream.text,
     response: stream.response,
@@ -198,12 +234,13 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       });
     },
     toUIMessageStream(streamOptions = {}) {
-      return toUIMessageChunks(stream.fullStream, streamOptions);
+      return toUIMessageChunks(stream.fullStream, { ...streamOptions, continues: approvals.length > 0 });
     },
     toUIMessageStreamResponse(responseOptions = {}) {
       const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
       const body = encodeUIMessageStream(
         toUIMessageChunks(stream.fullStream, {
+          continues: approvals.length > 0,
           ...(messageId ? { messageId } : {}),
           ...(mapError ? { onError: mapError } : {}),
         }),

@@ -37,7 +37,7 @@ export interface TracedResult {
 export interface TracedRun {
   readonly runId: string;
   readonly sessionId: string;
-  readonly input: UserMessage["content"];
+  readonly input: UserMessage["content"] | undefined;
   readonly inputText: string;
   readonly abortSignal: AbortSignal | undefined;
 }
@@ -96,7 +96,7 @@ export class RunTrace {
       parent,
     );
     const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {}, recordsErrorText(settings));
-    if (settings.recordInputs && root.recording)
+    if (settings.recordInputs && root.recording && run.input !== undefined)
       root.set({ "gen_ai.input.messages": genAIInputMessages([{ role: "user", content: run.input }]) });
     return new RunTrace(settings, tracer, api, config, run, root);
   }
@@ -157,6 +157,8 @@ export class RunTrace {
         ...serverAttributes(model.baseURL),
         "gen_ai.request.temperature": call.temperature,
         "gen_ai.request.max_tokens": call.maxOutputTokens,
+        // Structured output (the run's `output`): the semantic conventions' requested output type.
+        "gen_ai.output.type": call.responseFormat ? "json" : undefined,
         "agentcore.step": ++this.steps,
       },
       KIND_CLIENT,
