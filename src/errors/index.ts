@@ -13,3 +13,5 @@ export { MemoryProviderError } from "./memory-provider-error";
 export { SummarizationError, type SummarizationFailure } from "./summarization-error";
 export { UnsupportedRuntimeError } from "./unsupported-runtime-error";
 export { TokenizerNotLoadedError } from "./tokenizer-not-loaded-error";
+export { MessageNotFoundError } from "./message-not-found-error";
+export { NothingToRegenerateError } from "./nothing-to-regenerate-error";
