@@ -316,4 +316,3 @@ export class FileMemoryStore implements MemoryStore {
     return this.engine.lockSession(sessionId, options);
   }
 }
-

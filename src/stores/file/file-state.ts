@@ -152,7 +152,10 @@ const operations = new Set(["append", "set", "cut", "clear", "fact", "unfact", "
 export function parseOperation(line: string): JournalOperation {
   const operation = JSON.parse(line) as JournalOperation;
   if (!isRecord(operation) || !operations.has(operation.op)) throw new Error("it is not a journal operation");
-  if ((operation.op === "append" || operation.op === "set" || operation.op === "cut") && Array.isArray(operation.messages))
+  if (
+    (operation.op === "append" || operation.op === "set" || operation.op === "cut") &&
+    Array.isArray(operation.messages)
+  )
     decodeStoredMessages(operation.messages);
   return operation;
 }
