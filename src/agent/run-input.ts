@@ -3,6 +3,7 @@ import { InvalidMessageError } from "../errors/invalid-message-error";
 import { parseAgentMessages, type UserMessage } from "../messages/agent-message";
 import type { ResolvedMessageLimits } from "../messages/message-limits";
 import type { AgentRunOptions } from "./agent-options";
+import { validateMessageIdArgument } from "../messages/message-ids";
 
 /** Longest user input accepted as a string, in characters. */
 const MAX_INPUT_LENGTH = 1_000_000;
@@ -15,6 +16,9 @@ const MAX_INPUT_LENGTH = 1_000_000;
  */
 export function normaliseRunInput(input: string | AgentRunOptions, limits: ResolvedMessageLimits): AgentRunOptions {
   const options = typeof input === "string" ? { input } : input;
+  if (options != null && typeof options === "object" && (options.regenerate || options.replaceFrom !== undefined))
+    checkRewind(options);
+  if (options?.regenerate === true) return options;
   if (
     options == null ||
     typeof options !== "object" ||
@@ -24,7 +28,7 @@ export function normaliseRunInput(input: string | AgentRunOptions, limits: Resol
       argument: "input",
       value: input,
       message:
-        "run() takes the user message as a string, an array of parts, or { input: string | parts, sessionId?, userId?, signal? }.",
+        "run() takes the user message as a string, an array of parts, or { input: string | parts, sessionId?, userId?, signal?, replaceFrom? }; or { sessionId, regenerate: true } to answer the last user message again.",
     });
   }
   if (Array.isArray(options.input)) return { ...options, input: parseInputParts(options.input, limits) };
@@ -38,6 +42,33 @@ export function normaliseRunInput(input: string | AgentRunOptions, limits: Resol
     });
   }
   return options;
+}
+
+/** Checks `regenerate` and `replaceFrom`: a regenerate takes no input, an edit names a message id. */
+function checkRewind(options: AgentRunOptions): void {
+  if (options.regenerate !== undefined && typeof options.regenerate !== "boolean") {
+    throw new InvalidArgumentError({
+      argument: "regenerate",
+      value: options.regenerate,
+      message: "regenerate must be true or false.",
+    });
+  }
+  if (options.regenerate === true && options.input !== undefined) {
+    throw new InvalidArgumentError({
+      argument: "input",
+      message:
+        "regenerate answers the stored user message again and takes no input. To change that message, pass the new input with replaceFrom: <its id>.",
+    });
+  }
+  if (options.regenerate === true && options.replaceFrom !== undefined) {
+    throw new InvalidArgumentError({
+      argument: "replaceFrom",
+      value: options.replaceFrom,
+      message:
+        "regenerate and replaceFrom cannot be combined: regenerate answers the last user message again, replaceFrom replaces a user message with input.",
+    });
+  }
+  if (options.replaceFrom !== undefined) validateMessageIdArgument(options.replaceFrom, "replaceFrom");
 }
 
 function parseInputParts(parts: unknown[], limits: ResolvedMessageLimits): Exclude<UserMessage["content"], string> {

@@ -52,7 +52,7 @@ export async function* runTurn(
       recalledCount: recalled.length,
     });
     // persist the user message
-    log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
+    log.add(run.userMessage ?? { id: newId(), role: "user", content: run.input, timestamp: Date.now() });
     // Stored before the model is called (a crash keeps it); its fsync may ride on the run's last append, which every path below makes.
     await log.persist();
 
