@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 let counter = 0;
-const stores: [string, () => MemoryStore][] = [
+const stores: (readonly [string, () => MemoryStore])[] = [
   ["InMemoryStore", () => new InMemoryStore()],
   ["FileMemoryStore", () => new FileMemoryStore(join(directory, `store-${counter++}.json`))],
   ["SqliteMemoryStore", () => new SqliteMemoryStore(join(directory, `store-${counter++}.db`))],
