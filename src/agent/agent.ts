@@ -32,6 +32,12 @@ import { traceRun } from "./telemetry/trace-run";
 export const streamOnHistory = Symbol("agentcore.streamOnHistory");
 
 /**
+ * A regenerate's run option naming the message to answer again (`streamText`'s `messageId`): the
+ * user message at or before it, or the last one when the session does not hold that id. Internal.
+ */
+export const regenerateFrom = Symbol("agentcore.regenerateFrom");
+
+/**
  * An LLM agent with memory: it keeps each session's conversation in its store, fits it into the
  * model's context window with its memory strategy, runs the tool loop, and persists every turn.
  */
@@ -230,5 +236,7 @@ function runRewind(options: AgentRunOptions, historyElsewhere: boolean): TurnRun
         "regenerate and replaceFrom replace messages of the store's history: they need the agent's memoryStore to hold the conversation (not agent.memory(provider), not a stateless streamText).",
     });
   }
-  return options.replaceFrom === undefined ? {} : { replaceFrom: options.replaceFrom };
+  const from = (options as { [regenerateFrom]?: string })[regenerateFrom];
+  if (options.replaceFrom !== undefined) return { replaceFrom: options.replaceFrom };
+  return from === undefined ? {} : { regenerateFrom: from };
 }

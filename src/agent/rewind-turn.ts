@@ -23,7 +23,11 @@ export async function rewindTurn(turn: StoreTurn, run: TurnRun): Promise<{ turn:
   let at: number;
   if (replaceFrom === undefined) {
     if (messages.length === 0) throw new NothingToRegenerateError({ sessionId, reason: "empty" });
-    at = messages.findLastIndex((message) => message?.role === "user");
+    // A `streamText` regenerate names the answer (or its question); an id the store does not hold
+    // (one the browser made for the answer it streamed) means the last answer.
+    const named = run.rewind?.regenerateFrom === undefined ? -1 : cutIndex(messages, run.rewind.regenerateFrom);
+    const before = named === -1 ? messages.length - 1 : named;
+    at = messages.findLastIndex((message, index) => index <= before && message?.role === "user");
     if (at === -1) throw new NothingToRegenerateError({ sessionId, reason: "no-user-message" });
   } else {
     at = cutIndex(messages, replaceFrom);
