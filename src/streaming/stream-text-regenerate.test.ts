@@ -98,7 +98,7 @@ describe.each([
     const chat = transport(chatRoute(store, model));
     await send(chat, [user("c1", "first")], "submit-message");
     await send(chat, [user("c2", "second")], "submit-message");
-    const reloaded = convertToUIMessages(await store.getMessages("user-42"));
+    const reloaded = convertToUIMessages(await store.getMessages("user-42")) as UIMessage[];
     expect(reloaded.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
     await send(chat, reloaded.slice(0, 1), "regenerate-message", reloaded[1]!.id);
     expect(shape(await store.getMessages("user-42"))).toEqual(["user: first", "assistant: answer 2"]);
@@ -111,7 +111,7 @@ describe.each([
     const chat = transport(chatRoute(store, model));
     await send(chat, [user("c1", "first")], "submit-message");
     await send(chat, [user("c2", "second")], "submit-message");
-    const reloaded = convertToUIMessages(await store.getMessages("user-42"));
+    const reloaded = convertToUIMessages(await store.getMessages("user-42")) as UIMessage[];
     // useChat's sendMessage({ text, messageId }): the history cut after that message, which carries the new text.
     await send(chat, [user(reloaded[0]!.id, "first, edited")], "submit-message", reloaded[0]!.id);
     expect(shape(await store.getMessages("user-42"))).toEqual(["user: first, edited", "assistant: answer 2"]);
