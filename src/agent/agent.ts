@@ -198,8 +198,9 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       runId,
       sessionId,
       userId,
-      input: runOptions.input ?? "",
-      inputText: contentText(runOptions.input ?? ""),
+      input: runOptions.input,
+      inputText: runOptions.input === undefined ? "" : contentText(runOptions.input),
+      approvals: runOptions.approvals ?? [],
       ...(rewind ? { rewind } : {}),
       abortSignal: runOptions.signal,
       factScopeId: facts

@@ -15,3 +15,5 @@ export { UnsupportedRuntimeError } from "./unsupported-runtime-error";
 export { TokenizerNotLoadedError } from "./tokenizer-not-loaded-error";
 export { MessageNotFoundError } from "./message-not-found-error";
 export { NothingToRegenerateError } from "./nothing-to-regenerate-error";
+export { ToolApprovalNotPendingError } from "./tool-approval-not-pending-error";
+export { ToolApprovalPendingError } from "./tool-approval-pending-error";

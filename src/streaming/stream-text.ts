@@ -8,6 +8,7 @@ import type { MemoryStore } from "../stores/memory-store";
 import { parseAgentMessages, type AgentMessage, type UserMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { LanguageModelUsage } from "../models/language-model";
+import { answeredApprovals } from "../ui/answered-approvals";
 import { combineSignals } from "./combine-signals";
 import {
   encodeUIMessageStream,
@@ -27,7 +28,12 @@ export interface StreamTextFinishEvent {
 }
 
 export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "systemPrompt"> {
-  /** The conversation as the client sent it, converted with `convertToModelMessages`. Its last message is the new user message. */
+  /**
+   * The conversation as the client sent it, converted with `convertToModelMessages`. Its last
+   * message is the new user message, or the assistant message with the user's answers to tool
+   * approvals (`approval-responded` parts, `useChat`'s `addToolApprovalResponse`): the stored turn
+   * then goes on with them (needs `memoryStore` and `sessionId`; docs/approvals.md).
+   */
   messages: AgentMessage[];
   /** The system prompt. */
   system?: string;
@@ -152,11 +158,20 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     ...(agentOptions.messageLimits === undefined ? {} : { limits: agentOptions.messageLimits }),
   });
   const last = messages.at(-1);
-  if (!regenerate && (!last || last.role !== "user")) {
+  // A useChat request that answers tool approvals ends with the assistant message carrying them (approval-responded).
+  const approvals = regenerate ? [] : answeredApprovals(messages);
+  if (!regenerate && approvals.length === 0 && last?.role !== "user") {
     throw new InvalidArgumentError({
       argument: "messages",
       message:
-        "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)).",
+        "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)), or with the user's answers to tool approvals.",
+    });
+  }
+  if (approvals.length > 0 && (sessionId === undefined || !agentOptions.memoryStore)) {
+    throw new InvalidArgumentError({
+      argument: "sessionId",
+      message:
+        "Tool approvals continue the stored turn that asked for them: pass memoryStore and sessionId (the store keeps the pending calls; a client cannot answer calls it was never asked about).",
     });
   }
   const clientSystem = allowSystemMessages
@@ -177,11 +192,20 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
   // Aborted by the caller's signal, or by a response whose client went away (onClientDisconnect: "abort").
   const disconnect = new AbortController();
   const combined = abortSignal ? combineSignals([abortSignal, disconnect.signal]) : undefined;
+  // useChat's edit (sendMessage({ text, messageId })) ends with the user message it replaces, under that id.
+  const edit =
+    !regenerate &&
+    approvals.length === 0 &&
+    sessionId !== undefined &&
+    messageId !== undefined &&
+    last?.id === messageId;
   const runOptions: AgentRunOptions = {
     ...(regenerate
       ? { regenerate: true, ...(messageId === undefined ? {} : { [regenerateFrom]: messageId }) }
-      : { input: (last as UserMessage).content }),
-    ...(!regenerate && sessionId !== undefined && messageId !== undefined ? { replaceFrom: messageId } : {}),
+      : approvals.length > 0
+        ? { approvals }
+        : { input: (last as UserMessage).content }),
+    ...(edit ? { replaceFrom: messageId } : {}),
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
     signal: combined?.signal ?? disconnect.signal,
@@ -232,12 +256,13 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       });
     },
     toUIMessageStream(streamOptions = {}) {
-      return toUIMessageChunks(stream.fullStream, streamOptions);
+      return toUIMessageChunks(stream.fullStream, { ...streamOptions, continues: approvals.length > 0 });
     },
     toUIMessageStreamResponse(responseOptions = {}) {
       const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
       const body = encodeUIMessageStream(
         toUIMessageChunks(stream.fullStream, {
+          continues: approvals.length > 0,
           ...(messageId ? { messageId } : {}),
           ...(mapError ? { onError: mapError } : {}),
         }),
