@@ -17,3 +17,4 @@ export { MessageNotFoundError } from "./message-not-found-error";
 export { NothingToRegenerateError } from "./nothing-to-regenerate-error";
 export { ToolApprovalNotPendingError } from "./tool-approval-not-pending-error";
 export { ToolApprovalPendingError } from "./tool-approval-pending-error";
+export { NoObjectGeneratedError, type NoObjectReason, type NoObjectUsage } from "./no-object-generated-error";
