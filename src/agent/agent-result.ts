@@ -76,10 +76,14 @@ export type AgentStreamPart =
   | { type: "step-start"; stepNumber: number }
   | { type: "text-delta"; delta: string }
   /**
-   * The model's reasoning as it streams. The UI stream sends it as `reasoning-*` chunks; the agent
-   * loop forwards it once the language model stream carries reasoning (issue 29, providers).
+   * The model's reasoning as it streams (a model that gives its reasoning only whole gives it as
+   * one delta). The UI stream sends it as `reasoning-*` chunks.
    */
   | { type: "reasoning-delta"; delta: string; providerMetadata?: Record<string, unknown> }
+  /** A tool call the model has begun to write (its id as the run will record it), before its input. */
+  | { type: "tool-input-start"; toolCallId: string; toolName: string }
+  /** The next piece of a tool call's input JSON text, as the model writes it. */
+  | { type: "tool-input-delta"; toolCallId: string; delta: string }
   | { type: "tool-call"; toolCall: ToolCall }
   | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError: boolean; denied?: true }
   | { type: "tool-approval-request"; approval: ToolApprovalRequest }
