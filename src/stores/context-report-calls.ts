@@ -11,6 +11,14 @@ import { newestSummaries } from "./summary-count";
 /** Sessions whose reports a store without the capability keeps in this process, at most (the oldest session goes first). */
 const MAX_LOCAL_SESSIONS = 1_000;
 
+/** The context-report methods of the adapted store (`AdaptedStore`). */
+export interface AdaptedContextReports {
+  /** Keeps a model call's context report (idempotent by id, bounded per session): in the store, or in this process. */
+  saveContextReport(sessionId: string, report: ContextReport): Promise<void>;
+  /** A session's context reports, oldest first (the newest `last` with `{ last }`). */
+  getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]>;
+}
+
 /** The adapter's context-report calls: the store's own, or kept in this process (see `adaptStore`). */
 export interface ContextReportCalls {
   readonly native: boolean;

@@ -13,8 +13,7 @@ import type {
   SummaryRecord,
 } from "./memory-store";
 import { factStorage } from "./fact-storage";
-import type { ContextReport, ContextReportReadOptions } from "./context-report";
-import { contextReportCalls } from "./context-report-calls";
+import { contextReportCalls, type AdaptedContextReports } from "./context-report-calls";
 import { newestSummaries, summaryCount } from "./summary-count";
 import { SessionQueue } from "./session-queue";
 import { openStoreTurn, type StoreTurn, type TurnCalls, type TurnOptions } from "./store-turn";
@@ -50,7 +49,7 @@ export interface StoreCapabilities {
  * fallback), every failure a `StoreError` naming the store (typed agentcore errors such as
  * `SessionBusyError` or `CorruptStoreError` pass through unchanged). Get one with `adaptStore`.
  */
-export interface AdaptedStore {
+export interface AdaptedStore extends AdaptedContextReports {
   /** The store wrapped. */
   readonly store: MemoryStore;
   /** The store's name in errors (its class name, or "custom store"). */
@@ -117,10 +116,6 @@ export interface AdaptedStore {
   prune(options: { olderThan: number }): Promise<string[]>;
   /** The scope ids that hold facts. Check `capabilities.factScopes` first: a `StoreError` when the store cannot list them. */
   factScopes(): Promise<string[]>;
-  /** Keeps a model call's context report (idempotent by id, bounded per session): in the store, or in this process. */
-  saveContextReport(sessionId: string, report: ContextReport): Promise<void>;
-  /** A session's context reports, oldest first (the newest `last` with `{ last }`). */
-  getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]>;
 }
 
 const adapted = new WeakMap<MemoryStore, AdaptedStore>();
@@ -181,7 +176,6 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     new StoreError({ store: name, operation, message: `The ${name} has no ${operation}().` });
   /** Summaries of a store without getSummaries / saveSummary: lost on restart, which costs one summariser call, never a message. */
   const localSummaries = new Map<string, SummaryRecord[]>();
-  /** Context reports: the store's, or kept in this process. */
   const reports = contextReportCalls(store, name, call);
   /** The store's fact methods, in whichever of the two shapes it has. */
   const facts = factStorage(store);

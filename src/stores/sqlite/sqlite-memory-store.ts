@@ -25,14 +25,8 @@ import { rejectUnknownOptions } from "../reject-unknown-options";
 import { loadBetterSqlite3 } from "./load-better-sqlite3";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
-import { summaryCount } from "../summary-count";
-import {
-  checkContextReport,
-  contextReportCount,
-  MAX_CONTEXT_REPORTS,
-  type ContextReport,
-  type ContextReportReadOptions,
-} from "../context-report";
+import type { ContextReport, ContextReportReadOptions } from "../context-report";
+import { keepContextReport, readContextReports, readSummaries } from "./sqlite-session-records";
 import { migrateTables, sqliteTables, type SqliteTables } from "./sqlite-schema";
 import { entryOf, type SessionRow } from "./sqlite-session-rows";
 import { prepareStatements, type SqliteStatements } from "./sqlite-statements";
@@ -311,22 +305,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
-    validateSessionId(sessionId);
-    const count = summaryCount(options, store);
-    // SQLite reads LIMIT -1 as no limit.
-    const rows = this.wrap(
-      "getSummaries",
-      sessionId,
-      () => this.statements.summaries.all(sessionId, count === Infinity ? -1 : count) as { body: string }[],
-    );
-    return rows.map((row, index) =>
-      parseStoredJson<SummaryRecord>(row.body, {
-        store,
-        operation: "getSummaries",
-        sessionId,
-        record: `summary ${index}`,
-      }),
-    );
+    return readSummaries(this.statements, this.wrap.bind(this), store, sessionId, options);
   }
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
@@ -338,21 +317,11 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
-    checkContextReport(sessionId, report, store);
-    this.write("saveContextReport", sessionId, () => {
-      if (this.statements.saveContextReport.run(sessionId, report.id, JSON.stringify(report), sessionId).changes)
-        this.statements.trimContextReports.run(sessionId, sessionId, MAX_CONTEXT_REPORTS);
-    });
+    keepContextReport(this.statements, this.write.bind(this), store, sessionId, report);
   }
 
   async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
-    validateSessionId(sessionId);
-    const count = contextReportCount(options, store);
-    const rows = this.wrap("getContextReports", sessionId, () =>
-      this.statements.contextReports.all(sessionId, count === Infinity ? -1 : count),
-    ) as { body: string }[];
-    const read = { store, operation: "getContextReports", sessionId };
-    return rows.map((row, index) => parseStoredJson<ContextReport>(row.body, { ...read, record: `report ${index}` }));
+    return readContextReports(this.statements, this.wrap.bind(this), store, sessionId, options);
   }
 
   /** A lock row with a lease, renewed while held; works across processes sharing the file. */
