@@ -13,7 +13,7 @@ import { runTools } from "./run-tools";
 import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
 import type { ProvidedContext } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
-import { buildSystemPrompt } from "./system-prompt";
+import { buildSystemPrompt, stableMessageEnds, stableSystemLengths } from "./system-prompt";
 import type { TurnLog } from "./turn-log";
 
 /** What a step starts from. */
@@ -40,11 +40,14 @@ export async function* runStep(
 ): AsyncGenerator<AgentStreamPart, { history: LoadedHistory; factsChanged: boolean; done: boolean }> {
   const fitted = await fitWindow(config, run, history, log.messages);
   const window = fitted.window;
-  const system = buildSystemPrompt({
+  const stable = {
     ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),
     ...(config.facts && facts.length
       ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) }
       : {}),
+  };
+  const system = buildSystemPrompt({
+    ...stable,
     ...(context?.summary || window.summary
       ? { summary: [context?.summary, window.summary].filter(Boolean).join("\n\n") }
       : {}),
@@ -59,6 +62,9 @@ export async function* runStep(
     tools: config.toolDefinitions,
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,
+    ...(config.cacheControl
+      ? { cacheBreakpoints: { system: stableSystemLengths(stable), messages: stableMessageEnds(window.messages) } }
+      : {}),
   };
   const response = yield* callModel(config, run, call);
   log.addCall(response.usage, response.finishReason);

@@ -24,12 +24,49 @@ export interface LanguageModelCall {
   temperature?: number;
   /** Retries of the provider SDK (the one retry layer). Provider default when omitted. */
   maxRetries?: number;
+  /**
+   * Where the request's stable prefix ends, for providers whose prompt cache needs explicit
+   * breakpoints (Anthropic's `cache_control`). Set by the agent (its `cacheControl` option);
+   * providers that cache by themselves (OpenAI) ignore it. Absent: no breakpoints.
+   */
+  cacheBreakpoints?: PromptCacheBreakpoints;
+}
+
+/**
+ * The points of a request after which its prefix is expected to come again in later requests.
+ * The prompt is read as tools, then `system`, then `messages`; a breakpoint caches everything up
+ * to it.
+ */
+export interface PromptCacheBreakpoints {
+  /**
+   * Lengths, in characters and increasing, of prefixes of `system` that stay the same from one
+   * request to the next: the agent's instructions, then with the facts block.
+   */
+  system: number[];
+  /**
+   * Indexes into `messages`, increasing, after which the prefix is reused: the end of the previous
+   * request of this conversation (read from the cache) and the last message (written for the next).
+   */
+  messages: number[];
 }
 
 export interface LanguageModelUsage {
+  /** Every input token, cached or not (cache reads and writes included). */
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /**
+   * Input tokens read from the provider's prompt cache, counted in `inputTokens` too (Anthropic's
+   * `cache_read_input_tokens`, OpenAI's `prompt_tokens_details.cached_tokens`; the AI SDK's
+   * `cachedInputTokens`). Absent when the provider does not report it.
+   */
+  cachedInputTokens?: number;
+  /**
+   * Input tokens written to the provider's prompt cache, counted in `inputTokens` too
+   * (Anthropic's `cache_creation_input_tokens`; the AI SDK's `inputTokenDetails.cacheWriteTokens`).
+   * Absent when the provider does not report it.
+   */
+  cacheCreationInputTokens?: number;
 }
 
 export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
@@ -88,10 +125,29 @@ export function emptyUsage(): LanguageModelUsage {
   return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }
 
+/** The sum of two usages; a cache count is present when either has it. */
 export function addUsage(total: LanguageModelUsage, usage: LanguageModelUsage): LanguageModelUsage {
-  return {
+  const sum: LanguageModelUsage = {
     inputTokens: total.inputTokens + usage.inputTokens,
     outputTokens: total.outputTokens + usage.outputTokens,
     totalTokens: total.totalTokens + usage.totalTokens,
+  };
+  if (total.cachedInputTokens !== undefined || usage.cachedInputTokens !== undefined)
+    sum.cachedInputTokens = (total.cachedInputTokens ?? 0) + (usage.cachedInputTokens ?? 0);
+  if (total.cacheCreationInputTokens !== undefined || usage.cacheCreationInputTokens !== undefined)
+    sum.cacheCreationInputTokens = (total.cacheCreationInputTokens ?? 0) + (usage.cacheCreationInputTokens ?? 0);
+  return sum;
+}
+
+/** A usage with the cache counts the provider reported (a count it left out stays absent). */
+export function withCacheCounts(
+  usage: LanguageModelUsage,
+  cachedInputTokens: number | null | undefined,
+  cacheCreationInputTokens: number | null | undefined,
+): LanguageModelUsage {
+  return {
+    ...usage,
+    ...(typeof cachedInputTokens === "number" ? { cachedInputTokens } : {}),
+    ...(typeof cacheCreationInputTokens === "number" ? { cacheCreationInputTokens } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { toAPICallError } from "../to-api-call-error";
 import { AnthropicStreamParts, convertAnthropicUsage, mapAnthropicStopReason } from "./anthropic-stream-parts";
 import { defaultAnthropicMaxTokens } from "./anthropic-model-ids";
 import { reasoningPartOf } from "./anthropic-content-blocks";
+import { applyCacheBreakpoints, type CacheableRequest } from "./anthropic-cache-control";
 import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
 
 /** How a Messages API model reaches Anthropic. Made by `createAnthropic`. */
@@ -17,6 +18,8 @@ export interface AnthropicMessagesConfig {
   baseURL?: () => string;
   /** `max_tokens` when the call sets no `maxOutputTokens`. @default by model family */
   defaultMaxTokens?: (modelId: string) => number;
+  /** `false`: no `cache_control` breakpoints, whatever the call's `cacheBreakpoints`. @default true */
+  cacheControl?: boolean;
 }
 
 type MessageCreateParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -112,8 +115,11 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
   }
 
   private requestBody(call: LanguageModelCall): MessageCreateParams {
-    const { system, messages } = convertToAnthropicMessages(call.system, call.messages);
-    const tools = convertToAnthropicTools(call.tools);
+    const { system: systemText, messages, lastBlocks } = convertToAnthropicMessages(call.system, call.messages);
+    const cacheable: CacheableRequest = { system: systemText, tools: convertToAnthropicTools(call.tools) };
+    if (call.cacheBreakpoints && this.config.cacheControl !== false)
+      applyCacheBreakpoints(cacheable, call.cacheBreakpoints, lastBlocks);
+    const { system, tools } = cacheable;
     const maxTokens = call.maxOutputTokens ?? (this.config.defaultMaxTokens ?? defaultAnthropicMaxTokens)(this.modelId);
     return {
       model: this.modelId,
