@@ -58,13 +58,13 @@ export interface LanguageModelUsage {
   /**
    * Input tokens read from the provider's prompt cache, counted in `inputTokens` too (Anthropic's
    * `cache_read_input_tokens`, OpenAI's `prompt_tokens_details.cached_tokens`; the AI SDK's
-   * `cachedInputTokens`). Absent when the provider does not report it.
+   * `cachedInputTokens`). Absent when none was read (or the provider does not say).
    */
   cachedInputTokens?: number;
   /**
    * Input tokens written to the provider's prompt cache, counted in `inputTokens` too
    * (Anthropic's `cache_creation_input_tokens`; the AI SDK's `inputTokenDetails.cacheWriteTokens`).
-   * Absent when the provider does not report it.
+   * Absent when none was written (or the provider does not say).
    */
   cacheCreationInputTokens?: number;
 }
@@ -139,7 +139,7 @@ export function addUsage(total: LanguageModelUsage, usage: LanguageModelUsage): 
   return sum;
 }
 
-/** A usage with the cache counts the provider reported (a count it left out stays absent). */
+/** A usage with the cache counts that are above 0 (none read or written, or none reported: absent). */
 export function withCacheCounts(
   usage: LanguageModelUsage,
   cachedInputTokens: number | null | undefined,
@@ -147,7 +147,7 @@ export function withCacheCounts(
 ): LanguageModelUsage {
   return {
     ...usage,
-    ...(typeof cachedInputTokens === "number" ? { cachedInputTokens } : {}),
-    ...(typeof cacheCreationInputTokens === "number" ? { cacheCreationInputTokens } : {}),
+    ...(cachedInputTokens && cachedInputTokens > 0 ? { cachedInputTokens } : {}),
+    ...(cacheCreationInputTokens && cacheCreationInputTokens > 0 ? { cacheCreationInputTokens } : {}),
   };
 }
