@@ -42,7 +42,8 @@ export function buildSystemPrompt(parts: {
 export function stableSystemLengths(parts: { systemPrompt?: string; factsBlock?: string }): number[] {
   const lengths: number[] = [];
   if (parts.systemPrompt) lengths.push(parts.systemPrompt.length);
-  if (parts.factsBlock) lengths.push((parts.systemPrompt ? parts.systemPrompt.length + 2 : 0) + parts.factsBlock.length);
+  if (parts.factsBlock)
+    lengths.push((parts.systemPrompt ? parts.systemPrompt.length + 2 : 0) + parts.factsBlock.length);
   return lengths;
 }
 

@@ -198,15 +198,26 @@ describe("Anthropic cache_control breakpoints placed by the agent", () => {
       expect(countCacheBreakpoints(request.body)).toBe(0);
     }
     // Nothing read or written: the usage has no cache counts.
-    expect(result.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), totalTokens: expect.any(Number) });
+    expect(result.usage).toEqual({
+      inputTokens: expect.any(Number),
+      outputTokens: expect.any(Number),
+      totalTokens: expect.any(Number),
+    });
     expect(server.totals()).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 0 });
-    expect(() => new Agent({ model: claude(), cacheControl: "no" as never })).toThrow(/cacheControl must be true or false/);
+    expect(() => new Agent({ model: claude(), cacheControl: "no" as never })).toThrow(
+      /cacheControl must be true or false/,
+    );
   });
 
   it("puts the cache counts on the chat and agent spans", async () => {
     const exporter = new InMemorySpanExporter();
     const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("test");
-    const agent = new Agent({ model: claude(), systemPrompt: INSTRUCTIONS, telemetry: { tracer }, sessionId: "traced" });
+    const agent = new Agent({
+      model: claude(),
+      systemPrompt: INSTRUCTIONS,
+      telemetry: { tracer },
+      sessionId: "traced",
+    });
     await agent.run("First");
     await agent.run("Second");
     const account = server.accounts[1]!;

@@ -80,7 +80,12 @@ export class AnthropicCacheServer {
       cacheReadTokens += account.cacheReadTokens;
       cacheWriteTokens += account.cacheWriteTokens;
     }
-    return { inputTokens, cacheReadTokens, cacheWriteTokens, readShare: inputTokens ? cacheReadTokens / inputTokens : 0 };
+    return {
+      inputTokens,
+      cacheReadTokens,
+      cacheWriteTokens,
+      readShare: inputTokens ? cacheReadTokens / inputTokens : 0,
+    };
   }
 
   /** Forgets the cache and the accounts (a new conversation in a bench). */
@@ -135,7 +140,12 @@ export class AnthropicCacheServer {
       this.cache.add(hashes[breakpoint]!);
       written = Math.max(written, tokensUpTo[breakpoint]!);
     }
-    const account = { inputTokens: tokens, cacheReadTokens: read, cacheWriteTokens: written - read, breakpoints: breakpoints.length };
+    const account = {
+      inputTokens: tokens,
+      cacheReadTokens: read,
+      cacheWriteTokens: written - read,
+      breakpoints: breakpoints.length,
+    };
     this.accounts.push(account);
     const scripted: ScriptedAnswer = {
       ...answer,
@@ -159,7 +169,10 @@ function anthropicStreamWith(answer: ScriptedAnswer, model: string | undefined) 
   if (model === undefined) return response.events;
   return response.events.map((event) =>
     (event.data as { type?: string }).type === "message_start"
-      ? { ...event, data: { ...(event.data as object), message: { ...(event.data as { message: object }).message, model } } }
+      ? {
+          ...event,
+          data: { ...(event.data as object), message: { ...(event.data as { message: object }).message, model } },
+        }
       : event,
   );
 }
@@ -176,10 +189,9 @@ export function promptBlocks(body: any): PromptBlock[] {
   const add = (kind: string, value: unknown) => {
     const breakpoint =
       value !== null && typeof value === "object" && (value as { cache_control?: unknown }).cache_control != null;
-    const { cache_control: _ignored, ...rest } = (value !== null && typeof value === "object" ? value : { text: value }) as Record<
-      string,
-      unknown
-    >;
+    const { cache_control: _ignored, ...rest } = (
+      value !== null && typeof value === "object" ? value : { text: value }
+    ) as Record<string, unknown>;
     const json = JSON.stringify(rest);
     blocks.push({ key: `${kind}:${json}`, tokens: Math.ceil(json.length / 4), breakpoint });
   };

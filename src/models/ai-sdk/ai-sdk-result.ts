@@ -1,6 +1,11 @@
 import type { ToolCall } from "../../messages/agent-message";
 import type { ProviderOptions, ReasoningPart } from "../../messages/content-parts";
-import { type FinishReason, type LanguageModelResult, type LanguageModelUsage, withCacheCounts } from "../language-model";
+import {
+  type FinishReason,
+  type LanguageModelResult,
+  type LanguageModelUsage,
+  withCacheCounts,
+} from "../language-model";
 import { boundToolArguments } from "../../messages/tool-arguments-depth";
 import { parseToolArguments } from "../parse-tool-arguments";
 import type { AISDKGenerateResult, AISDKPart } from "./ai-sdk-types";

@@ -52,7 +52,9 @@ export function applyCacheBreakpoints(
 
 /** The valid cut points of `system`, increasing and each inside it. */
 function systemCuts(system: string, lengths: readonly number[]): number[] {
-  const cuts = [...new Set(lengths)].filter((length) => Number.isInteger(length) && length > 0 && length <= system.length);
+  const cuts = [...new Set(lengths)].filter(
+    (length) => Number.isInteger(length) && length > 0 && length <= system.length,
+  );
   return cuts.sort((a, b) => a - b);
 }
 
