@@ -61,6 +61,7 @@ export type {
   LanguageModelResult,
   LanguageModelStreamPart,
   LanguageModelUsage,
+  PromptCacheBreakpoints,
   ToolDefinition,
 } from "./models/language-model";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
