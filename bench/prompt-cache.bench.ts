@@ -52,7 +52,9 @@ const userMessage = (turn: number) =>
 function answer(request: RecordedRequest): ScriptedAnswer {
   const last = request.body.messages.at(-1);
   const blocks = typeof last.content === "string" ? [{ type: "text", text: last.content }] : last.content;
-  const asked = blocks.some((block: any) => block.type === "text" && block.text.startsWith("What is the weather"));
+  const asked = blocks.some(
+    (block: { type: string; text?: string }) => block.type === "text" && block.text?.startsWith("What is the weather"),
+  );
   if (asked)
     return {
       toolCalls: [{ id: `toolu_${request.body.messages.length}`, name: "weather", arguments: { city: "Oslo" } }],

@@ -117,7 +117,12 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
           role: "user",
           // The end of the previous request: read from the cache.
           content: [
-            { type: "tool_result", tool_use_id: "toolu_a", content: '{"city":"Tokyo","temperature":"22°C"}', ...cached },
+            {
+              type: "tool_result",
+              tool_use_id: "toolu_a",
+              content: '{"city":"Tokyo","temperature":"22°C"}',
+              ...cached,
+            },
           ],
         },
         {

@@ -34,17 +34,20 @@ afterEach(async () => {
 const claude = (settings: { cacheControl?: boolean } = {}) =>
   createAnthropic({ apiKey: "sk-ant-test", baseURL: server.url, ...settings })("claude-sonnet-4-5");
 
+type WireBlock = { type?: string; cache_control?: unknown; [key: string]: unknown };
+type WireBody = { tools?: WireBlock[]; system?: string | WireBlock[]; messages: { content: string | WireBlock[] }[] };
+
 /** Where a request's breakpoints are: "tools[i]", "system[i]", "messages[i].content[j]". */
-function breakpointsOf(body: any): string[] {
-  const marked = (block: any) => block !== null && typeof block === "object" && block.cache_control != null;
+function breakpointsOf(body: WireBody): string[] {
+  const marked = (block: WireBlock) => block.cache_control != null;
   const found: string[] = [];
-  (body.tools ?? []).forEach((tool: any, index: number) => marked(tool) && found.push(`tools[${index}]`));
+  (body.tools ?? []).forEach((tool, index) => marked(tool) && found.push(`tools[${index}]`));
   if (Array.isArray(body.system))
-    body.system.forEach((block: any, index: number) => marked(block) && found.push(`system[${index}]`));
-  body.messages.forEach((message: any, index: number) => {
+    body.system.forEach((block, index) => marked(block) && found.push(`system[${index}]`));
+  body.messages.forEach((message, index) => {
     if (Array.isArray(message.content))
       message.content.forEach(
-        (block: any, blockIndex: number) => marked(block) && found.push(`messages[${index}].content[${blockIndex}]`),
+        (block, blockIndex) => marked(block) && found.push(`messages[${index}].content[${blockIndex}]`),
       );
   });
   return found;
@@ -93,7 +96,7 @@ describe("Anthropic cache_control breakpoints placed by the agent", () => {
     ]);
     expect(turn2.messages[4].content[0]).toMatchObject({ type: "text", text: "Which language do I prefer?" });
     // No tool breakpoint: the system prompt's covers the tools before it.
-    expect(turn2.tools.some((tool: any) => tool.cache_control)).toBe(false);
+    expect(turn2.tools.some((tool: WireBlock) => tool.cache_control)).toBe(false);
 
     // What was cached is read back: step 2 reads step 1's prefix, turn 2 reads step 2's whole request.
     const [account1, account2, account3] = server.accounts;

@@ -184,7 +184,11 @@ interface PromptBlock {
 }
 
 /** The request's prompt as cacheable blocks, in the order Anthropic reads it. */
-export function promptBlocks(body: any): PromptBlock[] {
+export function promptBlocks(body: {
+  tools?: unknown[];
+  system?: string | unknown[];
+  messages?: { role: string; content: string | unknown[] }[];
+}): PromptBlock[] {
   const blocks: PromptBlock[] = [];
   const add = (kind: string, value: unknown) => {
     const breakpoint =
@@ -195,10 +199,10 @@ export function promptBlocks(body: any): PromptBlock[] {
     const json = JSON.stringify(rest);
     blocks.push({ key: `${kind}:${json}`, tokens: Math.ceil(json.length / 4), breakpoint });
   };
-  for (const tool of body?.tools ?? []) add("tool", tool);
-  if (typeof body?.system === "string") add("system", { type: "text", text: body.system });
-  else for (const block of body?.system ?? []) add("system", block);
-  for (const message of body?.messages ?? []) {
+  for (const tool of body.tools ?? []) add("tool", tool);
+  if (typeof body.system === "string") add("system", { type: "text", text: body.system });
+  else for (const block of body.system ?? []) add("system", block);
+  for (const message of body.messages ?? []) {
     if (typeof message.content === "string") add(message.role, { type: "text", text: message.content });
     else for (const block of message.content ?? []) add(message.role, block);
   }
@@ -206,6 +210,6 @@ export function promptBlocks(body: any): PromptBlock[] {
 }
 
 /** How many blocks of a request body carry `cache_control`. */
-export function countCacheBreakpoints(body: unknown): number {
+export function countCacheBreakpoints(body: Parameters<typeof promptBlocks>[0]): number {
   return promptBlocks(body).filter((block) => block.breakpoint).length;
 }
