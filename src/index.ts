@@ -8,6 +8,7 @@ export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type {
+  AgentObjectResult,
   AgentResult,
   AgentStreamPart,
   RunFinishReason,
@@ -16,7 +17,8 @@ export type {
   ToolApprovalResponse,
   ToolResult,
 } from "./agent/agent-result";
-export { AgentStream } from "./agent/agent-stream";
+export { AgentStream, type DeepPartial } from "./agent/agent-stream";
+export type { InferOutput, OutputOptions, OutputSpec } from "./agent/output-spec";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
 
 // --- streaming ---
@@ -71,6 +73,7 @@ export type {
   LanguageModelStreamPart,
   LanguageModelUsage,
   PromptCacheBreakpoints,
+  ResponseFormat,
   ToolDefinition,
 } from "./models/language-model";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
@@ -199,6 +202,7 @@ export {
   InvalidMessageError,
   MemoryProviderError,
   MissingApiKeyError,
+  NoObjectGeneratedError,
   NoSuchProviderError,
   SessionBusyError,
   SessionLockLostError,
@@ -209,5 +213,6 @@ export {
   ToolApprovalPendingError,
   UnsupportedRuntimeError,
   type MessageIssue,
+  type NoObjectReason,
   type SummarizationFailure,
 } from "./errors";

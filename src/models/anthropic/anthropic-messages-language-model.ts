@@ -8,6 +8,7 @@ import { AnthropicStreamParts, convertAnthropicUsage, mapAnthropicStopReason } f
 import { defaultAnthropicMaxTokens } from "./anthropic-model-ids";
 import { reasoningPartOf } from "./anthropic-content-blocks";
 import { applyCacheBreakpoints, type CacheableRequest } from "./anthropic-cache-control";
+import { anthropicOutputTool } from "./anthropic-output-tool";
 import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
 
 /** How a Messages API model reaches Anthropic. Made by `createAnthropic`. */
@@ -52,10 +53,13 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
     let text = "";
     const toolCalls: ToolCall[] = [];
     const reasoning: ReasoningPart[] = [];
+    const output = anthropicOutputTool(call);
+    let object: string | undefined;
     for (const block of response.content ?? []) {
       const thought = reasoningPartOf(block);
       if (thought) reasoning.push(thought);
       else if (block.type === "text") text += block.text;
+      else if (block.type === "tool_use" && block.name === output?.name) object ??= JSON.stringify(block.input ?? {});
       else if (block.type === "tool_use") {
         const input = block.input;
         toolCalls.push({
@@ -68,11 +72,16 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
         });
       }
     }
+    // With an output tool, the answer is its input (text beside it is not the object).
+    if (output) text = object ?? "";
     return {
       text,
       toolCalls,
       ...(reasoning.length ? { reasoning } : {}),
-      finishReason: mapAnthropicStopReason(response.stop_reason, toolCalls.length > 0),
+      finishReason:
+        object !== undefined && toolCalls.length === 0
+          ? "stop"
+          : mapAnthropicStopReason(response.stop_reason, toolCalls.length > 0),
       usage: convertAnthropicUsage(response.usage),
       response: { ...(response.id ? { id: response.id } : {}), ...(response.model ? { modelId: response.model } : {}) },
     };
@@ -92,7 +101,7 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
   }
 
   private streamParts(call: LanguageModelCall): AsyncIterator<LanguageModelStreamPart> {
-    const parts = new AnthropicStreamParts();
+    const parts = new AnthropicStreamParts(anthropicOutputTool(call)?.name);
     let headers: Headers | undefined;
     return readEventStream({
       open: async () => {
@@ -116,7 +125,12 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
 
   private requestBody(call: LanguageModelCall): MessageCreateParams {
     const { system: systemText, messages, lastBlocks } = convertToAnthropicMessages(call.system, call.messages);
-    const cacheable: CacheableRequest = { system: systemText, tools: convertToAnthropicTools(call.tools) };
+    const output = anthropicOutputTool(call);
+    const callTools = convertToAnthropicTools(call.tools);
+    const cacheable: CacheableRequest = {
+      system: systemText,
+      tools: callTools || output ? [...(callTools ?? []), ...(output ? [output.tool] : [])] : undefined,
+    };
     if (call.cacheBreakpoints && this.config.cacheControl !== false)
       applyCacheBreakpoints(cacheable, call.cacheBreakpoints, lastBlocks);
     const { system, tools } = cacheable;
@@ -127,6 +141,7 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
       ...(system === undefined ? {} : { system }),
       messages,
       ...(tools ? { tools } : {}),
+      ...(output ? { tool_choice: output.toolChoice } : {}),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
     };
   }
