@@ -126,14 +126,13 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
   private requestBody(call: LanguageModelCall): MessageCreateParams {
     const { system: systemText, messages, lastBlocks } = convertToAnthropicMessages(call.system, call.messages);
     const output = anthropicOutputTool(call);
-    const callTools = convertToAnthropicTools(call.tools);
-    const cacheable: CacheableRequest = {
-      system: systemText,
-      tools: callTools || output ? [...(callTools ?? []), ...(output ? [output.tool] : [])] : undefined,
-    };
+    const cacheable: CacheableRequest = { system: systemText, tools: convertToAnthropicTools(call.tools) };
     if (call.cacheBreakpoints && this.config.cacheControl !== false)
       applyCacheBreakpoints(cacheable, call.cacheBreakpoints, lastBlocks);
-    const { system, tools } = cacheable;
+    // The output tool of structured output comes after the call's tools, outside their breakpoint.
+    const { system } = cacheable;
+    const tools =
+      cacheable.tools || output ? [...(cacheable.tools ?? []), ...(output ? [output.tool] : [])] : undefined;
     const maxTokens = call.maxOutputTokens ?? (this.config.defaultMaxTokens ?? defaultAnthropicMaxTokens)(this.modelId);
     return {
       model: this.modelId,
