@@ -56,10 +56,10 @@ export function readContextReports(
   return readNewest(statements, wrap, "contextReports", sessionId, contextReportCount(options, store), store);
 }
 
-/** Keeps a report on a session that exists (idempotent by id), dropping its reports past the bound. */
+/** Keeps a report on a session that exists (idempotent by id; `write` fenced as summaries are), dropping its reports past the bound. */
 export function keepContextReport(
   statements: SqliteStatements,
-  write: Run,
+  write: <T>(operation: string, sessionId: string, body: () => T) => T,
   store: string,
   sessionId: string,
   report: ContextReport,
