@@ -10,6 +10,7 @@ import { reasoningPartOf } from "./anthropic-content-blocks";
 import { applyCacheBreakpoints, type CacheableRequest } from "./anthropic-cache-control";
 import { anthropicOutputTool } from "./anthropic-output-tool";
 import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
+import { sdkRequestOptions } from "../sdk-request-options";
 
 /** How a Messages API model reaches Anthropic. Made by `createAnthropic`. */
 export interface AnthropicMessagesConfig {
@@ -46,7 +47,7 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
     const client = await this.config.getClient();
     let response: Anthropic.Messages.Message;
     try {
-      response = await client.messages.create(this.requestBody(call), requestOptions(call));
+      response = await client.messages.create(this.requestBody(call), sdkRequestOptions(call));
     } catch (error) {
       throw this.wrapError(error, call);
     }
@@ -107,7 +108,7 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
       open: async () => {
         const client = await this.config.getClient();
         const response = await client.messages
-          .create({ ...this.requestBody(call), stream: true }, requestOptions(call))
+          .create({ ...this.requestBody(call), stream: true }, sdkRequestOptions(call))
           .asResponse();
         headers = response.headers;
         return response;
@@ -153,13 +154,6 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
       apiKeyVariable: "ANTHROPIC_API_KEY",
     });
   }
-}
-
-function requestOptions(call: LanguageModelCall): { signal?: AbortSignal; maxRetries?: number } {
-  return {
-    ...(call.abortSignal ? { signal: call.abortSignal } : {}),
-    ...(call.maxRetries === undefined ? {} : { maxRetries: call.maxRetries }),
-  };
 }
 
 /** The SDK's `APIError` for an `error` event of the stream, made as the SDK's own stream makes it (its `type` is the error's). */

@@ -14,6 +14,7 @@ import { readEventStream, StreamPartQueue } from "../read-event-stream";
 import { toAPICallError } from "../to-api-call-error";
 import { convertToOpenAIMessages, convertToOpenAITools } from "./convert-to-openai-messages";
 import { openAIResponseFormat } from "./openai-response-format";
+import { sdkRequestOptions } from "../sdk-request-options";
 
 /** How a Chat Completions model reaches its provider. Made by `createOpenAI` / `createOpenAICompatible`. */
 export interface OpenAIChatConfig {
@@ -56,7 +57,7 @@ export class OpenAIChatLanguageModel implements LanguageModel {
     const client = await this.config.getClient();
     let response: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      response = await client.chat.completions.create(this.requestBody(call), requestOptions(call));
+      response = await client.chat.completions.create(this.requestBody(call), sdkRequestOptions(call));
     } catch (error) {
       throw this.wrapError(error, call);
     }
@@ -107,7 +108,7 @@ export class OpenAIChatLanguageModel implements LanguageModel {
           stream: true as const,
           ...(this.config.includeStreamUsage ? { stream_options: { include_usage: true } } : {}),
         };
-        const response = await client.chat.completions.create(request, requestOptions(call)).asResponse();
+        const response = await client.chat.completions.create(request, sdkRequestOptions(call)).asResponse();
         headers = response.headers;
         return response;
       },
@@ -249,12 +250,6 @@ class ChatStreamParts extends StreamPartQueue {
 }
 
 /** The SDK request options of a call: its abort signal and its retries (the one retry layer). */
-function requestOptions(call: LanguageModelCall): { signal?: AbortSignal; maxRetries?: number } {
-  return {
-    ...(call.abortSignal ? { signal: call.abortSignal } : {}),
-    ...(call.maxRetries === undefined ? {} : { maxRetries: call.maxRetries }),
-  };
-}
 
 /** Maps a Chat Completions `finish_reason` to agentcore's `FinishReason`. */
 export function mapOpenAIFinishReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
