@@ -1,8 +1,11 @@
-// End to end: build the Next.js example, start it on loopback with the scripted model, and
-// drive Debian's Chromium through playwright-core. Two messages, streamed answers, a reload
-// that brings the history back from the store, and a fact from turn one used in turn three:
-// on the Node route (/, a file store) and on the edge route (/edge, the Upstash store, through
-// the loopback Upstash REST bridge to the real local Redis). One build serves both.
+// End to end: build the Next.js example, start it on loopback with its script played by a
+// loopback Anthropic server (so turns go through the real Anthropic adapter, and the test reads
+// what the model received), and drive Debian's Chromium through playwright-core. Streamed
+// answers with their reasoning, tool cards, a reload that brings the history back from the store,
+// and a fact from turn one used in turn three: on the Node route (/, a file store) and on the
+// edge route (/edge, the Upstash store, through the loopback Upstash REST bridge to the real
+// local Redis). Then an image and a PDF to the model and back from the store, and a message sent
+// the moment the page opens. One build serves all.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,8 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { UpstashRedisMemoryStore } from "../src/stores/upstash";
 import { ensureFreshBuild } from "./helpers/ensure-build";
+import { blocksOf, gradientPng, startScriptedAnthropic, tinyPdf } from "./helpers/nextjs-chat-model";
 import { serviceAvailable, servicesRequired, skipMessage, uniqueName } from "./helpers/services";
 import { startUpstashRestBridge, type UpstashRestBridge } from "./helpers/upstash-rest-bridge";
+import type { FakeLlmServer } from "./servers/fake-llm-server";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const app = join(root, "examples", "nextjs-chat");
@@ -39,11 +44,12 @@ const environment = {
   NODE_ENV: "production",
   NEXT_TELEMETRY_DISABLED: "1",
   OPENAI_API_KEY: "",
-  ANTHROPIC_API_KEY: "",
+  ANTHROPIC_API_KEY: "test-key", // with ANTHROPIC_BASE_URL, set to the scripted server below
 };
 const next = join(root, "node_modules", "next", "dist", "bin", "next");
 let server: ChildProcess | undefined;
 let bridge: UpstashRestBridge | undefined;
+let model: FakeLlmServer | undefined;
 let browser: Browser | undefined;
 let baseURL = "";
 
@@ -72,16 +78,23 @@ async function waitForServer(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`the example app did not answer at ${url} within ${timeoutMs} ms`);
 }
 
-async function send(page: Page, text: string, expected: RegExp): Promise<string> {
+/** The assistant messages' texts (their text parts: not the folded reasoning nor the tool cards). */
+const answerText = (answer: ReturnType<Page["locator"]>) =>
+  answer
+    .locator('[data-part="text"]')
+    .allInnerTexts()
+    .then((texts) => texts.join(" "));
+
+async function send(page: Page, text: string, expected: RegExp): Promise<ReturnType<Page["locator"]>> {
   const before = await page.locator('li[data-role="assistant"]').count();
   await page.fill("#prompt", text);
   await page.click("#send");
   const answer = page.locator('li[data-role="assistant"]').nth(before);
   await expect
-    .poll(async () => (await answer.count()) > 0 && expected.test(await answer.innerText()), { timeout: 30_000 })
+    .poll(async () => (await answer.count()) > 0 && expected.test(await answerText(answer)), { timeout: 30_000 })
     .toBe(true);
   await page.waitForSelector('#status[data-status="ready"]', { state: "attached", timeout: 30_000 });
-  return answer.innerText();
+  return answer;
 }
 
 /** Opens `path` in a new browser context and waits for the stored history to load. */
@@ -97,19 +110,36 @@ async function openChat(path: string): Promise<{ context: BrowserContext; page: 
 async function converse(page: Page): Promise<void> {
   expect(await page.locator("#messages li").count()).toBe(0);
   const first = await send(page, "Remember that my favourite colour is teal.", /Got it, I will remember that\./);
-  expect(first).toContain("remember_fact ✓");
+  // The tool call is a card: its name, its input as fields, its state.
+  const card = first.locator('[data-tool="remember_fact"]');
+  expect(await card.getAttribute("data-state")).toBe("output-available");
+  expect(await card.locator('[data-fields="input"]').textContent()).toMatch(/key\s*favourite colour\s*value\s*teal/);
+  // Each step's reasoning is there, folded until opened.
+  const reasoning = first.locator('details[data-part="reasoning"]');
+  expect(await reasoning.count()).toBe(2);
+  expect(await reasoning.first().getAttribute("open")).toBeNull();
+  expect(await reasoning.first().locator("p").isVisible()).toBe(false);
+  await reasoning.first().locator("summary").click();
+  expect(await reasoning.first().locator("p").textContent()).toContain("so I save it with remember_fact");
+
   const second = await send(page, "What's the weather in Oslo?", /Here is the weather: .*21°C/);
-  expect(second).toContain("get_weather ✓");
+  expect(await second.locator('[data-tool="get_weather"] [data-fields="output"]').textContent()).toMatch(
+    /temperature\s*21°C/,
+  );
 
   await page.reload();
   await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
-  const restored = await page.locator("#messages li").allInnerTexts();
+  const restored = await page.locator("#messages > li").allInnerTexts();
   expect(restored).toHaveLength(4);
   expect(restored[0]).toContain("Remember that my favourite colour is teal.");
   expect(restored[3]).toMatch(/Here is the weather: .*Oslo/);
+  // The reasoning and the tool cards come back from the store too.
+  const answers = page.locator('li[data-role="assistant"]');
+  expect(await answers.nth(0).locator('details[data-part="reasoning"]').count()).toBe(2);
+  expect(await answers.nth(1).locator('[data-tool="get_weather"]').getAttribute("data-state")).toBe("output-available");
 
   const third = await send(page, "What is my favourite colour?", /Your favourite colour is teal\./);
-  expect(third).toBe("Assistant: Your favourite colour is teal.");
+  expect(await answerText(third)).toBe("Your favourite colour is teal.");
 }
 
 /** The session id in the browser's signed cookie (its payload is base64url JSON). */
@@ -122,6 +152,8 @@ async function sessionIdOf(context: BrowserContext): Promise<string> {
 describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
   beforeAll(async () => {
     await ensureFreshBuild();
+    model = await startScriptedAnthropic();
+    Object.assign(environment, { ANTHROPIC_BASE_URL: model.url });
     const build = spawnSync(process.execPath, [next, "build", app], { cwd: root, env: environment, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
     if (redisAvailable) {
@@ -159,11 +191,21 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
       await exited;
     }
     await bridge?.close(); // deletes every key the edge route wrote
+    await model?.close();
   });
 
   it("streams answers, keeps history across a reload, and uses a fact from turn one in turn three", async () => {
     const { page } = await openChat("/");
     await converse(page);
+    // In the tool loop the model got its own thinking back first, signed, as the API requires.
+    const toolLoop = model!.requests.find((request) =>
+      blocksOf(request.body.messages.at(-1)).some((block) => block.type === "tool_result"),
+    );
+    expect(blocksOf(toolLoop!.body.messages.at(-2))[0]).toMatchObject({
+      type: "thinking",
+      thinking: expect.stringContaining("remember_fact"),
+      signature: expect.stringMatching(/^signature-\d+$/),
+    });
 
     mkdirSync(join(root, "test-results"), { recursive: true });
     await page.screenshot({ path: join(root, "test-results", "nextjs-chat.png"), fullPage: true });
@@ -227,4 +269,84 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     },
     120_000,
   );
+
+  it("sends an image and a PDF to the model as image and document content, and shows them again from the store", async () => {
+    const png = gradientPng(96);
+    const pdf = tinyPdf("Quarterly report");
+    const { page } = await openChat("/");
+    await page.setInputFiles("#attach", [
+      { name: "gradient.png", mimeType: "image/png", buffer: png },
+      { name: "report.pdf", mimeType: "application/pdf", buffer: pdf },
+    ]);
+    // Both wait as thumbnails in the composer before they are sent.
+    await page.waitForSelector(".pending-attachments img", { state: "visible" });
+    expect(await page.locator(".pending-attachments li").count()).toBe(2);
+    const requestsBefore = model!.requests.length;
+    const answer = await send(
+      page,
+      "What is in these?",
+      /I received an image \(image\/png\) and a file report\.pdf \(application\/pdf\)\. You wrote: What is in these\?/,
+    );
+    expect(await page.locator(".pending-attachments li").count()).toBe(0);
+    expect(await answer.locator('details[data-part="reasoning"]').count()).toBe(1);
+
+    // The model received the bytes as an image block and a document block, not as text.
+    const received = model!.requests.slice(requestsBefore).map((request) => request.body);
+    expect(received).toHaveLength(1);
+    const userBlocks = blocksOf(received[0].messages.at(-1));
+    expect(userBlocks).toEqual([
+      { type: "text", text: "What is in these?" },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: png.toString("base64") } },
+      {
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data: pdf.toString("base64") },
+        title: "report.pdf",
+      },
+    ]);
+
+    // A reload shows the message, the image (bytes from the store) and the PDF tile again.
+    const imageSource = `data:image/png;base64,${png.toString("base64")}`;
+    const shown = async () => {
+      const sent = page.locator('li[data-role="user"]').last();
+      return {
+        text: await sent.locator('[data-part="text"]').textContent(),
+        image: await sent.locator("img").getAttribute("src"),
+        imageWidth: await sent.locator("img").evaluate((image: HTMLImageElement) => image.naturalWidth),
+        file: await sent.locator(".attachment.file").textContent(),
+      };
+    };
+    const expected = { text: "What is in these?", image: imageSource, imageWidth: 96, file: "PDFreport.pdf" };
+    expect(await shown()).toEqual(expected);
+    await page.reload();
+    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+    expect(await page.locator("#messages > li").count()).toBe(2);
+    expect(await shown()).toEqual(expected);
+    expect(await answerText(page.locator('li[data-role="assistant"]').last())).toMatch(/I received an image/);
+    mkdirSync(join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(root, "test-results", "nextjs-chat-attachments.png"), fullPage: true });
+  }, 120_000);
+
+  it("keeps a message typed and sent the moment the page opens", async () => {
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    const navigations: string[] = [];
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
+    // No wait for the page to settle: the input is typed into as soon as it can be, and sent.
+    await page.goto(`${baseURL}/`, { waitUntil: "commit" });
+    await page.fill("#prompt", "Hello right away");
+    await page.press("#prompt", "Enter");
+    const answer = page.locator('li[data-role="assistant"]');
+    await expect
+      .poll(async () => (await answer.count()) > 0 && (await answerText(answer.first())), { timeout: 30_000 })
+      .toBe("You said: Hello right away");
+    expect(navigations).toEqual([`${baseURL}/`]); // no native submit reloaded the page
+    await page.waitForSelector('#status[data-status="ready"]', { state: "attached", timeout: 30_000 });
+
+    await page.reload();
+    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+    expect(await page.locator('li[data-role="user"] [data-part="text"]').allInnerTexts()).toEqual(["Hello right away"]);
+    await context.close();
+  }, 120_000);
 });
