@@ -8,7 +8,6 @@ const external = [
   "pg",
   "better-sqlite3",
   "@upstash/redis",
-  "proper-lockfile",
   "mem0ai",
   "@modelcontextprotocol/sdk",
   "@opentelemetry/api",
