@@ -43,8 +43,9 @@ export type AgentStreamPart =
   | { type: "step-start"; stepNumber: number }
   | { type: "text-delta"; delta: string }
   /**
-   * The model's reasoning as it streams. The UI stream sends it as `reasoning-*` chunks; the agent
-   * loop forwards it once the language model stream carries reasoning (issue 29, providers).
+   * The model's reasoning: one delta per reasoning block, when the model has completed it (an
+   * Anthropic thinking block with its signature in `providerMetadata`), in its place before the
+   * text. The UI stream sends it as `reasoning-*` chunks.
    */
   | { type: "reasoning-delta"; delta: string; providerMetadata?: Record<string, unknown> }
   | { type: "tool-call"; toolCall: ToolCall }

@@ -82,6 +82,15 @@ async function* streamModel(
       else yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
     } else if (part.type === "reasoning") {
       reasoning.push(part.reasoning);
+      // To the stream too (the UI stream's reasoning-* chunks), in its place among the text deltas.
+      const { text: delta, providerOptions } = part.reasoning;
+      const moment = {
+        type: "reasoning-delta" as const,
+        delta,
+        ...(providerOptions ? { providerMetadata: providerOptions } : {}),
+      };
+      if (run.textSink) run.textSink(moment);
+      else yield* run.notifier.tell(moment);
     } else if (part.type === "tool-call") {
       toolCalls.push(part.toolCall);
     } else if (part.type === "finish") {

@@ -3,10 +3,10 @@ import type { AgentStreamPart } from "./agent-result";
 
 type RunEventBase = Pick<AgentEventMap["run:start"], "sessionId" | "runId" | "agentName">;
 
-/** A moment of a run: an event's payload without the run's ids, or a text delta (stream only). */
+/** A moment of a run: an event's payload without the run's ids, or a text or reasoning delta (stream only). */
 export type RunMoment =
   | { [Name in AgentEventName]: { type: Name } & Omit<AgentEventMap[Name], keyof RunEventBase> }[AgentEventName]
-  | { type: "text-delta"; delta: string };
+  | Extract<AgentStreamPart, { type: "text-delta" | "reasoning-delta" }>;
 
 /**
  * The one notification path of a run: each moment is told once, `notify` emits its event (with
@@ -27,7 +27,7 @@ export class RunNotifier {
   }
 
   notify(moment: RunMoment): AgentStreamPart | undefined {
-    if (moment.type === "text-delta") return moment;
+    if (moment.type === "text-delta" || moment.type === "reasoning-delta") return moment;
     if (this.events.hasListeners(moment.type)) {
       const { type, ...payload } = moment;
       this.events.emit(type, { ...this.base, ...payload } as never);
