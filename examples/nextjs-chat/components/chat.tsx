@@ -11,7 +11,17 @@ const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024; // Anthropic's per-image limit, th
 
 /** The chat UI, talking to the route at `api` (GET: the stored history, POST: one turn). */
 export function Chat({ api, title }: { api: string; title: string }) {
-  const [transport] = useState(() => new DefaultChatTransport({ api }));
+  const [transport] = useState(
+    () =>
+      new DefaultChatTransport({
+        api,
+        // The server's store holds the history: send only the new message (with its attachments),
+        // not the whole conversation and every image in it again.
+        prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
+          body: { id, messages: messages.slice(-1), trigger, messageId },
+        }),
+      }),
+  );
   const { messages, sendMessage, setMessages, status, error } = useChat({ transport });
   const [input, setInput] = useState("");
   const [attachments, setAttachments] = useState<FileUIPart[]>([]);
