@@ -7,7 +7,15 @@
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
-export type { AgentResult, AgentStreamPart, StepResult, ToolResult } from "./agent/agent-result";
+export type {
+  AgentResult,
+  AgentStreamPart,
+  RunFinishReason,
+  StepResult,
+  ToolApprovalRequest,
+  ToolApprovalResponse,
+  ToolResult,
+} from "./agent/agent-result";
 export { AgentStream } from "./agent/agent-stream";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
 
@@ -42,6 +50,7 @@ export type {
   StoredMessage,
   SystemMessage,
   ToolCall,
+  ToolCallApproval,
   ToolMessage,
   UserMessage,
 } from "./messages/agent-message";
@@ -162,6 +171,7 @@ export {
   type Tool,
   type ToolExecutionContext,
   type ToolInput,
+  type ToolNeedsApproval,
   type ToolOptions,
   type ToolParameters,
   type ToolSet,
@@ -194,6 +204,8 @@ export {
   StoreError,
   SummarizationError,
   TokenizerNotLoadedError,
+  ToolApprovalNotPendingError,
+  ToolApprovalPendingError,
   UnsupportedRuntimeError,
   type MessageIssue,
   type SummarizationFailure,

@@ -2,6 +2,7 @@ import type { UserMessage } from "../messages/agent-message";
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
 import type { FactChange } from "../tools/memory-tools";
+import type { RunFinishReason, ToolApprovalRequest, ToolApprovalResponse } from "./agent-result";
 
 interface RunEventBase {
   sessionId: string;
@@ -12,13 +13,14 @@ interface RunEventBase {
 
 /** Payloads of the agent's events (docs/architecture.md, "Events"). */
 export interface AgentEventMap {
-  "run:start": RunEventBase & { userId?: string; input: UserMessage["content"] };
+  /** `input`: the user's message; absent when the run only answers tool approvals (`approvals`). */
+  "run:start": RunEventBase & { userId?: string; input?: UserMessage["content"]; approvals?: ToolApprovalResponse[] };
   "run:end": RunEventBase & {
     text: string;
     usage: LanguageModelUsage;
     steps: number;
     durationMs: number;
-    finishReason: FinishReason | "aborted" | "error";
+    finishReason: RunFinishReason | "aborted" | "error";
     error?: unknown;
     /** The conversation the run worked on: the history read (the store's, or the `agent.memory()` provider's), then this run's messages. */
     state: { messages: AgentMessage[] };
@@ -38,8 +40,12 @@ export interface AgentEventMap {
     toolName: string;
     result: unknown;
     isError: boolean;
+    /** The user denied the call: it never ran (durationMs 0). */
+    denied?: true;
     durationMs: number;
   };
+  /** A tool call waits for the user's approval (docs/approvals.md); the run ends with `finishReason: "tool-approval"`. */
+  "tool:approval-request": RunEventBase & { step: number; approval: ToolApprovalRequest };
   "memory:read": RunEventBase & { messageCount: number; factCount: number; recalledCount: number };
   /** Messages appended to the session, or a fact set or deleted (then `messages` is empty and `fact` says what changed). */
   "memory:write": RunEventBase & { messages: AgentMessage[]; messageIds: string[]; fact?: FactChange };

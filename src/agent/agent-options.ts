@@ -1,3 +1,4 @@
+import type { ToolApprovalResponse } from "./agent-result";
 import type { UserContentPart } from "../messages/content-parts";
 import type { MessageLimits } from "../messages/message-limits";
 import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
@@ -104,9 +105,17 @@ export type AgentConfig = AgentOptions;
 export interface AgentRunOptions {
   /**
    * The user's message: text, or text, image and file parts (`{ type: "image", image, mediaType? }`,
-   * `{ type: "file", data, mediaType, filename? }`; docs/messages.md).
+   * `{ type: "file", data, mediaType, filename? }`; docs/messages.md). Required, unless the run
+   * only answers tool approvals (`approvals`).
    */
-  input: string | UserContentPart[];
+  input?: string | UserContentPart[];
+  /**
+   * The user's answers to tool calls that wait for approval in this session (`result.toolApprovals`
+   * of the run that stopped for them): approved calls run, denied ones give the model the user's
+   * `reason`, and the turn goes on (docs/approvals.md). An answer for a call that does not await
+   * approval is a `ToolApprovalNotPendingError`.
+   */
+  approvals?: ToolApprovalResponse[];
   /** The conversation to continue. Defaults to the agent's `sessionId`. */
   sessionId?: string;
   /** Who is asking; used by per-user facts and memory providers. */

@@ -1,4 +1,7 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
+import type { ToolApprovalResponse } from "../messages/pending-approvals";
+
+export type { ToolApprovalResponse };
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
 
 /** The outcome of one tool call in a step. */
@@ -8,7 +11,25 @@ export interface ToolResult {
   /** What `execute` returned, or the error text given to the model. */
   result: unknown;
   isError: boolean;
+  /** The user denied the call (docs/approvals.md): it never ran, and `result` is what the model was told. */
+  denied?: true;
 }
+
+/** A tool call that waits for the user's approval (docs/approvals.md). */
+export interface ToolApprovalRequest {
+  /** The approval's id (the AI SDK's `approvalId`: what `useChat`'s `addToolApprovalResponse` sends back as `id`). */
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  /** The call's arguments, as the model sent them. */
+  input: Record<string, unknown>;
+}
+
+/**
+ * Why a run ended: its last model call's reason, or `"tool-approval"` when it stopped for tool
+ * calls that wait for the user's approval (`result.toolApprovals`).
+ */
+export type RunFinishReason = FinishReason | "tool-approval";
 
 /** One model call of a run and what followed from it. */
 export interface StepResult {
@@ -16,6 +37,7 @@ export interface StepResult {
   stepNumber: number;
   text: string;
   toolCalls: ToolCall[];
+  /** Every tool result of the run, in order: first those of the calls its `approvals` ran or denied. */
   toolResults: ToolResult[];
   finishReason: FinishReason;
   usage: LanguageModelUsage;
@@ -31,9 +53,15 @@ export interface AgentResult {
   steps: StepResult[];
   /** Every tool call of the run, in order. */
   toolCalls: ToolCall[];
+  /** Every tool result of the run, in order: first those of the calls its `approvals` ran or denied. */
   toolResults: ToolResult[];
-  /** Why the last step ended. `tool-calls` means `maxSteps` was reached. */
-  finishReason: FinishReason;
+  /**
+   * Why the last step ended. `tool-calls` means `maxSteps` was reached; `tool-approval` that calls
+   * wait for the user's approval (`toolApprovals`).
+   */
+  finishReason: RunFinishReason;
+  /** The tool calls that wait for the user's approval when the run ended (empty when none do). */
+  toolApprovals: ToolApprovalRequest[];
   sessionId: string;
   runId: string;
 }
@@ -49,7 +77,8 @@ export type AgentStreamPart =
    */
   | { type: "reasoning-delta"; delta: string; providerMetadata?: Record<string, unknown> }
   | { type: "tool-call"; toolCall: ToolCall }
-  | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError: boolean }
+  | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError: boolean; denied?: true }
+  | { type: "tool-approval-request"; approval: ToolApprovalRequest }
   | { type: "step-finish"; stepNumber: number; finishReason: FinishReason; usage: LanguageModelUsage }
-  | { type: "finish"; finishReason: FinishReason; usage: LanguageModelUsage; text: string }
+  | { type: "finish"; finishReason: RunFinishReason; usage: LanguageModelUsage; text: string }
   | { type: "error"; error: unknown };

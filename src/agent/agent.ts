@@ -187,7 +187,8 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       sessionId,
       userId,
       input: runOptions.input,
-      inputText: contentText(runOptions.input),
+      inputText: runOptions.input === undefined ? "" : contentText(runOptions.input),
+      approvals: runOptions.approvals ?? [],
       abortSignal: runOptions.signal,
       factScopeId: facts
         ? factScopeId(facts.scope, { sessionId, ...(userId === undefined ? {} : { userId }) }, { validated: true })

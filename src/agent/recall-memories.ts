@@ -12,7 +12,8 @@ import type { TurnRun } from "./turn-run";
  */
 export async function recallMemories(config: AgentConfig, run: TurnRun): Promise<MemoryRecord[]> {
   const provider = config.memoryProvider;
-  if (!provider) return [];
+  // A run that only answers tool approvals has no new input to recall for.
+  if (!provider || run.input === undefined) return [];
   const span = run.trace?.recall(provider.type);
   try {
     // The provider's signal fires at the timeout (or with the run's), so its request is cancelled too.

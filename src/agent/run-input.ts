@@ -1,8 +1,10 @@
+import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { InvalidMessageError } from "../errors/invalid-message-error";
-import { parseAgentMessages, type UserMessage } from "../messages/agent-message";
+import { MAX_APPROVAL_REASON_LENGTH, parseAgentMessages, type UserMessage } from "../messages/agent-message";
 import type { ResolvedMessageLimits } from "../messages/message-limits";
 import type { AgentRunOptions } from "./agent-options";
+import type { ToolApprovalResponse } from "./agent-result";
 
 /** Longest user input accepted as a string, in characters. */
 const MAX_INPUT_LENGTH = 1_000_000;
@@ -14,7 +16,13 @@ const MAX_INPUT_LENGTH = 1_000_000;
  * and field otherwise).
  */
 export function normaliseRunInput(input: string | AgentRunOptions, limits: ResolvedMessageLimits): AgentRunOptions {
-  const options = typeof input === "string" ? { input } : input;
+  const given = typeof input === "string" ? { input } : input;
+  const options =
+    given != null && typeof given === "object" && given.approvals !== undefined
+      ? { ...given, approvals: parseApprovals(given.approvals) }
+      : given;
+  // A run that only answers tool approvals has no new user message.
+  if (options?.input === undefined && options?.approvals?.length) return options;
   if (
     options == null ||
     typeof options !== "object" ||
@@ -24,7 +32,7 @@ export function normaliseRunInput(input: string | AgentRunOptions, limits: Resol
       argument: "input",
       value: input,
       message:
-        "run() takes the user message as a string, an array of parts, or { input: string | parts, sessionId?, userId?, signal? }.",
+        "run() takes the user message as a string, an array of parts, or { input: string | parts, sessionId?, userId?, signal?, approvals? } (input may be left out when approvals answer tool calls).",
     });
   }
   if (Array.isArray(options.input)) return { ...options, input: parseInputParts(options.input, limits) };
@@ -62,4 +70,41 @@ function parseInputParts(parts: unknown[], limits: ResolvedMessageLimits): Exclu
     });
   }
   return content;
+}
+
+const approvalsSchema = z
+  .array(
+    z.strictObject({
+      toolCallId: z.string().min(1).max(512),
+      approved: z.boolean(),
+      reason: z.string().max(MAX_APPROVAL_REASON_LENGTH).optional(),
+      approvalId: z.string().min(1).max(512).optional(),
+    }),
+  )
+  .max(1000);
+
+/** `approvals` checked: `{ toolCallId, approved, reason?, approvalId? }` each, a call answered once (an `InvalidArgumentError` naming the entry otherwise). */
+function parseApprovals(approvals: unknown): ToolApprovalResponse[] {
+  const parsed = approvalsSchema.safeParse(approvals);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = ["approvals", ...issue.path].join(".");
+    throw new InvalidArgumentError({
+      argument: path,
+      value: approvals,
+      message: `${path}: ${issue.message}. approvals takes [{ toolCallId: string, approved: boolean, reason?: string, approvalId?: string }].`,
+    });
+  }
+  const seen = new Set<string>();
+  parsed.data.forEach((approval, index) => {
+    if (seen.has(approval.toolCallId)) {
+      throw new InvalidArgumentError({
+        argument: `approvals.${index}.toolCallId`,
+        value: approval.toolCallId,
+        message: `approvals answers tool call "${approval.toolCallId}" twice: a call is answered once.`,
+      });
+    }
+    seen.add(approval.toolCallId);
+  });
+  return parsed.data as ToolApprovalResponse[];
 }

@@ -55,7 +55,10 @@ function streamPartOf(moment: RunMoment): AgentStreamPart | undefined {
         toolName: moment.toolName,
         result: moment.result,
         isError: moment.isError,
+        ...(moment.denied ? { denied: true as const } : {}),
       };
+    case "tool:approval-request":
+      return { type: "tool-approval-request", approval: moment.approval };
     case "step:end":
       return { type: "step-finish", stepNumber: moment.step, finishReason: moment.finishReason, usage: moment.usage };
     case "run:end":

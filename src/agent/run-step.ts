@@ -3,13 +3,14 @@ import type { LanguageModelCall } from "../models/language-model";
 import type { MemoryRecord } from "../providers/memory-provider";
 import type { Fact } from "../stores/memory-store";
 import type { AgentConfig } from "./agent-config";
-import type { AgentStreamPart, StepResult } from "./agent-result";
+import type { AgentStreamPart, StepResult, ToolApprovalRequest } from "./agent-result";
 import { callModel } from "./call-model";
 import { renderFactsBlock } from "./facts-block";
 import { fitWindow } from "./fit-window";
 import { newId } from "./new-id";
 import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
+import { markApprovals } from "./tool-approvals";
 import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
 import type { ProvidedContext } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
@@ -37,7 +38,10 @@ export async function* runStep(
   config: AgentConfig,
   run: TurnRun,
   { stepNumber, history, context, facts, recalled, log }: StepInput,
-): AsyncGenerator<AgentStreamPart, { history: LoadedHistory; factsChanged: boolean; done: boolean }> {
+): AsyncGenerator<
+  AgentStreamPart,
+  { history: LoadedHistory; factsChanged: boolean; done: boolean; approvals: ToolApprovalRequest[] }
+> {
   const fitted = await fitWindow(config, run, history, log.messages);
   const window = fitted.window;
   const system = buildSystemPrompt({
@@ -63,9 +67,12 @@ export async function* runStep(
   const response = yield* callModel(config, run, call);
   log.addCall(response.usage, response.finishReason);
   // Ids unique in what the model sees, so each result stays paired with its own call.
-  const toolCalls = uniqueToolCallIds(
-    response.toolCalls,
-    toolCallIdsOf(fitted.history.messages, window.messages, log.messages),
+  // Calls whose tool needs the user's approval wait for it (marked with an approval id); the others run.
+  const { calls: toolCalls, requests } = await markApprovals(
+    config,
+    run,
+    uniqueToolCallIds(response.toolCalls, toolCallIdsOf(fitted.history.messages, window.messages, log.messages)),
+    window.messages,
   );
   const assistant: AssistantMessage = {
     id: newId(),
@@ -89,7 +96,10 @@ export async function* runStep(
   let toolMessages: AgentMessage[] = [];
   if (toolCalls.length > 0) {
     for (const toolCall of toolCalls) yield* run.notifier.tell({ type: "tool:call", step: stepNumber, toolCall });
-    const outcome = await runTools(config, run, stepNumber, toolCalls, window.messages);
+    for (const approval of requests)
+      yield* run.notifier.tell({ type: "tool:approval-request", step: stepNumber, approval });
+    const runnable = requests.length === 0 ? toolCalls : toolCalls.filter((toolCall) => !toolCall.approval);
+    const outcome = await runTools(config, run, stepNumber, runnable, window.messages);
     step.toolResults.push(...outcome.results);
     yield* outcome.parts;
     toolMessages = outcome.messages;
@@ -108,6 +118,7 @@ export async function* runStep(
   return {
     history: fitted.history,
     factsChanged: toolCalls.some((toolCall) => config.factChangingTools.has(toolCall.name)),
-    done: toolCalls.length === 0,
+    done: toolCalls.length === 0 || requests.length > 0,
+    approvals: requests,
   };
 }

@@ -10,6 +10,7 @@ import { loadTurnHistory, readsProvider } from "./load-turn-history";
 import type { ProviderHistory } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
 import { throwIfAborted } from "./throw-if-aborted";
+import { answerApprovals } from "./tool-approvals";
 import { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
 import type { StoreTurn } from "../stores/store-turn";
@@ -26,7 +27,12 @@ export async function* runTurn(
   turn: StoreTurn,
 ): AsyncGenerator<AgentStreamPart, AgentResult> {
   const startedAt = Date.now();
-  run.notifier.notify({ type: "run:start", input: run.input, ...(run.userId ? { userId: run.userId } : {}) });
+  run.notifier.notify({
+    type: "run:start",
+    ...(run.input === undefined ? {} : { input: run.input }),
+    ...(run.approvals.length > 0 ? { approvals: [...run.approvals] } : {}),
+    ...(run.userId ? { userId: run.userId } : {}),
+  });
   // With a provider given to `agent.memory()`, it holds the history instead of the store.
   const log = new TurnLog(readsProvider(config, run) ? undefined : turn, run);
   let history: LoadedHistory = { messages: [], offset: 0, partial: false };
@@ -51,13 +57,16 @@ export async function* runTurn(
       factCount: facts.length,
       recalledCount: recalled.length,
     });
+    // answer the tool calls that await approval, if the session ends with some (docs/approvals.md)
+    const awaiting = yield* answerApprovals(config, run, history.pendingApprovals, history.messages, log);
     // persist the user message
-    log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
+    if (run.input !== undefined) log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
     // Stored before the model is called (a crash keeps it); its fsync may ride on the run's last append, which every path below makes.
     await log.persist();
+    if (awaiting.length > 0) log.awaitApproval(awaiting);
 
-    // fit → call → tools, up to maxSteps
-    for (let stepNumber = 1; stepNumber <= config.maxSteps; stepNumber++) {
+    // fit → call → tools, up to maxSteps (none while calls still await approval)
+    for (let stepNumber = 1; stepNumber <= config.maxSteps && awaiting.length === 0; stepNumber++) {
       throwIfAborted(run);
       const step = yield* runStep(config, run, {
         stepNumber,
@@ -69,6 +78,7 @@ export async function* runTurn(
       });
       history = step.history;
       if (step.factsChanged) facts = await loadFacts(config, run);
+      if (step.approvals.length > 0) log.awaitApproval(step.approvals);
       if (step.done) break;
     }
 
@@ -76,7 +86,7 @@ export async function* runTurn(
     const write = run.trace?.memoryWrite(log.messages.length);
     await log.persist({ last: true });
     await provided?.persist(config, run, log.messages);
-    await rememberTurn(config, run, log.messages);
+    await rememberTurn(config, run, log.added);
     write?.end();
     yield* run.notifier.tell({ type: "run:end", ...log.outcome(startedAt, history.messages) });
     return log.result();

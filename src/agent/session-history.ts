@@ -2,6 +2,7 @@ import { noMessageLimits } from "../messages/message-limits";
 import { StoreError } from "../errors/store-error";
 import { InvalidMessageError } from "../errors/invalid-message-error";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
+import { splitPendingApprovals, type PendingApprovalStep } from "../messages/pending-approvals";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import { tailReadLimit, type TurnTail } from "../stores/store-turn";
 import type { AdaptedStore } from "../stores/store-adapter";
@@ -18,6 +19,8 @@ export interface LoadedHistory {
   partial: boolean;
   /** The tail length asked for, when a tail was read. */
   limit?: number;
+  /** The step at the session's end whose calls await the user's approval: not in `messages` (docs/approvals.md). */
+  pendingApprovals?: PendingApprovalStep;
 }
 
 /**
@@ -42,7 +45,8 @@ export async function loadSessionHistory(
  * A session's history as read from the store (a tail with its `limit`, or the whole history),
  * made ready for the model: parsed at the boundary (a bad record is a typed error naming it),
  * system messages left out (they are never part of stored history), and the pairing rule restored
- * for histories that arrive broken (a custom store, an old import). A tail that starts inside a
+ * for histories that arrive broken (a custom store, an old import), a step awaiting approval held
+ * back (`pendingApprovals`). A tail that starts inside a
  * turn is cut to its first user message, so the history still begins with one.
  */
 export function parseSessionHistory(
@@ -92,7 +96,15 @@ export function parseSessionHistory(
   const history = parsed.filter(
     (message) => message.role !== "system" && !(exclude && message.id !== undefined && exclude.has(message.id)),
   );
-  return { messages: repairToolPairing(history).messages, offset, partial, ...(tail ? { limit } : {}) };
+  // A step awaiting approval is held back: its calls have no results to send yet.
+  const { messages, step } = splitPendingApprovals(history);
+  return {
+    messages: repairToolPairing(messages).messages,
+    offset,
+    partial,
+    ...(tail ? { limit } : {}),
+    ...(step ? { pendingApprovals: step } : {}),
+  };
 }
 
 /** A whole history as a read (`total` its length; what is not an array is left for the parser to refuse). */

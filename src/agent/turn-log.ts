@@ -1,7 +1,7 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import { addUsage, emptyUsage, type FinishReason, type LanguageModelUsage } from "../models/language-model";
 import type { StoreTurn } from "../stores/store-turn";
-import type { AgentResult, StepResult, ToolResult } from "./agent-result";
+import type { AgentResult, RunFinishReason, StepResult, ToolApprovalRequest, ToolResult } from "./agent-result";
 import type { TurnRun } from "./turn-run";
 
 /**
@@ -12,8 +12,14 @@ export class TurnLog {
   readonly messages: AgentMessage[] = [];
   readonly steps: StepResult[] = [];
   private usage: LanguageModelUsage = emptyUsage();
-  private finishReason: FinishReason = "other";
+  private finishReason: RunFinishReason = "other";
   private persisted = 0;
+  /** How many of `messages` were already stored before the run (a step awaiting approval that it continues). */
+  private restored = 0;
+  /** The tool calls left waiting for the user's approval. */
+  private approvals: ToolApprovalRequest[] = [];
+  /** The results of the calls this run's approval answers ran or denied (before its first step). */
+  private answered: ToolResult[] = [];
 
   constructor(
     /** Where `persist` appends: the store's turn; none when the history lives in a provider (`agent.memory()`), written after the run. */
@@ -23,6 +29,32 @@ export class TurnLog {
 
   add(...messages: AgentMessage[]): void {
     this.messages.push(...messages);
+  }
+
+  /**
+   * Puts back the stored step that awaited approval, first, so the run's steps see it and what it
+   * adds is appended after it. It is stored already: never appended again, not among the run's messages.
+   */
+  restore(...messages: AgentMessage[]): void {
+    this.messages.unshift(...messages);
+    this.restored += messages.length;
+    this.persisted += messages.length;
+  }
+
+  /** The results of the calls the run's approval answers ran or denied. */
+  addAnswered(results: ToolResult[]): void {
+    this.answered.push(...results);
+  }
+
+  /** The run stops for tool calls that wait for the user's approval. */
+  awaitApproval(requests: ToolApprovalRequest[]): void {
+    this.approvals = requests;
+    this.finishReason = "tool-approval";
+  }
+
+  /** The messages this run added (what was restored left out). */
+  get added(): AgentMessage[] {
+    return this.restored === 0 ? this.messages : this.messages.slice(this.restored);
   }
 
   /** Counts a model call (as soon as it answered, so a step cut short still counts). */
@@ -77,15 +109,16 @@ export class TurnLog {
 
   result(): AgentResult {
     const toolCalls: ToolCall[] = this.steps.flatMap((step) => step.toolCalls);
-    const toolResults: ToolResult[] = this.steps.flatMap((step) => step.toolResults);
+    const toolResults: ToolResult[] = [...this.answered, ...this.steps.flatMap((step) => step.toolResults)];
     return {
       text: this.text,
-      messages: this.messages,
+      messages: this.added,
       usage: this.usage,
       steps: this.steps,
       toolCalls,
       toolResults,
       finishReason: this.finishReason,
+      toolApprovals: this.approvals,
       sessionId: this.run.sessionId,
       runId: this.run.runId,
     };

@@ -1,5 +1,5 @@
 import type { UserMessage } from "../messages/agent-message";
-import type { AgentStreamPart } from "./agent-result";
+import type { AgentStreamPart, ToolApprovalResponse } from "./agent-result";
 import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
 import type { RunTrace } from "./telemetry/run-trace";
@@ -9,10 +9,12 @@ export interface TurnRun {
   readonly runId: string;
   readonly sessionId: string;
   readonly userId: string | undefined;
-  /** The user's message as given (validated): text or user parts. */
-  readonly input: UserMessage["content"];
-  /** Its text (`contentText`): the recall query. */
+  /** The user's message as given (validated): text or user parts; none when the run only answers approvals. */
+  readonly input: UserMessage["content"] | undefined;
+  /** Its text (`contentText`): the recall query ("" without input: nothing is recalled). */
   readonly inputText: string;
+  /** The user's answers to tool calls awaiting approval (validated; empty when none). */
+  readonly approvals: readonly ToolApprovalResponse[];
   readonly abortSignal: AbortSignal | undefined;
   /** Where this run's facts live, when memory tools are on. */
   readonly factScopeId: string | undefined;

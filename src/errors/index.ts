@@ -13,3 +13,5 @@ export { MemoryProviderError } from "./memory-provider-error";
 export { SummarizationError, type SummarizationFailure } from "./summarization-error";
 export { UnsupportedRuntimeError } from "./unsupported-runtime-error";
 export { TokenizerNotLoadedError } from "./tokenizer-not-loaded-error";
+export { ToolApprovalNotPendingError } from "./tool-approval-not-pending-error";
+export { ToolApprovalPendingError } from "./tool-approval-pending-error";

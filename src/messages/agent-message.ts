@@ -9,6 +9,21 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /**
+   * Set when the call needed the user's approval (its tool's `needsApproval`, docs/approvals.md):
+   * `id` is the approval id (the AI SDK's `approvalId`, what `useChat`'s `addToolApprovalResponse`
+   * sends back). A stored call with it and no tool message after it awaits the user's answer.
+   * `approved` and `reason` are set only on a call converted from a UI `approval-responded` part:
+   * the user's answer on its way to the server, never stored (the answer is stored as the tool message).
+   */
+  approval?: ToolCallApproval;
+}
+
+/** A tool call's approval: its id, and the user's answer while it travels from a UI. */
+export interface ToolCallApproval {
+  id: string;
+  approved?: boolean;
+  reason?: string;
 }
 
 export interface SystemMessage {
@@ -42,6 +57,11 @@ export interface ToolMessage {
   name: string;
   /** The result as text, or text and image parts (docs/messages.md). */
   content: string | ToolContentPart[];
+  /**
+   * The user's answer to a call that needed approval: approved (the content is what the tool
+   * returned) or denied (the content gives the model the user's reason, and the tool never ran).
+   */
+  approval?: { approved: boolean; reason?: string };
   timestamp?: number;
 }
 
@@ -57,10 +77,17 @@ export type StoredMessage = AgentMessage & { id: string; timestamp: number };
 const idSchema = z.string().min(1).max(512);
 const timestampSchema = z.number().finite().nonnegative();
 
+/** Longest reason a user may give with an approval answer, in characters. */
+export const MAX_APPROVAL_REASON_LENGTH = 10_000;
+const approvalReasonSchema = z.string().max(MAX_APPROVAL_REASON_LENGTH);
+
 export const toolCallSchema = z.object({
   id: z.string().min(1).max(512),
   name: z.string().min(1).max(256),
   arguments: z.record(z.string(), z.unknown()),
+  approval: z
+    .object({ id: idSchema, approved: z.boolean().optional(), reason: approvalReasonSchema.optional() })
+    .optional(),
 });
 
 export const agentMessageSchema = z.discriminatedUnion("role", [
@@ -89,6 +116,7 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
     toolCallId: z.string().min(1).max(512),
     name: z.string().min(1).max(256),
     content: contentSchema("tool"),
+    approval: z.object({ approved: z.boolean(), reason: approvalReasonSchema.optional() }).optional(),
     timestamp: timestampSchema.optional(),
   }),
 ]);
@@ -193,6 +221,7 @@ function parseCommonMessage(candidate: unknown): AgentMessage | undefined {
     const { toolCallId, name } = record;
     if (typeof toolCallId !== "string" || toolCallId.length < 1 || toolCallId.length > 512) return undefined;
     if (typeof name !== "string" || name.length < 1 || name.length > 256) return undefined;
+    if ("approval" in record) return undefined; // an approval answer: the schema parses it
     const message: Record<string, unknown> = {};
     if (id !== undefined) message.id = id;
     message.role = role;

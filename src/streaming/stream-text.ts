@@ -7,6 +7,7 @@ import type { MemoryStore } from "../stores/memory-store";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { LanguageModelUsage } from "../models/language-model";
+import { answeredApprovals } from "../ui/answered-approvals";
 import { combineSignals } from "./combine-signals";
 import {
   encodeUIMessageStream,
@@ -26,7 +27,12 @@ export interface StreamTextFinishEvent {
 }
 
 export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "systemPrompt"> {
-  /** The conversation as the client sent it, converted with `convertToModelMessages`. Its last message is the new user message. */
+  /**
+   * The conversation as the client sent it, converted with `convertToModelMessages`. Its last
+   * message is the new user message, or the assistant message with the user's answers to tool
+   * approvals (`approval-responded` parts, `useChat`'s `addToolApprovalResponse`): the stored turn
+   * then goes on with them (needs `memoryStore` and `sessionId`; docs/approvals.md).
+   */
   messages: AgentMessage[];
   /** The system prompt. */
   system?: string;
@@ -121,11 +127,20 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     ...(agentOptions.messageLimits === undefined ? {} : { limits: agentOptions.messageLimits }),
   });
   const last = messages.at(-1);
-  if (!last || last.role !== "user") {
+  // A useChat request that answers tool approvals ends with the assistant message carrying them (approval-responded).
+  const approvals = answeredApprovals(messages);
+  if (approvals.length === 0 && last?.role !== "user") {
     throw new InvalidArgumentError({
       argument: "messages",
       message:
-        "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)).",
+        "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)), or with the user's answers to tool approvals.",
+    });
+  }
+  if (approvals.length > 0 && (sessionId === undefined || !agentOptions.memoryStore)) {
+    throw new InvalidArgumentError({
+      argument: "sessionId",
+      message:
+        "Tool approvals continue the stored turn that asked for them: pass memoryStore and sessionId (the store keeps the pending calls; a client cannot answer calls it was never asked about).",
     });
   }
   const clientSystem = allowSystemMessages
@@ -147,7 +162,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
   const disconnect = new AbortController();
   const combined = abortSignal ? combineSignals([abortSignal, disconnect.signal]) : undefined;
   const runOptions = {
-    input: last.content,
+    ...(approvals.length > 0 ? { approvals } : { input: (last as Extract<AgentMessage, { role: "user" }>).content }),
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
     signal: combined?.signal ?? disconnect.signal,
@@ -198,12 +213,13 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       });
     },
     toUIMessageStream(streamOptions = {}) {
-      return toUIMessageChunks(stream.fullStream, streamOptions);
+      return toUIMessageChunks(stream.fullStream, { ...streamOptions, continues: approvals.length > 0 });
     },
     toUIMessageStreamResponse(responseOptions = {}) {
       const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
       const body = encodeUIMessageStream(
         toUIMessageChunks(stream.fullStream, {
+          continues: approvals.length > 0,
           ...(messageId ? { messageId } : {}),
           ...(mapError ? { onError: mapError } : {}),
         }),

@@ -16,6 +16,8 @@ export type UIMessageChunk =
   | { type: "tool-input-available"; toolCallId: string; toolName: string; input: unknown }
   | { type: "tool-output-available"; toolCallId: string; output: unknown }
   | { type: "tool-output-error"; toolCallId: string; errorText: string }
+  | { type: "tool-approval-request"; approvalId: string; toolCallId: string }
+  | { type: "tool-output-denied"; toolCallId: string }
   | { type: "finish-step" }
   | { type: "finish" }
   | { type: "abort" }
@@ -31,7 +33,10 @@ export const UI_MESSAGE_STREAM_HEADERS: Record<string, string> = {
 };
 
 export interface UIMessageStreamOptions {
-  /** Id of the assistant message the client creates. @default a random UUID */
+  /**
+   * Id of the assistant message the client creates. @default a random UUID; none when the request
+   * continues a turn that stopped for tool approvals, so `useChat` goes on with its last message
+   */
   messageId?: string;
   /**
    * Text of the `error` chunk sent to the browser. By default errors are masked ("An error
@@ -43,11 +48,14 @@ export interface UIMessageStreamOptions {
 /**
  * Maps an agent's stream parts to UI message stream chunks: text and reasoning blocks with ids,
  * tool inputs (`tool-input-start`, the input's JSON text as one `tool-input-delta`, then
- * `tool-input-available`) and outputs, step boundaries, and a final `finish`, `abort` or `error`.
+ * `tool-input-available`) and outputs, tool approval requests and denials (`tool-approval-request`,
+ * `tool-output-denied`), step boundaries, and a final `finish`, `abort` or `error`.
  */
 export async function* toUIMessageChunks(
   parts: AsyncIterable<AgentStreamPart>,
-  options: UIMessageStreamOptions = {},
+  options: UIMessageStreamOptions & {
+    /** The run continues the client's last assistant message (tool approvals). */ continues?: boolean;
+  } = {},
 ): AsyncGenerator<UIMessageChunk> {
   let open: { kind: "text" | "reasoning"; id: string } | undefined;
   let blockCount = 0;
@@ -63,7 +71,9 @@ export async function* toUIMessageChunks(
     yield { type: kind === "text" ? "text-start" : "reasoning-start", id: open.id };
     return open.id;
   };
-  yield { type: "start", messageId: options.messageId ?? globalThis.crypto.randomUUID() };
+  yield options.continues && options.messageId === undefined
+    ? { type: "start" }
+    : { type: "start", messageId: options.messageId ?? globalThis.crypto.randomUUID() };
   for await (const part of parts) {
     switch (part.type) {
       case "step-start":
@@ -99,7 +109,19 @@ export async function* toUIMessageChunks(
           input: part.toolCall.arguments,
         };
         break;
+      case "tool-approval-request":
+        yield* close();
+        yield {
+          type: "tool-approval-request",
+          approvalId: part.approval.approvalId,
+          toolCallId: part.approval.toolCallId,
+        };
+        break;
       case "tool-result":
+        if (part.denied) {
+          yield { type: "tool-output-denied", toolCallId: part.toolCallId };
+          break;
+        }
         yield part.isError
           ? { type: "tool-output-error", toolCallId: part.toolCallId, errorText: String(part.result) }
           : { type: "tool-output-available", toolCallId: part.toolCallId, output: toJsonValue(part.result) };

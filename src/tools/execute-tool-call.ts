@@ -64,7 +64,7 @@ export async function executeToolCall(
 }
 
 /** The tool's input schema applied to the model's arguments: zod's output, or the arguments a JSON Schema accepted. */
-function validateToolInput(toolValue: Tool, input: unknown): ToolInputValidation<unknown> {
+export function validateToolInput(toolValue: Tool, input: unknown): ToolInputValidation<unknown> {
   if (isJsonSchema(toolValue.parameters)) return toolValue.parameters.validate(input);
   const parsed = toolValue.parameters.safeParse(input);
   if (parsed.success) return { success: true, value: parsed.data };

@@ -35,7 +35,17 @@ export interface Tool<Parameters extends ToolParameters = ToolParameters, Result
   /** Schema of the input (zod, or `jsonSchema()`). Validated before `execute` runs. */
   parameters: Parameters;
   execute: (args: ToolInput<Parameters>, context: ToolExecutionContext) => Result | Promise<Result>;
+  /** Whether a call waits for the user's approval before it runs (docs/approvals.md). */
+  needsApproval?: ToolNeedsApproval<Parameters>;
 }
+
+/**
+ * `true`: every call of the tool waits for the user's approval; a function: decides per call from
+ * its validated input (a call whose input is invalid never runs, so it is never asked about).
+ */
+export type ToolNeedsApproval<Parameters extends ToolParameters = ToolParameters> =
+  | boolean
+  | ((args: ToolInput<Parameters>, context: ToolExecutionContext) => boolean | Promise<boolean>);
 
 export interface ToolOptions<Parameters extends ToolParameters, Result> {
   /** What the tool does, for the model. */
@@ -52,6 +62,14 @@ export interface ToolOptions<Parameters extends ToolParameters, Result> {
    * else as JSON). A thrown error goes back to the model as a tool result saying what failed.
    */
   execute: (args: ToolInput<Parameters>, context: ToolExecutionContext) => Result | Promise<Result>;
+  /**
+   * Human in the loop: a call waits for the user's approval before `execute` runs. The run then
+   * ends with `finishReason: "tool-approval"` and the request in `result.toolApprovals`; the next
+   * run with `approvals` (or a `useChat` approval response) runs it or gives the model the
+   * user's reason for denying it (docs/approvals.md). `true` for every call, or a function of the
+   * call's validated input. @default false
+   */
+  needsApproval?: ToolNeedsApproval<Parameters>;
 }
 
 /** Defines a tool with a zod input schema, or a JSON Schema wrapped by `jsonSchema()`. */
@@ -72,10 +90,20 @@ export function tool<Parameters extends ToolParameters, Result>(
   if (typeof options.execute !== "function") {
     throw new InvalidArgumentError({ argument: "execute", message: "tool() needs an `execute` function." });
   }
+  const needsApproval = options.needsApproval;
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
+    throw new InvalidArgumentError({
+      argument: "needsApproval",
+      value: needsApproval,
+      message:
+        "tool() takes needsApproval as true, false or a function (input, context) => boolean | Promise<boolean>.",
+    });
+  }
   return {
     ...(options.description === undefined ? {} : { description: options.description }),
     parameters,
     execute: options.execute,
+    ...(needsApproval === undefined || needsApproval === false ? {} : { needsApproval }),
   };
 }
 

@@ -15,7 +15,11 @@ import { convertToUIMessages } from "./convert-to-ui-messages";
  * - theirs puts tool calls in assistant content and results in tool messages (or, for
  *   provider-executed calls, in the assistant content); ours has `toolCalls` and `tool` messages.
  *   Both become "calls with their results" on the assistant message of their step;
- * - theirs keeps a call without a result (an approval in progress); ours never sends one;
+ * - an approval: theirs is a `tool-approval-request` part beside the call and a
+ *   `tool-approval-response` part in the tool message; ours is the call's `approval` (its id, and the
+ *   answer while the call has not run) and the tool message's `approval` (the answer). Both become
+ *   the call's `approval: { id, approved?, reason? }`; a call answered and not run (`approval-responded`)
+ *   is kept on both sides without a result;
  * - theirs gives every file part as a file part; ours gives `image/*` as an image part (no filename);
  * - tool outputs are text on our side: a text output as is, JSON as its text, an error as "Error: …";
  * - our text parts without provider options are one string, lines joined.
@@ -23,7 +27,17 @@ import { convertToUIMessages } from "./convert-to-ui-messages";
 
 type Normal =
   | { role: "system" | "user"; parts: unknown[] }
-  | { role: "assistant"; parts: unknown[]; calls: { id: string; name: string; input: unknown; result?: string }[] };
+  | {
+      role: "assistant";
+      parts: unknown[];
+      calls: {
+        id: string;
+        name: string;
+        input: unknown;
+        result?: string;
+        approval?: { id: string; approved?: boolean; reason?: string };
+      }[];
+    };
 
 const png =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -184,6 +198,76 @@ const corpus: Record<string, AiUIMessage[]> = {
       ],
     },
   ],
+  "approval responses on their way to the server: approved, denied with a reason, approved with one": [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "Mail the team and delete the drafts" }] },
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        { type: "text", text: "I need your go-ahead.", state: "done" },
+        {
+          type: "tool-send_mail",
+          toolCallId: "r1",
+          state: "approval-responded",
+          input: { to: "team@corp.com" },
+          approval: { id: "ap1", approved: true },
+        },
+        {
+          type: "tool-delete_drafts",
+          toolCallId: "r2",
+          state: "approval-responded",
+          input: {},
+          approval: { id: "ap2", approved: false, reason: "Keep my drafts" },
+        },
+        {
+          type: "dynamic-tool",
+          toolName: "archive",
+          toolCallId: "r3",
+          state: "approval-responded",
+          input: { folder: "old" },
+          approval: { id: "ap3", approved: true, reason: "fine, it is old" },
+        },
+      ],
+    },
+  ],
+  "a finished approval turn, then a denial with an empty reason": [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "Mail a@b.c" }] },
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        {
+          type: "tool-send_mail",
+          toolCallId: "m1",
+          state: "output-available",
+          input: { to: "a@b.c" },
+          output: { sent: true },
+          approval: { id: "ap1", approved: true, reason: "ok" },
+        },
+        { type: "step-start" },
+        { type: "text", text: "Sent.", state: "done" },
+      ],
+    },
+    { id: "u2", role: "user", parts: [{ type: "text", text: "Now mail b@c.d" }] },
+    {
+      id: "a2",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        {
+          type: "tool-send_mail",
+          toolCallId: "m2",
+          state: "output-denied",
+          input: { to: "b@c.d" },
+          approval: { id: "ap2", approved: false, reason: "" },
+        },
+        { type: "step-start" },
+        { type: "text", text: "Not sent.", state: "done" },
+      ],
+    },
+  ],
   "provider-executed web search": [
     { id: "u1", role: "user", parts: [{ type: "text", text: "News today?" }] },
     {
@@ -253,11 +337,24 @@ function joinTexts(parts: { type: string; text?: string; providerOptions?: unkno
 function normaliseTheirs(messages: ModelMessage[]): Normal[] {
   const output: Normal[] = [];
   const results = new Map<string, string>();
+  const approvalIds = new Map<string, string>();
+  const answers = new Map<string, { approved: boolean; reason?: string }>();
   for (const message of messages) {
     if (message.role === "tool" || message.role === "assistant")
-      for (const part of typeof message.content === "string" ? [] : message.content)
+      for (const part of typeof message.content === "string" ? [] : message.content) {
         if (part.type === "tool-result") results.set(part.toolCallId, outputText(part.output));
+        if (part.type === "tool-approval-request") approvalIds.set(part.toolCallId, part.approvalId);
+        if (part.type === "tool-approval-response")
+          answers.set(part.approvalId, {
+            approved: part.approved,
+            ...(part.reason === undefined ? {} : { reason: part.reason }),
+          });
+      }
   }
+  const approvalOf = (toolCallId: string) => {
+    const id = approvalIds.get(toolCallId);
+    return id === undefined ? {} : { approval: { id, ...answers.get(id) } };
+  };
   for (const message of clean(messages)) {
     if (message.role === "system") output.push({ role: "system", parts: [{ type: "text", text: message.content }] });
     else if (message.role === "user") {
@@ -276,8 +373,16 @@ function normaliseTheirs(messages: ModelMessage[]): Normal[] {
       const content =
         typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
       const calls = content.flatMap((part) =>
-        part.type === "tool-call" && results.has(part.toolCallId)
-          ? [{ id: part.toolCallId, name: part.toolName, input: part.input, result: results.get(part.toolCallId) }]
+        part.type === "tool-call" && (results.has(part.toolCallId) || approvalIds.has(part.toolCallId))
+          ? [
+              {
+                id: part.toolCallId,
+                name: part.toolName,
+                input: part.input,
+                result: results.get(part.toolCallId),
+                ...approvalOf(part.toolCallId),
+              },
+            ]
           : [],
       );
       const parts = joinTexts(content.filter((part) => part.type === "text" || part.type === "reasoning"));
@@ -289,12 +394,15 @@ function normaliseTheirs(messages: ModelMessage[]): Normal[] {
 
 function normaliseOurs(messages: AgentMessage[]): Normal[] {
   const results = new Map<string, string>();
+  const answers = new Map<string, { approved: boolean; reason?: string }>();
   for (const message of messages)
-    if (message.role === "tool")
+    if (message.role === "tool") {
       results.set(
         message.toolCallId,
         typeof message.content === "string" ? message.content : JSON.stringify(message.content),
       );
+      if (message.approval) answers.set(message.toolCallId, message.approval);
+    }
   const output: Normal[] = [];
   for (const message of clean(messages)) {
     const parts = joinTexts(
@@ -307,6 +415,7 @@ function normaliseOurs(messages: AgentMessage[]): Normal[] {
         name: call.name,
         input: call.arguments,
         result: results.get(call.id),
+        ...(call.approval ? { approval: { ...call.approval, ...answers.get(call.id) } } : {}),
       }));
       output.push({ role: "assistant", parts, calls });
     }
@@ -362,12 +471,15 @@ describe("convertToModelMessages side by side with the ai package's", () => {
     ).toThrow(InvalidMessageError);
   });
 
-  it("gives image, file and reasoning parts back through convertToUIMessages", () => {
+  it("gives image, file and reasoning parts and every approval state back through convertToUIMessages", () => {
     for (const name of [
       "image attachment",
       "PDF attachment and a remote image",
       "reasoning with a signature",
       "multi-step tool call",
+      "denials with and without a reason",
+      "approval responses on their way to the server: approved, denied with a reason, approved with one",
+      "a finished approval turn, then a denial with an empty reason",
     ]) {
       const messages = convertToModelMessages(corpus[name]);
       expect(convertToModelMessages(convertToUIMessages(messages))).toStrictEqual(messages);

@@ -1,5 +1,5 @@
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
-import type { AgentMessage, AssistantMessage, ToolMessage } from "../messages/agent-message";
+import type { AgentMessage, AssistantMessage, ToolCall, ToolMessage } from "../messages/agent-message";
 import type {
   AssistantContentPart,
   FilePart,
@@ -9,6 +9,7 @@ import type {
   UserContentPart,
 } from "../messages/content-parts";
 import { findToolPairingIssues } from "../messages/validate-tool-pairing";
+import { withoutAnsweredApprovals } from "./answered-approvals";
 import { guardUIPayload, type PayloadLimits } from "./guard-payload";
 import { Issue, readSegments, type Segment, type ToolSegment } from "./read-ui-parts";
 import type { UIMessage } from "./ui-message";
@@ -42,7 +43,8 @@ export function convertToModelMessages(
     }
   });
   if (issues.length > 0) throw new InvalidMessageError({ issues });
-  const pairing = findToolPairingIssues(output);
+  // Calls whose approval was just answered have no result yet, in the last step only (the server runs or denies them).
+  const pairing = findToolPairingIssues(withoutAnsweredApprovals(output));
   if (pairing.length > 0) {
     throw new InvalidMessageError({
       issues: pairing,
@@ -132,15 +134,24 @@ function buildAssistant(segments: Segment[]): AgentMessage[] {
   const flush = () => {
     if (content.length === 0 && tools.length === 0) return;
     const assistant: AssistantMessage = { role: "assistant", content: assistantContent(content) };
-    if (tools.length > 0)
-      assistant.toolCalls = tools.map((tool) => ({ id: tool.toolCallId, name: tool.toolName, arguments: tool.input }));
+    if (tools.length > 0) assistant.toolCalls = tools.map(toolCall);
     produced.push(assistant);
     for (const tool of tools) {
+      if (tool.content === undefined) continue; // an answered approval: the server runs or denies the call
+      const answer = tool.approval?.approved;
       produced.push({
         role: "tool",
         toolCallId: tool.toolCallId,
         name: tool.toolName,
         content: tool.content,
+        ...(answer === undefined
+          ? {}
+          : {
+              approval: {
+                approved: answer,
+                ...(tool.approval!.reason === undefined ? {} : { reason: tool.approval!.reason }),
+              },
+            }),
       } satisfies ToolMessage);
     }
     content = [];
@@ -160,6 +171,16 @@ function buildAssistant(segments: Segment[]): AgentMessage[] {
   }
   flush();
   return produced;
+}
+
+/**
+ * A tool segment's call. Its approval keeps the id; the user's answer stays on the call only while
+ * the call has not run (`approval-responded`): once it has, the answer is on its tool message.
+ */
+function toolCall(tool: ToolSegment): ToolCall {
+  const call: ToolCall = { id: tool.toolCallId, name: tool.toolName, arguments: tool.input };
+  if (tool.approval) call.approval = tool.content === undefined ? tool.approval : { id: tool.approval.id };
+  return call;
 }
 
 function readMetadata(message: Record<string, unknown>, count: number): { ids?: string[]; timestamps?: number[] } {

@@ -1,26 +1,28 @@
-import { parseAgentMessages, type AgentMessage, type ToolMessage } from "../messages/agent-message";
+import { parseAgentMessages, type AgentMessage, type ToolCall, type ToolMessage } from "../messages/agent-message";
 import type { ContentPart, MessageContent } from "../messages/content-parts";
 import { contentText } from "../messages/content-text";
 import { dataContentBase64, dataContentUrl } from "../messages/data-content";
 import { imageMediaType } from "../messages/image-info";
 import { noMessageLimits } from "../messages/message-limits";
+import { splitPendingApprovals } from "../messages/pending-approvals";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
-import type { UIMessageV5, UIMessagePart } from "./ui-message";
+import type { UIMessageV5, UIMessagePart, UIToolPart } from "./ui-message";
 
 /**
  * Converts stored agent messages into UI messages (AI SDK v5+ shape) so a page can show a
  * session's history. The assistant messages and tool results of one turn become one UI
  * assistant message with a `step-start` part per step and `tool-<name>` parts in state
- * `output-available`. Ids and timestamps go in `metadata.agentcore`, so
+ * `output-available` (a call that needed approval: `approval-requested`, `approval-responded` or
+ * `output-denied`, with its `approval`, as `useChat` keeps them). Ids and timestamps go in `metadata.agentcore`, so
  * `convertToModelMessages(convertToUIMessages(history))` gives the history back.
  */
 export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessageV5[] {
-  const history = repairToolPairing(
-    parseAgentMessages(messages, {
-      source: "convertToUIMessages input",
-      limits: noMessageLimits,
-    }),
-  ).messages;
+  // A step awaiting approval at the end is shown as it is (its calls `approval-requested`), not closed by the repair.
+  const split = splitPendingApprovals(
+    parseAgentMessages(messages, { source: "convertToUIMessages input", limits: noMessageLimits }),
+  );
+  const history = repairToolPairing(split.messages).messages;
+  if (split.step) history.push(split.step.assistant, ...split.step.results);
   const output: UIMessageV5[] = [];
   let current: { message: UIMessageV5; sources: AgentMessage[] } | undefined;
   const finish = () => {
@@ -52,19 +54,38 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
     }
     for (const call of message.toolCalls ?? []) {
       const result = results.get(call.id);
-      if (!result) continue;
-      current.sources.push(result);
-      parts.push({
-        type: `tool-${call.name}`,
-        toolCallId: call.id,
-        state: "output-available",
-        input: call.arguments,
-        output: toolOutput(result.content),
-      });
+      if (result) current.sources.push(result);
+      const part = toolPart(call, result);
+      if (part) parts.push(part);
     }
   }
   finish();
   return output;
+}
+
+/**
+ * A call as a `tool-<name>` part: `output-available` with its result; with an approval, the
+ * approval and its state as the AI SDK's `useChat` keeps them: `approval-requested` while it awaits
+ * the user, `approval-responded` once answered and not run, `output-denied` when denied.
+ */
+function toolPart(call: ToolCall, result: ToolMessage | undefined): UIToolPart | undefined {
+  const base = { type: `tool-${call.name}` as const, toolCallId: call.id, input: call.arguments };
+  if (!call.approval)
+    return result ? { ...base, state: "output-available", output: toolOutput(result.content) } : undefined;
+  if (!result) {
+    return call.approval.approved === undefined
+      ? { ...base, state: "approval-requested", approval: { id: call.approval.id } }
+      : { ...base, state: "approval-responded", approval: call.approval };
+  }
+  const answer = result.approval;
+  const approval = {
+    id: call.approval.id,
+    approved: answer?.approved ?? true,
+    ...(answer?.reason === undefined ? {} : { reason: answer.reason }),
+  };
+  return answer?.approved === false
+    ? { ...base, state: "output-denied", approval }
+    : { ...base, state: "output-available", output: toolOutput(result.content), approval };
 }
 
 /**

@@ -1,4 +1,6 @@
+import { MAX_APPROVAL_REASON_LENGTH, type ToolCallApproval } from "../messages/agent-message";
 import type { ProviderOptions } from "../messages/content-parts";
+import { deniedToolContent } from "../messages/denied-tool-content";
 import { messageIdIssue } from "../messages/message-ids";
 import { dataContentProblem } from "../messages/data-content";
 import { serializeToolResult } from "../messages/serialize-tool-result";
@@ -15,7 +17,10 @@ export type ToolSegment = {
   toolCallId: string;
   toolName: string;
   input: Record<string, unknown>;
-  content: ReturnType<typeof toolResultContent>;
+  /** The result the model reads; none for a call whose approval was answered but that has not run (`approval-responded`). */
+  content: ReturnType<typeof toolResultContent> | undefined;
+  /** The call's approval: its id and, once the user answered, the answer. */
+  approval?: ToolCallApproval;
   /** Run by the provider: the text after it in the same step is the same model turn. */
   providerExecuted?: true;
 };
@@ -130,7 +135,9 @@ function readProviderOptions(value: unknown, path: string): { providerOptions?: 
 /**
  * A tool part with an outcome: its call and the result the model reads. As the AI SDK does: an
  * `output-error` call's input is `input`, else `rawInput` (what the model sent that failed to
- * parse); a denial gives the model the user's reason. Calls without an outcome are never sent.
+ * parse); a denial gives the model the user's reason; an `approval-responded` call is kept with
+ * the user's answer and no result (the server runs or denies it). Calls without an outcome or an
+ * answer (`approval-requested` among them) are never sent.
  */
 function readToolPart(part: Record<string, unknown>, toolName: string, path: string): ToolSegment | undefined {
   const toolCallId = readToolCallId(part.toolCallId, `${path}.toolCallId`);
@@ -139,14 +146,18 @@ function readToolPart(part: Record<string, unknown>, toolName: string, path: str
   }
   let content: ToolSegment["content"];
   let input = part.input;
+  const approval = readApproval(part, path);
   if (part.state === "output-available") content = toolResultContent(part.output);
   else if (part.state === "output-error") {
     content = `Error: ${typeof part.errorText === "string" ? part.errorText : "the tool failed"}`;
     input = input ?? rawInputObject(part.rawInput);
-  } else if (part.state === "output-denied") {
-    const approval = part.approval as Record<string, unknown> | null | undefined;
-    const reason = approval !== null && typeof approval === "object" ? approval.reason : undefined;
-    content = `Error: ${typeof reason === "string" && reason.length > 0 ? reason : "Tool call execution denied."}`;
+  } else if (part.state === "output-denied") content = deniedToolContent(approval?.reason);
+  else if (part.state === "approval-responded") {
+    if (approval?.approved === undefined)
+      throw new Issue(
+        `${path}.approval.approved`,
+        "expected the user's answer (a boolean) in an approval-responded part",
+      );
   } else return undefined; // incomplete: never sent
   return {
     kind: "tool",
@@ -154,7 +165,33 @@ function readToolPart(part: Record<string, unknown>, toolName: string, path: str
     toolName,
     input: readInput(input, `${path}.input`),
     content,
+    ...(approval ? { approval } : {}),
     ...(part.providerExecuted === true ? { providerExecuted: true as const } : {}),
+  };
+}
+
+/** A tool part's `approval`: `{ id, approved?, reason? }`, each field checked (an `output-denied` part may lack it). */
+function readApproval(part: Record<string, unknown>, path: string): ToolCallApproval | undefined {
+  const value = part.approval;
+  if (value === undefined || value === null) {
+    if (part.state === "approval-responded")
+      throw new Issue(`${path}.approval`, "expected the approval and its answer");
+    return undefined;
+  }
+  if (typeof value !== "object" || Array.isArray(value)) throw new Issue(`${path}.approval`, "expected an object");
+  const { id, approved, reason } = value as Record<string, unknown>;
+  if (typeof id !== "string" || id.length === 0 || id.length > 512)
+    throw new Issue(`${path}.approval.id`, "expected a non-empty string of at most 512 characters");
+  const issue = messageIdIssue(id);
+  if (issue !== undefined) throw new Issue(`${path}.approval.id`, `the approval id ${issue}`);
+  if (approved !== undefined && typeof approved !== "boolean")
+    throw new Issue(`${path}.approval.approved`, "expected a boolean");
+  if (reason !== undefined && (typeof reason !== "string" || reason.length > MAX_APPROVAL_REASON_LENGTH))
+    throw new Issue(`${path}.approval.reason`, `expected a string of at most ${MAX_APPROVAL_REASON_LENGTH} characters`);
+  return {
+    id,
+    ...(approved === undefined ? {} : { approved }),
+    ...(reason === undefined ? {} : { reason: reason as string }),
   };
 }
 

@@ -36,7 +36,7 @@ export interface TracedResult {
 export interface TracedRun {
   readonly runId: string;
   readonly sessionId: string;
-  readonly input: UserMessage["content"];
+  readonly input: UserMessage["content"] | undefined;
   readonly inputText: string;
   readonly abortSignal: AbortSignal | undefined;
 }
@@ -95,7 +95,7 @@ export class RunTrace {
       parent,
     );
     const root = new TracedSpan(span, contextWithSpan(api, parent, span), api, () => {}, recordsErrorText(settings));
-    if (settings.recordInputs && root.recording)
+    if (settings.recordInputs && root.recording && run.input !== undefined)
       root.set({ "gen_ai.input.messages": genAIInputMessages([{ role: "user", content: run.input }]) });
     return new RunTrace(settings, tracer, api, config, run, root);
   }
