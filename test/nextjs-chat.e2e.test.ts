@@ -154,9 +154,7 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     await ensureFreshBuild();
     model = await startScriptedAnthropic();
     Object.assign(environment, { ANTHROPIC_BASE_URL: model.url });
-    const build = process.env.SKIP_NEXT_BUILD_TMP
-      ? { status: 0, stdout: "", stderr: "" }
-      : spawnSync(process.execPath, [next, "build", app], { cwd: root, env: environment, encoding: "utf8" });
+    const build = spawnSync(process.execPath, [next, "build", app], { cwd: root, env: environment, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
     if (redisAvailable) {
       bridge = await startUpstashRestBridge();
@@ -367,5 +365,59 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
     expect(await page.locator('li[data-role="user"] [data-part="text"]').allInnerTexts()).toEqual(["Hello right away"]);
     await context.close();
+  }, 300_000);
+
+  it("asks approval for book_table: an approved call runs and stays in the store, a denial's reason reaches the model", async () => {
+    const { page } = await openChat("/");
+    const ready = () => page.waitForSelector('#status[data-status="ready"]', { state: "attached", timeout: 30_000 });
+    const cards = page.locator('[data-tool="book_table"]');
+
+    // The run stops at the call: the card asks, with the call's input.
+    await page.fill("#prompt", "Book a table for 2 at 7pm");
+    await page.click("#send");
+    await cards.nth(0).locator("button.approve").waitFor({ state: "visible", timeout: 30_000 });
+    await ready();
+    expect(await cards.nth(0).getAttribute("data-state")).toBe("approval-requested");
+    expect(await cards.nth(0).locator('[data-fields="input"]').textContent()).toMatch(/guests\s*2\s*time\s*7pm/);
+    await cards.nth(0).locator("button.approve").click();
+    const answers = page.locator('li[data-role="assistant"]');
+    await expect
+      .poll(() => answerText(answers.nth(0)), { timeout: 30_000 })
+      .toMatch(/^Your table is booked: .*"reference":"T-2-7pm"/);
+    await ready();
+    expect(await cards.nth(0).getAttribute("data-state")).toBe("output-available");
+
+    // Denied with a reason: the model is told the user's reason, and says so.
+    await page.fill("#prompt", "Book a table for 6 at 11pm");
+    await page.click("#send");
+    await cards.nth(1).locator("button.deny").waitFor({ state: "visible", timeout: 30_000 });
+    await ready();
+    const requestsBefore = model!.requests.length;
+    await cards.nth(1).locator(".deny-reason").fill("Too late for me");
+    await cards.nth(1).locator("button.deny").click();
+    await expect
+      .poll(() => answerText(answers.nth(1)), { timeout: 30_000 })
+      .toBe("I did not book the table. Your reason: Too late for me");
+    await ready();
+    expect(await cards.nth(1).getAttribute("data-state")).toBe("output-denied");
+    const toolResults = model!.requests
+      .slice(requestsBefore)
+      .flatMap((request) => blocksOf(request.body.messages.at(-1)))
+      .filter((block) => block.type === "tool_result");
+    expect(toolResults).toHaveLength(1);
+    expect(JSON.stringify(toolResults[0]!.content)).toContain("Too late for me");
+
+    // A reload shows both calls as the store has them: the approved one with its output, the denied one with the reason.
+    await page.reload();
+    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+    expect(await cards.evaluateAll((found) => found.map((card) => card.getAttribute("data-state")))).toEqual([
+      "output-available",
+      "output-denied",
+    ]);
+    expect(await cards.nth(0).locator('[data-fields="output"]').textContent()).toMatch(/reference\s*T-2-7pm/);
+    expect(await cards.nth(1).locator(".tool-denied").textContent()).toBe("Denied: Too late for me");
+    expect(await answerText(answers.nth(1))).toBe("I did not book the table. Your reason: Too late for me");
+    mkdirSync(join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(root, "test-results", "nextjs-chat-approvals.png"), fullPage: true });
   }, 300_000);
 });

@@ -1,9 +1,14 @@
 "use client";
 
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, type FileUIPart, type UIMessage } from "ai";
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type FileUIPart,
+  type UIMessage,
+} from "ai";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { Attachment, MessagePart } from "./message-parts";
+import { Attachment, MessagePart, type ApprovalHandler } from "./message-parts";
 
 /** What the attach button takes: images and PDFs, which every provider adapter sends as such. */
 const ACCEPTED = "image/png,image/jpeg,image/gif,image/webp,application/pdf";
@@ -22,7 +27,11 @@ export function Chat({ api, title }: { api: string; title: string }) {
         }),
       }),
   );
-  const { messages, sendMessage, setMessages, status, error } = useChat({ transport });
+  const { messages, sendMessage, setMessages, status, error, addToolApprovalResponse } = useChat({
+    transport,
+    // Once every approval asked in the last answer is answered, send it: the run goes on.
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+  });
   const [input, setInput] = useState("");
   const [attachments, setAttachments] = useState<FileUIPart[]>([]);
   const [loaded, setLoaded] = useState(false);
@@ -47,6 +56,9 @@ export function Chat({ api, title }: { api: string; title: string }) {
   useEffect(() => {
     if (messages.length > 0) end.current?.scrollIntoView({ block: "end" });
   }, [messages]);
+
+  const answerApproval: ApprovalHandler = (id, approved, reason) =>
+    void addToolApprovalResponse({ id, approved, reason });
 
   const busy = status === "streaming" || status === "submitted";
   const canSend = loaded && !busy && (input.trim() !== "" || attachments.length > 0);
@@ -88,7 +100,10 @@ export function Chat({ api, title }: { api: string; title: string }) {
       <main className="conversation">
         {loaded && messages.length === 0 && (
           <div className="empty">
-            <p>Ask about the weather, tell me something to remember, or attach an image or a PDF.</p>
+            <p>
+              Ask about the weather, tell me something to remember, book a table (you approve it first), or attach an
+              image or a PDF.
+            </p>
           </div>
         )}
         <ol id="messages" data-loaded={loaded}>
@@ -101,7 +116,7 @@ export function Chat({ api, title }: { api: string; title: string }) {
                 <span className="sr-only">{message.role === "user" ? "You" : "Assistant"}: </span>
                 {message.parts.map((part, index) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: a message's parts never reorder
-                  <MessagePart key={index} part={part} />
+                  <MessagePart key={index} part={part} onApproval={answerApproval} />
                 ))}
               </div>
             </li>

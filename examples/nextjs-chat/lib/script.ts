@@ -1,7 +1,8 @@
 /**
  * What the offline model answers, as a pure function of the last message: it remembers what the
  * user asks it to remember (remember_fact), calls get_weather for weather questions, answers from
- * the facts in its system prompt, describes attachments, and thinks aloud first (a reasoning part)
+ * the facts in its system prompt, books a table (a tool that asks the user's approval first),
+ * describes attachments, and thinks aloud first (a reasoning part)
  * each time. `lib/model.ts` plays it as a `LanguageModel`; the e2e test plays it from a loopback
  * Anthropic server, so the same script runs through a real provider adapter. Imports nothing.
  */
@@ -29,6 +30,14 @@ export function scriptedAnswer(input: ScriptInput): ScriptAnswer {
   const { toolResult } = input;
   if (toolResult?.name === "remember_fact")
     return { reasoning: "The fact is saved; I confirm it briefly.", text: "Got it, I will remember that." };
+  if (toolResult?.name === "book_table")
+    // A denied call's result is the user's reason, as "Error: <reason>" (docs/approvals.md).
+    return toolResult.text.startsWith("Error: ")
+      ? {
+          reasoning: "The user denied the booking; I say so with their reason.",
+          text: `I did not book the table. Your reason: ${toolResult.text.slice("Error: ".length)}`,
+        }
+      : { reasoning: "The booking went through; I confirm it.", text: `Your table is booked: ${toolResult.text}` };
   if (toolResult)
     return {
       reasoning: `${toolResult.name} answered; I pass its result on.`,
@@ -60,6 +69,12 @@ export function scriptedAnswer(input: ScriptInput): ScriptAnswer {
     return {
       reasoning: `A weather question about ${weather[1]}: I call get_weather.`,
       toolCalls: [{ name: "get_weather", arguments: { city: weather[1]! } }],
+    };
+  const booking = /book a table for (\d+) at ([\w: ]+?)[.!]?$/i.exec(text);
+  if (booking)
+    return {
+      reasoning: `A booking for ${booking[1]} at ${booking[2]}: book_table asks the user first.`,
+      toolCalls: [{ name: "book_table", arguments: { guests: Number(booking[1]), time: booking[2]! } }],
     };
   const question = /what is my (.+?)\??$/i.exec(text);
   if (question) {
