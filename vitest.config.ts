@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^agentcore$/, replacement: source("./src/index.ts") },
       { find: /^agentcore\/testing$/, replacement: source("./src/testing/index.ts") },
       { find: /^agentcore\/mcp$/, replacement: source("./src/tools/mcp/index.ts") },
+      { find: /^agentcore\/semantic$/, replacement: source("./src/providers/semantic/index.ts") },
     ],
   },
   test: {

@@ -8,6 +8,7 @@ export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type {
+  AgentObjectResult,
   AgentResult,
   AgentStreamPart,
   RunFinishReason,
@@ -16,7 +17,8 @@ export type {
   ToolApprovalResponse,
   ToolResult,
 } from "./agent/agent-result";
-export { AgentStream } from "./agent/agent-stream";
+export { AgentStream, type DeepPartial } from "./agent/agent-stream";
+export type { InferOutput, OutputOptions, OutputSpec } from "./agent/output-spec";
 export type { AgentEventListener, AgentEventMap, AgentEventName } from "./agent/agent-events";
 
 // --- streaming ---
@@ -70,6 +72,7 @@ export type {
   LanguageModelResult,
   LanguageModelStreamPart,
   LanguageModelUsage,
+  ResponseFormat,
   ToolDefinition,
 } from "./models/language-model";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
@@ -198,6 +201,7 @@ export {
   InvalidMessageError,
   MemoryProviderError,
   MissingApiKeyError,
+  NoObjectGeneratedError,
   NoSuchProviderError,
   SessionBusyError,
   SessionLockLostError,
@@ -208,5 +212,6 @@ export {
   ToolApprovalPendingError,
   UnsupportedRuntimeError,
   type MessageIssue,
+  type NoObjectReason,
   type SummarizationFailure,
 } from "./errors";

@@ -3,6 +3,7 @@ import { SemanticMemoryProvider } from "../src/index";
 import { InMemorySemanticIndex, type InMemorySemanticIndexOptions } from "../src/providers/semantic/index";
 import { loadLocomo, normaliseEvidence, sessionTime, turnMessages } from "../bench/locomo";
 import { evaluate, KS } from "../bench/recall-eval";
+import { evaluateUserPath, GENERATED, withGenerated } from "../bench/recall-protocol";
 
 describe("LoCoMo evidence ids", () => {
   it("normalises the malformed ids the data holds", () => {
@@ -97,5 +98,29 @@ describe("pruned search on the LoCoMo slice", () => {
       }
     }
     expect(compared).toBe(3 * 495);
+  });
+});
+
+// Issue 33's user path: defaults, every turn a user message stamped with its session date.
+describe("recall on the user's path, with time", () => {
+  it("finds date → event evidence by time and keeps LoCoMo's questions (bench: generated 94.5 against 7.3 time off; LoCoMo's 80.5)", async () => {
+    const conversations = withGenerated(loadLocomo());
+    const r10 = KS.indexOf(10);
+    const at10 = (recall: { questions: number; sums: number[] }) => (100 * recall.sums[r10]!) / recall.questions;
+    const [on, off] = await Promise.all([
+      evaluateUserPath(conversations),
+      evaluateUserPath(conversations, { name: "time off", provider: { periodWeight: 0 } }),
+    ]);
+    expect(at10(on.perCategory.get(GENERATED)!)).toBeGreaterThan(90);
+    expect(at10(off.perCategory.get(GENERATED)!)).toBeLessThan(20);
+    const locomo = (evaluation: typeof on) => {
+      const recalls = [1, 2, 3, 4, 5].map((category) => evaluation.perCategory.get(category)!);
+      return at10({
+        questions: recalls.reduce((sum, recall) => sum + recall.questions, 0),
+        sums: KS.map((_, index) => recalls.reduce((sum, recall) => sum + recall.sums[index]!, 0)),
+      });
+    };
+    expect(locomo(on)).toBeGreaterThan(79.5);
+    expect(locomo(on)).toBeGreaterThanOrEqual(locomo(off) - 0.5);
   });
 });

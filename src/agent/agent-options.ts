@@ -1,4 +1,5 @@
 import type { ToolApprovalResponse } from "./agent-result";
+import type { OutputSpec } from "./output-spec";
 import type { UserContentPart } from "../messages/content-parts";
 import type { MessageLimits } from "../messages/message-limits";
 import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
@@ -122,4 +123,10 @@ export interface AgentRunOptions {
   userId?: string;
   /** Stops the model call, the tool loop and the run. */
   signal?: AbortSignal;
+  /**
+   * Structured output: the answer is an object of this zod schema, validated, in `result.object`
+   * (README, "Structured output"). Tools still run first; the object is the last step's answer,
+   * stored as the assistant message's content (its JSON).
+   */
+  output?: OutputSpec;
 }

@@ -64,7 +64,12 @@ export interface AgentResult {
   toolApprovals: ToolApprovalRequest[];
   sessionId: string;
   runId: string;
+  /** The validated object of a run with `output` (its type: `AgentObjectResult`). Absent otherwise. */
+  object?: unknown;
 }
+
+/** The result of a run with `output`: `object` is the answer, parsed and validated by the schema. */
+export type AgentObjectResult<Value> = Omit<AgentResult, "object"> & { object: Value };
 
 /** The parts of `agent.stream().fullStream`. */
 export type AgentStreamPart =
@@ -79,6 +84,11 @@ export type AgentStreamPart =
   | { type: "tool-call"; toolCall: ToolCall }
   | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError: boolean; denied?: true }
   | { type: "tool-approval-request"; approval: ToolApprovalRequest }
+  /**
+   * A run with `output`: the reply just streamed failed the schema (`issue`) and is asked for
+   * again (`attempt`: 1 for the first retry). What was streamed of it is not the answer.
+   */
+  | { type: "object-retry"; attempt: number; issue: string }
   | { type: "step-finish"; stepNumber: number; finishReason: FinishReason; usage: LanguageModelUsage }
   | { type: "finish"; finishReason: RunFinishReason; usage: LanguageModelUsage; text: string }
   | { type: "error"; error: unknown };

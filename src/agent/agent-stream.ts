@@ -1,12 +1,22 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
+import { parsePartialJson } from "./partial-json";
+
+/** An object while it streams: any property may be missing yet, at any depth. */
+export type DeepPartial<T> = T extends readonly (infer Item)[]
+  ? DeepPartial<Item>[]
+  : T extends object
+    ? { [Key in keyof T]?: DeepPartial<T[Key]> }
+    : T;
 
 /**
  * The streamed run returned by `agent.stream()`. The run starts at once and its parts are
  * buffered, so `textStream`, `fullStream`, `text` and `response` can each be read (and read more
  * than once) in any order.
  */
-export class AgentStream {
+export class AgentStream<Value = unknown> {
   private readonly buffer = new PartBuffer();
+  private objectPromise: Promise<Value> | undefined;
 
   /** The final result, once the run has finished. Rejects when the run fails or is aborted. */
   readonly response: Promise<AgentResult>;
@@ -34,6 +44,40 @@ export class AgentStream {
   /** Every part of the run: steps, text deltas, tool calls and results, the finish (or an `error` part). */
   get fullStream(): AsyncIterable<AgentStreamPart> {
     return { [Symbol.asyncIterator]: () => new PartReader(this.buffer, anyPart, true) };
+  }
+
+  /**
+   * A run with `output`: the object as it streams, parsed from the JSON so far (each value
+   * differs from the one before; it starts over at each step and at a retry). Not validated: the
+   * validated object is `object`. Throws the run's error at the end if it failed.
+   */
+  get partialObjectStream(): AsyncIterable<DeepPartial<Value>> {
+    return {
+      [Symbol.asyncIterator]: () =>
+        new PartReader(
+          this.buffer,
+          partialObjects() as (part: AgentStreamPart) => DeepPartial<Value> | undefined,
+          false,
+        ),
+    };
+  }
+
+  /**
+   * A run with `output`: the object, validated, once the run has finished and been stored.
+   * Rejects with the run's error (a `NoObjectGeneratedError` when no valid object came), or an
+   * `InvalidArgumentError` when the run had no `output`.
+   */
+  get object(): Promise<Value> {
+    this.objectPromise ??= this.response.then((result) => {
+      if (!("object" in result)) {
+        throw new InvalidArgumentError({
+          argument: "output",
+          message: "This stream has no object: give the run an `output` schema.",
+        });
+      }
+      return result.object as Value;
+    });
+    return this.objectPromise;
   }
 
   /** The text as it is generated, across all steps. Throws the run's error at the end if it failed. */
@@ -96,6 +140,27 @@ class PartBuffer {
 }
 
 const anyPart = (part: AgentStreamPart): AgentStreamPart => part;
+
+/** A reader's pick for `partialObjectStream`: the JSON text of the current model call, parsed when it changed. */
+function partialObjects(): (part: AgentStreamPart) => object | undefined {
+  let text = "";
+  let last: string | undefined;
+  return (part) => {
+    if (part.type === "step-start" || part.type === "object-retry") {
+      text = "";
+      last = undefined;
+      return undefined;
+    }
+    if (part.type !== "text-delta") return undefined;
+    text += part.delta;
+    const value = parsePartialJson(text);
+    if (value === null || typeof value !== "object") return undefined;
+    const key = JSON.stringify(value);
+    if (key === last) return undefined;
+    last = key;
+    return value;
+  };
+}
 const textOf = (part: AgentStreamPart): string | undefined => (part.type === "text-delta" ? part.delta : undefined);
 
 /**

@@ -9,7 +9,8 @@ import { validateSessionId } from "../messages/session-id";
 import { resolveAgentConfig, type AgentConfig, type InternalAgentOptions } from "./agent-config";
 import { AgentEventEmitter, type AgentEventListener, type AgentEventName } from "./agent-events";
 import type { AgentOptions, AgentRunOptions } from "./agent-options";
-import type { AgentResult, AgentStreamPart } from "./agent-result";
+import type { AgentObjectResult, AgentResult, AgentStreamPart } from "./agent-result";
+import { resolveOutput, type InferOutput, type OutputSpec } from "./output-spec";
 import { AgentStream } from "./agent-stream";
 import { newId } from "./new-id";
 import { RunNotifier } from "./run-notifier";
@@ -70,7 +71,14 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     this.queue = SessionQueue.for(this.memoryStore);
   }
 
-  /** Runs one turn and resolves with its result once the answer is complete and stored. */
+  /**
+   * Runs one turn and resolves with its result once the answer is complete and stored. With
+   * `output` (a zod object schema), `result.object` is the answer, validated and typed by it.
+   */
+  run<Output extends OutputSpec>(
+    input: AgentRunOptions & { output: Output },
+  ): Promise<AgentObjectResult<InferOutput<Output>>>;
+  run(input: string | AgentRunOptions): Promise<AgentResult>;
   async run(input: string | AgentRunOptions): Promise<AgentResult> {
     const generator = this.start(input, "generate");
     for (;;) {
@@ -79,7 +87,12 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     }
   }
 
-  /** Runs one turn, streaming the answer as it is generated. */
+  /**
+   * Runs one turn, streaming the answer as it is generated. With `output`, `partialObjectStream`
+   * gives the object as it streams and `object` the validated one.
+   */
+  stream<Output extends OutputSpec>(input: AgentRunOptions & { output: Output }): AgentStream<InferOutput<Output>>;
+  stream(input: string | AgentRunOptions): AgentStream;
   stream(input: string | AgentRunOptions): AgentStream {
     return new AgentStream((sink) => this.start(input, "stream", undefined, sink));
   }
@@ -195,6 +208,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
         : undefined,
       mode,
       history,
+      output: runOptions.output === undefined ? undefined : resolveOutput(runOptions.output),
       notifier: new RunNotifier(
         this.events,
         { sessionId, runId, ...(this.name === undefined ? {} : { agentName: this.name }) },

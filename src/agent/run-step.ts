@@ -4,7 +4,7 @@ import type { MemoryRecord } from "../providers/memory-provider";
 import type { Fact } from "../stores/memory-store";
 import type { AgentConfig } from "./agent-config";
 import type { AgentStreamPart, StepResult, ToolApprovalRequest } from "./agent-result";
-import { callModel } from "./call-model";
+import { callForObject } from "./call-for-object";
 import { renderFactsBlock } from "./facts-block";
 import { fitWindow } from "./fit-window";
 import { newId } from "./new-id";
@@ -63,9 +63,12 @@ export async function* runStep(
     tools: config.toolDefinitions,
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,
+    ...(run.output ? { responseFormat: run.output.responseFormat } : {}),
   };
-  const response = yield* callModel(config, run, call);
-  log.addCall(response.usage, response.finishReason);
+  const { response, usage, object } = yield* callForObject(config, run, call, log);
+  // The object is stored as its JSON: the assistant message of a structured answer.
+  const text = object ? object.json : response.text;
+  if (object) log.setObject(object.value);
   // Ids unique in what the model sees, so each result stays paired with its own call.
   // Calls whose tool needs the user's approval wait for it (marked with an approval id); the others run.
   const { calls: toolCalls, requests } = await markApprovals(
@@ -79,18 +82,18 @@ export async function* runStep(
     role: "assistant",
     // Reasoning first, exactly as received: a provider (Anthropic) takes it back only in that place.
     content: response.reasoning?.length
-      ? [...response.reasoning, ...(response.text === "" ? [] : [{ type: "text" as const, text: response.text }])]
-      : response.text,
+      ? [...response.reasoning, ...(text === "" ? [] : [{ type: "text" as const, text }])]
+      : text,
     ...(toolCalls.length ? { toolCalls } : {}),
     timestamp: Date.now(),
   };
   const step: StepResult = {
     stepNumber,
-    text: response.text,
+    text,
     toolCalls,
     toolResults: [],
     finishReason: response.finishReason,
-    usage: response.usage,
+    usage,
   };
 
   let toolMessages: AgentMessage[] = [];

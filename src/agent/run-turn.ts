@@ -1,4 +1,5 @@
 import { AbortError } from "../errors/abort-error";
+import { NoObjectGeneratedError } from "../errors/no-object-generated-error";
 import type { AgentConfig } from "./agent-config";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
 import { loadFacts } from "./load-facts";
@@ -80,6 +81,16 @@ export async function* runTurn(
       if (step.factsChanged) facts = await loadFacts(config, run);
       if (step.approvals.length > 0) log.awaitApproval(step.approvals);
       if (step.done) break;
+    }
+    if (run.output && !log.hasObject) {
+      throw new NoObjectGeneratedError({
+        reason: "max-steps",
+        text: "",
+        attempts: 0,
+        usage: log.totalUsage,
+        sessionId: run.sessionId,
+        message: `No object generated: the run reached maxSteps (${config.maxSteps}) while the model was still calling tools.`,
+      });
     }
 
     // persist the rest of the turn; remember

@@ -20,6 +20,8 @@ export class TurnLog {
   private approvals: ToolApprovalRequest[] = [];
   /** The results of the calls this run's approval answers ran or denied (before its first step). */
   private answered: ToolResult[] = [];
+  /** The run's object (a run with `output`), once a step answered with it. */
+  private object: { value: unknown } | undefined;
 
   constructor(
     /** Where `persist` appends: the store's turn; none when the history lives in a provider (`agent.memory()`), written after the run. */
@@ -61,6 +63,19 @@ export class TurnLog {
   addCall(usage: LanguageModelUsage, finishReason: FinishReason): void {
     this.usage = addUsage(this.usage, usage);
     this.finishReason = finishReason;
+  }
+
+  /** Token usage of every model call so far. */
+  get totalUsage(): LanguageModelUsage {
+    return this.usage;
+  }
+
+  setObject(value: unknown): void {
+    this.object = { value };
+  }
+
+  get hasObject(): boolean {
+    return this.object !== undefined;
   }
 
   addStep(step: StepResult): void {
@@ -121,6 +136,7 @@ export class TurnLog {
       toolApprovals: this.approvals,
       sessionId: this.run.sessionId,
       runId: this.run.runId,
+      ...(this.object ? { object: this.object.value } : {}),
     };
   }
 

@@ -3,6 +3,7 @@ import type { AgentStreamPart, ToolApprovalResponse } from "./agent-result";
 import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
 import type { RunTrace } from "./telemetry/run-trace";
+import type { ResolvedOutput } from "./output-spec";
 
 /** What one run is about (the agent's part is its frozen `AgentConfig`). */
 export interface TurnRun {
@@ -25,6 +26,8 @@ export interface TurnRun {
   readonly notifier: RunNotifier;
   /** The run's spans, when it is traced (the `telemetry` option); phases start theirs with `run.trace?.…`. */
   readonly trace?: RunTrace;
+  /** The object the run answers with (the `output` option), checked. */
+  readonly output?: ResolvedOutput | undefined;
   /** Stream mode: where text deltas go, straight to the stream's buffer (not yielded through the loop's generators). */
   readonly textSink?: ((part: AgentStreamPart) => void) | undefined;
 }

@@ -15,3 +15,4 @@ export { UnsupportedRuntimeError } from "./unsupported-runtime-error";
 export { TokenizerNotLoadedError } from "./tokenizer-not-loaded-error";
 export { ToolApprovalNotPendingError } from "./tool-approval-not-pending-error";
 export { ToolApprovalPendingError } from "./tool-approval-pending-error";
+export { NoObjectGeneratedError, type NoObjectReason, type NoObjectUsage } from "./no-object-generated-error";

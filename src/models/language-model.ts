@@ -24,6 +24,23 @@ export interface LanguageModelCall {
   temperature?: number;
   /** Retries of the provider SDK (the one retry layer). Provider default when omitted. */
   maxRetries?: number;
+  /**
+   * Ask for a JSON object of this schema as the answer (structured output; the AI SDK's
+   * `responseFormat`). The model may still call `tools` first; its answer without tool calls is
+   * the object, as JSON text in `text` (an adapter that gets it as a tool call, Anthropic, gives it
+   * back as text and no tool call).
+   */
+  responseFormat?: ResponseFormat;
+}
+
+/** The JSON answer a call asks for: `schema` is the JSON schema of an object. */
+export interface ResponseFormat {
+  type: "json";
+  /** JSON schema (draft 2020-12 subset) of the object, `type: "object"`. */
+  schema: Record<string, unknown>;
+  /** A name for the object (OpenAI's `json_schema.name`, Anthropic's output tool name). 1-64 of `a-zA-Z0-9_-`. */
+  name?: string;
+  description?: string;
 }
 
 export interface LanguageModelUsage {

@@ -54,7 +54,8 @@ export interface InMemorySemanticIndexOptions {
   /**
    * Most documents kept. Past it, adding evicts documents by `eviction`, so the index's memory
    * stays bounded: about 650 bytes of index a short chat turn (posting lists, typed columns,
-   * lookup maps), plus the document itself; about 1 KB together for a LoCoMo turn at 100,000.
+   * lookup maps), plus 20 bytes a time in the time lookup (its own and each it mentions), plus the
+   * document itself; about 1 KB together for a LoCoMo turn at 100,000.
    * `Infinity` keeps everything. @default 10000
    */
   maxDocuments?: number;

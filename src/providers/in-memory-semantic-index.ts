@@ -15,6 +15,7 @@ import { DocumentColumns } from "./document-columns";
 import { PostingLists, type PostingList } from "./posting-lists";
 import { SearchScratch } from "./search-scratch";
 import { SessionChains } from "./session-chains";
+import { TimeIndex } from "./time-index";
 import {
   resolveOptions,
   type InMemorySemanticIndexOptions,
@@ -57,6 +58,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private readonly columns = new DocumentColumns();
   /** Each session's order, linked through `columns`, and its documents by message id. */
   private readonly chains = new SessionChains(this.columns);
+  /** Each document's own time and the times it mentions, sorted, for reads with a time window. */
+  private readonly times = new TimeIndex();
   /** Speaker term → documents it speaks, so a query knows which of its terms name a speaker. */
   private readonly speakers = new Map<string, number>();
   private liveCount = 0;
@@ -96,7 +99,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
     // The scratch arrays (see `SearchScratch`): this method never awaits, so searches cannot interleave.
     const entries = this.entries;
     const scratch = this.scratch;
-    const passes = scratch.begin(entries, this.columns, filter);
+    // A time window: its documents found through the time index, marked for the filter.
+    const windowed =
+      filter.after === undefined && filter.before === undefined
+        ? undefined
+        : this.times.within(filter, entries.length, Infinity)!;
+    const passes = scratch.begin(entries, this.columns, filter, windowed?.marks);
     const lending =
       contextWeight > 0 && contextWindow > 0
         ? { weight: contextWeight, window: contextWindow, questionWeight }
@@ -145,7 +153,19 @@ export class InMemorySemanticIndex implements SemanticIndex {
         asksWhen(query),
       );
       if (first.terms.length === 0) return [];
-      const ranked = search(first.terms, first.mass, first.corpus, limit);
+      // A narrow time window: score only the documents in it (the same scores the search gives them).
+      const narrow = windowed && windowed.ordinals.length <= Math.max(256, this.liveCount >> 3);
+      const inside = narrow ? windowed.ordinals.sort((left, right) => left - right).filter(passes) : [];
+      const ranked = narrow
+        ? topK(
+            new Map(
+              scoreEach(first.terms, first.mass, first.corpus, inside, false, true)
+                .map((score, index) => [inside[index]!, score] as [number, number])
+                .filter(([, score]) => score > 0),
+            ),
+            limit,
+          )
+        : search(first.terms, first.mass, first.corpus, limit);
       const hits = ranked.map(([ordinal]) => ordinal);
       const expansion = followWeight > 0 ? followTerms(hits, entries, queryTerms, idf) : [];
       if (expansion.length === 0) return this.results(ranked);
@@ -221,15 +241,30 @@ export class InMemorySemanticIndex implements SemanticIndex {
 
   async list(filter: SemanticFilter): Promise<SemanticDocument[]> {
     const found: SemanticDocument[] = [];
-    for (const entry of this.entries) if (entry && matchesFilter(entry.document, filter)) found.push(entry.document);
+    for (const ordinal of this.inWindow(filter) ?? this.entries.keys()) {
+      const entry = this.entries[ordinal];
+      if (entry && matchesFilter(entry.document, filter)) found.push(entry.document);
+    }
     return found.sort((left, right) => left.createdAt - right.createdAt);
   }
 
   async delete(filter: SemanticFilter): Promise<void> {
-    this.entries.forEach((entry, ordinal) => {
+    for (const ordinal of this.inWindow(filter) ?? this.entries.keys()) {
+      const entry = this.entries[ordinal];
       if (entry && matchesFilter(entry.document, filter)) this.remove(ordinal);
-    });
+    }
     this.compactIfSparse();
+  }
+
+  /**
+   * The ordinals (dead ones included) of the documents whose time meets the filter's window, found
+   * through the time index; `undefined` without a window, or when the window holds more than an
+   * eighth of the documents (a scan is then as cheap).
+   */
+  private inWindow(filter: SemanticFilter): number[] | undefined {
+    if (filter.after === undefined && filter.before === undefined) return undefined;
+    const found = this.times.within(filter, this.entries.length, Math.max(256, this.liveCount >> 3));
+    return found?.ordinals.sort((left, right) => left - right);
   }
 
   private addOne(document: SemanticDocument): void {
@@ -271,6 +306,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
       entry.terms.push(list);
     }
     if (entry.speaker !== undefined) this.speakers.set(entry.speaker, (this.speakers.get(entry.speaker) ?? 0) + 1);
+    this.times.add(ordinal, document.createdAt, document.mentions);
     this.livePostings += counts.size;
     this.liveCount++;
     this.totalLength += terms.length;
@@ -291,6 +327,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
       userId: entry.document.userId,
       speaker: entry.speaker,
     });
+    this.times.remove(entry.document.mentions);
     this.livePostings -= entry.terms.length;
     this.deadPostings += entry.terms.length;
     this.liveCount--;
@@ -318,6 +355,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
    */
   private compactIfSparse(): void {
     if (this.entries.length > 1024 && this.entries.length > 2 * this.liveCount) this.renumber();
+    if (this.times.sparse) this.times.rebuild((ordinal) => (this.entries[ordinal] ? ordinal : NONE));
     if (this.deadPostings < 1024 || this.deadPostings < this.livePostings) return;
     this.postings.rebuild(
       (ordinal) => (this.entries[ordinal] ? ordinal : NONE),
@@ -337,6 +375,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     for (const [key, ordinal] of this.ordinalById) this.ordinalById.set(key, map(ordinal));
     this.chains.renumber(map);
     this.postings.rebuild(map, (ordinal) => this.entries[ordinal]!.length);
+    this.times.rebuild(map);
     this.columns.renumber(next, live.length);
     this.deadPostings = 0;
     this.entries = live;

@@ -331,7 +331,9 @@ export function everyScored(terms: readonly QueryTerm[], corpus: LexicalCorpus):
  * Final scores of the given documents (which pass the filter), as both searches score them, for
  * the few documents a follow-up query adds. With `searched`, a search of these terms has just
  * run and its own scores in the scratch arrays are reused (the same to the last bit); the other
- * own scores are looked up, and the scratch arrays are left as they are.
+ * own scores are looked up, and the scratch arrays are left as they are. With `keep` (for a first
+ * query, before any search; `ordinals` ascending), the own scores it computes are kept in the scratch arrays as a search
+ * keeps them, so scoring the documents of a time window costs a search of just those.
  */
 export function scoreEach(
   terms: readonly QueryTerm[],
@@ -339,13 +341,14 @@ export function scoreEach(
   corpus: LexicalCorpus,
   ordinals: readonly number[],
   searched: boolean,
+  keep = false,
 ): number[] {
   const { own, flags, lengths } = corpus;
   const frequencies = new Float64Array(terms.length);
   const looked = new Map<number, number>();
   const ownOf = (ordinal: number): number => {
-    if (searched && (flags[ordinal]! & KNOWN) !== 0) return own[ordinal]!;
-    let score = looked.get(ordinal);
+    if ((searched || keep) && (flags[ordinal]! & KNOWN) !== 0) return own[ordinal]!;
+    let score = keep ? undefined : looked.get(ordinal);
     if (score === undefined) {
       score = 0;
       if (corpus.passes(ordinal)) {
@@ -355,10 +358,28 @@ export function scoreEach(
           frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
         }
         score = ownScore(terms, frequencies, lengths[ordinal]!, queryMass, corpus);
+        if (keep) {
+          own[ordinal] = score;
+          flags[ordinal] = flags[ordinal]! | KNOWN;
+        }
       }
-      looked.set(ordinal, score);
+      if (!keep) looked.set(ordinal, score);
     }
     return score;
   };
+  if (keep) {
+    // Own scores of the ordinals in ascending order, each term's postings walked forward once.
+    const cursors = new Int32Array(terms.length);
+    for (const ordinal of ordinals) {
+      if ((flags[ordinal]! & KNOWN) !== 0 || !corpus.passes(ordinal)) continue;
+      for (let index = 0; index < terms.length; index++) {
+        const list = terms[index]!.list;
+        const position = (cursors[index] = seek(list, cursors[index]!, ordinal));
+        frequencies[index] = position < list.length && list[position] === ordinal ? list[position + 1]! : 0;
+      }
+      own[ordinal] = ownScore(terms, frequencies, lengths[ordinal]!, queryMass, corpus);
+      flags[ordinal] = flags[ordinal]! | KNOWN;
+    }
+  }
   return ordinals.map((ordinal) => finalScore(ordinal, corpus.columns, ownOf, corpus.lending, corpus.boost));
 }

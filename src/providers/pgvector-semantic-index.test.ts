@@ -117,6 +117,55 @@ describe("PgVectorSemanticIndex", () => {
     }
   });
 
+  it("answers a time window through an indexed range column, filled in on tables made before it", async () => {
+    const table = `memories_${++tables}`;
+    // The table as the previous version made it (no `times`), with a row mentioning 16 March 2022.
+    await database!.query(`CREATE EXTENSION IF NOT EXISTS vector`);
+    await database!.query(
+      `CREATE TABLE ${table} (position bigserial, id text PRIMARY KEY, session_id text NOT NULL, user_id text,
+         message_id text, agent_name text, tags text[] NOT NULL DEFAULT '{}', role text, content text NOT NULL,
+         created_at double precision NOT NULL, embedding vector, mentions double precision[], UNIQUE (session_id, message_id))`,
+    );
+    const [day16, day17] = [Date.UTC(2022, 2, 16), Date.UTC(2022, 2, 17)];
+    await database!.query(
+      `INSERT INTO ${table} (id, session_id, message_id, content, created_at, mentions) VALUES
+         ('old', 's', 'a', 'Yesterday I went bowling.', $1, $2), ('plain', 's', 'b', 'Hello.', $3, NULL)`,
+      [day17 + 3_600_000, [day16, day17], day17 + 7_200_000],
+    );
+    const migrated = new PgVectorSemanticIndex({ client, table });
+    expect((await migrated.list({ after: day16, before: day17 })).map((document) => document.id)).toEqual(["old"]);
+    expect((await migrated.list({ after: day17, before: day17 + 86_400_000 })).map((document) => document.id)).toEqual([
+      "old",
+      "plain",
+    ]);
+    await migrated.add([
+      {
+        id: "new",
+        content: "Last week was busy.",
+        sessionId: "s",
+        messageId: "c",
+        createdAt: day17 + 8 * 86_400_000,
+        mentions: [day16 - 2 * 86_400_000, day16 + 5 * 86_400_000],
+        tags: [],
+      },
+    ]);
+    expect((await migrated.list({ after: day16, before: day17 })).map((document) => document.id)).toEqual([
+      "old",
+      "new",
+    ]);
+    // The window is one overlap test on `times`, which its GiST index answers.
+    await database!.query("SET enable_seqscan = off");
+    try {
+      const plan = await database!.query<{ "QUERY PLAN": string }>(
+        `EXPLAIN SELECT id FROM ${table} m WHERE m.times && numrange($1::numeric, $2::numeric, '[)')`,
+        [String(day16), String(day17)],
+      );
+      expect(plan.rows.map((row) => row["QUERY PLAN"]).join("\n")).toContain(`${table}_times_idx`);
+    } finally {
+      await database!.query("SET enable_seqscan = on");
+    }
+  });
+
   it("rejects unsafe identifiers and reports SQL failures as MemoryProviderError", async () => {
     expect(() => new PgVectorSemanticIndex({ client, table: "x; DROP TABLE y" })).toThrow(/identifier/);
     const broken = new PgVectorSemanticIndex({

@@ -52,4 +52,25 @@ describe("SemanticMemoryProvider and time", () => {
       argument: "before",
     });
   });
+
+  it("fills a read from the whole scope when the period's memories cannot, and only then", async () => {
+    const provider = new SemanticMemoryProvider();
+    await provider.write(DATED_CHAT, { sessionId: "s" });
+    const searched: string[] = [];
+    const index = (provider as unknown as { index: { searchText: (...args: unknown[]) => Promise<unknown> } }).index;
+    const searchText = index.searchText.bind(index);
+    index.searchText = (query, filter, limit) => {
+      searched.push((filter as { after?: number }).after === undefined ? "scope" : "period");
+      return searchText(query, filter, limit);
+    };
+    // 18 March holds two memories: a read of 2 is filled by the period, a read of 4 is not.
+    const query = "What did Melanie paint on March 18, 2022?";
+    const two = await provider.read({ sessionId: "s", query, limit: 2 });
+    expect(two.map((record) => record.messageId)).toEqual(["e", "f"]);
+    expect(searched).toEqual(["period"]);
+    searched.length = 0;
+    const four = await provider.read({ sessionId: "s", query, limit: 4 });
+    expect(four.map((record) => record.messageId).slice(0, 3)).toEqual(["e", "f", "b"]);
+    expect(searched).toEqual(["period", "scope"]);
+  });
 });

@@ -18,11 +18,13 @@ export class SearchScratch {
   /**
    * Readies the arrays for a search of `entries` (holes are dead documents) and returns its
    * filter: whether the document at an ordinal is live and passes `filter`, checked once a search.
+   * `window`, when given, marks (1) the ordinals whose time meets the filter's `after`/`before`.
    */
   begin(
     entries: readonly ({ document: SemanticDocument } | undefined)[],
     columns: DocumentColumns,
     filter: SemanticFilter,
+    window?: Uint8Array,
   ): (ordinal: number) => boolean {
     const size = entries.length;
     if (this.own.length < size) {
@@ -39,16 +41,19 @@ export class SearchScratch {
     const { sessions, users } = columns;
     const session = columns.codeOf(filter.sessionId);
     const user = columns.codeOf(filter.userId);
-    // Tags and a time window need the document itself.
-    const byTags = (filter.tags?.length ?? 0) > 0 || filter.after !== undefined || filter.before !== undefined;
+    // Tags need the document itself, and so does a time window unless `window` marks the ordinals in it.
+    const byDocument =
+      (filter.tags?.length ?? 0) > 0 || (!window && (filter.after !== undefined || filter.before !== undefined));
+    const documentFilter = window ? { tags: filter.tags } : filter;
     return (ordinal: number) => {
       if (seen[ordinal] === 0) {
         const entry = entries[ordinal];
         const inScope =
           entry !== undefined &&
           (session === ANY || sessions[ordinal] === session) &&
-          (user === ANY || users[ordinal] === user);
-        seen[ordinal] = inScope && (!byTags || matchesFilter(entry.document, filter)) ? 1 : 2;
+          (user === ANY || users[ordinal] === user) &&
+          (!window || window[ordinal] === 1);
+        seen[ordinal] = inScope && (!byDocument || matchesFilter(entry.document, documentFilter)) ? 1 : 2;
         checked.push(ordinal);
       }
       return seen[ordinal] === 1;

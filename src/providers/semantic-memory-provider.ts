@@ -80,8 +80,9 @@ const RRF_K = 60;
 /** Share of `periodWeight` a memory written in the period gets (one mentioning a time in it gets all). */
 const OWN_TIME_SHARE = 0.5;
 /**
- * Longest period whose memories all join the hits (a season). A longer one ("in 2022") would list
- * most of a long history on every read: it re-ranks the hits only.
+ * Longest period whose memories all join the hits (a season), found by the index's time lookup.
+ * In a longer one ("in 2022") only its best memories by text do, so a read never lists most of a
+ * long history.
  */
 const LISTED_PERIOD = 92 * 86_400_000;
 
@@ -233,47 +234,59 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
     abortSignal?: AbortSignal,
   ): Promise<ScoredDocument[]> {
     const period = this.periodWeight > 0 ? queryPeriod(query, this.now()) : undefined;
-    if (period) {
-      // The period's memories join the hits: read the scope narrowed to it, and hits deep enough to re-rank.
-      const window = {
-        ...filter,
-        after: Math.max(period.start, filter.after ?? -Infinity),
-        before: Math.min(period.end, filter.before ?? Infinity),
-      };
-      const [hits, timed] = await Promise.all([
-        // The date's words match by time, not by text ("three days ago" is no reason to rank "three years" first).
-        this.rankByText(/\p{L}/u.test(period.rest) ? period.rest : query, filter, Math.max(limit * 4, 50), abortSignal),
-        window.after < window.before && period.end - period.start <= LISTED_PERIOD
-          ? this.index.list(window)
-          : Promise.resolve([]),
-      ]);
-      return rankByPeriod(
-        hits,
-        timed,
-        { start: period.start, end: period.end },
-        this.periodWeight,
-        OWN_TIME_SHARE,
-        limit,
-      );
+    if (!period) return this.rankByText(query, filter, limit, this.embed(query, abortSignal));
+    // The date's words match by time, not by text ("three days ago" is no reason to rank "three years" first).
+    const text = /\p{L}/u.test(period.rest) ? period.rest : query;
+    const embedding = this.embed(text, abortSignal);
+    embedding?.catch(() => undefined); // awaited below; unobserved only if a search fails first
+    const window = {
+      ...filter,
+      after: Math.max(period.start, filter.after ?? -Infinity),
+      before: Math.min(period.end, filter.before ?? Infinity),
+    };
+    const open = window.after < window.before;
+    // The period's best hits and, when it is short, its memories that share no word with the query,
+    // both found by the index through its time lookup (not a scan).
+    const [inPeriod, timed] = await Promise.all([
+      open ? this.rankByText(text, window, Math.max(limit * 4, 50), embedding) : [],
+      open && period.end - period.start <= LISTED_PERIOD ? this.index.list(window) : [],
+    ]);
+    // When they cannot fill the read, the best hits of the whole scope join them.
+    const found = new Set([...inPeriod.map((hit) => hit.document.id), ...timed.map((document) => document.id)]);
+    const hits = found.size < limit ? await this.rankByText(text, filter, limit, embedding) : [];
+    const merged = new Map<string, ScoredDocument>();
+    for (const hit of [...inPeriod, ...hits]) {
+      const known = merged.get(hit.document.id);
+      if (!known || known.score < hit.score) merged.set(hit.document.id, hit);
     }
-    return this.rankByText(query, filter, limit, abortSignal);
+    return rankByPeriod(
+      [...merged.values()].sort((left, right) => right.score - left.score),
+      timed,
+      { start: period.start, end: period.end },
+      this.periodWeight,
+      OWN_TIME_SHARE,
+      limit,
+    );
+  }
+
+  /** The query's embedding, when reads rank by vectors. */
+  private embed(query: string, abortSignal?: AbortSignal): Promise<number[]> | undefined {
+    if (this.ranking === "lexical") return undefined;
+    return embedAll(this.embedder!, [query], abortSignal).then(([embedding]) => embedding!);
   }
 
   private async rankByText(
     query: string,
     filter: SemanticFilter,
     limit: number,
-    abortSignal?: AbortSignal,
+    embedding: Promise<number[]> | undefined,
   ): Promise<ScoredDocument[]> {
     const fused = this.ranking === "hybrid";
     const depth = fused ? Math.max(limit * 4, 50) : limit;
     const lexical = this.ranking !== "vector" ? this.index.searchText!(query, filter, depth) : Promise.resolve([]);
-    const vector =
-      this.ranking !== "lexical"
-        ? embedAll(this.embedder!, [query], abortSignal).then(([embedding]) =>
-            this.index.searchVector!(embedding!, filter, depth),
-          )
-        : Promise.resolve([]);
+    const vector = embedding
+      ? embedding.then((vector) => this.index.searchVector!(vector, filter, depth))
+      : Promise.resolve([]);
     const [lexicalHits, vectorHits] = await Promise.all([lexical, vector]);
     if (!fused) return this.ranking === "lexical" ? lexicalHits : vectorHits;
     const fusedScores = new Map<string, ScoredDocument>();

@@ -136,6 +136,9 @@ describe("queryPeriod and mentionedTimes", () => {
       end: Date.UTC(2022, 0, 1),
       rest: "What did I do ?",
     });
+    // A full date anchors the relative ones: the weekend before Monday 10 April 2023, not before now.
+    const anchored = queryPeriod("What did Maria do last weekend before April 10, 2023?", THURSDAY)!;
+    expect([anchored.start, anchored.end]).toEqual([Date.UTC(2023, 3, 8), Date.UTC(2023, 3, 11)]);
     expect(queryPeriod("How long has he had his turtles?", THURSDAY)).toBeUndefined();
   });
 

@@ -296,10 +296,21 @@ function found(text: string, reference: number, durations: boolean): { at: numbe
 /**
  * The period a query asks about: the smallest span holding every date and period it names, and
  * the query without them (`rest`, what to match by words), or undefined when it names none.
+ * Relative expressions resolve against `now`, or against the earliest date the query gives in full.
  */
 export function queryPeriod(query: string, now: number): (TimeSpan & { rest: string }) | undefined {
-  const spans = found(query, now, false);
+  let spans = found(query, now, false);
   if (spans.length === 0) return undefined;
+  // A date given in full anchors the query's relative ones: "last weekend before April 10, 2023" is
+  // the weekend before that date, not before now. Full dates resolve the same from any reference.
+  if (spans.length > 1) {
+    const elsewhere = found(query, now - 40 * 365 * DAY, false);
+    const full = spans.filter(({ at, span }) =>
+      elsewhere.some((other) => other.at === at && other.span.start === span.start && other.span.end === span.end),
+    );
+    if (full.length > 0 && full.length < spans.length)
+      spans = found(query, Math.min(...full.map(({ span }) => span.start)), false);
+  }
   let rest = "";
   let from = 0;
   for (const { at, to } of spans) {

@@ -1,7 +1,8 @@
 import { Agent, streamOnHistory } from "../agent/agent";
 import type { AgentOptions } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
-import type { AgentStream } from "../agent/agent-stream";
+import type { AgentStream, DeepPartial } from "../agent/agent-stream";
+import type { InferOutput, OutputSpec } from "../agent/output-spec";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { MemoryStore } from "../stores/memory-store";
 import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
@@ -54,6 +55,11 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
   abortSignal?: AbortSignal;
   /** Lets client-sent system messages reach the model. They are dropped otherwise. @default false */
   allowSystemMessages?: boolean;
+  /**
+   * Structured output (README, "Structured output"): the answer is an object of this zod schema;
+   * `partialObjectStream` streams it, `object` resolves with it validated.
+   */
+  output?: OutputSpec;
   /** Called once the run has finished and been stored. Its errors are logged, never thrown. */
   onFinish?: (event: StreamTextFinishEvent) => void | Promise<void>;
   /** Called when the run fails. */
@@ -71,9 +77,13 @@ export interface StreamResponseOptions {
   onClientDisconnect?: "finish" | "abort";
 }
 
-export interface StreamTextResult {
+export interface StreamTextResult<Value = unknown> {
   /** The text as it is generated. */
   readonly textStream: AsyncIterable<string>;
+  /** With `output`: the object as it streams (not validated yet). */
+  readonly partialObjectStream: AsyncIterable<DeepPartial<Value>>;
+  /** With `output`: the validated object, once the run is stored (a `NoObjectGeneratedError` when none came). */
+  readonly object: Promise<Value>;
   /** Every part: steps, text deltas, tool calls and results, finish or error. */
   readonly fullStream: AsyncIterable<AgentStreamPart>;
   /** The final text. */
@@ -100,6 +110,9 @@ export interface StreamTextResult {
  * answer is there on reload (`onClientDisconnect: "abort"` on the response stops it instead).
  * Pass `abortSignal` to stop it.
  */
+export function streamText<Output extends OutputSpec>(
+  options: StreamTextOptions & { output: Output },
+): StreamTextResult<InferOutput<Output>>;
 /**
  * @deprecated Without `sessionId` a `memoryStore` is not the conversation's source of truth: the
  * model sees only the client's `messages` and each request's turn goes to a session of its own.
@@ -120,6 +133,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     allowSystemMessages,
     onFinish,
     onError,
+    output,
     ...agentOptions
   } = options;
   const messages = parseAgentMessages(clientMessages, {
@@ -166,6 +180,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
     signal: combined?.signal ?? disconnect.signal,
+    ...(output === undefined ? {} : { output }),
   };
   const stream: AgentStream = history ? agent[streamOnHistory](runOptions, history) : agent.stream(runOptions);
   const onCancel = (options: StreamResponseOptions) => () => {
@@ -187,6 +202,12 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
 
   return {
     textStream: stream.textStream,
+    get partialObjectStream() {
+      return stream.partialObjectStream;
+    },
+    get object() {
+      return stream.object;
+    },
     fullStream: stream.fullStream,
     text: stream.text,
     response: stream.response,

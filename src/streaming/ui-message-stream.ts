@@ -126,6 +126,10 @@ export async function* toUIMessageChunks(
           ? { type: "tool-output-error", toolCallId: part.toolCallId, errorText: String(part.result) }
           : { type: "tool-output-available", toolCallId: part.toolCallId, output: toJsonValue(part.result) };
         break;
+      case "object-retry":
+        // What streamed of the failed reply stays its own text part; the retried reply starts a new one.
+        yield* close();
+        break;
       case "step-finish":
         yield* close();
         yield { type: "finish-step" };

@@ -11,6 +11,8 @@ import type {
 /** One scripted answer of a `MockLanguageModel`. */
 export interface MockResponse {
   text?: string;
+  /** A structured answer (a run with `output`): sent as its JSON text, instead of `text`. */
+  object?: unknown;
   toolCalls?: { id?: string; name: string; arguments: object }[];
   usage?: { inputTokens: number; outputTokens: number };
   finishReason?: FinishReason;
@@ -25,6 +27,8 @@ export interface MockCall {
   tools: { name: string; description?: string; parameters: object }[];
   /** Whether the call came through `doStream`. */
   stream: boolean;
+  /** The JSON answer asked for (a run with `output`): its schema, name and description. */
+  responseFormat?: LanguageModelCall["responseFormat"];
 }
 
 export interface MockLanguageModelOptions {
@@ -101,6 +105,7 @@ export class MockLanguageModel implements LanguageModel {
       messages: structuredClone(call.messages),
       tools: structuredClone(call.tools),
       stream,
+      ...(call.responseFormat ? { responseFormat: structuredClone(call.responseFormat) } : {}),
     };
     const index = this.calls.length;
     this.calls.push(recorded);
@@ -127,7 +132,7 @@ export class MockLanguageModel implements LanguageModel {
       name: toolCall.name,
       arguments: cloneArguments(toolCall.arguments as Record<string, unknown>),
     }));
-    const text = response.text ?? "";
+    const text = response.object !== undefined ? JSON.stringify(response.object) : (response.text ?? "");
     const inputTokens = response.usage?.inputTokens ?? 0;
     const outputTokens = response.usage?.outputTokens ?? 0;
     return {

@@ -156,6 +156,8 @@ export class RunTrace {
         ...serverAttributes(model.baseURL),
         "gen_ai.request.temperature": call.temperature,
         "gen_ai.request.max_tokens": call.maxOutputTokens,
+        // Structured output (the run's `output`): the semantic conventions' requested output type.
+        "gen_ai.output.type": call.responseFormat ? "json" : undefined,
         "agentcore.step": ++this.steps,
       },
       KIND_CLIENT,

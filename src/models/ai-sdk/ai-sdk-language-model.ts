@@ -1,6 +1,6 @@
 import type { LanguageModel, LanguageModelCall, LanguageModelResult, LanguageModelStreamPart } from "../language-model";
 import { convertAISDKGenerateResult } from "./ai-sdk-result";
-import type { AISDKCallOptions, AISDKLanguageModel, AISDKProviderOptions } from "./ai-sdk-types";
+import type { AISDKCallOptions, AISDKJSONSchema, AISDKLanguageModel, AISDKProviderOptions } from "./ai-sdk-types";
 import { convertAISDKError } from "./convert-ai-sdk-error";
 import { convertAISDKStream } from "./convert-ai-sdk-stream";
 import { convertToAISDKPrompt, convertToAISDKTools } from "./convert-to-ai-sdk-prompt";
@@ -67,6 +67,18 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
       ...(tools ? { tools, toolChoice: { type: "auto" as const } } : {}),
       ...(call.maxOutputTokens === undefined ? {} : { maxOutputTokens: call.maxOutputTokens }),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
+      ...(call.responseFormat
+        ? {
+            responseFormat: {
+              type: "json" as const,
+              schema: call.responseFormat.schema as AISDKJSONSchema,
+              ...(call.responseFormat.name === undefined ? {} : { name: call.responseFormat.name }),
+              ...(call.responseFormat.description === undefined
+                ? {}
+                : { description: call.responseFormat.description }),
+            },
+          }
+        : {}),
       ...(call.abortSignal ? { abortSignal: call.abortSignal } : {}),
       ...(this.settings.headers ? { headers: { ...this.settings.headers } } : {}),
       ...(this.settings.providerOptions ? { providerOptions: this.settings.providerOptions } : {}),

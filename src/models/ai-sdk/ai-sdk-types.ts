@@ -56,6 +56,8 @@ export interface AISDKCallOptions {
   temperature?: number;
   tools?: { type: "function"; name: string; description?: string; inputSchema: AISDKJSONSchema }[];
   toolChoice?: { type: "auto" };
+  /** Structured output: the provider's own JSON mode (OpenAI's `json_schema`, Anthropic's JSON tool, ...). */
+  responseFormat?: { type: "json"; schema?: AISDKJSONSchema; name?: string; description?: string };
   abortSignal?: AbortSignal;
   headers?: Record<string, string | undefined>;
   providerOptions?: AISDKProviderOptions;

@@ -7,6 +7,7 @@ import { toAPICallError } from "../to-api-call-error";
 import { AnthropicStreamParts, convertAnthropicUsage, mapAnthropicStopReason } from "./anthropic-stream-parts";
 import { defaultAnthropicMaxTokens } from "./anthropic-model-ids";
 import { reasoningPartOf } from "./anthropic-content-blocks";
+import { anthropicOutputTool } from "./anthropic-output-tool";
 import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
 
 /** How a Messages API model reaches Anthropic. Made by `createAnthropic`. */
@@ -49,10 +50,13 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
     let text = "";
     const toolCalls: ToolCall[] = [];
     const reasoning: ReasoningPart[] = [];
+    const output = anthropicOutputTool(call);
+    let object: string | undefined;
     for (const block of response.content ?? []) {
       const thought = reasoningPartOf(block);
       if (thought) reasoning.push(thought);
       else if (block.type === "text") text += block.text;
+      else if (block.type === "tool_use" && block.name === output?.name) object ??= JSON.stringify(block.input ?? {});
       else if (block.type === "tool_use") {
         const input = block.input;
         toolCalls.push({
@@ -65,11 +69,16 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
         });
       }
     }
+    // With an output tool, the answer is its input (text beside it is not the object).
+    if (output) text = object ?? "";
     return {
       text,
       toolCalls,
       ...(reasoning.length ? { reasoning } : {}),
-      finishReason: mapAnthropicStopReason(response.stop_reason, toolCalls.length > 0),
+      finishReason:
+        object !== undefined && toolCalls.length === 0
+          ? "stop"
+          : mapAnthropicStopReason(response.stop_reason, toolCalls.length > 0),
       usage: convertAnthropicUsage(response.usage),
       response: { ...(response.id ? { id: response.id } : {}), ...(response.model ? { modelId: response.model } : {}) },
     };
@@ -89,7 +98,7 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
   }
 
   private streamParts(call: LanguageModelCall): AsyncIterator<LanguageModelStreamPart> {
-    const parts = new AnthropicStreamParts();
+    const parts = new AnthropicStreamParts(anthropicOutputTool(call)?.name);
     let headers: Headers | undefined;
     return readEventStream({
       open: async () => {
@@ -114,13 +123,15 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
   private requestBody(call: LanguageModelCall): MessageCreateParams {
     const { system, messages } = convertToAnthropicMessages(call.system, call.messages);
     const tools = convertToAnthropicTools(call.tools);
+    const output = anthropicOutputTool(call);
     const maxTokens = call.maxOutputTokens ?? (this.config.defaultMaxTokens ?? defaultAnthropicMaxTokens)(this.modelId);
     return {
       model: this.modelId,
       max_tokens: maxTokens,
       ...(system === undefined ? {} : { system }),
       messages,
-      ...(tools ? { tools } : {}),
+      ...(tools || output ? { tools: [...(tools ?? []), ...(output ? [output.tool] : [])] } : {}),
+      ...(output ? { tool_choice: output.toolChoice } : {}),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
     };
   }

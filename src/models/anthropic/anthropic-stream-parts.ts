@@ -23,6 +23,13 @@ export class AnthropicStreamParts extends StreamPartQueue {
   private usage: Partial<Anthropic.Messages.Usage> = {};
   private responseId: string | undefined;
   private responseModel: string | undefined;
+  /** The block of the output tool (structured output), whose input streams as the answer's text. */
+  private outputIndex: number | undefined;
+
+  /** `outputToolName`: the output tool of a call with `responseFormat` (anthropic-output-tool.ts); its input is streamed as text, and other text is dropped. */
+  constructor(private readonly outputToolName?: string) {
+    super();
+  }
 
   add(event: Anthropic.Messages.RawMessageStreamEvent): void {
     switch (event.type) {
@@ -32,7 +39,9 @@ export class AnthropicStreamParts extends StreamPartQueue {
         this.usage = { ...event.message.usage };
         break;
       case "content_block_start":
-        if (event.content_block.type === "tool_use") {
+        if (event.content_block.type === "tool_use" && event.content_block.name === this.outputToolName) {
+          this.outputIndex ??= event.index;
+        } else if (event.content_block.type === "tool_use") {
           const block = event.content_block;
           this.toolUses.set(event.index, { id: block.id, name: block.name, json: "", emitted: false });
         } else if (event.content_block.type === "thinking") {
@@ -40,19 +49,21 @@ export class AnthropicStreamParts extends StreamPartQueue {
           this.thinking.set(event.index, { text: block.thinking ?? "", signature: block.signature ?? "" });
         } else if (event.content_block.type === "redacted_thinking") {
           this.thinking.set(event.index, { redactedData: event.content_block.data ?? "" });
-        } else if (event.content_block.type === "text" && event.content_block.text) {
+        } else if (event.content_block.type === "text" && event.content_block.text && !this.outputToolName) {
           this.push({ type: "text-delta", delta: event.content_block.text });
         }
         break;
       case "content_block_delta":
         if (event.delta.type === "text_delta") {
-          if (event.delta.text) this.push({ type: "text-delta", delta: event.delta.text });
+          if (event.delta.text && !this.outputToolName) this.push({ type: "text-delta", delta: event.delta.text });
         } else if (event.delta.type === "thinking_delta" || event.delta.type === "signature_delta") {
           const entry = this.thinking.get(event.index);
           if (entry && "text" in entry) {
             if (event.delta.type === "thinking_delta") entry.text += event.delta.thinking ?? "";
             else entry.signature += event.delta.signature ?? "";
           }
+        } else if (event.delta.type === "input_json_delta" && event.index === this.outputIndex) {
+          if (event.delta.partial_json) this.push({ type: "text-delta", delta: event.delta.partial_json });
         } else if (event.delta.type === "input_json_delta") {
           const entry = this.toolUses.get(event.index);
           if (entry && event.delta.partial_json) {
@@ -90,7 +101,10 @@ export class AnthropicStreamParts extends StreamPartQueue {
     for (const entry of this.toolUses.values()) this.emit(entry);
     this.push({
       type: "finish",
-      finishReason: mapAnthropicStopReason(this.stopReason, this.toolUses.size > 0),
+      finishReason:
+        this.outputIndex !== undefined && this.toolUses.size === 0
+          ? "stop"
+          : mapAnthropicStopReason(this.stopReason, this.toolUses.size > 0),
       usage: convertAnthropicUsage(this.usage),
       response: {
         ...(this.responseId ? { id: this.responseId } : {}),

@@ -12,6 +12,7 @@ import { parseToolArguments } from "../parse-tool-arguments";
 import { readEventStream, StreamPartQueue } from "../read-event-stream";
 import { toAPICallError } from "../to-api-call-error";
 import { convertToOpenAIMessages, convertToOpenAITools } from "./convert-to-openai-messages";
+import { openAIResponseFormat } from "./openai-response-format";
 
 /** How a Chat Completions model reaches its provider. Made by `createOpenAI` / `createOpenAICompatible`. */
 export interface OpenAIChatConfig {
@@ -134,6 +135,7 @@ export class OpenAIChatLanguageModel implements LanguageModel {
       ...(tools ? { tools } : {}),
       ...(call.maxOutputTokens === undefined ? {} : { [this.config.maxTokensField]: call.maxOutputTokens }),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
+      ...(call.responseFormat ? { response_format: openAIResponseFormat(call.responseFormat) } : {}),
     };
   }
 
