@@ -123,6 +123,91 @@ describe("agentcore chat", () => {
   });
 });
 
+describe("agentcore chat --attach", () => {
+  let server: FakeLlmServer;
+  beforeAll(async () => {
+    server = await FakeLlmServer.start();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  // A 1×1 PNG with every byte value after its header, so a byte changed anywhere shows.
+  const png = Buffer.concat([
+    Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489", "hex"),
+    Buffer.from(Array.from({ length: 256 }, (_, index) => index)),
+  ]);
+  const pdf = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Page >> endobj\n%%EOF\n");
+
+  it("sends images and PDFs as parts of the first message, and export / import keep them byte-identical", async () => {
+    writeFileSync(join(work, "cat.png"), png);
+    writeFileSync(join(work, "report.pdf"), pdf);
+    const store = `file:${join(work, "attach.json")}`;
+    server.enqueue(openaiStream({ text: "A cat and a report." }), openaiStream({ text: "Still a cat." }));
+    const chat = await agentcore(
+      [
+        "chat",
+        "--model",
+        "openai/gpt-4o",
+        "--session",
+        "pics",
+        "--store",
+        store,
+        "--attach",
+        "cat.png",
+        "--attach",
+        "report.pdf",
+      ],
+      {
+        env: { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: "test-key" },
+        input: "What are these?\nAnd now?\n",
+      },
+    );
+    expect(chat.stderr).toBe("");
+    expect(chat.code).toBe(0);
+    const first = server.requests[0]!.body.messages.at(-1);
+    expect(first).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "What are these?" },
+        { type: "image_url", image_url: { url: `data:image/png;base64,${png.toString("base64")}` } },
+        {
+          type: "file",
+          file: { filename: "report.pdf", file_data: `data:application/pdf;base64,${pdf.toString("base64")}` },
+        },
+      ],
+    });
+    // The attachments went with the first message only.
+    expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: "user", content: "And now?" });
+
+    const exported = join(work, "attach.jsonl");
+    expect((await agentcore(["memory", "export", "--store", store, "--out", exported])).code).toBe(0);
+    const target = `sqlite:${join(work, "attach.db")}`;
+    expect((await agentcore(["memory", "import", exported, "--store", target])).code).toBe(0);
+    const again = await agentcore(["memory", "export", "--store", target, "--session", "pics"]);
+    const messagesOf = (line: string) =>
+      (JSON.parse(line) as { messages: { content: unknown }[] }).messages.map((message) => message.content);
+    const [user] = messagesOf(again.stdout.trim());
+    const [, image, file] = user as { image?: { $bytes: string }; data?: { $bytes: string } }[];
+    expect(Buffer.from(image!.image!.$bytes, "base64").equals(png)).toBe(true);
+    expect(Buffer.from(file!.data!.$bytes, "base64").equals(pdf)).toBe(true);
+    expect(messagesOf(again.stdout.trim())).toEqual(messagesOf(readFileSync(exported, "utf8").trim()));
+  });
+
+  it("attaches with /attach for the next message, and says what is wrong with a bad file", async () => {
+    writeFileSync(join(work, "notes.txt"), "plain text");
+    const run = await agentcore(["chat", "--model", "mock", "--store", "memory:"], {
+      input: "/attach nothing.png\n/attach notes.txt\n/attach cat.png\nLook\n/history\n",
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("error: /attach nothing.png: no such file");
+    expect(run.stdout).toContain("error: /attach notes.txt: not an image (PNG, JPEG, GIF, WebP) or a PDF");
+    expect(run.stdout).toContain("Attached cat.png; it goes with your next message.");
+    expect(run.stdout).toContain("assistant> You said: Look");
+    expect(run.stdout).toMatch(/user: Look\n\[image: image\/png\]/);
+  });
+});
+
 describe("agentcore memory", () => {
   async function seed(store: string) {
     for (const [session, lines] of [
@@ -305,6 +390,7 @@ describe("agentcore memory", () => {
 });
 
 describe("agentcore errors", () => {
+  beforeAll(() => writeFileSync(join(work, "notes.txt"), "plain text"));
   it.each([
     [["chat", "--bogus"], /unknown option '--bogus'/],
     [["memory", "prune"], /required option '--older-than <age>'/],
@@ -317,6 +403,12 @@ describe("agentcore errors", () => {
     [["memory", "sessions", "--store", "postgres://nobody@127.0.0.1:1/none"], /cannot reach the PostgreSQL store/],
     [["chat", "--model", "mock", "--memory", "huge"], /argument 'huge' is invalid|--memory huge/],
     [["memory", "show", "bad\u0001id", "--store", "memory:"], /control characters/],
+    [["chat", "--model", "mock", "--attach", "missing.png"], /--attach missing\.png: no such file/],
+    [
+      ["chat", "--model", "mock", "--attach", "notes.txt"],
+      /--attach notes\.txt: not an image \(PNG, JPEG, GIF, WebP\) or a PDF/,
+    ],
+    [["chat", "--model", "mock", "--attach", "."], /--attach \.: not a file/],
   ])("agentcore %j: one clear line, exit 2", async (args, expected) => {
     const run = await agentcore(args as string[]);
     expect(run.code).toBe(2);

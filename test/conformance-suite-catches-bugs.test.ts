@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 describe("testMemoryStore", () => {
-  it("fails broken stores: non-idempotent racy appends, plain JSON that loses bytes, ids that collide, a miscounted tail, unchecked limits, a frozen accessedAt, a missing required capability, summaries read whole", () => {
+  it("fails broken stores: non-idempotent racy appends, plain JSON that loses bytes, ids that collide, a miscounted tail, unchecked limits, a frozen accessedAt, a missing required capability, summaries read whole, a delete that keeps what follows", () => {
     const directory = mkdtempSync(join(tmpdir(), "agentcore-suite-"));
     try {
       const report = join(directory, "report.json");
@@ -41,6 +41,8 @@ describe("testMemoryStore", () => {
       ).toEqual([
         "appendMessages (optional) is idempotent by message id [appendMessages]",
         "appendMessages (optional) loses and duplicates nothing under concurrent appends, keeping each writer's order [appendMessages]",
+        // It appends a retried turn twice after a cut.
+        "deleteMessagesFrom (optional) deletes from the message on, keeps the rest and other sessions, and appends after the cut [deleteMessagesFrom]",
         "getMessageTail (optional) agrees with getMessages under concurrent appends [getMessageTail, appendMessages]",
         "getMessageTail (optional) follows setMessages, appends and clearMessages [getMessageTail]",
       ]);
@@ -50,6 +52,8 @@ describe("testMemoryStore", () => {
           .map((name) => name.replace(/^MemoryStore conformance: MiscountingTailStore /, ""))
           .sort(),
       ).toEqual([
+        // Its tail's size after a cut is not the session's.
+        "deleteMessagesFrom (optional) deletes from the message on, keeps the rest and other sessions, and appends after the cut [deleteMessagesFrom]",
         "getMessageTail (optional) agrees with getMessages under concurrent appends [getMessageTail, appendMessages]",
         "getMessageTail (optional) follows setMessages, appends and clearMessages [getMessageTail]",
         "getMessageTail (optional) returns the last messages, oldest first, and the session's size [getMessageTail]",
@@ -100,10 +104,21 @@ describe("testMemoryStore", () => {
         "summaries (optional) reads only the newest summaries with { last }, oldest first [getSummaries, saveSummary]",
       ]);
       expect(allSummaries[0]!.failureMessages.join("\n")).toMatch(/ignores `last` still works with the agent/);
+      // deleteMessagesFrom that removes only the message named, ignores an unknown id and keeps summaries.
+      expect(
+        failed
+          .filter((name) => name.includes("SloppyDeleteStore"))
+          .map((name) => name.replace(/^MemoryStore conformance: SloppyDeleteStore /, ""))
+          .sort(),
+      ).toEqual([
+        "deleteMessagesFrom (optional) deletes from the message on, keeps the rest and other sessions, and appends after the cut [deleteMessagesFrom]",
+        "deleteMessagesFrom (optional) drops the summaries that cover a deleted message and keeps the others [deleteMessagesFrom, getSummaries, saveSummary]",
+        "deleteMessagesFrom (optional) rejects an unknown id with a MessageNotFoundError and deletes nothing [deleteMessagesFrom]",
+      ]);
       expect(
         failed.filter(
           (name) =>
-            !/RacyStore|PlainJsonStore|CollidingStore|MiscountingTailStore|LaxLimitStore|FrozenAccessStore|MissingPruneStore|AllSummariesStore/.test(
+            !/RacyStore|PlainJsonStore|CollidingStore|MiscountingTailStore|LaxLimitStore|FrozenAccessStore|MissingPruneStore|AllSummariesStore|SloppyDeleteStore/.test(
               name,
             ),
         ),

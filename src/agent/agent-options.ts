@@ -107,7 +107,7 @@ export interface AgentRunOptions {
   /**
    * The user's message: text, or text, image and file parts (`{ type: "image", image, mediaType? }`,
    * `{ type: "file", data, mediaType, filename? }`; docs/messages.md). Required, unless the run
-   * only answers tool approvals (`approvals`).
+   * only answers tool approvals (`approvals`) or regenerates (`regenerate`, which takes none).
    */
   input?: string | UserContentPart[];
   /**
@@ -119,6 +119,20 @@ export interface AgentRunOptions {
   approvals?: ToolApprovalResponse[];
   /** The conversation to continue. Defaults to the agent's `sessionId`. */
   sessionId?: string;
+  /**
+   * Answers the session's last user message again: the answer after it (every message after it)
+   * is replaced by this run's, in one write once the run succeeded (a failed or aborted run changes
+   * nothing). Takes no `input`. A session without a user message is a `NothingToRegenerateError`.
+   * @default false
+   */
+  regenerate?: boolean;
+  /**
+   * Edits a stored user message: the id of a user message of the session; that message and every
+   * message after it are replaced by `input` and this run's answer, in one write once the run
+   * succeeded (a failed or aborted run changes nothing). An id the session does not hold is a
+   * `MessageNotFoundError`; a message that is not the user's, an `InvalidArgumentError`.
+   */
+  replaceFrom?: string;
   /** Who is asking; used by per-user facts and memory providers. */
   userId?: string;
   /** Stops the model call, the tool loop and the run. */

@@ -76,11 +76,14 @@ export type AgentStreamPart =
   | { type: "step-start"; stepNumber: number }
   | { type: "text-delta"; delta: string }
   /**
-   * The model's reasoning: one delta per reasoning block, when the model has completed it (an
-   * Anthropic thinking block with its signature in `providerMetadata`), in its place before the
-   * text. The UI stream sends it as `reasoning-*` chunks.
+   * The model's reasoning as it streams (a model that gives its reasoning only whole gives it as
+   * one delta). The UI stream sends it as `reasoning-*` chunks.
    */
   | { type: "reasoning-delta"; delta: string; providerMetadata?: Record<string, unknown> }
+  /** A tool call the model has begun to write (its id as the run will record it), before its input. */
+  | { type: "tool-input-start"; toolCallId: string; toolName: string }
+  /** The next piece of a tool call's input JSON text, as the model writes it. */
+  | { type: "tool-input-delta"; toolCallId: string; delta: string }
   | { type: "tool-call"; toolCall: ToolCall }
   | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError: boolean; denied?: true }
   | { type: "tool-approval-request"; approval: ToolApprovalRequest }

@@ -395,8 +395,9 @@ describe("Agent streaming and aborts", () => {
     expect(deltas.join("")).toBe("Cold and clear in Bern.");
     const types: string[] = [];
     for await (const part of stream.fullStream) types.push(part.type);
-    expect(types.filter((type) => type !== "text-delta")).toEqual([
+    expect(types.filter((type) => type !== "text-delta" && type !== "tool-input-delta")).toEqual([
       "step-start",
+      "tool-input-start",
       "tool-call",
       "tool-result",
       "step-finish",

@@ -16,6 +16,7 @@ import { newId } from "./new-id";
 import { RunNotifier } from "./run-notifier";
 import { normaliseRunInput } from "./run-input";
 import { runTurn } from "./run-turn";
+import { rewindTurn } from "./rewind-turn";
 import type { TurnRun } from "./turn-run";
 import { SessionQueue } from "../stores/session-queue";
 import type { LoadedHistory } from "./session-history";
@@ -30,6 +31,12 @@ import { traceRun } from "./telemetry/trace-run";
  * stored one (stateless `streamText`). Internal: not exported from the package.
  */
 export const streamOnHistory = Symbol("agentcore.streamOnHistory");
+
+/**
+ * A regenerate's run option naming the message to answer again (`streamText`'s `messageId`): the
+ * user message at or before it, or the last one when the session does not hold that id. Internal.
+ */
+export const regenerateFrom = Symbol("agentcore.regenerateFrom");
 
 /**
  * An LLM agent with memory: it keeps each session's conversation in its store, fits it into the
@@ -165,11 +172,15 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       turn = await store.openTurn(run.sessionId, {
         timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs,
         ...(run.abortSignal ? { signal: run.abortSignal } : {}),
-        // A run on the stored history reads the tail its strategy needs, with the lock where the store can.
-        ...(run.history === undefined && historyProvider === undefined ? { tailLimit: strategy.historyLimit } : {}),
+        // A run on the stored history reads the tail its strategy needs, with the lock where the store can
+        // (a regenerate or an edit reads it whole: the message it starts from may be further back).
+        ...(run.history === undefined && historyProvider === undefined && !run.rewind
+          ? { tailLimit: strategy.historyLimit }
+          : {}),
         // The memory provider's write comes after the last append, still holding the session.
         releaseWithLast: memoryProvider === undefined,
       });
+      if (run.rewind) ({ turn, run } = await rewindTurn(turn, run));
       await this.recordAgentName(run.sessionId);
       return yield* runTurn(this.config, run, turn);
     } finally {
@@ -195,6 +206,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     const userId = runOptions.userId === undefined ? undefined : validateSessionId(runOptions.userId, "userId");
     const runId = newId();
     const facts = this.config.facts;
+    const rewind = runRewind(runOptions, history !== undefined || this.config.historyProvider !== undefined);
     return {
       runId,
       sessionId,
@@ -202,6 +214,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       input: runOptions.input,
       inputText: runOptions.input === undefined ? "" : contentText(runOptions.input),
       approvals: runOptions.approvals ?? [],
+      ...(rewind ? { rewind } : {}),
       abortSignal: runOptions.signal,
       factScopeId: facts
         ? factScopeId(facts.scope, { sessionId, ...(userId === undefined ? {} : { userId }) }, { validated: true })
@@ -226,4 +239,19 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     await this.config.store.updateSession(sessionId, { agentName: this.name });
     this.namedSessions.add(sessionId);
   }
+}
+
+/** A run's `rewind` from its options (`regenerate`, `replaceFrom`); refused on a history the store does not hold. */
+function runRewind(options: AgentRunOptions, historyElsewhere: boolean): TurnRun["rewind"] {
+  if (!options.regenerate && options.replaceFrom === undefined) return undefined;
+  if (historyElsewhere) {
+    throw new InvalidArgumentError({
+      argument: options.regenerate ? "regenerate" : "replaceFrom",
+      message:
+        "regenerate and replaceFrom replace messages of the store's history: they need the agent's memoryStore to hold the conversation (not agent.memory(provider), not a stateless streamText).",
+    });
+  }
+  const from = (options as { [regenerateFrom]?: string })[regenerateFrom];
+  if (options.replaceFrom !== undefined) return { replaceFrom: options.replaceFrom };
+  return from === undefined ? {} : { regenerateFrom: from };
 }

@@ -27,8 +27,10 @@ export async function* callForObject(
   run: TurnRun,
   call: LanguageModelCall,
   log: TurnLog,
+  /** The tool call ids the model can see (a streamed call's id is made unique against them). */
+  takenToolCallIds: ReadonlySet<string> = new Set(),
 ): AsyncGenerator<AgentStreamPart, StepAnswer> {
-  let response = yield* callModel(config, run, call);
+  let response = yield* callModel(config, run, call, takenToolCallIds);
   log.addCall(response.usage, response.finishReason);
   let usage = response.usage;
   const output = run.output;
@@ -52,10 +54,12 @@ export async function* callForObject(
       if (run.textSink) run.textSink(part);
       else yield part;
     }
-    response = yield* callModel(config, run, {
-      ...call,
-      messages: [...call.messages, ...retryMessages(response.text, parsed.issue)],
-    });
+    response = yield* callModel(
+      config,
+      run,
+      { ...call, messages: [...call.messages, ...retryMessages(response.text, parsed.issue)] },
+      takenToolCallIds,
+    );
     log.addCall(response.usage, response.finishReason);
     usage = addUsage(usage, response.usage);
   }

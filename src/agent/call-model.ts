@@ -1,30 +1,24 @@
-import type { ToolCall } from "../messages/agent-message";
-import type { ReasoningPart } from "../messages/content-parts";
 import { boundToolArguments, exceedsDepth } from "../messages/tool-arguments-depth";
-import {
-  emptyUsage,
-  type LanguageModel,
-  type LanguageModelCall,
-  type LanguageModelResult,
-  type LanguageModelStreamPart,
-} from "../models/language-model";
+import type { LanguageModel, LanguageModelCall, LanguageModelResult } from "../models/language-model";
 import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
 import { isEncodingLoaded, tokenizerFor } from "../tokens/tokenizer";
 import type { AgentConfig } from "./agent-config";
-import type { TracedSpan } from "./telemetry/traced-span";
 import type { AgentStreamPart } from "./agent-result";
 import type { TurnRun } from "./turn-run";
-import { throwIfAborted } from "./throw-if-aborted";
+import { streamModel } from "./stream-model";
 
 /**
- * Calls the model: `doGenerate`, or `doStream` with each text delta yielded as it comes. Learns
+ * Calls the model: `doGenerate`, or `doStream` (`stream-model.ts`) with text, reasoning and tool
+ * inputs yielded as they come. Learns
  * the token calibration of the model from the usage it reports.
  */
 export async function* callModel(
   config: AgentConfig,
   run: TurnRun,
   call: LanguageModelCall,
+  /** The tool call ids the model can see: a streamed call's id is made unique against them (`uniqueToolCallIds`). */
+  takenToolCallIds: ReadonlySet<string> = new Set(),
 ): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
   const span = run.trace?.chat(config.model, call);
   let response: LanguageModelResult;
@@ -33,7 +27,7 @@ export async function* callModel(
     response =
       run.mode === "generate"
         ? await (span ? span.within(generate) : generate())
-        : yield* streamModel(config.model, run, call, span);
+        : yield* streamModel(config.model, run, call, span, takenToolCallIds);
   } catch (error) {
     span?.fail(error, run.abortSignal?.aborted);
     throw error;
@@ -57,54 +51,6 @@ function withBoundedArguments(response: LanguageModelResult): LanguageModelResul
       ...toolCall,
       arguments: boundToolArguments(toolCall.arguments),
     })),
-  };
-}
-
-async function* streamModel(
-  model: LanguageModel,
-  run: TurnRun,
-  call: LanguageModelCall,
-  span: TracedSpan | undefined,
-): AsyncGenerator<AgentStreamPart, LanguageModelResult> {
-  let text = "";
-  const toolCalls: ToolCall[] = [];
-  const reasoning: ReasoningPart[] = [];
-  let finish: Extract<LanguageModelStreamPart, { type: "finish" }> | undefined;
-  const parts = model.doStream(call);
-  // Read in the chat span's context, as `doGenerate` runs in it: the provider's own spans stay out.
-  for await (const part of span ? span.iterateWithin(parts) : parts) {
-    throwIfAborted(run);
-    if (part.type === "text-delta") {
-      if (part.delta.length === 0) continue;
-      text += part.delta;
-      // Straight to the stream when it gave a sink: a delta need not pass through every generator of the loop.
-      if (run.textSink) run.textSink({ type: "text-delta", delta: part.delta });
-      else yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
-    } else if (part.type === "reasoning") {
-      reasoning.push(part.reasoning);
-      // To the stream too (the UI stream's reasoning-* chunks), in its place among the text deltas.
-      const { text: delta, providerOptions } = part.reasoning;
-      const moment = {
-        type: "reasoning-delta" as const,
-        delta,
-        ...(providerOptions ? { providerMetadata: providerOptions } : {}),
-      };
-      if (run.textSink) run.textSink(moment);
-      else yield* run.notifier.tell(moment);
-    } else if (part.type === "tool-call") {
-      toolCalls.push(part.toolCall);
-    } else if (part.type === "finish") {
-      finish = part;
-    }
-  }
-  throwIfAborted(run);
-  return {
-    text,
-    toolCalls,
-    ...(reasoning.length ? { reasoning } : {}),
-    finishReason: finish?.finishReason ?? (toolCalls.length ? "tool-calls" : "other"),
-    usage: finish?.usage ?? emptyUsage(),
-    ...(finish?.response ? { response: finish.response } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { InvalidMessageError } from "../errors/invalid-message-error";
 import { MAX_APPROVAL_REASON_LENGTH, parseAgentMessages, type UserMessage } from "../messages/agent-message";
 import type { ResolvedMessageLimits } from "../messages/message-limits";
 import type { AgentRunOptions } from "./agent-options";
+import { validateMessageIdArgument } from "../messages/message-ids";
 import type { ToolApprovalResponse } from "./agent-result";
 
 /** Longest user input accepted as a string, in characters. */
@@ -21,6 +22,9 @@ export function normaliseRunInput(input: string | AgentRunOptions, limits: Resol
     given != null && typeof given === "object" && given.approvals !== undefined
       ? { ...given, approvals: parseApprovals(given.approvals) }
       : given;
+  if (options != null && typeof options === "object" && (options.regenerate || options.replaceFrom !== undefined))
+    checkRewind(options);
+  if (options?.regenerate === true) return options;
   // A run that only answers tool approvals has no new user message.
   if (options?.input === undefined && options?.approvals?.length) return options;
   if (
@@ -32,7 +36,7 @@ export function normaliseRunInput(input: string | AgentRunOptions, limits: Resol
       argument: "input",
       value: input,
       message:
-        "run() takes the user message as a string, an array of parts, or { input: string | parts, sessionId?, userId?, signal?, approvals? } (input may be left out when approvals answer tool calls).",
+        "run() takes the user message as a string, an array of parts, or { input: string | parts, sessionId?, userId?, signal?, approvals?, replaceFrom? } (input may be left out when approvals answer tool calls); or { sessionId, regenerate: true } to answer the last user message again.",
     });
   }
   if (Array.isArray(options.input)) return { ...options, input: parseInputParts(options.input, limits) };
@@ -46,6 +50,40 @@ export function normaliseRunInput(input: string | AgentRunOptions, limits: Resol
     });
   }
   return options;
+}
+
+/** Checks `regenerate` and `replaceFrom`: a regenerate takes no input, an edit names a message id. */
+function checkRewind(options: AgentRunOptions): void {
+  if (options.regenerate !== undefined && typeof options.regenerate !== "boolean") {
+    throw new InvalidArgumentError({
+      argument: "regenerate",
+      value: options.regenerate,
+      message: "regenerate must be true or false.",
+    });
+  }
+  if (options.regenerate === true && options.input !== undefined) {
+    throw new InvalidArgumentError({
+      argument: "input",
+      message:
+        "regenerate answers the stored user message again and takes no input. To change that message, pass the new input with replaceFrom: <its id>.",
+    });
+  }
+  if (options.regenerate === true && options.replaceFrom !== undefined) {
+    throw new InvalidArgumentError({
+      argument: "replaceFrom",
+      value: options.replaceFrom,
+      message:
+        "regenerate and replaceFrom cannot be combined: regenerate answers the last user message again, replaceFrom replaces a user message with input.",
+    });
+  }
+  if (options.replaceFrom !== undefined) validateMessageIdArgument(options.replaceFrom, "replaceFrom");
+  if (options.approvals?.length) {
+    throw new InvalidArgumentError({
+      argument: "approvals",
+      message:
+        "approvals continue a turn that waits for them; a regenerate or an edit replaces a turn. Answer the approvals first, then regenerate.",
+    });
+  }
 }
 
 function parseInputParts(parts: unknown[], limits: ResolvedMessageLimits): Exclude<UserMessage["content"], string> {

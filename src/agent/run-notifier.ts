@@ -3,10 +3,16 @@ import type { AgentStreamPart } from "./agent-result";
 
 type RunEventBase = Pick<AgentEventMap["run:start"], "sessionId" | "runId" | "agentName">;
 
-/** A moment of a run: an event's payload without the run's ids, or a text or reasoning delta (stream only). */
+/** Moments only a stream shows: text and reasoning as they come, tool inputs as the model writes them. */
+type StreamOnlyMoment = Extract<
+  AgentStreamPart,
+  { type: "text-delta" | "reasoning-delta" | "tool-input-start" | "tool-input-delta" }
+>;
+
+/** A moment of a run: an event's payload without the run's ids, or a moment only a stream shows. */
 export type RunMoment =
   | { [Name in AgentEventName]: { type: Name } & Omit<AgentEventMap[Name], keyof RunEventBase> }[AgentEventName]
-  | Extract<AgentStreamPart, { type: "text-delta" | "reasoning-delta" }>;
+  | StreamOnlyMoment;
 
 /**
  * The one notification path of a run: each moment is told once, `notify` emits its event (with
@@ -27,7 +33,9 @@ export class RunNotifier {
   }
 
   notify(moment: RunMoment): AgentStreamPart | undefined {
-    if (moment.type === "text-delta" || moment.type === "reasoning-delta") return moment;
+    if (moment.type === "text-delta") return moment;
+    if (moment.type === "reasoning-delta" || moment.type === "tool-input-start" || moment.type === "tool-input-delta")
+      return this.streaming ? moment : undefined;
     if (this.events.hasListeners(moment.type)) {
       const { type, ...payload } = moment;
       this.events.emit(type, { ...this.base, ...payload } as never);

@@ -65,16 +65,18 @@ export async function* runStep(
     ...config.callSettings,
     ...(run.output ? { responseFormat: run.output.responseFormat } : {}),
   };
-  const { response, usage, object } = yield* callForObject(config, run, call, log);
+  // Ids unique in what the model sees, so each result stays paired with its own call (a streamed
+  // call gets its id as its input starts to stream).
+  const taken = toolCallIdsOf(fitted.history.messages, window.messages, log.messages);
+  const { response, usage, object } = yield* callForObject(config, run, call, log, taken);
   // The object is stored as its JSON: the assistant message of a structured answer.
   const text = object ? object.json : response.text;
   if (object) log.setObject(object.value);
-  // Ids unique in what the model sees, so each result stays paired with its own call.
   // Calls whose tool needs the user's approval wait for it (marked with an approval id); the others run.
   const { calls: toolCalls, requests } = await markApprovals(
     config,
     run,
-    uniqueToolCallIds(response.toolCalls, toolCallIdsOf(fitted.history.messages, window.messages, log.messages)),
+    uniqueToolCallIds(response.toolCalls, taken),
     window.messages,
   );
   const assistant: AssistantMessage = {

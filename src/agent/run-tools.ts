@@ -21,14 +21,19 @@ export async function runTools(
       const startedAt = Date.now();
       const span = run.trace?.tool(toolCall);
       const execute = () =>
-        executeToolCall(config.tools, toolCall, {
-          sessionId: run.sessionId,
-          runId: run.runId,
-          ...(run.userId ? { userId: run.userId } : {}),
-          ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
-          messages: window,
-          model: config.model,
-        });
+        executeToolCall(
+          config.tools,
+          toolCall,
+          {
+            sessionId: run.sessionId,
+            runId: run.runId,
+            ...(run.userId ? { userId: run.userId } : {}),
+            ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
+            messages: window,
+            model: config.model,
+          },
+          config.messageLimits,
+        );
       const outcome = await (span ? span.within(execute) : execute());
       if (span) run.trace!.endTool(span, outcome);
       const result: ToolResult = {

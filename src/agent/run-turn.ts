@@ -61,7 +61,8 @@ export async function* runTurn(
     // answer the tool calls that await approval, if the session ends with some (docs/approvals.md)
     const awaiting = yield* answerApprovals(config, run, history.pendingApprovals, history.messages, log);
     // persist the user message
-    if (run.input !== undefined) log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
+    if (run.userMessage) log.add(run.userMessage);
+    else if (run.input !== undefined) log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
     // Stored before the model is called (a crash keeps it); its fsync may ride on the run's last append, which every path below makes.
     await log.persist();
     if (awaiting.length > 0) log.awaitApproval(awaiting);

@@ -88,7 +88,8 @@ export class TurnLog {
    * lock with it); before it, the store may leave an append's fsync to the last.
    */
   async persist(options: { last?: boolean } = {}): Promise<void> {
-    if (!this.turn) return;
+    // A regenerate or an edit writes once, at its end: its last append replaces the old turn.
+    if (!this.turn || (this.run.rewind && !options.last)) return;
     const pending = this.messages.slice(this.persisted);
     await this.turn.append(pending, options);
     if (pending.length === 0) return;
@@ -102,6 +103,8 @@ export class TurnLog {
 
   /** `persist` for a run that is failing: a store failure is reported (`memory:error`), not thrown over the run's error. */
   async persistOrReport(): Promise<void> {
+    // A failed regenerate or edit writes nothing: the session keeps the answer it had.
+    if (this.run.rewind) return;
     try {
       await this.persist({ last: true });
     } catch (error) {

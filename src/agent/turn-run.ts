@@ -21,6 +21,14 @@ export interface TurnRun {
   readonly factScopeId: string | undefined;
   /** `stream` uses the model's `doStream` and yields text as it comes. */
   readonly mode: "generate" | "stream";
+  /**
+   * A regenerate (no `replaceFrom`: the last user message, or the one at or before `regenerateFrom`
+   * when the session holds that id) or an edit (`replaceFrom`: a user message's id): the run
+   * replaces the stored history from that user message on (`rewind-turn.ts`).
+   */
+  readonly rewind?: { replaceFrom?: string; regenerateFrom?: string } | undefined;
+  /** A regenerate's stored user message, added to the turn again as it is (same id and time). */
+  readonly userMessage?: UserMessage | undefined;
   /** The history to run on instead of the stored one (stateless `streamText`). */
   readonly history: LoadedHistory | undefined;
   readonly notifier: RunNotifier;

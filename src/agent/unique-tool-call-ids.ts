@@ -13,15 +13,21 @@ import { newId } from "./new-id";
 export function uniqueToolCallIds(calls: readonly ToolCall[], taken: ReadonlySet<string>): ToolCall[] {
   const used = new Set(taken);
   return calls.map((call) => {
-    let id = call.id && messageIdIssue(call.id) === undefined ? call.id : newId();
-    if (used.has(id)) {
-      let suffix = 2;
-      while (used.has(`${id}_${suffix}`)) suffix++;
-      id = `${id}_${suffix}`;
-    }
-    used.add(id);
+    const id = uniqueToolCallId(call.id, used);
     return id === call.id ? call : { ...call, id };
   });
+}
+
+/** The id `uniqueToolCallIds` gives a call whose id is `id`, given the ids in `used` (which it joins). */
+export function uniqueToolCallId(id: string, used: Set<string>): string {
+  let unique = id && messageIdIssue(id) === undefined ? id : newId();
+  if (used.has(unique)) {
+    let suffix = 2;
+    while (used.has(`${unique}_${suffix}`)) suffix++;
+    unique = `${unique}_${suffix}`;
+  }
+  used.add(unique);
+  return unique;
 }
 
 /** The ids of every tool call in `messages`. */

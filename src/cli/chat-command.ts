@@ -6,6 +6,7 @@ import { Agent } from "../agent/agent";
 import { AbortError } from "../errors/abort-error";
 import { AgentCoreError } from "../errors/agent-core-error";
 import type { AgentMessage } from "../messages/agent-message";
+import type { UserContentPart } from "../messages/content-parts";
 import type { MemoryStrategyName } from "../strategies/memory-strategy";
 import { factScopeId } from "../stores/fact-scope";
 import { adaptStore } from "../stores/store-adapter";
@@ -13,6 +14,7 @@ import { validateSessionId } from "../messages/session-id";
 import { chooseModel } from "./choose-model";
 import { CliError } from "./cli-error";
 import { openStore } from "./open-store";
+import { readAttachment } from "./read-attachment";
 import { formatTime } from "./output";
 
 export interface ChatOptions {
@@ -23,10 +25,12 @@ export interface ChatOptions {
   memory: string;
   memoryTools?: boolean;
   system?: string;
+  /** Files (images, PDFs) sent as parts of the first message. */
+  attach?: string[];
 }
 
 const strategies: MemoryStrategyName[] = ["sliding_window", "token_window", "summary", "full"];
-const commands = "/facts, /history, /clear, /session, /help, /exit";
+const commands = "/attach FILE, /facts, /history, /clear, /session, /help, /exit";
 
 /**
  * `agentcore chat`: a conversation in the terminal whose history lives in the store, so a later
@@ -48,6 +52,8 @@ export async function chatCommand(
     "--session",
   );
   const userId = options.user === undefined ? undefined : validateId(options.user, "--user");
+  // Attachments are read before anything opens: a missing or unsupported file fails at once.
+  let attachments: UserContentPart[] = (options.attach ?? []).map((path) => readAttachment(path));
   const { model, note } = chooseModel(options.model);
   const opened = await openStore(options.store);
   const write = (text: string) => io.output.write(text);
@@ -105,6 +111,17 @@ export async function chatCommand(
         prompt();
         continue;
       }
+      if (line.startsWith("/attach")) {
+        const path = line.slice("/attach".length).trim();
+        try {
+          attachments = [...attachments, readAttachment(path, "/attach")];
+          write(`Attached ${path}; it goes with your next message.\n`);
+        } catch (error) {
+          write(`${pc.red(`error: ${errorText(error)}`)}\n`);
+        }
+        prompt();
+        continue;
+      }
       if (line.startsWith("/")) {
         const done = await slashCommand(line, { agent, sessionId, userId, label: opened.label, write });
         if (done) break;
@@ -114,8 +131,11 @@ export async function chatCommand(
       running = new AbortController();
       write(pc.green("assistant> "));
       try {
+        const input: string | UserContentPart[] =
+          attachments.length === 0 ? line : [{ type: "text", text: line }, ...attachments];
+        attachments = [];
         const stream = agent.stream({
-          input: line,
+          input,
           sessionId,
           ...(userId === undefined ? {} : { userId }),
           signal: running.signal,

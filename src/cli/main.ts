@@ -46,6 +46,11 @@ export function createProgram(): Command {
     )
     .option("--memory-tools", "let the model keep facts with remember_fact / recall_fact / forget_fact")
     .option("--system <text>", "the system prompt")
+    .option(
+      "--attach <file>",
+      "an image (PNG, JPEG, GIF, WebP) or PDF sent with your first message; repeat for more",
+      (file: string, files: string[] = []) => [...files, file],
+    )
     .action(async (options) => chatCommand(options));
 
   const memory = program.command("memory").description("inspect and manage a store");

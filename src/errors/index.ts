@@ -13,6 +13,8 @@ export { MemoryProviderError } from "./memory-provider-error";
 export { SummarizationError, type SummarizationFailure } from "./summarization-error";
 export { UnsupportedRuntimeError } from "./unsupported-runtime-error";
 export { TokenizerNotLoadedError } from "./tokenizer-not-loaded-error";
+export { MessageNotFoundError } from "./message-not-found-error";
+export { NothingToRegenerateError } from "./nothing-to-regenerate-error";
 export { ToolApprovalNotPendingError } from "./tool-approval-not-pending-error";
 export { ToolApprovalPendingError } from "./tool-approval-pending-error";
 export { NoObjectGeneratedError, type NoObjectReason, type NoObjectUsage } from "./no-object-generated-error";

@@ -81,7 +81,7 @@ describe("parseAgentMessages: content parts", () => {
           ],
         },
         { role: "assistant", content: [{ type: "image", image: PNG_BASE64 }] },
-        { role: "tool", toolCallId: "c", name: "t", content: [{ type: "file", data: PNG_BASE64, mediaType: "x/y" }] },
+        { role: "tool", toolCallId: "c", name: "t", content: [{ type: "reasoning", text: "x" }] },
         { role: "system", content: [{ type: "text", text: "no parts in system" }] },
         { role: "user", content: [42] },
         { role: "user", content: 42 },
@@ -100,7 +100,7 @@ describe("parseAgentMessages: content parts", () => {
       {
         index: 3,
         path: "content.0.type",
-        message: 'part type "file" is not allowed in a tool message (expected one of: text, image)',
+        message: 'part type "reasoning" is not allowed in a tool message (expected one of: text, image, file)',
       },
       { index: 4, path: "content", message: expect.stringMatching(/expected string/) },
       { index: 5, path: "content.0", message: expect.stringMatching(/^number is not allowed in a user message/) },

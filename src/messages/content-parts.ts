@@ -52,8 +52,8 @@ export interface ReasoningPart {
 export type UserContentPart = TextPart | ImagePart | FilePart;
 /** What an assistant message may hold beside its `toolCalls`. */
 export type AssistantContentPart = TextPart | ReasoningPart;
-/** What a tool result may hold. */
-export type ToolContentPart = TextPart | ImagePart;
+/** What a tool result may hold (a file: a PDF, the audio an MCP tool returned). */
+export type ToolContentPart = TextPart | ImagePart | FilePart;
 /** Any content part. */
 export type ContentPart = TextPart | ImagePart | FilePart | ReasoningPart;
 /** The content of any message: a string or its parts. */
@@ -63,7 +63,7 @@ export type MessageContent = string | readonly ContentPart[];
 export const partTypesByRole = {
   user: ["text", "image", "file"],
   assistant: ["text", "reasoning"],
-  tool: ["text", "image"],
+  tool: ["text", "image", "file"],
 } as const satisfies Record<"user" | "assistant" | "tool", readonly ContentPart["type"][]>;
 
 /** True for a `Uint8Array` (a Node `Buffer` included), from this realm or another. */

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
 import type { AgentMessage } from "./agent-message";
 import { hasControlCharacter, hasLoneSurrogate } from "./session-id";
@@ -34,4 +35,26 @@ export function validateMessageIds(messages: readonly AgentMessage[]): void {
       message.toolCalls.forEach((toolCall, call) => check(index, `toolCalls.${call}.id`, toolCall?.id));
   });
   if (issues) throw new InvalidMessageError({ issues });
+}
+
+/**
+ * A message id given as an argument (`deleteMessagesFrom`, a run's `replaceFrom`, a request's
+ * `messageId`): a non-empty string of at most 1,000 characters with no issue (`messageIdIssue`).
+ * Throws an `InvalidArgumentError` naming `argument` otherwise; returns the id.
+ */
+export function validateMessageIdArgument(id: unknown, argument = "messageId"): string {
+  const issue =
+    typeof id !== "string" || id.length === 0
+      ? "must be a non-empty string"
+      : id.length > 1_000
+        ? `is ${id.length} characters long; the limit is 1000`
+        : messageIdIssue(id);
+  if (issue !== undefined) {
+    throw new InvalidArgumentError({
+      argument,
+      value: typeof id === "string" ? id.slice(0, 100) : id,
+      message: `${argument} ${issue}.`,
+    });
+  }
+  return id as string;
 }

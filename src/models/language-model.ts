@@ -69,6 +69,11 @@ export interface LanguageModelResult {
 /** A part of a model's streamed answer. */
 export type LanguageModelStreamPart =
   | { type: "text-delta"; delta: string }
+  /**
+   * Reasoning text as it streams (optional for providers). The block still comes whole as a
+   * `reasoning` part when it ends (with its signature): that one is what is stored.
+   */
+  | { type: "reasoning-delta"; delta: string }
   /** A complete block of reasoning (extended thinking), once its signature is known. */
   | { type: "reasoning"; reasoning: ReasoningPart }
   /** Incremental arguments text of a tool call being generated (optional for providers). */

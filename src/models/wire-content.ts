@@ -38,3 +38,12 @@ function dataUrlMediaType(value: DataContent): string | undefined {
   const parsed = parseDataUrl(text);
   return "problem" in parsed ? undefined : parsed.mediaType;
 }
+
+/**
+ * The text sent in place of a tool result's file that `provider` cannot take (an MCP tool's audio
+ * to a chat model): the model learns what was returned, the run goes on, the stored part is kept.
+ */
+export function fileNotSentText(part: FilePart, provider: string): string {
+  const name = part.filename === undefined ? "" : ` ${part.filename}`;
+  return `[file${name} (${part.mediaType}) returned by the tool: not sent, ${provider} does not accept it here]`;
+}

@@ -4,7 +4,9 @@ import { copyMessages } from "../messages/copy-messages";
 import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryReadOptions, SummaryRecord } from "./memory-store";
 import { rejectUnknownOptions } from "./reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../messages/session-id";
-import { validateMessageIds } from "../messages/message-ids";
+import { validateMessageIdArgument, validateMessageIds } from "../messages/message-ids";
+import { MessageNotFoundError } from "../errors/message-not-found-error";
+import { cutIndex, idsOf, summariesAfterCut } from "./delete-messages-from";
 import { tailLimit } from "./tail-limit";
 import { newestSummaries, summaryCount } from "./summary-count";
 
@@ -115,6 +117,19 @@ export class InMemoryStore implements MemoryStore {
       }
       record.messages.push(message);
     }
+    this.touchSession(record);
+  }
+
+  async deleteMessagesFrom(sessionId: string, messageId: string): Promise<void> {
+    validateSessionId(sessionId);
+    validateMessageIdArgument(messageId);
+    const record = this.find(sessionId);
+    const at = record ? cutIndex(record.messages, messageId) : -1;
+    if (!record || at === -1) throw new MessageNotFoundError({ sessionId, messageId });
+    const removed = idsOf(record.messages.slice(at));
+    record.messages = record.messages.slice(0, at);
+    for (const id of removed) record.ids.delete(id);
+    record.summaries = summariesAfterCut(record.summaries, at, removed);
     this.touchSession(record);
   }
 

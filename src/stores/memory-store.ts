@@ -121,6 +121,15 @@ export interface MemoryStore {
    */
   appendMessages?(sessionId: string, messages: AgentMessage[]): Promise<void>;
   /**
+   * Deletes a session's messages from the one with id `messageId` on, that message included (what
+   * regenerate and edit do). Summaries covering a deleted message go with it (`SummaryRecord`:
+   * their `messageCount` reaches past the cut, or their first or last message is deleted), and a
+   * deleted id may be appended again. Rejects with a `MessageNotFoundError` when the session holds
+   * no message with that id, and, like `appendMessages`, with a `SessionLockLostError` when this
+   * store held the session's lock and lost it: nothing is deleted then.
+   */
+  deleteMessagesFrom?(sessionId: string, messageId: string): Promise<void>;
+  /**
    * The last `limit` messages of a session, oldest first, and how many messages the session
    * holds, read as one consistent snapshot in O(limit) (never by loading or counting the whole
    * history). `limit` is a number of messages, 0 or more (fractions round down, `Infinity` is

@@ -29,6 +29,7 @@ describe("adaptStore", () => {
   it("reports which capabilities are native", () => {
     expect(adaptStore(sixMethodStore()).capabilities).toEqual({
       appendMessages: false,
+      deleteMessagesFrom: false,
       getMessageTail: false,
       summaries: false,
       lockSession: false,
@@ -42,12 +43,40 @@ describe("adaptStore", () => {
     expect(
       native.appendMessages &&
         native.getMessageTail &&
+        native.deleteMessagesFrom &&
         native.summaries &&
         native.getSession &&
         native.entries &&
         native.prune &&
         native.factScopes,
     ).toBe(true);
+  });
+
+  it("deletes from a message on by read-modify-write without a native deleteMessagesFrom, dropping the summaries it kept for the session", async () => {
+    const store = sixMethodStore();
+    const adapted = adaptStore(store);
+    await adapted.appendMessages("s", [message("1"), message("2"), message("3"), message("4")]);
+    const summary = {
+      id: "x",
+      content: "",
+      fromMessageId: "1",
+      toMessageId: "3",
+      messageCount: 3,
+      model: "m",
+      createdAt: 0,
+    };
+    await adapted.saveSummary("s", summary);
+    await expect(adapted.deleteMessagesFrom("s", "nope")).rejects.toMatchObject({
+      name: "MessageNotFoundError",
+      sessionId: "s",
+      messageId: "nope",
+    });
+    expect((await store.getMessages("s")).map((stored) => stored.id)).toEqual(["1", "2", "3", "4"]);
+    await adapted.replaceMessagesFrom("s", "3", [message("3b"), message("1")]);
+    expect((await store.getMessages("s")).map((stored) => stored.id)).toEqual(["1", "2", "3b"]);
+    expect(await adapted.getSummaries("s")).toEqual([]);
+    await adapted.deleteMessagesFrom("s", "2");
+    expect((await store.getMessages("s")).map((stored) => stored.id)).toEqual(["1"]);
   });
 
   it("appends by read-modify-write without a native append, skipping stored ids", async () => {

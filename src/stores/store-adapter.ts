@@ -18,11 +18,15 @@ import { SessionQueue } from "./session-queue";
 import { openStoreTurn, type StoreTurn, type TurnCalls, type TurnOptions } from "./store-turn";
 import { turnFoldingOf } from "./turn-folding";
 import { waitUnlessAborted } from "./wait-unless-aborted";
+import { cutIndex, idsOf, replaceMessagesFromOf, summariesAfterCut } from "./delete-messages-from";
+import { MessageNotFoundError } from "../errors/message-not-found-error";
 
 /** Which optional capabilities a store has natively (the rest fall back, or are absent). */
 export interface StoreCapabilities {
   /** Atomic, idempotent append. Fallback: read-modify-write skipping stored ids. */
   appendMessages: boolean;
+  /** Deletes from a message on. Fallback: read-modify-write (`getMessages`, then `setMessages`). */
+  deleteMessagesFrom: boolean;
   /** O(limit) tail read. Fallback: a full read, sliced. */
   getMessageTail: boolean;
   /** Summaries kept by the store. Fallback: kept in this process, per store and session. */
@@ -57,6 +61,18 @@ export interface AdaptedStore {
    * retry never duplicates.
    */
   appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
+  /**
+   * Deletes the session's messages from `messageId` on (included): the store's
+   * `deleteMessagesFrom`, or a read-modify-write (the caller holds the session's lock). A
+   * `MessageNotFoundError` when the session has no such message: nothing deleted.
+   */
+  deleteMessagesFrom(sessionId: string, messageId: string): Promise<void>;
+  /**
+   * `deleteMessagesFrom`, then `messages` appended: in one write where the store can (built-in
+   * stores; a custom store without `deleteMessagesFrom`: one `setMessages`), otherwise the two
+   * calls in a row.
+   */
+  replaceMessagesFrom(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void>;
   /** The last `limit` messages and the session's size: the store's `getMessageTail`, or a full read sliced. */
   getMessageTail(sessionId: string, limit: number): Promise<MessageTail>;
   /**
@@ -122,6 +138,7 @@ function createAdapter(store: MemoryStore): AdaptedStore {
   const has = (method: keyof MemoryStore) => typeof store[method] === "function";
   const capabilities: StoreCapabilities = Object.freeze({
     appendMessages: has("appendMessages"),
+    deleteMessagesFrom: has("deleteMessagesFrom"),
     getMessageTail: has("getMessageTail"),
     summaries: has("getSummaries") && has("saveSummary"),
     lockSession: has("lockSession"),
@@ -159,6 +176,8 @@ function createAdapter(store: MemoryStore): AdaptedStore {
   const facts = factStorage(store);
   /** The store's folded turn statements (built-in stores), when it has them. */
   const folding = capabilities.lockSession && capabilities.appendMessages ? turnFoldingOf(store) : undefined;
+  /** The store's delete-and-append in one write (built-in stores), when it has one. */
+  const replaceAtomically = capabilities.deleteMessagesFrom ? replaceMessagesFromOf(store) : undefined;
   /** Read-modify-writes outside a run, one at a time per session (`exclusive`). */
   const writes = new SessionQueue();
   /** Waits for a lock honouring the signal, even when a custom store ignores it; a lock it takes later is released. */
@@ -211,6 +230,28 @@ function createAdapter(store: MemoryStore): AdaptedStore {
           await store.setMessages(sessionId, [...existing, ...fresh]);
         },
       );
+    },
+    deleteMessagesFrom: (sessionId, messageId) => adapter.replaceMessagesFrom(sessionId, messageId, []),
+    replaceMessagesFrom: async (sessionId, messageId, messages) => {
+      const describe = `Could not delete the messages of session "${sessionId}" from "${messageId}"`;
+      const operation = "deleteMessagesFrom";
+      if (replaceAtomically && messages.length > 0)
+        return await call(operation, sessionId, describe, () => replaceAtomically(sessionId, messageId, messages));
+      if (capabilities.deleteMessagesFrom) {
+        await call(operation, sessionId, describe, () => store.deleteMessagesFrom!(sessionId, messageId));
+        return await adapter.appendMessages(sessionId, messages);
+      }
+      await call(operation, sessionId, describe, async () => {
+        const existing = (await store.getMessages(sessionId)) ?? [];
+        const at = cutIndex(existing, messageId);
+        if (at === -1) throw new MessageNotFoundError({ sessionId, messageId });
+        const kept = existing.slice(0, at);
+        const keptIds = idsOf(kept);
+        const fresh = messages.filter((message) => message.id === undefined || !keptIds.has(message.id));
+        await store.setMessages(sessionId, [...kept, ...fresh]);
+        const local = localSummaries.get(sessionId);
+        if (local) localSummaries.set(sessionId, summariesAfterCut(local, at, idsOf(existing.slice(at))));
+      });
     },
     getMessageTail: (sessionId, limit) =>
       call("getMessageTail", sessionId, `Could not read the history of session "${sessionId}"`, async () => {
@@ -304,6 +345,7 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     getMessages: adapter.getMessages,
     getMessageTail: adapter.getMessageTail,
     appendMessages: adapter.appendMessages,
+    replaceMessagesFrom: adapter.replaceMessagesFrom,
     readsTail: capabilities.getMessageTail,
     ...(folding
       ? {

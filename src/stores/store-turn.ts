@@ -40,6 +40,12 @@ export interface StoreTurn {
    * may release its lock in the same round trip.
    */
   append(messages: AgentMessage[], options?: { last?: boolean }): Promise<void>;
+  /**
+   * The turn's last write when it replaces part of the history (regenerate, edit): deletes the
+   * session's messages from `messageId` on and appends `messages`, in one write where the store
+   * can, durable when it resolves. Fenced like an append.
+   */
+  replaceFrom(messageId: string, messages: AgentMessage[]): Promise<void>;
   /** Ends the turn: makes durable what a failed last append left undurable (best effort), then releases the lock. Safe to call twice. */
   release(): Promise<void>;
 }
@@ -50,6 +56,7 @@ export interface TurnCalls {
   getMessages(sessionId: string): Promise<AgentMessage[]>;
   getMessageTail(sessionId: string, limit: number): Promise<MessageTail>;
   appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
+  replaceMessagesFrom(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void>;
   /** Set when the store reads a tail natively. */
   readsTail: boolean;
   /** The store's folded turn statements (`stores/turn-folding.ts`), wrapped by the adapter, when it has them. */
@@ -123,6 +130,12 @@ export async function openStoreTurn(calls: TurnCalls, sessionId: string, options
       if (last && options.releaseWithLast && folded && unlock)
         await folded.appendMessagesAndUnlock(sessionId, messages);
       else await calls.appendMessages(sessionId, messages);
+      unsynced = false;
+    },
+    async replaceFrom(messageId, messages) {
+      await calls.replaceMessagesFrom(sessionId, messageId, messages);
+      // A replace syncs what the store wrote before it, as an append does.
+      if (unsynced) await folded!.syncAppends!(sessionId);
       unsynced = false;
     },
     async release() {

@@ -1,11 +1,12 @@
-import { Agent, streamOnHistory } from "../agent/agent";
-import type { AgentOptions } from "../agent/agent-options";
+import { Agent, regenerateFrom, streamOnHistory } from "../agent/agent";
+import { validateMessageIdArgument } from "../messages/message-ids";
+import type { AgentOptions, AgentRunOptions } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
 import type { AgentStream, DeepPartial } from "../agent/agent-stream";
 import type { InferOutput, OutputSpec } from "../agent/output-spec";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { MemoryStore } from "../stores/memory-store";
-import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
+import { parseAgentMessages, type AgentMessage, type UserMessage } from "../messages/agent-message";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import type { LanguageModelUsage } from "../models/language-model";
 import { answeredApprovals } from "../ui/answered-approvals";
@@ -53,6 +54,24 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
   userId?: string;
   /** Stops the model call and the run (e.g. `request.signal`). */
   abortSignal?: AbortSignal;
+  /**
+   * What the request asks for: `useChat` sends it in the request body as `trigger`. Anything else
+   * is an `InvalidArgumentError`. With `memoryStore` and `sessionId`:
+   * - `"submit-message"`: a new user message, the last of `messages`; with `messageId` (an edit in
+   *   `useChat`), the stored user message with that id and everything after it give way to it
+   *   (`agent.run`'s `replaceFrom`; an id the store does not hold is a `MessageNotFoundError`).
+   * - `"regenerate-message"`: the stored turn is answered again (`agent.run`'s `regenerate`): from
+   *   the user message at or before `messageId` when the store holds that id, else the last user
+   *   message (the answer streamed on this page carries an id the browser made). `messages` is
+   *   not read. The old answer is replaced when the new one is stored; a failed run changes nothing.
+   *
+   * Stateless (no `sessionId`), a regenerate is a run on `messages` as the client sent them
+   * (`useChat` cut them before the answer it regenerates).
+   * @default "submit-message"
+   */
+  trigger?: "submit-message" | "regenerate-message";
+  /** `useChat`'s `messageId` (from the request body): the message `trigger` is about. Validated as a message id. */
+  messageId?: string;
   /** Lets client-sent system messages reach the model. They are dropped otherwise. @default false */
   allowSystemMessages?: boolean;
   /**
@@ -133,17 +152,29 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     allowSystemMessages,
     onFinish,
     onError,
+    trigger = "submit-message",
+    messageId,
     output,
     ...agentOptions
   } = options;
+  if (trigger !== "submit-message" && trigger !== "regenerate-message") {
+    throw new InvalidArgumentError({
+      argument: "trigger",
+      value: trigger,
+      message: 'trigger must be "submit-message" or "regenerate-message" (what useChat sends).',
+    });
+  }
+  if (messageId !== undefined) validateMessageIdArgument(messageId);
+  // With the store as the source of truth, a regenerate answers the stored turn: no new message.
+  const regenerate = trigger === "regenerate-message" && sessionId !== undefined;
   const messages = parseAgentMessages(clientMessages, {
     source: "streamText messages",
     ...(agentOptions.messageLimits === undefined ? {} : { limits: agentOptions.messageLimits }),
   });
   const last = messages.at(-1);
   // A useChat request that answers tool approvals ends with the assistant message carrying them (approval-responded).
-  const approvals = answeredApprovals(messages);
-  if (approvals.length === 0 && last?.role !== "user") {
+  const approvals = regenerate ? [] : answeredApprovals(messages);
+  if (!regenerate && approvals.length === 0 && last?.role !== "user") {
     throw new InvalidArgumentError({
       argument: "messages",
       message:
@@ -175,8 +206,20 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
   // Aborted by the caller's signal, or by a response whose client went away (onClientDisconnect: "abort").
   const disconnect = new AbortController();
   const combined = abortSignal ? combineSignals([abortSignal, disconnect.signal]) : undefined;
-  const runOptions = {
-    ...(approvals.length > 0 ? { approvals } : { input: (last as Extract<AgentMessage, { role: "user" }>).content }),
+  // useChat's edit (sendMessage({ text, messageId })) ends with the user message it replaces, under that id.
+  const edit =
+    !regenerate &&
+    approvals.length === 0 &&
+    sessionId !== undefined &&
+    messageId !== undefined &&
+    last?.id === messageId;
+  const runOptions: AgentRunOptions = {
+    ...(regenerate
+      ? { regenerate: true, ...(messageId === undefined ? {} : { [regenerateFrom]: messageId }) }
+      : approvals.length > 0
+        ? { approvals }
+        : { input: (last as UserMessage).content }),
+    ...(edit ? { replaceFrom: messageId } : {}),
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
     signal: combined?.signal ?? disconnect.signal,

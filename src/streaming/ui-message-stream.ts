@@ -1,5 +1,7 @@
 import type { AgentStreamPart } from "../agent/agent-result";
 import { AbortError } from "../errors/abort-error";
+import { noMessageLimits } from "../messages/message-limits";
+import { toContentOutput, toolResultContent } from "../messages/tool-result-content";
 
 /** A chunk of the AI SDK's UI message stream protocol (v1), as `useChat` reads it. */
 export type UIMessageChunk =
@@ -47,9 +49,10 @@ export interface UIMessageStreamOptions {
 
 /**
  * Maps an agent's stream parts to UI message stream chunks: text and reasoning blocks with ids,
- * tool inputs (`tool-input-start`, the input's JSON text as one `tool-input-delta`, then
- * `tool-input-available`) and outputs, tool approval requests and denials (`tool-approval-request`,
- * `tool-output-denied`), step boundaries, and a final `finish`, `abort` or `error`.
+ * tool inputs (`tool-input-start`, the input's JSON text in `tool-input-delta`s as the model writes
+ * it, or as one delta when the model gave the call whole, then `tool-input-available`) and outputs,
+ * tool approval requests and denials (`tool-approval-request`, `tool-output-denied`), step
+ * boundaries, and a final `finish`, `abort` or `error`.
  */
 export async function* toUIMessageChunks(
   parts: AsyncIterable<AgentStreamPart>,
@@ -59,6 +62,7 @@ export async function* toUIMessageChunks(
 ): AsyncGenerator<UIMessageChunk> {
   let open: { kind: "text" | "reasoning"; id: string } | undefined;
   let blockCount = 0;
+  const inputStarted = new Set<string>();
   const close = function* (): Generator<UIMessageChunk> {
     if (open !== undefined) yield { type: open.kind === "text" ? "text-end" : "reasoning-end", id: open.id };
     open = undefined;
@@ -94,14 +98,25 @@ export async function* toUIMessageChunks(
         };
         break;
       }
+      case "tool-input-start":
+        yield* close();
+        inputStarted.add(part.toolCallId);
+        yield { type: "tool-input-start", toolCallId: part.toolCallId, toolName: part.toolName };
+        break;
+      case "tool-input-delta":
+        yield { type: "tool-input-delta", toolCallId: part.toolCallId, inputTextDelta: part.delta };
+        break;
       case "tool-call":
         yield* close();
-        yield { type: "tool-input-start", toolCallId: part.toolCall.id, toolName: part.toolCall.name };
-        yield {
-          type: "tool-input-delta",
-          toolCallId: part.toolCall.id,
-          inputTextDelta: JSON.stringify(part.toolCall.arguments),
-        };
+        // A call whose input did not stream (a model that gives calls whole) gets it as one delta.
+        if (!inputStarted.delete(part.toolCall.id)) {
+          yield { type: "tool-input-start", toolCallId: part.toolCall.id, toolName: part.toolCall.name };
+          yield {
+            type: "tool-input-delta",
+            toolCallId: part.toolCall.id,
+            inputTextDelta: JSON.stringify(part.toolCall.arguments),
+          };
+        }
         yield {
           type: "tool-input-available",
           toolCallId: part.toolCall.id,
@@ -124,7 +139,7 @@ export async function* toUIMessageChunks(
         }
         yield part.isError
           ? { type: "tool-output-error", toolCallId: part.toolCallId, errorText: String(part.result) }
-          : { type: "tool-output-available", toolCallId: part.toolCallId, output: toJsonValue(part.result) };
+          : { type: "tool-output-available", toolCallId: part.toolCallId, output: toolOutputValue(part.result) };
         break;
       case "object-retry":
         // What streamed of the failed reply stays its own text part; the retried reply starts a new one.
@@ -173,6 +188,13 @@ export function encodeUIMessageStream(
       await iterator.return?.();
     },
   });
+}
+
+/** A result given as parts in the AI SDK's content output (as `convertToUIMessages` gives it), else as JSON. */
+function toolOutputValue(result: unknown): unknown {
+  const content = toolResultContent(result, noMessageLimits);
+  if ("content" in content && typeof content.content !== "string") return toContentOutput(content.content);
+  return toJsonValue(result);
 }
 
 function toJsonValue(value: unknown): unknown {

@@ -13,6 +13,7 @@ import {
 } from "./conformance-fixtures";
 import { expectSameRichMessages, richMessages } from "./conformance-parts";
 import { describeOptionalCapabilities } from "./conformance-optional";
+import { describeDeleteMessagesFrom } from "./conformance-delete";
 
 /** Options of {@link testMemoryStore}. */
 export interface TestMemoryStoreOptions {
@@ -48,7 +49,7 @@ export type { OptionalStoreMethod } from "./conformance-fixtures";
  * ```
  *
  * The six required methods are always tested. Each optional capability (`appendMessages`,
- * `getMessageTail`, session metadata, `entries`, `prune`, summaries) is tested when the
+ * `getMessageTail`, session metadata, `entries`, `prune`, summaries, `deleteMessagesFrom`) is tested when the
  * store has it; its tests are reported as skipped when it does not, or fail when the capability is
  * listed in `requireCapabilities`. Every test uses fresh random session ids, so a factory may return stores that
  * share one database; `prune` tests only look at the sessions they created.
@@ -314,5 +315,6 @@ export function testMemoryStore(
     });
 
     describeOptionalCapabilities(describe, capability, { writers, turnsPerWriter });
+    describeDeleteMessagesFrom(describe, capability);
   });
 }

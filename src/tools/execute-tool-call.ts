@@ -1,6 +1,8 @@
 import { errorText, errorType } from "../errors/error-text";
 import type { ToolCall } from "../messages/agent-message";
-import { serializeToolResult } from "../messages/serialize-tool-result";
+import type { ToolContentPart } from "../messages/content-parts";
+import type { ResolvedMessageLimits } from "../messages/message-limits";
+import { toolResultContent } from "../messages/tool-result-content";
 import { ARGUMENTS_TOO_DEEP, exceedsDepth } from "../messages/tool-arguments-depth";
 import { isJsonSchema, TOO_DEEP_ISSUE, type ToolInputValidation } from "./json-schema";
 import type { Tool, ToolExecutionContext, ToolSet } from "./tool";
@@ -9,8 +11,11 @@ export interface ToolCallOutcome {
   toolCall: ToolCall;
   /** The value `execute` returned, or the error text when it failed. */
   result: unknown;
-  /** The text sent back to the model as the tool message content. */
-  content: string;
+  /**
+   * The tool message content sent back to the model: the result's text, or its parts when the
+   * tool returned parts (an image, an array of text and image parts, the AI SDK's content output).
+   */
+  content: string | ToolContentPart[];
   isError: boolean;
   /**
    * What failed, when `isError`: the class of the error `execute` threw (its `name`),
@@ -28,6 +33,8 @@ export async function executeToolCall(
   tools: ToolSet,
   toolCall: ToolCall,
   context: Omit<ToolExecutionContext, "toolCallId">,
+  /** Bounds of a result given as parts (the agent's `messageLimits`). @default MessageLimits' defaults */
+  limits?: ResolvedMessageLimits,
 ): Promise<ToolCallOutcome> {
   const toolValue = Object.hasOwn(tools, toolCall.name) ? tools[toolCall.name] : undefined;
   if (!toolValue) {
@@ -53,14 +60,23 @@ export async function executeToolCall(
       `Invalid arguments for tool "${toolCall.name}": ${parsed.issues.join("; ")}. Fix the arguments and call it again.`,
     );
   }
+  let result: unknown;
   try {
-    const result = await toolValue.execute(parsed.value, { ...context, toolCallId: toolCall.id });
-    return { toolCall, result, content: serializeToolResult(result), isError: false };
+    result = await toolValue.execute(parsed.value, { ...context, toolCallId: toolCall.id });
   } catch (error) {
     if (context.abortSignal?.aborted) throw error;
     const reason = errorText(error);
     return errorOutcome(toolCall, errorType(error), `Tool "${toolCall.name}" failed: ${reason}`);
   }
+  const content = toolResultContent(result, limits);
+  if ("problem" in content) {
+    return errorOutcome(
+      toolCall,
+      "InvalidToolResultError",
+      `Tool "${toolCall.name}" returned content that cannot be sent: ${content.problem}.`,
+    );
+  }
+  return { toolCall, result, content: content.content, isError: false };
 }
 
 /** The tool's input schema applied to the model's arguments: zod's output, or the arguments a JSON Schema accepted. */

@@ -1,11 +1,11 @@
 import { parseAgentMessages, type AgentMessage, type ToolCall, type ToolMessage } from "../messages/agent-message";
-import type { ContentPart, MessageContent } from "../messages/content-parts";
-import { contentText } from "../messages/content-text";
-import { dataContentBase64, dataContentUrl } from "../messages/data-content";
+import type { ContentPart, MessageContent, ToolContentPart } from "../messages/content-parts";
+import { dataContentUrl } from "../messages/data-content";
 import { imageMediaType } from "../messages/image-info";
 import { noMessageLimits } from "../messages/message-limits";
 import { splitPendingApprovals } from "../messages/pending-approvals";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
+import { toContentOutput } from "../messages/tool-result-content";
 import type { UIMessageV5, UIMessagePart, UIToolPart } from "./ui-message";
 
 /**
@@ -120,20 +120,7 @@ function uiParts(content: MessageContent): (UIMessagePart & { type: "text" | "re
  * given as parts goes back in the AI SDK's content output shape (`{ type: "content", value }`).
  */
 function toolOutput(content: MessageContent): unknown {
-  if (typeof content !== "string") {
-    return {
-      type: "content",
-      value: content.map((part) => {
-        if (part.type !== "image") return { type: "text", text: contentText([part]) };
-        const mediaType = imageMediaType(part) ?? "application/octet-stream";
-        return {
-          type: "media",
-          data: dataContentBase64(part.image) ?? dataContentUrl(part.image, mediaType),
-          mediaType,
-        };
-      }),
-    };
-  }
+  if (typeof content !== "string") return toContentOutput(content as ToolContentPart[]);
   try {
     const value: unknown = JSON.parse(content);
     if (value !== null && typeof value === "object" && JSON.stringify(value) === content) return value;

@@ -6,6 +6,8 @@ export interface ScriptedAnswer {
   text?: string;
   toolCalls?: { id: string; name: string; arguments: object }[];
   usage?: { inputTokens: number; outputTokens: number };
+  /** OpenAI-compatible servers only (DeepSeek, vLLM): the message's `reasoning_content`, streamed first. */
+  reasoningContent?: string;
   /** Anthropic only: thinking blocks, first in the content. */
   thinking?: ({ thinking: string; signature: string } | { redactedData: string })[];
 }
@@ -42,6 +44,7 @@ export function openaiCompletion(answer: ScriptedAnswer, model = "gpt-4o-mini"):
           message: {
             role: "assistant",
             content: answer.text ?? (toolCalls.length ? null : ""),
+            ...(answer.reasoningContent === undefined ? {} : { reasoning_content: answer.reasoningContent }),
             refusal: null,
             ...(toolCalls.length
               ? {
@@ -73,6 +76,8 @@ export function openaiStreamEvents(answer: ScriptedAnswer, model = "gpt-4o-mini"
     data: { ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] },
   });
   const events: ServerSentEvent[] = [chunk({ role: "assistant", content: "" })];
+  for (const piece of answer.reasoningContent === undefined ? [] : pieces(answer.reasoningContent, 6))
+    events.push(chunk({ reasoning_content: piece }));
   for (const piece of pieces(answer.text ?? "", 5)) events.push(chunk({ content: piece }));
   (answer.toolCalls ?? []).forEach((call, index) => {
     const argumentsText = JSON.stringify(call.arguments);

@@ -1,5 +1,6 @@
 import type { UserMessage } from "../../messages/agent-message";
 import type { ToolCall } from "../../messages/agent-message";
+import { describeContent } from "../../messages/content-text";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult } from "../../models/language-model";
 import type { MemoryStrategyResult } from "../../strategies/memory-strategy";
 import type { ToolCallOutcome } from "../../tools/execute-tool-call";
@@ -211,8 +212,10 @@ export class RunTrace {
    * `error.type` naming what failed (the class of the error `execute` threw).
    */
   endTool(span: TracedSpan, outcome: ToolCallOutcome): void {
-    if (this.settings.recordOutputs && span.recording) span.set({ "gen_ai.tool.call.result": outcome.content });
-    if (outcome.isError) span.fail(new ToolCallFailure(outcome.errorType ?? "ToolCallError", outcome.content));
+    // A result given as parts is recorded as its text with a placeholder per image, never its bytes.
+    const content = describeContent(outcome.content);
+    if (this.settings.recordOutputs && span.recording) span.set({ "gen_ai.tool.call.result": content });
+    if (outcome.isError) span.fail(new ToolCallFailure(outcome.errorType ?? "ToolCallError", content));
     else span.end();
   }
 

@@ -14,8 +14,9 @@ import type { AISDKPart } from "./ai-sdk-types";
  * Reads the stream of an AI SDK model's `doStream` as agentcore stream parts: `text-delta` as is,
  * `tool-input-start` / `tool-input-delta` as `tool-call-delta`, `tool-call` (input parsed) as
  * `tool-call`, `response-metadata` and `finish` (v2 or v3 usage) as the one final `finish`.
- * A reasoning block (`reasoning-start`, `-delta`, `-end`) as one `reasoning` part at its end, its
- * provider metadata merged into `providerOptions` (a signature comes on a delta).
+ * A reasoning block (`reasoning-start`, `-delta`, `-end`) as `reasoning-delta` parts as it streams
+ * and one `reasoning` part at its end, its provider metadata merged into `providerOptions` (a
+ * signature comes on a delta).
  * An `error` part throws `toError(part.error)`. Text boundaries, sources, files, warnings and
  * provider-executed tools are not part of agentcore's messages and are skipped. Stopping early (an abort, a consumer that breaks off) cancels the stream, which
  * closes the provider's HTTP response.
@@ -47,7 +48,10 @@ export async function* convertAISDKStream(
           const key = typeof id === "string" ? id : "";
           const entry = reasoning.get(key) ?? { text: "", providerOptions: undefined };
           reasoning.set(key, entry);
-          if (typeof delta === "string") entry.text += delta;
+          if (typeof delta === "string" && delta !== "") {
+            entry.text += delta;
+            yield { type: "reasoning-delta", delta };
+          }
           entry.providerOptions = mergeProviderMetadata(entry.providerOptions, providerMetadata);
           if (part.type === "reasoning-end") {
             reasoning.delete(key);

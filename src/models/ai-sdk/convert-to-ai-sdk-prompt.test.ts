@@ -88,6 +88,37 @@ describe("convertToAISDKPrompt: content parts", () => {
     });
   });
 
+  it("sends a tool result's files as content output: v3 file-data / file-url, v2 media", () => {
+    const messages: AgentMessage[] = [
+      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "rec", arguments: {} }] },
+      {
+        role: "tool",
+        toolCallId: "c1",
+        name: "rec",
+        content: [
+          { type: "file", data: "AAAA", mediaType: "audio/wav", filename: "a.wav" },
+          { type: "file", data: "https://example.com/a.pdf", mediaType: "application/pdf" },
+        ],
+      },
+    ];
+    const output = (version: "v2" | "v3") =>
+      (convertToAISDKPrompt(undefined, messages, version)[1] as { content: { output: unknown }[] }).content[0]!.output;
+    expect(output("v3")).toEqual({
+      type: "content",
+      value: [
+        { type: "file-data", data: "AAAA", mediaType: "audio/wav", filename: "a.wav" },
+        { type: "file-url", url: "https://example.com/a.pdf", mediaType: "application/pdf" },
+      ],
+    });
+    expect(output("v2")).toEqual({
+      type: "content",
+      value: [
+        { type: "media", data: "AAAA", mediaType: "audio/wav" },
+        { type: "text", text: "https://example.com/a.pdf" },
+      ],
+    });
+  });
+
   it("reads reasoning content of a result with its provider metadata as providerOptions", () => {
     const result = convertAISDKGenerateResult({
       content: [

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "../../messages/agent-message";
-import type { DataContent, ImagePart, ToolContentPart, UserContentPart } from "../../messages/content-parts";
+import type { DataContent, ToolContentPart, UserContentPart } from "../../messages/content-parts";
 import { isBytes } from "../../messages/content-parts";
 import { contentText } from "../../messages/content-text";
 import type { ToolDefinition } from "../language-model";
@@ -126,22 +126,29 @@ function toolOutput(
   specificationVersion: "v2" | "v3",
 ): ToolResultPart["output"] {
   if (typeof content === "string") return { type: "text", value: content };
-  if (!content.some((part) => part.type === "image")) return { type: "text", value: contentText(content) };
+  if (!content.some((part) => part.type !== "text")) return { type: "text", value: contentText(content) };
   type Value = { type: "text"; text: string };
   return {
     type: "content",
     value: content.map((part): Value => {
       if (part.type === "text") return { type: "text", text: part.text };
-      const source = inlineOrUrl((part as ImagePart).image);
-      const mediaType = wireImageMediaType(part as ImagePart);
+      const isImage = part.type === "image";
+      const source = inlineOrUrl(isImage ? part.image : part.data);
+      const mediaType = isImage ? wireImageMediaType(part) : part.mediaType;
       if (specificationVersion === "v2") {
         return "url" in source
           ? { type: "text", text: source.url }
           : ({ type: "media", data: source.base64, mediaType } as unknown as Value);
       }
+      const filename = !isImage && part.filename !== undefined ? { filename: part.filename } : {};
+      if (isImage) {
+        return ("url" in source
+          ? { type: "image-url", url: source.url }
+          : { type: "image-data", data: source.base64, mediaType }) as unknown as Value;
+      }
       return ("url" in source
-        ? { type: "image-url", url: source.url }
-        : { type: "image-data", data: source.base64, mediaType }) as unknown as Value;
+        ? { type: "file-url", url: source.url, mediaType }
+        : { type: "file-data", data: source.base64, mediaType, ...filename }) as unknown as Value;
     }),
   };
 }

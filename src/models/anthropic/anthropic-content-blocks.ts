@@ -9,11 +9,12 @@ import type {
   UserContentPart,
 } from "../../messages/content-parts";
 import { decodeBase64 } from "../../messages/base64";
-import { inlineOrUrl, wireImageMediaType } from "../wire-content";
+import { fileNotSentText, inlineOrUrl, wireImageMediaType } from "../wire-content";
 
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
 type ImageBlock = Anthropic.Messages.ImageBlockParam;
 type TextBlock = Anthropic.Messages.TextBlockParam;
+type DocumentBlock = Anthropic.Messages.DocumentBlockParam;
 
 /**
  * Content parts as Messages API blocks (docs/providers.md, "Images, files and reasoning"). Images
@@ -54,12 +55,26 @@ export function assistantBlocks(content: string | readonly AssistantContentPart[
   return [...reasoning, ...text];
 }
 
-/** A tool result's content: a string as is, parts as text and image blocks. */
-export function toolResultContent(content: string | readonly ToolContentPart[]): string | (TextBlock | ImageBlock)[] {
+/**
+ * A tool result's content: a string as is, parts as text, image and document blocks (PDF and
+ * text/plain files, as in a user message); a file Anthropic cannot take (audio) as a text note.
+ */
+export function toolResultContent(
+  content: string | readonly ToolContentPart[],
+): string | (TextBlock | ImageBlock | DocumentBlock)[] {
   if (typeof content === "string") return content;
-  return content.flatMap((part): (TextBlock | ImageBlock)[] =>
-    part.type === "text" ? (part.text === "" ? [] : [{ type: "text", text: part.text }]) : [imageBlock(part)],
-  );
+  return content.flatMap((part): (TextBlock | ImageBlock | DocumentBlock)[] => {
+    switch (part.type) {
+      case "text":
+        return textBlocks(part.text);
+      case "image":
+        return [imageBlock(part)];
+      case "file": {
+        const block = documentSource(part);
+        return block === undefined ? textBlocks(fileNotSentText(part, "Anthropic")) : [block];
+      }
+    }
+  });
 }
 
 function textBlocks(text: string): TextBlock[] {
@@ -82,6 +97,25 @@ function imageBlock(part: ImagePart): ImageBlock {
 }
 
 function documentBlock(part: FilePart, index: number, partIndex: number): ContentBlock {
+  const block = documentSource(part);
+  if (block !== undefined) return block;
+  const source = inlineOrUrl(part.data);
+  throw new InvalidMessageError({
+    issues: [
+      {
+        index,
+        path: `content.${partIndex}`,
+        message:
+          "url" in source && part.mediaType.startsWith("text/plain")
+            ? "a text/plain file part given by remote URL is not supported by Anthropic (give its bytes or base64)"
+            : `file parts of type ${part.mediaType} are not supported by Anthropic (PDF and text/plain only)`,
+      },
+    ],
+  });
+}
+
+/** A PDF or inline text/plain file as a `document` block; undefined for what Anthropic cannot take. */
+function documentSource(part: FilePart): DocumentBlock | undefined {
   const source = inlineOrUrl(part.data);
   const title = part.filename === undefined ? {} : { title: part.filename };
   if (part.mediaType === "application/pdf") {
@@ -98,18 +132,7 @@ function documentBlock(part: FilePart, index: number, partIndex: number): Conten
     const data = new TextDecoder().decode(decodeBase64(source.base64));
     return { type: "document", source: { type: "text", media_type: "text/plain", data }, ...title };
   }
-  throw new InvalidMessageError({
-    issues: [
-      {
-        index,
-        path: `content.${partIndex}`,
-        message:
-          "url" in source && part.mediaType.startsWith("text/plain")
-            ? "a text/plain file part given by remote URL is not supported by Anthropic (give its bytes or base64)"
-            : `file parts of type ${part.mediaType} are not supported by Anthropic (PDF and text/plain only)`,
-      },
-    ],
-  });
+  return undefined;
 }
 
 function reasoningBlocks(part: ReasoningPart): ContentBlock[] {

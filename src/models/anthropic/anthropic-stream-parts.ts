@@ -11,8 +11,8 @@ type PendingThinking = { text: string; signature: string } | { redactedData: str
  * come, tool-call deltas (`input_json_delta`), each tool call once its block stops (its input
  * parsed by `parseToolArguments`), then at the end the calls whose block never stopped and one
  * `finish` with the stop reason and the usage of `message_start` updated by `message_delta`.
- * Thinking blocks (`thinking_delta`, `signature_delta`) and redacted thinking become one
- * `reasoning` part each when their block stops, the signature or data in
+ * Thinking blocks stream their text as `reasoning-delta` parts (`thinking_delta`); they and
+ * redacted thinking become one `reasoning` part each when their block stops, the signature or data in
  * `providerOptions.anthropic` (sent back by `anthropic-content-blocks.ts`). Other blocks (server
  * tools) are skipped.
  */
@@ -59,8 +59,10 @@ export class AnthropicStreamParts extends StreamPartQueue {
         } else if (event.delta.type === "thinking_delta" || event.delta.type === "signature_delta") {
           const entry = this.thinking.get(event.index);
           if (entry && "text" in entry) {
-            if (event.delta.type === "thinking_delta") entry.text += event.delta.thinking ?? "";
-            else entry.signature += event.delta.signature ?? "";
+            if (event.delta.type === "thinking_delta") {
+              entry.text += event.delta.thinking ?? "";
+              if (event.delta.thinking) this.push({ type: "reasoning-delta", delta: event.delta.thinking });
+            } else entry.signature += event.delta.signature ?? "";
           }
         } else if (event.delta.type === "input_json_delta" && event.index === this.outputIndex) {
           if (event.delta.partial_json) this.push({ type: "text-delta", delta: event.delta.partial_json });

@@ -1,10 +1,10 @@
 import type OpenAI from "openai";
 import { InvalidMessageError } from "../../errors/invalid-message-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { ImagePart, UserContentPart } from "../../messages/content-parts";
+import type { FilePart, ImagePart, UserContentPart } from "../../messages/content-parts";
 import { dataContentBase64 } from "../../messages/data-content";
 import type { ToolDefinition } from "../language-model";
-import { imageUrl } from "../wire-content";
+import { fileNotSentText, imageUrl } from "../wire-content";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -19,9 +19,9 @@ type UserPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
  * remote URL as is, anything else as a `data:` URL) and PDF file (`file` with `file_data`) parts;
  * other files and remote file URLs are an `InvalidMessageError` (the API takes neither). Assistant
  * reasoning parts are not sent: Chat Completions has no input for them. A tool message carries
- * text only, so the images of tool results go in one user message after all the tool messages of
- * that step (each introduced by "Image returned by tool <name> (<id>):"), which keeps every call
- * paired with its result.
+ * text only, so the images (and PDFs) of tool results go in one user message after all the tool
+ * messages of that step (each introduced by "Image returned by tool <name> (<id>):"), which keeps
+ * every call paired with its result; a tool's file of another type is named in its text, not sent.
  */
 export function convertToOpenAIMessages(system: string | undefined, messages: readonly AgentMessage[]): ChatMessage[] {
   const result: ChatMessage[] = [];
@@ -60,15 +60,17 @@ export function convertToOpenAIMessages(system: string | undefined, messages: re
         break;
       }
       case "tool": {
-        result.push({ role: "tool", tool_call_id: message.toolCallId, content: textOf(message.content) });
-        const images =
-          typeof message.content === "string"
-            ? []
-            : message.content.filter((part): part is ImagePart => part.type === "image");
-        if (images.length > 0) {
+        const parts = typeof message.content === "string" ? [] : message.content;
+        // Files Chat Completions cannot take (anything but an inline PDF) are named in the tool's text.
+        const attachments = parts.flatMap((part) => (part.type === "text" ? [] : [toolAttachment(part)]));
+        const notes = attachments.flatMap((attachment) => (typeof attachment === "string" ? [attachment] : []));
+        const text = [textOf(message.content), ...notes].filter((piece) => piece !== "").join("\n");
+        result.push({ role: "tool", tool_call_id: message.toolCallId, content: text });
+        const sent = attachments.filter((attachment): attachment is UserPart => typeof attachment !== "string");
+        if (sent.length > 0) {
           pendingImages.push(
-            { type: "text", text: `Image returned by tool ${message.name} (${message.toolCallId}):` },
-            ...images.map(imagePart),
+            { type: "text", text: `${sentLabel(sent)} returned by tool ${message.name} (${message.toolCallId}):` },
+            ...sent,
           );
         }
         if (messages[index + 1]?.role !== "tool") flushImages();
@@ -92,6 +94,27 @@ function textOf(content: AgentMessage["content"]): string {
   return text;
 }
 
+/** A tool result's image or file as the user part that carries it, or the note that replaces it. */
+function toolAttachment(part: ImagePart | FilePart): UserPart | string {
+  if (part.type === "image") return imagePart(part);
+  const base64 = dataContentBase64(part.data);
+  if (part.mediaType !== "application/pdf" || base64 === undefined)
+    return fileNotSentText(part, "OpenAI Chat Completions");
+  return pdfPart(part, base64);
+}
+
+function sentLabel(parts: readonly UserPart[]): string {
+  if (parts.every((part) => part.type === "image_url")) return "Image";
+  return parts.every((part) => part.type === "file") ? "File" : "Content";
+}
+
+function pdfPart(part: FilePart, base64: string): UserPart {
+  return {
+    type: "file",
+    file: { filename: part.filename ?? "document.pdf", file_data: `data:application/pdf;base64,${base64}` },
+  };
+}
+
 function imagePart(part: ImagePart): UserPart {
   return { type: "image_url", image_url: { url: imageUrl(part) } };
 }
@@ -113,10 +136,7 @@ function userPart(part: UserContentPart, index: number, partIndex: number): User
       if (problem !== undefined) {
         throw new InvalidMessageError({ issues: [{ index, path: `content.${partIndex}`, message: problem }] });
       }
-      return {
-        type: "file",
-        file: { filename: part.filename ?? "document.pdf", file_data: `data:application/pdf;base64,${base64}` },
-      };
+      return pdfPart(part, base64 as string);
     }
   }
 }

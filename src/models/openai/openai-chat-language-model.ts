@@ -70,9 +70,11 @@ export class OpenAIChatLanguageModel implements LanguageModel {
         arguments: parseToolArguments(toolCall.function.arguments),
       });
     }
+    const reasoning = reasoningContent(message);
     return {
       text: message?.content ?? "",
       toolCalls,
+      ...(reasoning ? { reasoning: [{ type: "reasoning" as const, text: reasoning }] } : {}),
       finishReason: mapOpenAIFinishReason(choice?.finish_reason, toolCalls.length > 0),
       usage: convertUsage(response.usage),
       response: { ...(response.id ? { id: response.id } : {}), ...(response.model ? { modelId: response.model } : {}) },
@@ -154,7 +156,9 @@ type PendingToolCall = { id: string; name: string; arguments: string; emitted: b
 /**
  * Turns Chat Completions chunks into stream parts, queued until read: text deltas as they come,
  * tool-call deltas, each tool call once complete (when the next one starts, at the finish reason,
- * or at the end: OpenAI streams calls in order), then one `finish` with the usage.
+ * or at the end: OpenAI streams calls in order), then one `finish` with the usage. An
+ * OpenAI-compatible server's `reasoning_content` streams as `reasoning-delta` parts and comes
+ * whole as one `reasoning` part when the answer or a tool call starts (or at the end).
  */
 class ChatStreamParts extends StreamPartQueue {
   private readonly pending = new Map<number, PendingToolCall>();
@@ -162,6 +166,14 @@ class ChatStreamParts extends StreamPartQueue {
   private usage: LanguageModelUsage | undefined;
   private responseId: string | undefined;
   private responseModel: string | undefined;
+  /** Reasoning text streamed so far (`reasoning_content`), given whole when the answer starts or ends. */
+  private reasoning = "";
+
+  private endReasoning(): void {
+    if (this.reasoning === "") return;
+    this.push({ type: "reasoning", reasoning: { type: "reasoning", text: this.reasoning } });
+    this.reasoning = "";
+  }
 
   add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
     this.responseId ??= chunk.id || undefined;
@@ -170,6 +182,12 @@ class ChatStreamParts extends StreamPartQueue {
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta;
+    const reasoning = reasoningContent(delta);
+    if (reasoning) {
+      this.reasoning += reasoning;
+      this.push({ type: "reasoning-delta", delta: reasoning });
+    }
+    if (delta?.content || delta?.tool_calls?.length) this.endReasoning();
     if (delta?.content) this.push({ type: "text-delta", delta: delta.content });
     for (const toolCallDelta of delta?.tool_calls ?? []) {
       const index = toolCallDelta.index ?? this.pending.size;
@@ -195,12 +213,14 @@ class ChatStreamParts extends StreamPartQueue {
     }
     if (choice.finish_reason) {
       this.finishReason = choice.finish_reason;
+      this.endReasoning();
       this.complete(Number.POSITIVE_INFINITY);
     }
   }
 
   /** The stream ended: the calls not emitted yet, then `finish`. */
   end(): void {
+    this.endReasoning();
     this.complete(Number.POSITIVE_INFINITY);
     this.push({
       type: "finish",
@@ -260,4 +280,16 @@ function convertUsage(usage: OpenAI.Completions.CompletionUsage | null | undefin
 
 function newToolCallId(): string {
   return `call_${globalThis.crypto.randomUUID().replace(/-/g, "")}`;
+}
+
+/**
+ * The reasoning text of an OpenAI-compatible server's message or delta: `reasoning_content`
+ * (DeepSeek, vLLM, SGLang, llama.cpp) or `reasoning` (vLLM's newer name, OpenRouter, Ollama).
+ * OpenAI's own Chat Completions sends neither.
+ */
+function reasoningContent(message: unknown): string | undefined {
+  if (message === null || typeof message !== "object") return undefined;
+  const { reasoning_content: content, reasoning } = message as { reasoning_content?: unknown; reasoning?: unknown };
+  if (typeof content === "string" && content !== "") return content;
+  return typeof reasoning === "string" && reasoning !== "" ? reasoning : undefined;
 }

@@ -4,6 +4,7 @@ import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { MemoryStore } from "../memory-store";
 import { turnFoldingOf } from "../turn-folding";
+import { replaceMessagesFromOf } from "../delete-messages-from";
 
 const message = (id: string, role: "user" | "assistant" = "user"): AgentMessage => ({
   id,
@@ -28,7 +29,8 @@ async function expectLockLost(write: Promise<unknown>, operation: string): Promi
  * A late writer is fenced: `stale` (a store whose `lockLeaseMs` is short, a few hundred ms) takes
  * session "s" and stalls past its lease; `next` (another instance on the same data) takes the
  * session and stores its turn; then every write of `stale` under its lost lock (a plain append,
- * `setMessages`, and the folded append-and-release when the store has it) is refused with a
+ * `setMessages`, the folded append-and-release when the store has it, `deleteMessagesFrom` and
+ * its delete-and-append) is refused with a
  * `SessionLockLostError` and writes nothing; the history is the new holder's turn only, and the
  * stale release does not free the new holder's lock. Once `next` releases, `stale` can lock again
  * and write.
@@ -44,6 +46,10 @@ export async function expectLateWriterFenced(stale: MemoryStore, next: MemorySto
   await expectLockLost(Promise.resolve(stale.setMessages("s", [message("a-rewrite")])), "setMessages");
   const folding = turnFoldingOf(stale);
   if (folding) await expectLockLost(folding.appendMessagesAndUnlock("s", [message("a-last")]), "appendMessages");
+  await expectLockLost(stale.deleteMessagesFrom!("s", "b-user"), "deleteMessagesFrom");
+  const replace = replaceMessagesFromOf(stale);
+  if (replace)
+    await expectLockLost(replace("s", "b-answer", [message("a-regenerated", "assistant")]), "deleteMessagesFrom");
   expect(await next.getMessages("s")).toEqual(turnOfNext);
 
   await releaseStale(); // must not free the new holder's lock

@@ -19,6 +19,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
+import { replaceMessagesFrom } from "../delete-messages-from";
 import { StoreError } from "../../errors/store-error";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { FileMemoryStore } from "./file-memory-store";
@@ -64,6 +65,11 @@ describe("FileMemoryStore fences a holder that lost its session lock", () => {
       ["appendMessages", stalled.appendMessages("s", [{ id: "a-answer", role: "assistant", content: "late" }])],
       ["setMessages", stalled.setMessages("s", [])],
       ["clearMessages", stalled.clearMessages("s")],
+      ["deleteMessagesFrom", stalled.deleteMessagesFrom("s", "b-user")],
+      [
+        "deleteMessagesFrom",
+        stalled[replaceMessagesFrom]("s", "a-user", [{ id: "a-late", role: "user", content: "late" }]),
+      ],
       ["updateSession", stalled.updateSession("s", { tags: ["late"] })],
       [
         "saveSummary",

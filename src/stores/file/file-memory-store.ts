@@ -12,7 +12,9 @@ import type {
 } from "../memory-store";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
-import { validateMessageIds } from "../../messages/message-ids";
+import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
+import { MessageNotFoundError } from "../../errors/message-not-found-error";
+import { cutIndex, replaceMessagesFrom } from "../delete-messages-from";
 import { copyMessages } from "../../messages/copy-messages";
 import { tailLimit } from "../tail-limit";
 import { newestSummaries, summaryCount } from "../summary-count";
@@ -178,6 +180,33 @@ export class FileMemoryStore implements MemoryStore {
       }),
       { fenced: true },
     );
+  }
+
+  async deleteMessagesFrom(sessionId: string, messageId: string): Promise<void> {
+    await this.cut(sessionId, messageId, []);
+  }
+
+  /** The atomic delete-and-append of regenerate and edit (internal, see `replaceMessagesFrom`): one journal line. */
+  readonly [replaceMessagesFrom] = (sessionId: string, messageId: string, messages: AgentMessage[]) =>
+    this.cut(sessionId, messageId, messages);
+
+  private async cut(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void> {
+    validateSessionId(sessionId);
+    validateMessageIdArgument(messageId);
+    validateMessageIds(messages);
+    const copy = copyMessages(messages);
+    let found = true;
+    await this.engine.write(
+      "deleteMessagesFrom",
+      sessionId,
+      (state) => {
+        const keep = cutIndex(state.sessions.get(sessionId)?.messages ?? [], messageId);
+        found = keep !== -1;
+        return found ? { op: "cut", session: sessionId, keep, messages: copy, at: Date.now() } : undefined;
+      },
+      { fenced: true },
+    );
+    if (!found) throw new MessageNotFoundError({ sessionId, messageId });
   }
 
   async clearMessages(sessionId: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { AgentMessage } from "../../messages/agent-message";
 import { decodeStoredMessages, encodeStoredMessages } from "../../messages/stored-encoding";
 import type { Fact, SessionEntry, SummaryRecord } from "../memory-store";
+import { summariesAfterCut } from "../delete-messages-from";
 
 /** Marks the snapshot file, so a stranger's JSON file is never mistaken for one. */
 export const SNAPSHOT_FORMAT = "agentcore-file-store";
@@ -30,6 +31,8 @@ export type JournalOperation =
   | { op: "append"; session: string; messages: AgentMessage[]; at: number }
   | { op: "set"; session: string; messages: AgentMessage[]; at: number }
   | { op: "clear"; session: string }
+  /** `deleteMessagesFrom`: keeps the first `keep` messages, then appends `messages` (atomic delete-and-append). */
+  | { op: "cut"; session: string; keep: number; messages: AgentMessage[]; at: number }
   | { op: "fact"; scope: string; fact: Fact }
   | { op: "unfact"; scope: string; key: string }
   | { op: "meta"; session: string; agentName?: string; tags?: string[]; at: number }
@@ -143,20 +146,23 @@ export function parseJournalHeader(line: string): JournalHeader | undefined {
   return { generation, committed: header.committed as number, committedAt: at + marker.length };
 }
 
-const operations = new Set(["append", "set", "clear", "fact", "unfact", "meta", "summary", "prune"]);
+const operations = new Set(["append", "set", "cut", "clear", "fact", "unfact", "meta", "summary", "prune"]);
 
 /** Parses one journal line; throws a plain Error when it is not an operation. */
 export function parseOperation(line: string): JournalOperation {
   const operation = JSON.parse(line) as JournalOperation;
   if (!isRecord(operation) || !operations.has(operation.op)) throw new Error("it is not a journal operation");
-  if ((operation.op === "append" || operation.op === "set") && Array.isArray(operation.messages))
+  if (
+    (operation.op === "append" || operation.op === "set" || operation.op === "cut") &&
+    Array.isArray(operation.messages)
+  )
     decodeStoredMessages(operation.messages);
   return operation;
 }
 
 /** One journal line's JSON (without its newline): messages in the stored encoding. */
 export function serializeOperation(operation: JournalOperation): string {
-  if (operation.op === "append" || operation.op === "set") {
+  if (operation.op === "append" || operation.op === "set" || operation.op === "cut") {
     const messages = encodeStoredMessages(operation.messages);
     if (messages !== operation.messages) return JSON.stringify({ ...operation, messages });
   }
@@ -166,8 +172,15 @@ export function serializeOperation(operation: JournalOperation): string {
 /** Applies one operation to the state, in place. Replaying the same journal always gives the same state. */
 export function applyOperation(state: FileState, operation: JournalOperation): void {
   switch (operation.op) {
+    case "cut":
     case "append": {
       const session = sessionFor(state, operation.session, operation.at);
+      if (operation.op === "cut") {
+        const removed = idsOf(session.messages.slice(operation.keep));
+        session.messages = session.messages.slice(0, operation.keep);
+        for (const id of removed) session.ids.delete(id);
+        session.summaries = summariesAfterCut(session.summaries, operation.keep, removed);
+      }
       for (const message of operation.messages) {
         if (message.id !== undefined) {
           if (session.ids.has(message.id)) continue;

@@ -3,6 +3,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
+import { replaceMessagesFrom } from "../delete-messages-from";
 import type { AgentMessage } from "../../messages/agent-message";
 import { PostgresMemoryStore } from "./postgres-memory-store";
 
@@ -73,6 +74,14 @@ describe.skipIf(!available)("PostgresMemoryStore group commit", () => {
     for (const session of ["warm", "ok1", "ok2", "ok3", "ok4"])
       expect(await first.getMessages(session)).toHaveLength(1);
     expect(await first.getMessages("lost")).toEqual([]);
+    // deleteMessagesFrom is fenced the same way: the new holder's turn stays whole.
+    await second.appendMessages("lost", [message("kept")]);
+    const keptId = (await second.getMessages("lost"))[0]!.id!;
+    await expect(first.deleteMessagesFrom("lost", keptId)).rejects.toSatisfy(SessionLockLostError.isInstance);
+    await expect(first[replaceMessagesFrom]("lost", keptId, [message("stale-edit")])).rejects.toSatisfy(
+      SessionLockLostError.isInstance,
+    );
+    expect((await second.getMessages("lost")).map((stored) => stored.id)).toEqual([keptId]);
     await releaseSecond();
   });
 });

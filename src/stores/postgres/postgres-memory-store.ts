@@ -10,7 +10,9 @@ import type {
   SummaryRecord,
 } from "../memory-store";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
-import { validateMessageIds } from "../../messages/message-ids";
+import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
+import { replaceMessagesFrom } from "../delete-messages-from";
+import { cutPostgresMessages } from "./postgres-delete-from";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { summaryCount } from "../summary-count";
@@ -207,6 +209,27 @@ export class PostgresMemoryStore implements MemoryStore {
         [sessionId, rows.map((row) => row.seq), rows.map((row) => row.id), rows.map((row) => row.body)],
       );
     });
+  }
+
+  async deleteMessagesFrom(sessionId: string, messageId: string): Promise<void> {
+    await this.cut(sessionId, messageId, []);
+  }
+
+  /** The atomic delete-and-append of regenerate and edit (internal, see `replaceMessagesFrom`): one transaction. */
+  readonly [replaceMessagesFrom] = (sessionId: string, messageId: string, messages: AgentMessage[]) =>
+    this.cut(sessionId, messageId, messages);
+
+  private async cut(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void> {
+    validateSessionId(sessionId);
+    validateMessageIdArgument(messageId);
+    validateMessageIds(messages);
+    const fresh = uniqueById(messages);
+    const bodies = this.sql.encode(sessionId, fresh, "deleteMessagesFrom");
+    const appended = fresh.map((message, index) => ({ id: message.id ?? null, body: bodies[index]! }));
+    const { tables, leases } = this;
+    await this.statements.transaction("deleteMessagesFrom", sessionId, (client) =>
+      cutPostgresMessages(client, { store, tables, leases, sessionId, messageId, appended }),
+    );
   }
 
   async clearMessages(sessionId: string): Promise<void> {

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import type { Pool, PoolClient } from "pg";
 import { errorText } from "../../errors/error-text";
 import { StoreError } from "../../errors/store-error";
+import { AgentCoreError } from "../../errors/agent-core-error";
 
 /** Statement names by text, shared by every store of the process (a name is derived from its text alone). */
 const statementNames = new Map<string, string>();
@@ -23,14 +24,14 @@ export function namedStatement(text: string, values: unknown[]): { text: string;
   return { name, text, values };
 }
 
-/** A failure of `operation` as a StoreError of `store` (a StoreError already is one). */
+/** A failure of `operation` as a StoreError of `store` (a StoreError already is one; other typed agentcore errors pass as they are). */
 export function postgresStoreError(
   store: string,
   operation: string,
   sessionId: string | undefined,
   error: unknown,
 ): unknown {
-  if (StoreError.isInstance(error)) return error;
+  if (AgentCoreError.isInstance(error)) return error;
   return new StoreError({
     store,
     operation,

@@ -81,6 +81,15 @@ export function replaceReply(value: unknown): "ok" | "lost" {
   return "ok";
 }
 
+/** The cut script's reply: 1, "lost" for -1 (the lock was lost), "missing" for -2 (no such message): nothing written for either. */
+export function cutReply(value: unknown): "ok" | "lost" | "missing" {
+  const result = integerReply(value, "the cut script's 1, -1 or -2");
+  if (result === 1) return "ok";
+  if (result === -1) return "lost";
+  if (result === -2) return "missing";
+  throw new UnexpectedReplyError("the cut script's 1, -1 or -2", value);
+}
+
 /** The replies of a pipeline of `count` commands: a list of exactly that many. */
 export function pipelineReplies(value: unknown, count: number): unknown[] {
   if (!Array.isArray(value) || value.length !== count)

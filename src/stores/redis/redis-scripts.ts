@@ -123,3 +123,55 @@ local total = redis.call('LLEN', KEYS[2])
 if ARGV[3] == '' then return {total, {}} end
 return {total, redis.call('LRANGE', KEYS[2], ARGV[3], -1)}
 `;
+
+// KEYS as append. ARGV: now, ttl, token ('' = not fenced), message id, then pairs as append's.
+// deleteMessagesFrom, and with pairs its atomic delete-and-append: finds the message (searched
+// from the tail, the ids set answering an unknown id at once), trims the list before it, forgets
+// the deleted ids, drops the summaries that cover a deleted message (messageCount past the cut,
+// or their first or last message deleted), then appends the pairs as append does. Returns 1; -1
+// when the token no longer holds the lock, -2 when the session has no such message: nothing written.
+export const cutScript = `${fence("-1")}
+local target = ARGV[4]
+if redis.call('SISMEMBER', KEYS[2], '#' .. target) == 0 then return -2 end
+local function decoded(item)
+  local ok, value = pcall(cjson.decode, item)
+  if ok and type(value) == 'table' then return value end
+  return nil
+end
+local length = redis.call('LLEN', KEYS[1])
+local at = -1
+for back = 1, length do
+  local message = decoded(redis.call('LINDEX', KEYS[1], -back))
+  if message and message.id == target then at = length - back break end
+end
+if at == -1 then return -2 end
+local removed = {}
+for _, item in ipairs(redis.call('LRANGE', KEYS[1], at, -1)) do
+  local message = decoded(item)
+  if message and type(message.id) == 'string' then
+    removed[message.id] = true
+    redis.call('SREM', KEYS[2], '#' .. message.id)
+  end
+end
+if at == 0 then redis.call('DEL', KEYS[1]) else redis.call('LTRIM', KEYS[1], 0, at - 1) end
+local summaries = redis.call('LRANGE', KEYS[4], 0, -1)
+local keep = {}
+for _, item in ipairs(summaries) do
+  local summary = decoded(item)
+  if summary and ((tonumber(summary.messageCount) or 0) > at or removed[summary.toMessageId] or removed[summary.fromMessageId]) then
+    if type(summary.id) == 'string' then redis.call('SREM', KEYS[5], summary.id) end
+  else
+    keep[#keep + 1] = item
+  end
+end
+if #keep < #summaries then
+  redis.call('DEL', KEYS[4])
+  for _, item in ipairs(keep) do redis.call('RPUSH', KEYS[4], item) end
+end
+for k = 5, #ARGV, 2 do
+  local id = ARGV[k]
+  if id == '' or redis.call('SADD', KEYS[2], id) == 1 then redis.call('RPUSH', KEYS[1], ARGV[k + 1]) end
+end
+${touchSession}
+return 1
+`;

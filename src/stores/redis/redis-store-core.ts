@@ -7,7 +7,9 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import { validateMessageIds } from "../../messages/message-ids";
+import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
+import { MessageNotFoundError } from "../../errors/message-not-found-error";
+import { replaceMessagesFrom } from "../delete-messages-from";
 import { validateSessionId } from "../../messages/session-id";
 import type {
   Fact,
@@ -35,6 +37,7 @@ import {
 } from "./redis-layout";
 import {
   appendReply,
+  cutReply,
   hashReply,
   integerReply,
   replaceReply,
@@ -44,6 +47,7 @@ import {
 } from "./redis-replies";
 import {
   appendScript,
+  cutScript,
   factScript,
   pruneScript,
   replaceScript,
@@ -176,6 +180,25 @@ export abstract class RedisStoreCore implements MemoryStore {
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
     if (outcome.released && token !== undefined) this.locks.unlockedBy(sessionId, token);
     return outcome.released;
+  }
+
+  async deleteMessagesFrom(sessionId: string, messageId: string): Promise<void> {
+    await this.cut(sessionId, messageId, []);
+  }
+
+  /** The atomic delete-and-append of regenerate and edit (internal, see `replaceMessagesFrom`): one script. */
+  readonly [replaceMessagesFrom] = (sessionId: string, messageId: string, messages: AgentMessage[]) =>
+    this.cut(sessionId, messageId, messages);
+
+  /** The cut script, fenced like an append by the lock this instance holds on the session. */
+  private async cut(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void> {
+    validateMessageIdArgument(messageId);
+    validateMessageIds(messages);
+    const operation = "deleteMessagesFrom";
+    const args = [this.locks.tokenOf(sessionId) ?? "", messageId, ...messagesArguments(messages)];
+    const outcome = await this.writeSession(operation, sessionId, cutScript, args, cutReply, true);
+    if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
+    if (outcome === "missing") throw new MessageNotFoundError({ sessionId, messageId });
   }
 
   async clearMessages(sessionId: string): Promise<void> {

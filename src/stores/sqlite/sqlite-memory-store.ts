@@ -17,7 +17,10 @@ import type {
 } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
-import { validateMessageIds } from "../../messages/message-ids";
+import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
+import { MessageNotFoundError } from "../../errors/message-not-found-error";
+import { replaceMessagesFrom } from "../delete-messages-from";
+import { cutSqliteMessages } from "./sqlite-delete-from";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { loadBetterSqlite3 } from "./load-better-sqlite3";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
@@ -195,6 +198,27 @@ export class SqliteMemoryStore implements MemoryStore {
       this.statements.deleteMessages.run(sessionId);
       this.statements.setCount.run(this.insert(sessionId, bodies), sessionId);
     });
+  }
+
+  async deleteMessagesFrom(sessionId: string, messageId: string): Promise<void> {
+    this.cut(sessionId, messageId, []);
+  }
+
+  /** The atomic delete-and-append of regenerate and edit (internal, see `replaceMessagesFrom`): one transaction. */
+  readonly [replaceMessagesFrom] = async (sessionId: string, messageId: string, messages: AgentMessage[]) =>
+    this.cut(sessionId, messageId, messages);
+
+  private cut(sessionId: string, messageId: string, messages: AgentMessage[]): void {
+    validateSessionId(sessionId);
+    validateMessageIdArgument(messageId);
+    validateMessageIds(messages);
+    const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
+    const found = this.write("deleteMessagesFrom", sessionId, () => {
+      const cut = cutSqliteMessages(this.statements, store, sessionId, messageId, bodies);
+      if (cut) this.touch(sessionId);
+      return cut;
+    });
+    if (!found) throw new MessageNotFoundError({ sessionId, messageId });
   }
 
   async clearMessages(sessionId: string): Promise<void> {

@@ -116,16 +116,29 @@ describe("MCP tools over stdio", () => {
     expect(isToolPairingValid(stored)).toBe(true);
   });
 
-  it("describes images, audio and resources in the text the model gets", async () => {
-    const { toolMessages } = await runToolCalls(await mcp.tools(), [{ name: "media", arguments: {} }]);
-    expect((toolMessages[0]!.content as string).split("\n\n")).toEqual([
-      "Here is the chart.",
-      "[image (image/png, 70 bytes) not shown: tool results reach the model as text]",
-      "[audio (audio/wav, 3 bytes) not shown: tool results reach the model as text]",
-      "[resource link: q3.pdf <file:///reports/q3.pdf> (application/pdf): Third-quarter report]",
-      "[resource <file:///notes.txt> (text/plain)]\nremember the milk",
-      "[resource <file:///blob.bin> (application/octet-stream), 6 bytes of binary data not shown]",
-    ]);
+  it("passes images and audio on as parts, and describes resources in text parts", async () => {
+    const { toolMessages, model } = await runToolCalls(await mcp.tools(), [{ name: "media", arguments: {} }]);
+    const expected = [
+      { type: "text", text: "Here is the chart." },
+      {
+        type: "image",
+        image: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+        mediaType: "image/png",
+      },
+      { type: "file", data: "AAAA", mediaType: "audio/wav" },
+      {
+        type: "text",
+        text: "[resource link: q3.pdf <file:///reports/q3.pdf> (application/pdf): Third-quarter report]",
+      },
+      { type: "text", text: "[resource <file:///notes.txt> (text/plain)]\nremember the milk" },
+      {
+        type: "text",
+        text: "[resource <file:///blob.bin> (application/octet-stream), 6 bytes of binary data not shown]",
+      },
+    ];
+    expect(toolMessages[0]!.content).toEqual(expected);
+    // The model got the same parts: no base64 in any text.
+    expect(model.calls[1]!.messages.at(-1)!.content).toEqual(expected);
   });
 
   it("checks the model's arguments against the server's schema before calling", async () => {

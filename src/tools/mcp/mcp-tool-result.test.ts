@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mcpToolResultText, mcpToolResultValue } from "./mcp-tool-result";
+import { mcpToolResultText, mcpToolResultValue, sameData } from "./mcp-tool-result";
 
 describe("mcpToolResultValue", () => {
   it("joins text blocks", () => {
@@ -33,6 +33,54 @@ describe("mcpToolResultValue", () => {
         structuredContent,
       }),
     ).toBe('One result.\n\n{"n":1}');
+  });
+
+  it("drops a text block that is the structured content in another formatting or key order", () => {
+    const structuredContent = { n: 1, nested: { a: [1, 2], b: null } };
+    const reordered = '{\n  "nested": { "b": null, "a": [1, 2.0] },\n  "n": 1e0\n}';
+    expect(mcpToolResultValue({ content: [{ type: "text", text: reordered }], structuredContent })).toEqual(
+      structuredContent,
+    );
+    // Different data stays: an array in another order, a missing key.
+    expect(
+      mcpToolResultValue({
+        content: [{ type: "text", text: '{"n":1,"nested":{"a":[2,1],"b":null}}' }],
+        structuredContent,
+      }),
+    ).toBe(`{"n":1,"nested":{"a":[2,1],"b":null}}\n\n${JSON.stringify(structuredContent)}`);
+    expect(sameData({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameData([1, { x: "y" }], [1, { x: "y" }])).toBe(true);
+    expect(sameData({ a: [] }, { a: {} })).toBe(false);
+  });
+
+  it("gives parts when a result carries an image or audio, structured content once as JSON text last", () => {
+    const structuredContent = { ok: true };
+    expect(
+      mcpToolResultValue({
+        content: [
+          { type: "text", text: '{ "ok": true }' },
+          { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+          { type: "audio", data: "AAAA", mimeType: "audio/mpeg" },
+        ],
+        structuredContent,
+      }),
+    ).toEqual([
+      { type: "image", image: "iVBORw0KGgo=", mediaType: "image/png" },
+      { type: "file", data: "AAAA", mediaType: "audio/mpeg" },
+      { type: "text", text: '{"ok":true}' },
+    ]);
+  });
+
+  it("names images in an error's text, never their data", () => {
+    expect(
+      mcpToolResultText({
+        content: [
+          { type: "text", text: "Render failed:" },
+          { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+        ],
+        isError: true,
+      }),
+    ).toBe("Render failed:\n\n[image (image/png, 8 bytes)]");
   });
 
   it("reads the result of the 2024-10-07 protocol", () => {

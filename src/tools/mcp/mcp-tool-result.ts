@@ -1,14 +1,19 @@
 import type { CompatibilityCallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolContentPart } from "../../messages/content-parts";
 
 /**
  * What a tool from an MCP server returns to the tool loop, from the server's result:
  *
- * - `structuredContent` alone (or with text blocks that only repeat it as JSON, as the spec asks
- *   servers to do): the structured value itself, sent to the model as JSON;
- * - otherwise one string: text blocks as they are, other blocks described in brackets (a tool
- *   message is text: images and audio are named with their type and size, not sent; resource
- *   links by name and URI; an embedded text resource with its text), then the structured
- *   content as JSON when no text block carried it. Blocks are separated by a blank line.
+ * - `structuredContent` is kept once: preferred over a text block that carries the same data in
+ *   any formatting (parsed and compared deeply, key order and whitespace aside), as the spec asks
+ *   servers to send it for older clients; alone (or with only such blocks) it is the value itself,
+ *   sent to the model as JSON;
+ * - with image or audio blocks: parts, in order (the tool message keeps them, docs/messages.md):
+ *   text blocks as text parts, images as image parts, audio as file parts (base64, the block's
+ *   media type), other blocks described in a text part, then the structured content as JSON;
+ * - otherwise one string: text blocks as they are, other blocks described in brackets (resource
+ *   links by name and URI, an embedded text resource with its text), then the structured
+ *   content as JSON. Blocks are separated by a blank line.
  *
  * `isError` is not looked at here: the caller turns such a result into a tool error.
  */
@@ -16,19 +21,26 @@ export function mcpToolResultValue(result: CompatibilityCallToolResult): unknown
   const blocks: ContentBlock[] = Array.isArray(result.content) ? (result.content as ContentBlock[]) : [];
   const structured = result.structuredContent;
   if (blocks.length === 0 && structured === undefined && "toolResult" in result) return result.toolResult; // protocol 2024-10-07
-  if (structured !== undefined) {
-    const repeats = (block: ContentBlock) => block.type === "text" && sameJson(block.text, structured);
-    if (blocks.every(repeats)) return structured;
-    const parts = blocks.filter((block) => !repeats(block)).map(describeBlock);
-    return [...parts, JSON.stringify(structured)].join("\n\n");
+  const kept = structured === undefined ? blocks : blocks.filter((block) => !repeats(block, structured));
+  if (structured !== undefined && kept.length === 0) return structured;
+  const tail = structured === undefined ? [] : [JSON.stringify(structured)];
+  if (!kept.some((block) => block.type === "image" || block.type === "audio")) {
+    return [...kept.map(describeBlock), ...tail].join("\n\n");
   }
-  return blocks.map(describeBlock).join("\n\n");
+  const parts = kept.map(blockPart);
+  for (const text of tail) parts.push({ type: "text", text });
+  return parts;
 }
 
-/** The text of a result, for an `isError` result's message. */
+/** The text of a result, for an `isError` result's message: images and audio named, never their data. */
 export function mcpToolResultText(result: CompatibilityCallToolResult): string {
   const value = mcpToolResultValue(result);
-  return typeof value === "string" ? value : JSON.stringify(value);
+  if (typeof value === "string") return value;
+  if (!Array.isArray(value)) return JSON.stringify(value);
+  const blocks: ContentBlock[] = Array.isArray(result.content) ? (result.content as ContentBlock[]) : [];
+  const structured = result.structuredContent;
+  const kept = structured === undefined ? blocks : blocks.filter((block) => !repeats(block, structured));
+  return [...kept.map(describeBlock), ...(structured === undefined ? [] : [JSON.stringify(structured)])].join("\n\n");
 }
 
 /** A content block as text: text as it is, other blocks described in brackets. */
@@ -38,7 +50,7 @@ export function describeBlock(block: ContentBlock): string {
       return block.text;
     case "image":
     case "audio":
-      return `[${block.type} (${block.mimeType}, ${formatBytes(base64Bytes(block.data))}) not shown: tool results reach the model as text]`;
+      return `[${block.type} (${block.mimeType}, ${formatBytes(base64Bytes(block.data))})]`;
     case "resource_link":
       return `[resource link: ${block.name} <${block.uri}>${block.mimeType ? ` (${block.mimeType})` : ""}${block.description ? `: ${block.description}` : ""}]`;
     case "resource": {
@@ -55,12 +67,40 @@ export function describeBlock(block: ContentBlock): string {
   }
 }
 
-function sameJson(text: string, value: unknown): boolean {
+/** A block as a tool part: images and audio as data (validated by the tool loop), anything else as text. */
+function blockPart(block: ContentBlock): ToolContentPart {
+  if (block.type === "image") return { type: "image", image: block.data, mediaType: block.mimeType };
+  if (block.type === "audio") return { type: "file", data: block.data, mediaType: block.mimeType };
+  return { type: "text", text: describeBlock(block) };
+}
+
+/** True for a text block that carries `structured` as JSON, in any formatting or key order. */
+function repeats(block: ContentBlock, structured: unknown): boolean {
+  if (block.type !== "text") return false;
   try {
-    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+    return sameData(JSON.parse(block.text), structured);
   } catch {
     return false;
   }
+}
+
+/** Deep equality of JSON values: objects by their keys in any order, arrays in order. */
+export function sameData(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
+  if (Array.isArray(left) !== Array.isArray(right)) return false;
+  if (Array.isArray(left)) {
+    const other = right as unknown[];
+    return left.length === other.length && left.every((item, index) => sameData(item, other[index]));
+  }
+  const leftRecord = left as Record<string, unknown>;
+  const rightRecord = right as Record<string, unknown>;
+  const keys = Object.keys(leftRecord).filter((key) => leftRecord[key] !== undefined);
+  const otherKeys = Object.keys(rightRecord).filter((key) => rightRecord[key] !== undefined);
+  return (
+    keys.length === otherKeys.length &&
+    keys.every((key) => Object.hasOwn(rightRecord, key) && sameData(leftRecord[key], rightRecord[key]))
+  );
 }
 
 function base64Bytes(data: string): number {
