@@ -420,4 +420,46 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     mkdirSync(join(root, "test-results"), { recursive: true });
     await page.screenshot({ path: join(root, "test-results", "nextjs-chat-approvals.png"), fullPage: true });
   }, 300_000);
+
+  it("regenerates the last answer: the store holds the new answer in place of the old one", async () => {
+    const { page } = await openChat("/");
+    type Stored = {
+      role: string;
+      parts: { type: string; text?: string; providerMetadata?: { anthropic?: { signature?: string } } }[];
+      metadata: { agentcore: { ids: string[] } };
+    };
+    // What the store holds, through the route's GET (convertToUIMessages of the session's messages).
+    const stored = () => page.evaluate(async () => (await fetch("/api/chat")).json()) as Promise<Stored[]>;
+    const signature = (message: Stored) =>
+      message.parts.find((part) => part.type === "reasoning")?.providerMetadata?.anthropic?.signature;
+
+    await send(page, "Roll a die", /^You rolled a [1-6]\.$/);
+    const before = await stored();
+    expect(before.map((message) => message.role)).toEqual(["user", "assistant"]);
+
+    const requestsBefore = model!.requests.length;
+    await page.click("#regenerate");
+    await expect.poll(() => model!.requests.length, { timeout: 30_000 }).toBe(requestsBefore + 1);
+    await page.waitForSelector("#regenerate", { state: "visible", timeout: 30_000 }); // shown again once ready
+    // The model was asked the same question again, without the old answer.
+    const asked = model!.requests[requestsBefore]!.body.messages as { role: string; content: string }[];
+    expect(asked.map((message) => [message.role, blocksOf(message)])).toEqual([
+      ["user", [{ type: "text", text: "Roll a die" }]],
+    ]);
+
+    // One answer in the store, the new one: another stored message, another model response.
+    const after = await stored();
+    expect(after.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(after[0]!.metadata.agentcore.ids).toEqual(before[0]!.metadata.agentcore.ids);
+    expect(after[1]!.metadata.agentcore.ids).not.toEqual(before[1]!.metadata.agentcore.ids);
+    expect(signature(after[1]!)).toMatch(/^signature-\d+$/);
+    expect(signature(after[1]!)).not.toBe(signature(before[1]!));
+    const shown = await answerText(page.locator('li[data-role="assistant"]').last());
+    expect(after[1]!.parts.find((part) => part.type === "text")?.text).toBe(shown);
+
+    await page.reload();
+    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+    expect(await page.locator("#messages > li").count()).toBe(2);
+    expect(await answerText(page.locator('li[data-role="assistant"]').last())).toBe(shown);
+  }, 300_000);
 });

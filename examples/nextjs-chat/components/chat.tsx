@@ -27,7 +27,7 @@ export function Chat({ api, title }: { api: string; title: string }) {
         }),
       }),
   );
-  const { messages, sendMessage, setMessages, status, error, addToolApprovalResponse } = useChat({
+  const { messages, sendMessage, setMessages, status, error, addToolApprovalResponse, regenerate } = useChat({
     transport,
     // Once every approval asked in the last answer is answered, send it: the run goes on.
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
@@ -118,6 +118,18 @@ export function Chat({ api, title }: { api: string; title: string }) {
                   // biome-ignore lint/suspicious/noArrayIndexKey: a message's parts never reorder
                   <MessagePart key={index} part={part} onApproval={answerApproval} />
                 ))}
+                {message.role === "assistant" && message === messages.at(-1) && status === "ready" && (
+                  <div className="message-actions">
+                    <button
+                      type="button"
+                      id="regenerate"
+                      title="Answer the last message again"
+                      onClick={() => void regenerate()}
+                    >
+                      ↻ Regenerate
+                    </button>
+                  </div>
+                )}
               </div>
             </li>
           ))}

@@ -39,17 +39,28 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
   if (!session) return Response.json({ error: "No session: load the page first." }, { status: 401 });
 
   let messages: AgentMessage[];
+  let trigger: "submit-message" | "regenerate-message" | undefined;
+  let messageId: string | undefined;
   try {
-    const body = (await request.json()) as { messages?: unknown };
+    const body = (await request.json()) as { messages?: unknown; trigger?: unknown; messageId?: unknown };
     messages = convertToModelMessages(body.messages);
+    if (body.trigger !== undefined && body.trigger !== "submit-message" && body.trigger !== "regenerate-message")
+      throw new Error("bad trigger");
+    if (body.messageId !== undefined && typeof body.messageId !== "string") throw new Error("bad messageId");
+    trigger = body.trigger;
+    messageId = body.messageId;
   } catch (error) {
     const message = InvalidMessageError.isInstance(error)
       ? error.message
-      : "The request body must be JSON: { messages: UIMessage[] }.";
+      : 'The request body must be JSON: { messages: UIMessage[], trigger?: "submit-message" | "regenerate-message", messageId?: string }.';
     return Response.json({ error: message }, { status: 400 });
   }
 
   const result = streamText({
+    // useChat's regenerate() sends trigger "regenerate-message": the stored answer is replaced by a
+    // new one (atomically, under the session lock); messageId says which turn.
+    trigger,
+    ...(messageId === undefined ? {} : { messageId }),
     model: chatModel(),
     system: "You are a friendly assistant. Save lasting preferences with remember_fact.",
     // The page sends only its last message: the new user message, or the assistant message

@@ -2,7 +2,7 @@
  * What the offline model answers, as a pure function of the last message: it remembers what the
  * user asks it to remember (remember_fact), calls get_weather for weather questions, answers from
  * the facts in its system prompt, books a table (a tool that asks the user's approval first),
- * describes attachments, and thinks aloud first (a reasoning part)
+ * rolls a die, describes attachments, and thinks aloud first (a reasoning part)
  * each time. `lib/model.ts` plays it as a `LanguageModel`; the e2e test plays it from a loopback
  * Anthropic server, so the same script runs through a real provider adapter. Imports nothing.
  */
@@ -76,6 +76,10 @@ export function scriptedAnswer(input: ScriptInput): ScriptAnswer {
       reasoning: `A booking for ${booking[1]} at ${booking[2]}: book_table asks the user first.`,
       toolCalls: [{ name: "book_table", arguments: { guests: Number(booking[1]), time: booking[2]! } }],
     };
+  if (/^roll a die\b/i.test(text)) {
+    // Random, so that the page's Regenerate button gives another answer.
+    return { reasoning: "A die roll: any of 1 to 6.", text: `You rolled a ${1 + Math.floor(Math.random() * 6)}.` };
+  }
   const question = /what is my (.+?)\??$/i.exec(text);
   if (question) {
     const key = question[1]!.trim().toLowerCase().replace(/\s+/g, "_");
