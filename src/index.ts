@@ -72,6 +72,7 @@ export type {
   LanguageModelResult,
   LanguageModelStreamPart,
   LanguageModelUsage,
+  PromptCacheBreakpoints,
   ResponseFormat,
   ToolDefinition,
 } from "./models/language-model";

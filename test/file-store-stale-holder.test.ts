@@ -1,14 +1,16 @@
 // A run that holds a FileMemoryStore session lock in another process, and dies (SIGKILL) or
 // stalls (SIGSTOP) past staleLockMs. The next run takes the session once the lock is stale, not
 // before; a stalled holder that wakes up is refused every write (SessionLockLostError, nothing
-// of it stored) and its release leaves the new holder's lock in place.
+// of it stored) and its release leaves the new holder's lock in place. The same stalled holder on
+// a SqliteMemoryStore (lease 2000 ms) is fenced the same way.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { SessionBusyError } from "../src/errors/session-busy-error";
 import { FileMemoryStore } from "../src/stores/file/file-memory-store";
+import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
 import { bundleChild } from "./helpers/bundle";
 
 const STALE_MS = 2000;
@@ -25,13 +27,14 @@ afterAll(() => {
 });
 
 /** Starts a holder on a fresh store; resolves once it holds session "s", with its lines to come. */
-async function startHolder(): Promise<{
+async function startHolder(kind: "file" | "sqlite" = "file"): Promise<{
   path: string;
   holder: ChildProcessWithoutNullStreams;
   next: () => Promise<string>;
 }> {
-  const path = join(directory, `case-${++cases}`, "sessions.json");
-  const holder = spawn(process.execPath, [child, path], { stdio: ["pipe", "pipe", "pipe"] });
+  const path = join(directory, `case-${++cases}`, kind === "file" ? "sessions.json" : "agent.db");
+  if (kind === "sqlite") mkdirSync(dirname(path));
+  const holder = spawn(process.execPath, [child, path, kind], { stdio: ["pipe", "pipe", "pipe"] });
   onTestFinished(() => {
     holder.kill("SIGCONT");
     holder.kill("SIGKILL");
@@ -101,5 +104,35 @@ describe("FileMemoryStore session lock of a holder in another process", () => {
     await taker.appendMessages("s", [{ id: "b-more", role: "user", content: "still the holder" }]);
     await release();
     expect(await ids(path)).toEqual(["a-user", "b-user", "b-answer", "b-more"]);
+  }, 60_000);
+});
+
+describe("SqliteMemoryStore session lock of a holder in another process", () => {
+  it("a holder stalled past its lease is refused its late write, stores nothing of it, and leaves the new holder's lock alone", async () => {
+    const { path, holder, next } = await startHolder("sqlite");
+    holder.kill("SIGSTOP"); // a GC pause, a slow disk, a laptop lid
+    const taker = new SqliteMemoryStore(path);
+    onTestFinished(() => taker.close());
+    const release = await taker.lockSession("s", { timeoutMs: 30_000 }); // once the lease ran out
+    await taker.appendMessages("s", [
+      { id: "b-user", role: "user", content: "question of the next run" },
+      { id: "b-answer", role: "assistant", content: "answer of the next run" },
+    ]);
+    holder.kill("SIGCONT");
+    holder.stdin.write("go\n");
+    expect(await next()).toBe("refused SessionLockLostError s appendMessages");
+    expect(await next()).toBe("released");
+    // The woken holder's release did not remove the taker's lock: still held, its writes still pass the fence.
+    const other = new SqliteMemoryStore(path);
+    await expect(other.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
+    other.close();
+    await taker.appendMessages("s", [{ id: "b-more", role: "user", content: "still the holder" }]);
+    await release();
+    expect((await taker.getMessages("s")).map((message) => message.id)).toEqual([
+      "a-user",
+      "b-user",
+      "b-answer",
+      "b-more",
+    ]);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { integerOption } from "../errors/check-option";
+import { booleanOption, integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel, LanguageModelCall, ToolDefinition } from "../models/language-model";
 import { resolveLanguageModel } from "../models/registry/model-registry";
@@ -63,6 +63,8 @@ export interface AgentConfig {
   readonly concurrency: "queue" | "reject";
   readonly sessionLockTimeoutMs: number;
   readonly callSettings: Pick<LanguageModelCall, "maxOutputTokens" | "temperature" | "maxRetries">;
+  /** Whether calls carry prompt-cache breakpoints (the `cacheControl` option). */
+  readonly cacheControl: boolean;
   /** Set when runs are traced (the `telemetry` option). */
   readonly telemetry: ResolvedTelemetry | undefined;
   /** Size bounds of a run's input (the `messageLimits` option). */
@@ -189,6 +191,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     }),
+    cacheControl: booleanOption(options.cacheControl, "cacheControl", true),
     telemetry: resolveTelemetry(options.telemetry),
     messageLimits: resolveMessageLimits({
       maxPartBytes: integerOption(options.messageLimits?.maxPartBytes, "messageLimits.maxPartBytes", undefined),

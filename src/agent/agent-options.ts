@@ -66,6 +66,14 @@ export interface AgentOptions {
   sessionId?: string;
   /** Retries of the provider SDK on retryable failures (the one retry layer). Provider default when omitted. */
   maxRetries?: number;
+  /**
+   * Prompt caching: mark where each request's stable prefix ends (the system prompt, the facts
+   * block, the end of the previous request, the last message), so providers with explicit cache
+   * breakpoints (Anthropic's `cache_control`, at most 4 a request) cache it. `false` sends none.
+   * Providers that cache by themselves (OpenAI) are unaffected (README, "Prompt caching").
+   * @default true
+   */
+  cacheControl?: boolean;
   /** Upper bound on generated tokens per model call. Provider default when omitted. */
   maxOutputTokens?: number;
   temperature?: number;

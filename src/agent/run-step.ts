@@ -14,7 +14,7 @@ import { markApprovals } from "./tool-approvals";
 import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
 import type { ProvidedContext } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
-import { buildSystemPrompt } from "./system-prompt";
+import { buildSystemPrompt, stableMessageEnds, stableSystemLengths } from "./system-prompt";
 import type { TurnLog } from "./turn-log";
 
 /** What a step starts from. */
@@ -44,11 +44,14 @@ export async function* runStep(
 > {
   const fitted = await fitWindow(config, run, history, log.messages);
   const window = fitted.window;
-  const system = buildSystemPrompt({
+  const stable = {
     ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),
     ...(config.facts && facts.length
       ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) }
       : {}),
+  };
+  const system = buildSystemPrompt({
+    ...stable,
     ...(context?.summary || window.summary
       ? { summary: [context?.summary, window.summary].filter(Boolean).join("\n\n") }
       : {}),
@@ -63,6 +66,9 @@ export async function* runStep(
     tools: config.toolDefinitions,
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,
+    ...(config.cacheControl
+      ? { cacheBreakpoints: { system: stableSystemLengths(stable), messages: stableMessageEnds(window.messages) } }
+      : {}),
     ...(run.output ? { responseFormat: run.output.responseFormat } : {}),
   };
   // Ids unique in what the model sees, so each result stays paired with its own call (a streamed

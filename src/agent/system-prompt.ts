@@ -34,6 +34,32 @@ export function buildSystemPrompt(parts: {
   return sections.length ? sections.join("\n\n") : undefined;
 }
 
+/**
+ * Where the stable part of `buildSystemPrompt(parts)` ends, for prompt caching: the length of the
+ * agent's instructions, then of the instructions with the facts block (they change only when a
+ * fact does). What comes after (a summary, recalled memories) may change from turn to turn.
+ */
+export function stableSystemLengths(parts: { systemPrompt?: string; factsBlock?: string }): number[] {
+  const lengths: number[] = [];
+  if (parts.systemPrompt) lengths.push(parts.systemPrompt.length);
+  if (parts.factsBlock)
+    lengths.push((parts.systemPrompt ? parts.systemPrompt.length + 2 : 0) + parts.factsBlock.length);
+  return lengths;
+}
+
+/**
+ * The messages after which the window's prefix is reused, for prompt caching: the end of the
+ * request before this one (the message before the latest assistant message: the previous step's
+ * last tool result, or the previous turn's last user message or tool result), read from the
+ * cache; and the last message, written for the next request.
+ */
+export function stableMessageEnds(messages: readonly { role: string }[]): number[] {
+  if (messages.length === 0) return [];
+  const last = messages.length - 1;
+  const previousEnd = messages.findLastIndex((message) => message.role === "assistant") - 1;
+  return previousEnd >= 0 && previousEnd < last ? [previousEnd, last] : [last];
+}
+
 /** Renders recalled memories as a capped, escaped block. Returns "" when there are none. */
 export function renderRecalledMemories(records: MemoryRecord[], maxChars = MAX_RECALLED_CHARS): string {
   if (records.length === 0) return "";

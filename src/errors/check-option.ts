@@ -30,3 +30,12 @@ export function nonNegativeOption(value: number | undefined, argument: string, f
   }
   return value;
 }
+
+/** Checks an optional true/false option: `undefined` gives `fallback`; anything else must be a boolean. */
+export function booleanOption(value: boolean | undefined, argument: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") {
+    throw new InvalidArgumentError({ argument, value, message: `${argument} must be true or false.` });
+  }
+  return value;
+}

@@ -31,6 +31,12 @@ export interface LanguageModelCall {
    * back as text and no tool call).
    */
   responseFormat?: ResponseFormat;
+  /**
+   * Where the request's stable prefix ends, for providers whose prompt cache needs explicit
+   * breakpoints (Anthropic's `cache_control`). Set by the agent (its `cacheControl` option);
+   * providers that cache by themselves (OpenAI) ignore it. Absent: no breakpoints.
+   */
+  cacheBreakpoints?: PromptCacheBreakpoints;
 }
 
 /** The JSON answer a call asks for: `schema` is the JSON schema of an object. */
@@ -43,10 +49,41 @@ export interface ResponseFormat {
   description?: string;
 }
 
+/**
+ * The points of a request after which its prefix is expected to come again in later requests.
+ * The prompt is read as tools, then `system`, then `messages`; a breakpoint caches everything up
+ * to it.
+ */
+export interface PromptCacheBreakpoints {
+  /**
+   * Lengths, in characters and increasing, of prefixes of `system` that stay the same from one
+   * request to the next: the agent's instructions, then with the facts block.
+   */
+  system: number[];
+  /**
+   * Indexes into `messages`, increasing, after which the prefix is reused: the end of the previous
+   * request of this conversation (read from the cache) and the last message (written for the next).
+   */
+  messages: number[];
+}
+
 export interface LanguageModelUsage {
+  /** Every input token, cached or not (cache reads and writes included). */
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /**
+   * Input tokens read from the provider's prompt cache, counted in `inputTokens` too (Anthropic's
+   * `cache_read_input_tokens`, OpenAI's `prompt_tokens_details.cached_tokens`; the AI SDK's
+   * `cachedInputTokens`). Absent when none was read (or the provider does not say).
+   */
+  cachedInputTokens?: number;
+  /**
+   * Input tokens written to the provider's prompt cache, counted in `inputTokens` too
+   * (Anthropic's `cache_creation_input_tokens`; the AI SDK's `inputTokenDetails.cacheWriteTokens`).
+   * Absent when none was written (or the provider does not say).
+   */
+  cacheCreationInputTokens?: number;
 }
 
 export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
@@ -110,10 +147,29 @@ export function emptyUsage(): LanguageModelUsage {
   return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }
 
+/** The sum of two usages; a cache count is present when either has it. */
 export function addUsage(total: LanguageModelUsage, usage: LanguageModelUsage): LanguageModelUsage {
-  return {
+  const sum: LanguageModelUsage = {
     inputTokens: total.inputTokens + usage.inputTokens,
     outputTokens: total.outputTokens + usage.outputTokens,
     totalTokens: total.totalTokens + usage.totalTokens,
+  };
+  if (total.cachedInputTokens !== undefined || usage.cachedInputTokens !== undefined)
+    sum.cachedInputTokens = (total.cachedInputTokens ?? 0) + (usage.cachedInputTokens ?? 0);
+  if (total.cacheCreationInputTokens !== undefined || usage.cacheCreationInputTokens !== undefined)
+    sum.cacheCreationInputTokens = (total.cacheCreationInputTokens ?? 0) + (usage.cacheCreationInputTokens ?? 0);
+  return sum;
+}
+
+/** A usage with the cache counts that are above 0 (none read or written, or none reported: absent). */
+export function withCacheCounts(
+  usage: LanguageModelUsage,
+  cachedInputTokens: number | null | undefined,
+  cacheCreationInputTokens: number | null | undefined,
+): LanguageModelUsage {
+  return {
+    ...usage,
+    ...(cachedInputTokens && cachedInputTokens > 0 ? { cachedInputTokens } : {}),
+    ...(cacheCreationInputTokens && cacheCreationInputTokens > 0 ? { cacheCreationInputTokens } : {}),
   };
 }

@@ -1,14 +1,20 @@
 // A run holding a FileMemoryStore session lock, for test/file-store-stale-holder.test.ts.
-// argv[2] = the store path. Takes the lock on session "s" (staleLockMs 2000), appends its user
+// argv[2] = the store path; argv[3] = "sqlite" for a SqliteMemoryStore on that database file
+// instead (lockLeaseMs 2000). Takes the lock on session "s" (staleLockMs 2000), appends its user
 // message and prints "locked". The test then SIGKILLs it (a dead holder), or
 // SIGSTOPs it past the stale time (a stalled one) and, once it is running again, sends "go": it
 // then appends its answer and prints "written" or "refused <error name> <sessionId>
 // <operation>", releases the lock and prints "released".
 import { createInterface } from "node:readline";
+import BetterSqlite3 from "better-sqlite3";
 import { FileMemoryStore } from "../../src/stores/file/file-memory-store";
+import { SqliteMemoryStore } from "../../src/stores/sqlite/sqlite-memory-store";
 
 const path = process.argv[2]!;
-const store = new FileMemoryStore({ path, staleLockMs: 2000 });
+const store =
+  process.argv[3] === "sqlite"
+    ? new SqliteMemoryStore({ database: new BetterSqlite3(path), lockLeaseMs: 2000 })
+    : new FileMemoryStore({ path, staleLockMs: 2000 });
 
 async function main(): Promise<void> {
   const release = await store.lockSession("s", { timeoutMs: 10_000 });

@@ -40,8 +40,9 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
     expect(request!.body).toEqual({
       model: "claude-sonnet-5-5",
       max_tokens: defaultAnthropicMaxTokens("claude-sonnet-5-5"),
-      system: "You are terse.",
-      messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
+      // Prompt caching (on by default): breakpoints after the instructions and the last message.
+      system: [{ type: "text", text: "You are terse.", cache_control: { type: "ephemeral" } }],
+      messages: [{ role: "user", content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral" } }] }],
       temperature: 0,
     });
   });
@@ -102,7 +103,10 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
       expect(server.requests[0]!.body.tools).toEqual([
         { name: "get_weather", description: "Current weather in a city", input_schema: weatherSchema },
       ]);
-      expect(server.requests[2]!.body.system).toBe("Use tools.");
+      expect(server.requests[2]!.body.system).toEqual([
+        { type: "text", text: "Use tools.", cache_control: { type: "ephemeral" } },
+      ]);
+      const cached = { cache_control: { type: "ephemeral" } };
       expect(server.requests[2]!.body.messages).toEqual([
         { role: "user", content: [{ type: "text", text: "Weather in Tokyo, Oslo, Rome?" }] },
         {
@@ -111,7 +115,15 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
         },
         {
           role: "user",
-          content: [{ type: "tool_result", tool_use_id: "toolu_a", content: '{"city":"Tokyo","temperature":"22°C"}' }],
+          // The end of the previous request: read from the cache.
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "toolu_a",
+              content: '{"city":"Tokyo","temperature":"22°C"}',
+              ...cached,
+            },
+          ],
         },
         {
           role: "assistant",
@@ -125,7 +137,7 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
           role: "user",
           content: [
             { type: "tool_result", tool_use_id: "toolu_b", content: '{"city":"Oslo","temperature":"4°C"}' },
-            { type: "tool_result", tool_use_id: "toolu_c", content: '{"city":"Rome","temperature":"22°C"}' },
+            { type: "tool_result", tool_use_id: "toolu_c", content: '{"city":"Rome","temperature":"22°C"}', ...cached },
           ],
         },
       ]);
@@ -167,7 +179,7 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
         role: "user",
         content: [
           { type: "text", text: "First question, never answered." },
-          { type: "text", text: "Second question." },
+          { type: "text", text: "Second question.", cache_control: { type: "ephemeral" } },
         ],
       },
     ]);

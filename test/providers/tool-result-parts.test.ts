@@ -120,6 +120,8 @@ describe("a tool that returns parts, on the wire", () => {
         {
           type: "tool_result",
           tool_use_id: "call_2",
+          // The last block of the request: the prompt-caching breakpoint (docs/providers.md).
+          cache_control: { type: "ephemeral" },
           content: [
             {
               type: "text",

@@ -5,7 +5,11 @@ import type { ScriptedResponse, ServerSentEvent } from "./fake-llm-server";
 export interface ScriptedAnswer {
   text?: string;
   toolCalls?: { id: string; name: string; arguments: object }[];
-  usage?: { inputTokens: number; outputTokens: number };
+  /**
+   * `inputTokens`: OpenAI's `prompt_tokens` (cache reads included); Anthropic's `input_tokens`
+   * (the tokens after the last cache breakpoint, cache reads and writes apart).
+   */
+  usage?: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   /** OpenAI-compatible servers only (DeepSeek, vLLM): the message's `reasoning_content`, streamed first. */
   reasoningContent?: string;
   /** Anthropic only: thinking blocks, first in the content. */
@@ -18,6 +22,10 @@ const thinkingBlock = (block: NonNullable<ScriptedAnswer["thinking"]>[number]) =
     : { type: "thinking", thinking: block.thinking, signature: block.signature };
 
 const usageOf = (answer: ScriptedAnswer) => answer.usage ?? { inputTokens: 10, outputTokens: 5 };
+
+/** OpenAI reports cache reads in `prompt_tokens_details.cached_tokens` (when the answer has them). */
+const openaiCacheDetails = (usage: NonNullable<ScriptedAnswer["usage"]>) =>
+  usage.cacheReadTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: usage.cacheReadTokens } };
 
 /** Splits text in pieces of `size` characters (at least one piece, maybe empty). */
 function pieces(text: string, size: number): string[] {
@@ -64,6 +72,7 @@ export function openaiCompletion(answer: ScriptedAnswer, model = "gpt-4o-mini"):
         prompt_tokens: usage.inputTokens,
         completion_tokens: usage.outputTokens,
         total_tokens: usage.inputTokens + usage.outputTokens,
+        ...openaiCacheDetails(usage),
       },
     },
   };
@@ -96,6 +105,7 @@ export function openaiStreamEvents(answer: ScriptedAnswer, model = "gpt-4o-mini"
         prompt_tokens: usage.inputTokens,
         completion_tokens: usage.outputTokens,
         total_tokens: usage.inputTokens + usage.outputTokens,
+        ...openaiCacheDetails(usage),
       },
     },
   });
@@ -144,8 +154,8 @@ export function anthropicMessage(answer: ScriptedAnswer, model = "claude-sonnet-
       usage: {
         input_tokens: usage.inputTokens,
         output_tokens: usage.outputTokens,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
+        cache_read_input_tokens: usage.cacheReadTokens ?? 0,
       },
     },
   };
@@ -167,8 +177,8 @@ export function anthropicStreamEvents(answer: ScriptedAnswer, model = "claude-so
       usage: {
         input_tokens: usage.inputTokens,
         output_tokens: 1,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
+        cache_read_input_tokens: usage.cacheReadTokens ?? 0,
       },
     },
   });

@@ -1,7 +1,12 @@
 import type { UserMessage } from "../../messages/agent-message";
 import type { ToolCall } from "../../messages/agent-message";
 import { describeContent } from "../../messages/content-text";
-import type { LanguageModel, LanguageModelCall, LanguageModelResult } from "../../models/language-model";
+import type {
+  LanguageModel,
+  LanguageModelCall,
+  LanguageModelResult,
+  LanguageModelUsage,
+} from "../../models/language-model";
 import type { MemoryStrategyResult } from "../../strategies/memory-strategy";
 import type { ToolCallOutcome } from "../../tools/execute-tool-call";
 import {
@@ -29,7 +34,7 @@ export interface TracedAgent {
 export interface TracedResult {
   readonly text: string;
   readonly finishReason: string;
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly usage: LanguageModelUsage;
   readonly steps: readonly unknown[];
 }
 
@@ -186,8 +191,7 @@ export class RunTrace {
       "gen_ai.response.model": response.response?.modelId ?? model.modelId,
       "gen_ai.response.id": response.response?.id,
       "gen_ai.response.finish_reasons": [genAIFinishReason(response.finishReason)],
-      "gen_ai.usage.input_tokens": response.usage.inputTokens,
-      "gen_ai.usage.output_tokens": response.usage.outputTokens,
+      ...usageAttributes(response.usage),
     });
   }
 
@@ -234,8 +238,7 @@ export class RunTrace {
       this.root.set({ "gen_ai.output.messages": genAIOutputMessages({ content: result.text }, result.finishReason) });
     this.root.end({
       "gen_ai.response.finish_reasons": [genAIFinishReason(result.finishReason)],
-      "gen_ai.usage.input_tokens": result.usage.inputTokens,
-      "gen_ai.usage.output_tokens": result.usage.outputTokens,
+      ...usageAttributes(result.usage),
       "agentcore.steps": result.steps.length,
       "agentcore.finish_reason": result.finishReason,
     });
@@ -327,4 +330,14 @@ function defined(attributes: TelemetryAttributes): TelemetryAttributes {
   const result: TelemetryAttributes = {};
   for (const key in attributes) if (attributes[key] !== undefined) result[key] = attributes[key];
   return result;
+}
+
+/** A usage as `gen_ai.usage.*` attributes; the cache counts (included in the input tokens) when reported. */
+function usageAttributes(usage: LanguageModelUsage): TelemetryAttributes {
+  return {
+    "gen_ai.usage.input_tokens": usage.inputTokens,
+    "gen_ai.usage.output_tokens": usage.outputTokens,
+    "gen_ai.usage.cache_read.input_tokens": usage.cachedInputTokens,
+    "gen_ai.usage.cache_creation.input_tokens": usage.cacheCreationInputTokens,
+  };
 }

@@ -1,6 +1,11 @@
 import type { ToolCall } from "../../messages/agent-message";
 import type { ProviderOptions, ReasoningPart } from "../../messages/content-parts";
-import type { FinishReason, LanguageModelResult, LanguageModelUsage } from "../language-model";
+import {
+  type FinishReason,
+  type LanguageModelResult,
+  type LanguageModelUsage,
+  withCacheCounts,
+} from "../language-model";
 import { boundToolArguments } from "../../messages/tool-arguments-depth";
 import { parseToolArguments } from "../parse-tool-arguments";
 import type { AISDKGenerateResult, AISDKPart } from "./ai-sdk-types";
@@ -27,8 +32,8 @@ export function convertAISDKFinishReason(reason: unknown, hasToolCalls: boolean)
 
 /**
  * AI SDK usage as agentcore's. v3 nests the counts (`inputTokens: { total, noCache, cacheRead,
- * ... }`, `outputTokens: { total, text, reasoning }`); v2 has flat numbers and `totalTokens`. A
- * count the provider did not report is 0.
+ * cacheWrite }`, `outputTokens: { total, text, reasoning }`); v2 has flat numbers, `totalTokens`
+ * and `cachedInputTokens`. A count the provider did not report is 0 (a cache count: absent).
  */
 export function convertAISDKUsage(usage: unknown): LanguageModelUsage {
   const record = usage !== null && typeof usage === "object" ? (usage as Record<string, unknown>) : {};
@@ -36,7 +41,19 @@ export function convertAISDKUsage(usage: unknown): LanguageModelUsage {
   const outputTokens = tokenCount(record.outputTokens);
   const reportedTotal =
     typeof record.totalTokens === "number" && Number.isFinite(record.totalTokens) ? record.totalTokens : undefined;
-  return { inputTokens, outputTokens, totalTokens: reportedTotal ?? inputTokens + outputTokens };
+  const input =
+    record.inputTokens !== null && typeof record.inputTokens === "object"
+      ? (record.inputTokens as { cacheRead?: unknown; cacheWrite?: unknown })
+      : { cacheRead: record.cachedInputTokens };
+  return withCacheCounts(
+    { inputTokens, outputTokens, totalTokens: reportedTotal ?? inputTokens + outputTokens },
+    optionalCount(input.cacheRead),
+    optionalCount(input.cacheWrite),
+  );
+}
+
+function optionalCount(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 function tokenCount(value: unknown): number {

@@ -7,6 +7,7 @@ import { toAPICallError } from "../to-api-call-error";
 import { AnthropicStreamParts, convertAnthropicUsage, mapAnthropicStopReason } from "./anthropic-stream-parts";
 import { defaultAnthropicMaxTokens } from "./anthropic-model-ids";
 import { reasoningPartOf } from "./anthropic-content-blocks";
+import { applyCacheBreakpoints, type CacheableRequest } from "./anthropic-cache-control";
 import { anthropicOutputTool } from "./anthropic-output-tool";
 import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
 
@@ -18,6 +19,8 @@ export interface AnthropicMessagesConfig {
   baseURL?: () => string;
   /** `max_tokens` when the call sets no `maxOutputTokens`. @default by model family */
   defaultMaxTokens?: (modelId: string) => number;
+  /** `false`: no `cache_control` breakpoints, whatever the call's `cacheBreakpoints`. @default true */
+  cacheControl?: boolean;
 }
 
 type MessageCreateParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -121,16 +124,22 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
   }
 
   private requestBody(call: LanguageModelCall): MessageCreateParams {
-    const { system, messages } = convertToAnthropicMessages(call.system, call.messages);
-    const tools = convertToAnthropicTools(call.tools);
+    const { system: systemText, messages, lastBlocks } = convertToAnthropicMessages(call.system, call.messages);
     const output = anthropicOutputTool(call);
+    const cacheable: CacheableRequest = { system: systemText, tools: convertToAnthropicTools(call.tools) };
+    if (call.cacheBreakpoints && this.config.cacheControl !== false)
+      applyCacheBreakpoints(cacheable, call.cacheBreakpoints, lastBlocks);
+    // The output tool of structured output comes after the call's tools, outside their breakpoint.
+    const { system } = cacheable;
+    const tools =
+      cacheable.tools || output ? [...(cacheable.tools ?? []), ...(output ? [output.tool] : [])] : undefined;
     const maxTokens = call.maxOutputTokens ?? (this.config.defaultMaxTokens ?? defaultAnthropicMaxTokens)(this.modelId);
     return {
       model: this.modelId,
       max_tokens: maxTokens,
       ...(system === undefined ? {} : { system }),
       messages,
-      ...(tools || output ? { tools: [...(tools ?? []), ...(output ? [output.tool] : [])] } : {}),
+      ...(tools ? { tools } : {}),
       ...(output ? { tool_choice: output.toolChoice } : {}),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
     };

@@ -28,6 +28,12 @@ export interface AnthropicProviderSettings {
   defaultMaxTokens?: number | ((modelId: string) => number);
   /** A `fetch` to use instead of the global one (proxies, tests). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Prompt caching: `false` sends no `cache_control` breakpoints, whatever the agent asks (for an
+   * Anthropic-compatible server that refuses them). Agents turn it off with their own
+   * `cacheControl: false` (README, "Prompt caching"). @default true
+   */
+  cacheControl?: boolean;
 }
 
 /**
@@ -65,6 +71,7 @@ export function createAnthropic(settings: AnthropicProviderSettings = {}): Anthr
     baseURL: () => settings.baseURL ?? readEnv("ANTHROPIC_BASE_URL") ?? "https://api.anthropic.com",
     defaultMaxTokens:
       typeof defaultMaxTokens === "number" ? () => defaultMaxTokens : (defaultMaxTokens ?? defaultAnthropicMaxTokens),
+    ...(settings.cacheControl === false ? { cacheControl: false } : {}),
   };
   const messages = (input: ModelIdArgument) => {
     const modelId = modelIdArgument(input, "anthropic");

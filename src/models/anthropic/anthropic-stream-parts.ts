@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { FinishReason, LanguageModelUsage } from "../language-model";
+import { type FinishReason, type LanguageModelUsage, withCacheCounts } from "../language-model";
 import { parseToolArguments } from "../parse-tool-arguments";
 import { StreamPartQueue } from "../read-event-stream";
 
@@ -156,10 +156,18 @@ export function mapAnthropicStopReason(reason: string | null | undefined, hasToo
   }
 }
 
-/** Input tokens include cache writes and reads (the API counts those apart). */
+/**
+ * Input tokens include cache writes and reads (the API counts those apart, `input_tokens` being
+ * only the tokens after the last cache breakpoint); the reads are `cachedInputTokens`, the writes
+ * `cacheCreationInputTokens`.
+ */
 export function convertAnthropicUsage(usage: Partial<Anthropic.Messages.Usage> | null | undefined): LanguageModelUsage {
   const inputTokens =
     (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
   const outputTokens = usage?.output_tokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  return withCacheCounts(
+    { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    usage?.cache_read_input_tokens,
+    usage?.cache_creation_input_tokens,
+  );
 }

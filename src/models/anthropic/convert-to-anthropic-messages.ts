@@ -13,15 +13,20 @@ type ContentBlock = Anthropic.Messages.ContentBlockParam;
  * together; consecutive messages of the same role merged into one (the API requires
  * alternation, e.g. two user messages in a row after an aborted turn). Empty text is left out
  * (the API rejects empty text blocks). Parts are mapped by `anthropic-content-blocks.ts`.
+ * `lastBlocks[i]` is the last block made from `messages[i]` that may carry a `cache_control`
+ * (not a thinking block), where prompt caching puts its breakpoints.
  */
 export function convertToAnthropicMessages(
   system: string | undefined,
   messages: readonly AgentMessage[],
-): { system: string | undefined; messages: MessageParam[] } {
+): { system: string | undefined; messages: MessageParam[]; lastBlocks: (ContentBlock | undefined)[] } {
   const systemParts = system ? [system] : [];
   const result: { role: "user" | "assistant"; content: ContentBlock[] }[] = [];
+  const lastBlocks: (ContentBlock | undefined)[] = [];
+  let current = 0;
   const push = (role: "user" | "assistant", blocks: ContentBlock[]) => {
     if (blocks.length === 0) return;
+    lastBlocks[current] = blocks.findLast((block) => !isThinking(block));
     const last = result.at(-1);
     if (last && last.role === role) {
       // tool_result blocks must open a user message: keep them ahead of text merged into it.
@@ -41,6 +46,7 @@ export function convertToAnthropicMessages(
     }
   };
   messages.forEach((message, index) => {
+    current = index;
     switch (message.role) {
       case "system":
         if (message.content) systemParts.push(message.content);
@@ -72,7 +78,7 @@ export function convertToAnthropicMessages(
         break;
     }
   });
-  return { system: systemParts.length ? systemParts.join("\n\n") : undefined, messages: result };
+  return { system: systemParts.length ? systemParts.join("\n\n") : undefined, messages: result, lastBlocks };
 }
 
 function isThinking(block: ContentBlock): boolean {

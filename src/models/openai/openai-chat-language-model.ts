@@ -1,12 +1,13 @@
 import type OpenAI from "openai";
 import type { ToolCall } from "../../messages/agent-message";
-import type {
-  FinishReason,
-  LanguageModel,
-  LanguageModelCall,
-  LanguageModelResult,
-  LanguageModelStreamPart,
-  LanguageModelUsage,
+import {
+  type FinishReason,
+  type LanguageModel,
+  type LanguageModelCall,
+  type LanguageModelResult,
+  type LanguageModelStreamPart,
+  type LanguageModelUsage,
+  withCacheCounts,
 } from "../language-model";
 import { parseToolArguments } from "../parse-tool-arguments";
 import { readEventStream, StreamPartQueue } from "../read-event-stream";
@@ -272,10 +273,15 @@ export function mapOpenAIFinishReason(reason: string | null | undefined, hasTool
   }
 }
 
+/** OpenAI caches prompt prefixes by itself; what it read from the cache is `prompt_tokens_details.cached_tokens`. */
 function convertUsage(usage: OpenAI.Completions.CompletionUsage | null | undefined): LanguageModelUsage {
   const inputTokens = usage?.prompt_tokens ?? 0;
   const outputTokens = usage?.completion_tokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: usage?.total_tokens ?? inputTokens + outputTokens };
+  return withCacheCounts(
+    { inputTokens, outputTokens, totalTokens: usage?.total_tokens ?? inputTokens + outputTokens },
+    usage?.prompt_tokens_details?.cached_tokens,
+    undefined,
+  );
 }
 
 function newToolCallId(): string {

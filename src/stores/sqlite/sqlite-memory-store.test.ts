@@ -2,6 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
 import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
+import { expectLateWriterFenced } from "../__fixtures__/expect-late-writer-fenced";
+import { Agent } from "../../agent/agent";
+import { SessionLockLostError } from "../../errors/session-lock-lost-error";
+import { MockLanguageModel } from "../../testing/mock-language-model";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,6 +13,7 @@ import { CorruptStoreError } from "../../errors/corrupt-store-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import { testMemoryStore } from "../../testing/test-memory-store";
+import type { SummaryRecord } from "../memory-store";
 import { SqliteMemoryStore } from "./sqlite-memory-store";
 
 const directory = mkdtempSync(join(tmpdir(), "agentcore-sqlite-"));
@@ -239,6 +244,90 @@ describe("SqliteMemoryStore specifics", () => {
     const alive = new SqliteMemoryStore(file);
     await (await alive.lockSession("s", { timeoutMs: 2_000 }))();
     alive.close();
+  });
+
+  it("fences a late holder: append, setMessages, deleteMessagesFrom and its delete-and-append refused (SessionLockLostError, nothing written)", async () => {
+    const file = join(directory, "fence.db");
+    const [stale, next] = [new SqliteMemoryStore({ database: file, lockLeaseMs: 200 }), new SqliteMemoryStore(file)];
+    await expectLateWriterFenced(stale, next);
+    stale.close();
+    next.close();
+  });
+
+  it("fences a late holder's clearMessages, updateSession and saveSummary too; an instance holding no lock writes unfenced", async () => {
+    const file = join(directory, "fence-others.db");
+    const stale = new SqliteMemoryStore({ database: file, lockLeaseMs: 200 });
+    const [next, outsider] = [new SqliteMemoryStore(file), new SqliteMemoryStore(file)];
+    const releaseStale = await stale.lockSession("s", { timeoutMs: 0 });
+    const releaseNext = await next.lockSession("s", { timeoutMs: 20_000 }); // once the stale lease ran out
+    await next.appendMessages("s", [{ id: "b-user", role: "user", content: "b" }]);
+    const summary: SummaryRecord = {
+      id: "sum",
+      content: "x",
+      fromMessageId: "b-user",
+      toMessageId: "b-user",
+      messageCount: 1,
+      model: "mock/model",
+      createdAt: 1,
+    };
+    const refused = await Promise.all(
+      [
+        () => stale.clearMessages("s"),
+        () => stale.updateSession("s", { agentName: "late" }),
+        () => stale.saveSummary("s", summary),
+      ].map((write) =>
+        write().then(
+          () => "written",
+          (error: unknown) => SessionLockLostError.isInstance(error) && error.operation,
+        ),
+      ),
+    );
+    expect(refused).toEqual(["clearMessages", "updateSession", "saveSummary"]);
+    expect(await next.getSession("s")).not.toHaveProperty("agentName");
+    expect(await next.getSummaries("s")).toEqual([]);
+    // Not fenced: a write by an instance that holds no lock on the session (as on every store).
+    await outsider.appendMessages("s", [{ id: "c-user", role: "user", content: "c" }]);
+    expect((await next.getMessages("s")).map((stored) => stored.id)).toEqual(["b-user", "c-user"]);
+    await releaseStale();
+    await releaseNext();
+    for (const store of [stale, next, outsider]) store.close();
+  });
+
+  it("an agent run that stalled past its lease fails with SessionLockLostError; the history holds the next run's turn, never the late answer", async () => {
+    const file = join(directory, "fence-agent.db");
+    let resume: () => void = () => {};
+    const stalled = new Promise<void>((resolve) => (resume = resolve));
+    const slowModel = new MockLanguageModel({
+      responses: async () => {
+        await stalled; // a GC pause, a SIGSTOP: the lease runs out meanwhile
+        return { text: "late answer of A" };
+      },
+    });
+    const storeOfA = new SqliteMemoryStore({ database: file, lockLeaseMs: 200 });
+    const storeOfB = new SqliteMemoryStore(file);
+    const first = new Agent({ model: slowModel, memoryStore: storeOfA, sessionId: "s" });
+    const second = new Agent({
+      model: new MockLanguageModel({ responses: [{ text: "answer of B" }] }),
+      memoryStore: storeOfB,
+      sessionId: "s",
+    });
+    const runOfA = first.run("question of A").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    while (slowModel.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await second.run("question of B"); // waits for A's lease to run out, then takes the session
+    resume();
+    const error = await runOfA;
+    expect(SessionLockLostError.isInstance(error) && error.sessionId).toBe("s");
+    // A's question was stored while A held the lock; its answer, written after the takeover, is not.
+    expect((await storeOfB.getMessages("s")).map((stored) => [stored.role, stored.content])).toEqual([
+      ["user", "question of A"],
+      ["user", "question of B"],
+      ["assistant", "answer of B"],
+    ]);
+    storeOfA.close();
+    storeOfB.close();
   });
 
   it("raises a StoreError naming the record when a stored body is bad, and a clear error for a bad path", async () => {

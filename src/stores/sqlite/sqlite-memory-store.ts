@@ -1,7 +1,5 @@
 import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import { errorText } from "../../errors/error-text";
-import { holdLease } from "../hold-lease";
-import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
@@ -15,7 +13,6 @@ import type {
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
-import { pollLock } from "../poll-lock";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
@@ -29,6 +26,7 @@ import { summaryCount } from "../summary-count";
 import { migrateTables, sqliteTables, type SqliteTables } from "./sqlite-schema";
 import { entryOf, type SessionRow } from "./sqlite-session-rows";
 import { prepareStatements, type SqliteStatements } from "./sqlite-statements";
+import { SqliteSessionLocks } from "./sqlite-session-lock";
 
 /** Options of {@link SqliteMemoryStore}. */
 export interface SqliteMemoryStoreOptions {
@@ -66,7 +64,8 @@ const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
  * session row keeps its `message_count`, updated by every write in the same transaction, so
  * `getMessageTail` and `getSession` never count the history. The schema is versioned in
  * `<prefix>schema_version` (not `user_version`, which belongs to whoever owns the database) and
- * migrated on open.
+ * migrated on open. While this instance holds a session's lock, its writes to that session are
+ * fenced: each transaction first checks the lock is still its own (`SessionLockLostError` if not).
  */
 export class SqliteMemoryStore implements MemoryStore {
   /** The better-sqlite3 database in use. */
@@ -75,6 +74,7 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly t: SqliteTables;
   private readonly lockLeaseMs: number;
   private readonly statements: SqliteStatements;
+  private readonly locks: SqliteSessionLocks;
 
   constructor(options: SqliteMemoryStoreOptions | string) {
     const resolved: SqliteMemoryStoreOptions = typeof options === "string" ? { database: options } : options;
@@ -121,6 +121,9 @@ export class SqliteMemoryStore implements MemoryStore {
       migrateTables(this.database, this.t, store);
     });
     this.statements = prepareStatements(this.database, this.t);
+    this.locks = new SqliteSessionLocks(this.statements, this.lockLeaseMs, (operation, sessionId, body) =>
+      this.write(operation, sessionId, body),
+    );
   }
 
   /** Closes the database when the store opened it from a file name. */
@@ -183,7 +186,7 @@ export class SqliteMemoryStore implements MemoryStore {
     validateMessageIds(messages);
     if (messages.length === 0) return;
     const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
-    this.write("appendMessages", sessionId, () => {
+    this.fencedWrite("appendMessages", sessionId, () => {
       // Ids already stored are ignored by the insert and so not counted.
       this.touch(sessionId, this.insert(sessionId, bodies));
     });
@@ -193,7 +196,7 @@ export class SqliteMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     validateMessageIds(messages);
     const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
-    this.write("setMessages", sessionId, () => {
+    this.fencedWrite("setMessages", sessionId, () => {
       this.touch(sessionId);
       this.statements.deleteMessages.run(sessionId);
       this.statements.setCount.run(this.insert(sessionId, bodies), sessionId);
@@ -213,7 +216,7 @@ export class SqliteMemoryStore implements MemoryStore {
     validateMessageIdArgument(messageId);
     validateMessageIds(messages);
     const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
-    const found = this.write("deleteMessagesFrom", sessionId, () => {
+    const found = this.fencedWrite("deleteMessagesFrom", sessionId, () => {
       const cut = cutSqliteMessages(this.statements, store, sessionId, messageId, bodies);
       if (cut) this.touch(sessionId);
       return cut;
@@ -223,7 +226,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async clearMessages(sessionId: string): Promise<void> {
     validateSessionId(sessionId);
-    this.write("clearMessages", sessionId, () => this.clear(sessionId));
+    this.fencedWrite("clearMessages", sessionId, () => this.clear(sessionId));
   }
 
   async getFacts(scopeId: string): Promise<Fact[]> {
@@ -277,7 +280,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
     validateSessionId(sessionId);
-    this.write("updateSession", sessionId, () => {
+    this.fencedWrite("updateSession", sessionId, () => {
       this.touch(sessionId);
       this.statements.updateMeta.run(
         metadata.agentName ?? null,
@@ -324,36 +327,19 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
     validateSessionId(sessionId);
-    this.write("saveSummary", sessionId, () => {
+    this.fencedWrite("saveSummary", sessionId, () => {
       this.touch(sessionId);
       this.statements.saveSummary.run(sessionId, record.id, JSON.stringify(record));
     });
   }
 
-  /** A lock row with a lease, renewed while held; works across processes sharing the file. */
+  /**
+   * A lock row with a lease, renewed while held; works across processes sharing the file. This
+   * instance's writes to the session are fenced by it until the release (see `SqliteSessionLocks`).
+   */
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     validateSessionId(sessionId);
-    const token = randomUUID();
-    await pollLock(
-      sessionId,
-      options.timeoutMs,
-      async () =>
-        this.write("lockSession", sessionId, () => {
-          const now = Date.now();
-          this.statements.expireLock.run(sessionId, now);
-          return this.statements.takeLock.run(sessionId, token, now + this.lockLeaseMs).changes === 1
-            ? true
-            : undefined;
-        }),
-      options.signal,
-    );
-    return holdLease({
-      leaseMs: this.lockLeaseMs,
-      // A busy database throws: the next tick tries again, well inside the lease.
-      renew: () => this.statements.renewLock.run(Date.now() + this.lockLeaseMs, sessionId, token).changes === 1,
-      release: () =>
-        this.write("unlockSession", sessionId, () => void this.statements.releaseLock.run(sessionId, token)),
-    });
+    return this.locks.acquire(sessionId, options);
   }
 
   /** Creates the session row or marks it written now, adding `added` to its message count. */
@@ -378,6 +364,14 @@ export class SqliteMemoryStore implements MemoryStore {
   /** One `BEGIN IMMEDIATE` transaction: takes the write lock first, so it never deadlocks on upgrade. */
   private write<T>(operation: string, sessionId: string | undefined, body: () => T): T {
     return this.wrap(operation, sessionId, () => this.database.transaction(body).immediate());
+  }
+
+  /** `write`, refused with a `SessionLockLostError` when this instance held the session's lock and lost it. */
+  private fencedWrite<T>(operation: string, sessionId: string, body: () => T): T {
+    return this.write(operation, sessionId, () => {
+      this.locks.fence(operation, sessionId);
+      return body();
+    });
   }
 
   private wrap<T>(operation: string, sessionId: string | undefined, body: () => T): T {

@@ -45,5 +45,6 @@ function statementSql(t: SqliteTables) {
     takeLock: `INSERT OR IGNORE INTO ${t.locks} (session_id, token, expires_at) VALUES (?, ?, ?)`,
     renewLock: `UPDATE ${t.locks} SET expires_at = ? WHERE session_id = ? AND token = ?`,
     releaseLock: `DELETE FROM ${t.locks} WHERE session_id = ? AND token = ?`,
+    lockHeld: `SELECT 1 FROM ${t.locks} WHERE session_id = ? AND token = ?`,
   };
 }
