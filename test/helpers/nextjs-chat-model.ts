@@ -26,9 +26,13 @@ export function startScriptedAnthropic(): Promise<FakeLlmServer> {
   });
 }
 
-/** The content blocks of a Messages API message (a string content is one text block). */
+/**
+ * The content blocks of a Messages API message (a string content is one text block), without
+ * their prompt-caching breakpoints (`cache_control`): what the model reads, not how it is cached.
+ */
 export function blocksOf(message: { content: string | Block[] }): Block[] {
-  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
+  return message.content.map(({ cache_control: _caching, ...block }) => block as Block);
 }
 
 /** The last message of an Anthropic request, as the script reads it. */
