@@ -29,6 +29,8 @@ export default defineConfig([
       "semantic/index": "src/providers/semantic/index.ts",
       "telemetry/index": "src/agent/telemetry/index.ts",
       "tuning/index": "src/tuning.ts",
+      // the inspector's handler and page (Fetch API only: also in the edge build below)
+      "inspector/index": "src/inspector/index.ts",
       // the agentcore command (package.json "bin")
       "cli/index": "src/cli/index.ts",
     },
@@ -72,6 +74,7 @@ export default defineConfig([
       "semantic/index": "src/providers/semantic/index.ts",
       "telemetry/index": "src/agent/telemetry/index.ts",
       "tuning/index": "src/tuning.ts",
+      "inspector/index": "src/inspector/index.ts",
     },
     outDir: "dist/edge",
     format: ["esm"],

@@ -31,6 +31,7 @@ const LAYERS = [
   "agent",
   "streaming",
   "testing",
+  "inspector",
   "cli",
   "", // src/index.ts, the root export
 ] as const;

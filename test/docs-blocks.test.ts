@@ -34,6 +34,7 @@ const entries: Record<string, string> = {
   "agentcore/mcp": "mcp/index.d.ts",
   "agentcore/upstash": "upstash/index.d.ts",
   "agentcore/semantic": "semantic/index.d.ts",
+  "agentcore/inspector": "inspector/index.d.ts",
 };
 
 interface Block extends MarkdownBlock {

@@ -69,6 +69,7 @@ describe("the built package", () => {
       "agentcore/mcp": "createMCPClient",
       "agentcore/upstash": "UpstashRedisMemoryStore",
       "agentcore/semantic": "InMemorySemanticIndex",
+      "agentcore/inspector": "createInspectorHandler",
     };
     const file = join(project, kind === "esm" ? "subpaths.mjs" : "subpaths.cjs");
     const load = (specifier: string) => (kind === "esm" ? `await import("${specifier}")` : `require("${specifier}")`);

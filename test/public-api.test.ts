@@ -175,11 +175,23 @@ describe("the subpaths hold what most programs never name", () => {
       "TelemetryTracer",
     ],
     "agentcore/tuning": ["FactLimits", "PayloadLimits", "WindowBehaviourOptions"],
+    "agentcore/inspector": [
+      "ContextLeftOut",
+      "ContextLeftOutReason",
+      "ContextRecalledMemory",
+      "ContextReport",
+      "ContextReportReadOptions",
+      "ContextTokens",
+      "InspectorHandlerOptions",
+      "createInspectorHandler",
+      "newInspectorToken",
+    ],
   };
   const files: Record<keyof typeof subpaths, string> = {
     "agentcore/semantic": "../src/providers/semantic/index.ts",
     "agentcore/telemetry": "../src/agent/telemetry/index.ts",
     "agentcore/tuning": "../src/tuning.ts",
+    "agentcore/inspector": "../src/inspector/index.ts",
   };
   const root = exportedNames("../src/index.ts");
 

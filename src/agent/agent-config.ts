@@ -59,6 +59,8 @@ export interface AgentConfig {
   readonly facts: { readonly scope: FactScope; readonly maxPromptTokens: number } | undefined;
   readonly factLimits: Required<FactLimits>;
   readonly recallLimit: number;
+  /** Record a context report of each model call (the `recordContext` option). */
+  readonly recordContext: boolean;
   readonly memoryProviderTimeoutMs: number;
   readonly concurrency: "queue" | "reject";
   readonly sessionLockTimeoutMs: number;
@@ -183,6 +185,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
       : undefined,
     factLimits,
     recallLimit: integerOption(options.recallLimit, "recallLimit", 5),
+    recordContext: options.recordContext === true,
     memoryProviderTimeoutMs: integerOption(options.memoryProviderTimeoutMs, "memoryProviderTimeoutMs", 3000),
     concurrency,
     sessionLockTimeoutMs,

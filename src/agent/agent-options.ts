@@ -54,6 +54,13 @@ export interface AgentOptions {
    * agent's history instead: give it to `agent.memory()`.
    */
   memoryProvider?: MemoryProvider<MemoryRecord>;
+  /**
+   * Records a context report of every model call in the store (`saveContextReport`): the stored
+   * messages in the window and those left out with the reason, the summary, facts and recalled
+   * memories, the tokens of each part. Read them with `agentcore inspect` or
+   * `createInspectorHandler` (docs/inspector.md). Off: nothing is recorded or counted. @default false
+   */
+  recordContext?: boolean;
   /** Most records of the memory provider rendered into the prompt. @default 5 */
   recallLimit?: number;
   /** How long the memory provider may take before the turn goes on without it. @default 3000 */

@@ -8,6 +8,7 @@ import { callForObject } from "./call-for-object";
 import { renderFactsBlock } from "./facts-block";
 import { fitWindow } from "./fit-window";
 import { newId } from "./new-id";
+import { recordContext } from "./record-context";
 import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
 import { markApprovals } from "./tool-approvals";
@@ -75,6 +76,18 @@ export async function* runStep(
   // call gets its id as its input starts to stream).
   const taken = toolCallIdsOf(fitted.history.messages, window.messages, log.messages);
   const { response, usage, object } = yield* callForObject(config, run, call, log, taken);
+  if (config.recordContext) {
+    const called = { usage, finishReason: response.finishReason };
+    await recordContext(config, run, {
+      stepNumber,
+      fitted,
+      turn: log.messages,
+      context,
+      facts,
+      recalled,
+      response: called,
+    });
+  }
   // The object is stored as its JSON: the assistant message of a structured answer.
   const text = object ? object.json : response.text;
   if (object) log.setObject(object.value);

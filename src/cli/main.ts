@@ -14,6 +14,7 @@ import {
   withStore,
 } from "./memory-command";
 import { DEFAULT_STORE_URL } from "./open-store";
+import { inspectCommand } from "./inspect-command";
 
 const storeOption = () =>
   new Option(
@@ -52,6 +53,20 @@ export function createProgram(): Command {
       (file: string, files: string[] = []) => [...files, file],
     )
     .action(async (options) => chatCommand(options));
+
+  program
+    .command("inspect")
+    .description("see what the model saw, turn by turn, in a web page on 127.0.0.1 (needs recordContext: true)")
+    .addOption(storeOption())
+    .option("--port <number>", "the port (a random free one when omitted)")
+    .option("--host <address>", "the address to listen on; anything but loopback lets other machines in", "127.0.0.1")
+    .option("--open", "open the page in the browser")
+    .option("--allow-delete", "let the page delete sessions (it asks first)")
+    .option(
+      "--provider <module>",
+      "a module exporting the recall provider the query box asks (default export or `provider`)",
+    )
+    .action(async (options) => inspectCommand(options));
 
   const memory = program.command("memory").description("inspect and manage a store");
   memory

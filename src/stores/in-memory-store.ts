@@ -9,6 +9,13 @@ import { MessageNotFoundError } from "../errors/message-not-found-error";
 import { cutIndex, idsOf, summariesAfterCut } from "./delete-messages-from";
 import { tailLimit } from "./tail-limit";
 import { newestSummaries, summaryCount } from "./summary-count";
+import {
+  checkContextReport,
+  contextReportCount,
+  pushContextReport,
+  type ContextReport,
+  type ContextReportReadOptions,
+} from "./context-report";
 
 /** Options of {@link InMemoryStore}. */
 export interface InMemoryStoreOptions {
@@ -38,6 +45,8 @@ interface ScopeRecord {
   /** Present once the session has been written; facts alone do not make a session. */
   session: SessionMetadata | undefined;
   summaries: SummaryRecord[];
+  /** Context reports, oldest first, at most MAX_CONTEXT_REPORTS. */
+  reports: ContextReport[];
   facts: Map<string, Fact>;
   /** Last read or write, for LRU and ttlMs. */
   usedAt: number;
@@ -141,6 +150,7 @@ export class InMemoryStore implements MemoryStore {
     record.ids = new Set();
     record.session = undefined;
     record.summaries = [];
+    record.reports = [];
     if (record.facts.size === 0) this.records.delete(sessionId);
   }
 
@@ -210,6 +220,17 @@ export class InMemoryStore implements MemoryStore {
     this.touchSession(record);
   }
 
+  async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
+    checkContextReport(sessionId, report, "InMemoryStore");
+    pushContextReport(this.use(sessionId).reports, structuredClone(report));
+  }
+
+  async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
+    validateSessionId(sessionId);
+    const count = contextReportCount(options, "InMemoryStore");
+    return structuredClone(newestSummaries(this.find(sessionId)?.reports ?? [], count));
+  }
+
   /** The live record of an id, marking it used; undefined when absent or expired. */
   private find(id: string): ScopeRecord | undefined {
     const record = this.records.get(id);
@@ -238,6 +259,7 @@ export class InMemoryStore implements MemoryStore {
       ids: new Set(),
       session: undefined,
       summaries: [],
+      reports: [],
       facts: new Map(),
       usedAt: now,
     };

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../messages/agent-message";
+import type { ContextReport, ContextReportReadOptions } from "./context-report";
 
 /**
  * A key/value note the agent keeps about a session or a user. A store written with the AgentCore
@@ -167,4 +168,12 @@ export interface MemoryStore {
    * all deleted may still be listed. Lets `agentcore memory export` carry facts kept per user.
    */
   factScopes?(): Promise<string[]>;
+  /**
+   * Keeps the context report of one model call (the agent's `recordContext: true`), idempotent by
+   * `report.id`. At most `MAX_CONTEXT_REPORTS` (100) per session: the oldest go first. Cleared and
+   * pruned with the session. Fallback: kept in this process.
+   */
+  saveContextReport?(sessionId: string, report: ContextReport): Promise<void>;
+  /** A session's context reports, oldest first; with `{ last: n }` only the newest `n`. */
+  getContextReports?(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]>;
 }

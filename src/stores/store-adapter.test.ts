@@ -6,6 +6,7 @@ import type { AgentMessage } from "../messages/agent-message";
 import { InMemoryStore } from "./in-memory-store";
 import type { Fact, SummaryRecord } from "./memory-store";
 import { sixMethodStore } from "./__fixtures__/six-method-store";
+import type { ContextReport } from "./context-report";
 import { adaptStore } from "./store-adapter";
 
 const message = (id: string): AgentMessage => ({ id, role: "user", content: id, timestamp: 1 });
@@ -38,6 +39,7 @@ describe("adaptStore", () => {
       entries: false,
       prune: false,
       factScopes: false,
+      contextReports: false,
     });
     const native = adaptStore(new InMemoryStore()).capabilities;
     expect(
@@ -48,8 +50,27 @@ describe("adaptStore", () => {
         native.getSession &&
         native.entries &&
         native.prune &&
-        native.factScopes,
+        native.factScopes &&
+        native.contextReports,
     ).toBe(true);
+  });
+
+  it("keeps context reports in this process for a store without them, bounded and cleared with the session", async () => {
+    const store = sixMethodStore();
+    const adapted = adaptStore(store);
+    const report = (id: string) => ({ id, sessionId: "s" }) as unknown as ContextReport;
+    for (let index = 0; index < 105; index++) await adapted.saveContextReport("s", report(`r${index}`));
+    await adapted.saveContextReport("s", report("r104")); // a retry
+    const kept = await adapted.getContextReports("s");
+    expect(kept.map((entry) => entry.id)).toEqual(Array.from({ length: 100 }, (_, index) => `r${index + 5}`));
+    expect((await adapted.getContextReports("s", { last: 2 })).map((entry) => entry.id)).toEqual(["r103", "r104"]);
+    expect(await adapted.getContextReports("other")).toEqual([]);
+    await expect(adapted.saveContextReport("s", { id: "" } as ContextReport)).rejects.toMatchObject({
+      name: "InvalidArgumentError",
+      argument: "report",
+    });
+    await adapted.clearMessages("s");
+    expect(await adapted.getContextReports("s")).toEqual([]);
   });
 
   it("deletes from a message on by read-modify-write without a native deleteMessagesFrom, dropping the summaries it kept for the session", async () => {

@@ -13,6 +13,7 @@ import type {
   SummaryRecord,
 } from "./memory-store";
 import { factStorage } from "./fact-storage";
+import { contextReportCalls, type AdaptedContextReports } from "./context-report-calls";
 import { newestSummaries, summaryCount } from "./summary-count";
 import { SessionQueue } from "./session-queue";
 import { openStoreTurn, type StoreTurn, type TurnCalls, type TurnOptions } from "./store-turn";
@@ -39,6 +40,8 @@ export interface StoreCapabilities {
   prune: boolean;
   /** Lists the scopes that hold facts (for export). Fallback: none. */
   factScopes: boolean;
+  /** Context reports kept by the store. Fallback: kept in this process, per store and session. */
+  contextReports: boolean;
 }
 
 /**
@@ -46,7 +49,7 @@ export interface StoreCapabilities {
  * fallback), every failure a `StoreError` naming the store (typed agentcore errors such as
  * `SessionBusyError` or `CorruptStoreError` pass through unchanged). Get one with `adaptStore`.
  */
-export interface AdaptedStore {
+export interface AdaptedStore extends AdaptedContextReports {
   /** The store wrapped. */
   readonly store: MemoryStore;
   /** The store's name in errors (its class name, or "custom store"). */
@@ -147,6 +150,7 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     entries: has("entries"),
     prune: has("prune"),
     factScopes: has("factScopes"),
+    contextReports: has("saveContextReport") && has("getContextReports"),
   });
   /** Runs one store call; a failure that is not already a typed agentcore error becomes a StoreError. */
   const call = async <T>(
@@ -172,6 +176,7 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     new StoreError({ store: name, operation, message: `The ${name} has no ${operation}().` });
   /** Summaries of a store without getSummaries / saveSummary: lost on restart, which costs one summariser call, never a message. */
   const localSummaries = new Map<string, SummaryRecord[]>();
+  const reports = contextReportCalls(store, name, call);
   /** The store's fact methods, in whichever of the two shapes it has. */
   const facts = factStorage(store);
   /** The store's folded turn statements (built-in stores), when it has them. */
@@ -215,7 +220,10 @@ function createAdapter(store: MemoryStore): AdaptedStore {
         store.setMessages(sessionId, messages),
       ),
     clearMessages: (sessionId) =>
-      call("clearMessages", sessionId, `Could not clear session "${sessionId}"`, () => store.clearMessages(sessionId)),
+      call("clearMessages", sessionId, `Could not clear session "${sessionId}"`, () => {
+        reports.forget(sessionId);
+        return store.clearMessages(sessionId);
+      }),
     appendMessages: async (sessionId, messages) => {
       if (messages.length === 0) return;
       await call(
@@ -337,6 +345,8 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       if (!capabilities.factScopes) throw unsupported("factScopes");
       return await call("factScopes", undefined, "Could not list the fact scopes", () => store.factScopes!());
     },
+    saveContextReport: reports.save,
+    getContextReports: reports.get,
   } satisfies AdaptedStore);
   const appending = (sessionId: string, messages: AgentMessage[]) =>
     `Could not store ${messages.length} message(s) of session "${sessionId}"`;

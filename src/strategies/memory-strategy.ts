@@ -43,6 +43,8 @@ export interface MemoryStrategyResult {
   dropped: AgentMessage[];
   /** A summary of the dropped turns, rendered into the system prompt. */
   summary?: string;
+  /** How many of `dropped` (its first ones) the summary covers; the rest were dropped for the window's limits. */
+  summarizedCount?: number;
   /** Estimated tokens of `messages` (after model factor and calibration), when the strategy counted them. */
   tokens?: number;
   /** The token budget the window was fitted to, when the strategy has one. */

@@ -238,7 +238,7 @@ export class SummaryMemory implements IMemoryStrategy {
     return {
       messages: window.messages,
       dropped: [...history.slice(pinnedEnd, coveredEnd), ...window.dropped],
-      ...(summary ? { summary } : {}),
+      ...(summary ? { summary, summarizedCount: Math.max(0, coveredEnd - pinnedEnd) } : {}),
       ...(window.tokens === undefined ? {} : { tokens: window.tokens + summaryTokens }),
       budget: this.maxTokens,
     };

@@ -13,6 +13,7 @@ import {
 } from "./conformance-fixtures";
 import { expectSameRichMessages, richMessages } from "./conformance-parts";
 import { describeOptionalCapabilities } from "./conformance-optional";
+import { describeContextReports } from "./conformance-context-reports";
 import { describeDeleteMessagesFrom } from "./conformance-delete";
 
 /** Options of {@link testMemoryStore}. */
@@ -315,6 +316,7 @@ export function testMemoryStore(
     });
 
     describeOptionalCapabilities(describe, capability, { writers, turnsPerWriter });
+    describeContextReports(describe, capability);
     describeDeleteMessagesFrom(describe, capability);
   });
 }

@@ -18,6 +18,12 @@ import { cutIndex, replaceMessagesFrom } from "../delete-messages-from";
 import { copyMessages } from "../../messages/copy-messages";
 import { tailLimit } from "../tail-limit";
 import { newestSummaries, summaryCount } from "../summary-count";
+import {
+  checkContextReport,
+  contextReportCount,
+  type ContextReport,
+  type ContextReportReadOptions,
+} from "../context-report";
 import { turnFolding } from "../turn-folding";
 import { entryOf } from "./file-state";
 import { FileStoreEngine } from "./file-store-engine";
@@ -302,6 +308,30 @@ export class FileMemoryStore implements MemoryStore {
           : { op: "summary", session: sessionId, summary: copy, at: Date.now() },
       { fenced: true },
     );
+  }
+
+  async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
+    checkContextReport(sessionId, report, store);
+    const copy = structuredClone(report);
+    await this.engine.write(
+      "saveContextReport",
+      sessionId,
+      (state) => {
+        const session = state.sessions.get(sessionId);
+        return !session || session.reports?.some((existing) => existing.id === copy.id)
+          ? undefined
+          : { op: "report", session: sessionId, report: copy };
+      },
+      // Diagnostics: the line rides on the run's next synced write (its last append) for its fsync.
+      { fenced: true, sync: false },
+    );
+  }
+
+  async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
+    validateSessionId(sessionId);
+    const count = contextReportCount(options, store);
+    await this.engine.read("getContextReports", sessionId);
+    return structuredClone(newestSummaries(this.engine.state.sessions.get(sessionId)?.reports ?? [], count));
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { AgentMessage } from "../../messages/agent-message";
 import { decodeStoredMessages, encodeStoredMessages } from "../../messages/stored-encoding";
 import type { Fact, SessionEntry, SummaryRecord } from "../memory-store";
+import { pushContextReport, type ContextReport } from "../context-report";
 import { summariesAfterCut } from "../delete-messages-from";
 
 /** Marks the snapshot file, so a stranger's JSON file is never mistaken for one. */
@@ -16,6 +17,8 @@ export interface SessionState {
   messages: AgentMessage[];
   ids: Set<string>;
   summaries: SummaryRecord[];
+  /** Context reports, oldest first (absent in files written before they existed). */
+  reports?: ContextReport[];
 }
 
 /** The whole store, as the snapshot plus the journal replayed on it describe it. */
@@ -37,6 +40,7 @@ export type JournalOperation =
   | { op: "unfact"; scope: string; key: string }
   | { op: "meta"; session: string; agentName?: string; tags?: string[]; at: number }
   | { op: "summary"; session: string; summary: SummaryRecord; at: number }
+  | { op: "report"; session: string; report: ContextReport }
   | { op: "prune"; sessions: string[] };
 
 /** The snapshot file's JSON. Readable: one object per session, messages as stored. */
@@ -75,6 +79,7 @@ export function parseSnapshot(text: string): FileState {
       messages: decodeStoredMessages(session.messages),
       ids: idsOf(session.messages),
       summaries: Array.isArray(session.summaries) ? session.summaries : [],
+      ...(Array.isArray(session.reports) ? { reports: session.reports } : {}),
     });
   }
   for (const [scope, facts] of Object.entries(document.facts)) {
@@ -146,7 +151,7 @@ export function parseJournalHeader(line: string): JournalHeader | undefined {
   return { generation, committed: header.committed as number, committedAt: at + marker.length };
 }
 
-const operations = new Set(["append", "set", "cut", "clear", "fact", "unfact", "meta", "summary", "prune"]);
+const operations = new Set(["append", "set", "cut", "clear", "fact", "unfact", "meta", "summary", "report", "prune"]);
 
 /** Parses one journal line; throws a plain Error when it is not an operation. */
 export function parseOperation(line: string): JournalOperation {
@@ -221,6 +226,12 @@ export function applyOperation(state: FileState, operation: JournalOperation): v
       const session = sessionFor(state, operation.session, operation.at);
       if (!session.summaries.some((summary) => summary.id === operation.summary.id))
         session.summaries.push(operation.summary);
+      return;
+    }
+    case "report": {
+      // A report never makes a session nor marks it used: it only describes a call on one.
+      const session = state.sessions.get(operation.session);
+      if (session) pushContextReport((session.reports ??= []), operation.report);
       return;
     }
     case "prune":

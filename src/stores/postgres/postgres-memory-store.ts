@@ -15,8 +15,9 @@ import { replaceMessagesFrom } from "../delete-messages-from";
 import { cutPostgresMessages } from "./postgres-delete-from";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
-import { summaryCount } from "../summary-count";
 import { turnFolding } from "../turn-folding";
+import type { ContextReport, ContextReportReadOptions } from "../context-report";
+import { PostgresSessionRecords } from "./postgres-session-records";
 import { migrateTables, postgresTables, type PostgresTables } from "./postgres-schema";
 import { PostgresAppendBatcher } from "./postgres-append-batcher";
 import { PostgresSessionLeases } from "./postgres-session-leases";
@@ -54,6 +55,7 @@ export class PostgresMemoryStore implements MemoryStore {
   /** The agent's folded turn statements (internal, see `TurnFolding`). */
   readonly [turnFolding]: PostgresTurnFolding;
   private readonly statements: PostgresStatements;
+  private readonly records: PostgresSessionRecords;
 
   constructor(options: PostgresMemoryStoreOptions) {
     const checked = checkPostgresOptions(store, options);
@@ -68,6 +70,7 @@ export class PostgresMemoryStore implements MemoryStore {
       sql: string,
       values: unknown[],
     ) => this.statements.query<Row>(operation, sessionId, sql, values);
+    this.records = new PostgresSessionRecords(this.tables, run, store);
     this.leases = new PostgresSessionLeases(this.tables.locks, checked.lockLeaseMs, run);
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(
@@ -240,6 +243,7 @@ export class PostgresMemoryStore implements MemoryStore {
       await client.query(`DELETE FROM ${t.sessions} WHERE session_id = $1`, [sessionId]);
       await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
       await client.query(`DELETE FROM ${t.summaries} WHERE session_id = $1`, [sessionId]);
+      await client.query(`DELETE FROM ${t.contextReports} WHERE session_id = $1`, [sessionId]);
     });
   }
 
@@ -341,45 +345,26 @@ export class PostgresMemoryStore implements MemoryStore {
       if (ids.length > 0) {
         await client.query(`DELETE FROM ${t.messages} WHERE session_id = ANY($1::text[])`, [ids]);
         await client.query(`DELETE FROM ${t.summaries} WHERE session_id = ANY($1::text[])`, [ids]);
+        await client.query(`DELETE FROM ${t.contextReports} WHERE session_id = ANY($1::text[])`, [ids]);
       }
       return ids;
     });
   }
 
-  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
-    validateSessionId(sessionId);
-    const count = summaryCount(options, store);
-    // LIMIT NULL is no limit.
-    const rows = await this.statements.query<{ body: string }>(
-      "getSummaries",
-      sessionId,
-      `SELECT body FROM (SELECT seq, body FROM ${this.tables.summaries} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) newest ORDER BY seq`,
-      [sessionId, count === Infinity ? null : count],
-    );
-    return rows.map((row, index) =>
-      parseStoredJson<SummaryRecord>(row.body, {
-        store,
-        operation: "getSummaries",
-        sessionId,
-        record: `summary ${index}`,
-      }),
-    );
+  getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
+    return this.records.getSummaries(sessionId, options);
   }
 
-  async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
-    validateSessionId(sessionId);
-    const t = this.tables;
-    await this.statements.query(
-      "saveSummary",
-      sessionId,
-      `WITH session AS (
-         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at) VALUES ($1, $2, $2)
-         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at)
-         RETURNING session_id)
-       INSERT INTO ${t.summaries} (session_id, summary_id, body) SELECT session_id, $3, $4 FROM session
-       ON CONFLICT (session_id, summary_id) DO NOTHING`,
-      [sessionId, Date.now(), record.id, JSON.stringify(record)],
-    );
+  saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
+    return this.records.saveSummary(sessionId, record);
+  }
+
+  saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
+    return this.records.saveContextReport(sessionId, report);
+  }
+
+  getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
+    return this.records.getContextReports(sessionId, options);
   }
 
   /**

@@ -10,6 +10,7 @@ export interface PostgresTables {
   messages: string;
   facts: string;
   summaries: string;
+  contextReports: string;
   locks: string;
   version: string;
 }
@@ -22,6 +23,7 @@ export function postgresTables(schema: string, tablePrefix: string): PostgresTab
     messages: table("messages"),
     facts: table("facts"),
     summaries: table("summaries"),
+    contextReports: table("context_reports"),
     locks: table("session_locks"),
     version: table("schema_version"),
   };
@@ -118,6 +120,16 @@ export async function migrateTables(
       `CREATE INDEX IF NOT EXISTS "${tablePrefix}summaries_session_seq" ON ${t.summaries} (session_id, seq)`,
     );
   }
+  // Context reports (additive, no version): created by whichever version first needs them.
+  await client.query(`CREATE TABLE IF NOT EXISTS ${t.contextReports} (
+    session_id text NOT NULL,
+    report_id text NOT NULL,
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    body text NOT NULL,
+    PRIMARY KEY (session_id, report_id))`);
+  await client.query(
+    `CREATE INDEX IF NOT EXISTS "${tablePrefix}context_reports_session_seq" ON ${t.contextReports} (session_id, seq)`,
+  );
   await client.query(
     `INSERT INTO ${t.version} (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`,
     [SCHEMA_VERSION],

@@ -15,6 +15,8 @@ export interface RedisSessionKeys {
   meta: string;
   summaries: string;
   summaryIds: string;
+  /** The session's context reports (a list), deleted with the session. */
+  reports: string;
   facts: string;
   lock: string;
 }
@@ -51,6 +53,7 @@ export function redisSessionKeys(prefix: string, sessionId: string, argument = "
     meta: `${base}:meta`,
     summaries: `${base}:summaries`,
     summaryIds: `${base}:summary-ids`,
+    reports: `${base}:context-reports`,
     facts: `${base}:facts`,
     lock: `${base}:lock`,
   };

@@ -83,12 +83,13 @@ if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return 1
 `;
 
-// Same keys as append. ARGV: olderThan. Deletes the session when it was not written since.
+// Same keys as append, then the context reports. ARGV: olderThan. Deletes the session when it was not written since.
 export const pruneScript = `
 local accessed = tonumber(redis.call('HGET', KEYS[3], 'accessedAt'))
 if accessed == nil then return 0 end
 if accessed >= tonumber(ARGV[1]) then return -1 end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+if KEYS[6] then redis.call('DEL', KEYS[6]) end
 return 1
 `;
 

@@ -22,6 +22,8 @@ import type {
 } from "../memory-store";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { summaryCount } from "../summary-count";
+import type { ContextReport, ContextReportReadOptions } from "../context-report";
+import { readRedisContextReports, saveRedisContextReport } from "./redis-context-reports";
 import { tailLimit } from "../tail-limit";
 import { turnFolding } from "../turn-folding";
 import { withinDeadline } from "./redis-deadline";
@@ -204,7 +206,7 @@ export abstract class RedisStoreCore implements MemoryStore {
   async clearMessages(sessionId: string): Promise<void> {
     const keys = this.keys(sessionId);
     await this.call("clearMessages", sessionId, async () => {
-      integerReply(await this.transport.command(["DEL", ...sessionScriptKeys(keys)]), "DEL's count");
+      integerReply(await this.transport.command(["DEL", ...sessionScriptKeys(keys), keys.reports]), "DEL's count");
       await this.index.remove([sessionId]);
     });
   }
@@ -283,7 +285,11 @@ export abstract class RedisStoreCore implements MemoryStore {
       const keys = this.keys(id);
       const result = await this.call("prune", id, async () =>
         integerReply(
-          await this.transport.script(pruneScript, sessionScriptKeys(keys), [String(options.olderThan)]),
+          await this.transport.script(
+            pruneScript,
+            [...sessionScriptKeys(keys), keys.reports],
+            [String(options.olderThan)],
+          ),
           "the prune script's -1, 0 or 1",
         ),
       );
@@ -312,6 +318,16 @@ export abstract class RedisStoreCore implements MemoryStore {
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
     const reply = (value: unknown) => integerReply(value, "the summary script's 1");
     await this.writeSession("saveSummary", sessionId, summaryScript, [record.id, JSON.stringify(record)], reply);
+  }
+
+  async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
+    const where = { store: this.storeName, keys: this.keys(sessionId), ttl: this.ttl };
+    await saveRedisContextReport(this.transport, this.call.bind(this), where, sessionId, report);
+  }
+
+  async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
+    const where = { store: this.storeName, keys: this.keys(sessionId) };
+    return readRedisContextReports(this.transport, this.call.bind(this), where, sessionId, options);
   }
 
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {

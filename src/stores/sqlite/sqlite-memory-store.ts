@@ -22,7 +22,8 @@ import { rejectUnknownOptions } from "../reject-unknown-options";
 import { loadBetterSqlite3 } from "./load-better-sqlite3";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
-import { summaryCount } from "../summary-count";
+import type { ContextReport, ContextReportReadOptions } from "../context-report";
+import { keepContextReport, readContextReports, readSummaries } from "./sqlite-session-records";
 import { migrateTables, sqliteTables, type SqliteTables } from "./sqlite-schema";
 import { entryOf, type SessionRow } from "./sqlite-session-rows";
 import { prepareStatements, type SqliteStatements } from "./sqlite-statements";
@@ -307,22 +308,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
-    validateSessionId(sessionId);
-    const count = summaryCount(options, store);
-    // SQLite reads LIMIT -1 as no limit.
-    const rows = this.wrap(
-      "getSummaries",
-      sessionId,
-      () => this.statements.summaries.all(sessionId, count === Infinity ? -1 : count) as { body: string }[],
-    );
-    return rows.map((row, index) =>
-      parseStoredJson<SummaryRecord>(row.body, {
-        store,
-        operation: "getSummaries",
-        sessionId,
-        record: `summary ${index}`,
-      }),
-    );
+    return readSummaries(this.statements, this.wrap.bind(this), store, sessionId, options);
   }
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
@@ -331,6 +317,14 @@ export class SqliteMemoryStore implements MemoryStore {
       this.touch(sessionId);
       this.statements.saveSummary.run(sessionId, record.id, JSON.stringify(record));
     });
+  }
+
+  async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
+    keepContextReport(this.statements, this.fencedWrite.bind(this), store, sessionId, report);
+  }
+
+  async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
+    return readContextReports(this.statements, this.wrap.bind(this), store, sessionId, options);
   }
 
   /**
@@ -359,6 +353,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.statements.deleteSession.run(sessionId);
     this.statements.deleteMessages.run(sessionId);
     this.statements.deleteSummaries.run(sessionId);
+    this.statements.deleteContextReports.run(sessionId);
   }
 
   /** One `BEGIN IMMEDIATE` transaction: takes the write lock first, so it never deadlocks on upgrade. */

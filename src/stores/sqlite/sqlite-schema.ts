@@ -12,6 +12,7 @@ export interface SqliteTables {
   messages: string;
   facts: string;
   summaries: string;
+  contextReports: string;
   locks: string;
   version: string;
 }
@@ -24,6 +25,7 @@ export function sqliteTables(prefix: string): SqliteTables {
     messages: table("messages"),
     facts: table("facts"),
     summaries: table("summaries"),
+    contextReports: table("context_reports"),
     locks: table("locks"),
     version: table("schema_version"),
   };
@@ -73,6 +75,11 @@ export function migrateTables(database: Database, t: SqliteTables, store: string
           `CREATE INDEX IF NOT EXISTS "${t.summaries.slice(1, -1)}_session" ON ${t.summaries} (session_id, seq)`,
         );
       }
+      // Context reports (additive, no version): created by whichever version first needs them.
+      database.exec(`
+        CREATE TABLE IF NOT EXISTS ${t.contextReports} (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, report_id TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (session_id, report_id));
+        CREATE INDEX IF NOT EXISTS "${t.contextReports.slice(1, -1)}_session" ON ${t.contextReports} (session_id, seq);
+      `);
       if (current < SCHEMA_VERSION)
         database.prepare(`INSERT OR REPLACE INTO ${t.version} (id, version) VALUES (1, ?)`).run(SCHEMA_VERSION);
     })

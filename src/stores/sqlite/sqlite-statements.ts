@@ -41,6 +41,11 @@ function statementSql(t: SqliteTables) {
     stale: `SELECT session_id FROM ${t.sessions} WHERE accessed_at < ?`,
     summaries: `SELECT body FROM (SELECT seq, body FROM ${t.summaries} WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
     saveSummary: `INSERT OR IGNORE INTO ${t.summaries} (session_id, summary_id, body) VALUES (?, ?, ?)`,
+    contextReports: `SELECT body FROM (SELECT seq, body FROM ${t.contextReports} WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+    saveContextReport: `INSERT OR IGNORE INTO ${t.contextReports} (session_id, report_id, body)
+         SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM ${t.sessions} WHERE session_id = ?)`,
+    trimContextReports: `DELETE FROM ${t.contextReports} WHERE session_id = ? AND seq <= (SELECT seq FROM ${t.contextReports} WHERE session_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+    deleteContextReports: `DELETE FROM ${t.contextReports} WHERE session_id = ?`,
     expireLock: `DELETE FROM ${t.locks} WHERE session_id = ? AND expires_at < ?`,
     takeLock: `INSERT OR IGNORE INTO ${t.locks} (session_id, token, expires_at) VALUES (?, ?, ?)`,
     renewLock: `UPDATE ${t.locks} SET expires_at = ? WHERE session_id = ? AND token = ?`,

@@ -1,0 +1,135 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { validateSessionId } from "../messages/session-id";
+
+/**
+ * Reports kept per session, at most: saving one more drops the oldest. A report holds message ids,
+ * the facts block, the summary and the recalled memories of one model call (never message bodies
+ * or image bytes), so a session's reports stay small. @default 100
+ */
+export const MAX_CONTEXT_REPORTS = 100;
+
+/** Why a stored message did not reach the model as it is stored. */
+export type ContextLeftOutReason =
+  /** The strategy's message or turn limit (`maxMessages`, `maxTurns`). */
+  | "window-size"
+  /** The strategy's token budget (`maxTokens`). */
+  | "token-budget"
+  /** Covered by the conversation summary instead. */
+  | "summary"
+  /** In the window, but a long tool result was sent cut (`maxToolResultLength`). */
+  | "tool-result-cut";
+
+/** A stored message that was left out of a model call's window (or sent cut), and why. */
+export interface ContextLeftOut {
+  messageId: string;
+  role: "user" | "assistant" | "tool" | "system";
+  reason: ContextLeftOutReason;
+  /** For a cut tool result: characters sent and stored. */
+  sentChars?: number;
+  storedChars?: number;
+}
+
+/** Estimated tokens of each part of a model call's input; `total` is their sum. */
+export interface ContextTokens {
+  /** The agent's own system prompt. */
+  system: number;
+  /** The facts block. */
+  facts: number;
+  /** The conversation summary (and context a memory gave). */
+  summary: number;
+  /** The recalled memories block. */
+  recalled: number;
+  /** The window's messages. */
+  window: number;
+  total: number;
+  /** The strategy's token budget for the window, when it has one. */
+  budget?: number;
+}
+
+/** A memory recalled for a model call, with the provider's score. */
+export interface ContextRecalledMemory {
+  id: string;
+  content: string;
+  score?: number;
+  messageId?: string;
+}
+
+/**
+ * What one model call received and why (recorded with the agent's `recordContext: true`): the
+ * stored messages in its window and those left out, with the reason, the summary, facts and
+ * recalled memories, and the token count of each part. Messages are referenced by id.
+ */
+export interface ContextReport {
+  /** Unique id of the report (idempotency key of `saveContextReport`). */
+  id: string;
+  sessionId: string;
+  runId: string;
+  /** The step of the run (1 for the first model call). */
+  step: number;
+  createdAt: number;
+  userId?: string;
+  /** The model, as `provider/model`. */
+  model: string;
+  /** The strategy's name. */
+  strategy: string;
+  /** Ids of the messages the model received, in order. */
+  window: string[];
+  /** Stored messages left out of the window (or sent cut), oldest first. */
+  leftOut: ContextLeftOut[];
+  /** Stored messages older than the history read (the strategy's tail): left out without being read. */
+  unreadCount: number;
+  summary?: string;
+  /** The facts in the prompt, in their order. */
+  facts: Array<{ key: string; value: string }>;
+  recalled: ContextRecalledMemory[];
+  tokens: ContextTokens;
+  /** Tokens the provider reported for the call. */
+  usage?: { inputTokens: number; outputTokens: number; totalTokens: number };
+  finishReason?: string;
+}
+
+/** Options of `getContextReports`. */
+export interface ContextReportReadOptions {
+  /** Only the newest `last` reports (still oldest first). Omitted: all of them. */
+  last?: number;
+}
+
+/** Checks a report before it is stored: an object with a string id (the idempotency key). */
+export function checkContextReport(sessionId: string, report: ContextReport, store: string): void {
+  validateSessionId(sessionId);
+  if (report === null || typeof report !== "object" || typeof report.id !== "string" || report.id === "") {
+    throw new InvalidArgumentError({
+      argument: "report",
+      value: report,
+      message: `${store}.saveContextReport: report must be an object with a non-empty string id.`,
+    });
+  }
+}
+
+/** How many of the newest reports `getContextReports` returns (checked as `getSummaries`' `last`). */
+export function contextReportCount(options: unknown, store: string): number {
+  if (options === undefined) return Infinity;
+  const last = (options as ContextReportReadOptions | null)?.last;
+  if (
+    options === null ||
+    typeof options !== "object" ||
+    Array.isArray(options) ||
+    (last !== undefined && (typeof last !== "number" || Number.isNaN(last) || last < 0))
+  ) {
+    throw new InvalidArgumentError({
+      argument: "last",
+      value: last,
+      message: `${store}.getContextReports: options must be an object such as { last: 10 }, with last a number 0 or more.`,
+    });
+  }
+  if (last === undefined) return Infinity;
+  const count = Math.floor(last);
+  return Number.isSafeInteger(count) ? count : Infinity;
+}
+
+/** Adds a report to a session's list (in place): skipped when its id is there, the oldest dropped past the bound. */
+export function pushContextReport(reports: ContextReport[], report: ContextReport, max = MAX_CONTEXT_REPORTS): void {
+  if (reports.some((existing) => existing.id === report.id)) return;
+  reports.push(report);
+  if (reports.length > max) reports.splice(0, reports.length - max);
+}

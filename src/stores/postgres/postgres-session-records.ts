@@ -1,0 +1,88 @@
+import { checkContextReport, contextReportCount, MAX_CONTEXT_REPORTS, type ContextReport } from "../context-report";
+import type { ContextReportReadOptions } from "../context-report";
+import { validateSessionId } from "../../messages/session-id";
+import { parseStoredJson } from "../stored-json";
+import type { SummaryReadOptions, SummaryRecord } from "../memory-store";
+import { summaryCount } from "../summary-count";
+import type { PostgresTables } from "./postgres-schema";
+
+type Query = <Row extends object>(
+  operation: string,
+  sessionId: string | undefined,
+  sql: string,
+  values: unknown[],
+) => Promise<Row[]>;
+
+/**
+ * The records `PostgresMemoryStore` keeps beside a session's messages: its summaries
+ * (`<prefix>summaries`) and its context reports (`<prefix>context_reports`: one statement per save
+ * that inserts, only into a session that exists and idempotent by report id, and drops the
+ * session's reports past `MAX_CONTEXT_REPORTS`).
+ */
+export class PostgresSessionRecords {
+  constructor(
+    private readonly tables: PostgresTables,
+    private readonly query: Query,
+    private readonly store: string,
+  ) {}
+
+  async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
+    validateSessionId(sessionId);
+    const count = summaryCount(options, this.store);
+    // LIMIT NULL is no limit.
+    const rows = await this.query<{ body: string }>(
+      "getSummaries",
+      sessionId,
+      `SELECT body FROM (SELECT seq, body FROM ${this.tables.summaries} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) newest ORDER BY seq`,
+      [sessionId, count === Infinity ? null : count],
+    );
+    const read = { store: this.store, operation: "getSummaries", sessionId };
+    return rows.map((row, index) => parseStoredJson<SummaryRecord>(row.body, { ...read, record: `summary ${index}` }));
+  }
+
+  async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
+    validateSessionId(sessionId);
+    const t = this.tables;
+    await this.query(
+      "saveSummary",
+      sessionId,
+      `WITH session AS (
+         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at) VALUES ($1, $2, $2)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at)
+         RETURNING session_id)
+       INSERT INTO ${t.summaries} (session_id, summary_id, body) SELECT session_id, $3, $4 FROM session
+       ON CONFLICT (session_id, summary_id) DO NOTHING`,
+      [sessionId, Date.now(), record.id, JSON.stringify(record)],
+    );
+  }
+
+  async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
+    checkContextReport(sessionId, report, this.store);
+    const { sessions, contextReports: reports } = this.tables;
+    // The DELETE sees the rows from before the INSERT: keeping max - 1 of them leaves max with the new one.
+    await this.query(
+      "saveContextReport",
+      sessionId,
+      `WITH inserted AS (
+         INSERT INTO ${reports} (session_id, report_id, body)
+         SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM ${sessions} WHERE session_id = $1)
+         ON CONFLICT (session_id, report_id) DO NOTHING RETURNING seq)
+       DELETE FROM ${reports} WHERE session_id = $1 AND EXISTS (SELECT 1 FROM inserted)
+         AND seq <= (SELECT seq FROM ${reports} WHERE session_id = $1 ORDER BY seq DESC OFFSET $4 LIMIT 1)`,
+      [sessionId, report.id, JSON.stringify(report), MAX_CONTEXT_REPORTS - 1],
+    );
+  }
+
+  async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
+    validateSessionId(sessionId);
+    const count = contextReportCount(options, this.store);
+    const rows = await this.query<{ body: string }>(
+      "getContextReports",
+      sessionId,
+      `SELECT body FROM (SELECT seq, body FROM ${this.tables.contextReports} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) newest ORDER BY seq`,
+      [sessionId, count === Infinity ? null : count],
+    );
+    const read = { store: this.store, operation: "getContextReports", sessionId };
+    return rows.map((row, index) => parseStoredJson<ContextReport>(row.body, { ...read, record: `report ${index}` }));
+  }
+}

@@ -1,0 +1,66 @@
+// The context reports of the Redis stores (ioredis and Upstash): a list per session,
+// `<prefix>{e}:context-reports`, in the session's hash slot, bounded by one script per save.
+import { checkContextReport, contextReportCount, MAX_CONTEXT_REPORTS, type ContextReport } from "../context-report";
+import type { ContextReportReadOptions } from "../context-report";
+import { parseStoredJson } from "../stored-json";
+import type { RedisSessionKeys } from "./redis-layout";
+import { stringListReply } from "./redis-replies";
+import type { RedisTransport } from "./redis-transport";
+
+// KEYS: meta, reports. ARGV: ttl (0 = none), the report's JSON prefix up to its id, JSON, max.
+// Only on a session that exists; skipped when one of the newest 8 reports has the id (a retry);
+// the list trimmed to the newest max. Never touches the session's accessedAt.
+const reportScript = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for _, item in ipairs(redis.call('LRANGE', KEYS[2], -8, -1)) do
+  if string.sub(item, 1, #ARGV[2]) == ARGV[2] then return 0 end
+end
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[4]), -1)
+if tonumber(ARGV[1]) > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
+return 1
+`;
+
+type Call = <T>(operation: string, sessionId: string, body: () => Promise<T>) => Promise<T>;
+
+/** Saves a report (see `reportScript`). */
+export async function saveRedisContextReport(
+  transport: RedisTransport,
+  call: Call,
+  where: { store: string; keys: RedisSessionKeys; ttl: string },
+  sessionId: string,
+  report: ContextReport,
+): Promise<void> {
+  checkContextReport(sessionId, report, where.store);
+  // The id first, so a stored report is recognised by its first characters.
+  const { id, ...rest } = report;
+  const json = JSON.stringify({ id, ...rest });
+  const idPrefix = `{"id":${JSON.stringify(report.id)},`;
+  await call("saveContextReport", sessionId, () =>
+    transport.script(
+      reportScript,
+      [where.keys.meta, where.keys.reports],
+      [where.ttl, idPrefix, json, String(MAX_CONTEXT_REPORTS)],
+    ),
+  );
+}
+
+/** Reads a session's reports, the newest `last` with `{ last }`, oldest first. */
+export async function readRedisContextReports(
+  transport: RedisTransport,
+  call: Call,
+  where: { store: string; keys: RedisSessionKeys },
+  sessionId: string,
+  options?: ContextReportReadOptions,
+): Promise<ContextReport[]> {
+  const count = contextReportCount(options, where.store);
+  if (count === 0) return [];
+  const raw = await call("getContextReports", sessionId, async () =>
+    stringListReply(
+      await transport.read("LRANGE", where.keys.reports, [count === Infinity ? 0 : -count, -1]),
+      "the context reports",
+    ),
+  );
+  const read = { store: where.store, operation: "getContextReports", sessionId };
+  return raw.map((text, index) => parseStoredJson<ContextReport>(text, { ...read, record: `report ${index}` }));
+}
