@@ -1,8 +1,11 @@
-// End to end: build the Next.js example, start it on loopback with the scripted model, and
-// drive Debian's Chromium through playwright-core. Two messages, streamed answers, a reload
-// that brings the history back from the store, and a fact from turn one used in turn three:
-// on the Node route (/, a file store) and on the edge route (/edge, the Upstash store, through
-// the loopback Upstash REST bridge to the real local Redis). One build serves both.
+// End to end: build the Next.js example, start it on loopback with its script played by a
+// loopback Anthropic server (so turns go through the real Anthropic adapter, and the test reads
+// what the model received), and drive Debian's Chromium through playwright-core. Streamed
+// answers with their reasoning, tool cards, a reload that brings the history back from the store,
+// and a fact from turn one used in turn three: on the Node route (/, a file store) and on the
+// edge route (/edge, the Upstash store, through the loopback Upstash REST bridge to the real
+// local Redis). Then an image and a PDF to the model and back from the store, and a message sent
+// the moment the page opens. One build serves all.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,8 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { UpstashRedisMemoryStore } from "../src/stores/upstash";
 import { ensureFreshBuild } from "./helpers/ensure-build";
+import { blocksOf, gradientPng, startScriptedAnthropic, tinyPdf } from "./helpers/nextjs-chat-model";
 import { serviceAvailable, servicesRequired, skipMessage, uniqueName } from "./helpers/services";
 import { startUpstashRestBridge, type UpstashRestBridge } from "./helpers/upstash-rest-bridge";
+import type { FakeLlmServer } from "./servers/fake-llm-server";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const app = join(root, "examples", "nextjs-chat");
@@ -39,11 +44,12 @@ const environment = {
   NODE_ENV: "production",
   NEXT_TELEMETRY_DISABLED: "1",
   OPENAI_API_KEY: "",
-  ANTHROPIC_API_KEY: "",
+  ANTHROPIC_API_KEY: "test-key", // with ANTHROPIC_BASE_URL, set to the scripted server below
 };
 const next = join(root, "node_modules", "next", "dist", "bin", "next");
 let server: ChildProcess | undefined;
 let bridge: UpstashRestBridge | undefined;
+let model: FakeLlmServer | undefined;
 let browser: Browser | undefined;
 let baseURL = "";
 
@@ -72,16 +78,23 @@ async function waitForServer(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`the example app did not answer at ${url} within ${timeoutMs} ms`);
 }
 
-async function send(page: Page, text: string, expected: RegExp): Promise<string> {
+/** The assistant messages' texts (their text parts: not the folded reasoning nor the tool cards). */
+const answerText = (answer: ReturnType<Page["locator"]>) =>
+  answer
+    .locator('[data-part="text"]')
+    .allInnerTexts()
+    .then((texts) => texts.join(" "));
+
+async function send(page: Page, text: string, expected: RegExp): Promise<ReturnType<Page["locator"]>> {
   const before = await page.locator('li[data-role="assistant"]').count();
   await page.fill("#prompt", text);
   await page.click("#send");
   const answer = page.locator('li[data-role="assistant"]').nth(before);
   await expect
-    .poll(async () => (await answer.count()) > 0 && expected.test(await answer.innerText()), { timeout: 30_000 })
+    .poll(async () => (await answer.count()) > 0 && expected.test(await answerText(answer)), { timeout: 30_000 })
     .toBe(true);
   await page.waitForSelector('#status[data-status="ready"]', { state: "attached", timeout: 30_000 });
-  return answer.innerText();
+  return answer;
 }
 
 /** Opens `path` in a new browser context and waits for the stored history to load. */
@@ -97,19 +110,36 @@ async function openChat(path: string): Promise<{ context: BrowserContext; page: 
 async function converse(page: Page): Promise<void> {
   expect(await page.locator("#messages li").count()).toBe(0);
   const first = await send(page, "Remember that my favourite colour is teal.", /Got it, I will remember that\./);
-  expect(first).toContain("remember_fact ✓");
+  // The tool call is a card: its name, its input as fields, its state.
+  const card = first.locator('[data-tool="remember_fact"]');
+  expect(await card.getAttribute("data-state")).toBe("output-available");
+  expect(await card.locator('[data-fields="input"]').textContent()).toMatch(/key\s*favourite colour\s*value\s*teal/);
+  // Each step's reasoning is there, folded until opened.
+  const reasoning = first.locator('details[data-part="reasoning"]');
+  expect(await reasoning.count()).toBe(2);
+  expect(await reasoning.first().getAttribute("open")).toBeNull();
+  expect(await reasoning.first().locator("p").isVisible()).toBe(false);
+  await reasoning.first().locator("summary").click();
+  expect(await reasoning.first().locator("p").textContent()).toContain("so I save it with remember_fact");
+
   const second = await send(page, "What's the weather in Oslo?", /Here is the weather: .*21°C/);
-  expect(second).toContain("get_weather ✓");
+  expect(await second.locator('[data-tool="get_weather"] [data-fields="output"]').textContent()).toMatch(
+    /temperature\s*21°C/,
+  );
 
   await page.reload();
   await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
-  const restored = await page.locator("#messages li").allInnerTexts();
+  const restored = await page.locator("#messages > li").allInnerTexts();
   expect(restored).toHaveLength(4);
   expect(restored[0]).toContain("Remember that my favourite colour is teal.");
   expect(restored[3]).toMatch(/Here is the weather: .*Oslo/);
+  // The reasoning and the tool cards come back from the store too.
+  const answers = page.locator('li[data-role="assistant"]');
+  expect(await answers.nth(0).locator('details[data-part="reasoning"]').count()).toBe(2);
+  expect(await answers.nth(1).locator('[data-tool="get_weather"]').getAttribute("data-state")).toBe("output-available");
 
   const third = await send(page, "What is my favourite colour?", /Your favourite colour is teal\./);
-  expect(third).toBe("Assistant: Your favourite colour is teal.");
+  expect(await answerText(third)).toBe("Your favourite colour is teal.");
 }
 
 /** The session id in the browser's signed cookie (its payload is base64url JSON). */
@@ -122,6 +152,8 @@ async function sessionIdOf(context: BrowserContext): Promise<string> {
 describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
   beforeAll(async () => {
     await ensureFreshBuild();
+    model = await startScriptedAnthropic();
+    Object.assign(environment, { ANTHROPIC_BASE_URL: model.url });
     const build = spawnSync(process.execPath, [next, "build", app], { cwd: root, env: environment, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
     if (redisAvailable) {
@@ -149,7 +181,7 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
         "--disable-sync",
       ],
     });
-  }, 300_000);
+  }, 900_000); // next build takes minutes on a loaded machine
 
   afterAll(async () => {
     await browser?.close();
@@ -159,11 +191,28 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
       await exited;
     }
     await bridge?.close(); // deletes every key the edge route wrote
+    await model?.close();
   });
 
   it("streams answers, keeps history across a reload, and uses a fact from turn one in turn three", async () => {
     const { page } = await openChat("/");
+    // The store holds the history: each POST carries only the new message, not the conversation again.
+    const posted: number[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith("/api/chat"))
+        posted.push((JSON.parse(request.postData() ?? "{}") as { messages: unknown[] }).messages.length);
+    });
     await converse(page);
+    expect(posted).toEqual([1, 1, 1]);
+    // In the tool loop the model got its own thinking back first, signed, as the API requires.
+    const toolLoop = model!.requests.find((request) =>
+      blocksOf(request.body.messages.at(-1)).some((block) => block.type === "tool_result"),
+    );
+    expect(blocksOf(toolLoop!.body.messages.at(-2))[0]).toMatchObject({
+      type: "thinking",
+      thinking: expect.stringContaining("remember_fact"),
+      signature: expect.stringMatching(/^signature-\d+$/),
+    });
 
     mkdirSync(join(root, "test-results"), { recursive: true });
     await page.screenshot({ path: join(root, "test-results", "nextjs-chat.png"), fullPage: true });
@@ -178,7 +227,7 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     // A second browser (another cookie, so another session) sees none of it.
     const { page: stranger } = await openChat("/");
     expect(await stranger.locator("#messages li").count()).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it.skipIf(!redisAvailable)(
     "does the same on the edge route, on the Upstash store",
@@ -225,6 +274,192 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
       const { page: stranger } = await openChat("/edge");
       expect(await stranger.locator("#messages li").count()).toBe(0);
     },
-    120_000,
+    300_000,
   );
+
+  it("sends an image and a PDF to the model as image and document content, and shows them again from the store", async () => {
+    const png = gradientPng(96);
+    const pdf = tinyPdf("Quarterly report");
+    const { page } = await openChat("/");
+    await page.setInputFiles("#attach", [
+      { name: "gradient.png", mimeType: "image/png", buffer: png },
+      { name: "report.pdf", mimeType: "application/pdf", buffer: pdf },
+    ]);
+    // Both wait as thumbnails in the composer before they are sent.
+    await page.waitForSelector(".pending-attachments img", { state: "visible" });
+    expect(await page.locator(".pending-attachments li").count()).toBe(2);
+    const requestsBefore = model!.requests.length;
+    const answer = await send(
+      page,
+      "What is in these?",
+      /I received an image \(image\/png\) and a file report\.pdf \(application\/pdf\)\. You wrote: What is in these\?/,
+    );
+    expect(await page.locator(".pending-attachments li").count()).toBe(0);
+    expect(await answer.locator('details[data-part="reasoning"]').count()).toBe(1);
+
+    // The model received the bytes as an image block and a document block, not as text.
+    const received = model!.requests.slice(requestsBefore).map((request) => request.body);
+    expect(received).toHaveLength(1);
+    // useChat puts the files before the text. (The bytes compared, not printed: a failure stays readable.)
+    const uploaded = new Map([
+      [png.toString("base64"), "<the uploaded PNG>"],
+      [pdf.toString("base64"), "<the uploaded PDF>"],
+    ]);
+    const userBlocks = blocksOf(received[0].messages.at(-1)).map((block) =>
+      block.source
+        ? { ...block, source: { ...block.source, data: uploaded.get(block.source.data) ?? "<other bytes>" } }
+        : block,
+    );
+    expect(userBlocks).toEqual([
+      { type: "image", source: { type: "base64", media_type: "image/png", data: "<the uploaded PNG>" } },
+      {
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data: "<the uploaded PDF>" },
+        title: "report.pdf",
+      },
+      { type: "text", text: "What is in these?" },
+    ]);
+
+    // A reload shows the message, the image (bytes from the store) and the PDF tile again.
+    const imageSource = `data:image/png;base64,${png.toString("base64")}`;
+    const shown = async () => {
+      const sent = page.locator('li[data-role="user"]').last();
+      return {
+        text: await sent.locator('[data-part="text"]').textContent(),
+        image: (await sent.locator("img").getAttribute("src")) === imageSource ? "<the uploaded PNG>" : "<other>",
+        imageWidth: await sent.locator("img").evaluate((image: HTMLImageElement) => image.naturalWidth),
+        file: await sent.locator(".attachment.file").textContent(),
+      };
+    };
+    const expected = { text: "What is in these?", image: "<the uploaded PNG>", imageWidth: 96, file: "PDFreport.pdf" };
+    expect(await shown()).toEqual(expected);
+    await page.reload();
+    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+    expect(await page.locator("#messages > li").count()).toBe(2);
+    expect(await shown()).toEqual(expected);
+    expect(await answerText(page.locator('li[data-role="assistant"]').last())).toMatch(/I received an image/);
+    mkdirSync(join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(root, "test-results", "nextjs-chat-attachments.png"), fullPage: true });
+  }, 300_000);
+
+  it("keeps a message typed and sent the moment the page opens", async () => {
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    // A native submit would load the page again: a second document request.
+    const documents: string[] = [];
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents.push(request.url());
+    });
+    // No wait for the page to settle: the input is typed into as soon as it can be, and sent.
+    await page.goto(`${baseURL}/`, { waitUntil: "commit" });
+    await page.fill("#prompt", "Hello right away");
+    await page.press("#prompt", "Enter");
+    const answer = page.locator('li[data-role="assistant"]');
+    await expect
+      .poll(async () => (await answer.count()) > 0 && (await answerText(answer.first())), { timeout: 30_000 })
+      .toBe("You said: Hello right away");
+    expect(documents).toEqual([`${baseURL}/`]); // no native submit reloaded the page
+    await page.waitForSelector('#status[data-status="ready"]', { state: "attached", timeout: 30_000 });
+
+    await page.reload();
+    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+    expect(await page.locator('li[data-role="user"] [data-part="text"]').allInnerTexts()).toEqual(["Hello right away"]);
+    await context.close();
+  }, 300_000);
+
+  it("asks approval for book_table: an approved call runs and stays in the store, a denial's reason reaches the model", async () => {
+    const { page } = await openChat("/");
+    const ready = () => page.waitForSelector('#status[data-status="ready"]', { state: "attached", timeout: 30_000 });
+    const cards = page.locator('[data-tool="book_table"]');
+
+    // The run stops at the call: the card asks, with the call's input.
+    await page.fill("#prompt", "Book a table for 2 at 7pm");
+    await page.click("#send");
+    await cards.nth(0).locator("button.approve").waitFor({ state: "visible", timeout: 30_000 });
+    await ready();
+    expect(await cards.nth(0).getAttribute("data-state")).toBe("approval-requested");
+    expect(await cards.nth(0).locator('[data-fields="input"]').textContent()).toMatch(/guests\s*2\s*time\s*7pm/);
+    await cards.nth(0).locator("button.approve").click();
+    const answers = page.locator('li[data-role="assistant"]');
+    await expect
+      .poll(() => answerText(answers.nth(0)), { timeout: 30_000 })
+      .toMatch(/^Your table is booked: .*"reference":"T-2-7pm"/);
+    await ready();
+    expect(await cards.nth(0).getAttribute("data-state")).toBe("output-available");
+
+    // Denied with a reason: the model is told the user's reason, and says so.
+    await page.fill("#prompt", "Book a table for 6 at 11pm");
+    await page.click("#send");
+    await cards.nth(1).locator("button.deny").waitFor({ state: "visible", timeout: 30_000 });
+    await ready();
+    const requestsBefore = model!.requests.length;
+    await cards.nth(1).locator(".deny-reason").fill("Too late for me");
+    await cards.nth(1).locator("button.deny").click();
+    await expect
+      .poll(() => answerText(answers.nth(1)), { timeout: 30_000 })
+      .toBe("I did not book the table. Your reason: Too late for me");
+    await ready();
+    expect(await cards.nth(1).getAttribute("data-state")).toBe("output-denied");
+    const toolResults = model!.requests
+      .slice(requestsBefore)
+      .flatMap((request) => blocksOf(request.body.messages.at(-1)))
+      .filter((block) => block.type === "tool_result");
+    expect(toolResults).toHaveLength(1);
+    expect(JSON.stringify(toolResults[0]!.content)).toContain("Too late for me");
+
+    // A reload shows both calls as the store has them: the approved one with its output, the denied one with the reason.
+    await page.reload();
+    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+    expect(await cards.evaluateAll((found) => found.map((card) => card.getAttribute("data-state")))).toEqual([
+      "output-available",
+      "output-denied",
+    ]);
+    expect(await cards.nth(0).locator('[data-fields="output"]').textContent()).toMatch(/reference\s*T-2-7pm/);
+    expect(await cards.nth(1).locator(".tool-denied").textContent()).toBe("Denied: Too late for me");
+    expect(await answerText(answers.nth(1))).toBe("I did not book the table. Your reason: Too late for me");
+    mkdirSync(join(root, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(root, "test-results", "nextjs-chat-approvals.png"), fullPage: true });
+  }, 300_000);
+
+  it("regenerates the last answer: the store holds the new answer in place of the old one", async () => {
+    const { page } = await openChat("/");
+    type Stored = {
+      role: string;
+      parts: { type: string; text?: string; providerMetadata?: { anthropic?: { signature?: string } } }[];
+      metadata: { agentcore: { ids: string[] } };
+    };
+    // What the store holds, through the route's GET (convertToUIMessages of the session's messages).
+    const stored = () => page.evaluate(async () => (await fetch("/api/chat")).json()) as Promise<Stored[]>;
+    const signature = (message: Stored) =>
+      message.parts.find((part) => part.type === "reasoning")?.providerMetadata?.anthropic?.signature;
+
+    await send(page, "Roll a die", /^You rolled a [1-6]\.$/);
+    const before = await stored();
+    expect(before.map((message) => message.role)).toEqual(["user", "assistant"]);
+
+    const requestsBefore = model!.requests.length;
+    await page.click("#regenerate");
+    await expect.poll(() => model!.requests.length, { timeout: 30_000 }).toBe(requestsBefore + 1);
+    await page.waitForSelector("#regenerate", { state: "visible", timeout: 30_000 }); // shown again once ready
+    // The model was asked the same question again, without the old answer.
+    const asked = model!.requests[requestsBefore]!.body.messages as { role: string; content: string }[];
+    expect(asked.map((message) => [message.role, blocksOf(message)])).toEqual([
+      ["user", [{ type: "text", text: "Roll a die" }]],
+    ]);
+
+    // One answer in the store, the new one: another stored message, another model response.
+    const after = await stored();
+    expect(after.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(after[0]!.metadata.agentcore.ids).toEqual(before[0]!.metadata.agentcore.ids);
+    expect(after[1]!.metadata.agentcore.ids).not.toEqual(before[1]!.metadata.agentcore.ids);
+    expect(signature(after[1]!)).toMatch(/^signature-\d+$/);
+    expect(signature(after[1]!)).not.toBe(signature(before[1]!));
+    const shown = await answerText(page.locator('li[data-role="assistant"]').last());
+    expect(after[1]!.parts.find((part) => part.type === "text")?.text).toBe(shown);
+
+    await page.reload();
+    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+    expect(await page.locator("#messages > li").count()).toBe(2);
+    expect(await answerText(page.locator('li[data-role="assistant"]').last())).toBe(shown);
+  }, 300_000);
 });

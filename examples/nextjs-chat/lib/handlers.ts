@@ -1,7 +1,7 @@
 /**
  * The two handlers both routes share, given the store: GET answers the session's stored history
  * (and sets the session cookie on the first visit), POST runs one turn with `streamText`, the
- * store being the source of truth. Runs in Node and on the edge alike.
+ * store being the source of truth, or goes on with a turn that waited for a tool approval. Runs in Node and on the edge alike.
  */
 import {
   convertToModelMessages,
@@ -39,20 +39,33 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
   if (!session) return Response.json({ error: "No session: load the page first." }, { status: 401 });
 
   let messages: AgentMessage[];
+  let trigger: "submit-message" | "regenerate-message" | undefined;
+  let messageId: string | undefined;
   try {
-    const body = (await request.json()) as { messages?: unknown };
+    const body = (await request.json()) as { messages?: unknown; trigger?: unknown; messageId?: unknown };
     messages = convertToModelMessages(body.messages);
+    if (body.trigger !== undefined && body.trigger !== "submit-message" && body.trigger !== "regenerate-message")
+      throw new Error("bad trigger");
+    if (body.messageId !== undefined && typeof body.messageId !== "string") throw new Error("bad messageId");
+    trigger = body.trigger;
+    messageId = body.messageId;
   } catch (error) {
     const message = InvalidMessageError.isInstance(error)
       ? error.message
-      : "The request body must be JSON: { messages: UIMessage[] }.";
+      : 'The request body must be JSON: { messages: UIMessage[], trigger?: "submit-message" | "regenerate-message", messageId?: string }.';
     return Response.json({ error: message }, { status: 400 });
   }
 
   const result = streamText({
+    // useChat's regenerate() sends trigger "regenerate-message": the stored answer is replaced by a
+    // new one (atomically, under the session lock); messageId says which turn.
+    trigger,
+    ...(messageId === undefined ? {} : { messageId }),
     model: chatModel(),
     system: "You are a friendly assistant. Save lasting preferences with remember_fact.",
-    messages, // only the new user message is used: the store holds the history
+    // The page sends only its last message: the new user message, or the assistant message
+    // carrying the user's answers to tool approvals. The store holds the history.
+    messages,
     sessionId: session.sessionId,
     userId: session.userId,
     memoryStore: store,
@@ -65,6 +78,14 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
         description: "Current weather in a city",
         parameters: z.object({ city: z.string() }),
         execute: async ({ city }) => ({ city, temperature: "21°C", condition: "Clear" }),
+      }),
+      // Each call waits for the user's Approve / Deny in the page (docs/approvals.md): the run
+      // stops, the pending call is kept in the store, and the answer comes in the next request.
+      book_table: tool({
+        description: "Book a restaurant table (asks the user's approval first)",
+        parameters: z.object({ guests: z.number().int().min(1).max(20), time: z.string() }),
+        needsApproval: true,
+        execute: async ({ guests, time }) => ({ guests, time, reference: `T-${guests}-${time.replace(/\W+/g, "")}` }),
       }),
     },
   });
