@@ -92,8 +92,12 @@ describe("testMemoryStore", () => {
       expect(
         failed
           .filter((name) => name.includes("MissingPruneStore"))
-          .map((name) => name.replace(/^MemoryStore conformance: MissingPruneStore /, "")),
-      ).toEqual(["prune (optional) deletes sessions not written since olderThan and keeps the rest [prune]"]);
+          .map((name) => name.replace(/^MemoryStore conformance: MissingPruneStore /, ""))
+          .sort(),
+      ).toEqual([
+        "context reports (optional) prunes reports with their session [saveContextReport, getContextReports, prune]",
+        "prune (optional) deletes sessions not written since olderThan and keeps the rest [prune]",
+      ]);
       // A store whose getSummaries ignores { last } fails that one test, with a message saying why it matters.
       const allSummaries = results.testResults.flatMap((file) =>
         file.assertionResults.filter((test) => test.status === "failed" && test.fullName.includes("AllSummariesStore")),
