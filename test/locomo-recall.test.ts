@@ -103,7 +103,7 @@ describe("pruned search on the LoCoMo slice", () => {
 
 // Issue 33's user path: defaults, every turn a user message stamped with its session date.
 describe("recall on the user's path, with time", () => {
-  it("finds date → event evidence by time and keeps LoCoMo's questions (bench: generated 94.5 against 7.3 time off; LoCoMo's 80.5)", async () => {
+  it("finds date → event evidence by time and keeps LoCoMo's questions (bench: generated 94.5 against 7.3 time off; LoCoMo's 80.8)", async () => {
     const conversations = withGenerated(loadLocomo());
     const r10 = KS.indexOf(10);
     const at10 = (recall: { questions: number; sums: number[] }) => (100 * recall.sums[r10]!) / recall.questions;
