@@ -1,5 +1,6 @@
-import { Agent, regenerateFrom, streamOnHistory } from "../agent/agent";
-import { validateMessageIdArgument } from "../messages/message-ids";
+import { Agent, regenerateFrom, runMessageIds, streamOnHistory } from "../agent/agent";
+import { newId } from "../agent/new-id";
+import { messageIdIssue, validateMessageIdArgument } from "../messages/message-ids";
 import type { AgentOptions, AgentRunOptions } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
 import type { AgentStream, DeepPartial } from "../agent/agent-stream";
@@ -213,6 +214,14 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     sessionId !== undefined &&
     messageId !== undefined &&
     last?.id === messageId;
+  // The ids the page shows are the stored ones: the new user message keeps the client's id (stored mode; a
+  // malformed one, or one the session holds, gets a new id), and the answer is stored under the id the UI
+  // stream announces (none when the request continues a turn: approvals).
+  const userMessageId =
+    !regenerate && approvals.length === 0 && sessionId !== undefined && usableMessageId(last?.id)
+      ? last!.id
+      : undefined;
+  const assistantMessageId = approvals.length > 0 ? undefined : newId();
   const runOptions: AgentRunOptions = {
     ...(regenerate
       ? { regenerate: true, ...(messageId === undefined ? {} : { [regenerateFrom]: messageId }) }
@@ -220,6 +229,12 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
         ? { approvals }
         : { input: (last as UserMessage).content }),
     ...(edit ? { replaceFrom: messageId } : {}),
+    ...{
+      [runMessageIds]: {
+        ...(userMessageId === undefined ? {} : { user: userMessageId }),
+        ...(assistantMessageId === undefined ? {} : { assistant: assistantMessageId }),
+      },
+    },
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
     signal: combined?.signal ?? disconnect.signal,
@@ -277,14 +292,18 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       });
     },
     toUIMessageStream(streamOptions = {}) {
-      return toUIMessageChunks(stream.fullStream, { ...streamOptions, continues: approvals.length > 0 });
+      return toUIMessageChunks(stream.fullStream, {
+        ...(assistantMessageId === undefined ? {} : { messageId: assistantMessageId }),
+        ...streamOptions,
+        continues: approvals.length > 0,
+      });
     },
     toUIMessageStreamResponse(responseOptions = {}) {
       const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
       const body = encodeUIMessageStream(
         toUIMessageChunks(stream.fullStream, {
           continues: approvals.length > 0,
-          ...(messageId ? { messageId } : {}),
+          ...(messageId || assistantMessageId ? { messageId: messageId || assistantMessageId } : {}),
           ...(mapError ? { onError: mapError } : {}),
         }),
         onCancel(responseOptions),
@@ -296,6 +315,11 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       });
     },
   };
+}
+
+/** A client's message id that can be stored as it is: a message id (`validateMessageIdArgument`) of at most 512 characters. */
+function usableMessageId(id: string | undefined): id is string {
+  return id !== undefined && id.length > 0 && id.length <= 512 && messageIdIssue(id) === undefined;
 }
 
 let warnedStatelessStore = false;
