@@ -63,8 +63,13 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
    *   (`agent.run`'s `replaceFrom`; an id the store does not hold is a `MessageNotFoundError`).
    * - `"regenerate-message"`: the stored turn is answered again (`agent.run`'s `regenerate`): from
    *   the user message at or before `messageId` when the store holds that id, else the last user
-   *   message (the answer streamed on this page carries an id the browser made). `messages` is
-   *   not read. The old answer is replaced when the new one is stored; a failed run changes nothing.
+   *   message. `messages` is not read. The old answer is replaced when the new one is stored; a
+   *   failed run changes nothing.
+   *
+   * The ids a page shows are the stored ones, so both work on a message streamed on a page that was
+   * never reloaded: the new user message is stored under its client id (a malformed one, or one the
+   * session holds, gets a new id), and the UI stream's `start` chunk announces the id the answer's
+   * first assistant message is stored under (README, "Regenerate and edit").
    *
    * Stateless (no `sessionId`), a regenerate is a run on `messages` as the client sent them
    * (`useChat` cut them before the answer it regenerates).
