@@ -321,7 +321,8 @@ export abstract class RedisStoreCore implements MemoryStore {
   }
 
   async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
-    const where = { store: this.storeName, keys: this.keys(sessionId), ttl: this.ttl };
+    const token = this.locks.tokenOf(sessionId); // the save is fenced by this instance's lock, as its appends are
+    const where = { store: this.storeName, keys: this.keys(sessionId), ttl: this.ttl, token };
     await saveRedisContextReport(this.transport, this.call.bind(this), where, sessionId, report);
   }
 
