@@ -7,6 +7,7 @@ import { parseStoredJson } from "../stored-json";
 import type { RedisSessionKeys } from "./redis-layout";
 import { integerReply, stringListReply } from "./redis-replies";
 import { fence } from "./redis-scripts";
+import type { RedisSessionLocks } from "./redis-session-locks";
 import type { RedisTransport } from "./redis-transport";
 
 // KEYS: meta, reports, lock. ARGV: ttl (0 = none), the report's JSON prefix up to its id, JSON,
@@ -28,16 +29,17 @@ return 1
 type Call = <T>(operation: string, sessionId: string, body: () => Promise<T>) => Promise<T>;
 
 /**
- * Saves a report (see `reportScript`). `token` is the lock this store instance holds on the
- * session, if any (a run's): the save is then fenced by it like the run's appends, and refused
- * with `SessionLockLostError` once the lock was lost; without one (a save outside a run) it is not.
+ * Saves a report (see `reportScript`), fenced by the lock `locks` holds on the session, if any (a
+ * run's), as the run's appends are: refused with `SessionLockLostError` once that lock was lost.
+ * Without one (a save outside a run) it is not fenced.
  */
 export async function saveRedisContextReport(
   transport: RedisTransport,
   call: Call,
-  where: { store: string; keys: RedisSessionKeys; ttl: string; token: string | undefined },
+  where: { store: string; keys: RedisSessionKeys; ttl: string },
   sessionId: string,
   report: ContextReport,
+  locks: Pick<RedisSessionLocks, "tokenOf">,
 ): Promise<void> {
   checkContextReport(sessionId, report, where.store);
   // The id first, so a stored report is recognised by its first characters.
@@ -50,7 +52,7 @@ export async function saveRedisContextReport(
       await transport.script(
         reportScript,
         [where.keys.meta, where.keys.reports, where.keys.lock],
-        [where.ttl, idPrefix, json, String(MAX_CONTEXT_REPORTS), where.token ?? ""],
+        [where.ttl, idPrefix, json, String(MAX_CONTEXT_REPORTS), locks.tokenOf(sessionId) ?? ""],
       ),
       "the report script's -1, 0 or 1",
     ),
