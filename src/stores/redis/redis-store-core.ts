@@ -83,8 +83,8 @@ export interface RedisStoreSetup {
  * cluster slot, so every write is one atomic Lua script (redis-scripts.ts) and every multi-key
  * read one script too (one snapshot). 16 sorted sets by last write, `<prefix>sessions:{0}` …
  * `{15}` (RedisSessionIndex), index sessions for `entries()` and `prune()`: the store never runs
- * KEYS or SCAN, and never builds a glob from an id. While this instance holds a session's lock,
- * its message writes are fenced by the lock's token. Every reply is checked for its shape.
+ * KEYS or SCAN, and never builds a glob from an id. While this instance holds a session's lock, its
+ * message writes and context reports are fenced by the lock's token. Every reply is checked for its shape.
  */
 export abstract class RedisStoreCore implements MemoryStore {
   private readonly storeName: string;
@@ -323,7 +323,7 @@ export abstract class RedisStoreCore implements MemoryStore {
 
   async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
     const where = { store: this.storeName, keys: this.keys(sessionId), ttl: this.ttl };
-    await saveRedisContextReport(this.transport, this.call.bind(this), where, sessionId, report);
+    await saveRedisContextReport(this.transport, this.call.bind(this), where, sessionId, report, this.locks);
   }
 
   async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
