@@ -1,10 +1,12 @@
 // A run that lost its session lock writes nothing more, on every store with a session lock: its
-// context report (recordContext: true) is fenced like its appends. On PostgreSQL, Redis, SQLite and
-// the file store (Upstash shares the Redis stores' code and runs the fixture in its own test; the
-// in-memory store has no cross-process lock to lose). Store level, the late-writer fixture: every
-// write of a holder whose lock was taken over is refused, its report included. Agent level: a run
-// whose session is taken over while the model answers fails with SessionLockLostError at its
-// report, before its tools run, and stores neither the report nor the answer.
+// context report (recordContext: true), its summary and the session's metadata are fenced like its
+// appends. On PostgreSQL, Redis, SQLite and the file store (Upstash shares the Redis stores' code
+// and runs the fixture in its own test; the in-memory store has no cross-process lock to lose).
+// Store level, the late-writer fixture: every write of a holder whose lock was taken over is
+// refused, its report, summary and metadata included. Agent level: a run whose session is taken
+// over while the model answers fails with SessionLockLostError at its report, before its tools
+// run, and stores neither the report nor the answer; a run whose session is taken over while it
+// summarises fails at its summary, before the model is called, and stores no summary.
 import { mkdtempSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +23,7 @@ import type { MemoryStore } from "../src/stores/memory-store";
 import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
 import { RedisMemoryStore } from "../src/stores/redis/redis-memory-store";
 import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
+import { SummaryMemory } from "../src/strategies/summary-memory";
 import { MockLanguageModel } from "../src/testing/mock-language-model";
 import { tool } from "../src/tools/tool";
 import { deleteKeysWithPrefix, postgresUrl, redisUrl, serviceAvailable, uniqueName } from "./helpers/services";
@@ -135,7 +138,7 @@ const cases: [string, (() => LostLockCase) | undefined][] = [
 
 for (const [name, makeCase] of cases) {
   describe.skipIf(!makeCase)(`a lost session lock on ${name}`, () => {
-    it("fences every write of the late holder, its context report included (the late-writer fixture)", async () => {
+    it("fences every write of the late holder, its context report, summary and metadata included (the late-writer fixture)", async () => {
       const { stale, next, takeOver } = makeCase!();
       await expectLateWriterFenced(stale, next, takeOver);
     });
@@ -189,6 +192,66 @@ for (const [name, makeCase] of cases) {
         ["user", "question A"],
         ["user", "question B"],
         ["assistant", "answer B"],
+      ]);
+      await releaseNext?.();
+    });
+
+    it("a run whose session is taken over while it summarises fails at its summary: no summary stored, the model never called", async () => {
+      const { stale, next, takeOver } = makeCase!();
+      // Six stored messages: with a threshold of 4, the run's first step summarises the oldest turns.
+      await stale.appendMessages!(
+        "s",
+        Array.from({ length: 6 }, (_, index) => ({
+          id: `old-${index}`,
+          role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
+          content: `old ${index}`,
+        })),
+      );
+      let releaseNext: (() => Promise<void>) | undefined;
+      const summarizer = new MockLanguageModel({
+        responses: async () => {
+          // The run stalls in the summariser past its lock; the next run takes the session and stores its turn.
+          releaseNext = await takeOver();
+          await next.appendMessages!("s", [
+            { id: "b-user", role: "user", content: "question B" },
+            { id: "b-answer", role: "assistant", content: "answer B" },
+          ]);
+          return { text: "A summary of the old turns." };
+        },
+      });
+      const model = new MockLanguageModel({ responses: () => ({ text: "answer A" }) });
+      const agent = new Agent({
+        model,
+        memory: new SummaryMemory({ summarizeThreshold: 4, recentMessages: 2, model: summarizer }),
+        memoryStore: stale,
+        sessionId: "s",
+      });
+      const memoryErrors: unknown[] = [];
+      agent.on("memory:error", (event) => memoryErrors.push(event.error));
+      const error = await agent.run("question A").then(
+        () => undefined,
+        (rejection: unknown) => rejection,
+      );
+      expect(SessionLockLostError.isInstance(error) && [error.sessionId, error.operation]).toEqual([
+        "s",
+        "saveSummary",
+      ]);
+      // Failed as a refused append fails the run: not degraded to a memory:error, and before the model call.
+      expect(summarizer.calls).toHaveLength(1);
+      expect(memoryErrors).toEqual([]);
+      expect(model.calls).toEqual([]);
+      expect(await next.getSummaries!("s")).toEqual([]);
+      // Nothing lost: A's question was stored while A held the lock, then B's turn; the summary is the next run's to write.
+      expect((await next.getMessages("s")).map((message) => message.content)).toEqual([
+        "old 0",
+        "old 1",
+        "old 2",
+        "old 3",
+        "old 4",
+        "old 5",
+        "question A",
+        "question B",
+        "answer B",
       ]);
       await releaseNext?.();
     });

@@ -3,7 +3,7 @@ import { SessionBusyError } from "../../errors/session-busy-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { ContextReport } from "../context-report";
-import type { MemoryStore } from "../memory-store";
+import type { MemoryStore, SummaryRecord } from "../memory-store";
 import { turnFoldingOf } from "../turn-folding";
 import { replaceMessagesFromOf } from "../delete-messages-from";
 
@@ -31,6 +31,23 @@ const report = (id: string): ContextReport => ({
 });
 const reportIds = async (store: MemoryStore) => (await store.getContextReports!("s")).map((stored) => stored.id);
 
+/** A summary of session "s" covering its first message, as the summary strategy saves one. */
+const summary = (id: string): SummaryRecord => ({
+  id,
+  content: `summary ${id}`,
+  fromMessageId: "b-user",
+  toMessageId: "b-user",
+  messageCount: 1,
+  model: "mock/summarizer",
+  createdAt: 1_700_000_000_000,
+});
+const summaryIds = async (store: MemoryStore) => (await store.getSummaries!("s")).map((stored) => stored.id);
+/** The metadata `updateSession` records: the agent name and tags, as `getSession` reads them back. */
+const metadataOf = async (store: MemoryStore) => {
+  const entry = await store.getSession!("s");
+  return { agentName: entry?.agentName, tags: entry?.tags };
+};
+
 async function expectLockLost(write: Promise<unknown>, operation: string): Promise<void> {
   const error = await write.then(
     () => new Error("the late write was accepted"),
@@ -49,10 +66,11 @@ async function expectLockLost(write: Promise<unknown>, operation: string): Promi
  * session "s" and stalls past its lease; `next` (another instance on the same data) takes the
  * session and stores its turn; then every write of `stale` under its lost lock (a plain append,
  * `setMessages`, the folded append-and-release when the store has it, `deleteMessagesFrom` and
- * its delete-and-append, and the context report a run saves after each model call) is refused
- * with a `SessionLockLostError` and writes nothing; the history is the new holder's turn only,
- * and the stale release does not free the new holder's lock. Once `next` releases, `stale` can
- * lock again and write, and with no lock held (outside a run) it writes unfenced.
+ * its delete-and-append, the context report a run saves after each model call, the summary the
+ * summary strategy saves and the session's metadata) is refused with a `SessionLockLostError`
+ * and writes nothing; the history, summaries, metadata and reports are the new holder's only, and
+ * the stale release does not free the new holder's lock. Once `next` releases, `stale` can lock
+ * again and write, and with no lock held (outside a run) it writes unfenced.
  *
  * `takeOver` is how `next` takes the session from the stalled holder: by default it waits until
  * the stale lease runs out; a store whose renewals keep a short lease alive (PostgreSQL's come
@@ -69,8 +87,12 @@ export async function expectLateWriterFenced(
   const turnOfNext = [message("b-user"), message("b-answer", "assistant")];
   await next.appendMessages!("s", turnOfNext);
   await next.saveContextReport!("s", report("b-report"));
-  // The report of the stale run's model call, fenced as its appends are.
+  await next.saveSummary!("s", summary("b-summary"));
+  await next.updateSession!("s", { agentName: "next", tags: ["b"] });
+  // The report of the stale run's model call, its summary and its metadata, fenced as its appends are.
   await expectLockLost(stale.saveContextReport!("s", report("a-report")), "saveContextReport");
+  await expectLockLost(stale.saveSummary!("s", summary("a-summary")), "saveSummary");
+  await expectLockLost(stale.updateSession!("s", { agentName: "stale", tags: ["a"] }), "updateSession");
 
   await expectLockLost(stale.appendMessages!("s", [message("a-answer", "assistant")]), "appendMessages");
   await expectLockLost(Promise.resolve(stale.setMessages("s", [message("a-rewrite")])), "setMessages");
@@ -82,6 +104,8 @@ export async function expectLateWriterFenced(
     await expectLockLost(replace("s", "b-answer", [message("a-regenerated", "assistant")]), "deleteMessagesFrom");
   expect(await next.getMessages("s")).toEqual(turnOfNext);
   expect(await reportIds(next)).toEqual(["b-report"]);
+  expect(await summaryIds(next)).toEqual(["b-summary"]);
+  expect(await metadataOf(next)).toEqual({ agentName: "next", tags: ["b"] });
 
   await releaseStale(); // must not free the new holder's lock
   await expect(stale.lockSession!("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
@@ -91,8 +115,15 @@ export async function expectLateWriterFenced(
   const releaseAgain = await stale.lockSession!("s", { timeoutMs: 0 });
   await stale.appendMessages!("s", [message("a-later")]);
   await stale.saveContextReport!("s", report("a-later-report"));
+  await stale.saveSummary!("s", summary("a-later-summary"));
+  await stale.updateSession!("s", { agentName: "stale" });
   await releaseAgain();
-  await stale.saveContextReport!("s", report("outside-a-run")); // no lock held: not fenced
+  // No lock held (outside a run): not fenced.
+  await stale.saveContextReport!("s", report("outside-a-run"));
+  await stale.saveSummary!("s", summary("outside-summary"));
+  await stale.updateSession!("s", { tags: ["outside"] });
   expect((await next.getMessages("s")).map((stored) => stored.id)).toEqual(["b-user", "b-answer", "b-more", "a-later"]);
   expect(await reportIds(next)).toEqual(["b-report", "a-later-report", "outside-a-run"]);
+  expect(await summaryIds(next)).toEqual(["b-summary", "a-later-summary", "outside-summary"]);
+  expect(await metadataOf(next)).toEqual({ agentName: "stale", tags: ["outside"] });
 }

@@ -18,11 +18,12 @@ type Query = <Row extends object>(
 type Fencing = Pick<PostgresSessionLeases, "tokenOf" | "fence" | "lostError">;
 
 /**
- * The records `PostgresMemoryStore` keeps beside a session's messages: its summaries
- * (`<prefix>summaries`) and its context reports (`<prefix>context_reports`: one statement per save
- * that inserts, only into a session that exists and idempotent by report id, and drops the
- * session's reports past `MAX_CONTEXT_REPORTS`; fenced like an append by the lease this store
- * holds on the session).
+ * The records `PostgresMemoryStore` keeps beside a session's messages: its metadata (the
+ * `<prefix>sessions` row's agent name and tags), its summaries (`<prefix>summaries`) and its
+ * context reports (`<prefix>context_reports`: one statement per save that inserts, only into a
+ * session that exists and idempotent by report id, and drops the session's reports past
+ * `MAX_CONTEXT_REPORTS`). Each write is one statement, fenced like an append by the lease this
+ * store holds on the session.
  */
 export class PostgresSessionRecords {
   constructor(
@@ -46,20 +47,54 @@ export class PostgresSessionRecords {
     return rows.map((row, index) => parseStoredJson<SummaryRecord>(row.body, { ...read, record: `summary ${index}` }));
   }
 
+  /**
+   * Saves a summary in one statement (the session row upserted, the record inserted unless its id
+   * is stored), fenced like an append by the lease this store holds on the session (`fence`): a
+   * holder whose lease was taken over is refused with `SessionLockLostError`, nothing written.
+   * Without a lease (a save outside a run) it is not fenced.
+   */
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
     validateSessionId(sessionId);
     const t = this.tables;
-    await this.query(
+    const rows = await this.query<{ ok: boolean }>(
       "saveSummary",
       sessionId,
-      `WITH session AS (
-         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at) VALUES ($1, $2, $2)
+      `WITH ${this.leases.fence(1, 2)},
+       session AS (
+         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at) SELECT $1, $3, $3 WHERE (SELECT ok FROM permitted)
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at)
-         RETURNING session_id)
-       INSERT INTO ${t.summaries} (session_id, summary_id, body) SELECT session_id, $3, $4 FROM session
-       ON CONFLICT (session_id, summary_id) DO NOTHING`,
-      [sessionId, Date.now(), record.id, JSON.stringify(record)],
+         RETURNING session_id),
+       inserted AS (
+         INSERT INTO ${t.summaries} (session_id, summary_id, body) SELECT session_id, $4, $5 FROM session
+         ON CONFLICT (session_id, summary_id) DO NOTHING)
+       SELECT ok FROM permitted`,
+      [sessionId, this.leases.tokenOf(sessionId), Date.now(), record.id, JSON.stringify(record)],
     );
+    if (rows[0]?.ok !== true) throw this.leases.lostError("saveSummary", sessionId);
+  }
+
+  /** Records a session's metadata (`agentName`, `tags`) in one statement, fenced as `saveSummary` is. */
+  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+    validateSessionId(sessionId);
+    const rows = await this.query<{ ok: boolean }>(
+      "updateSession",
+      sessionId,
+      `WITH ${this.leases.fence(1, 2)},
+       updated AS (
+         INSERT INTO ${this.tables.sessions} AS s (session_id, created_at, accessed_at, agent_name, tags)
+         SELECT $1, $3, $3, $4, $5 WHERE (SELECT ok FROM permitted)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at),
+           agent_name = COALESCE(EXCLUDED.agent_name, s.agent_name), tags = COALESCE(EXCLUDED.tags, s.tags))
+       SELECT ok FROM permitted`,
+      [
+        sessionId,
+        this.leases.tokenOf(sessionId),
+        Date.now(),
+        metadata.agentName ?? null,
+        metadata.tags === undefined ? null : JSON.stringify(metadata.tags),
+      ],
+    );
+    if (rows[0]?.ok !== true) throw this.leases.lostError("updateSession", sessionId);
   }
 
   /**

@@ -6,7 +6,7 @@
 
 /**
  * The fence of the session writes that a lock holder makes (`appendScript`, `replaceScript`,
- * `cutScript`, the context report's script), in Lua: `lock` is the session's lock key (KEYS[6] in
+ * `cutScript`, `touchScript`, the summary and context report scripts), in Lua: `lock` is the session's lock key (KEYS[6] in
  * the session scripts) and `token` the writer's token (ARGV[3]; '' = the writer holds no lock: not
  * fenced). A writer whose lock is no longer its own (its lease ran out, and another run may have
  * taken the session) is refused before anything is written: `refused` is returned.
@@ -16,7 +16,7 @@ if ${token} ~= '' and redis.call('GET', ${lock}) ~= ${token} then return ${refus
 `;
 
 /** Sets the meta hash's times from ARGV[1] and the ttl ARGV[2] (0 = none) on the session's five data keys (never the lock). */
-const touchSession = `
+export const touchSession = `
 redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
 redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
 if tonumber(ARGV[2]) > 0 then
@@ -55,25 +55,11 @@ ${touchSession}
 return 1
 `;
 
-// Same keys. ARGV: now, ttl, then field/value pairs for the meta hash.
-export const touchScript = `
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-for k = 3, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[k], ARGV[k + 1]) end
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
-return 1
-`;
-
-// Same keys. ARGV: now, ttl, summary id, json.
-export const summaryScript = `
-if redis.call('SADD', KEYS[5], ARGV[3]) == 1 then redis.call('RPUSH', KEYS[4], ARGV[4]) end
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
+// KEYS as append. ARGV: now, ttl, token ('' = not fenced), then field/value pairs for the meta
+// hash (updateSession). Returns 1, or -1 with nothing written when the token no longer holds the lock.
+export const touchScript = `${fence("-1")}
+for k = 4, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[k], ARGV[k + 1]) end
+${touchSession}
 return 1
 `;
 
