@@ -45,29 +45,6 @@ export interface InMemorySemanticIndexOptions {
    * of each query). 0 turns it off. @default 0.3
    */
   followWeight?: number;
-  /** STUDY: previous turn's terms indexed into a turn at this weight (0 off). */
-  expansionWeight?: number;
-  /** STUDY: expansion-only postings do not count in a term's document frequency. */
-  expansionOwnDf?: boolean;
-  /** STUDY: a query's speaker names score as terms (else they only boost). */
-  scoreSpeakerNames?: boolean;
-  /** STUDY: borrow only terms the turn does not hold. */
-  expansionNewOnly?: boolean;
-  /** STUDY: expand only turns of at most this many terms. */
-  expansionMaxLength?: number;
-  /** STUDY: expand only turns whose previous turn asks a question. */
-  expansionQuestionsOnly?: boolean;
-  /** STUDY: expansion adds weight × the previous turn's length to the turn's length. */
-  expansionLength?: boolean;
-  /** STUDY: BM25 length floor in terms (0 off). */
-  minLength?: number;
-  /** STUDY: index the "Name:" prefix as a term. */
-  indexSpeaker?: boolean;
-  /** STUDY: RM3 feedback: hits, terms, weight (0 off), mode "search" | "rerank". */
-  feedbackHits?: number;
-  feedbackTerms?: number;
-  feedbackWeight?: number;
-  feedbackMaxShare?: number;
   /**
    * Pruned search (MaxScore): skips the postings of documents that cannot reach the top results
    * and returns exactly what scoring every posting returns, faster on large indexes. `false`
@@ -108,21 +85,6 @@ export function resolveOptions(options: InMemorySemanticIndexOptions): ResolvedO
   const timeWeight = nonNegativeOption(options.timeWeight, "timeWeight", 1.5);
   const followWeight = nonNegativeOption(options.followWeight, "followWeight", 0.3);
   const pruning = options.pruning ?? true;
-  const study = {
-    expansionWeight: options.expansionWeight ?? 0,
-    expansionQuestionsOnly: options.expansionQuestionsOnly ?? false,
-    scoreSpeakerNames: options.scoreSpeakerNames ?? true,
-    expansionNewOnly: options.expansionNewOnly ?? false,
-    expansionMaxLength: options.expansionMaxLength ?? Infinity,
-    expansionOwnDf: options.expansionOwnDf ?? false,
-    expansionLength: options.expansionLength ?? false,
-    minLength: options.minLength ?? 0,
-    indexSpeaker: options.indexSpeaker ?? true,
-    feedbackHits: options.feedbackHits ?? 5,
-    feedbackTerms: options.feedbackTerms ?? 10,
-    feedbackWeight: options.feedbackWeight ?? 0,
-    feedbackMaxShare: options.feedbackMaxShare ?? 1,
-  };
   const maxDocuments = options.maxDocuments ?? 10_000;
   if (!(maxDocuments === Infinity || (Number.isInteger(maxDocuments) && maxDocuments >= 1))) {
     throw new InvalidArgumentError({
@@ -150,7 +112,6 @@ export function resolveOptions(options: InMemorySemanticIndexOptions): ResolvedO
     timeWeight,
     followWeight,
     pruning,
-    ...study,
     maxDocuments,
     eviction,
     onEvict: options.onEvict,

@@ -12,7 +12,7 @@ import {
 } from "./lexical-search";
 import { norm, topK } from "./top-k";
 import { DocumentColumns } from "./document-columns";
-import { PostingLists, seek, type PostingList } from "./posting-lists";
+import { PostingLists, type PostingList } from "./posting-lists";
 import { SearchScratch } from "./search-scratch";
 import { SessionChains } from "./session-chains";
 import { TimeIndex } from "./time-index";
@@ -31,10 +31,6 @@ import {
 
 export type { InMemorySemanticIndexOptions } from "./in-memory-semantic-index-options";
 
-/** STUDY: term frequencies are stored in units of 1 / SCALE. */
-const SCALE = 16;
-const withoutSpeaker = (content: string) => content.replace(/^\s*\p{Lu}[\p{L}\p{N}'’-]*:\s/u, "");
-
 interface Entry {
   document: SemanticDocument;
   /** Posting lists of the distinct terms of the content, for document-frequency bookkeeping on delete. */
@@ -43,8 +39,6 @@ interface Entry {
   chain: string;
   /** Term of the speaker a transcript-style content starts with. */
   speaker: string | undefined;
-  /** STUDY: lists it is in through expansion only, not counted in their document frequency. */
-  borrowed: PostingList[];
   /** Tick of the last search that returned it (or of its addition). */
   used: number;
 }
@@ -99,11 +93,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const averageLength = this.totalLength / this.liveCount || 1;
     const { k1, b, contextWeight, contextWindow, questionWeight, followWeight } = this.options;
     const lengthNorm = b / averageLength;
-    const floor = this.options.minLength;
-    const saturation = (scaled: number, length: number) => {
-      const frequency = scaled / SCALE;
-      return (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * Math.max(length, floor)));
-    };
+    const saturation = (frequency: number, length: number) =>
+      (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * length));
     const idf = (frequency: number) => Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
     // The scratch arrays (see `SearchScratch`): this method never awaits, so searches cannot interleave.
     const entries = this.entries;
@@ -113,34 +104,31 @@ export class InMemorySemanticIndex implements SemanticIndex {
       filter.after === undefined && filter.before === undefined
         ? undefined
         : this.times.within(filter, entries.length, Infinity)!;
-    let passes = scratch.begin(entries, this.columns, filter, windowed?.marks);
+    const passes = scratch.begin(entries, this.columns, filter, windowed?.marks);
     const lending =
       contextWeight > 0 && contextWindow > 0
         ? { weight: contextWeight, window: contextWindow, questionWeight }
         : undefined;
     // A query's terms (posting lists, with their frequency in it), IDF mass and boosts.
-    const prepare = (counts: readonly [PostingList | undefined, number, number?, string?][], when: boolean) => {
+    const prepare = (counts: readonly [PostingList | undefined, number][], when: boolean) => {
       const terms: QueryTerm[] = [];
       let mass = 0;
       const named: number[] = [];
-      for (const [postings, queryFrequency, multiplier = 1] of counts) {
+      for (const [postings, queryFrequency] of counts) {
         const frequency = postings?.documents;
         if (!postings || !frequency) continue;
-        if (!this.options.scoreSpeakerNames && this.speakers.has(postings.term) && counts.length > 1) continue;
         const termIdf = idf(frequency);
-        const weight = termIdf * (1 + Math.log(queryFrequency)) * multiplier;
+        const weight = termIdf * (1 + Math.log(queryFrequency));
         terms.push({
           list: postings.data.subarray(0, postings.used),
-          idf: termIdf * Math.min(1, multiplier),
+          idf: termIdf,
           weight,
           bound: weight * saturation(postings.maxFrequency, postings.minLength),
         });
-        mass += termIdf * Math.min(1, multiplier);
+        mass += termIdf;
       }
-      for (const [postings, , , term] of counts) {
-        const name = term ?? postings?.term;
-        if (name !== undefined && this.speakers.has(name)) named.push(this.columns.codeOf(name));
-      }
+      for (const [postings] of counts)
+        if (postings && this.speakers.has(postings.term)) named.push(this.columns.codeOf(postings.term));
       const speakerWeight = named.length > 0 ? this.options.speakerWeight : 1;
       const timeWeight = when ? this.options.timeWeight : 1;
       const corpus: LexicalCorpus = {
@@ -160,44 +148,24 @@ export class InMemorySemanticIndex implements SemanticIndex {
     };
     const search = this.options.pruning ? searchPruned : searchExhaustive;
     try {
-      let first = prepare(
-        [...queryTerms].map(([term, count]) => [this.postings.get(term), count, 1, term]),
+      const first = prepare(
+        [...queryTerms].map(([term, count]) => [this.postings.get(term), count]),
         asksWhen(query),
       );
       if (first.terms.length === 0) return [];
       // A narrow time window: score only the documents in it (the same scores the search gives them).
       const narrow = windowed && windowed.ordinals.length <= Math.max(256, this.liveCount >> 3);
       const inside = narrow ? windowed.ordinals.sort((left, right) => left - right).filter(passes) : [];
-      const run = () =>
-        narrow
-          ? topK(
-              new Map(
-                scoreEach(first.terms, first.mass, first.corpus, inside, false, true)
-                  .map((score, index) => [inside[index]!, score] as [number, number])
-                  .filter(([, score]) => score > 0),
-              ),
-              limit,
-            )
-          : search(first.terms, first.mass, first.corpus, limit);
-      let ranked = run();
-      if (this.options.feedbackWeight > 0 && ranked.length > 0) {
-        const feedback = this.feedback(ranked, queryTerms);
-        if (feedback.length > 0) {
-          scratch.end();
-          passes = scratch.begin(entries, this.columns, filter, windowed?.marks);
-          first = prepare(
-            [
-              ...[...queryTerms].map(
-                ([term, count]) =>
-                  [this.postings.get(term), count, 1, term] as [PostingList | undefined, number, number, string],
-              ),
-              ...feedback,
-            ],
-            asksWhen(query),
-          );
-          ranked = run();
-        }
-      }
+      const ranked = narrow
+        ? topK(
+            new Map(
+              scoreEach(first.terms, first.mass, first.corpus, inside, false, true)
+                .map((score, index) => [inside[index]!, score] as [number, number])
+                .filter(([, score]) => score > 0),
+            ),
+            limit,
+          )
+        : search(first.terms, first.mass, first.corpus, limit);
       const hits = ranked.map(([ordinal]) => ordinal);
       const expansion = followWeight > 0 ? followTerms(hits, entries, queryTerms, idf) : [];
       if (expansion.length === 0) return this.results(ranked);
@@ -224,43 +192,6 @@ export class InMemorySemanticIndex implements SemanticIndex {
     } finally {
       scratch.end();
     }
-  }
-
-  /** STUDY: RM3 expansion terms of the first hits, as [postings, 1, multiplier, term]. */
-  private feedback(
-    ranked: [number, number][],
-    asked: ReadonlyMap<string, number>,
-  ): [PostingList, number, number, string][] {
-    const { feedbackHits, feedbackTerms, feedbackWeight, feedbackMaxShare } = this.options;
-    const top = ranked.slice(0, feedbackHits);
-    const total = top.reduce((sum, [, score]) => sum + score, 0) || 1;
-    const weights = new Map<PostingList, number>();
-    for (const [ordinal, score] of top) {
-      const entry = this.entries[ordinal]!;
-      let length = 0;
-      const frequencies: [PostingList, number][] = [];
-      for (const list of entry.terms) {
-        const position = seek(list.data.subarray(0, list.used), 0, ordinal);
-        const frequency = list.data[position + 1]! / SCALE;
-        frequencies.push([list, frequency]);
-        length += frequency;
-      }
-      for (const [list, frequency] of frequencies) {
-        if (asked.has(list.term) || this.speakers.has(list.term) || list.documents < 2) continue;
-        if (list.documents > feedbackMaxShare * this.liveCount) continue;
-        weights.set(list, (weights.get(list) ?? 0) + ((score / total) * frequency) / (length || 1));
-      }
-    }
-    const chosen = [...weights].sort((left, right) => right[1] - left[1]).slice(0, feedbackTerms);
-    const mass = chosen.reduce((sum, [, weight]) => sum + weight, 0) || 1;
-    const queryLength = [...asked.values()].reduce((sum, count) => sum + count, 0);
-    // RM3: (1 − λ) P(t|q) + λ P(t|R), scaled so a query term said once weighs 1.
-    return chosen.map(([list, weight]) => [
-      list,
-      1,
-      (((feedbackWeight * weight) / mass) * queryLength) / (1 - Math.min(feedbackWeight, 0.99)),
-      list.term,
-    ]);
   }
 
   /** The documents of ranked ordinals, each marked as just recalled. */
@@ -342,16 +273,14 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const replaced = this.chains.holding(chain, document.messageId);
     const ordinal = this.entries.length;
     const counts = new Map<string, number>();
-    const indexed = this.options.indexSpeaker ? document.content : withoutSpeaker(document.content);
-    const terms = analyzeText(indexed);
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + SCALE);
+    const terms = analyzeText(document.content);
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     const entry: Entry = {
       document,
       terms: [],
       length: terms.length,
       chain,
       speaker: speakerTerm(document.content),
-      borrowed: [],
       used: ++this.tick,
     };
     this.entries.push(entry);
@@ -371,30 +300,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
     } else this.chains.append(ordinal, chain);
     this.ordinalById.set(document.id, ordinal);
     if (document.messageId !== undefined) this.chains.setMessage(chain, document.messageId, ordinal);
-    let length = terms.length;
-    const { expansionWeight, expansionQuestionsOnly, expansionLength } = this.options;
-    const previous = this.columns.previous[ordinal]!;
-    if (expansionWeight > 0 && previous !== NONE && this.entries[previous]) {
-      const before = this.entries[previous]!.document.content;
-      if ((!expansionQuestionsOnly || before.includes("?")) && terms.length <= this.options.expansionMaxLength) {
-        const borrowed = analyzeText(withoutSpeaker(before));
-        for (const term of borrowed)
-          if (!this.options.expansionNewOnly || !terms.includes(term))
-            counts.set(term, (counts.get(term) ?? 0) + Math.round(SCALE * expansionWeight) / 1);
-        if (expansionLength) {
-          length += Math.round(expansionWeight * borrowed.length);
-          this.columns.lengths[ordinal] = length;
-          entry.length = length;
-        }
-      }
-    }
-    const own = new Set(terms);
     for (const [term, count] of counts) {
-      const list = this.postings.add(term, ordinal, Math.max(1, Math.round(count)), length);
-      if (this.options.expansionOwnDf && !own.has(term)) {
-        entry.borrowed.push(list);
-        continue;
-      }
+      const list = this.postings.add(term, ordinal, count, terms.length);
       list.documents++;
       entry.terms.push(list);
     }
@@ -402,7 +309,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.times.add(ordinal, document.createdAt, document.mentions);
     this.livePostings += counts.size;
     this.liveCount++;
-    this.totalLength += length;
+    this.totalLength += terms.length;
   }
 
   private remove(ordinal: number, unlink = true): void {
