@@ -70,8 +70,8 @@ export class PostgresMemoryStore implements MemoryStore {
       sql: string,
       values: unknown[],
     ) => this.statements.query<Row>(operation, sessionId, sql, values);
-    this.records = new PostgresSessionRecords(this.tables, run, store);
     this.leases = new PostgresSessionLeases(this.tables.locks, checked.lockLeaseMs, run);
+    this.records = new PostgresSessionRecords(this.tables, run, store, this.leases);
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(
       this.tables,

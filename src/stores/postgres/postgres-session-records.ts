@@ -5,6 +5,7 @@ import { parseStoredJson } from "../stored-json";
 import type { SummaryReadOptions, SummaryRecord } from "../memory-store";
 import { summaryCount } from "../summary-count";
 import type { PostgresTables } from "./postgres-schema";
+import type { PostgresSessionLeases } from "./postgres-session-leases";
 
 type Query = <Row extends object>(
   operation: string,
@@ -13,17 +14,22 @@ type Query = <Row extends object>(
   values: unknown[],
 ) => Promise<Row[]>;
 
+/** What a fenced write needs of the store's session leases (`PostgresSessionLeases`). */
+type Fencing = Pick<PostgresSessionLeases, "tokenOf" | "fence" | "lostError">;
+
 /**
  * The records `PostgresMemoryStore` keeps beside a session's messages: its summaries
  * (`<prefix>summaries`) and its context reports (`<prefix>context_reports`: one statement per save
  * that inserts, only into a session that exists and idempotent by report id, and drops the
- * session's reports past `MAX_CONTEXT_REPORTS`).
+ * session's reports past `MAX_CONTEXT_REPORTS`; fenced like an append by the lease this store
+ * holds on the session).
  */
 export class PostgresSessionRecords {
   constructor(
     private readonly tables: PostgresTables,
     private readonly query: Query,
     private readonly store: string,
+    private readonly leases: Fencing,
   ) {}
 
   async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
@@ -56,21 +62,31 @@ export class PostgresSessionRecords {
     );
   }
 
+  /**
+   * Saves a report in one statement. While this store holds the session's lease (a run's), the
+   * statement writes only if the lease is still this holder's, as an append does (`fence`):
+   * a holder whose lease was taken over is refused with `SessionLockLostError`, nothing written.
+   * Without a lease (a save outside a run) it is not fenced.
+   */
   async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
     checkContextReport(sessionId, report, this.store);
     const { sessions, contextReports: reports } = this.tables;
     // The DELETE sees the rows from before the INSERT: keeping max - 1 of them leaves max with the new one.
-    await this.query(
+    const rows = await this.query<{ ok: boolean }>(
       "saveContextReport",
       sessionId,
-      `WITH inserted AS (
+      `WITH ${this.leases.fence(1, 2)},
+       inserted AS (
          INSERT INTO ${reports} (session_id, report_id, body)
-         SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM ${sessions} WHERE session_id = $1)
-         ON CONFLICT (session_id, report_id) DO NOTHING RETURNING seq)
-       DELETE FROM ${reports} WHERE session_id = $1 AND EXISTS (SELECT 1 FROM inserted)
-         AND seq <= (SELECT seq FROM ${reports} WHERE session_id = $1 ORDER BY seq DESC OFFSET $4 LIMIT 1)`,
-      [sessionId, report.id, JSON.stringify(report), MAX_CONTEXT_REPORTS - 1],
+         SELECT $1, $3, $4 WHERE (SELECT ok FROM permitted) AND EXISTS (SELECT 1 FROM ${sessions} WHERE session_id = $1)
+         ON CONFLICT (session_id, report_id) DO NOTHING RETURNING seq),
+       trimmed AS (
+         DELETE FROM ${reports} WHERE session_id = $1 AND EXISTS (SELECT 1 FROM inserted)
+           AND seq <= (SELECT seq FROM ${reports} WHERE session_id = $1 ORDER BY seq DESC OFFSET $5 LIMIT 1))
+       SELECT ok FROM permitted`,
+      [sessionId, this.leases.tokenOf(sessionId), report.id, JSON.stringify(report), MAX_CONTEXT_REPORTS - 1],
     );
+    if (rows[0]?.ok !== true) throw this.leases.lostError("saveContextReport", sessionId);
   }
 
   async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {

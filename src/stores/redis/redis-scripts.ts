@@ -5,13 +5,14 @@
 // wraps each script so its reply comes back as one JSON document (upstash-transport.ts).
 
 /**
- * The fence of the session writes that a lock holder makes (`appendScript`, `replaceScript`), in
- * Lua: KEYS[6] is the session's lock and ARGV[3] the writer's token ('' = the writer holds no
- * lock: not fenced). A writer whose lock is no longer its own (its lease ran out, and another run
- * may have taken the session) is refused before anything is written: `refused` is returned.
+ * The fence of the session writes that a lock holder makes (`appendScript`, `replaceScript`,
+ * `cutScript`, the context report's script), in Lua: `lock` is the session's lock key (KEYS[6] in
+ * the session scripts) and `token` the writer's token (ARGV[3]; '' = the writer holds no lock: not
+ * fenced). A writer whose lock is no longer its own (its lease ran out, and another run may have
+ * taken the session) is refused before anything is written: `refused` is returned.
  */
-const fence = (refused: string) => `
-if ARGV[3] ~= '' and redis.call('GET', KEYS[6]) ~= ARGV[3] then return ${refused} end
+export const fence = (refused: string, lock = "KEYS[6]", token = "ARGV[3]") => `
+if ${token} ~= '' and redis.call('GET', ${lock}) ~= ${token} then return ${refused} end
 `;
 
 /** Sets the meta hash's times from ARGV[1] and the ttl ARGV[2] (0 = none) on the session's five data keys (never the lock). */

@@ -1,7 +1,6 @@
-// The logic of the Redis stores, written once over a small command interface (redis-transport.ts)
-// with two transports: RedisMemoryStore (ioredis, Redis or Cluster, over TCP) and
-// UpstashRedisMemoryStore (@upstash/redis over HTTP). A fix here lands in both. Peer-free: the
-// Upstash store, and so the edge build, imports this file.
+// The logic of the Redis stores, once, over a small command interface (redis-transport.ts) with two transports:
+// RedisMemoryStore (ioredis, Redis or Cluster, TCP) and UpstashRedisMemoryStore (@upstash/redis, HTTP). A fix
+// here lands in both. Peer-free: the Upstash store, and so the edge build, imports this file.
 import { AbortError } from "../../errors/abort-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
@@ -84,8 +83,8 @@ export interface RedisStoreSetup {
  * cluster slot, so every write is one atomic Lua script (redis-scripts.ts) and every multi-key
  * read one script too (one snapshot). 16 sorted sets by last write, `<prefix>sessions:{0}` …
  * `{15}` (RedisSessionIndex), index sessions for `entries()` and `prune()`: the store never runs
- * KEYS or SCAN, and never builds a glob from an id. While this instance holds a session's lock,
- * its message writes are fenced by the lock's token. Every reply is checked for its shape.
+ * KEYS or SCAN, and never builds a glob from an id. While this instance holds a session's lock, its
+ * message writes and context reports are fenced by the lock's token. Every reply is checked for its shape.
  */
 export abstract class RedisStoreCore implements MemoryStore {
   private readonly storeName: string;
@@ -154,7 +153,7 @@ export abstract class RedisStoreCore implements MemoryStore {
     validateMessageIds(messages);
     const operation = "setMessages";
     const token = this.locks.tokenOf(sessionId) ?? "";
-    const args = [token, ...messagesArguments(messages)];
+    const args = [token, ...messagesArguments(messages, this.storeName, operation, sessionId)];
     const outcome = await this.writeSession(operation, sessionId, replaceScript, args, replaceReply, true);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
   }
@@ -177,7 +176,8 @@ export abstract class RedisStoreCore implements MemoryStore {
     validateMessageIds(messages); // the folded append-and-release comes here directly
     const operation = "appendMessages";
     const token = this.locks.tokenOf(sessionId);
-    const args = [token ?? "", release && token !== undefined ? "1" : "0", ...messagesArguments(messages)];
+    const encoded = messagesArguments(messages, this.storeName, operation, sessionId);
+    const args = [token ?? "", release && token !== undefined ? "1" : "0", ...encoded];
     const outcome = await this.writeSession(operation, sessionId, appendScript, args, appendReply, true);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
     if (outcome.released && token !== undefined) this.locks.unlockedBy(sessionId, token);
@@ -197,7 +197,8 @@ export abstract class RedisStoreCore implements MemoryStore {
     validateMessageIdArgument(messageId);
     validateMessageIds(messages);
     const operation = "deleteMessagesFrom";
-    const args = [this.locks.tokenOf(sessionId) ?? "", messageId, ...messagesArguments(messages)];
+    const encoded = messagesArguments(messages, this.storeName, operation, sessionId);
+    const args = [this.locks.tokenOf(sessionId) ?? "", messageId, ...encoded];
     const outcome = await this.writeSession(operation, sessionId, cutScript, args, cutReply, true);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
     if (outcome === "missing") throw new MessageNotFoundError({ sessionId, messageId });
@@ -322,7 +323,7 @@ export abstract class RedisStoreCore implements MemoryStore {
 
   async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
     const where = { store: this.storeName, keys: this.keys(sessionId), ttl: this.ttl };
-    await saveRedisContextReport(this.transport, this.call.bind(this), where, sessionId, report);
+    await saveRedisContextReport(this.transport, this.call.bind(this), where, sessionId, report, this.locks);
   }
 
   async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
