@@ -137,3 +137,65 @@ describe("InMemorySemanticIndex ranking", () => {
     expect(() => new InMemorySemanticIndex({ timeWeight: Infinity })).toThrow(/timeWeight must be/);
   });
 });
+
+describe("InMemorySemanticIndex document expansion", () => {
+  const turn = (index: number, content: string, messageId = `m${index}`): SemanticDocument => ({
+    id: `d${index}`,
+    content,
+    sessionId: "s",
+    messageId,
+    createdAt: index,
+    tags: [],
+  });
+  const scores = async (index: InMemorySemanticIndex, query: string) =>
+    (await index.searchText(query, {}, 10)).map((hit) => [hit.document.id, hit.score]);
+  const options = { expansionWeight: 0.25, contextWeight: 0, followWeight: 0 };
+
+  it("finds a reply by the words of the turn before it, below the turn that says them", async () => {
+    const index = new InMemorySemanticIndex(options);
+    await index.add([turn(0, "Caroline: Did you go kayaking?"), turn(1, "Melanie: Yes, twice, with my sister!")]);
+    expect((await index.searchText("kayaking", {}, 10)).map((hit) => hit.document.id)).toEqual(["d0", "d1"]);
+    // Off by default, and a borrowed term is not searchable alone ("caroline" only comes from d0's prefix, left out).
+    const plain = new InMemorySemanticIndex({ contextWeight: 0, followWeight: 0 });
+    await plain.add([turn(0, "Caroline: Did you go kayaking?"), turn(1, "Melanie: Yes, twice, with my sister!")]);
+    expect((await plain.searchText("kayaking", {}, 10)).map((hit) => hit.document.id)).toEqual(["d0"]);
+  });
+
+  it("takes the expansion back when the turn it came from is deleted: as if never borrowed", async () => {
+    const full = new InMemorySemanticIndex(options);
+    await full.add([
+      { ...turn(0, "Caroline: secret kayaking trip"), tags: ["secret"] },
+      turn(1, "Melanie: sister twice"),
+      turn(2, "Caroline: sister tea"),
+    ]);
+    expect((await scores(full, "kayaking")).map(([id]) => id)).toEqual(["d0", "d1"]);
+    await full.delete({ tags: ["secret"] });
+    expect(await scores(full, "kayaking")).toEqual([]);
+    // The same scores, to the last bit, as an index that never held d0 (d2 still borrows from d1).
+    const fresh = new InMemorySemanticIndex(options);
+    await fresh.add([turn(1, "Melanie: sister twice"), turn(2, "Caroline: sister tea")]);
+    expect(await scores(full, "sister twice tea")).toEqual(await scores(fresh, "sister twice tea"));
+    expect((await scores(full, "twice")).map(([id]) => id)).toEqual(["d1", "d2"]);
+  });
+
+  it("takes it back when the turn it came from is evicted or rewritten", async () => {
+    const evicting = new InMemorySemanticIndex({ ...options, maxDocuments: 2 });
+    await evicting.add([turn(0, "Caroline: kayaking"), turn(1, "Melanie: sister twice")]);
+    expect((await scores(evicting, "kayaking")).map(([id]) => id)).toEqual(["d0", "d1"]);
+    await evicting.add([turn(2, "Caroline: tea")]);
+    expect(await scores(evicting, "kayaking")).toEqual([]);
+    // A rewrite of the first turn (same message id) takes its old words from the reply; the new ones are not lent.
+    const rewriting = new InMemorySemanticIndex(options);
+    await rewriting.add([turn(0, "Caroline: kayaking"), turn(1, "Melanie: sister twice")]);
+    await rewriting.add([{ ...turn(5, "Caroline: rowing"), messageId: "m0" }]);
+    expect(await scores(rewriting, "kayaking")).toEqual([]);
+    expect((await scores(rewriting, "rowing")).map(([id]) => id)).toEqual(["d5"]);
+    // A rewritten reply borrows from the turn now before it.
+    await rewriting.add([{ ...turn(6, "Melanie: sister once"), messageId: "m1" }]);
+    expect((await scores(rewriting, "rowing")).map(([id]) => id)).toEqual(["d5", "d6"]);
+  });
+
+  it("refuses a negative weight", () => {
+    expect(() => new InMemorySemanticIndex({ expansionWeight: -0.1 })).toThrow(/expansionWeight must be/);
+  });
+});
