@@ -1,12 +1,4 @@
-import { everyScored, scoreEach, type LexicalCorpus, type QueryTerm } from "./lexical-search";
 import type { PostingList } from "./posting-lists";
-
-/** A query ready to score: its terms, their IDF mass and what the scoring reads. */
-export interface PreparedQuery {
-  terms: QueryTerm[];
-  mass: number;
-  corpus: LexicalCorpus;
-}
 
 /** A document of the index as following its hits reads it: the posting lists of its distinct terms. */
 export interface FollowedEntry {
@@ -64,31 +56,4 @@ export function mergeFollowed(
   const merged = new Map<number, number>();
   for (const [ordinal, score] of first) merged.set(ordinal, score + scale * (second.get(ordinal) ?? 0));
   return merged;
-}
-
-/**
- * Follows the first hits: every document the follow-up query (`second`, its terms are rare: a
- * few) scores joins the query's best (`ranked`), scored by the query (`first`, whose search has
- * just run) too; any other document keeps its score by the query, under the query's best. So the
- * merged ranking (`mergeFollowed`) is over all documents.
- */
-export function followUp(
-  first: PreparedQuery,
-  second: PreparedQuery,
-  ranked: readonly [number, number][],
-  weight: number,
-): Map<number, number> {
-  const followed = everyScored(second.terms, second.corpus);
-  const byQuery = new Map(ranked);
-  const joining = followed.filter((ordinal) => !byQuery.has(ordinal));
-  scoreEach(first.terms, first.mass, first.corpus, joining, true).forEach((score, index) =>
-    byQuery.set(joining[index]!, score),
-  );
-  const byFollowUp = new Map(
-    scoreEach(second.terms, second.mass, second.corpus, followed, false).map((score, index) => [
-      followed[index]!,
-      score,
-    ]),
-  );
-  return mergeFollowed(byQuery, byFollowUp, weight);
 }

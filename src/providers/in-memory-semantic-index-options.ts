@@ -46,18 +46,6 @@ export interface InMemorySemanticIndexOptions {
    */
   followWeight?: number;
   /**
-   * Document expansion: each turn is also indexed with the terms of the turn before it in its
-   * session (its speaker prefix left out) at this weight, as a fraction of an occurrence (rounded
-   * to 1/64), so a reply ("Yes, twice, with my sister!") is found by the words of what it answers.
-   * Its length grows by as much; the borrowed terms do not count in a term's document frequency,
-   * and a term only borrowed is not searchable by itself. A turn keeps what it borrowed when it
-   * was written; when the turn it borrowed from leaves the index (deleted, evicted, or replaced by
-   * a rewrite under the same message id), the borrowed terms go with it (the turn is not
-   * re-expanded from its new neighbour), so a removed turn's words never find its neighbour.
-   * About 10 more postings a LoCoMo turn (about 70 bytes). 0 turns it off. @default 0
-   */
-  expansionWeight?: number;
-  /**
    * Pruned search (MaxScore): skips the postings of documents that cannot reach the top results
    * and returns exactly what scoring every posting returns, faster on large indexes. `false`
    * scores every posting (the reference the pruned search is tested against). @default true
@@ -96,7 +84,6 @@ export function resolveOptions(options: InMemorySemanticIndexOptions): ResolvedO
   const speakerWeight = nonNegativeOption(options.speakerWeight, "speakerWeight", 1.5);
   const timeWeight = nonNegativeOption(options.timeWeight, "timeWeight", 1.5);
   const followWeight = nonNegativeOption(options.followWeight, "followWeight", 0.3);
-  const expansionWeight = nonNegativeOption(options.expansionWeight, "expansionWeight", 0);
   const pruning = options.pruning ?? true;
   const maxDocuments = options.maxDocuments ?? 10_000;
   if (!(maxDocuments === Infinity || (Number.isInteger(maxDocuments) && maxDocuments >= 1))) {
@@ -124,7 +111,6 @@ export function resolveOptions(options: InMemorySemanticIndexOptions): ResolvedO
     speakerWeight,
     timeWeight,
     followWeight,
-    expansionWeight,
     pruning,
     maxDocuments,
     eviction,

@@ -1,12 +1,18 @@
 import { analyzeQuery, analyzeText, asksWhen, mentionsTime } from "./text-analysis";
-import { followTerms, followUp } from "./follow-first-hits";
+import { followTerms, mergeFollowed } from "./follow-first-hits";
 import { pickEvictions } from "./pick-evictions";
 import { boostOf, NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
-import { scoreEach, searchExhaustive, searchPruned, type LexicalCorpus, type QueryTerm } from "./lexical-search";
-import { cosineScores, norm, topK } from "./top-k";
+import {
+  everyScored,
+  scoreEach,
+  searchExhaustive,
+  searchPruned,
+  type LexicalCorpus,
+  type QueryTerm,
+} from "./lexical-search";
+import { norm, topK } from "./top-k";
 import { DocumentColumns } from "./document-columns";
-import { FREQUENCY_SCALE, PostingLists, type PostingList } from "./posting-lists";
-import { expansionOf } from "./document-expansion";
+import { PostingLists, type PostingList } from "./posting-lists";
 import { SearchScratch } from "./search-scratch";
 import { SessionChains } from "./session-chains";
 import { TimeIndex } from "./time-index";
@@ -35,11 +41,6 @@ interface Entry {
   speaker: string | undefined;
   /** Tick of the last search that returned it (or of its addition). */
   used: number;
-  /** Postings it has only through expansion (outside `terms` and the document frequencies). */
-  borrowed: number;
-  /** The turn whose terms it borrowed (see `expansionWeight`), and the turn that borrowed its terms. */
-  lender: Entry | undefined;
-  borrower: Entry | undefined;
 }
 
 /**
@@ -70,8 +71,6 @@ export class InMemorySemanticIndex implements SemanticIndex {
   private tick = 0;
   /** Every ordinal below it is dead: where the search for the oldest live document starts. */
   private oldest = 0;
-  /** Turns whose lender left the index: their expansion is taken off at the end of the write. */
-  private readonly lent: Entry[] = [];
 
   constructor(options: InMemorySemanticIndexOptions = {}) {
     this.options = resolveOptions(options);
@@ -84,7 +83,6 @@ export class InMemorySemanticIndex implements SemanticIndex {
 
   async add(documents: SemanticDocument[]): Promise<void> {
     for (const document of documents) this.addOne(document);
-    this.takeBackLent();
     const { maxDocuments } = this.options;
     if (this.liveCount > maxDocuments) this.evict(this.liveCount - maxDocuments);
   }
@@ -96,10 +94,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const averageLength = this.totalLength / this.liveCount || 1;
     const { k1, b, contextWeight, contextWindow, questionWeight, followWeight } = this.options;
     const lengthNorm = b / averageLength;
-    const saturation = (units: number, length: number) => {
-      const frequency = units / FREQUENCY_SCALE; // exact for whole counts: a power of two
-      return (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * length));
-    };
+    const saturation = (frequency: number, length: number) =>
+      (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + lengthNorm * length));
     const idf = (frequency: number) => Math.log(1 + (this.liveCount - frequency + 0.5) / (frequency + 0.5));
     // The scratch arrays (see `SearchScratch`): this method never awaits, so searches cannot interleave.
     const entries = this.entries;
@@ -174,11 +170,26 @@ export class InMemorySemanticIndex implements SemanticIndex {
       const hits = ranked.map(([ordinal]) => ordinal);
       const expansion = followWeight > 0 ? followTerms(hits, entries, queryTerms, idf) : [];
       if (expansion.length === 0) return this.results(ranked);
+      // Follow the first hits. Every document the follow-up query scores (its terms are rare: a
+      // few) joins the query's best, scored by the query too; any other document keeps its score
+      // by the query, under the query's best. So the merged ranking is over all documents.
       const second = prepare(
         expansion.map((postings) => [postings, 1]),
         false,
       );
-      return this.results(topK(followUp(first, second, ranked, followWeight), limit));
+      const followed = everyScored(second.terms, second.corpus);
+      const byQuery = new Map(ranked);
+      const joining = followed.filter((ordinal) => !byQuery.has(ordinal));
+      scoreEach(first.terms, first.mass, first.corpus, joining, true).forEach((score, index) =>
+        byQuery.set(joining[index]!, score),
+      );
+      const byFollowUp = new Map(
+        scoreEach(second.terms, second.mass, second.corpus, followed, false).map((score, index) => [
+          followed[index]!,
+          score,
+        ]),
+      );
+      return this.results(topK(mergeFollowed(byQuery, byFollowUp, followWeight), limit));
     } finally {
       scratch.end();
     }
@@ -195,8 +206,19 @@ export class InMemorySemanticIndex implements SemanticIndex {
   }
 
   async searchVector(vector: number[], filter: SemanticFilter, limit: number): Promise<ScoredDocument[]> {
-    if (norm(vector) === 0 || limit <= 0) return [];
-    return this.results(topK(cosineScores(this.entries, vector, filter), limit));
+    const queryNorm = norm(vector);
+    if (queryNorm === 0 || limit <= 0) return [];
+    const scores = new Map<number, number>();
+    this.entries.forEach((entry, ordinal) => {
+      const candidate = entry?.document.vector;
+      if (!candidate || candidate.length !== vector.length || !matchesFilter(entry.document, filter)) return;
+      const candidateNorm = norm(candidate);
+      if (candidateNorm === 0) return;
+      let dot = 0;
+      for (let index = 0; index < vector.length; index++) dot += vector[index]! * candidate[index]!;
+      scores.set(ordinal, dot / (queryNorm * candidateNorm));
+    });
+    return this.results(topK(scores, limit));
   }
 
   async neighbours(
@@ -206,9 +228,16 @@ export class InMemorySemanticIndex implements SemanticIndex {
   ): Promise<{ before: SemanticDocument[]; after: SemanticDocument[] }> {
     const ordinal = this.ordinalById.get(id);
     if (ordinal === undefined) return { before: [], after: [] };
-    const around = this.chains.around(ordinal, before, after);
-    const documents = (ordinals: number[]) => ordinals.map((cursor) => this.entries[cursor]!.document);
-    return { before: documents(around.before), after: documents(around.after) };
+    const earlier: SemanticDocument[] = [];
+    const { previous, next } = this.columns;
+    for (let cursor = previous[ordinal]!; cursor !== NONE && earlier.length < before; cursor = previous[cursor]!) {
+      earlier.unshift(this.entries[cursor]!.document);
+    }
+    const later: SemanticDocument[] = [];
+    for (let cursor = next[ordinal]!; cursor !== NONE && later.length < after; cursor = next[cursor]!) {
+      later.push(this.entries[cursor]!.document);
+    }
+    return { before: earlier, after: later };
   }
 
   async list(filter: SemanticFilter): Promise<SemanticDocument[]> {
@@ -225,7 +254,6 @@ export class InMemorySemanticIndex implements SemanticIndex {
       const entry = this.entries[ordinal];
       if (entry && matchesFilter(entry.document, filter)) this.remove(ordinal);
     }
-    this.takeBackLent();
     this.compactIfSparse();
   }
 
@@ -247,8 +275,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const ordinal = this.entries.length;
     const counts = new Map<string, number>();
     const terms = analyzeText(document.content);
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + FREQUENCY_SCALE);
-    const ownTerms = counts.size;
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     const entry: Entry = {
       document,
       terms: [],
@@ -256,9 +283,6 @@ export class InMemorySemanticIndex implements SemanticIndex {
       chain,
       speaker: speakerTerm(document.content),
       used: ++this.tick,
-      borrowed: 0,
-      lender: undefined,
-      borrower: undefined,
     };
     this.entries.push(entry);
     const { sessionId, userId } = document;
@@ -277,22 +301,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
     } else this.chains.append(ordinal, chain);
     this.ordinalById.set(document.id, ordinal);
     if (document.messageId !== undefined) this.chains.setMessage(chain, document.messageId, ordinal);
-    // Document expansion: the terms of the turn before it, at `expansionWeight` of an occurrence.
-    const previous = this.columns.previous[ordinal]!;
-    const lender = this.options.expansionWeight > 0 && previous !== NONE ? this.entries[previous] : undefined;
-    if (lender) {
-      const expansion = expansionOf(lender.document.content, this.options.expansionWeight);
-      for (const [term, units] of expansion.units) counts.set(term, (counts.get(term) ?? 0) + units);
-      entry.length += expansion.length;
-      this.columns.lengths[ordinal] = entry.length;
-      entry.lender = lender;
-      lender.borrower = entry;
-      entry.borrowed = counts.size - ownTerms;
-    }
-    let position = 0;
     for (const [term, count] of counts) {
-      const list = this.postings.add(term, ordinal, count, entry.length);
-      if (position++ >= ownTerms) continue;
+      const list = this.postings.add(term, ordinal, count, terms.length);
       list.documents++;
       entry.terms.push(list);
     }
@@ -300,7 +310,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
     this.times.add(ordinal, document.createdAt, document.mentions);
     this.livePostings += counts.size;
     this.liveCount++;
-    this.totalLength += entry.length;
+    this.totalLength += terms.length;
   }
 
   private remove(ordinal: number, unlink = true): void {
@@ -308,8 +318,6 @@ export class InMemorySemanticIndex implements SemanticIndex {
     if (!entry) return;
     if (unlink) this.chains.unlink(ordinal, entry.chain);
     for (const list of entry.terms) list.documents--;
-    if (entry.lender?.borrower === entry) entry.lender.borrower = undefined;
-    if (entry.borrower?.lender === entry) this.lent.push(entry.borrower);
     if (this.ordinalById.get(entry.document.id) === ordinal) this.ordinalById.delete(entry.document.id);
     this.chains.deleteMessage(entry.chain, entry.document.messageId, ordinal);
     const speaking = entry.speaker === undefined ? 0 : this.speakers.get(entry.speaker)! - 1;
@@ -321,8 +329,8 @@ export class InMemorySemanticIndex implements SemanticIndex {
       speaker: entry.speaker,
     });
     this.times.remove(entry.document.mentions);
-    this.livePostings -= entry.terms.length + entry.borrowed;
-    this.deadPostings += entry.terms.length + entry.borrowed;
+    this.livePostings -= entry.terms.length;
+    this.deadPostings += entry.terms.length;
     this.liveCount--;
     this.totalLength -= entry.length;
     this.entries[ordinal] = undefined;
@@ -333,34 +341,12 @@ export class InMemorySemanticIndex implements SemanticIndex {
     const chosen = pickEvictions(this.entries, this.oldest, count, this.options.eviction);
     const evicted = chosen.map((ordinal) => this.entries[ordinal]!.document);
     for (const ordinal of chosen) this.remove(ordinal);
-    this.takeBackLent();
     while (this.oldest < this.entries.length && !this.entries[this.oldest]) this.oldest++;
     this.compactIfSparse();
     try {
       this.options.onEvict?.(evicted);
     } catch {
       // An archiving callback must not break a write.
-    }
-  }
-
-  /**
-   * Takes the expansion off the live turns whose lender left the index: the borrowed share of
-   * each posting, the postings only borrowed, and the borrowed length.
-   */
-  private takeBackLent(): void {
-    for (const entry of this.lent.splice(0)) {
-      const ordinal = this.ordinalById.get(entry.document.id);
-      const lender = entry.lender;
-      entry.lender = undefined;
-      if (ordinal === undefined || this.entries[ordinal] !== entry || !lender) continue;
-      const expansion = expansionOf(lender.document.content, this.options.expansionWeight);
-      for (const [term, units] of expansion.units) this.postings.subtract(this.postings.get(term)!, ordinal, units);
-      entry.length -= expansion.length;
-      this.totalLength -= expansion.length;
-      this.columns.lengths[ordinal] = entry.length;
-      for (const list of entry.terms) list.minLength = Math.min(list.minLength, entry.length);
-      this.livePostings -= entry.borrowed;
-      entry.borrowed = 0;
     }
   }
 

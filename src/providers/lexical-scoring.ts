@@ -27,21 +27,14 @@ export interface LendingOptions {
 
 export const NO_NEIGHBOUR = -1;
 
-const SPEAKER_PREFIX = /^\s*(\p{Lu}[\p{L}\p{N}'’-]*):\s/u;
-
 /**
  * The speaker of a transcript-style turn ("Caroline: …" → the term "carolin"), when it is named
  * by one capitalised word before a colon.
  */
 export function speakerTerm(content: string): string | undefined {
-  const speaker = SPEAKER_PREFIX.exec(content)?.[1];
+  const speaker = /^\s*(\p{Lu}[\p{L}\p{N}'’-]*):\s/u.exec(content)?.[1];
   const terms = speaker === undefined ? [] : analyzeText(speaker);
   return terms.length === 1 ? terms[0] : undefined;
-}
-
-/** The content without the speaker prefix `speakerTerm` reads ("Caroline: I went…" → "I went…"). */
-export function withoutSpeaker(content: string): string {
-  return content.replace(SPEAKER_PREFIX, "");
 }
 
 /**

@@ -75,7 +75,6 @@ const optionsArbitrary: fc.Arbitrary<InMemorySemanticIndexOptions> = fc.record({
   k1: fc.constantFrom(0, 1.2, 2),
   timeWeight: fc.constantFrom(0, 0.5, 1, 1.5, 3),
   followWeight: fc.constantFrom(0, 0.3, 1),
-  expansionWeight: fc.constantFrom(0, 0, 0.125, 0.5),
 });
 
 async function build(corpus: Corpus, options: InMemorySemanticIndexOptions): Promise<InMemorySemanticIndex> {

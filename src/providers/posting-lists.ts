@@ -1,11 +1,4 @@
 /**
- * Term frequencies are stored in units of 1 / `FREQUENCY_SCALE` (fixed point), so a term a turn
- * borrows from the turn before it (`expansionWeight`) can count for a fraction of an occurrence.
- * A power of two: a whole count scaled back is exact.
- */
-export const FREQUENCY_SCALE = 64;
-
-/**
  * The inverted index of `InMemorySemanticIndex`: each term's postings in one `Int32Array`,
  * [ordinal, term frequency, …] with ordinals ascending, grown by doubling (so at most half of a
  * list's capacity is unused; `compact` trims it). 8 bytes a posting against 16 in a JS array of
@@ -49,22 +42,6 @@ export class PostingLists {
     if (frequency > list.maxFrequency) list.maxFrequency = frequency;
     if (length < list.minLength) list.minLength = length;
     return list;
-  }
-
-  /**
-   * Takes `amount` off the frequency of `ordinal`'s posting in `list`, dropping the posting when
-   * nothing is left (the list's bounds stay upper bounds).
-   */
-  subtract(list: PostingList, ordinal: number, amount: number): void {
-    const position = seek(list.data.subarray(0, list.used), 0, ordinal);
-    if (position >= list.used || list.data[position] !== ordinal) return;
-    const left = list.data[position + 1]! - amount;
-    if (left > 0) {
-      list.data[position + 1] = left;
-      return;
-    }
-    list.data.copyWithin(position, position + 2, list.used);
-    list.used -= 2;
   }
 
   /**

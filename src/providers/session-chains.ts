@@ -61,18 +61,6 @@ export class SessionChains {
     else this.tails.delete(chain);
   }
 
-  /** Up to `before` turns before `ordinal` in its session (in order) and up to `after` turns after it. */
-  around(ordinal: number, before: number, after: number): { before: number[]; after: number[] } {
-    const { previous, next } = this.columns;
-    const earlier: number[] = [];
-    for (let cursor = previous[ordinal]!; cursor !== NONE && earlier.length < before; cursor = previous[cursor]!)
-      earlier.unshift(cursor);
-    const later: number[] = [];
-    for (let cursor = next[ordinal]!; cursor !== NONE && later.length < after; cursor = next[cursor]!)
-      later.push(cursor);
-    return { before: earlier, after: later };
-  }
-
   /** Records `ordinal` as the document of `chain` written under `messageId`. */
   setMessage(chain: string, messageId: string, ordinal: number): void {
     let messages = this.ordinalByMessage.get(chain);

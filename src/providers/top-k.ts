@@ -1,5 +1,3 @@
-import { matchesFilter, type SemanticDocument, type SemanticFilter } from "./semantic-index";
-
 /** The `limit` highest-scoring entries, best first (ties: earlier ordinal first). */
 export function topK(scores: Map<number, number>, limit: number): [number, number][] {
   const better = (left: [number, number], right: [number, number]) =>
@@ -66,28 +64,8 @@ export function kthLargest(values: readonly number[], k: number): number {
   return heap[0]!;
 }
 
-export function norm(vector: readonly number[]): number {
+export function norm(vector: number[]): number {
   let sum = 0;
   for (const value of vector) sum += value * value;
   return Math.sqrt(sum);
-}
-
-/** Cosine similarity to `vector` of each document (by ordinal) that has a vector of its length and passes `filter`. */
-export function cosineScores(
-  entries: readonly ({ document: SemanticDocument } | undefined)[],
-  vector: readonly number[],
-  filter: SemanticFilter,
-): Map<number, number> {
-  const queryNorm = norm(vector);
-  const scores = new Map<number, number>();
-  entries.forEach((entry, ordinal) => {
-    const candidate = entry?.document.vector;
-    if (!candidate || candidate.length !== vector.length || !matchesFilter(entry.document, filter)) return;
-    const candidateNorm = norm(candidate);
-    if (candidateNorm === 0) return;
-    let dot = 0;
-    for (let index = 0; index < vector.length; index++) dot += vector[index]! * candidate[index]!;
-    scores.set(ordinal, dot / (queryNorm * candidateNorm));
-  });
-  return scores;
 }
