@@ -1,8 +1,9 @@
 /**
  * Prompt caching on Anthropic: the share of input tokens read from the cache over one 50-turn
  * conversation (12 with --quick), for agentcore's `sliding_window`, `token_window` and `summary`
- * with their automatic `cache_control` breakpoints; the same conversations with `cacheControl:
- * false`; and the AI SDK's `streamText` (`@ai-sdk/anthropic`) with its documented cache option,
+ * with their automatic `cache_control` breakpoints (`sliding_window` also with an `@ai-sdk/anthropic`
+ * model as `model`, whose breakpoints go as its `providerOptions`); the same conversations with
+ * `cacheControl: false`; and the AI SDK's `streamText` (`@ai-sdk/anthropic`) with its documented cache option,
  * `providerOptions: { anthropic: { cacheControl: { type: "ephemeral" } } }` on the system message
  * and on the last message, given the whole history or the last 20 turns of it.
  *
@@ -81,10 +82,19 @@ async function measureAgent(
   server: AnthropicCacheServer,
   label: string,
   turns: number,
-  options: { memory: "sliding_window" | "token_window" | SummaryMemory; cacheControl: boolean; stablePrefix?: boolean },
+  options: {
+    memory: "sliding_window" | "token_window" | SummaryMemory;
+    cacheControl: boolean;
+    stablePrefix?: boolean;
+    /** The model: the built-in `anthropic` provider's, or `@ai-sdk/anthropic`'s. @default "built-in" */
+    provider?: "built-in" | "ai-sdk";
+  },
 ): Promise<Outcome> {
   server.reset();
-  const model = createAnthropic({ apiKey: "test", baseURL: server.url, maxRetries: 0 })(MODEL);
+  const model =
+    options.provider === "ai-sdk"
+      ? createAISDKAnthropic({ apiKey: "test", baseURL: `${server.url}/v1` })(MODEL)
+      : createAnthropic({ apiKey: "test", baseURL: server.url, maxRetries: 0 })(MODEL);
   const memory =
     options.stablePrefix === false && options.memory === "sliding_window"
       ? new (await import("agentcore")).SlidingWindowMemory({ maxMessages: 20, stablePrefix: false })
@@ -96,6 +106,7 @@ async function measureAgent(
     memory,
     cacheControl: options.cacheControl,
     sessionId: `bench-${label}`,
+    maxRetries: 0,
   });
   let cachedInputTokens = 0;
   let inputTokens = 0;
@@ -186,6 +197,13 @@ export const benchmark: Benchmark = {
         await measureAgent(server, "agentcore sliding_window", turns, { memory: "sliding_window", cacheControl: true }),
       );
       outcomes.push(
+        await measureAgent(server, "agentcore sliding_window, @ai-sdk/anthropic model", turns, {
+          memory: "sliding_window",
+          cacheControl: true,
+          provider: "ai-sdk",
+        }),
+      );
+      outcomes.push(
         await measureAgent(server, "agentcore token_window", turns, { memory: "token_window", cacheControl: true }),
       );
       outcomes.push(await measureAgent(server, "agentcore summary", turns, { memory: summary(), cacheControl: true }));
@@ -221,10 +239,15 @@ export const benchmark: Benchmark = {
     }
     const byLabel = new Map(outcomes.map((outcome) => [outcome.label, outcome]));
     const sliding = byLabel.get("agentcore sliding_window")!;
+    const viaAISDK = byLabel.get("agentcore sliding_window, @ai-sdk/anthropic model")!;
     const whole = byLabel.get("AI SDK streamText, whole history")!;
     if (!quick && sliding.readShare < 0.8)
       throw new Error(
         `sliding_window read ${percent(sliding.readShare)} of its input from the cache, under the 80 % target`,
+      );
+    if (Math.abs(viaAISDK.readShare - sliding.readShare) > 0.02)
+      throw new Error(
+        `sliding_window with an @ai-sdk/anthropic model read ${percent(viaAISDK.readShare)} from the cache, against ${percent(sliding.readShare)} with the built-in provider`,
       );
     return `${turns} turns, ${outcomes[0]!.requests} requests for agentcore (one more for each tool call). Read share: input
 tokens read from the cache over all input tokens. Billed: input in uncached-token equivalents
@@ -234,7 +257,8 @@ Why not 100 %: the first request writes everything; a request after the window's
 (every 5th turn once \`sliding_window\`'s 20 turns are full, every 4 turns for \`token_window\`) or
 after a new summary reads only the tools and system prompt and writes the rest again. With
 \`stablePrefix: false\` the window slides every turn once full, so from then on each request reads
-only the tools and system prompt. The AI SDK given the whole history reads the largest share
+only the tools and system prompt. An \`@ai-sdk/anthropic\` model given as \`model\` gets the same
+breakpoints from the agent (as its \`providerOptions\`), so it reads the same share. The AI SDK given the whole history reads the largest share
 (nothing ever leaves its prefix) but sends ${(whole.inputTokens / sliding.inputTokens).toFixed(1)}× the input tokens of
 \`sliding_window\`, more each turn until the context window is full; given \`slice(-20)\` it slides
 every turn.

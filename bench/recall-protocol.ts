@@ -65,6 +65,24 @@ export interface ProtocolLeaveOneOut {
   perCategory: Map<number, Recall>;
 }
 
+/** Each setting's evaluation of each conversation alone, by sample id: what `chooseLeaveOneOut` chooses from. */
+export type GridRuns = Map<ProtocolSetting, Map<string, Evaluation>>;
+
+/** Evaluates every setting of the grid on each conversation alone. */
+export async function runGrid(
+  conversations: LocomoConversation[],
+  grid: ProtocolSetting[] = PROTOCOL_GRID,
+): Promise<GridRuns> {
+  const runs: GridRuns = new Map();
+  for (const setting of grid) {
+    const byConversation = new Map<string, Evaluation>();
+    for (const conversation of conversations)
+      byConversation.set(conversation.sampleId, await evaluateUserPath([conversation], setting));
+    runs.set(setting, byConversation);
+  }
+  return runs;
+}
+
 /**
  * Leave-one-conversation-out on the user's path: for each conversation, the setting with the best
  * R@10 on the other conversations' questions (LoCoMo's and the generated ones together, never the
@@ -74,13 +92,15 @@ export async function protocolLeaveOneOut(
   conversations: LocomoConversation[],
   grid: ProtocolSetting[] = PROTOCOL_GRID,
 ): Promise<ProtocolLeaveOneOut> {
-  const runs = new Map<ProtocolSetting, Map<string, Evaluation>>();
-  for (const setting of grid) {
-    const byConversation = new Map<string, Evaluation>();
-    for (const conversation of conversations)
-      byConversation.set(conversation.sampleId, await evaluateUserPath([conversation], setting));
-    runs.set(setting, byConversation);
-  }
+  return chooseLeaveOneOut(conversations, grid, await runGrid(conversations, grid));
+}
+
+/** The leave-one-conversation-out choice over runs already made (see `protocolLeaveOneOut`). */
+export function chooseLeaveOneOut(
+  conversations: LocomoConversation[],
+  grid: ProtocolSetting[],
+  runs: GridRuns,
+): ProtocolLeaveOneOut {
   const r10 = KS.indexOf(10);
   const empty = (): Recall => ({ questions: 0, sums: KS.map(() => 0) });
   const result: ProtocolLeaveOneOut = { folds: [], overall: empty(), perCategory: new Map() };

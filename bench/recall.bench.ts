@@ -203,7 +203,7 @@ export const benchmark: Benchmark = {
 
     sections.push(
       "Ideas for multi-hop questions studied with scratch scripts on the same protocol and left out (R@10 overall; multi-hop / temporal / open-domain / single-hop / adversarial), " +
-        "against the defaults (82.3; 44.2 / 95.6 / 30.3 / 90.0 / 92.0; `REJECTED` in bench/recall-study.ts). Only the first was timed at 10,000 memories; " +
+        "against the defaults of the time (82.3; 44.2 / 95.6 / 30.3 / 90.0 / 92.0; `REJECTED` in bench/recall-study.ts). Only the first was timed at 10,000 memories; " +
         "the other re-rankings read as many results or more, and the word vectors add a scan of the index's vocabulary per query word and the load above, so none reads faster:\n\n" +
         table(["idea", "R@10"], REJECTED),
     );

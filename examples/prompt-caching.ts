@@ -4,7 +4,11 @@
  * input tokens were read from the cache and written to it.
  *
  *   npx tsx examples/prompt-caching.ts           # offline: a loopback server started here that caches as Anthropic does
- *   ANTHROPIC_API_KEY=sk-ant-... npx tsx examples/prompt-caching.ts --live
+ *   npx tsx examples/prompt-caching.ts --ai-sdk  # the same with an @ai-sdk/anthropic model as `model`
+ *   ANTHROPIC_API_KEY=sk-ant-... npx tsx examples/prompt-caching.ts --live [--ai-sdk]
+ *
+ * An `@ai-sdk/anthropic` model gets the same breakpoints, as its `providerOptions: { anthropic: {
+ * cacheControl } }`, so the same tokens are read from the cache.
  *
  * The offline server keeps the prefix up to each breakpoint (tools, system, messages, as Anthropic
  * reads them) and reads the longest one a request repeats; tokens are estimated as 4 characters.
@@ -12,14 +16,26 @@
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Agent, createAnthropic, InMemoryStore } from "agentcore";
+import { Agent, createAnthropic, fromAISDK, InMemoryStore, type LanguageModel } from "agentcore";
 
 const live = process.argv.includes("--live");
 const server = live ? undefined : await startCachingServer();
-const anthropic = live ? createAnthropic() : createAnthropic({ apiKey: "sk-ant-offline", baseURL: server!.url });
+
+async function claude(modelId: string): Promise<LanguageModel> {
+  if (process.argv.includes("--ai-sdk")) {
+    // Loaded only for --ai-sdk: the built-in provider needs no AI SDK package.
+    const { createAnthropic: createAISDKAnthropic } = await import("@ai-sdk/anthropic");
+    const anthropic = live
+      ? createAISDKAnthropic()
+      : createAISDKAnthropic({ apiKey: "sk-ant-offline", baseURL: `${server!.url}/v1` });
+    return fromAISDK(anthropic(modelId)); // or pass anthropic(modelId) itself as `model`
+  }
+  const anthropic = live ? createAnthropic() : createAnthropic({ apiKey: "sk-ant-offline", baseURL: server!.url });
+  return anthropic(modelId);
+}
 
 const agent = new Agent({
-  model: anthropic("claude-sonnet-4-5"),
+  model: await claude("claude-sonnet-4-5"),
   // Long, stable instructions: the part every session shares. (Anthropic caches 1,024 tokens or more.)
   systemPrompt: `You are a meticulous travel planner. ${"Check opening hours, travel times and prices before proposing a plan. ".repeat(60)}`,
   memory: "sliding_window",

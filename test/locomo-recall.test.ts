@@ -42,28 +42,28 @@ describe("recall quality on the LoCoMo slice", () => {
     };
   };
 
-  it("finds the evidence turns well above the published retrievers (bench: R@10 82.3, conv-30 85.0, multi-hop 44.2)", async () => {
+  it("finds the evidence turns well above the published retrievers (bench: R@10 82.9, conv-30 85.9, multi-hop 44.0)", async () => {
     const recall = await recallAt10();
-    // Above the previous defaults (no following, no time boost: 81.0, 84.3, 41.8).
+    // Above the previous defaults (no following, no time boost: 81.9, 85.3, 41.3).
     expect(recall.overall).toBeGreaterThan(81.5);
     expect(recall.conv30).toBeGreaterThan(84);
     expect(recall.multiHop).toBeGreaterThan(43);
   });
 
-  it("following the first hits finds multi-hop evidence, the time boost temporal evidence (bench: 44.2 against 41.8; 95.6 against 92.2)", async () => {
+  it("following the first hits finds multi-hop evidence, the time boost temporal evidence (bench: 44.0 against 41.3; 95.6 against 92.2)", async () => {
     const recall = await recallAt10();
     expect(recall.multiHop).toBeGreaterThan((await recallAt10({ followWeight: 0 })).multiHop + 1.5);
     expect(recall.temporal).toBeGreaterThan((await recallAt10({ timeWeight: 1 })).temporal + 1.5);
   });
 
-  it("each ranking step earns its place: turning one off loses recall (bench: 82.3 against 77.5 / 80.3 / 79.9 / 67.7)", async () => {
+  it("each ranking step earns its place: turning one off loses recall (bench: 82.9 against 79.7 / 80.7 / 80.5 / 68.6)", async () => {
     const { overall } = await recallAt10();
     for (const off of [{ coordination: 0 }, { questionWeight: 1 }, { speakerWeight: 1 }, { contextWeight: 0 }]) {
       expect((await recallAt10(off)).overall, JSON.stringify(off)).toBeLessThan(overall - 1);
     }
   });
 
-  it("beats the ranking before coordination, question lending, the boosts and following (bench: 75.2)", async () => {
+  it("beats the ranking before coordination, question lending, the boosts and following (bench: 76.4)", async () => {
     const { overall } = await recallAt10();
     const before = await recallAt10({
       coordination: 0,
@@ -103,7 +103,7 @@ describe("pruned search on the LoCoMo slice", () => {
 
 // Issue 33's user path: defaults, every turn a user message stamped with its session date.
 describe("recall on the user's path, with time", () => {
-  it("finds date → event evidence by time and keeps LoCoMo's questions (bench: generated 94.5 against 7.3 time off; LoCoMo's 80.5)", async () => {
+  it("finds date → event evidence by time and keeps LoCoMo's questions (bench: generated 94.5 against 7.3 time off; LoCoMo's 80.8)", async () => {
     const conversations = withGenerated(loadLocomo());
     const r10 = KS.indexOf(10);
     const at10 = (recall: { questions: number; sums: number[] }) => (100 * recall.sums[r10]!) / recall.questions;

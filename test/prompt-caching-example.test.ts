@@ -29,5 +29,13 @@ describe("examples/prompt-caching.ts", () => {
       expect(turns[index]!.read + turns[index]!.written).toBe(turns[index]!.input);
     }
     expect(lines.at(-1)).toMatch(/^read from the cache: \d+% of input tokens$/);
+
+    // With an @ai-sdk/anthropic model as `model`: the same breakpoints, so the same counts, turn by turn.
+    const aiSDK = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "examples/prompt-caching.ts", "--ai-sdk"],
+      { cwd: root, timeout: 90_000 },
+    );
+    expect(aiSDK.stdout).toBe(stdout);
   }, 120_000);
 });

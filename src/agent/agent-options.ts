@@ -58,7 +58,9 @@ export interface AgentOptions {
    * Records a context report of every model call in the store (`saveContextReport`): the stored
    * messages in the window and those left out with the reason, the summary, facts and recalled
    * memories, the tokens of each part. Read them with `agentcore inspect` or
-   * `createInspectorHandler` (docs/inspector.md). Off: nothing is recorded or counted. @default false
+   * `createInspectorHandler` (docs/inspector.md). A report that cannot be stored is a `memory:error`,
+   * except one refused because the run lost its session lock: the run then fails with
+   * `SessionLockLostError`, as at a refused append. Off: nothing is recorded or counted. @default false
    */
   recordContext?: boolean;
   /** Most records of the memory provider rendered into the prompt. @default 5 */

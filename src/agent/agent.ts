@@ -39,6 +39,14 @@ export const streamOnHistory = Symbol("agentcore.streamOnHistory");
 export const regenerateFrom = Symbol("agentcore.regenerateFrom");
 
 /**
+ * The ids a run gives the messages it creates, chosen by its caller (`streamText`): `user`, the
+ * new user message's (the client's id, already checked; one the history the run reads holds
+ * gives way to a new id), `assistant`, the run's first assistant message's (the id its UI
+ * stream announces). Internal: `agent.run()` makes fresh ids.
+ */
+export const runMessageIds = Symbol("agentcore.runMessageIds");
+
+/**
  * An LLM agent with memory: it keeps each session's conversation in its store, fits it into the
  * model's context window with its memory strategy, runs the tool loop, and persists every turn.
  */
@@ -207,6 +215,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     const runId = newId();
     const facts = this.config.facts;
     const rewind = runRewind(runOptions, history !== undefined || this.config.historyProvider !== undefined);
+    const messageIds = (runOptions as { [runMessageIds]?: TurnRun["messageIds"] })[runMessageIds];
     return {
       runId,
       sessionId,
@@ -215,6 +224,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       inputText: runOptions.input === undefined ? "" : contentText(runOptions.input),
       approvals: runOptions.approvals ?? [],
       ...(rewind ? { rewind } : {}),
+      ...(messageIds ? { messageIds } : {}),
       abortSignal: runOptions.signal,
       factScopeId: facts
         ? factScopeId(facts.scope, { sessionId, ...(userId === undefined ? {} : { userId }) }, { validated: true })

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { Agent } from "./agent";
+import { SessionLockLostError } from "../errors/session-lock-lost-error";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { TokenWindowMemory } from "../strategies/token-window";
@@ -157,5 +158,31 @@ describe("recordContext", () => {
     expect((await agent.run("hello")).text).toBe("hi");
     expect(errors).toMatchObject([{ source: "recordContext", operation: "saveContextReport" }]);
     expect(await store.getMessages("s")).toHaveLength(2);
+  });
+
+  it("a report refused because the run lost its session lock fails the run, streamed or not, before its tools run", async () => {
+    const store = new InMemoryStore();
+    const lost = new SessionLockLostError({ store: "TestStore", operation: "saveContextReport", sessionId: "s" });
+    vi.spyOn(store, "saveContextReport").mockRejectedValue(lost);
+    const ran: string[] = [];
+    const agent = new Agent({
+      model: new MockLanguageModel({
+        responses: [{ toolCalls: [{ id: "c1", name: "note", arguments: { text: "x" } }] }, { text: "done" }],
+      }),
+      memoryStore: store,
+      recordContext: true,
+      sessionId: "s",
+      tools: {
+        note: tool({ parameters: z.object({ text: z.string() }), execute: async ({ text }) => ran.push(text) }),
+      },
+    });
+    const errors: unknown[] = [];
+    agent.on("memory:error", (event) => errors.push(event));
+    await expect(agent.run("hello")).rejects.toBe(lost);
+    await expect(agent.stream({ input: "again" }).response).rejects.toBe(lost);
+    expect(ran).toEqual([]);
+    expect(errors).toEqual([]);
+    // Each run's user message, stored before the model call; no answer.
+    expect((await store.getMessages("s")).map((message) => message.role)).toEqual(["user", "user"]);
   });
 });

@@ -1,3 +1,4 @@
+import { SessionLockLostError } from "../errors/session-lock-lost-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { LanguageModelResult } from "../models/language-model";
 import type { MemoryRecord } from "../providers/memory-provider";
@@ -30,12 +31,16 @@ export interface StepContext {
 /**
  * Records what one model call received (the agent's `recordContext: true`): built from what the
  * step already computed (the strategy's window and what it dropped; nothing is fitted again), kept
- * with `saveContextReport`. A failure to keep it degrades the step (`memory:error`), never fails it.
+ * with `saveContextReport`. A failure to keep it degrades the step (`memory:error`), never fails it,
+ * except a save refused because the run lost its session lock (`SessionLockLostError`: the store
+ * fences it like an append): the run has lost its session, so it fails as a refused append would,
+ * before its tools run.
  */
 export async function recordContext(config: AgentConfig, run: TurnRun, step: StepContext): Promise<void> {
   try {
     await config.store.saveContextReport(run.sessionId, await buildContextReport(config, run, step));
   } catch (error) {
+    if (SessionLockLostError.isInstance(error)) throw error;
     run.notifier.notify({ type: "memory:error", source: "recordContext", operation: "saveContextReport", error });
   }
 }

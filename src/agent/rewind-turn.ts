@@ -24,7 +24,7 @@ export async function rewindTurn(turn: StoreTurn, run: TurnRun): Promise<{ turn:
   if (replaceFrom === undefined) {
     if (messages.length === 0) throw new NothingToRegenerateError({ sessionId, reason: "empty" });
     // A `streamText` regenerate names the answer (or its question); an id the store does not hold
-    // (one the browser made for the answer it streamed) means the last answer.
+    // (a stale or foreign id: streamText announces the stored id of the answer it streams) means the last answer.
     const named = run.rewind?.regenerateFrom === undefined ? -1 : cutIndex(messages, run.rewind.regenerateFrom);
     const before = named === -1 ? messages.length - 1 : named;
     at = messages.findLastIndex((message, index) => index <= before && message?.role === "user");

@@ -7,7 +7,6 @@ import type { AgentStreamPart, StepResult, ToolApprovalRequest } from "./agent-r
 import { callForObject } from "./call-for-object";
 import { renderFactsBlock } from "./facts-block";
 import { fitWindow } from "./fit-window";
-import { newId } from "./new-id";
 import { recordContext } from "./record-context";
 import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
@@ -99,7 +98,7 @@ export async function* runStep(
     window.messages,
   );
   const assistant: AssistantMessage = {
-    id: newId(),
+    id: log.assistantMessageId(),
     role: "assistant",
     // Reasoning first, exactly as received: a provider (Anthropic) takes it back only in that place.
     content: response.reasoning?.length

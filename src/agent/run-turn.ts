@@ -3,7 +3,6 @@ import { NoObjectGeneratedError } from "../errors/no-object-generated-error";
 import type { AgentConfig } from "./agent-config";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
 import { loadFacts } from "./load-facts";
-import { newId } from "./new-id";
 import { recallMemories } from "./recall-memories";
 import { rememberTurn } from "./remember-turn";
 import { runStep } from "./run-step";
@@ -14,6 +13,7 @@ import { throwIfAborted } from "./throw-if-aborted";
 import { answerApprovals } from "./tool-approvals";
 import { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
+import { confirmUserMessageStored, userMessageId } from "./user-message-id";
 import type { StoreTurn } from "../stores/store-turn";
 
 /**
@@ -43,6 +43,8 @@ export async function* runTurn(
     // load
     const read = run.trace?.memoryRead();
     ({ history, provided } = await loadTurnHistory(config, run, turn));
+    // The new user message's id, checked against the history before anything runs or is stored.
+    const inputId = run.input === undefined || run.userMessage ? undefined : userMessageId(run, history);
     let facts = await loadFacts(config, run);
     if (read)
       run.trace!.endMemoryRead(read, {
@@ -62,9 +64,11 @@ export async function* runTurn(
     const awaiting = yield* answerApprovals(config, run, history.pendingApprovals, history.messages, log);
     // persist the user message
     if (run.userMessage) log.add(run.userMessage);
-    else if (run.input !== undefined) log.add({ id: newId(), role: "user", content: run.input, timestamp: Date.now() });
+    else if (run.input !== undefined)
+      log.add({ id: inputId!, role: "user", content: run.input, timestamp: Date.now() });
     // Stored before the model is called (a crash keeps it); its fsync may ride on the run's last append, which every path below makes.
     await log.persist();
+    if (inputId !== undefined) await confirmUserMessageStored(config, run, history, log, inputId);
     if (awaiting.length > 0) log.awaitApproval(awaiting);
 
     // fit → call → tools, up to maxSteps (none while calls still await approval)

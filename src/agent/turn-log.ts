@@ -2,6 +2,7 @@ import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import { addUsage, emptyUsage, type FinishReason, type LanguageModelUsage } from "../models/language-model";
 import type { StoreTurn } from "../stores/store-turn";
 import type { AgentResult, RunFinishReason, StepResult, ToolApprovalRequest, ToolResult } from "./agent-result";
+import { newId } from "./new-id";
 import type { TurnRun } from "./turn-run";
 
 /**
@@ -20,6 +21,8 @@ export class TurnLog {
   private approvals: ToolApprovalRequest[] = [];
   /** The results of the calls this run's approval answers ran or denied (before its first step). */
   private answered: ToolResult[] = [];
+  /** The caller's id for the run's first assistant message (`run.messageIds.assistant`) was given out. */
+  private assistantIdTaken = false;
   /** The run's object (a run with `output`), once a step answered with it. */
   private object: { value: unknown } | undefined;
 
@@ -41,6 +44,28 @@ export class TurnLog {
     this.messages.unshift(...messages);
     this.restored += messages.length;
     this.persisted += messages.length;
+  }
+
+  /**
+   * The id of the next assistant message: for the run's first, the caller's (`streamText` announces
+   * it in its UI stream's `start` chunk), else a new one.
+   */
+  assistantMessageId(): string {
+    const chosen = this.run.messageIds?.assistant;
+    if (chosen === undefined || this.assistantIdTaken) return newId();
+    this.assistantIdTaken = true;
+    return chosen;
+  }
+
+  /**
+   * Gives the message with id `id`, which the store skipped on append (it held that id), the id
+   * `fresh`, to be appended again by the next `persist`.
+   */
+  renameUnstored(id: string, fresh: string): void {
+    const index = this.messages.findIndex((message) => message.id === id);
+    if (index === -1) return;
+    this.messages[index] = { ...this.messages[index]!, id: fresh };
+    this.persisted = Math.min(this.persisted, index);
   }
 
   /** The results of the calls the run's approval answers ran or denied. */

@@ -27,6 +27,11 @@ export interface TurnRun {
    * replaces the stored history from that user message on (`rewind-turn.ts`).
    */
   readonly rewind?: { replaceFrom?: string; regenerateFrom?: string } | undefined;
+  /**
+   * Ids the caller chose (`streamText`): `user` for the new user message (a new id when the history
+   * read holds it), `assistant` for the run's first assistant message. Otherwise both are new.
+   */
+  readonly messageIds?: { readonly user?: string; readonly assistant?: string } | undefined;
   /** A regenerate's stored user message, added to the turn again as it is (same id and time). */
   readonly userMessage?: UserMessage | undefined;
   /** The history to run on instead of the stored one (stateless `streamText`). */

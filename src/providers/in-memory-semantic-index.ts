@@ -1,4 +1,4 @@
-import { analyzeText, asksWhen, mentionsTime } from "./text-analysis";
+import { analyzeQuery, analyzeText, asksWhen, mentionsTime } from "./text-analysis";
 import { followTerms, mergeFollowed } from "./follow-first-hits";
 import { pickEvictions } from "./pick-evictions";
 import { boostOf, NO_NEIGHBOUR as NONE, speakerTerm } from "./lexical-scoring";
@@ -45,7 +45,8 @@ interface Entry {
 
 /**
  * The default index of `SemanticMemoryProvider`: everything in process memory. Lexical search is
- * BM25 over stemmed terms (see `analyzeText`) through an inverted index, plus a share of each
+ * BM25 over stemmed terms (see `analyzeText`; a query's terms also leave out the words that frame a
+ * question, see `analyzeQuery`) through an inverted index, plus a share of each
  * hit's score lent to its neighbouring turns; vector search is exact cosine similarity.
  */
 export class InMemorySemanticIndex implements SemanticIndex {
@@ -88,7 +89,7 @@ export class InMemorySemanticIndex implements SemanticIndex {
 
   async searchText(query: string, filter: SemanticFilter, limit: number): Promise<ScoredDocument[]> {
     const queryTerms = new Map<string, number>();
-    for (const term of analyzeText(query)) queryTerms.set(term, (queryTerms.get(term) ?? 0) + 1);
+    for (const term of analyzeQuery(query)) queryTerms.set(term, (queryTerms.get(term) ?? 0) + 1);
     if (queryTerms.size === 0 || this.liveCount === 0 || limit <= 0) return [];
     const averageLength = this.totalLength / this.liveCount || 1;
     const { k1, b, contextWeight, contextWindow, questionWeight, followWeight } = this.options;

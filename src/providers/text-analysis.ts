@@ -13,8 +13,11 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** Words and numbers of a text, lower-cased, without diacritics, stop words and one-letter words, stemmed. */
-export function analyzeText(text: string): string[] {
+/**
+ * Words and numbers of a text, lower-cased, without diacritics, stop words (and the words of
+ * `skipped`) and one-letter words, stemmed.
+ */
+export function analyzeText(text: string, skipped?: ReadonlySet<string>): string[] {
   const terms: string[] = [];
   const words = text
     .normalize("NFKD")
@@ -24,11 +27,28 @@ export function analyzeText(text: string): string[] {
     .split(/[^\p{L}\p{N}]+/u);
   for (const word of words) {
     if (word.length < 2 && !/\d/.test(word)) continue;
-    if (STOP_WORDS.has(word)) continue;
+    if (STOP_WORDS.has(word) || skipped?.has(word)) continue;
     if (word.length > 40) continue;
     terms.push(/^\p{N}+$/u.test(word) ? word : stemmer(word));
   }
   return terms;
+}
+
+/**
+ * Words that frame a question rather than name what it asks about ("What kind of art…", "What
+ * activities…", "How did she feel about…"): left out of a query's terms, kept in documents, where
+ * they carry content ("your kind words"). Issue 33's term study: R@10 80.5 → 80.8 on the user's
+ * path, leave-one-conversation-out too (BENCHMARKS.md, recall-protocol section).
+ */
+const QUERY_STOP_WORDS = new Set(["kind", "kinds", "type", "types", "think", "feel", "activity", "activities"]);
+
+/**
+ * A query's terms: `analyzeText` without the words that only frame a question (`QUERY_STOP_WORDS`),
+ * unless the query holds nothing else.
+ */
+export function analyzeQuery(query: string): string[] {
+  const terms = analyzeText(query, QUERY_STOP_WORDS);
+  return terms.length > 0 ? terms : analyzeText(query);
 }
 
 const TIME_WORDS =

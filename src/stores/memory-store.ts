@@ -141,7 +141,10 @@ export interface MemoryStore {
   getMessageTail?(sessionId: string, limit: number): Promise<MessageTail>;
   /** Metadata of one session, or undefined when it does not exist. */
   getSession?(sessionId: string): Promise<SessionEntry | undefined>;
-  /** Records metadata (agent name, tags) on a session. */
+  /**
+   * Records metadata (agent name, tags) on a session. Like `appendMessages`, rejects with a
+   * `SessionLockLostError` when this store held the session's lock and lost it: nothing is recorded then.
+   */
   updateSession?(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void>;
   /** Every session the store holds, with its metadata. */
   entries?(): Promise<SessionEntry[]>;
@@ -153,7 +156,10 @@ export interface MemoryStore {
    * session ever had. A store that ignores `last` still works: the agent keeps the newest `n`.
    */
   getSummaries?(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]>;
-  /** Keeps a summary for a session. Idempotent by `record.id`. */
+  /**
+   * Keeps a summary for a session. Idempotent by `record.id`. Like `appendMessages`, rejects with a
+   * `SessionLockLostError` when this store held the session's lock and lost it: nothing is kept then.
+   */
   saveSummary?(sessionId: string, record: SummaryRecord): Promise<void>;
   /**
    * Takes a lock on the session that holds across processes (and machines, for server stores),

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../agent/agent";
 import type { AgentEventMap } from "../agent/agent-events";
+import { SessionLockLostError } from "../errors/session-lock-lost-error";
 import { SummarizationError } from "../errors/summarization-error";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
@@ -229,6 +230,34 @@ describe("SummaryMemory", () => {
       expect(await store.getMessages("s")).toHaveLength(6);
     },
   );
+
+  it("a summary the store cannot save still serves the turn; one refused because the run lost its session lock fails the run", async () => {
+    let refusal = new Error("disk full");
+    class FailingSaves extends StoreWithSummaries {
+      override async saveSummary(): Promise<void> {
+        throw refusal;
+      }
+    }
+    const store = new FailingSaves();
+    const { agent, model, summarizer, errors } = setup({ summarizer: () => ({ text: "the summary" }), store });
+    for (let index = 1; index <= 3; index++) await agent.run(`question ${index}`);
+    // Summarised at question 3; the save failed: a memory:error, and the summary still served the turn.
+    expect(summarizer.calls).toHaveLength(1);
+    expect(model.calls[2]!.system).toContain("the summary");
+    expect(errors.map((event) => [event.source, SummarizationError.isInstance(event.error)])).toEqual([
+      ["summary", true],
+    ]);
+
+    refusal = new SessionLockLostError({ store: "FailingSaves", operation: "saveSummary", sessionId: "s" });
+    await expect(agent.run("question 4")).rejects.toBe(refusal);
+    await expect(agent.stream({ input: "question 5" }).response).rejects.toBe(refusal);
+    // Failed as at a refused append: not degraded to a memory:error, and before the model was called.
+    expect(summarizer.calls).toHaveLength(3);
+    expect(model.calls).toHaveLength(3);
+    expect(errors).toHaveLength(1);
+    // Nothing lost: each question was stored before the window was fitted; no answer to them.
+    expect(contents(await store.getMessages("s")).slice(-3)).toEqual(["answer 3", "question 4", "question 5"]);
+  });
 
   it("after a failure, waits for more history before calling the summariser again, then recovers", async () => {
     let down = true;

@@ -1,5 +1,6 @@
 import { integerOption } from "../errors/check-option";
 import { errorText } from "../errors/error-text";
+import { SessionLockLostError } from "../errors/session-lock-lost-error";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
@@ -62,7 +63,11 @@ export interface SummaryMemoryOptions extends WindowBehaviourOptions {
  * incrementally: each call summarises only the turns not covered yet, together with the previous
  * summary. When the summariser fails, times out or answers too long, the turn falls back to a
  * token window (with the previous summary, if any) and `context.onError` says why; nothing
- * stored is touched.
+ * stored is touched. A summary the store fails to save still serves the turn (the next turn
+ * summarises again), except one refused because the run lost its session lock
+ * (`SessionLockLostError`): the run has lost its session, so `apply` throws and the run fails, as
+ * at a refused append; nothing is lost (its messages are stored, the summary is derived from them
+ * and the next run writes it again).
  */
 export class SummaryMemory implements IMemoryStrategy {
   readonly name: string = "summary";
@@ -316,6 +321,8 @@ export class SummaryMemory implements IMemoryStrategy {
       if (store) await adaptStore(store).saveSummary(context.sessionId, record);
       else this.localSummaries.set(context.sessionId, [...(this.localSummaries.get(context.sessionId) ?? []), record]);
     } catch (error) {
+      // Another run holds the session now: this run must write nothing more, and must not go on.
+      if (SessionLockLostError.isInstance(error)) throw error;
       // The summary is good for this turn; the next turn summarises again.
       reportSummarizationFailure(
         context,

@@ -3,66 +3,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
+import type { UIMessage } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AgentMessage } from "../messages/agent-message";
 import { FileMemoryStore } from "../stores/file/file-memory-store";
 import { InMemoryStore } from "../stores/in-memory-store";
-import type { MemoryStore } from "../stores/memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
-import { convertToModelMessages } from "../ui/convert-to-model-messages";
 import { convertToUIMessages } from "../ui/convert-to-ui-messages";
+import { chatRoute, send, transport } from "../../test/helpers/use-chat";
 import { streamText } from "./stream-text";
 
 const directory = mkdtempSync(join(tmpdir(), "agentcore-route-regenerate-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-/** The README's route: the session from the server's own knowledge, trigger and messageId from the body. */
-function chatRoute(store: MemoryStore, model: MockLanguageModel) {
-  return async (request: Request): Promise<Response> => {
-    const body = (await request.json()) as {
-      messages: UIMessage[];
-      trigger?: "submit-message" | "regenerate-message";
-      messageId?: string;
-    };
-    const result = streamText({
-      model,
-      messages: convertToModelMessages(body.messages),
-      sessionId: "user-42",
-      memoryStore: store,
-      ...(body.trigger === undefined ? {} : { trigger: body.trigger }),
-      ...(body.messageId === undefined ? {} : { messageId: body.messageId }),
-    });
-    return result.toUIMessageStreamResponse();
-  };
-}
-
-/** `useChat`'s transport, posting to the route in process. */
-function transport(route: (request: Request) => Promise<Response>) {
-  return new DefaultChatTransport<UIMessage>({
-    api: "http://localhost/api/chat",
-    fetch: async (input, init) => route(new Request(input as string, init as RequestInit)),
-  });
-}
-
-/** Sends a request the way useChat does and reads the streamed answer to its end. */
-async function send(
-  chat: DefaultChatTransport<UIMessage>,
-  messages: UIMessage[],
-  trigger: "submit-message" | "regenerate-message",
-  messageId?: string,
-): Promise<UIMessage> {
-  const stream = await chat.sendMessages({
-    chatId: "chat-1",
-    messages,
-    trigger,
-    messageId,
-    abortSignal: undefined,
-  });
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream({ stream })) last = message;
-  return last!;
-}
 
 const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
 const textOf = (message: UIMessage) =>

@@ -1,5 +1,6 @@
-import { Agent, regenerateFrom, streamOnHistory } from "../agent/agent";
-import { validateMessageIdArgument } from "../messages/message-ids";
+import { Agent, regenerateFrom, runMessageIds, streamOnHistory } from "../agent/agent";
+import { newId } from "../agent/new-id";
+import { messageIdIssue, validateMessageIdArgument } from "../messages/message-ids";
 import type { AgentOptions, AgentRunOptions } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
 import type { AgentStream, DeepPartial } from "../agent/agent-stream";
@@ -62,8 +63,13 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
    *   (`agent.run`'s `replaceFrom`; an id the store does not hold is a `MessageNotFoundError`).
    * - `"regenerate-message"`: the stored turn is answered again (`agent.run`'s `regenerate`): from
    *   the user message at or before `messageId` when the store holds that id, else the last user
-   *   message (the answer streamed on this page carries an id the browser made). `messages` is
-   *   not read. The old answer is replaced when the new one is stored; a failed run changes nothing.
+   *   message. `messages` is not read. The old answer is replaced when the new one is stored; a
+   *   failed run changes nothing.
+   *
+   * The ids a page shows are the stored ones, so both work on a message streamed on a page that was
+   * never reloaded: the new user message is stored under its client id (a malformed one, or one the
+   * session holds, gets a new id), and the UI stream's `start` chunk announces the id the answer's
+   * first assistant message is stored under (README, "Regenerate and edit").
    *
    * Stateless (no `sessionId`), a regenerate is a run on `messages` as the client sent them
    * (`useChat` cut them before the answer it regenerates).
@@ -213,6 +219,14 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     sessionId !== undefined &&
     messageId !== undefined &&
     last?.id === messageId;
+  // The ids the page shows are the stored ones: the new user message keeps the client's id (stored mode; a
+  // malformed one, or one the session holds, gets a new id), and the answer is stored under the id the UI
+  // stream announces (none when the request continues a turn: approvals).
+  const userMessageId =
+    !regenerate && approvals.length === 0 && sessionId !== undefined && usableMessageId(last?.id)
+      ? last!.id
+      : undefined;
+  const assistantMessageId = approvals.length > 0 ? undefined : newId();
   const runOptions: AgentRunOptions = {
     ...(regenerate
       ? { regenerate: true, ...(messageId === undefined ? {} : { [regenerateFrom]: messageId }) }
@@ -220,6 +234,12 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
         ? { approvals }
         : { input: (last as UserMessage).content }),
     ...(edit ? { replaceFrom: messageId } : {}),
+    ...{
+      [runMessageIds]: {
+        ...(userMessageId === undefined ? {} : { user: userMessageId }),
+        ...(assistantMessageId === undefined ? {} : { assistant: assistantMessageId }),
+      },
+    },
     sessionId: runSessionId,
     ...(userId === undefined ? {} : { userId }),
     signal: combined?.signal ?? disconnect.signal,
@@ -277,14 +297,18 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       });
     },
     toUIMessageStream(streamOptions = {}) {
-      return toUIMessageChunks(stream.fullStream, { ...streamOptions, continues: approvals.length > 0 });
+      return toUIMessageChunks(stream.fullStream, {
+        ...(assistantMessageId === undefined ? {} : { messageId: assistantMessageId }),
+        ...streamOptions,
+        continues: approvals.length > 0,
+      });
     },
     toUIMessageStreamResponse(responseOptions = {}) {
       const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
       const body = encodeUIMessageStream(
         toUIMessageChunks(stream.fullStream, {
           continues: approvals.length > 0,
-          ...(messageId ? { messageId } : {}),
+          ...(messageId || assistantMessageId ? { messageId: messageId || assistantMessageId } : {}),
           ...(mapError ? { onError: mapError } : {}),
         }),
         onCancel(responseOptions),
@@ -296,6 +320,11 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       });
     },
   };
+}
+
+/** A client's message id that can be stored as it is: a message id (`validateMessageIdArgument`) of at most 512 characters. */
+function usableMessageId(id: string | undefined): id is string {
+  return id !== undefined && id.length > 0 && id.length <= 512 && messageIdIssue(id) === undefined;
 }
 
 let warnedStatelessStore = false;

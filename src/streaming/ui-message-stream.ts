@@ -36,8 +36,11 @@ export const UI_MESSAGE_STREAM_HEADERS: Record<string, string> = {
 
 export interface UIMessageStreamOptions {
   /**
-   * Id of the assistant message the client creates. @default a random UUID; none when the request
-   * continues a turn that stopped for tool approvals, so `useChat` goes on with its last message
+   * Id of the assistant message the client creates. Leave it out: `streamText` then announces the id
+   * the answer is stored under (its first assistant message's), so `useChat` can edit and regenerate
+   * it without a reload; an id given here is the page's only. None when the request continues a
+   * turn that stopped for tool approvals, so `useChat` goes on with its last message.
+   * @default streamText's: the stored answer's id; `toUIMessageChunks` alone: a random UUID
    */
   messageId?: string;
   /**

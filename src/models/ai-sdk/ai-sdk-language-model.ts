@@ -1,9 +1,11 @@
+import { booleanOption } from "../../errors/check-option";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult, LanguageModelStreamPart } from "../language-model";
+import { applyAISDKCacheBreakpoints, readsAnthropicCacheControl } from "./ai-sdk-cache-control";
 import { convertAISDKGenerateResult } from "./ai-sdk-result";
 import type { AISDKCallOptions, AISDKJSONSchema, AISDKLanguageModel, AISDKProviderOptions } from "./ai-sdk-types";
 import { convertAISDKError } from "./convert-ai-sdk-error";
 import { convertAISDKStream } from "./convert-ai-sdk-stream";
-import { convertToAISDKPrompt, convertToAISDKTools } from "./convert-to-ai-sdk-prompt";
+import { convertToAISDKPromptParts, convertToAISDKTools } from "./convert-to-ai-sdk-prompt";
 import { retryAISDKCall } from "./retry-ai-sdk-call";
 
 /** Call settings of an AI SDK model used through agentcore (`fromAISDK(model, settings)`). */
@@ -12,6 +14,13 @@ export interface AISDKModelSettings {
   headers?: Record<string, string>;
   /** Provider-specific options passed to every call as is, e.g. `{ openai: { reasoningEffort: "low" } }`. @default none */
   providerOptions?: AISDKProviderOptions;
+  /**
+   * Whether the agent's prompt-cache breakpoints go to the model as Anthropic's
+   * `providerOptions.anthropic.cacheControl` (docs/providers.md, "Prompt caching"). `false`: never;
+   * `true`: also for a provider id agentcore does not know as Anthropic's (`createAnthropic({ name })`).
+   * @default true for Anthropic models (`@ai-sdk/anthropic`, and Vertex's and Bedrock's Anthropic models), false for others
+   */
+  cacheControl?: boolean;
 }
 
 /**
@@ -25,6 +34,8 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
   /** The AI SDK model this adapter calls. */
   readonly aiSDKModel: AISDKLanguageModel;
   private readonly settings: AISDKModelSettings;
+  /** Whether calls carry the agent's cache breakpoints (`settings.cacheControl`, by default: an Anthropic model). */
+  private readonly cacheControl: boolean;
 
   constructor(model: AISDKLanguageModel, settings: AISDKModelSettings = {}) {
     this.aiSDKModel = model;
@@ -33,6 +44,11 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
     this.provider = String(model.provider).split(".")[0] || String(model.provider);
     this.modelId = String(model.modelId);
     this.settings = settings;
+    this.cacheControl = booleanOption(
+      settings.cacheControl,
+      "cacheControl",
+      readsAnthropicCacheControl(String(model.provider)),
+    );
   }
 
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
@@ -62,8 +78,13 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
 
   private callOptions(call: LanguageModelCall): AISDKCallOptions {
     const tools = convertToAISDKTools(call.tools);
-    return {
-      prompt: convertToAISDKPrompt(call.system, call.messages, this.aiSDKModel.specificationVersion),
+    const { prompt, lastParts } = convertToAISDKPromptParts(
+      call.system,
+      call.messages,
+      this.aiSDKModel.specificationVersion,
+    );
+    const options: AISDKCallOptions = {
+      prompt,
       ...(tools ? { tools, toolChoice: { type: "auto" as const } } : {}),
       ...(call.maxOutputTokens === undefined ? {} : { maxOutputTokens: call.maxOutputTokens }),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
@@ -83,6 +104,9 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
       ...(this.settings.headers ? { headers: { ...this.settings.headers } } : {}),
       ...(this.settings.providerOptions ? { providerOptions: this.settings.providerOptions } : {}),
     };
+    if (call.cacheBreakpoints && this.cacheControl)
+      applyAISDKCacheBreakpoints(options, call.system, call.cacheBreakpoints, lastParts);
+    return options;
   }
 
   private convertError(error: unknown, call: LanguageModelCall): unknown {

@@ -34,22 +34,38 @@ export function convertAISDKFinishReason(reason: unknown, hasToolCalls: boolean)
  * AI SDK usage as agentcore's. v3 nests the counts (`inputTokens: { total, noCache, cacheRead,
  * cacheWrite }`, `outputTokens: { total, text, reasoning }`); v2 has flat numbers, `totalTokens`
  * and `cachedInputTokens`. A count the provider did not report is 0 (a cache count: absent).
+ * `@ai-sdk/anthropic` 2 (v2) counts only uncached tokens in `inputTokens` and gives the tokens
+ * written to the cache in `providerMetadata.anthropic.cacheCreationInputTokens`: both are added
+ * back, so `inputTokens` holds every input token, as agentcore's usage does.
  */
-export function convertAISDKUsage(usage: unknown): LanguageModelUsage {
+export function convertAISDKUsage(usage: unknown, providerMetadata?: unknown): LanguageModelUsage {
   const record = usage !== null && typeof usage === "object" ? (usage as Record<string, unknown>) : {};
-  const inputTokens = tokenCount(record.inputTokens);
+  let inputTokens = tokenCount(record.inputTokens);
   const outputTokens = tokenCount(record.outputTokens);
-  const reportedTotal =
+  let reportedTotal =
     typeof record.totalTokens === "number" && Number.isFinite(record.totalTokens) ? record.totalTokens : undefined;
   const input =
     record.inputTokens !== null && typeof record.inputTokens === "object"
       ? (record.inputTokens as { cacheRead?: unknown; cacheWrite?: unknown })
-      : { cacheRead: record.cachedInputTokens };
+      : { cacheRead: record.cachedInputTokens, cacheWrite: anthropicV2CacheWrite(providerMetadata) };
+  if (typeof record.inputTokens === "number" && input.cacheWrite !== undefined) {
+    inputTokens += (optionalCount(input.cacheRead) ?? 0) + (optionalCount(input.cacheWrite) ?? 0);
+    reportedTotal = undefined;
+  }
   return withCacheCounts(
     { inputTokens, outputTokens, totalTokens: reportedTotal ?? inputTokens + outputTokens },
     optionalCount(input.cacheRead),
     optionalCount(input.cacheWrite),
   );
+}
+
+/** `@ai-sdk/anthropic` 2's cache writes (`providerMetadata.anthropic.cacheCreationInputTokens`), when it is one. */
+function anthropicV2CacheWrite(providerMetadata: unknown): number | undefined {
+  if (providerMetadata === null || typeof providerMetadata !== "object") return undefined;
+  const anthropic = (providerMetadata as { anthropic?: unknown }).anthropic;
+  if (anthropic === null || typeof anthropic !== "object" || !("cacheCreationInputTokens" in anthropic))
+    return undefined;
+  return optionalCount((anthropic as { cacheCreationInputTokens?: unknown }).cacheCreationInputTokens) ?? 0;
 }
 
 function optionalCount(value: unknown): number | undefined {
@@ -157,7 +173,7 @@ export function convertAISDKGenerateResult(result: AISDKGenerateResult): Languag
     toolCalls,
     ...(reasoning.length ? { reasoning } : {}),
     finishReason: convertAISDKFinishReason(result?.finishReason, toolCalls.length > 0),
-    usage: convertAISDKUsage(result?.usage),
+    usage: convertAISDKUsage(result?.usage, result?.providerMetadata),
     ...(response ? { response } : {}),
   };
 }

@@ -32,21 +32,40 @@ export type AISDKFilePart = {
   providerOptions?: AISDKProviderOptions;
 };
 
-/** One message of an AI SDK prompt (the parts agentcore's messages map to). */
+/** A text part of a prompt message. */
+export type AISDKTextPart = { type: "text"; text: string; providerOptions?: AISDKProviderOptions };
+
+/**
+ * One message of an AI SDK prompt (the parts agentcore's messages map to). `providerOptions` on a
+ * system message or a part carry, among others, `@ai-sdk/anthropic`'s cache breakpoints
+ * (`{ anthropic: { cacheControl: { type: "ephemeral" } } }`).
+ */
 export type AISDKPromptMessage =
-  | { role: "system"; content: string }
-  | { role: "user"; content: ({ type: "text"; text: string } | AISDKFilePart)[] }
+  | { role: "system"; content: string; providerOptions?: AISDKProviderOptions }
+  | { role: "user"; content: (AISDKTextPart | AISDKFilePart)[] }
   | {
       role: "assistant";
       content: (
-        | { type: "text"; text: string }
+        | AISDKTextPart
         | { type: "reasoning"; text: string; providerOptions?: AISDKProviderOptions }
-        | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
+        | {
+            type: "tool-call";
+            toolCallId: string;
+            toolName: string;
+            input: unknown;
+            providerOptions?: AISDKProviderOptions;
+          }
       )[];
     }
   | {
       role: "tool";
-      content: { type: "tool-result"; toolCallId: string; toolName: string; output: AISDKToolResultOutput }[];
+      content: {
+        type: "tool-result";
+        toolCallId: string;
+        toolName: string;
+        output: AISDKToolResultOutput;
+        providerOptions?: AISDKProviderOptions;
+      }[];
     };
 
 /** What agentcore sends to `doGenerate` / `doStream` (a subset of the AI SDK's call options, valid for v2 and v3). */
@@ -54,7 +73,13 @@ export interface AISDKCallOptions {
   prompt: AISDKPromptMessage[];
   maxOutputTokens?: number;
   temperature?: number;
-  tools?: { type: "function"; name: string; description?: string; inputSchema: AISDKJSONSchema }[];
+  tools?: {
+    type: "function";
+    name: string;
+    description?: string;
+    inputSchema: AISDKJSONSchema;
+    providerOptions?: AISDKProviderOptions;
+  }[];
   toolChoice?: { type: "auto" };
   /** Structured output: the provider's own JSON mode (OpenAI's `json_schema`, Anthropic's JSON tool, ...). */
   responseFormat?: { type: "json"; schema?: AISDKJSONSchema; name?: string; description?: string };
@@ -74,6 +99,8 @@ export interface AISDKGenerateResult {
   finishReason: unknown;
   usage: unknown;
   response?: { id?: string; modelId?: string };
+  /** Provider-specific metadata (`@ai-sdk/anthropic` 2 gives its cache writes there). */
+  providerMetadata?: unknown;
 }
 
 /**

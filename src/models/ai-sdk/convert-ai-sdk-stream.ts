@@ -98,12 +98,16 @@ export async function* convertAISDKStream(
             yield { type: "reasoning", reasoning: reasoningPart(entry.text, entry.providerOptions) };
           }
           reasoning.clear();
-          const { finishReason, usage } = part as { finishReason?: unknown; usage?: unknown };
+          const { finishReason, usage, providerMetadata } = part as {
+            finishReason?: unknown;
+            usage?: unknown;
+            providerMetadata?: unknown;
+          };
           const metadata = convertAISDKResponse(response);
           yield {
             type: "finish",
             finishReason: convertAISDKFinishReason(finishReason, sawToolCall),
-            usage: convertAISDKUsage(usage),
+            usage: convertAISDKUsage(usage, providerMetadata),
             ...(metadata ? { response: metadata } : {}),
           };
           break;

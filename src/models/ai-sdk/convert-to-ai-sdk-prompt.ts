@@ -17,8 +17,9 @@ type UserPart = Extract<AISDKPromptMessage, { role: "user" }>["content"][number]
  * messages that follow one another as one `tool` message of `tool-result` parts, so each call's
  * result comes right after it.
  *
- * Parts: user images and files as `file` parts (an image's media type as `wire-content.ts` finds
- * it; bytes as bytes, base64 and `data:` URLs as base64, remote URLs as `URL`s); assistant
+ * Parts: user text, images and files with their `providerOptions`, images and files as `file`
+ * parts (an image's media type as `wire-content.ts` finds it; bytes as bytes, base64 and `data:`
+ * URLs as base64, remote URLs as `URL`s); assistant
  * reasoning as `reasoning` parts with their `providerOptions` as received (the AI SDK's providers
  * keep signatures there), before the text; a tool result with images as `content` output (text
  * and image parts: v3's `image-data` / `image-url`; v2's `media`, and an image given by remote URL
@@ -29,24 +30,41 @@ export function convertToAISDKPrompt(
   messages: readonly AgentMessage[],
   specificationVersion: "v2" | "v3" = "v3",
 ): AISDKPromptMessage[] {
+  return convertToAISDKPromptParts(system, messages, specificationVersion).prompt;
+}
+
+/** A part of a prompt that can carry provider options (a cache breakpoint). */
+export type AISDKCacheablePart = { providerOptions?: AISDKProviderOptions };
+
+/**
+ * `convertToAISDKPrompt`, and for each message the last part it made that can carry a cache
+ * breakpoint (`lastParts[i]` for `messages[i]`): not reasoning (a thinking block takes none), not
+ * empty text; `undefined` when it made none. The same blocks the built-in Anthropic adapter marks.
+ */
+export function convertToAISDKPromptParts(
+  system: string | undefined,
+  messages: readonly AgentMessage[],
+  specificationVersion: "v2" | "v3" = "v3",
+): { prompt: AISDKPromptMessage[]; lastParts: (AISDKCacheablePart | undefined)[] } {
   const prompt: AISDKPromptMessage[] = [];
+  const lastParts: (AISDKCacheablePart | undefined)[] = [];
   if (system !== undefined && system !== "") prompt.push({ role: "system", content: system });
   let toolResults: ToolResultPart[] | undefined;
-  messages.forEach((message) => {
+  messages.forEach((message, index) => {
     if (message.role !== "tool") toolResults = undefined;
     switch (message.role) {
       case "system":
         prompt.push({ role: "system", content: message.content });
         break;
-      case "user":
-        prompt.push({
-          role: "user",
-          content:
-            typeof message.content === "string"
-              ? [{ type: "text", text: message.content }]
-              : message.content.map(userPart),
-        });
+      case "user": {
+        const content =
+          typeof message.content === "string"
+            ? [{ type: "text" as const, text: message.content }]
+            : message.content.map(userPart);
+        prompt.push({ role: "user", content });
+        lastParts[index] = content.findLast(isCacheable);
         break;
+      }
       case "assistant": {
         const toolCalls = message.toolCalls ?? [];
         const content: AssistantPart[] = [];
@@ -72,6 +90,7 @@ export function convertToAISDKPrompt(
           });
         }
         prompt.push({ role: "assistant", content });
+        lastParts[index] = content.findLast(isCacheable);
         break;
       }
       case "tool": {
@@ -87,17 +106,27 @@ export function convertToAISDKPrompt(
           toolResults = [part];
           prompt.push({ role: "tool", content: toolResults });
         }
+        lastParts[index] = part;
         break;
       }
     }
   });
-  return prompt;
+  return { prompt, lastParts };
+}
+
+/** Whether a part becomes a block that can take a breakpoint (Anthropic leaves out empty text). */
+function isCacheable(part: { type: string; text?: string }): boolean {
+  return part.type !== "reasoning" && !(part.type === "text" && part.text === "");
 }
 
 function userPart(part: UserContentPart): UserPart {
   switch (part.type) {
     case "text":
-      return { type: "text", text: part.text };
+      return {
+        type: "text",
+        text: part.text,
+        ...(part.providerOptions ? { providerOptions: part.providerOptions as AISDKProviderOptions } : {}),
+      };
     case "image":
       return filePart(part.image, wireImageMediaType(part), undefined, part.providerOptions);
     case "file":

@@ -2,7 +2,8 @@ import { expect } from "vitest";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { MemoryStore } from "../memory-store";
+import type { ContextReport } from "../context-report";
+import type { MemoryStore, SummaryRecord } from "../memory-store";
 import { turnFoldingOf } from "../turn-folding";
 import { replaceMessagesFromOf } from "../delete-messages-from";
 
@@ -11,6 +12,41 @@ const message = (id: string, role: "user" | "assistant" = "user"): AgentMessage 
   role,
   content: `text of ${id}`,
 });
+
+/** A context report of session "s", as a run records one per model call. */
+const report = (id: string): ContextReport => ({
+  id,
+  sessionId: "s",
+  runId: `run-${id}`,
+  step: 1,
+  createdAt: 1_700_000_000_000,
+  model: "mock/model",
+  strategy: "full",
+  window: ["b-user"],
+  leftOut: [],
+  unreadCount: 0,
+  facts: [],
+  recalled: [],
+  tokens: { system: 0, facts: 0, summary: 0, recalled: 0, window: 5, total: 5 },
+});
+const reportIds = async (store: MemoryStore) => (await store.getContextReports!("s")).map((stored) => stored.id);
+
+/** A summary of session "s" covering its first message, as the summary strategy saves one. */
+const summary = (id: string): SummaryRecord => ({
+  id,
+  content: `summary ${id}`,
+  fromMessageId: "b-user",
+  toMessageId: "b-user",
+  messageCount: 1,
+  model: "mock/summarizer",
+  createdAt: 1_700_000_000_000,
+});
+const summaryIds = async (store: MemoryStore) => (await store.getSummaries!("s")).map((stored) => stored.id);
+/** The metadata `updateSession` records: the agent name and tags, as `getSession` reads them back. */
+const metadataOf = async (store: MemoryStore) => {
+  const entry = await store.getSession!("s");
+  return { agentName: entry?.agentName, tags: entry?.tags };
+};
 
 async function expectLockLost(write: Promise<unknown>, operation: string): Promise<void> {
   const error = await write.then(
@@ -30,17 +66,33 @@ async function expectLockLost(write: Promise<unknown>, operation: string): Promi
  * session "s" and stalls past its lease; `next` (another instance on the same data) takes the
  * session and stores its turn; then every write of `stale` under its lost lock (a plain append,
  * `setMessages`, the folded append-and-release when the store has it, `deleteMessagesFrom` and
- * its delete-and-append) is refused with a
- * `SessionLockLostError` and writes nothing; the history is the new holder's turn only, and the
- * stale release does not free the new holder's lock. Once `next` releases, `stale` can lock again
- * and write.
+ * its delete-and-append, the context report a run saves after each model call, the summary the
+ * summary strategy saves and the session's metadata) is refused with a `SessionLockLostError`
+ * and writes nothing; the history, summaries, metadata and reports are the new holder's only, and
+ * the stale release does not free the new holder's lock. Once `next` releases, `stale` can lock
+ * again and write, and with no lock held (outside a run) it writes unfenced.
+ *
+ * `takeOver` is how `next` takes the session from the stalled holder: by default it waits until
+ * the stale lease runs out; a store whose renewals keep a short lease alive (PostgreSQL's come
+ * every third of it) or whose lock is a file expires it by hand first.
  */
-export async function expectLateWriterFenced(stale: MemoryStore, next: MemoryStore): Promise<void> {
+export async function expectLateWriterFenced(
+  stale: MemoryStore,
+  next: MemoryStore,
+  takeOver: () => Promise<() => Promise<void>> = () => next.lockSession!("s", { timeoutMs: 20_000 }),
+): Promise<void> {
   const releaseStale = await stale.lockSession!("s", { timeoutMs: 0 });
-  // The stale holder stalls (a GC pause, a SIGSTOP): `next` waits until its lease runs out.
-  const releaseNext = await next.lockSession!("s", { timeoutMs: 20_000 });
+  // The stale holder stalls (a GC pause, a SIGSTOP): `next` takes the session once its lease ran out.
+  const releaseNext = await takeOver();
   const turnOfNext = [message("b-user"), message("b-answer", "assistant")];
   await next.appendMessages!("s", turnOfNext);
+  await next.saveContextReport!("s", report("b-report"));
+  await next.saveSummary!("s", summary("b-summary"));
+  await next.updateSession!("s", { agentName: "next", tags: ["b"] });
+  // The report of the stale run's model call, its summary and its metadata, fenced as its appends are.
+  await expectLockLost(stale.saveContextReport!("s", report("a-report")), "saveContextReport");
+  await expectLockLost(stale.saveSummary!("s", summary("a-summary")), "saveSummary");
+  await expectLockLost(stale.updateSession!("s", { agentName: "stale", tags: ["a"] }), "updateSession");
 
   await expectLockLost(stale.appendMessages!("s", [message("a-answer", "assistant")]), "appendMessages");
   await expectLockLost(Promise.resolve(stale.setMessages("s", [message("a-rewrite")])), "setMessages");
@@ -51,6 +103,9 @@ export async function expectLateWriterFenced(stale: MemoryStore, next: MemorySto
   if (replace)
     await expectLockLost(replace("s", "b-answer", [message("a-regenerated", "assistant")]), "deleteMessagesFrom");
   expect(await next.getMessages("s")).toEqual(turnOfNext);
+  expect(await reportIds(next)).toEqual(["b-report"]);
+  expect(await summaryIds(next)).toEqual(["b-summary"]);
+  expect(await metadataOf(next)).toEqual({ agentName: "next", tags: ["b"] });
 
   await releaseStale(); // must not free the new holder's lock
   await expect(stale.lockSession!("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
@@ -59,6 +114,16 @@ export async function expectLateWriterFenced(stale: MemoryStore, next: MemorySto
 
   const releaseAgain = await stale.lockSession!("s", { timeoutMs: 0 });
   await stale.appendMessages!("s", [message("a-later")]);
+  await stale.saveContextReport!("s", report("a-later-report"));
+  await stale.saveSummary!("s", summary("a-later-summary"));
+  await stale.updateSession!("s", { agentName: "stale" });
   await releaseAgain();
+  // No lock held (outside a run): not fenced.
+  await stale.saveContextReport!("s", report("outside-a-run"));
+  await stale.saveSummary!("s", summary("outside-summary"));
+  await stale.updateSession!("s", { tags: ["outside"] });
   expect((await next.getMessages("s")).map((stored) => stored.id)).toEqual(["b-user", "b-answer", "b-more", "a-later"]);
+  expect(await reportIds(next)).toEqual(["b-report", "a-later-report", "outside-a-run"]);
+  expect(await summaryIds(next)).toEqual(["b-summary", "a-later-summary", "outside-summary"]);
+  expect(await metadataOf(next)).toEqual({ agentName: "stale", tags: ["outside"] });
 }

@@ -70,8 +70,8 @@ export class PostgresMemoryStore implements MemoryStore {
       sql: string,
       values: unknown[],
     ) => this.statements.query<Row>(operation, sessionId, sql, values);
-    this.records = new PostgresSessionRecords(this.tables, run, store);
     this.leases = new PostgresSessionLeases(this.tables.locks, checked.lockLeaseMs, run);
+    this.records = new PostgresSessionRecords(this.tables, run, store, this.leases);
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(
       this.tables,
@@ -307,21 +307,8 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows[0] ? entryOf(rows[0], "getSession", this.tables.sessions) : undefined;
   }
 
-  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
-    validateSessionId(sessionId);
-    await this.statements.query(
-      "updateSession",
-      sessionId,
-      `INSERT INTO ${this.tables.sessions} AS s (session_id, created_at, accessed_at, agent_name, tags) VALUES ($1, $2, $2, $3, $4)
-       ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at),
-         agent_name = COALESCE(EXCLUDED.agent_name, s.agent_name), tags = COALESCE(EXCLUDED.tags, s.tags)`,
-      [
-        sessionId,
-        Date.now(),
-        metadata.agentName ?? null,
-        metadata.tags === undefined ? null : JSON.stringify(metadata.tags),
-      ],
-    );
+  updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+    return this.records.updateSession(sessionId, metadata);
   }
 
   async entries(): Promise<SessionEntry[]> {

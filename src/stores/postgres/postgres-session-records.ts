@@ -5,6 +5,7 @@ import { parseStoredJson } from "../stored-json";
 import type { SummaryReadOptions, SummaryRecord } from "../memory-store";
 import { summaryCount } from "../summary-count";
 import type { PostgresTables } from "./postgres-schema";
+import type { PostgresSessionLeases } from "./postgres-session-leases";
 
 type Query = <Row extends object>(
   operation: string,
@@ -13,17 +14,23 @@ type Query = <Row extends object>(
   values: unknown[],
 ) => Promise<Row[]>;
 
+/** What a fenced write needs of the store's session leases (`PostgresSessionLeases`). */
+type Fencing = Pick<PostgresSessionLeases, "tokenOf" | "fence" | "lostError">;
+
 /**
- * The records `PostgresMemoryStore` keeps beside a session's messages: its summaries
- * (`<prefix>summaries`) and its context reports (`<prefix>context_reports`: one statement per save
- * that inserts, only into a session that exists and idempotent by report id, and drops the
- * session's reports past `MAX_CONTEXT_REPORTS`).
+ * The records `PostgresMemoryStore` keeps beside a session's messages: its metadata (the
+ * `<prefix>sessions` row's agent name and tags), its summaries (`<prefix>summaries`) and its
+ * context reports (`<prefix>context_reports`: one statement per save that inserts, only into a
+ * session that exists and idempotent by report id, and drops the session's reports past
+ * `MAX_CONTEXT_REPORTS`). Each write is one statement, fenced like an append by the lease this
+ * store holds on the session.
  */
 export class PostgresSessionRecords {
   constructor(
     private readonly tables: PostgresTables,
     private readonly query: Query,
     private readonly store: string,
+    private readonly leases: Fencing,
   ) {}
 
   async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
@@ -40,37 +47,81 @@ export class PostgresSessionRecords {
     return rows.map((row, index) => parseStoredJson<SummaryRecord>(row.body, { ...read, record: `summary ${index}` }));
   }
 
+  /**
+   * Saves a summary in one statement (the session row upserted, the record inserted unless its id
+   * is stored), fenced like an append by the lease this store holds on the session (`fence`): a
+   * holder whose lease was taken over is refused with `SessionLockLostError`, nothing written.
+   * Without a lease (a save outside a run) it is not fenced.
+   */
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
     validateSessionId(sessionId);
     const t = this.tables;
-    await this.query(
+    const rows = await this.query<{ ok: boolean }>(
       "saveSummary",
       sessionId,
-      `WITH session AS (
-         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at) VALUES ($1, $2, $2)
+      `WITH ${this.leases.fence(1, 2)},
+       session AS (
+         INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at) SELECT $1, $3, $3 WHERE (SELECT ok FROM permitted)
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at)
-         RETURNING session_id)
-       INSERT INTO ${t.summaries} (session_id, summary_id, body) SELECT session_id, $3, $4 FROM session
-       ON CONFLICT (session_id, summary_id) DO NOTHING`,
-      [sessionId, Date.now(), record.id, JSON.stringify(record)],
+         RETURNING session_id),
+       inserted AS (
+         INSERT INTO ${t.summaries} (session_id, summary_id, body) SELECT session_id, $4, $5 FROM session
+         ON CONFLICT (session_id, summary_id) DO NOTHING)
+       SELECT ok FROM permitted`,
+      [sessionId, this.leases.tokenOf(sessionId), Date.now(), record.id, JSON.stringify(record)],
     );
+    if (rows[0]?.ok !== true) throw this.leases.lostError("saveSummary", sessionId);
   }
 
+  /** Records a session's metadata (`agentName`, `tags`) in one statement, fenced as `saveSummary` is. */
+  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+    validateSessionId(sessionId);
+    const rows = await this.query<{ ok: boolean }>(
+      "updateSession",
+      sessionId,
+      `WITH ${this.leases.fence(1, 2)},
+       updated AS (
+         INSERT INTO ${this.tables.sessions} AS s (session_id, created_at, accessed_at, agent_name, tags)
+         SELECT $1, $3, $3, $4, $5 WHERE (SELECT ok FROM permitted)
+         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at),
+           agent_name = COALESCE(EXCLUDED.agent_name, s.agent_name), tags = COALESCE(EXCLUDED.tags, s.tags))
+       SELECT ok FROM permitted`,
+      [
+        sessionId,
+        this.leases.tokenOf(sessionId),
+        Date.now(),
+        metadata.agentName ?? null,
+        metadata.tags === undefined ? null : JSON.stringify(metadata.tags),
+      ],
+    );
+    if (rows[0]?.ok !== true) throw this.leases.lostError("updateSession", sessionId);
+  }
+
+  /**
+   * Saves a report in one statement. While this store holds the session's lease (a run's), the
+   * statement writes only if the lease is still this holder's, as an append does (`fence`):
+   * a holder whose lease was taken over is refused with `SessionLockLostError`, nothing written.
+   * Without a lease (a save outside a run) it is not fenced.
+   */
   async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
     checkContextReport(sessionId, report, this.store);
     const { sessions, contextReports: reports } = this.tables;
     // The DELETE sees the rows from before the INSERT: keeping max - 1 of them leaves max with the new one.
-    await this.query(
+    const rows = await this.query<{ ok: boolean }>(
       "saveContextReport",
       sessionId,
-      `WITH inserted AS (
+      `WITH ${this.leases.fence(1, 2)},
+       inserted AS (
          INSERT INTO ${reports} (session_id, report_id, body)
-         SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM ${sessions} WHERE session_id = $1)
-         ON CONFLICT (session_id, report_id) DO NOTHING RETURNING seq)
-       DELETE FROM ${reports} WHERE session_id = $1 AND EXISTS (SELECT 1 FROM inserted)
-         AND seq <= (SELECT seq FROM ${reports} WHERE session_id = $1 ORDER BY seq DESC OFFSET $4 LIMIT 1)`,
-      [sessionId, report.id, JSON.stringify(report), MAX_CONTEXT_REPORTS - 1],
+         SELECT $1, $3, $4 WHERE (SELECT ok FROM permitted) AND EXISTS (SELECT 1 FROM ${sessions} WHERE session_id = $1)
+         ON CONFLICT (session_id, report_id) DO NOTHING RETURNING seq),
+       trimmed AS (
+         DELETE FROM ${reports} WHERE session_id = $1 AND EXISTS (SELECT 1 FROM inserted)
+           AND seq <= (SELECT seq FROM ${reports} WHERE session_id = $1 ORDER BY seq DESC OFFSET $5 LIMIT 1))
+       SELECT ok FROM permitted`,
+      [sessionId, this.leases.tokenOf(sessionId), report.id, JSON.stringify(report), MAX_CONTEXT_REPORTS - 1],
     );
+    if (rows[0]?.ok !== true) throw this.leases.lostError("saveContextReport", sessionId);
   }
 
   async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {

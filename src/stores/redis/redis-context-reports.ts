@@ -1,16 +1,21 @@
 // The context reports of the Redis stores (ioredis and Upstash): a list per session,
 // `<prefix>{e}:context-reports`, in the session's hash slot, bounded by one script per save.
+import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import { checkContextReport, contextReportCount, MAX_CONTEXT_REPORTS, type ContextReport } from "../context-report";
 import type { ContextReportReadOptions } from "../context-report";
 import { parseStoredJson } from "../stored-json";
 import type { RedisSessionKeys } from "./redis-layout";
-import { stringListReply } from "./redis-replies";
+import { integerReply, stringListReply } from "./redis-replies";
+import { fence } from "./redis-scripts";
+import type { RedisSessionLocks } from "./redis-session-locks";
 import type { RedisTransport } from "./redis-transport";
 
-// KEYS: meta, reports. ARGV: ttl (0 = none), the report's JSON prefix up to its id, JSON, max.
-// Only on a session that exists; skipped when one of the newest 8 reports has the id (a retry);
-// the list trimmed to the newest max. Never touches the session's accessedAt.
-const reportScript = `
+// KEYS: meta, reports, lock. ARGV: ttl (0 = none), the report's JSON prefix up to its id, JSON,
+// max, the writer's lock token ('' = not fenced). Fenced as an append is: -1, nothing written,
+// when the token no longer holds the session's lock. Only on a session that exists; skipped when
+// one of the newest 8 reports has the id (a retry); the list trimmed to the newest max. Returns 1
+// when stored, 0 when skipped. Never touches the session's accessedAt.
+const reportScript = `${fence("-1", "KEYS[3]", "ARGV[5]")}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 for _, item in ipairs(redis.call('LRANGE', KEYS[2], -8, -1)) do
   if string.sub(item, 1, #ARGV[2]) == ARGV[2] then return 0 end
@@ -23,26 +28,36 @@ return 1
 
 type Call = <T>(operation: string, sessionId: string, body: () => Promise<T>) => Promise<T>;
 
-/** Saves a report (see `reportScript`). */
+/**
+ * Saves a report (see `reportScript`), fenced by the lock `locks` holds on the session, if any (a
+ * run's), as the run's appends are: refused with `SessionLockLostError` once that lock was lost.
+ * Without one (a save outside a run) it is not fenced.
+ */
 export async function saveRedisContextReport(
   transport: RedisTransport,
   call: Call,
   where: { store: string; keys: RedisSessionKeys; ttl: string },
   sessionId: string,
   report: ContextReport,
+  locks: Pick<RedisSessionLocks, "tokenOf">,
 ): Promise<void> {
   checkContextReport(sessionId, report, where.store);
   // The id first, so a stored report is recognised by its first characters.
   const { id, ...rest } = report;
   const json = JSON.stringify({ id, ...rest });
   const idPrefix = `{"id":${JSON.stringify(report.id)},`;
-  await call("saveContextReport", sessionId, () =>
-    transport.script(
-      reportScript,
-      [where.keys.meta, where.keys.reports],
-      [where.ttl, idPrefix, json, String(MAX_CONTEXT_REPORTS)],
+  const operation = "saveContextReport";
+  const outcome = await call(operation, sessionId, async () =>
+    integerReply(
+      await transport.script(
+        reportScript,
+        [where.keys.meta, where.keys.reports, where.keys.lock],
+        [where.ttl, idPrefix, json, String(MAX_CONTEXT_REPORTS), locks.tokenOf(sessionId) ?? ""],
+      ),
+      "the report script's -1, 0 or 1",
     ),
   );
+  if (outcome === -1) throw new SessionLockLostError({ store: where.store, operation, sessionId });
 }
 
 /** Reads a session's reports, the newest `last` with `{ last }`, oldest first. */

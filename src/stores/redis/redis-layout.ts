@@ -1,7 +1,7 @@
 // The key layout of the Redis stores, shared by RedisMemoryStore (ioredis) and
 // UpstashRedisMemoryStore (@upstash/redis): one database can be used through either (Upstash
 // serves both the Redis protocol and REST), so both must name and encode things the same way.
-import { stringifyStoredMessage } from "../../messages/stored-encoding";
+import { encodeStoredMessageJson } from "../stored-json";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
@@ -74,11 +74,19 @@ export function fencedScriptKeys(keys: RedisSessionKeys): string[] {
   return [...sessionScriptKeys(keys), keys.lock];
 }
 
-/** The ARGV pairs of the append and replace scripts: ("" | "#" + id, json) per message. */
-export function messagesArguments(messages: AgentMessage[]): string[] {
-  return messages.flatMap((message) => [
+/**
+ * The ARGV pairs of the append and replace scripts: ("" | "#" + id, json) per message. A message JSON
+ * cannot encode (a BigInt or a cycle in tool arguments) is a `StoreError` naming it, as on every store.
+ */
+export function messagesArguments(
+  messages: AgentMessage[],
+  store: string,
+  operation: string,
+  sessionId: string,
+): string[] {
+  return messages.flatMap((message, index) => [
     message.id === undefined ? "" : `#${message.id}`,
-    stringifyStoredMessage(message),
+    encodeStoredMessageJson(message, { store, operation, sessionId, record: `message ${index}` }),
   ]);
 }
 

@@ -73,11 +73,15 @@ export function appendReply(value: unknown): { released: boolean } | "lost" {
   return { released: released === 1 };
 }
 
-/** The replace script's reply: 1, or "lost" for -1 (the lock was lost: nothing written). */
-export function replaceReply(value: unknown): "ok" | "lost" {
-  const result = integerReply(value, "the replace script's 1");
+/**
+ * The reply of a fenced script that returns 1 once written (replace, touch, summary): "ok", or
+ * "lost" for -1 (the writer's token no longer holds the session's lock: nothing written).
+ */
+export function fencedReply(value: unknown, script: string): "ok" | "lost" {
+  const what = `${script}'s 1 or -1`;
+  const result = integerReply(value, what);
   if (result === -1) return "lost";
-  if (result !== 1) throw new UnexpectedReplyError("the replace script's 1", value);
+  if (result !== 1) throw new UnexpectedReplyError(what, value);
   return "ok";
 }
 

@@ -5,17 +5,18 @@
 // wraps each script so its reply comes back as one JSON document (upstash-transport.ts).
 
 /**
- * The fence of the session writes that a lock holder makes (`appendScript`, `replaceScript`), in
- * Lua: KEYS[6] is the session's lock and ARGV[3] the writer's token ('' = the writer holds no
- * lock: not fenced). A writer whose lock is no longer its own (its lease ran out, and another run
- * may have taken the session) is refused before anything is written: `refused` is returned.
+ * The fence of the session writes that a lock holder makes (`appendScript`, `replaceScript`,
+ * `cutScript`, `touchScript`, the summary and context report scripts), in Lua: `lock` is the session's lock key (KEYS[6] in
+ * the session scripts) and `token` the writer's token (ARGV[3]; '' = the writer holds no lock: not
+ * fenced). A writer whose lock is no longer its own (its lease ran out, and another run may have
+ * taken the session) is refused before anything is written: `refused` is returned.
  */
-const fence = (refused: string) => `
-if ARGV[3] ~= '' and redis.call('GET', KEYS[6]) ~= ARGV[3] then return ${refused} end
+export const fence = (refused: string, lock = "KEYS[6]", token = "ARGV[3]") => `
+if ${token} ~= '' and redis.call('GET', ${lock}) ~= ${token} then return ${refused} end
 `;
 
 /** Sets the meta hash's times from ARGV[1] and the ttl ARGV[2] (0 = none) on the session's five data keys (never the lock). */
-const touchSession = `
+export const touchSession = `
 redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
 redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
 if tonumber(ARGV[2]) > 0 then
@@ -54,25 +55,11 @@ ${touchSession}
 return 1
 `;
 
-// Same keys. ARGV: now, ttl, then field/value pairs for the meta hash.
-export const touchScript = `
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-for k = 3, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[k], ARGV[k + 1]) end
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
-return 1
-`;
-
-// Same keys. ARGV: now, ttl, summary id, json.
-export const summaryScript = `
-if redis.call('SADD', KEYS[5], ARGV[3]) == 1 then redis.call('RPUSH', KEYS[4], ARGV[4]) end
-redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
-if tonumber(ARGV[2]) > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-end
+// KEYS as append. ARGV: now, ttl, token ('' = not fenced), then field/value pairs for the meta
+// hash (updateSession). Returns 1, or -1 with nothing written when the token no longer holds the lock.
+export const touchScript = `${fence("-1")}
+for k = 4, #ARGV, 2 do redis.call('HSET', KEYS[3], ARGV[k], ARGV[k + 1]) end
+${touchSession}
 return 1
 `;
 

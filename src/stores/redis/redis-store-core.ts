@@ -1,7 +1,6 @@
-// The logic of the Redis stores, written once over a small command interface (redis-transport.ts)
-// with two transports: RedisMemoryStore (ioredis, Redis or Cluster, over TCP) and
-// UpstashRedisMemoryStore (@upstash/redis over HTTP). A fix here lands in both. Peer-free: the
-// Upstash store, and so the edge build, imports this file.
+// The logic of the Redis stores, once, over a small command interface (redis-transport.ts) with two transports:
+// RedisMemoryStore (ioredis, Redis or Cluster, TCP) and UpstashRedisMemoryStore (@upstash/redis, HTTP). A fix
+// here lands in both. Peer-free: the Upstash store, and so the edge build, imports this file.
 import { AbortError } from "../../errors/abort-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
@@ -21,9 +20,9 @@ import type {
   SummaryRecord,
 } from "../memory-store";
 import { parseStoredJson, parseStoredMessage } from "../stored-json";
-import { summaryCount } from "../summary-count";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
 import { readRedisContextReports, saveRedisContextReport } from "./redis-context-reports";
+import { readRedisSummaries, summaryArguments, summaryScript } from "./redis-summaries";
 import { tailLimit } from "../tail-limit";
 import { turnFolding } from "../turn-folding";
 import { withinDeadline } from "./redis-deadline";
@@ -40,9 +39,9 @@ import {
 import {
   appendReply,
   cutReply,
+  fencedReply,
   hashReply,
   integerReply,
-  replaceReply,
   stringListReply,
   UnexpectedReplyError,
 } from "./redis-replies";
@@ -53,7 +52,6 @@ import {
   pruneScript,
   replaceScript,
   sessionScript,
-  summaryScript,
   touchScript,
 } from "./redis-scripts";
 import { readMessageTail } from "./redis-message-tail";
@@ -83,8 +81,9 @@ export interface RedisStoreSetup {
  * cluster slot, so every write is one atomic Lua script (redis-scripts.ts) and every multi-key
  * read one script too (one snapshot). 16 sorted sets by last write, `<prefix>sessions:{0}` …
  * `{15}` (RedisSessionIndex), index sessions for `entries()` and `prune()`: the store never runs
- * KEYS or SCAN, and never builds a glob from an id. While this instance holds a session's lock,
- * its message writes are fenced by the lock's token. Every reply is checked for its shape.
+ * KEYS or SCAN, and never builds a glob from an id. While this instance holds a session's lock, its
+ * writes to that session (messages, summaries, metadata, context reports) are fenced by the lock's
+ * token. Every reply is checked for its shape.
  */
 export abstract class RedisStoreCore implements MemoryStore {
   private readonly storeName: string;
@@ -147,11 +146,8 @@ export abstract class RedisStoreCore implements MemoryStore {
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateMessageIds(messages);
-    const operation = "setMessages";
-    const token = this.locks.tokenOf(sessionId) ?? "";
-    const args = [token, ...messagesArguments(messages)];
-    const outcome = await this.writeSession(operation, sessionId, replaceScript, args, replaceReply, true);
-    if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
+    const encoded = messagesArguments(messages, this.storeName, "setMessages", sessionId);
+    await this.writeFenced("setMessages", sessionId, replaceScript, encoded, "the replace script");
   }
 
   async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
@@ -172,7 +168,8 @@ export abstract class RedisStoreCore implements MemoryStore {
     validateMessageIds(messages); // the folded append-and-release comes here directly
     const operation = "appendMessages";
     const token = this.locks.tokenOf(sessionId);
-    const args = [token ?? "", release && token !== undefined ? "1" : "0", ...messagesArguments(messages)];
+    const encoded = messagesArguments(messages, this.storeName, operation, sessionId);
+    const args = [token ?? "", release && token !== undefined ? "1" : "0", ...encoded];
     const outcome = await this.writeSession(operation, sessionId, appendScript, args, appendReply, true);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
     if (outcome.released && token !== undefined) this.locks.unlockedBy(sessionId, token);
@@ -192,7 +189,8 @@ export abstract class RedisStoreCore implements MemoryStore {
     validateMessageIdArgument(messageId);
     validateMessageIds(messages);
     const operation = "deleteMessagesFrom";
-    const args = [this.locks.tokenOf(sessionId) ?? "", messageId, ...messagesArguments(messages)];
+    const encoded = messagesArguments(messages, this.storeName, operation, sessionId);
+    const args = [this.locks.tokenOf(sessionId) ?? "", messageId, ...encoded];
     const outcome = await this.writeSession(operation, sessionId, cutScript, args, cutReply, true);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
     if (outcome === "missing") throw new MessageNotFoundError({ sessionId, messageId });
@@ -261,8 +259,7 @@ export abstract class RedisStoreCore implements MemoryStore {
   }
 
   async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
-    const reply = (value: unknown) => integerReply(value, "the touch script's 1");
-    await this.writeSession("updateSession", sessionId, touchScript, sessionMetaFields(metadata), reply);
+    await this.writeFenced("updateSession", sessionId, touchScript, sessionMetaFields(metadata), "the touch script");
   }
 
   async entries(): Promise<SessionEntry[]> {
@@ -295,29 +292,17 @@ export abstract class RedisStoreCore implements MemoryStore {
   }
 
   async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
-    const keys = this.keys(sessionId);
-    const count = summaryCount(options, this.storeName);
-    if (count === 0) return [];
-    const raw = await this.call("getSummaries", sessionId, async () =>
-      stringListReply(
-        await this.transport.read("LRANGE", keys.summaries, [count === Infinity ? 0 : -count, -1]),
-        "the summaries",
-      ),
-    );
-    const store = this.storeName;
-    return raw.map((text, index) =>
-      parseStoredJson<SummaryRecord>(text, { store, operation: "getSummaries", sessionId, record: `summary ${index}` }),
-    );
+    const where = { store: this.storeName, keys: this.keys(sessionId) };
+    return readRedisSummaries(this.transport, this.call.bind(this), where, sessionId, options);
   }
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
-    const reply = (value: unknown) => integerReply(value, "the summary script's 1");
-    await this.writeSession("saveSummary", sessionId, summaryScript, [record.id, JSON.stringify(record)], reply);
+    await this.writeFenced("saveSummary", sessionId, summaryScript, summaryArguments(record), "the summary script");
   }
 
   async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
     const where = { store: this.storeName, keys: this.keys(sessionId), ttl: this.ttl };
-    await saveRedisContextReport(this.transport, this.call.bind(this), where, sessionId, report);
+    await saveRedisContextReport(this.transport, this.call.bind(this), where, sessionId, report, this.locks);
   }
 
   async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
@@ -363,6 +348,18 @@ export abstract class RedisStoreCore implements MemoryStore {
         ]),
       ),
     );
+  }
+
+  /**
+   * A fenced session write whose script returns 1, or -1 when the lock this instance holds on the
+   * session was lost (ARGV: now, ttl, the lock's token or '' when none is held, ...extra): refused
+   * with `SessionLockLostError`, nothing written.
+   */
+  private async writeFenced(operation: string, sessionId: string, script: string, extra: string[], name: string) {
+    const args = [this.locks.tokenOf(sessionId) ?? "", ...extra];
+    const parse = (reply: unknown) => fencedReply(reply, name);
+    const outcome = await this.writeSession(operation, sessionId, script, args, parse, true);
+    if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
   }
 
   /**

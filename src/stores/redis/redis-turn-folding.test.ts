@@ -86,7 +86,7 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
     await (await next.lockSession("s", { timeoutMs: 0 }))();
   });
 
-  it("fences every write of a late holder: append, setMessages, append-and-release (SessionLockLostError, nothing written)", async () => {
+  it("fences every write of a late holder: append, setMessages, append-and-release, context report (SessionLockLostError, nothing written)", async () => {
     await expectLateWriterFenced(newStore("fence", { lockLeaseMs: 200 }), newStore("fence"));
   });
 

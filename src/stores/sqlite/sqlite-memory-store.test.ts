@@ -246,7 +246,7 @@ describe("SqliteMemoryStore specifics", () => {
     alive.close();
   });
 
-  it("fences a late holder: append, setMessages, deleteMessagesFrom and its delete-and-append refused (SessionLockLostError, nothing written)", async () => {
+  it("fences a late holder: append, setMessages, deleteMessagesFrom and its delete-and-append, context report refused (SessionLockLostError, nothing written)", async () => {
     const file = join(directory, "fence.db");
     const [stale, next] = [new SqliteMemoryStore({ database: file, lockLeaseMs: 200 }), new SqliteMemoryStore(file)];
     await expectLateWriterFenced(stale, next);

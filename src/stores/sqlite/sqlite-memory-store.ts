@@ -1,4 +1,3 @@
-import { stringifyStoredMessage } from "../../messages/stored-encoding";
 import { errorText } from "../../errors/error-text";
 import type { Database } from "better-sqlite3";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
@@ -20,7 +19,7 @@ import { replaceMessagesFrom } from "../delete-messages-from";
 import { cutSqliteMessages } from "./sqlite-delete-from";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { loadBetterSqlite3 } from "./load-better-sqlite3";
-import { parseStoredJson, parseStoredMessage } from "../stored-json";
+import { encodeStoredMessageJson, parseStoredJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
 import { keepContextReport, readContextReports, readSummaries } from "./sqlite-session-records";
@@ -186,7 +185,7 @@ export class SqliteMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     validateMessageIds(messages);
     if (messages.length === 0) return;
-    const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
+    const bodies = storedBodies(messages, "appendMessages", sessionId);
     this.fencedWrite("appendMessages", sessionId, () => {
       // Ids already stored are ignored by the insert and so not counted.
       this.touch(sessionId, this.insert(sessionId, bodies));
@@ -196,7 +195,7 @@ export class SqliteMemoryStore implements MemoryStore {
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
     validateMessageIds(messages);
-    const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
+    const bodies = storedBodies(messages, "setMessages", sessionId);
     this.fencedWrite("setMessages", sessionId, () => {
       this.touch(sessionId);
       this.statements.deleteMessages.run(sessionId);
@@ -216,7 +215,7 @@ export class SqliteMemoryStore implements MemoryStore {
     validateSessionId(sessionId);
     validateMessageIdArgument(messageId);
     validateMessageIds(messages);
-    const bodies = messages.map((message) => [message.id ?? null, stringifyStoredMessage(message)] as const);
+    const bodies = storedBodies(messages, "deleteMessagesFrom", sessionId);
     const found = this.fencedWrite("deleteMessagesFrom", sessionId, () => {
       const cut = cutSqliteMessages(this.statements, store, sessionId, messageId, bodies);
       if (cut) this.touch(sessionId);
@@ -383,4 +382,15 @@ export class SqliteMemoryStore implements MemoryStore {
       });
     }
   }
+}
+
+/** The (id, JSON) rows of messages about to be written; a message JSON cannot encode is a `StoreError`. */
+function storedBodies(messages: AgentMessage[], operation: string, sessionId: string) {
+  return messages.map(
+    (message, index) =>
+      [
+        message.id ?? null,
+        encodeStoredMessageJson(message, { store, operation, sessionId, record: `message ${index}` }),
+      ] as const,
+  );
 }

@@ -72,7 +72,7 @@ describe.skipIf(!available)("UpstashRedisMemoryStore faults", () => {
     ["setFact", "session:s", () => store.setFact("session:s", { key: "k", value: "v", createdAt: 1, updatedAt: 1 })],
   ];
 
-  it("fences a late lock holder: its append and setMessages are refused with SessionLockLostError, the history is the new holder's", async () => {
+  it("fences a late lock holder: its append, setMessages and context report are refused with SessionLockLostError, the history is the new holder's", async () => {
     const prefix = `${runPrefix}fence:`;
     await expectLateWriterFenced(newStore({ prefix, lockLeaseMs: 200 }), newStore({ prefix }));
   });

@@ -1,0 +1,97 @@
+// A message JSON cannot encode (a BigInt or a cycle in a tool call's arguments, which a custom
+// model or a caller writing to the store directly can produce) is refused by every store that
+// writes JSON with the same StoreError: it names the operation, the session and the message, and
+// nothing of the write is stored. Redis and SQLite used to throw the JSON engine's bare TypeError
+// (now they encode through PostgreSQL's checked encoder, `encodeStoredMessageJson`).
+// (InMemoryStore keeps message objects as they are, not JSON, and is not among them.)
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { StoreError } from "../src/errors/store-error";
+import type { AgentMessage } from "../src/messages/agent-message";
+import { FileMemoryStore } from "../src/stores/file/file-memory-store";
+import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
+import { RedisMemoryStore } from "../src/stores/redis/redis-memory-store";
+import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
+import { deleteKeysWithPrefix, postgresUrl, redisUrl, serviceAvailable, uniqueName } from "./helpers/services";
+
+const directory = mkdtempSync(join(tmpdir(), "agentcore-unencodable-"));
+const redisPrefix = `${uniqueName("agentcore-unencodable")}:`;
+const schema = uniqueName("agentcore_unencodable").toLowerCase();
+const postgres = (await serviceAvailable("postgres"))
+  ? new pg.Pool({ connectionString: postgresUrl, max: 4 })
+  : undefined;
+const redis = (await serviceAvailable("redis")) ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+
+afterAll(async () => {
+  rmSync(directory, { recursive: true, force: true });
+  if (postgres) {
+    await postgres.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await postgres.end();
+  }
+  if (redis) {
+    await deleteKeysWithPrefix(redis, redisPrefix);
+    await redis.quit();
+  }
+});
+
+let counter = 0;
+type JsonStore = PostgresMemoryStore | RedisMemoryStore | FileMemoryStore | SqliteMemoryStore;
+const stores: [string, (() => JsonStore) | undefined][] = [
+  ["PostgresMemoryStore", postgres && (() => new PostgresMemoryStore({ pool: postgres, schema }))],
+  ["RedisMemoryStore", redis && (() => new RedisMemoryStore({ client: redis, prefix: redisPrefix }))],
+  ["FileMemoryStore", () => new FileMemoryStore(join(directory, `${counter++}.json`))],
+  ["SqliteMemoryStore", () => new SqliteMemoryStore(join(directory, `${counter++}.db`))],
+];
+
+const cyclic: Record<string, unknown> = { name: "loop" };
+cyclic.self = cyclic;
+const unencodable: [string, Record<string, unknown>][] = [
+  ["a BigInt", { count: 10n }],
+  ["a cycle", cyclic],
+];
+
+const user = (id: string): AgentMessage => ({ id, role: "user", content: "hello" });
+const call = (id: string, args: Record<string, unknown>): AgentMessage => ({
+  id,
+  role: "assistant",
+  content: "",
+  toolCalls: [{ id: `${id}-call`, name: "count", arguments: args }],
+});
+
+async function refusal(write: Promise<unknown>): Promise<unknown> {
+  return write.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+}
+
+describe.each(stores)("%s: a message JSON cannot encode", (name, create) => {
+  it.skipIf(!create).each(unencodable)(
+    "with %s in its tool arguments is a StoreError naming it; nothing is stored",
+    async (_what, args) => {
+      const store = create!();
+      const session = `unencodable-${counter++}`;
+      await store.appendMessages(session, [user("u0")]);
+      for (const [operation, write] of [
+        ["appendMessages", () => store.appendMessages(session, [user("u1"), call("a1", args)])],
+        ["setMessages", () => store.setMessages(session, [user("u1"), call("a1", args)])],
+      ] as const) {
+        const error = await refusal(write());
+        expect(StoreError.isInstance(error) && [error.operation, error.sessionId]).toEqual([operation, session]);
+        // The file store names the journal write; the others name the message.
+        expect(String((error as Error).message)).toMatch(
+          name === "FileMemoryStore"
+            ? /failed during \w+ on .*(BigInt|circular)/
+            : /message 1 .*cannot be stored as JSON/,
+        );
+        expect((await store.getMessages(session)).map((message) => message.id)).toEqual(["u0"]);
+      }
+      await store.clearMessages(session);
+      await (store as { close?: () => Promise<void> }).close?.();
+    },
+  );
+});
