@@ -32,6 +32,7 @@ import {
   connectPostgres,
   connectRedis,
   formatSample,
+  machineLine,
   summarise,
   table,
   type Benchmark,
@@ -214,12 +215,12 @@ export const benchmark: Benchmark = {
       rmSync(directory, { recursive: true, force: true });
     }
     return [
-      'One regenerate, `agent.run({ sessionId, regenerate: true })` (the last answer replaced), with `memory: "sliding_window"` (20 turns) and a model that answers at once, on a session of N stored messages. *Whole history*: the regenerate as it was up to commit 196f8c4 (the lock, the whole history read and parsed, cut at the last user message), reproduced by the same store with its tail read hidden; *tail*: now (the lock and the strategy\'s tail, 76 messages, read in one round trip where the store folds them; the cut found in it). The write is the same in both: the old answer replaced in one statement. Both variants on the same store, each on its own session, interleaved regenerate by regenerate after warm-up. Median (p10–p90) per regenerate.',
+      "One regenerate, `agent.run({ sessionId, regenerate: true })` (the last answer replaced), with `memory: \"sliding_window\"` (20 turns) and a model that answers at once, on a session of N stored messages. *Whole history*: the regenerate as it was up to commit 196f8c4 (the lock, the whole history read and parsed, cut at the last user message), reproduced by the same store with its tail read hidden; *tail*: now (the lock and the strategy's tail, 76 messages, read in one round trip where the store folds them; the cut found in it). The write is the same in both: the old answer replaced in one statement (on `InMemoryStore` in both columns its cut in place, which came with this change; before it, the cut also copied the session's array). Both variants on the same store, each on its own session, interleaved regenerate by regenerate after warm-up. Median (p10–p90) per regenerate.",
       "",
       table(["store", "N", "whole history (before)", "tail (now)", "speed-up", "runs"], rows),
       "",
       ...(skipped.length > 0 ? [`Skipped: ${skipped.join("; ")}.`, ""] : []),
-      `Load average (1 min) at the start of this section: ${loadStart.toFixed(1)}; at the end: ${loadavg()[0]!.toFixed(1)} (a shared 2-core machine: absolute times move with it, the ratios measured side by side are what count).`,
+      `${machineLine()} Load average (1 min) at the start of this section: ${loadStart.toFixed(1)}; at the end: ${loadavg()[0]!.toFixed(1)} (a shared 2-core machine: absolute times move with it, the ratios measured side by side are what count).`,
     ].join("\n");
   },
 };
