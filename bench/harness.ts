@@ -1,3 +1,4 @@
+import { cpus, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -101,4 +102,24 @@ export function table(header: string[], rows: (string | number)[][]): string {
  */
 export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** The Machine line of BENCHMARKS.md: cores, CPU, memory, Node, platform. */
+export function machineLine(): string {
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  return `Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}.`;
+}
+
+/**
+ * `report` (BENCHMARKS.md) with the `## ` section holding `marker` replaced by `section`, or
+ * `section` appended when no section holds it; the head (before the first section) is kept.
+ */
+export function replaceSection(report: string, marker: string, section: string): string {
+  const firstSection = report.search(/^## /m);
+  const head = firstSection === -1 ? report : report.slice(0, firstSection);
+  const parts = firstSection === -1 ? [] : report.slice(firstSection).split(/^(?=## )/m);
+  const index = parts.findIndex((part) => part.includes(marker));
+  if (index === -1) parts.push(section);
+  else parts[index] = section;
+  return `${head.trimEnd()}\n\n${parts.map((part) => part.trim()).join("\n\n")}\n`;
 }

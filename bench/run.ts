@@ -9,10 +9,9 @@
  * Each bench/<name>.bench.ts exports `benchmark: Benchmark`.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Benchmark } from "./harness";
+import { type Benchmark, machineLine as machineOf, replaceSection } from "./harness";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const reportPath = join(here, "..", "BENCHMARKS.md");
@@ -56,9 +55,8 @@ for (const file of files) {
   sections.push({ file, text: `## ${benchmark.title}\n\n${marker(file)}\n\n${body.trim()}\n` });
 }
 
-const cpu = cpus()[0]?.model ?? "unknown CPU";
 const today = new Date().toISOString().slice(0, 10);
-const machineLine = `Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}.`;
+const machineLine = machineOf();
 const dateLine = update
   ? `Date: ${today}. Command: \`npm run bench -- --update ${only.join(" ")}\` (only those sections rerun; the others are from earlier runs).`
   : `Date: ${today}. Command: \`npm run bench\`${only.length ? ` (${only.join(", ")})` : ""}.`;
@@ -99,20 +97,15 @@ function marker(file: string): string {
  * differs, the other sections were measured elsewhere, so say so instead of hiding it.
  */
 function updateReport(existing: string): string {
-  const firstSection = existing.search(/^## /m);
-  let head = firstSection === -1 ? existing : existing.slice(0, firstSection);
-  const parts = firstSection === -1 ? [] : existing.slice(firstSection).split(/^(?=## )/m);
-  for (const section of sections) {
-    const index = parts.findIndex((part) => part.includes(marker(section.file)));
-    if (index === -1) parts.push(section.text);
-    else parts[index] = section.text;
-  }
+  let report = existing;
+  for (const section of sections) report = replaceSection(report, marker(section.file), section.text);
+  const firstSection = report.search(/^## /m);
+  const head = firstSection === -1 ? report : report.slice(0, firstSection);
   const previousMachine = head.match(/^Machine: .*$/m)?.[0];
   if (previousMachine !== undefined && previousMachine !== machineLine) {
     console.error(
       `bench: BENCHMARKS.md's other sections were measured on another machine or Node:\n  ${previousMachine}\n  this run: ${machineLine}`,
     );
   }
-  head = /^Date: .*$/m.test(head) ? head.replace(/^Date: .*$/m, dateLine) : head;
-  return `${head.trimEnd()}\n\n${parts.map((part) => part.trim()).join("\n\n")}\n`;
+  return /^Date: .*$/m.test(head) ? report.replace(/^Date: .*$/m, dateLine) : report;
 }

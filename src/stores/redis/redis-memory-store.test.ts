@@ -47,6 +47,38 @@ if (available) {
   );
 
   describe("RedisMemoryStore specifics", () => {
+    it("reads the whole history with one plain LRANGE (no script copying it through Lua), a tail and its length with one script", async () => {
+      const sent: string[] = [];
+      const spy = new Proxy(newClient(), {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver);
+          if (typeof value !== "function") return value;
+          return (...args: unknown[]) => {
+            if (property === "call") sent.push(String(args[0]));
+            if (property === "evalsha") sent.push("script"); // an EVAL after NOSCRIPT is the same script
+            return value.apply(target, args);
+          };
+        },
+      });
+      const store = new RedisMemoryStore({ client: spy, prefix: `${runPrefix}reads:` });
+      await store.appendMessages(
+        "s",
+        ["1", "2", "3", "4"].map((id) => ({ id, role: "user", content: `text ${id}` })),
+      );
+      const ids = (messages: AgentMessage[]) => messages.map((message) => message.id);
+      sent.length = 0;
+      expect(ids(await store.getMessages("s"))).toEqual(["1", "2", "3", "4"]);
+      const whole = await store.getMessageTail("s", Infinity);
+      expect([ids(whole.messages), whole.total]).toEqual([["1", "2", "3", "4"], 4]);
+      expect(sent).toEqual(["LRANGE", "LRANGE"]);
+      sent.length = 0;
+      const tail = await store.getMessageTail("s", 2);
+      expect([ids(tail.messages), tail.total]).toEqual([["3", "4"], 4]);
+      expect(await store.getMessageTail("s", 0)).toEqual({ messages: [], total: 4 });
+      expect(await store.getMessages("missing")).toEqual([]);
+      expect(sent).toEqual(["script", "script", "LRANGE"]);
+    });
+
     it("keeps one session's keys in one hash-tag slot, escaped so ids cannot escape the prefix", async () => {
       const client = newClient();
       const prefix = `${runPrefix}layout:`;

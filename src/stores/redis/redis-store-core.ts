@@ -43,7 +43,6 @@ import {
   hashReply,
   integerReply,
   stringListReply,
-  tailReply,
   UnexpectedReplyError,
 } from "./redis-replies";
 import {
@@ -53,9 +52,9 @@ import {
   pruneScript,
   replaceScript,
   sessionScript,
-  tailScript,
   touchScript,
 } from "./redis-scripts";
+import { readMessageTail } from "./redis-message-tail";
 import { RedisSessionIndex } from "./redis-session-index";
 import { RedisSessionLocks } from "./redis-session-locks";
 import type { RedisTransport } from "./redis-transport";
@@ -126,14 +125,10 @@ export abstract class RedisStoreCore implements MemoryStore {
     return this.readTail("getMessageTail", sessionId, tailLimit(limit, this.storeName));
   }
 
-  /** The last `count` messages and the list's length, in one script (one snapshot). */
+  /** The last `count` messages (Infinity: all) and the list's length, in one snapshot. */
   private async readTail(operation: string, sessionId: string, count: number): Promise<MessageTail> {
-    const keys = this.keys(sessionId);
-    // LRANGE wants integers: "" reads no message, an Infinity count (or one past 2^53) is the whole list, 0..-1.
-    const start = count === 0 ? "" : count === Infinity ? "0" : String(-count);
-    const { total, raw } = await this.call(operation, sessionId, async () =>
-      tailReply(await this.transport.script(tailScript, [keys.messages], [start])),
-    );
+    const key = this.keys(sessionId).messages;
+    const { total, raw } = await this.call(operation, sessionId, () => readMessageTail(this.transport, key, count));
     return this.parseTail(operation, sessionId, total, raw);
   }
 
