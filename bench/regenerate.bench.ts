@@ -24,23 +24,9 @@ import {
   type LanguageModelStreamPart,
   type MemoryStore,
 } from "agentcore";
-import { PostgresMemoryStore } from "agentcore/postgres";
-import { RedisMemoryStore } from "agentcore/redis";
 import { SqliteMemoryStore } from "agentcore/sqlite";
-import {
-  collectGarbage,
-  connectPostgres,
-  connectRedis,
-  formatSample,
-  machineLine,
-  summarise,
-  table,
-  type Benchmark,
-  type Sample,
-} from "./harness";
-
-const redisUrl = process.env.AGENTCORE_REDIS_URL ?? "redis://127.0.0.1:6379";
-const postgresUrl = process.env.AGENTCORE_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+import { collectGarbage, formatSample, machineLine, summarise, table, type Benchmark, type Sample } from "./harness";
+import { serverStoreCandidates } from "./store-candidates";
 
 /** Answers "ok" at once. */
 class InstantModel implements LanguageModel {
@@ -77,39 +63,7 @@ const candidates = (directory: string): Candidate[] => [
       return { store, close: async () => void store.database.close() };
     },
   },
-  {
-    name: "PostgresMemoryStore (local)",
-    open: async () => {
-      const pool = await connectPostgres(postgresUrl);
-      if (typeof pool === "string") return pool;
-      const schema = `agentcore_bench_regen_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-      const store = new PostgresMemoryStore({ pool, schema });
-      return {
-        store,
-        close: async () => {
-          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-          await pool.end();
-        },
-      };
-    },
-  },
-  {
-    name: "RedisMemoryStore (local)",
-    open: async () => {
-      const client = await connectRedis(redisUrl);
-      if (typeof client === "string") return client;
-      const prefix = `agentcore-bench-regen-${process.pid}-${Math.random().toString(36).slice(2)}:`;
-      const store = new RedisMemoryStore({ client, prefix });
-      return {
-        store,
-        close: async () => {
-          for await (const keys of client.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>)
-            if (keys.length > 0) await client.del(...keys);
-          await client.quit();
-        },
-      };
-    },
-  },
+  ...serverStoreCandidates,
 ];
 
 /**
@@ -207,6 +161,8 @@ export const benchmark: Benchmark = {
               String(tailSample!.runs),
             ]);
           } finally {
+            // The candidates' close removes their schema, or their session "bench": these sessions go first.
+            for (const sessionId of ["tail", "whole"]) await opened.store.clearMessages(sessionId);
             await opened.close();
           }
         }
