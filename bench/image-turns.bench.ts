@@ -3,13 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { FileMemoryStore, InMemoryStore, type AgentMessage, type MemoryStore } from "agentcore";
-import { PostgresMemoryStore } from "agentcore/postgres";
-import { RedisMemoryStore } from "agentcore/redis";
 import { SqliteMemoryStore } from "agentcore/sqlite";
-import { collectGarbage, connectPostgres, connectRedis, formatSample, measure, table, type Benchmark } from "./harness";
+import { collectGarbage, formatSample, measure, table, type Benchmark } from "./harness";
+import { serverStoreCandidates } from "./store-candidates";
 
-const redisUrl = process.env.AGENTCORE_REDIS_URL ?? "redis://127.0.0.1:6379";
-const postgresUrl = process.env.AGENTCORE_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 /** The window the turn reads: the last 20 messages (10 turns). */
 const TAIL = 20;
 
@@ -36,38 +33,7 @@ const candidates: Candidate[] = [
       return { store, close: async () => void store.database.close() };
     },
   },
-  {
-    name: "RedisMemoryStore (local)",
-    open: async () => {
-      const client = await connectRedis(redisUrl);
-      if (typeof client === "string") return client;
-      const prefix = `agentcore-bench-${process.pid}-${Math.random().toString(36).slice(2)}:`;
-      const store = new RedisMemoryStore({ client, prefix });
-      return {
-        store,
-        close: async () => {
-          await store.clearMessages("bench");
-          await client.quit();
-        },
-      };
-    },
-  },
-  {
-    name: "PostgresMemoryStore (local)",
-    open: async () => {
-      const pool = await connectPostgres(postgresUrl);
-      if (typeof pool === "string") return pool;
-      const schema = `agentcore_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-      const store = new PostgresMemoryStore({ pool, schema });
-      return {
-        store,
-        close: async () => {
-          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-          await pool.end();
-        },
-      };
-    },
-  },
+  ...serverStoreCandidates,
 ];
 
 /** A turn: the user's message with a text part and an image of `imageBytes` bytes, then the answer. */

@@ -7,12 +7,9 @@
 // over while the model answers fails with SessionLockLostError at its report, before its tools
 // run, and stores neither the report nor the answer; a run whose session is taken over while it
 // summarises fails at its summary, before the model is called, and stores no summary.
-import { mkdtempSync, readdirSync, rmSync, utimesSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { Redis } from "ioredis";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../src/agent/agent";
 import { SessionBusyError } from "../src/errors/session-busy-error";
@@ -26,26 +23,10 @@ import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
 import { SummaryMemory } from "../src/strategies/summary-memory";
 import { MockLanguageModel } from "../src/testing/mock-language-model";
 import { tool } from "../src/tools/tool";
-import { deleteKeysWithPrefix, postgresUrl, redisUrl, serviceAvailable, uniqueName } from "./helpers/services";
+import { openStoreServers } from "./helpers/store-servers";
 
-const directory = mkdtempSync(join(tmpdir(), "agentcore-lost-lock-"));
-const redisPrefix = `${uniqueName("agentcore-lost-lock")}:`;
-const schema = uniqueName("agentcore_lost_lock").toLowerCase();
-const postgres = (await serviceAvailable("postgres"))
-  ? new pg.Pool({ connectionString: postgresUrl, max: 6 })
-  : undefined;
-const redis = (await serviceAvailable("redis")) ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
-
-afterAll(async () => {
-  rmSync(directory, { recursive: true, force: true });
-  if (postgres) {
-    await postgres.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await postgres.end();
-  }
-  if (redis) {
-    await deleteKeysWithPrefix(redis, redisPrefix);
-    await redis.quit();
-  }
+const { directory, redisPrefix, schema, postgres, redis } = await openStoreServers("agentcore-lost-lock", {
+  postgresConnections: 6,
 });
 
 /**

@@ -3,53 +3,23 @@
 // duplicate and lost: issue 30, item 8). Every built-in store now refuses such ids, and control
 // characters, with an InvalidMessageError naming the message and field; the agent replaces a
 // model's tool call id of that kind with a new one, so its runs are never refused.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Redis } from "ioredis";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../src/agent/agent";
 import { InvalidMessageError } from "../src/errors/invalid-message-error";
 import type { AgentMessage } from "../src/messages/agent-message";
-import { FileMemoryStore } from "../src/stores/file/file-memory-store";
 import { InMemoryStore } from "../src/stores/in-memory-store";
 import type { MemoryStore } from "../src/stores/memory-store";
-import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
-import { RedisMemoryStore } from "../src/stores/redis/redis-memory-store";
-import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
 import { MockLanguageModel } from "../src/testing/mock-language-model";
 import { tool } from "../src/tools/tool";
-import { deleteKeysWithPrefix, postgresUrl, redisUrl, serviceAvailable, uniqueName } from "./helpers/services";
+import { openStoreServers, persistentStores } from "./helpers/store-servers";
 
-const directory = mkdtempSync(join(tmpdir(), "agentcore-message-ids-"));
-const redisPrefix = `${uniqueName("agentcore-message-ids")}:`;
-const schema = uniqueName("agentcore_message_ids").toLowerCase();
-const postgres = (await serviceAvailable("postgres"))
-  ? new pg.Pool({ connectionString: postgresUrl, max: 4 })
-  : undefined;
-const redis = (await serviceAvailable("redis")) ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
-
-afterAll(async () => {
-  rmSync(directory, { recursive: true, force: true });
-  if (postgres) {
-    await postgres.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await postgres.end();
-  }
-  if (redis) {
-    await deleteKeysWithPrefix(redis, redisPrefix);
-    await redis.quit();
-  }
-});
+const servers = await openStoreServers("agentcore-message-ids", { postgresConnections: 4 });
 
 let counter = 0;
 const stores: [string, (() => MemoryStore) | undefined][] = [
-  ["PostgresMemoryStore", postgres && (() => new PostgresMemoryStore({ pool: postgres, schema }))],
-  ["RedisMemoryStore", redis && (() => new RedisMemoryStore({ client: redis, prefix: redisPrefix }))],
+  ...persistentStores(servers),
   ["InMemoryStore", () => new InMemoryStore()],
-  ["FileMemoryStore", () => new FileMemoryStore(join(directory, `${counter++}.json`))],
-  ["SqliteMemoryStore", () => new SqliteMemoryStore(join(directory, `${counter++}.db`))],
 ];
 
 /** The InvalidMessageError a store call rejects with. */

@@ -1,55 +1,23 @@
 // Tool approval on every built-in store (docs/approvals.md): the pending call lives in the store,
 // so a new Agent (a restart, another server) continues it; two answers at once, or a replay, run
 // the tool once; a denial is terminal and its reason reaches the model.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Redis } from "ioredis";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../src/agent/agent";
 import { ToolApprovalNotPendingError } from "../src/errors/tool-approval-not-pending-error";
 import { isToolPairingValid } from "../src/messages/validate-tool-pairing";
-import { FileMemoryStore } from "../src/stores/file/file-memory-store";
 import { sixMethodStore } from "../src/stores/__fixtures__/six-method-store";
 import { InMemoryStore } from "../src/stores/in-memory-store";
 import type { MemoryStore } from "../src/stores/memory-store";
-import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
-import { RedisMemoryStore } from "../src/stores/redis/redis-memory-store";
-import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
 import { MockLanguageModel } from "../src/testing/mock-language-model";
 import { tool } from "../src/tools/tool";
-import { deleteKeysWithPrefix, postgresUrl, redisUrl, serviceAvailable, uniqueName } from "./helpers/services";
+import { openStoreServers, persistentStores } from "./helpers/store-servers";
 
-const directory = mkdtempSync(join(tmpdir(), "agentcore-approvals-"));
-const redisPrefix = `${uniqueName("agentcore-approvals")}:`;
-const schema = uniqueName("agentcore_approvals").toLowerCase();
-const postgres = (await serviceAvailable("postgres"))
-  ? new pg.Pool({ connectionString: postgresUrl, max: 8 })
-  : undefined;
-const redis = (await serviceAvailable("redis")) ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
-
-afterAll(async () => {
-  rmSync(directory, { recursive: true, force: true });
-  if (postgres) {
-    await postgres.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await postgres.end();
-  }
-  if (redis) {
-    await deleteKeysWithPrefix(redis, redisPrefix);
-    await redis.quit();
-  }
-});
+const servers = await openStoreServers("agentcore-approvals", { postgresConnections: 8 });
 
 let counter = 0;
 /** Each factory gives a new store object on the same data: a new one stands for another process or a restart. */
-const stores: [string, ((key: string) => MemoryStore) | undefined][] = [
-  ["PostgresMemoryStore", postgres && (() => new PostgresMemoryStore({ pool: postgres, schema }))],
-  ["RedisMemoryStore", redis && (() => new RedisMemoryStore({ client: redis, prefix: redisPrefix }))],
-  ["FileMemoryStore", (key) => new FileMemoryStore(join(directory, `${key}.json`))],
-  ["SqliteMemoryStore", (key) => new SqliteMemoryStore(join(directory, `${key}.db`))],
-];
+const stores: [string, ((key: string) => MemoryStore) | undefined][] = persistentStores(servers);
 const shared = new InMemoryStore();
 stores.push(["InMemoryStore (one object, as in one process)", () => shared]);
 const custom = sixMethodStore();

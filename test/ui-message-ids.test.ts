@@ -5,9 +5,7 @@
 // any message the page shows, reloaded or not. Driven by the AI SDK's own chat client
 // (`AbstractChat`, what `useChat` wraps) through `streamText` and an agent on a real store.
 import type { UIMessage } from "ai";
-import { Redis } from "ioredis";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentMessage } from "../src/messages/agent-message";
 import { InMemoryStore } from "../src/stores/in-memory-store";
@@ -20,26 +18,10 @@ import { MockLanguageModel } from "../src/testing/mock-language-model";
 import { tool } from "../src/tools/tool";
 import { convertToModelMessages } from "../src/ui/convert-to-model-messages";
 import { convertToUIMessages } from "../src/ui/convert-to-ui-messages";
-import { deleteKeysWithPrefix, postgresUrl, redisUrl, serviceAvailable, uniqueName } from "./helpers/services";
+import { openStoreServers } from "./helpers/store-servers";
 import { chatRoute, PageChat } from "./helpers/use-chat";
 
-const redisPrefix = `${uniqueName("agentcore-ui-ids")}:`;
-const schema = uniqueName("agentcore_ui_ids").toLowerCase();
-const postgres = (await serviceAvailable("postgres"))
-  ? new pg.Pool({ connectionString: postgresUrl, max: 4 })
-  : undefined;
-const redis = (await serviceAvailable("redis")) ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
-
-afterAll(async () => {
-  if (postgres) {
-    await postgres.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await postgres.end();
-  }
-  if (redis) {
-    await deleteKeysWithPrefix(redis, redisPrefix);
-    await redis.quit();
-  }
-});
+const { redisPrefix, schema, postgres, redis } = await openStoreServers("agentcore-ui-ids", { postgresConnections: 4 });
 
 let counter = 0;
 const stores: [string, (() => MemoryStore) | undefined][] = [

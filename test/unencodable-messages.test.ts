@@ -4,48 +4,14 @@
 // nothing of the write is stored. Redis and SQLite used to throw the JSON engine's bare TypeError
 // (now they encode through PostgreSQL's checked encoder, `encodeStoredMessageJson`).
 // (InMemoryStore keeps message objects as they are, not JSON, and is not among them.)
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Redis } from "ioredis";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoreError } from "../src/errors/store-error";
 import type { AgentMessage } from "../src/messages/agent-message";
-import { FileMemoryStore } from "../src/stores/file/file-memory-store";
-import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
-import { RedisMemoryStore } from "../src/stores/redis/redis-memory-store";
-import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
-import { deleteKeysWithPrefix, postgresUrl, redisUrl, serviceAvailable, uniqueName } from "./helpers/services";
+import { openStoreServers, persistentStores } from "./helpers/store-servers";
 
-const directory = mkdtempSync(join(tmpdir(), "agentcore-unencodable-"));
-const redisPrefix = `${uniqueName("agentcore-unencodable")}:`;
-const schema = uniqueName("agentcore_unencodable").toLowerCase();
-const postgres = (await serviceAvailable("postgres"))
-  ? new pg.Pool({ connectionString: postgresUrl, max: 4 })
-  : undefined;
-const redis = (await serviceAvailable("redis")) ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
-
-afterAll(async () => {
-  rmSync(directory, { recursive: true, force: true });
-  if (postgres) {
-    await postgres.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await postgres.end();
-  }
-  if (redis) {
-    await deleteKeysWithPrefix(redis, redisPrefix);
-    await redis.quit();
-  }
-});
+const stores = persistentStores(await openStoreServers("agentcore-unencodable", { postgresConnections: 4 }));
 
 let counter = 0;
-type JsonStore = PostgresMemoryStore | RedisMemoryStore | FileMemoryStore | SqliteMemoryStore;
-const stores: [string, (() => JsonStore) | undefined][] = [
-  ["PostgresMemoryStore", postgres && (() => new PostgresMemoryStore({ pool: postgres, schema }))],
-  ["RedisMemoryStore", redis && (() => new RedisMemoryStore({ client: redis, prefix: redisPrefix }))],
-  ["FileMemoryStore", () => new FileMemoryStore(join(directory, `${counter++}.json`))],
-  ["SqliteMemoryStore", () => new SqliteMemoryStore(join(directory, `${counter++}.db`))],
-];
 
 const cyclic: Record<string, unknown> = { name: "loop" };
 cyclic.self = cyclic;

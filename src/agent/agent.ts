@@ -181,10 +181,8 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
         timeoutMs: concurrency === "reject" ? 0 : sessionLockTimeoutMs,
         ...(run.abortSignal ? { signal: run.abortSignal } : {}),
         // A run on the stored history reads the tail its strategy needs, with the lock where the store can
-        // (a regenerate or an edit reads it whole: the message it starts from may be further back).
-        ...(run.history === undefined && historyProvider === undefined && !run.rewind
-          ? { tailLimit: strategy.historyLimit }
-          : {}),
+        // (a regenerate or an edit too: it reads further back only when the message it starts from is not in it).
+        ...(run.history === undefined && historyProvider === undefined ? { tailLimit: strategy.historyLimit } : {}),
         // The memory provider's write comes after the last append, still holding the session.
         releaseWithLast: memoryProvider === undefined,
       });

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../messages/agent-message";
+import type { StoreTurn } from "../stores/store-turn";
 import type { MemoryStrategyResult } from "../strategies/memory-strategy";
 import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
@@ -16,17 +17,28 @@ export async function fitWindow(
   run: TurnRun,
   loaded: LoadedHistory,
   turn: readonly AgentMessage[],
+  /** The run's turn, when the history is the store's: longer tails are read through it. */
+  storeTurn?: StoreTurn,
 ): Promise<{ window: MemoryStrategyResult; history: LoadedHistory }> {
   const { model, strategy } = config;
   const calibration = sharedTokenCalibration.ratio(model);
   const span = run.trace?.fit();
-  const { result, history, messages } = await applyStrategy(strategy, config.store, run.sessionId, loaded, turn, {
-    ...(config.systemPrompt ? { system: config.systemPrompt } : {}),
-    model,
-    ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
-    ...(calibration === undefined ? {} : { calibration }),
-    onError: (error) => run.notifier.notify({ type: "memory:error", source: strategy.name, operation: "apply", error }),
-  });
+  const { result, history, messages } = await applyStrategy(
+    strategy,
+    config.store,
+    run.sessionId,
+    loaded,
+    turn,
+    {
+      ...(config.systemPrompt ? { system: config.systemPrompt } : {}),
+      model,
+      ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
+      ...(calibration === undefined ? {} : { calibration }),
+      onError: (error) =>
+        run.notifier.notify({ type: "memory:error", source: strategy.name, operation: "apply", error }),
+    },
+    storeTurn ? (limit) => storeTurn.tail({ limit }) : undefined,
+  );
   if (span) run.trace!.endFit(span, result);
   // Counting the history read (cached per message, still linear in it): done only when someone listens.
   if ((result.dropped.length > 0 || result.summary) && run.notifier.hasListeners("context:trimmed")) {

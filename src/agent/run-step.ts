@@ -2,6 +2,7 @@ import type { AssistantMessage, AgentMessage } from "../messages/agent-message";
 import type { LanguageModelCall } from "../models/language-model";
 import type { MemoryRecord } from "../providers/memory-provider";
 import type { Fact } from "../stores/memory-store";
+import type { StoreTurn } from "../stores/store-turn";
 import type { AgentConfig } from "./agent-config";
 import type { AgentStreamPart, StepResult, ToolApprovalRequest } from "./agent-result";
 import { callForObject } from "./call-for-object";
@@ -26,6 +27,8 @@ export interface StepInput {
   facts: readonly Fact[];
   recalled: readonly MemoryRecord[];
   log: TurnLog;
+  /** The run's turn, when the history is the store's (a window that needs a longer tail reads it through the turn). */
+  storeTurn?: StoreTurn | undefined;
 }
 
 /**
@@ -37,12 +40,12 @@ export interface StepInput {
 export async function* runStep(
   config: AgentConfig,
   run: TurnRun,
-  { stepNumber, history, context, facts, recalled, log }: StepInput,
+  { stepNumber, history, context, facts, recalled, log, storeTurn }: StepInput,
 ): AsyncGenerator<
   AgentStreamPart,
   { history: LoadedHistory; factsChanged: boolean; done: boolean; approvals: ToolApprovalRequest[] }
 > {
-  const fitted = await fitWindow(config, run, history, log.messages);
+  const fitted = await fitWindow(config, run, history, log.messages, storeTurn);
   const window = fitted.window;
   const stable = {
     ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),

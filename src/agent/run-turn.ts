@@ -85,6 +85,7 @@ export async function* runTurn(
         facts,
         recalled,
         log,
+        storeTurn: run.history || provided ? undefined : turn,
       });
       history = step.history;
       if (step.factsChanged) facts = await loadFacts(config, run);

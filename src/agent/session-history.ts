@@ -117,7 +117,9 @@ function wholeHistory(messages: AgentMessage[]): TurnTail {
  * or about to be). When the history is a tail and the strategy's window reaches its start
  * (`needsEarlierHistory`), reads a tail twice as long, this run's own messages left out, and
  * applies again, up to the whole session. Returns the window, the history it was fitted on (keep
- * it for the run's next steps) and the messages given to the strategy.
+ * it for the run's next steps) and the messages given to the strategy. `readTail` reads those
+ * longer tails (the run's `StoreTurn.tail`: under its lock, and for a regenerate or an edit without
+ * the messages it replaces); without it, the store's.
  */
 export async function applyStrategy(
   strategy: IMemoryStrategy,
@@ -126,6 +128,7 @@ export async function applyStrategy(
   loaded: LoadedHistory,
   turn: readonly AgentMessage[],
   context: Omit<MemoryStrategyContext, "sessionId" | "store" | "historyOffset" | "partialHistory">,
+  readTail?: (limit: number) => Promise<TurnTail>,
 ): Promise<{ result: MemoryStrategyResult; history: LoadedHistory; messages: AgentMessage[] }> {
   let history = loaded;
   let messages = [...history.messages, ...turn];
@@ -145,7 +148,10 @@ export async function applyStrategy(
   while (result.needsEarlierHistory && history.partial && history.limit !== undefined) {
     if (context.abortSignal?.aborted) throw new AbortError({ sessionId, cause: context.abortSignal.reason });
     const exclude = new Set(turn.flatMap((message) => (message.id === undefined ? [] : [message.id])));
-    history = await loadSessionHistory(store, sessionId, { limit: history.limit * 2 + turn.length, exclude });
+    const limit = history.limit * 2 + turn.length;
+    history = readTail
+      ? parseSessionHistory(store, sessionId, await readTail(limit), exclude)
+      : await loadSessionHistory(store, sessionId, { limit, exclude });
     messages = [...history.messages, ...turn];
     result = await apply();
   }

@@ -136,7 +136,8 @@ export class InMemoryStore implements MemoryStore {
     const at = record ? cutIndex(record.messages, messageId) : -1;
     if (!record || at === -1) throw new MessageNotFoundError({ sessionId, messageId });
     const removed = idsOf(record.messages.slice(at));
-    record.messages = record.messages.slice(0, at);
+    // Cut in place: a copy would cost O(session) here, and the next append would grow a fresh array again.
+    record.messages.length = at;
     for (const id of removed) record.ids.delete(id);
     record.summaries = summariesAfterCut(record.summaries, at, removed);
     this.touchSession(record);

@@ -101,6 +101,26 @@ describe("openTurn", () => {
     await turn.release();
   });
 
+  it("reads a longer tail, or the whole history, under the lock it holds: no second lock, the first read kept", async () => {
+    const { store, inner, calls } = foldingStore();
+    await inner.appendMessages("s", ["1", "2", "3", "4", "5"].map(message));
+    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 2 });
+    expect(await turn.tail()).toEqual({ messages: ["4", "5"].map(message), total: 5, limit: 2 });
+    expect(await turn.tail({ limit: 4 })).toEqual({ messages: ["2", "3", "4", "5"].map(message), total: 5, limit: 4 });
+    expect(await turn.tail({ limit: Infinity })).toEqual({
+      messages: ["1", "2", "3", "4", "5"].map(message),
+      total: 5,
+    });
+    expect(await turn.tail()).toEqual({ messages: ["4", "5"].map(message), total: 5, limit: 2 });
+    expect(calls).toEqual(["lockSessionReadingTail 2", "getMessageTail", "getMessages"]);
+    await turn.release();
+    // A store without a native tail read gives the whole history, whatever the limit.
+    const six = sixMethodStore();
+    await six.setMessages("s", ["1", "2", "3"].map(message));
+    const plain = await adaptStore(six).openTurn("s", { timeoutMs: 0, tailLimit: 1 });
+    expect(await plain.tail({ limit: 2 })).toEqual({ messages: ["1", "2", "3"].map(message), total: 3 });
+  });
+
   it("defers the user message's sync to the last append, which releases the lock with it", async () => {
     const { store, inner, calls } = foldingStore();
     const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 10, releaseWithLast: true });

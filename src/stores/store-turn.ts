@@ -29,9 +29,11 @@ export interface StoreTurn {
   /**
    * The session's history for the run: read with the lock in one round trip where the store can
    * (then already read), otherwise read now. Its last `tailLimit` messages where the store reads a
-   * tail natively, else the whole history.
+   * tail natively, else the whole history. With `limit`: a longer read, now, under the lock the
+   * turn holds (no second lock round trip): the last `limit` messages where the store reads a tail
+   * natively, else (or with `Infinity`) the whole history.
    */
-  tail(): Promise<TurnTail>;
+  tail(options?: { limit?: number }): Promise<TurnTail>;
   /**
    * Appends messages of the turn, idempotently by message id. Before the last, the store may leave
    * the append's fsync to the last (every reader sees the messages, a process crash keeps them).
@@ -107,9 +109,10 @@ export async function openStoreTurn(calls: TurnCalls, sessionId: string, options
   let unsynced = false;
   let released = false;
   return {
-    async tail() {
-      if (read) return read;
-      if (limit !== undefined) return { ...(await calls.getMessageTail(sessionId, limit)), limit };
+    async tail({ limit: asked }: { limit?: number } = {}) {
+      if (asked === undefined && read) return read;
+      const reading = asked === undefined ? limit : tailReadLimit(calls.readsTail, asked);
+      if (reading !== undefined) return { ...(await calls.getMessageTail(sessionId, reading)), limit: reading };
       const messages = await calls.getMessages(sessionId);
       return { messages, total: Array.isArray(messages) ? messages.length : 0 };
     },

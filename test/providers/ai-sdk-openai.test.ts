@@ -4,7 +4,7 @@
 // @ai-sdk/openai 2 (spec v2, for `ai` 5), installed under that alias by @mastra/core.
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAI as createOpenAIV2 } from "@ai-sdk/openai-v5";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/agent";
 import type { AgentOptions } from "../../src/agent/agent-options";
 import { AbortError } from "../../src/errors/abort-error";
@@ -12,6 +12,7 @@ import { APICallError } from "../../src/errors/api-call-error";
 import { MissingApiKeyError } from "../../src/errors/missing-api-key-error";
 import { isToolPairingValid } from "../../src/messages/validate-tool-pairing";
 import { InMemoryStore } from "../../src/stores/in-memory-store";
+import { server, startFakeLlmServerPerTest } from "../helpers/fake-llm-server-per-test";
 import { FakeLlmServer, type ScriptedResponse } from "../servers/fake-llm-server";
 import {
   openaiCompletion,
@@ -21,15 +22,10 @@ import {
   openaiStream,
   type ScriptedAnswer,
 } from "../servers/wire-formats";
-import { weather, withoutMeta } from "./helpers";
+import { abortAtFirstDelta, runFailure } from "../helpers/provider-failures";
+import { chatCompletionsWeatherTurns, runOrStream, weather, weatherToolAnswers, withoutMeta } from "./helpers";
 
-let server: FakeLlmServer;
-beforeEach(async () => {
-  server = await FakeLlmServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+startFakeLlmServerPerTest();
 
 const provider = () => createOpenAI({ apiKey: "sk-aisdk", baseURL: `${server.url}/v1` });
 
@@ -58,21 +54,7 @@ const apis: Api[] = [
   },
 ];
 
-const toolAnswers: ScriptedAnswer[] = [
-  {
-    toolCalls: [{ id: "call_a", name: "get_weather", arguments: { city: "Tokyo" } }],
-    usage: { inputTokens: 20, outputTokens: 8 },
-  },
-  {
-    text: "Two more.",
-    toolCalls: [
-      { id: "call_b", name: "get_weather", arguments: { city: "Oslo" } },
-      { id: "call_c", name: "get_weather", arguments: { city: "Rome" } },
-    ],
-    usage: { inputTokens: 40, outputTokens: 16 },
-  },
-  { text: "Tokyo 22°C, Oslo 4°C, Rome 22°C.", usage: { inputTokens: 60, outputTokens: 12 } },
-];
+const toolAnswers = weatherToolAnswers("call_", "Two more.");
 
 describe.each(apis)("@ai-sdk/openai 3 as agentcore's model: $name (loopback)", (api) => {
   it("answers with text, sends the system prompt and call settings, reports usage", async () => {
@@ -131,10 +113,7 @@ describe.each(apis)("@ai-sdk/openai 3 as agentcore's model: $name (loopback)", (
         memoryStore: store,
         sessionId: "s",
       });
-      const result =
-        mode === "run"
-          ? await agent.run("Weather in Tokyo, Oslo, Rome?")
-          : await agent.stream("Weather in Tokyo, Oslo, Rome?").response;
+      const result = await runOrStream(agent, mode, "Weather in Tokyo, Oslo, Rome?");
 
       expect(result.text).toBe("Tokyo 22°C, Oslo 4°C, Rome 22°C.");
       expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 36, totalTokens: 156 });
@@ -165,26 +144,7 @@ describe.each(apis)("@ai-sdk/openai 3 as agentcore's model: $name (loopback)", (
             },
           },
         ]);
-        expect(last.messages.slice(1)).toEqual([
-          {
-            role: "assistant",
-            content: null,
-            tool_calls: [
-              { id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } },
-            ],
-          },
-          { role: "tool", tool_call_id: "call_a", content: '{"city":"Tokyo","temperature":"22°C"}' },
-          {
-            role: "assistant",
-            content: "Two more.",
-            tool_calls: [
-              { id: "call_b", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
-              { id: "call_c", type: "function", function: { name: "get_weather", arguments: '{"city":"Rome"}' } },
-            ],
-          },
-          { role: "tool", tool_call_id: "call_b", content: '{"city":"Oslo","temperature":"4°C"}' },
-          { role: "tool", tool_call_id: "call_c", content: '{"city":"Rome","temperature":"22°C"}' },
-        ]);
+        expect(last.messages.slice(1)).toEqual(chatCompletionsWeatherTurns("Two more."));
       } else {
         expect(first.tools).toEqual([
           expect.objectContaining({
@@ -234,16 +194,8 @@ describe.each(apis)("@ai-sdk/openai 3 as agentcore's model: $name (loopback)", (
       api.stream({ text: "This answer never finishes because the client goes away." }, { hang: true, delayMs: 2 }),
     );
     const store = new InMemoryStore();
-    const controller = new AbortController();
-    const stream = new Agent({ model: api.model(), memoryStore: store, sessionId: "abort" }).stream({
-      input: "Go",
-      signal: controller.signal,
-    });
-    await expect(
-      (async () => {
-        for await (const _delta of stream.textStream) controller.abort();
-      })(),
-    ).rejects.toSatisfy(AbortError.isInstance);
+    const agent = new Agent({ model: api.model(), memoryStore: store, sessionId: "abort" });
+    const { stream } = await abortAtFirstDelta(agent, "Go");
     await expect(stream.response).rejects.toSatisfy(AbortError.isInstance);
     await server.waitForEarlyClose();
     expect(server.closedEarly).toBe(1);
@@ -252,7 +204,7 @@ describe.each(apis)("@ai-sdk/openai 3 as agentcore's model: $name (loopback)", (
 
   it("maps HTTP errors to APICallError with status and retryability; retries 5xx", async () => {
     server.enqueue(openaiError(429, "Rate limit reached", { "retry-after-ms": "0" }));
-    const error = await new Agent({ model: api.model(), maxRetries: 0 }).run("hi").catch((caught: unknown) => caught);
+    const error = await runFailure(new Agent({ model: api.model(), maxRetries: 0 }), "hi");
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ provider: "openai", modelId: "gpt-4o-mini", statusCode: 429, isRetryable: true });
     expect((error as APICallError).responseBody).toContain("Rate limit reached");

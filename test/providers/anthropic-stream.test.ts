@@ -2,22 +2,17 @@
 // an `error` event mid-stream, a body that stops or is cut off, an abort while the body is read,
 // and bodies read in pieces cut at every byte (inside multi-byte characters too).
 import Anthropic from "@anthropic-ai/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/agent";
 import { AbortError } from "../../src/errors/abort-error";
 import { APICallError } from "../../src/errors/api-call-error";
 import { createAnthropic } from "../../src/models/anthropic/anthropic-provider";
 import type { LanguageModelStreamPart } from "../../src/models/language-model";
-import { FakeLlmServer, type ServerSentEvent } from "../servers/fake-llm-server";
+import { server, startFakeLlmServerPerTest } from "../helpers/fake-llm-server-per-test";
+import type { ServerSentEvent } from "../servers/fake-llm-server";
 import { anthropicStreamEvents } from "../servers/wire-formats";
 
-let server: FakeLlmServer;
-beforeEach(async () => {
-  server = await FakeLlmServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+startFakeLlmServerPerTest();
 
 const model = (settings: { fetch?: typeof globalThis.fetch } = {}) =>
   createAnthropic({ apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, ...settings })("claude-sonnet-5-5");

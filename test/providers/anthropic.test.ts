@@ -1,22 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Agent } from "../../src/agent/agent";
-import { AbortError } from "../../src/errors/abort-error";
-import { APICallError } from "../../src/errors/api-call-error";
 import { MissingApiKeyError } from "../../src/errors/missing-api-key-error";
 import { createAnthropic } from "../../src/models/anthropic/anthropic-provider";
 import { ANTHROPIC_MODEL_ALIASES, defaultAnthropicMaxTokens } from "../../src/models/anthropic/anthropic-model-ids";
 import { InMemoryStore } from "../../src/stores/in-memory-store";
-import { FakeLlmServer } from "../servers/fake-llm-server";
+import { server, startFakeLlmServerPerTest } from "../helpers/fake-llm-server-per-test";
 import { anthropicError, anthropicMessage, anthropicStream } from "../servers/wire-formats";
-import { weather, weatherSchema } from "./helpers";
+import { abortAtFirstDelta, abortWhileWaiting, expectAPICallError, runFailure } from "../helpers/provider-failures";
+import { runOrStream, weather, weatherSchema, weatherToolAnswers } from "./helpers";
 
-let server: FakeLlmServer;
-beforeEach(async () => {
-  server = await FakeLlmServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+startFakeLlmServerPerTest();
 
 const provider = (options: { maxRetries?: number } = {}) =>
   createAnthropic({ apiKey: "sk-ant-test", baseURL: server.url, ...options });
@@ -65,31 +58,14 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
   it.each(["run", "stream"] as const)(
     "runs tool calls across steps with each step's results in one user message (%s)",
     async (mode) => {
-      const answers = [
-        {
-          toolCalls: [{ id: "toolu_a", name: "get_weather", arguments: { city: "Tokyo" } }],
-          usage: { inputTokens: 20, outputTokens: 8 },
-        },
-        {
-          text: "Checking two more.",
-          toolCalls: [
-            { id: "toolu_b", name: "get_weather", arguments: { city: "Oslo" } },
-            { id: "toolu_c", name: "get_weather", arguments: { city: "Rome" } },
-          ],
-          usage: { inputTokens: 40, outputTokens: 16 },
-        },
-        { text: "Tokyo 22°C, Oslo 4°C, Rome 22°C.", usage: { inputTokens: 60, outputTokens: 12 } },
-      ];
+      const answers = weatherToolAnswers("toolu_", "Checking two more.");
       for (const answer of answers) server.enqueue(mode === "run" ? anthropicMessage(answer) : anthropicStream(answer));
       const agent = new Agent({
         model: provider()("claude-sonnet-5-5"),
         systemPrompt: "Use tools.",
         tools: { get_weather: weather },
       });
-      const result =
-        mode === "run"
-          ? await agent.run("Weather in Tokyo, Oslo, Rome?")
-          : await agent.stream("Weather in Tokyo, Oslo, Rome?").response;
+      const result = await runOrStream(agent, mode, "Weather in Tokyo, Oslo, Rome?");
 
       expect(result.text).toBe("Tokyo 22°C, Oslo 4°C, Rome 22°C.");
       expect(result.toolCalls).toEqual([
@@ -188,10 +164,8 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
   it("turns a 400 into an APICallError and does not retry it", async () => {
     server.enqueue(anthropicError(400, "messages: roles must alternate"));
     const agent = new Agent({ model: provider()("claude-sonnet-5-5") });
-    const error = (await agent.run("Hi").catch((caught: unknown) => caught)) as APICallError;
-    expect(APICallError.isInstance(error)).toBe(true);
-    expect(error.statusCode).toBe(400);
-    expect(error.isRetryable).toBe(false);
+    const error = await runFailure(agent);
+    expectAPICallError(error, 400, false);
     expect(error.provider).toBe("anthropic");
     expect(error.modelId).toBe("claude-sonnet-5-5");
     expect(error.responseBody).toContain("roles must alternate");
@@ -214,10 +188,7 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
   it("surfaces a 429 as a retryable APICallError with maxRetries: 0", async () => {
     server.enqueue(anthropicError(429, "Rate limited.", { "retry-after": "1" }), anthropicMessage({ text: "never" }));
     const agent = new Agent({ model: provider()("claude-sonnet-5-5"), maxRetries: 0 });
-    const error = (await agent.run("Hi").catch((caught: unknown) => caught)) as APICallError;
-    expect(APICallError.isInstance(error)).toBe(true);
-    expect(error.statusCode).toBe(429);
-    expect(error.isRetryable).toBe(true);
+    expectAPICallError(await runFailure(agent), 429, true);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -225,41 +196,21 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
     const fast = { "retry-after-ms": "10" };
     server.enqueue(anthropicError(500, "internal", fast), anthropicError(500, "internal", fast));
     const agent = new Agent({ model: provider({ maxRetries: 1 })("claude-sonnet-5-5") });
-    const error = (await agent.run("Hi").catch((caught: unknown) => caught)) as APICallError;
-    expect(APICallError.isInstance(error)).toBe(true);
-    expect(error.statusCode).toBe(500);
-    expect(error.isRetryable).toBe(true);
+    expectAPICallError(await runFailure(agent), 500, true);
     expect(server.requests).toHaveLength(2);
   });
 
   it("aborts mid-stream: the run rejects with AbortError and the HTTP request is closed", async () => {
     server.enqueue(anthropicStream({ text: "A long answer that never finishes." }, { hang: true }));
-    const controller = new AbortController();
     const agent = new Agent({ model: provider()("claude-sonnet-5-5") });
-    const stream = agent.stream({ input: "Talk", signal: controller.signal });
-    const received: string[] = [];
-    await expect(
-      (async () => {
-        for await (const delta of stream.textStream) {
-          received.push(delta);
-          controller.abort();
-        }
-      })(),
-    ).rejects.toSatisfy(AbortError.isInstance);
+    const { received } = await abortAtFirstDelta(agent, "Talk");
     expect(received.length).toBeGreaterThan(0);
     await server.waitForEarlyClose();
     expect(server.closedEarly).toBe(1);
   });
 
   it("passes the abort signal to the HTTP request while waiting for an answer", async () => {
-    server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const agent = new Agent({ model: provider()("claude-sonnet-5-5") });
-    const run = agent.run({ input: "Hi", signal: controller.signal });
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
-    controller.abort();
-    await expect(run).rejects.toSatisfy(AbortError.isInstance);
-    await server.waitForEarlyClose();
+    await abortWhileWaiting(server, new Agent({ model: provider()("claude-sonnet-5-5") }));
   });
 
   it("raises MissingApiKeyError naming ANTHROPIC_API_KEY at the first call", async () => {
@@ -267,7 +218,7 @@ describe("anthropic provider (Messages API on the official SDK, loopback server)
     vi.stubEnv("ANTHROPIC_AUTH_TOKEN", "");
     try {
       const agent = new Agent({ model: createAnthropic({ baseURL: server.url })("claude-sonnet-5-5") });
-      const error = (await agent.run("Hi").catch((caught: unknown) => caught)) as MissingApiKeyError;
+      const error = await runFailure<MissingApiKeyError>(agent);
       expect(MissingApiKeyError.isInstance(error)).toBe(true);
       expect(error.provider).toBe("anthropic");
       expect(error.environmentVariable).toBe("ANTHROPIC_API_KEY");

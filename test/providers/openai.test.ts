@@ -1,20 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Agent } from "../../src/agent/agent";
 import { AbortError } from "../../src/errors/abort-error";
 import { APICallError } from "../../src/errors/api-call-error";
 import { MissingApiKeyError } from "../../src/errors/missing-api-key-error";
 import { createOpenAI } from "../../src/models/openai/openai-provider";
-import { FakeLlmServer } from "../servers/fake-llm-server";
+import { server, startFakeLlmServerPerTest } from "../helpers/fake-llm-server-per-test";
 import { openaiCompletion, openaiError, openaiStream } from "../servers/wire-formats";
-import { weather, weatherSchema, withoutMeta } from "./helpers";
+import { abortAtFirstDelta, abortWhileWaiting, expectAPICallError, runFailure } from "../helpers/provider-failures";
+import {
+  chatCompletionsWeatherTurns,
+  runOrStream,
+  weather,
+  weatherToolAnswers,
+  weatherSchema,
+  withoutMeta,
+} from "./helpers";
 
-let server: FakeLlmServer;
-beforeEach(async () => {
-  server = await FakeLlmServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+startFakeLlmServerPerTest();
 
 const provider = (options: { maxRetries?: number } = {}) =>
   createOpenAI({ apiKey: "sk-test", baseURL: `${server.url}/v1`, ...options });
@@ -66,31 +68,14 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
   });
 
   it.each(["run", "stream"] as const)("runs one and several tool calls across steps (%s)", async (mode) => {
-    const answers = [
-      {
-        toolCalls: [{ id: "call_a", name: "get_weather", arguments: { city: "Tokyo" } }],
-        usage: { inputTokens: 20, outputTokens: 8 },
-      },
-      {
-        text: "Checking two more.",
-        toolCalls: [
-          { id: "call_b", name: "get_weather", arguments: { city: "Oslo" } },
-          { id: "call_c", name: "get_weather", arguments: { city: "Rome" } },
-        ],
-        usage: { inputTokens: 40, outputTokens: 16 },
-      },
-      { text: "Tokyo 22°C, Oslo 4°C, Rome 22°C.", usage: { inputTokens: 60, outputTokens: 12 } },
-    ];
+    const answers = weatherToolAnswers("call_", "Checking two more.");
     for (const answer of answers) server.enqueue(mode === "run" ? openaiCompletion(answer) : openaiStream(answer));
     const agent = new Agent({
       model: provider()("gpt-4o-mini"),
       systemPrompt: "Use tools.",
       tools: { get_weather: weather },
     });
-    const result =
-      mode === "run"
-        ? await agent.run("Weather in Tokyo, Oslo, Rome?")
-        : await agent.stream("Weather in Tokyo, Oslo, Rome?").response;
+    const result = await runOrStream(agent, mode, "Weather in Tokyo, Oslo, Rome?");
 
     expect(result.text).toBe("Tokyo 22°C, Oslo 4°C, Rome 22°C.");
     expect(result.toolCalls.map((call) => call.id)).toEqual(["call_a", "call_b", "call_c"]);
@@ -107,24 +92,7 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
     expect(server.requests[2]!.body.messages).toEqual([
       { role: "system", content: "Use tools." },
       { role: "user", content: "Weather in Tokyo, Oslo, Rome?" },
-      {
-        role: "assistant",
-        content: null,
-        tool_calls: [
-          { id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } },
-        ],
-      },
-      { role: "tool", tool_call_id: "call_a", content: '{"city":"Tokyo","temperature":"22°C"}' },
-      {
-        role: "assistant",
-        content: "Checking two more.",
-        tool_calls: [
-          { id: "call_b", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
-          { id: "call_c", type: "function", function: { name: "get_weather", arguments: '{"city":"Rome"}' } },
-        ],
-      },
-      { role: "tool", tool_call_id: "call_b", content: '{"city":"Oslo","temperature":"4°C"}' },
-      { role: "tool", tool_call_id: "call_c", content: '{"city":"Rome","temperature":"22°C"}' },
+      ...chatCompletionsWeatherTurns("Checking two more."),
     ]);
     expect(withoutMeta(result.messages).map((message) => message.role)).toEqual([
       "user",
@@ -213,11 +181,8 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
   it("turns a 400 into an APICallError and does not retry it", async () => {
     server.enqueue(openaiError(400, "Invalid 'messages': bad role."));
     const agent = new Agent({ model: provider()("gpt-4o-mini") });
-    const error = await agent.run("Hi").catch((caught: unknown) => caught);
-    expect(APICallError.isInstance(error)).toBe(true);
-    const apiError = error as APICallError;
-    expect(apiError.statusCode).toBe(400);
-    expect(apiError.isRetryable).toBe(false);
+    const apiError = await runFailure(agent);
+    expectAPICallError(apiError, 400, false);
     expect(apiError.provider).toBe("openai");
     expect(apiError.modelId).toBe("gpt-4o-mini");
     expect(apiError.responseBody).toContain("bad role");
@@ -245,10 +210,8 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
       openaiCompletion({ text: "never" }),
     );
     const agent = new Agent({ model: provider()("gpt-4o-mini"), maxRetries: 0 });
-    const error = (await agent.run("Hi").catch((caught: unknown) => caught)) as APICallError;
-    expect(APICallError.isInstance(error)).toBe(true);
-    expect(error.statusCode).toBe(429);
-    expect(error.isRetryable).toBe(true);
+    const error = await runFailure(agent);
+    expectAPICallError(error, 429, true);
     expect(error.responseHeaders?.["retry-after"]).toBe("1");
     expect(server.requests).toHaveLength(1);
   });
@@ -257,27 +220,14 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
     const fast = { "retry-after-ms": "10" };
     server.enqueue(openaiError(500, "boom", fast), openaiError(500, "boom again", fast));
     const agent = new Agent({ model: provider({ maxRetries: 1 })("gpt-4o-mini") });
-    const error = (await agent.run("Hi").catch((caught: unknown) => caught)) as APICallError;
-    expect(APICallError.isInstance(error)).toBe(true);
-    expect(error.statusCode).toBe(500);
-    expect(error.isRetryable).toBe(true);
+    expectAPICallError(await runFailure(agent), 500, true);
     expect(server.requests).toHaveLength(2);
   });
 
   it("aborts mid-stream: the run rejects with AbortError and the HTTP request is closed", async () => {
     server.enqueue(openaiStream({ text: "This answer is long and will never finish." }, { hang: true }));
-    const controller = new AbortController();
     const agent = new Agent({ model: provider()("gpt-4o-mini") });
-    const stream = agent.stream({ input: "Talk", signal: controller.signal });
-    const received: string[] = [];
-    await expect(
-      (async () => {
-        for await (const delta of stream.textStream) {
-          received.push(delta);
-          controller.abort();
-        }
-      })(),
-    ).rejects.toSatisfy(AbortError.isInstance);
+    const { stream, received } = await abortAtFirstDelta(agent, "Talk");
     await expect(stream.response).rejects.toSatisfy(AbortError.isInstance);
     expect(received.length).toBeGreaterThan(0);
     await server.waitForEarlyClose();
@@ -323,14 +273,7 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
   });
 
   it("passes the abort signal to the HTTP request while waiting for an answer", async () => {
-    server.enqueue({ kind: "hang" });
-    const controller = new AbortController();
-    const agent = new Agent({ model: provider()("gpt-4o-mini") });
-    const run = agent.run({ input: "Hi", signal: controller.signal });
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
-    controller.abort();
-    await expect(run).rejects.toSatisfy(AbortError.isInstance);
-    await server.waitForEarlyClose();
+    await abortWhileWaiting(server, new Agent({ model: provider()("gpt-4o-mini") }));
     expect(server.requests).toHaveLength(1);
   });
 
@@ -339,7 +282,7 @@ describe("openai provider (Chat Completions on the official SDK, loopback server
     vi.stubEnv("OPENAI_BASE_URL", "");
     try {
       const agent = new Agent({ model: createOpenAI()("gpt-4o-mini") });
-      const error = (await agent.run("Hi").catch((caught: unknown) => caught)) as MissingApiKeyError;
+      const error = await runFailure<MissingApiKeyError>(agent);
       expect(MissingApiKeyError.isInstance(error)).toBe(true);
       expect(error.provider).toBe("openai");
       expect(error.environmentVariable).toBe("OPENAI_API_KEY");

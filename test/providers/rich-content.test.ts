@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/agent";
 import { InvalidMessageError } from "../../src/errors/invalid-message-error";
 import type { AgentMessage } from "../../src/messages/agent-message";
@@ -6,20 +6,14 @@ import { createAnthropic } from "../../src/models/anthropic/anthropic-provider";
 import type { LanguageModel } from "../../src/models/language-model";
 import { createOpenAI } from "../../src/models/openai/openai-provider";
 import { InMemoryStore } from "../../src/stores/in-memory-store";
-import { FakeLlmServer } from "../servers/fake-llm-server";
+import { server, startFakeLlmServerPerTest } from "../helpers/fake-llm-server-per-test";
 import { anthropicMessage, anthropicStream, openaiCompletion } from "../servers/wire-formats";
 import { weather } from "./helpers";
 
 // Wire tests of content parts (issue 29): the exact request bodies the official SDK clients send
 // to a loopback server for images, PDFs, tool results with images, and Anthropic thinking.
 
-let server: FakeLlmServer;
-beforeEach(async () => {
-  server = await FakeLlmServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+startFakeLlmServerPerTest();
 
 // A PNG header (signature and IHDR of a 2×3 image): enough for the media type to be read from it.
 const png = new Uint8Array([

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent/agent";
 import type { AgentStreamPart } from "../../src/agent/agent-result";
@@ -7,20 +7,14 @@ import { createOpenAICompatible } from "../../src/models/openai-compatible/creat
 import { InMemoryStore } from "../../src/stores/in-memory-store";
 import { toUIMessageChunks } from "../../src/streaming/ui-message-stream";
 import { tool } from "../../src/tools/tool";
-import { FakeLlmServer } from "../servers/fake-llm-server";
+import { server, startFakeLlmServerPerTest } from "../helpers/fake-llm-server-per-test";
 import { anthropicStream, openaiCompletion, openaiStream } from "../servers/wire-formats";
 
 // Reasoning and tool inputs reach the agent's stream and the UI stream as the model writes them
 // (issue 29), from the real wire formats: Anthropic thinking_delta / input_json_delta, an
 // OpenAI-compatible server's reasoning_content and tool-call argument deltas.
 
-let server: FakeLlmServer;
-beforeEach(async () => {
-  server = await FakeLlmServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+startFakeLlmServerPerTest();
 
 const tools = {
   get_weather: tool({

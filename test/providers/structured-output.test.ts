@@ -4,7 +4,7 @@
 // own generateText / streamText with Output.object on the same server.
 import { createOpenAI as createAISDKOpenAI } from "@ai-sdk/openai";
 import { generateText, Output, streamText as aiStreamText } from "ai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent/agent";
 import { isToolPairingValid } from "../../src/messages/validate-tool-pairing";
@@ -12,7 +12,8 @@ import { createAnthropic } from "../../src/models/anthropic/anthropic-provider";
 import { createOpenAI } from "../../src/models/openai/openai-provider";
 import { InMemoryStore } from "../../src/stores/in-memory-store";
 import { streamText } from "../../src/streaming/stream-text";
-import { FakeLlmServer, type RecordedRequest } from "../servers/fake-llm-server";
+import { server, startFakeLlmServerPerTest } from "../helpers/fake-llm-server-per-test";
+import type { RecordedRequest } from "../servers/fake-llm-server";
 import {
   anthropicMessage,
   anthropicStream,
@@ -23,13 +24,7 @@ import {
 } from "../servers/wire-formats";
 import { weather, withoutMeta } from "./helpers";
 
-let server: FakeLlmServer;
-beforeEach(async () => {
-  server = await FakeLlmServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+startFakeLlmServerPerTest();
 
 /** Every property required, optional ones nullable: the shape OpenAI's strict mode takes. */
 const recipe = z.object({

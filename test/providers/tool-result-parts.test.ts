@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent/agent";
 import { createAnthropic } from "../../src/models/anthropic/anthropic-provider";
@@ -6,19 +6,13 @@ import type { LanguageModel } from "../../src/models/language-model";
 import { createOpenAI } from "../../src/models/openai/openai-provider";
 import { InMemoryStore } from "../../src/stores/in-memory-store";
 import { tool } from "../../src/tools/tool";
-import { FakeLlmServer } from "../servers/fake-llm-server";
+import { server, startFakeLlmServerPerTest } from "../helpers/fake-llm-server-per-test";
 import { anthropicMessage, openaiCompletion } from "../servers/wire-formats";
 
 // A tool that returns parts (issue 29): the run keeps them as parts in the tool message, stores
 // them byte for byte, and each provider receives them the way it accepts them, on the wire.
 
-let server: FakeLlmServer;
-beforeEach(async () => {
-  server = await FakeLlmServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+startFakeLlmServerPerTest();
 
 // A PNG header of a 2×3 image: enough for its media type to be read from it.
 const png = new Uint8Array([
