@@ -3,6 +3,7 @@
  *
  *   npx tsx --expose-gc bench/compare-builds.ts <distA> <distB> [--quick] [--update] [--title "…"]
  *   npm run bench:builds -- <distA> <distB> …
+ *   … --stores InMemoryStore --strategies sliding_window,full --sizes 1000,10000   (filters, comma-separated)
  *
  * `<dist>` is a built package's dist folder (`npx tsup` in a checkout or worktree of the commit).
  * Each build's `index.js`, `redis/`, `postgres/` and `sqlite/` entry points are imported as they
@@ -284,10 +285,18 @@ async function main(): Promise<void> {
   const update = args.includes("--update");
   const titleAt = args.indexOf("--title");
   const title = titleAt === -1 ? "Two builds side by side: the agent loop" : args[titleAt + 1];
-  const dists = args.filter((arg, index) => !arg.startsWith("--") && (titleAt === -1 || index !== titleAt + 1));
+  // --stores / --strategies / --sizes: comma-separated filters (store names, strategy names, stored sizes).
+  const list = (name: string) => {
+    const at = args.indexOf(name);
+    return at === -1 ? undefined : (args[at + 1] ?? "").split(",").filter(Boolean);
+  };
+  const valued = ["--title", "--stores", "--strategies", "--sizes"]
+    .map((name) => args.indexOf(name))
+    .filter((at) => at !== -1);
+  const dists = args.filter((arg, index) => !arg.startsWith("--") && !valued.includes(index - 1));
   if (dists.length !== 2 || title === undefined) {
     console.error(
-      "usage: npx tsx --expose-gc bench/compare-builds.ts <distA> <distB> [--quick] [--update] [--title <section title>]",
+      "usage: npx tsx --expose-gc bench/compare-builds.ts <distA> <distB> [--quick] [--update] [--title <section title>] [--stores a,b] [--strategies a,b] [--sizes n,m]",
     );
     process.exit(2);
   }
@@ -298,14 +307,17 @@ async function main(): Promise<void> {
   if (typeof (globalThis as { gc?: unknown }).gc !== "function")
     console.error("bench: run with --expose-gc, or the garbage of one build's turns is collected during the other's");
   const builds: [Build, Build] = [await loadBuild("A", dists[0]!), await loadBuild("B", dists[1]!)];
-  const settings = quick ? QUICK : FULL;
-  const chosen = strategies.filter((strategy) => STRATEGIES.includes(strategy.name));
+  const sizes = list("--sizes")?.map(Number);
+  const settings = { ...(quick ? QUICK : FULL), ...(sizes ? { sizes } : {}) };
+  const strategyNames = list("--strategies") ?? STRATEGIES;
+  const storeNames = list("--stores");
+  const chosen = strategies.filter((strategy) => strategyNames.includes(strategy.name));
   const directory = mkdtempSync(join(tmpdir(), "agentcore-bench-builds-"));
   const rows: Row[] = [];
   const skipped: string[] = [];
   const load = { start: loadavg()[0]!, max: loadavg()[0]!, end: 0 };
   try {
-    for (const storeUnderTest of stores) {
+    for (const storeUnderTest of stores.filter((store) => !storeNames || storeNames.includes(store.name))) {
       const opened: OpenedStore[] = [];
       try {
         for (const build of builds) {
@@ -348,6 +360,10 @@ async function main(): Promise<void> {
     "npx tsx --expose-gc bench/compare-builds.ts",
     ...dists.map(shown),
     ...(quick ? ["--quick"] : []),
+    ...(["--stores", "--strategies", "--sizes"] as const).flatMap((name) => {
+      const values = list(name);
+      return values ? [name, values.join(",")] : [];
+    }),
     ...(update ? ["--update"] : []),
     ...(titleAt === -1 ? [] : ["--title", JSON.stringify(title)]),
   ].join(" ");

@@ -32,6 +32,11 @@ export class RunNotifier {
     return this.events.hasListeners(name);
   }
 
+  /** Whether telling `name` does anything: a listener gets its event, or a streamed run its part. */
+  tells(name: AgentEventName): boolean {
+    return this.streaming || this.events.hasListeners(name);
+  }
+
   notify(moment: RunMoment): AgentStreamPart | undefined {
     if (moment.type === "text-delta") return moment;
     if (moment.type === "reasoning-delta" || moment.type === "tool-input-start" || moment.type === "tool-input-delta")

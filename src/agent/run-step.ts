@@ -75,9 +75,11 @@ export async function* runStep(
     ...(run.output ? { responseFormat: run.output.responseFormat } : {}),
   };
   // Ids unique in what the model sees, so each result stays paired with its own call (a streamed
-  // call gets its id as its input starts to stream).
-  const taken = toolCallIdsOf(fitted.history.messages, window.messages, log.messages);
-  const { response, usage, object } = yield* callForObject(config, run, call, log, taken);
+  // call gets its id as its input starts to stream). A generated answer needs them only when it
+  // has tool calls: most steps have none, so they are collected then, from the same messages.
+  const seen = () => toolCallIdsOf(fitted.history.messages, window.messages, log.messages);
+  const streamed = run.mode === "stream" ? seen() : undefined;
+  const { response, usage, object } = yield* callForObject(config, run, call, log, streamed);
   if (config.recordContext) {
     const called = { usage, finishReason: response.finishReason };
     await recordContext(config, run, {
@@ -94,12 +96,10 @@ export async function* runStep(
   const text = object ? object.json : response.text;
   if (object) log.setObject(object.value);
   // Calls whose tool needs the user's approval wait for it (marked with an approval id); the others run.
-  const { calls: toolCalls, requests } = await markApprovals(
-    config,
-    run,
-    uniqueToolCallIds(response.toolCalls, taken),
-    window.messages,
-  );
+  const { calls: toolCalls, requests } =
+    response.toolCalls.length === 0
+      ? { calls: [], requests: [] }
+      : await markApprovals(config, run, uniqueToolCallIds(response.toolCalls, streamed ?? seen()), window.messages);
   const assistant: AssistantMessage = {
     id: log.assistantMessageId(),
     role: "assistant",

@@ -61,7 +61,11 @@ export async function* runTurn(
       recalledCount: recalled.length,
     });
     // answer the tool calls that await approval, if the session ends with some (docs/approvals.md)
-    const awaiting = yield* answerApprovals(config, run, history.pendingApprovals, history.messages, log);
+    // (nothing to answer, the common case: no generator is built)
+    const awaiting =
+      history.pendingApprovals || run.approvals.length > 0
+        ? yield* answerApprovals(config, run, history.pendingApprovals, history.messages, log)
+        : [];
     // persist the user message
     if (run.userMessage) log.add(run.userMessage);
     else if (run.input !== undefined)
@@ -105,7 +109,9 @@ export async function* runTurn(
     await provided?.persist(config, run, log.messages);
     await rememberTurn(config, run, log.added);
     write?.end();
-    yield* run.notifier.tell({ type: "run:end", ...log.outcome(startedAt, history.messages) });
+    // Its payload copies the history: built only when a listener or the stream takes it.
+    if (run.notifier.tells("run:end"))
+      yield* run.notifier.tell({ type: "run:end", ...log.outcome(startedAt, history.messages) });
     return log.result();
   } catch (thrown) {
     const error =

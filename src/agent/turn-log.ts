@@ -119,11 +119,13 @@ export class TurnLog {
     await this.turn.append(pending, options);
     if (pending.length === 0) return;
     this.persisted = this.messages.length;
-    this.run.notifier.notify({
-      type: "memory:write",
-      messages: pending,
-      messageIds: pending.map((message) => message.id!),
-    });
+    // Nobody listening (a memory:write has no stream part): no event built.
+    if (this.run.notifier.hasListeners("memory:write"))
+      this.run.notifier.notify({
+        type: "memory:write",
+        messages: pending,
+        messageIds: pending.map((message) => message.id!),
+      });
   }
 
   /** `persist` for a run that is failing: a store failure is reported (`memory:error`), not thrown over the run's error. */

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
 import type { AgentMessage } from "./agent-message";
-import { hasControlCharacter, hasLoneSurrogate } from "./session-id";
+import { hasControlCharacter, hasLoneSurrogate, isPrintableAscii } from "./session-id";
 
 /**
  * What is wrong with a message id or tool call id, or undefined when nothing is. The rule of
@@ -10,6 +10,7 @@ import { hasControlCharacter, hasLoneSurrogate } from "./session-id";
  * a later message with that id would be skipped as a duplicate and lost.
  */
 export function messageIdIssue(id: string): string | undefined {
+  if (isPrintableAscii(id)) return undefined; // the common case, without the two patterns
   if (hasControlCharacter(id)) return "must not contain control characters";
   if (hasLoneSurrogate(id))
     return "must be well-formed Unicode: it contains a lone surrogate (an unpaired \\ud800-\\udfff)";

@@ -24,6 +24,19 @@ export function hasControlCharacter(text: string): boolean {
 }
 
 /**
+ * Whether every character of `text` is printable ASCII (U+0020 to U+007E): such a string has no
+ * control character and no surrogate, so the checks above pass without running their patterns.
+ * Ids are almost always of this kind (UUIDs, `call_…`), and stores check each one on every write.
+ */
+export function isPrintableAscii(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code > 0x7e) return false;
+  }
+  return true;
+}
+
+/**
  * Validates a session or user id once, where it enters agentcore. Ids are opaque to stores:
  * each store keeps an id inside its own place (escaped path, key prefix, row) by its own means.
  */
@@ -38,6 +51,7 @@ export function validateSessionId(id: unknown, argument = "sessionId", maxLength
       message: `${argument} is ${id.length} characters long; the limit is ${maxLength}.`,
     });
   }
+  if (isPrintableAscii(id)) return id;
   if (forbidden.test(id)) {
     throw new InvalidArgumentError({
       argument,
