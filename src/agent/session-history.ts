@@ -65,6 +65,7 @@ export function parseSessionHistory(
     parsed = parseAgentMessages(raw ?? [], {
       source: `The history of session "${sessionId}"`,
       limits: noMessageLimits,
+      stored: read.stored === true,
     });
   } catch (error) {
     if (!InvalidMessageError.isInstance(error)) throw error;

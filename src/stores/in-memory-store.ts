@@ -8,6 +8,7 @@ import { validateMessageIdArgument, validateMessageIds } from "../messages/messa
 import { MessageNotFoundError } from "../errors/message-not-found-error";
 import { cutIndex, idsOf, summariesAfterCut } from "./delete-messages-from";
 import { tailLimit } from "./tail-limit";
+import { readStoredTail } from "./stored-tail";
 import { newestSummaries, summaryCount } from "./summary-count";
 import {
   checkContextReport,
@@ -98,11 +99,22 @@ export class InMemoryStore implements MemoryStore {
     return this.readTail("getMessageTail", sessionId, limit);
   }
 
-  private readTail(operation: "getMessageTail", sessionId: string, limit: number): MessageTail {
+  private readTail(operation: "getMessageTail", sessionId: string, limit: number, copy = true): MessageTail {
     validateSessionId(sessionId);
     const count = tailLimit(limit, "InMemoryStore", operation);
     const messages = this.find(sessionId)?.messages ?? [];
-    return { messages: count === 0 ? [] : copyMessages(messages.slice(-count)), total: messages.length };
+    if (count === 0) return { messages: [], total: messages.length };
+    const tail = messages.slice(-count);
+    return { messages: copy ? copyMessages(tail) : tail, total: messages.length };
+  }
+
+  /**
+   * The run's tail read (`stores/stored-tail.ts`): the stored objects themselves, which the run's
+   * parse copies; undefined when a subclass reads its tail its own way.
+   */
+  [readStoredTail](sessionId: string, limit: number): MessageTail | undefined {
+    if (this.getMessageTail !== InMemoryStore.prototype.getMessageTail) return undefined;
+    return this.readTail("getMessageTail", sessionId, limit, false);
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
