@@ -291,8 +291,9 @@ export class InMemoryStore implements MemoryStore {
     }
   }
 
+  /** Marks the session written, at the time `use` or `find` just gave the record (`usedAt`): no second clock read. */
   private touchSession(record: ScopeRecord): void {
-    const now = Date.now();
+    const now = record.usedAt;
     if (record.session) record.session.accessedAt = Math.max(now, record.session.accessedAt);
     else record.session = { createdAt: now, accessedAt: now };
   }
