@@ -26,30 +26,32 @@ const stored: AgentMessage[] = [
 ];
 
 /** A strategy that rewrites every message it is given, nested values included, then keeps them all. */
-const vandal: IMemoryStrategy = {
-  name: "vandal",
-  historyLimit: 20,
-  apply(history) {
-    for (const message of history as AgentMessage[]) {
-      (message as { content: unknown }).content = "changed";
-      if (message.role === "assistant")
-        for (const call of message.toolCalls ?? [])
-          (call.arguments as { query: { text: string } }).query.text = "changed";
-    }
-    return { messages: [...history], dropped: [] };
-  },
-};
+function vandal(historyLimit: number | undefined): IMemoryStrategy {
+  return {
+    name: "vandal",
+    ...(historyLimit === undefined ? {} : { historyLimit }),
+    apply(history) {
+      for (const message of history as AgentMessage[]) {
+        (message as { content: unknown }).content = "changed";
+        if (message.role === "assistant")
+          for (const call of message.toolCalls ?? [])
+            (call.arguments as { query: { text: string } }).query.text = "changed";
+      }
+      return { messages: [...history], dropped: [] };
+    },
+  };
+}
 
 describe("the run's tail read on an InMemoryStore", () => {
-  it("gives the run copies: a strategy that changes its history changes nothing stored", async () => {
+  it.each([
+    ["a tail", 20],
+    ["the whole history", undefined],
+  ])("gives the run copies of %s: a strategy that changes its history changes nothing stored", async (_, limit) => {
     const store = new InMemoryStore();
     await store.appendMessages("s", structuredClone(stored));
-    const agent = new Agent({
-      model: new MockLanguageModel({ responses: [{ text: "ok" }] }),
-      memory: vandal,
-      memoryStore: store,
-    });
-    await agent.run({ sessionId: "s", input: "next" });
+    const model = new MockLanguageModel({ responses: [{ text: "ok" }] });
+    await new Agent({ model, memory: vandal(limit), memoryStore: store }).run({ sessionId: "s", input: "next" });
+    expect(model.calls[0]!.messages[0]!.content).toBe("changed");
     expect((await store.getMessages("s")).slice(0, stored.length)).toEqual(stored);
   });
 
@@ -89,6 +91,26 @@ describe("the run's tail read on an InMemoryStore", () => {
     ]);
     const model = new MockLanguageModel({ responses: [{ text: "ok" }] });
     await new Agent({ model, memory: "sliding_window", memoryStore: store }).run({ sessionId: "s", input: "next" });
+    expect(model.calls[0]!.messages.map((message) => message.content)).toEqual(["HELLO", "HI", "next"]);
+  });
+
+  it("reads a subclass's own getMessages for the whole history", async () => {
+    class Shouting extends InMemoryStore {
+      override async getMessages(sessionId: string): Promise<AgentMessage[]> {
+        return (await super.getMessages(sessionId)).map(
+          (message) => ({ ...message, content: String(message.content).toUpperCase() }) as AgentMessage,
+        );
+      }
+    }
+    const store = new Shouting();
+    expect(store[readStoredTail]("s", undefined)).toBeUndefined();
+    expect(store[readStoredTail]("s", 4)).toEqual({ messages: [], total: 0 });
+    await store.appendMessages("s", [
+      { id: "u1", role: "user", content: "hello" },
+      { id: "a1", role: "assistant", content: "hi" },
+    ]);
+    const model = new MockLanguageModel({ responses: [{ text: "ok" }] });
+    await new Agent({ model, memory: "full", memoryStore: store }).run({ sessionId: "s", input: "next" });
     expect(model.calls[0]!.messages.map((message) => message.content)).toEqual(["HELLO", "HI", "next"]);
   });
 });

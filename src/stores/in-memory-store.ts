@@ -109,12 +109,18 @@ export class InMemoryStore implements MemoryStore {
   }
 
   /**
-   * The run's tail read (`stores/stored-tail.ts`): the stored objects themselves, which the run's
-   * parse copies; undefined when a subclass reads its tail its own way.
+   * The run's read (`stores/stored-tail.ts`): a tail, or the whole history without `limit`, as the
+   * stored objects themselves, which the run's parse copies; undefined when a subclass reads its own way.
    */
-  [readStoredTail](sessionId: string, limit: number): MessageTail | undefined {
-    if (this.getMessageTail !== InMemoryStore.prototype.getMessageTail) return undefined;
-    return this.readTail("getMessageTail", sessionId, limit, false);
+  [readStoredTail](sessionId: string, limit: number | undefined): MessageTail | undefined {
+    if (limit !== undefined) {
+      if (this.getMessageTail !== InMemoryStore.prototype.getMessageTail) return undefined;
+      return this.readTail("getMessageTail", sessionId, limit, false);
+    }
+    if (this.getMessages !== InMemoryStore.prototype.getMessages) return undefined;
+    validateSessionId(sessionId);
+    const messages = this.find(sessionId)?.messages ?? [];
+    return { messages: messages.slice(), total: messages.length };
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {

@@ -355,7 +355,9 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     ...(storedTail
       ? {
           getStoredTail: (sessionId, limit) =>
-            call("getMessageTail", sessionId, reading(sessionId), () => storedTail(sessionId, limit)),
+            call(limit === undefined ? "getMessages" : "getMessageTail", sessionId, reading(sessionId), () =>
+              storedTail(sessionId, limit),
+            ),
         }
       : {}),
     appendMessages: adapter.appendMessages,

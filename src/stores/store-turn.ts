@@ -63,7 +63,7 @@ export interface TurnCalls {
   getMessages(sessionId: string): Promise<AgentMessage[]>;
   getMessageTail(sessionId: string, limit: number): Promise<MessageTail>;
   /** The store's own objects where it can give them (`stores/stored-tail.ts`), else `getMessageTail`'s copies. */
-  getStoredTail?(sessionId: string, limit: number): Promise<MessageTail & { stored?: true }>;
+  getStoredTail?(sessionId: string, limit: number | undefined): Promise<MessageTail & { stored?: true }>;
   appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
   replaceMessagesFrom(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void>;
   /** Set when the store reads a tail natively. */
@@ -126,6 +126,7 @@ export async function openStoreTurn(calls: TurnCalls, sessionId: string, options
         );
         return { ...got, limit: reading };
       }
+      if (stored && calls.getStoredTail) return await calls.getStoredTail(sessionId, undefined);
       const messages = await calls.getMessages(sessionId);
       return { messages, total: Array.isArray(messages) ? messages.length : 0 };
     },
