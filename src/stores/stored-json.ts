@@ -58,7 +58,7 @@ export function parseStoredMessage<T = AgentMessage>(
 }
 
 /**
- * Encodes one message a store is about to write, in the stored encoding (`stringifyStoredMessage`):
+ * Encodes one message a store is about to write, in the stored encoding (`messages/stored-encoding.ts`):
  * bytes and URLs of content parts kept; a message JSON cannot encode is a `StoreError` (`encodeStoredJson`).
  */
 export function encodeStoredMessageJson(
