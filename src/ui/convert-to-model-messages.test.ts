@@ -438,6 +438,31 @@ describe("round trips", () => {
     );
   });
 
+  it("shows provider options useChat cannot hold left out, so the page's copy comes back accepted", () => {
+    const history: AgentMessage[] = [
+      { id: "u", role: "user", content: "q" },
+      {
+        id: "a",
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "t", providerOptions: { anthropic: { signature: "s" }, flat: "not an object" } },
+          { type: "text", text: "answer" },
+        ],
+      },
+    ];
+    const shown = convertToUIMessages(history);
+    expect(shown[1]!.parts).toContainEqual({
+      type: "reasoning",
+      text: "t",
+      providerMetadata: { anthropic: { signature: "s" } },
+      state: "done",
+    });
+    expect(convertToModelMessages(shown)[1]!.content).toStrictEqual([
+      { type: "reasoning", text: "t", providerOptions: { anthropic: { signature: "s" } } },
+      { type: "text", text: "answer" },
+    ]);
+  });
+
   it("brings back tool data with plain constructor and prototype keys (data, not prototype poison)", () => {
     const history: AgentMessage[] = [
       { id: "u", role: "user", content: "Who won in 1961?", timestamp: 1 },
