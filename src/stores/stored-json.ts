@@ -47,7 +47,7 @@ export function encodeStoredJson(
 }
 
 /**
- * Parses one stored message (`stringifyStoredMessage` wrote it): JSON, then the stored encoding of
+ * Parses one stored message (`encodeStoredMessageJson` wrote it): JSON, then the stored encoding of
  * bytes and URLs undone (`messages/stored-encoding.ts`). A record that is not JSON is a `StoreError`.
  */
 export function parseStoredMessage<T = AgentMessage>(
