@@ -80,6 +80,14 @@ export type AgentStreamPart =
    * one delta). The UI stream sends it as `reasoning-*` chunks.
    */
   | { type: "reasoning-delta"; delta: string; providerMetadata?: Record<string, unknown> }
+  /**
+   * A block of reasoning ended (each block ends once, after its deltas; a block without text,
+   * Anthropic's redacted thinking, has none). `providerMetadata`: what the provider needs to take
+   * the block back (an Anthropic signature or redacted data), as the stored reasoning part's
+   * `providerOptions`; absent when the provider gave none. The UI stream sends it on
+   * `reasoning-end`, so a stateless client sends the block back signed.
+   */
+  | { type: "reasoning-end"; providerMetadata?: Record<string, unknown> }
   /** A tool call the model has begun to write (its id as the run will record it), before its input. */
   | { type: "tool-input-start"; toolCallId: string; toolName: string }
   /** The next piece of a tool call's input JSON text, as the model writes it. */

@@ -6,7 +6,7 @@ type RunEventBase = Pick<AgentEventMap["run:start"], "sessionId" | "runId" | "ag
 /** Moments only a stream shows: text and reasoning as they come, tool inputs as the model writes them. */
 type StreamOnlyMoment = Extract<
   AgentStreamPart,
-  { type: "text-delta" | "reasoning-delta" | "tool-input-start" | "tool-input-delta" }
+  { type: "text-delta" | "reasoning-delta" | "reasoning-end" | "tool-input-start" | "tool-input-delta" }
 >;
 
 /** A moment of a run: an event's payload without the run's ids, or a moment only a stream shows. */
@@ -39,7 +39,12 @@ export class RunNotifier {
 
   notify(moment: RunMoment): AgentStreamPart | undefined {
     if (moment.type === "text-delta") return moment;
-    if (moment.type === "reasoning-delta" || moment.type === "tool-input-start" || moment.type === "tool-input-delta")
+    if (
+      moment.type === "reasoning-delta" ||
+      moment.type === "reasoning-end" ||
+      moment.type === "tool-input-start" ||
+      moment.type === "tool-input-delta"
+    )
       return this.streaming ? moment : undefined;
     if (this.events.hasListeners(moment.type)) {
       const { type, ...payload } = moment;

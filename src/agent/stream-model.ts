@@ -15,7 +15,8 @@ import { uniqueToolCallId } from "./unique-tool-call-ids";
 
 /**
  * Reads the model's stream into its response, telling each moment as it comes: text deltas,
- * reasoning deltas (a reasoning block the model gives only whole is told as one delta), and a
+ * reasoning deltas (a reasoning block the model gives only whole is told as one delta) and each
+ * block's end with its provider metadata (`reasoning-end`: a signature, redacted data), and a
  * tool call's input as the model writes it (`tool-input-start`, then `tool-input-delta`s). A
  * streamed call gets its final id when its input starts (unique against `taken`, as
  * `uniqueToolCallIds` would make it), so its start, deltas, call and result share one id.
@@ -52,12 +53,20 @@ export async function* streamModel(
         reasoningStreamed = true;
         yield* run.notifier.tell({ type: "reasoning-delta", delta: part.delta });
         break;
-      case "reasoning":
+      case "reasoning": {
+        const { text: blockText, providerOptions } = part.reasoning;
         reasoning.push(part.reasoning);
-        if (!reasoningStreamed && part.reasoning.text !== "")
-          yield* run.notifier.tell({ type: "reasoning-delta", delta: part.reasoning.text });
+        if (!reasoningStreamed && blockText !== "")
+          yield* run.notifier.tell({ type: "reasoning-delta", delta: blockText });
+        // The block's end, with what the provider needs to take it back (a block of nothing, unsigned, is not told).
+        if (reasoningStreamed || blockText !== "" || providerOptions !== undefined)
+          yield* run.notifier.tell({
+            type: "reasoning-end",
+            ...(providerOptions === undefined ? {} : { providerMetadata: providerOptions }),
+          });
         reasoningStreamed = false;
         break;
+      }
       case "tool-call-delta": {
         let id = streamedIds.get(part.toolCallId);
         if (id === undefined) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseAgentMessages, type AgentMessage } from "./agent-message";
-import { decodeStoredMessages, encodeStoredMessages, stringifyStoredMessage } from "./stored-encoding";
+import { decodeStoredMessages, encodeStoredMessages } from "./stored-encoding";
+import { encodeStoredMessageJson } from "../stores/stored-json";
 
 const everyByte = Uint8Array.from({ length: 256 }, (_, index) => index);
 
@@ -42,7 +43,8 @@ describe("the stored encoding", () => {
     const old = JSON.parse('[{"id":"1","role":"user","content":"hello","timestamp":1}]') as AgentMessage[];
     const first = old[0];
     expect(decodeStoredMessages(old)[0]).toBe(first);
-    expect(stringifyStoredMessage(messages[0])).toBe(JSON.stringify(messages[0]));
+    const where = { store: "test", operation: "appendMessages", record: "message 0" };
+    expect(encodeStoredMessageJson(messages[0]!, where)).toBe(JSON.stringify(messages[0]));
   });
 
   it("leaves corrupt stored data for the parser to name instead of decoding it to other bytes", () => {

@@ -58,11 +58,6 @@ export function decodeStoredMessages<Message>(messages: Message[]): Message[] {
   return messages;
 }
 
-/** One message as stored JSON text. */
-export function stringifyStoredMessage(message: unknown): string {
-  return JSON.stringify(encodeStoredMessage(message));
-}
-
 function dataField(part: unknown): "image" | "data" | undefined {
   if (typeof part !== "object" || part === null) return undefined;
   const type = (part as { type?: unknown }).type;

@@ -47,7 +47,7 @@ export function encodeStoredJson(
 }
 
 /**
- * Parses one stored message (`stringifyStoredMessage` wrote it): JSON, then the stored encoding of
+ * Parses one stored message (`encodeStoredMessageJson` wrote it): JSON, then the stored encoding of
  * bytes and URLs undone (`messages/stored-encoding.ts`). A record that is not JSON is a `StoreError`.
  */
 export function parseStoredMessage<T = AgentMessage>(
@@ -58,7 +58,7 @@ export function parseStoredMessage<T = AgentMessage>(
 }
 
 /**
- * Encodes one message a store is about to write, in the stored encoding (`stringifyStoredMessage`):
+ * Encodes one message a store is about to write, in the stored encoding (`messages/stored-encoding.ts`):
  * bytes and URLs of content parts kept; a message JSON cannot encode is a `StoreError` (`encodeStoredJson`).
  */
 export function encodeStoredMessageJson(

@@ -1,6 +1,7 @@
 import type { AgentStreamPart } from "../agent/agent-result";
 import { AbortError } from "../errors/abort-error";
 import { noMessageLimits } from "../messages/message-limits";
+import { uiProviderMetadata } from "../messages/provider-metadata";
 import { toContentOutput, toolResultContent } from "../messages/tool-result-content";
 
 /** A chunk of the AI SDK's UI message stream protocol (v1), as `useChat` reads it. */
@@ -51,7 +52,9 @@ export interface UIMessageStreamOptions {
 }
 
 /**
- * Maps an agent's stream parts to UI message stream chunks: text and reasoning blocks with ids,
+ * Maps an agent's stream parts to UI message stream chunks: text and reasoning blocks with ids (a
+ * reasoning block's provider metadata, its signature, on its `reasoning-end`, where `useChat` keeps
+ * it as the part's `providerMetadata`),
  * tool inputs (`tool-input-start`, the input's JSON text in `tool-input-delta`s as the model writes
  * it, or as one delta when the model gave the call whole, then `tool-input-available`) and outputs,
  * tool approval requests and denials (`tool-approval-request`, `tool-output-denied`), step
@@ -93,12 +96,14 @@ export async function* toUIMessageChunks(
       }
       case "reasoning-delta": {
         const id = yield* start("reasoning");
-        yield {
-          type: "reasoning-delta",
-          id,
-          delta: part.delta,
-          ...(part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }),
-        };
+        yield { type: "reasoning-delta", id, delta: part.delta, ...withMetadata(part.providerMetadata) };
+        break;
+      }
+      case "reasoning-end": {
+        // A block without deltas (redacted thinking) opens here, so useChat keeps it as a part.
+        const id = yield* start("reasoning");
+        open = undefined;
+        yield { type: "reasoning-end", id, ...withMetadata(part.providerMetadata) };
         break;
       }
       case "tool-input-start":
@@ -191,6 +196,12 @@ export function encodeUIMessageStream(
       await iterator.return?.();
     },
   });
+}
+
+/** `providerMetadata` as useChat accepts it (`uiProviderMetadata`), when there is any. */
+function withMetadata(options: Record<string, unknown> | undefined): { providerMetadata?: Record<string, unknown> } {
+  const metadata = uiProviderMetadata(options);
+  return metadata === undefined ? {} : { providerMetadata: metadata };
 }
 
 /** A result given as parts in the AI SDK's content output (as `convertToUIMessages` gives it), else as JSON. */

@@ -178,4 +178,54 @@ describe("the UI message stream side by side with the AI SDK's streamText", () =
       "text-end",
     ]);
   });
+
+  it("gives a signed and a redacted thinking block their providerMetadata, as @ai-sdk/anthropic streams them", async () => {
+    // @ai-sdk/anthropic's stream: the signature on an empty reasoning-delta after the thinking
+    // (signature_delta), redacted thinking's data on its reasoning-start.
+    const signed = { anthropic: { signature: "EqQBCkgIARABGAIiQL2Zg+/sig==" } };
+    const redacted = { anthropic: { redactedData: "EmwKAhgBEgy3va3pzix/redacted" } };
+    const thinkingModel = () =>
+      new MockLanguageModelV3({
+        doStream: {
+          stream: convertArrayToReadableStream([
+            { type: "stream-start", warnings: [] },
+            { type: "reasoning-start", id: "0" },
+            { type: "reasoning-delta", id: "0", delta: "17*23 " },
+            { type: "reasoning-delta", id: "0", delta: "= 391" },
+            { type: "reasoning-delta", id: "0", delta: "", providerMetadata: signed },
+            { type: "reasoning-end", id: "0" },
+            { type: "reasoning-start", id: "1", providerMetadata: redacted },
+            { type: "reasoning-end", id: "1" },
+            { type: "text-start", id: "2" },
+            { type: "text-delta", id: "2", delta: "391" },
+            { type: "text-end", id: "2" },
+            { type: "finish", finishReason: stop, usage },
+          ]),
+        },
+      });
+    const theirs = aiStreamText({ model: thinkingModel(), prompt: "17 * 23?" });
+    const ours = streamText({ model: thinkingModel(), messages: [{ role: "user", content: "17 * 23?" }] });
+    const expected = await fold(theirs.toUIMessageStream());
+    const actual = await fold(chunkStream(toUIMessageChunks(ours.fullStream)));
+    expect(comparable(actual.message)).toStrictEqual(comparable(expected.message));
+    expect(comparable(actual.message)).toEqual([
+      { type: "step-start" },
+      { type: "reasoning", text: "17*23 = 391", state: "done", providerMetadata: signed },
+      { type: "reasoning", text: "", state: "done", providerMetadata: redacted },
+      { type: "text", text: "391", state: "done" },
+    ]);
+    // Ours sends it once, on each block's reasoning-end.
+    expect(
+      actual.chunks.flatMap((chunk) =>
+        chunk.type.startsWith("reasoning") ? [[chunk.type, "providerMetadata" in chunk && chunk.providerMetadata]] : [],
+      ),
+    ).toEqual([
+      ["reasoning-start", false],
+      ["reasoning-delta", false],
+      ["reasoning-delta", false],
+      ["reasoning-end", signed],
+      ["reasoning-start", false],
+      ["reasoning-end", redacted],
+    ]);
+  });
 });

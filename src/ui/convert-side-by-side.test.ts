@@ -102,6 +102,69 @@ const corpus: Record<string, AiUIMessage[]> = {
       ],
     },
   ],
+  "reasoning with providerMetadata through a tool loop, as useChat keeps it after a stream": [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "Weather in Oslo?" }] },
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        {
+          type: "reasoning",
+          text: "The user wants the weather. I will call the tool.",
+          state: "done",
+          providerMetadata: { anthropic: { signature: "EqQBCkgIARABGAIiQL2Zg+/sig==" } },
+        },
+        {
+          type: "reasoning",
+          text: "",
+          state: "done",
+          providerMetadata: { anthropic: { redactedData: "EmwKAhgBEgy3va3pzix/redacted" } },
+        },
+        {
+          type: "tool-weather",
+          toolCallId: "toolu_1",
+          state: "output-available",
+          input: { city: "Oslo" },
+          output: "3°C",
+        },
+        { type: "step-start" },
+        {
+          type: "reasoning",
+          text: "3 degrees: say it.",
+          state: "done",
+          providerMetadata: { anthropic: { signature: "second-block-sig" } },
+        },
+        { type: "text", text: "It is 3°C in Oslo.", state: "done" },
+      ],
+    },
+    { id: "u2", role: "user", parts: [{ type: "text", text: "And tomorrow?" }] },
+  ],
+  "reasoning metadata of other providers: nested JSON, several providers on one part": [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "Think" }] },
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        {
+          type: "reasoning",
+          text: "Thought one",
+          state: "done",
+          providerMetadata: {
+            openai: { itemId: "rs_123", reasoningEncryptedContent: null },
+            google: { thoughtSignature: "Cs4BAdHtim9" },
+          },
+        },
+        {
+          type: "reasoning",
+          text: "Thought two",
+          providerMetadata: { custom: { steps: [1, 2.5, { ok: true, note: "é😀" }], empty: {} } },
+        },
+        { type: "text", text: "Done", state: "done" },
+      ],
+    },
+  ],
   "multi-step tool call": [
     { id: "u1", role: "user", parts: [{ type: "text", text: "Weather in Oslo?" }] },
     {
@@ -476,6 +539,8 @@ describe("convertToModelMessages side by side with the ai package's", () => {
       "image attachment",
       "PDF attachment and a remote image",
       "reasoning with a signature",
+      "reasoning with providerMetadata through a tool loop, as useChat keeps it after a stream",
+      "reasoning metadata of other providers: nested JSON, several providers on one part",
       "multi-step tool call",
       "denials with and without a reason",
       "approval responses on their way to the server: approved, denied with a reason, approved with one",

@@ -258,6 +258,49 @@ describe("convertToModelMessages", () => {
     expect(convertToModelMessages([{ id: "a", role: "user", content: "x" }], { maxBytes: 10_000_000 })).toHaveLength(1);
   });
 
+  it("reads a reasoning part's providerMetadata as untrusted: its options only, copied, bounded, plain JSON", () => {
+    const forged = { signature: "forged", type: "text", text: "injected", thinking: "other" };
+    const payload = [
+      { id: "u", role: "user", parts: [{ type: "text", text: "q" }] },
+      {
+        id: "a",
+        role: "assistant",
+        parts: [{ type: "reasoning", text: "real", providerMetadata: { anthropic: forged } }],
+      },
+    ];
+    const [, assistant] = convertToModelMessages(payload);
+    // Its fields stay in providerOptions (a forged signature is the provider's to refuse), never the part's own.
+    expect(assistant!.content).toStrictEqual([
+      { type: "reasoning", text: "real", providerOptions: { anthropic: forged } },
+    ]);
+    // A copy: the client's object changed afterwards changes nothing.
+    forged.signature = "changed later";
+    expect(assistant!.content).toStrictEqual([
+      { type: "reasoning", text: "real", providerOptions: { anthropic: { ...forged, signature: "forged" } } },
+    ]);
+    const reasoningWith = (providerMetadata: unknown) => [
+      { id: "u", role: "user", parts: [{ type: "text", text: "q" }] },
+      {
+        id: "a",
+        role: "assistant",
+        parts: [{ type: "step-start" }, { type: "reasoning", text: "t", providerMetadata }],
+      },
+    ];
+    expect(issuesOf(() => convertToModelMessages(reasoningWith({ anthropic: "sig" })))).toStrictEqual([
+      { index: 1, path: "parts.1.providerMetadata", message: "expected anthropic to be an object" },
+    ]);
+    expect(issuesOf(() => convertToModelMessages(reasoningWith({ anthropic: { at: new Date(0) } })))[0]).toMatchObject({
+      index: 1,
+      path: "parts.1.providerMetadata",
+    });
+    const huge = { anthropic: { redactedData: "A".repeat(1024 * 1024) } };
+    expect(issuesOf(() => convertToModelMessages(reasoningWith(huge)))[0]!.message).toMatch(
+      /more than the limit of 1048576/,
+    );
+    // null is "none", as the AI SDK writes it.
+    expect(convertToModelMessages(reasoningWith(null))[1]!.content).toStrictEqual([{ type: "reasoning", text: "t" }]);
+  });
+
   it("refuses a tool call id used twice", () => {
     const part = { type: "tool-x", toolCallId: "same", state: "output-available", input: {}, output: 1 };
     expect(() =>
@@ -393,6 +436,31 @@ describe("round trips", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("shows provider options useChat cannot hold left out, so the page's copy comes back accepted", () => {
+    const history: AgentMessage[] = [
+      { id: "u", role: "user", content: "q" },
+      {
+        id: "a",
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "t", providerOptions: { anthropic: { signature: "s" }, flat: "not an object" } },
+          { type: "text", text: "answer" },
+        ],
+      },
+    ];
+    const shown = convertToUIMessages(history);
+    expect(shown[1]!.parts).toContainEqual({
+      type: "reasoning",
+      text: "t",
+      providerMetadata: { anthropic: { signature: "s" } },
+      state: "done",
+    });
+    expect(convertToModelMessages(shown)[1]!.content).toStrictEqual([
+      { type: "reasoning", text: "t", providerOptions: { anthropic: { signature: "s" } } },
+      { type: "text", text: "answer" },
+    ]);
   });
 
   it("brings back tool data with plain constructor and prototype keys (data, not prototype poison)", () => {

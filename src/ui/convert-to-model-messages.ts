@@ -20,7 +20,8 @@ export type ConvertToModelMessagesOptions = PayloadLimits;
  * Converts UI messages (untrusted JSON from a browser, AI SDK v4 or v5+ shape) into agent
  * messages, part by part as the `ai` package's own `convertToModelMessages` does: `file` parts
  * become image parts (`image/*`) or file parts whose data is the part's URL, `reasoning` parts
- * reasoning parts (`providerMetadata` as `providerOptions`). A tool invocation with a result
+ * reasoning parts (`providerMetadata` as `providerOptions`, checked and copied as plain JSON: an
+ * object of provider objects, at most 1 MiB a part). A tool invocation with a result
  * becomes an assistant `toolCalls` entry plus a `tool` message (an `output-error` call's input
  * falls back to its `rawInput`; a denied call gives the model the user's reason); incomplete
  * calls are dropped, never sent. Malformed input (a malformed data: URL included) is an

@@ -4,6 +4,7 @@ import { dataContentUrl } from "../messages/data-content";
 import { imageMediaType } from "../messages/image-info";
 import { noMessageLimits } from "../messages/message-limits";
 import { splitPendingApprovals } from "../messages/pending-approvals";
+import { uiProviderMetadata } from "../messages/provider-metadata";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import { toContentOutput } from "../messages/tool-result-content";
 import type { UIMessageV5, UIMessagePart, UIToolPart } from "./ui-message";
@@ -90,12 +91,14 @@ function toolPart(call: ToolCall, result: ToolMessage | undefined): UIToolPart |
 
 /**
  * Content as UI parts: text as text, images and files as `file` parts (bytes and base64 as a
- * `data:` URL), reasoning as reasoning; `providerOptions` as the part's `providerMetadata`.
+ * `data:` URL), reasoning as reasoning; `providerOptions` as the part's `providerMetadata` (the
+ * providers whose options are plain JSON objects, the shape `useChat` and `convertToModelMessages` take).
  */
 function uiParts(content: MessageContent): (UIMessagePart & { type: "text" | "reasoning" | "file" })[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   return content.map((part: ContentPart) => {
-    const metadata = part.providerOptions === undefined ? {} : { providerMetadata: part.providerOptions };
+    const providerMetadata = uiProviderMetadata(part.providerOptions);
+    const metadata = providerMetadata === undefined ? {} : { providerMetadata };
     switch (part.type) {
       case "image": {
         const mediaType = imageMediaType(part) ?? "application/octet-stream";

@@ -2,6 +2,7 @@ import { MAX_APPROVAL_REASON_LENGTH, type ToolCallApproval } from "../messages/a
 import type { ProviderOptions } from "../messages/content-parts";
 import { deniedToolContent } from "../messages/denied-tool-content";
 import { messageIdIssue } from "../messages/message-ids";
+import { readProviderMetadata } from "../messages/provider-metadata";
 import { dataContentProblem } from "../messages/data-content";
 import { serializeToolResult } from "../messages/serialize-tool-result";
 import { toolResultContent } from "./tool-output";
@@ -125,11 +126,12 @@ function readFilePart(value: Record<string, unknown>, path: string): Segment {
   };
 }
 
+/** A part's `providerMetadata` as its `providerOptions`: checked and copied as plain JSON (`readProviderMetadata`). */
 function readProviderOptions(value: unknown, path: string): { providerOptions?: ProviderOptions } {
   if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value))
-    throw new Issue(`${path}.providerMetadata`, "expected an object");
-  return { providerOptions: value as ProviderOptions };
+  const read = readProviderMetadata(value);
+  if ("problem" in read) throw new Issue(`${path}.providerMetadata`, read.problem);
+  return { providerOptions: read.metadata };
 }
 
 /**

@@ -47,9 +47,10 @@ describe("Anthropic: thinking and tool input stream as they come", () => {
     const model = createAnthropic({ apiKey: "k", baseURL: server.url })("claude-sonnet-4-5");
     const agent = new Agent({ model, tools, memoryStore: store, sessionId: "s", maxSteps: 2 });
     const parts = await collect(agent.stream({ input: "Weather in Paris?" }).fullStream);
-    expect(kinds(parts).slice(0, 6)).toEqual([
+    expect(kinds(parts).slice(0, 7)).toEqual([
       "step-start",
       "reasoning-delta",
+      "reasoning-end",
       "tool-input-start",
       "tool-input-delta",
       "tool-call",
@@ -58,6 +59,10 @@ describe("Anthropic: thinking and tool input stream as they come", () => {
     const reasoning = parts.filter((part) => part.type === "reasoning-delta");
     expect(reasoning.length).toBeGreaterThan(1);
     expect(reasoning.map((part) => part.delta).join("")).toBe("The user wants the weather in Paris.");
+    // The block ends with its signature, assembled from the signature_delta events.
+    expect(parts.filter((part) => part.type === "reasoning-end")).toEqual([
+      { type: "reasoning-end", providerMetadata: { anthropic: { signature: "sig-1" } } },
+    ]);
     const inputs = parts.filter((part) => part.type === "tool-input-delta");
     expect(inputs.length).toBeGreaterThan(1);
     expect(JSON.parse(inputs.map((part) => part.delta).join(""))).toEqual({ city: "Paris, France" });
@@ -96,7 +101,16 @@ describe("OpenAI-compatible servers: reasoning_content and tool-call deltas", ()
     const store = new InMemoryStore();
     const agent = new Agent({ model: model(), memoryStore: store, sessionId: "s" });
     const parts = await collect(agent.stream({ input: "2+2?" }).fullStream);
-    expect(kinds(parts)).toEqual(["step-start", "reasoning-delta", "text-delta", "step-finish", "finish"]);
+    expect(kinds(parts)).toEqual([
+      "step-start",
+      "reasoning-delta",
+      "reasoning-end",
+      "text-delta",
+      "step-finish",
+      "finish",
+    ]);
+    // OpenAI-compatible reasoning has no provider metadata: the block ends without any.
+    expect(parts.find((part) => part.type === "reasoning-end")).toEqual({ type: "reasoning-end" });
     expect(
       parts
         .filter((part) => part.type === "reasoning-delta")

@@ -337,7 +337,7 @@ export class FileMemoryStore implements MemoryStore {
   /**
    * A cross-process lock on one session, held for a whole agent run. Its lock file is named by
    * a hash of the id (`<path>.session-<sha256>.lock`), never by the id itself. While it is held,
-   * this instance's writes to the session's messages, metadata and summaries are fenced: once the
+   * this instance's writes to the session's messages, metadata, summaries and context reports are fenced: once the
    * lock was lost (this process stalled past `staleLockMs` and another took the session), they are
    * refused with `SessionLockLostError` and write nothing.
    */

@@ -39,7 +39,7 @@ export function redisPrefixOption(prefix: string | undefined): string {
 
 /**
  * The keys of a session: `<prefix>{e}:messages`, `:ids`, `:meta`, `:summaries`, `:summary-ids`,
- * `:facts`, `:lock`, with `e` the URI-encoded id. encodeURIComponent is injective and escapes
+ * `:context-reports`, `:facts`, `:lock`, with `e` the URI-encoded id. encodeURIComponent is injective and escapes
  * `{ } : /` and spaces: an id can neither end the hash tag early nor look like another id's key.
  * Validates the id first (`argument` "scopeId" for fact scopes).
  */
@@ -69,7 +69,7 @@ export function sessionScriptKeys(keys: RedisSessionKeys): string[] {
   return [keys.messages, keys.ids, keys.meta, keys.summaries, keys.summaryIds];
 }
 
-/** The KEYS of the fenced session scripts (append, replace): the session's five data keys, then its lock. */
+/** The KEYS of the fenced session scripts (append, replace, cut, touch, summary): the session's five data keys, then its lock. */
 export function fencedScriptKeys(keys: RedisSessionKeys): string[] {
   return [...sessionScriptKeys(keys), keys.lock];
 }

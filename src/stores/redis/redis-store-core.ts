@@ -77,7 +77,7 @@ export interface RedisStoreSetup {
  * Keeps sessions in Redis. Layout (redis-layout.ts), for a session id `s` (URI-encoded into `e`,
  * so ids can neither collide nor escape the prefix): `<prefix>{e}:messages` (list of JSON
  * messages), `:ids` (set, for idempotency), `:meta` (hash), `:summaries` + `:summary-ids`,
- * `:facts` (hash key → JSON fact), `:lock`. The `{e}` hash tag keeps one session's keys in one
+ * `:context-reports` (list), `:facts` (hash key → JSON fact), `:lock`. The `{e}` hash tag keeps one session's keys in one
  * cluster slot, so every write is one atomic Lua script (redis-scripts.ts) and every multi-key
  * read one script too (one snapshot). 16 sorted sets by last write, `<prefix>sessions:{0}` …
  * `{15}` (RedisSessionIndex), index sessions for `entries()` and `prune()`: the store never runs
