@@ -37,7 +37,7 @@ export async function fitWindow(
       onError: (error) =>
         run.notifier.notify({ type: "memory:error", source: strategy.name, operation: "apply", error }),
     },
-    storeTurn ? (limit) => storeTurn.tail({ limit }) : undefined,
+    storeTurn ? (limit) => storeTurn.tail({ limit, stored: true }) : undefined,
   );
   if (span) run.trace!.endFit(span, result);
   // Counting the history read (cached per message, still linear in it): done only when someone listens.

@@ -26,5 +26,5 @@ export async function loadTurnHistory(config: AgentConfig, run: TurnRun, turn: S
     const provided = await ProviderHistory.load(config, run);
     return { history: provided.history, provided };
   }
-  return { history: parseSessionHistory(config.store, run.sessionId, await turn.tail()) };
+  return { history: parseSessionHistory(config.store, run.sessionId, await turn.tail({ stored: true })) };
 }

@@ -65,6 +65,7 @@ export function parseSessionHistory(
     parsed = parseAgentMessages(raw ?? [], {
       source: `The history of session "${sessionId}"`,
       limits: noMessageLimits,
+      stored: read.stored === true,
     });
   } catch (error) {
     if (!InvalidMessageError.isInstance(error)) throw error;
@@ -86,20 +87,28 @@ export function parseSessionHistory(
   }
   let offset = tail ? (total as number) - parsed.length : 0;
   const partial = offset > 0;
+  let from = 0;
   if (partial) {
     // The tail may start inside a turn: begin at its first user message.
     const firstUser = parsed.findIndex((message) => message.role === "user");
-    const from = firstUser === -1 ? parsed.length : firstUser;
+    from = firstUser === -1 ? parsed.length : firstUser;
     offset += from;
-    parsed = parsed.slice(from);
   }
-  const history = parsed.filter(
-    (message) => message.role !== "system" && !(exclude && message.id !== undefined && exclude.has(message.id)),
-  );
-  // A step awaiting approval is held back: its calls have no results to send yet.
-  const { messages, step } = splitPendingApprovals(history);
+  // One pass from there, system messages and `exclude` left out; tool traffic noted on the way.
+  const history: AgentMessage[] = [];
+  let toolTraffic = false;
+  for (let index = from; index < parsed.length; index++) {
+    const message = parsed[index]!;
+    if (message.role === "system" || (exclude && message.id !== undefined && exclude.has(message.id))) continue;
+    history.push(message);
+    if (message.role === "tool" || (message.role === "assistant" && message.toolCalls !== undefined))
+      toolTraffic = true;
+  }
+  // A step awaiting approval is held back: its calls have no results to send yet. Without tool
+  // traffic there is neither such a step nor a pairing to restore.
+  const { messages, step } = toolTraffic ? splitPendingApprovals(history) : { messages: history, step: undefined };
   return {
-    messages: repairToolPairing(messages).messages,
+    messages: toolTraffic ? repairToolPairing(messages).messages : messages,
     offset,
     partial,
     ...(tail ? { limit } : {}),

@@ -3,6 +3,7 @@ import { InvalidMessageError, type MessageIssue } from "../errors/invalid-messag
 import type { AssistantContentPart, ToolContentPart, UserContentPart } from "./content-parts";
 import { contentLimitIssues, contentSchema } from "./content-schemas";
 import { type MessageLimits, type ResolvedMessageLimits, resolveMessageLimits } from "./message-limits";
+import { copyMessage } from "./copy-messages";
 
 /** A tool call made by the model. `arguments` is the parsed JSON object. */
 export interface ToolCall {
@@ -126,11 +127,12 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
  * parsed messages or throws an `InvalidMessageError` naming each message and field that was
  * wrong (an unknown part type, malformed binary content, a part or message over `limits`).
  * Unknown fields are dropped. `limits`: the size bounds, default `MessageLimits`' defaults; history
- * read back from a store passes `noMessageLimits`.
+ * read back from a store passes `noMessageLimits`. `stored`: the input is a store's own objects
+ * (`stores/stored-tail.ts`), so the result must share no object with it.
  */
 export function parseAgentMessages(
   input: unknown,
-  options: { source?: string; limits?: MessageLimits | ResolvedMessageLimits } = {},
+  options: { source?: string; limits?: MessageLimits | ResolvedMessageLimits; stored?: boolean } = {},
 ): AgentMessage[] {
   if (!Array.isArray(input)) {
     throw new InvalidMessageError({
@@ -141,8 +143,15 @@ export function parseAgentMessages(
   const limits = resolveMessageLimits(options.limits);
   const issues: MessageIssue[] = [];
   const messages: AgentMessage[] = [];
-  input.forEach((candidate, index) => {
-    const quick = parseCommonMessage(candidate);
+  input.forEach((given, index) => {
+    let candidate: unknown = given;
+    let quick = parseCommonMessage(candidate);
+    // A store's own objects (`stored`): a common message without tool calls is rebuilt from strings
+    // and numbers alone, anything else is parsed from a copy, so no result shares an object with the store.
+    if (options.stored && (quick === undefined || "toolCalls" in quick)) {
+      candidate = copyMessage(given);
+      quick = parseCommonMessage(candidate);
+    }
     if (quick !== undefined) {
       // String content: over the limit only when its UTF-8 bound (3 bytes a unit) is.
       if ((quick.content as string).length * 3 > limits.maxMessageBytes) {

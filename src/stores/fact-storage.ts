@@ -78,3 +78,9 @@ export function factStorage(store: MemoryStore) {
     },
   };
 }
+
+/** The session a fact call belongs to, for its errors: the run's, or the one a `session:<id>` scope names. */
+export function sessionOfScope(scopeId: string, sessionId: string | undefined): string | undefined {
+  if (sessionId !== undefined) return sessionId;
+  return scopeId.startsWith("session:") ? scopeId.slice("session:".length) : undefined;
+}

@@ -8,6 +8,7 @@ import { validateMessageIdArgument, validateMessageIds } from "../messages/messa
 import { MessageNotFoundError } from "../errors/message-not-found-error";
 import { cutIndex, idsOf, summariesAfterCut } from "./delete-messages-from";
 import { tailLimit } from "./tail-limit";
+import { readStoredTail } from "./stored-tail";
 import { newestSummaries, summaryCount } from "./summary-count";
 import {
   checkContextReport,
@@ -98,11 +99,28 @@ export class InMemoryStore implements MemoryStore {
     return this.readTail("getMessageTail", sessionId, limit);
   }
 
-  private readTail(operation: "getMessageTail", sessionId: string, limit: number): MessageTail {
+  private readTail(operation: "getMessageTail", sessionId: string, limit: number, copy = true): MessageTail {
     validateSessionId(sessionId);
     const count = tailLimit(limit, "InMemoryStore", operation);
     const messages = this.find(sessionId)?.messages ?? [];
-    return { messages: count === 0 ? [] : copyMessages(messages.slice(-count)), total: messages.length };
+    if (count === 0) return { messages: [], total: messages.length };
+    const tail = messages.slice(-count);
+    return { messages: copy ? copyMessages(tail) : tail, total: messages.length };
+  }
+
+  /**
+   * The run's read (`stores/stored-tail.ts`): a tail, or the whole history without `limit`, as the
+   * stored objects themselves, which the run's parse copies; undefined when a subclass reads its own way.
+   */
+  [readStoredTail](sessionId: string, limit: number | undefined): MessageTail | undefined {
+    if (limit !== undefined) {
+      if (this.getMessageTail !== InMemoryStore.prototype.getMessageTail) return undefined;
+      return this.readTail("getMessageTail", sessionId, limit, false);
+    }
+    if (this.getMessages !== InMemoryStore.prototype.getMessages) return undefined;
+    validateSessionId(sessionId);
+    const messages = this.find(sessionId)?.messages ?? [];
+    return { messages: messages.slice(), total: messages.length };
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
@@ -279,8 +297,9 @@ export class InMemoryStore implements MemoryStore {
     }
   }
 
+  /** Marks the session written, at the time `use` or `find` just gave the record (`usedAt`): no second clock read. */
   private touchSession(record: ScopeRecord): void {
-    const now = Date.now();
+    const now = record.usedAt;
     if (record.session) record.session.accessedAt = Math.max(now, record.session.accessedAt);
     else record.session = { createdAt: now, accessedAt: now };
   }

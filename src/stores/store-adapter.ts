@@ -12,12 +12,13 @@ import type {
   SummaryReadOptions,
   SummaryRecord,
 } from "./memory-store";
-import { factStorage } from "./fact-storage";
+import { factStorage, sessionOfScope } from "./fact-storage";
 import { contextReportCalls, type AdaptedContextReports } from "./context-report-calls";
 import { newestSummaries, summaryCount } from "./summary-count";
 import { SessionQueue } from "./session-queue";
 import { openStoreTurn, type StoreTurn, type TurnCalls, type TurnOptions } from "./store-turn";
 import { turnFoldingOf } from "./turn-folding";
+import { storedTailOf } from "./stored-tail";
 import { waitUnlessAborted } from "./wait-unless-aborted";
 import { cutIndex, idsOf, replaceMessagesFromOf, summariesAfterCut } from "./delete-messages-from";
 import { MessageNotFoundError } from "../errors/message-not-found-error";
@@ -204,17 +205,13 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     }
   };
 
+  const reading = (sessionId: string) => `Could not read the history of session "${sessionId}"`;
   const adapter: AdaptedStore = Object.freeze({
     store,
     name,
     capabilities,
     getMessages: (sessionId) =>
-      call(
-        "getMessages",
-        sessionId,
-        `Could not read the history of session "${sessionId}"`,
-        async () => (await store.getMessages(sessionId)) ?? [],
-      ),
+      call("getMessages", sessionId, reading(sessionId), async () => (await store.getMessages(sessionId)) ?? []),
     setMessages: (sessionId, messages) =>
       call("setMessages", sessionId, `Could not replace the history of session "${sessionId}"`, () =>
         store.setMessages(sessionId, messages),
@@ -262,7 +259,7 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       });
     },
     getMessageTail: (sessionId, limit) =>
-      call("getMessageTail", sessionId, `Could not read the history of session "${sessionId}"`, async () => {
+      call("getMessageTail", sessionId, reading(sessionId), async () => {
         if (capabilities.getMessageTail) return await store.getMessageTail!(sessionId, limit);
         const messages = (await store.getMessages(sessionId)) ?? [];
         return { messages: limit > 0 ? messages.slice(-Math.floor(limit)) : [], total: messages.length };
@@ -348,12 +345,21 @@ function createAdapter(store: MemoryStore): AdaptedStore {
     saveContextReport: reports.save,
     getContextReports: reports.get,
   } satisfies AdaptedStore);
+  const storedTail = storedTailOf(store);
   const appending = (sessionId: string, messages: AgentMessage[]) =>
     `Could not store ${messages.length} message(s) of session "${sessionId}"`;
   const turnCalls: TurnCalls = {
     lockSession: adapter.lockSession,
     getMessages: adapter.getMessages,
     getMessageTail: adapter.getMessageTail,
+    ...(storedTail
+      ? {
+          getStoredTail: (sessionId, limit) =>
+            call(limit === undefined ? "getMessages" : "getMessageTail", sessionId, reading(sessionId), () =>
+              storedTail(sessionId, limit),
+            ),
+        }
+      : {}),
     appendMessages: adapter.appendMessages,
     replaceMessagesFrom: adapter.replaceMessagesFrom,
     readsTail: capabilities.getMessageTail,
@@ -391,10 +397,4 @@ function createAdapter(store: MemoryStore): AdaptedStore {
       : {}),
   };
   return adapter;
-}
-
-/** The session a fact call belongs to, for its errors: the run's, or the one a `session:<id>` scope names. */
-function sessionOfScope(scopeId: string, sessionId: string | undefined): string | undefined {
-  if (sessionId !== undefined) return sessionId;
-  return scopeId.startsWith("session:") ? scopeId.slice("session:".length) : undefined;
 }

@@ -17,6 +17,11 @@ export interface TurnOptions extends SessionLockOptions {
 export interface TurnTail extends MessageTail {
   /** The number of messages asked for when this is a tail; undefined when it is the whole history. */
   limit?: number;
+  /**
+   * The messages are the store's own objects (`stores/stored-tail.ts`), asked for with
+   * `tail({ stored: true })`: only for `parseSessionHistory`, which copies them.
+   */
+  stored?: true;
 }
 
 /**
@@ -33,7 +38,7 @@ export interface StoreTurn {
    * turn holds (no second lock round trip): the last `limit` messages where the store reads a tail
    * natively, else (or with `Infinity`) the whole history.
    */
-  tail(options?: { limit?: number }): Promise<TurnTail>;
+  tail(options?: { limit?: number; stored?: boolean }): Promise<TurnTail>;
   /**
    * Appends messages of the turn, idempotently by message id. Before the last, the store may leave
    * the append's fsync to the last (every reader sees the messages, a process crash keeps them).
@@ -57,6 +62,8 @@ export interface TurnCalls {
   lockSession(sessionId: string, options: SessionLockOptions): Promise<(() => Promise<void>) | undefined>;
   getMessages(sessionId: string): Promise<AgentMessage[]>;
   getMessageTail(sessionId: string, limit: number): Promise<MessageTail>;
+  /** The store's own objects where it can give them (`stores/stored-tail.ts`), else `getMessageTail`'s copies. */
+  getStoredTail?(sessionId: string, limit: number | undefined): Promise<MessageTail & { stored?: true }>;
   appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
   replaceMessagesFrom(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void>;
   /** Set when the store reads a tail natively. */
@@ -109,10 +116,17 @@ export async function openStoreTurn(calls: TurnCalls, sessionId: string, options
   let unsynced = false;
   let released = false;
   return {
-    async tail({ limit: asked }: { limit?: number } = {}) {
+    async tail({ limit: asked, stored = false }: { limit?: number; stored?: boolean } = {}) {
       if (asked === undefined && read) return read;
       const reading = asked === undefined ? limit : tailReadLimit(calls.readsTail, asked);
-      if (reading !== undefined) return { ...(await calls.getMessageTail(sessionId, reading)), limit: reading };
+      if (reading !== undefined) {
+        const got = await (stored && calls.getStoredTail ? calls.getStoredTail : calls.getMessageTail)(
+          sessionId,
+          reading,
+        );
+        return { ...got, limit: reading };
+      }
+      if (stored && calls.getStoredTail) return await calls.getStoredTail(sessionId, undefined);
       const messages = await calls.getMessages(sessionId);
       return { messages, total: Array.isArray(messages) ? messages.length : 0 };
     },
