@@ -35,16 +35,13 @@ export class PostgresSessionRecords {
 
   async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
     validateSessionId(sessionId);
-    const count = summaryCount(options, this.store);
-    // LIMIT NULL is no limit.
-    const rows = await this.query<{ body: string }>(
+    return this.newest<SummaryRecord>(
+      this.tables.summaries,
       "getSummaries",
       sessionId,
-      `SELECT body FROM (SELECT seq, body FROM ${this.tables.summaries} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) newest ORDER BY seq`,
-      [sessionId, count === Infinity ? null : count],
+      summaryCount(options, this.store),
+      "summary",
     );
-    const read = { store: this.store, operation: "getSummaries", sessionId };
-    return rows.map((row, index) => parseStoredJson<SummaryRecord>(row.body, { ...read, record: `summary ${index}` }));
   }
 
   /**
@@ -127,13 +124,25 @@ export class PostgresSessionRecords {
   async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
     validateSessionId(sessionId);
     const count = contextReportCount(options, this.store);
+    return this.newest<ContextReport>(this.tables.contextReports, "getContextReports", sessionId, count, "report");
+  }
+
+  /** A session's newest `count` records of a table (Infinity: all), oldest first, parsed. */
+  private async newest<T>(
+    table: string,
+    operation: string,
+    sessionId: string,
+    count: number,
+    record: string,
+  ): Promise<T[]> {
+    // LIMIT NULL is no limit.
     const rows = await this.query<{ body: string }>(
-      "getContextReports",
+      operation,
       sessionId,
-      `SELECT body FROM (SELECT seq, body FROM ${this.tables.contextReports} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) newest ORDER BY seq`,
+      `SELECT body FROM (SELECT seq, body FROM ${table} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) newest ORDER BY seq`,
       [sessionId, count === Infinity ? null : count],
     );
-    const read = { store: this.store, operation: "getContextReports", sessionId };
-    return rows.map((row, index) => parseStoredJson<ContextReport>(row.body, { ...read, record: `report ${index}` }));
+    const read = { store: this.store, operation, sessionId };
+    return rows.map((row, index) => parseStoredJson<T>(row.body, { ...read, record: `${record} ${index}` }));
   }
 }
