@@ -14,38 +14,11 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import BetterSqlite3 from "better-sqlite3";
-import {
-  Agent,
-  InMemoryStore,
-  type AgentMessage,
-  type LanguageModel,
-  type LanguageModelCall,
-  type LanguageModelResult,
-  type LanguageModelStreamPart,
-  type MemoryStore,
-} from "agentcore";
+import { Agent, InMemoryStore, type AgentMessage, type MemoryStore } from "agentcore";
 import { SqliteMemoryStore } from "agentcore/sqlite";
 import { collectGarbage, formatSample, machineLine, summarise, table, type Benchmark, type Sample } from "./harness";
 import { serverStoreCandidates } from "./store-candidates";
-
-/** Answers "ok" at once. */
-class InstantModel implements LanguageModel {
-  readonly provider = "bench";
-  readonly modelId = "instant";
-  async doGenerate(_call: LanguageModelCall): Promise<LanguageModelResult> {
-    return {
-      text: "ok",
-      toolCalls: [],
-      finishReason: "stop",
-      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-    };
-  }
-  async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
-    const result = await this.doGenerate(call);
-    yield { type: "text-delta", delta: result.text };
-    yield { type: "finish", finishReason: result.finishReason, usage: result.usage };
-  }
-}
+import { InstantModel } from "./agent-loop-fixtures";
 
 interface Candidate {
   name: string;
@@ -139,7 +112,7 @@ export const benchmark: Benchmark = {
             await seed(store, "tail", size);
             await seed(store, "whole", size);
             const agent = (memoryStore: MemoryStore, sessionId: string) =>
-              new Agent({ model: new InstantModel(), memory: "sliding_window", memoryStore, sessionId });
+              new Agent({ model: new InstantModel("ok"), memory: "sliding_window", memoryStore, sessionId });
             const tail = agent(store, "tail");
             const whole = agent(wholeHistoryView(store), "whole");
             const regenerate = (on: Agent) => () => on.run({ regenerate: true });

@@ -12,43 +12,13 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import {
-  Agent,
-  InMemoryStore,
-  SlidingWindowMemory,
-  type AgentMessage,
-  type LanguageModel,
-  type LanguageModelCall,
-  type LanguageModelResult,
-  type LanguageModelStreamPart,
-} from "agentcore";
+import { Agent, InMemoryStore, SlidingWindowMemory, type AgentMessage } from "agentcore";
 import type { TelemetryOptions } from "agentcore/telemetry";
 import { collectGarbage, formatSample, summarise, table, type Benchmark } from "./harness";
+import { InstantModel } from "./agent-loop-fixtures";
 
 const STORED = 1_000;
 const ANSWER = "ok";
-
-/** Answers at once with plausible usage, as the agent-loop benchmark's model does. */
-class InstantModel implements LanguageModel {
-  readonly provider = "bench";
-  readonly modelId = "gpt-4o-mini";
-  async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
-    let characters = call.system?.length ?? 0;
-    for (const message of call.messages) characters += message.content.length + 16;
-    const inputTokens = Math.ceil(characters / 4);
-    return {
-      text: ANSWER,
-      toolCalls: [],
-      finishReason: "stop",
-      usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 },
-    };
-  }
-  async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
-    const result = await this.doGenerate(call);
-    yield { type: "text-delta", delta: result.text };
-    yield { type: "finish", finishReason: result.finishReason, usage: result.usage };
-  }
-}
 
 function seedMessages(count: number): AgentMessage[] {
   return Array.from({ length: count }, (_, index) =>
@@ -100,7 +70,7 @@ export const benchmark: Benchmark = {
         const sessionId = `bench-telemetry-${index}`;
         await store.appendMessages(sessionId, seedMessages(STORED));
         return new Agent({
-          model: new InstantModel(),
+          model: new InstantModel(ANSWER),
           memory: new SlidingWindowMemory({ maxTurns: 10 }),
           memoryStore: store,
           sessionId,

@@ -14,47 +14,16 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import {
-  Agent,
-  FileMemoryStore,
-  InMemoryStore,
-  type AgentMessage,
-  type LanguageModel,
-  type LanguageModelCall,
-  type LanguageModelResult,
-  type LanguageModelStreamPart,
-  type MemoryStore,
-} from "agentcore";
+import { Agent, FileMemoryStore, InMemoryStore, type AgentMessage, type MemoryStore } from "agentcore";
 import { Memory } from "@mastra/memory";
 import { InMemoryStore as MastraInMemoryStore } from "@mastra/core/storage";
 import { collectGarbage, formatMs, formatSample, summarise, table, type Benchmark } from "./harness";
+import { InstantModel } from "./agent-loop-fixtures";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const text = (index: number) =>
   `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
 const roleOf = (index: number): "user" | "assistant" => (index % 2 === 0 ? "user" : "assistant");
-
-/** Answers "ok" at once and reports usage (so token calibration runs), as a provider does. */
-class InstantModel implements LanguageModel {
-  readonly provider = "bench";
-  readonly modelId = "gpt-4o-mini";
-  async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
-    let characters = call.system?.length ?? 0;
-    for (const message of call.messages) characters += message.content.length + 16;
-    const inputTokens = Math.ceil(characters / 4);
-    return {
-      text: "ok",
-      toolCalls: [],
-      finishReason: "stop",
-      usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 },
-    };
-  }
-  async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
-    const result = await this.doGenerate(call);
-    yield { type: "text-delta", delta: result.text };
-    yield { type: "finish", finishReason: result.finishReason, usage: result.usage };
-  }
-}
 
 async function seed(store: MemoryStore, stored: number): Promise<void> {
   for (let start = 0; start < stored; start += 1_000) {
@@ -72,7 +41,7 @@ async function seed(store: MemoryStore, stored: number): Promise<void> {
 async function defaultAgentTurn(store: MemoryStore, stored: number): Promise<() => Promise<void>> {
   await seed(store, stored);
   const agent = new Agent({
-    model: new InstantModel(),
+    model: new InstantModel("ok"),
     memory: "sliding_window",
     maxMessages: 10,
     memoryStore: store,

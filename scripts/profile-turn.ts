@@ -16,17 +16,8 @@ import { writeFileSync } from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  Agent,
-  FileMemoryStore,
-  InMemoryStore,
-  type AgentMessage,
-  type LanguageModel,
-  type LanguageModelCall,
-  type LanguageModelResult,
-  type LanguageModelStreamPart,
-  type MemoryStore,
-} from "agentcore";
+import { Agent, FileMemoryStore, InMemoryStore, type AgentMessage, type MemoryStore } from "agentcore";
+import { InstantModel } from "../bench/agent-loop-fixtures";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -37,28 +28,6 @@ const TURNS = option("--turns", 10_000);
 const STORED = option("--stored", 10_000);
 const text = (index: number) =>
   `message number ${index}: a sentence or two of ordinary chat text, about the length of a real turn.`;
-
-/** Answers "ok" at once and reports usage (so token calibration runs), as a provider does. */
-class InstantModel implements LanguageModel {
-  readonly provider = "bench";
-  readonly modelId = "gpt-4o-mini";
-  async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
-    let characters = call.system?.length ?? 0;
-    for (const message of call.messages) characters += message.content.length + 16;
-    const inputTokens = Math.ceil(characters / 4);
-    return {
-      text: "ok",
-      toolCalls: [],
-      finishReason: "stop",
-      usage: { inputTokens, outputTokens: 1, totalTokens: inputTokens + 1 },
-    };
-  }
-  async *doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart> {
-    const result = await this.doGenerate(call);
-    yield { type: "text-delta", delta: result.text };
-    yield { type: "finish", finishReason: result.finishReason, usage: result.usage };
-  }
-}
 
 async function seed(store: MemoryStore, sessionId: string): Promise<void> {
   for (let start = 0; start < STORED; start += 1_000) {
@@ -90,7 +59,7 @@ function report(name: string, times: number[]): number {
 async function agentcoreTurns(store: MemoryStore, turns: number): Promise<number[]> {
   await seed(store, "profile");
   const agent = new Agent({
-    model: new InstantModel(),
+    model: new InstantModel("ok"),
     memory: "sliding_window",
     maxMessages: 10,
     memoryStore: store,
