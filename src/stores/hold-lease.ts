@@ -57,3 +57,18 @@ export function holdLease(holder: LeaseHolder): () => Promise<void> {
   };
   return () => (releasing ??= release());
 }
+
+/**
+ * Gives back a lock that a failed take may hold: a take can fail after it landed (the connection
+ * died before the answer came back, a Redis Cluster master failed over under it), and its token
+ * is known to no one else, so without this the session stays locked for a whole lease. Waits for
+ * the first `remove`; one that fails is retried in the background, as a release is, until it
+ * lands or the lease has run out.
+ */
+export async function giveBackFailedTake(leaseMs: number, remove: () => Promise<void>): Promise<void> {
+  try {
+    await remove();
+  } catch {
+    void holdLease({ leaseMs, renew: () => false, release: remove })();
+  }
+}

@@ -1,4 +1,4 @@
-import { holdLease } from "../hold-lease";
+import { giveBackFailedTake, holdLease } from "../hold-lease";
 import { randomUUID } from "node:crypto";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import type { SessionLockOptions } from "../memory-store";
@@ -106,26 +106,16 @@ export class PostgresSessionLeases {
     return { release, value };
   }
 
-  /**
-   * Deletes the lease a failed take may have taken: the take can fail after its statement committed
-   * (the connection died before the answer came back), and its token is known to no one else. A
-   * delete that fails is retried in the background, as a release is, until it lands or the lease
-   * has run out; the caller waits for the first try only.
-   */
-  private async forget(sessionId: string, token: string): Promise<void> {
-    const remove = async () => {
+  /** Deletes the lease a failed take may have taken (its statement can commit before the connection dies). */
+  private forget(sessionId: string, token: string): Promise<void> {
+    return giveBackFailedTake(this.leaseMs, async () => {
       await this.run(
         "unlockSession",
         sessionId,
         `DELETE FROM ${this.table} USING ${asyncCommit} WHERE session_id = $1 AND token = $2`,
         [sessionId, token],
       );
-    };
-    try {
-      await remove();
-    } catch {
-      void holdLease({ leaseMs: this.leaseMs, renew: () => false, release: remove })();
-    }
+    });
   }
 
   /**

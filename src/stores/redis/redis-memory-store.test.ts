@@ -281,6 +281,44 @@ if (available) {
       await expectLockWaitAborts(first, second);
     });
 
+    it("gives back a lock whose take landed but whose answer was lost, retrying until the delete lands (not after the lease)", async () => {
+      const prefix = `${runPrefix}lost-take:`;
+      const lockKey = `${prefix}{s}:lock`;
+      const client = newClient();
+      let healed = false;
+      let giveBacksTried = 0;
+      // The take's SET lands, then its answer is lost (a master dying before it replies); the
+      // deletes of the given-back lock fail too until the test heals the "cluster".
+      const flaky = new Proxy(client, {
+        get(target, property, receiver) {
+          if (property === "call")
+            return async (...args: (string | number)[]) => {
+              const reply = await target.call(String(args[0]), ...args.slice(1));
+              if (args[0] === "SET" && args[1] === lockKey) throw new Error("Connection is closed.");
+              return reply;
+            };
+          if (property === "evalsha" || property === "eval")
+            return async (...args: (string | number)[]) => {
+              if (args[2] === lockKey && args.at(-1) === "0") {
+                giveBacksTried++;
+                if (!healed) throw new Error("CLUSTERDOWN The cluster is down");
+              }
+              return (target[property] as (...rest: (string | number)[]) => Promise<unknown>)(...args);
+            };
+          return Reflect.get(target, property, receiver);
+        },
+      });
+      const store = new RedisMemoryStore({ client: flaky, prefix, lockLeaseMs: 600_000 });
+      await expect(store.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(StoreError.isInstance);
+      const sleep = () => new Promise((resolve) => setTimeout(resolve, 20));
+      while (giveBacksTried < 3) await sleep(); // retried in the background after the run failed
+      expect(await client.exists(lockKey)).toBe(1); // every give-back failed so far: the lock is still there
+      healed = true;
+      while ((await client.exists(lockKey)) === 1) await sleep(); // the lease is 10 minutes: only a retry frees it
+      const other = new RedisMemoryStore({ client: newClient(), prefix });
+      await (await other.lockSession("s", { timeoutMs: 0 }))();
+    });
+
     it("raises a StoreError naming the record when stored JSON is bad", async () => {
       const client = newClient();
       const prefix = `${runPrefix}bad:`;

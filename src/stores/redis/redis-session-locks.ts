@@ -1,5 +1,5 @@
 import { SessionBusyError } from "../../errors/session-busy-error";
-import { holdLease } from "../hold-lease";
+import { giveBackFailedTake, holdLease } from "../hold-lease";
 import type { SessionLockOptions } from "../memory-store";
 import { pollLock } from "../poll-lock";
 import { redisSessionKeys } from "./redis-layout";
@@ -49,8 +49,8 @@ export class RedisSessionLocks {
    * (`SET NX PX`) and resolves to what it read, or undefined when the lock is held elsewhere;
    * retried until it takes it or `timeoutMs` passes. The lease is then renewed until the release,
    * which deletes the key only while it holds this token (and does nothing once the run's last
-   * append released it). A take whose answer never came (a timeout, an abort) may still have
-   * landed: it is given back.
+   * append released it). A take whose answer never came (a timeout, an abort, a master failing
+   * over) may still have landed: it is given back, retried until the delete lands.
    */
   async acquireWith<T>(
     sessionId: string,
@@ -75,7 +75,11 @@ export class RedisSessionLocks {
         options.signal,
       );
     } catch (error) {
-      if (!SessionBusyError.isInstance(error)) void renew(0).catch(() => {});
+      if (!SessionBusyError.isInstance(error)) {
+        await giveBackFailedTake(this.leaseMs, async () => {
+          await renew(0);
+        });
+      }
       throw error;
     }
     this.held.set(sessionId, token);
