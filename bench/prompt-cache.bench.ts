@@ -18,7 +18,7 @@
 import { streamText as aiStreamText, type ModelMessage } from "ai";
 import { createAnthropic as createAISDKAnthropic } from "@ai-sdk/anthropic";
 import { z } from "zod";
-import { Agent, createAnthropic, SummaryMemory, tool } from "agentcore";
+import { Agent, createAnthropic, SemanticMemoryProvider, SummaryMemory, tool } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 import { AnthropicCacheServer } from "../test/servers/anthropic-cache-server";
 import type { RecordedRequest } from "../test/servers/fake-llm-server";
@@ -88,6 +88,8 @@ async function measureAgent(
     stablePrefix?: boolean;
     /** The model: the built-in `anthropic` provider's, or `@ai-sdk/anthropic`'s. @default "built-in" */
     provider?: "built-in" | "ai-sdk";
+    /** Recall from a `SemanticMemoryProvider` fed the conversation: its memories change with each input. */
+    recall?: boolean;
   },
 ): Promise<Outcome> {
   server.reset();
@@ -105,6 +107,7 @@ async function measureAgent(
     tools: { weather },
     memory,
     cacheControl: options.cacheControl,
+    ...(options.recall ? { memoryProvider: new SemanticMemoryProvider() } : {}),
     sessionId: `bench-${label}`,
     maxRetries: 0,
   });
@@ -195,6 +198,13 @@ export const benchmark: Benchmark = {
     try {
       outcomes.push(
         await measureAgent(server, "agentcore sliding_window", turns, { memory: "sliding_window", cacheControl: true }),
+      );
+      outcomes.push(
+        await measureAgent(server, "agentcore sliding_window, memoryProvider", turns, {
+          memory: "sliding_window",
+          cacheControl: true,
+          recall: true,
+        }),
       );
       outcomes.push(
         await measureAgent(server, "agentcore sliding_window, @ai-sdk/anthropic model", turns, {
