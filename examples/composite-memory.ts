@@ -8,6 +8,10 @@
 import { Agent, CompositeMemory, SemanticMemoryProvider, type MemoryProvider, type MemoryRecord } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 
+/** A message's text parts (the recalled memories block, then the user's words). */
+const partsOf = (content: string | { type: string; text?: string }[]) =>
+  typeof content === "string" ? [content] : content.flatMap((part) => (part.type === "text" ? [part.text!] : []));
+
 // A team knowledge base that answers the same for everyone: a recall provider, whose read returns
 // records (`MemoryProvider<MemoryRecord>`; a bare `MemoryProvider` is one whose read returns messages).
 const handbook: MemoryProvider<MemoryRecord> = {
@@ -37,4 +41,5 @@ await agent.run({
   sessionId: "s2",
   userId: "kim",
 });
-console.log(model.calls.at(-1)!.system);
+// The recalled memories reach the model with the input: the turn's user message as it was sent.
+console.log(partsOf(model.calls.at(-1)!.messages.at(-1)!.content).join("\n\n"));

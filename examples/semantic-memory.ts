@@ -1,7 +1,7 @@
 /**
  * Built-in semantic memory, no external service: every finished turn is indexed, and each new
  * input recalls the most relevant earlier turns of the same user — even from other sessions —
- * into a delimited block of the system prompt.
+ * into a delimited block sent with that input (before it, in the turn's user message).
  *
  *   npx tsx examples/semantic-memory.ts
  *
@@ -10,6 +10,10 @@
  */
 import { Agent, SemanticMemoryProvider } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
+
+/** A message's text parts (the recalled memories block, then the user's words). */
+const partsOf = (content: string | { type: string; text?: string }[]) =>
+  typeof content === "string" ? [content] : content.flatMap((part) => (part.type === "text" ? [part.text!] : []));
 
 // A scripted model; we print what it was sent.
 const model = new MockLanguageModel({ responses: () => ({ text: "Noted." }) });
@@ -28,7 +32,8 @@ await agent.run({ input: "My sister lives in Madrid.", sessionId: "bob-1", userI
 
 // Friday, a brand-new session: the recall comes from Monday's sessions, and only Ana's.
 await agent.run({ input: "When is my sister visiting?", sessionId: "fri-1", userId: "ana" });
-console.log(model.calls.at(-1)!.system, "\n");
+// The turn's user message as the model got it: the <recalled_memories> block, then the question.
+console.log(partsOf(model.calls.at(-1)!.messages.at(-1)!.content).join("\n\n"), "\n");
 
 // What is stored, with its metadata.
 for (const entry of await memory.entries({ userId: "ana" })) {

@@ -30,6 +30,7 @@ import {
   type MemoryStore,
   type MemoryWriteOptions,
   type ModelMessage,
+  type TextPart,
 } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
 import { SqliteMemoryStore } from "../src/stores/sqlite";
@@ -185,10 +186,13 @@ describe("each kind of memory context is labelled for what it is", () => {
     await agent.run({ input: "Hello.", sessionId: "records" });
     // Now the buffer answers messages, so the composite turns the records into system messages.
     await agent.run({ input: "What is my cat called?", sessionId: "records" });
-    const system = model.calls[1]!.system!;
-    expect(system).toContain("<recalled_memories>");
-    expect(system).toContain("My cat is called Miso.");
-    expect(system).not.toContain("<conversation_summary>");
+    // They travel with the question, in the call's copy of the turn's user message, before it.
+    const call = model.calls[1]!;
+    expect(call.system ?? "").not.toContain("<conversation_summary>");
+    expect(call.system ?? "").not.toContain("<recalled_memories>");
+    const [block, question] = call.messages.at(-1)!.content as TextPart[];
+    expect(block!.text).toMatch(/^<recalled_memories>\n[\s\S]*My cat is called Miso\.[\s\S]*<\/recalled_memories>$/);
+    expect(question).toEqual({ type: "text", text: "What is my cat called?" });
   });
 });
 

@@ -114,11 +114,18 @@ async function seed(): Promise<void> {
     responses: (call, index) => {
       if (!call.tools?.length) return { text: "Ada introduced herself, asked about tea and Lyon, and sent a photo." };
       const last = call.messages.at(-1)!;
-      if (last.role === "user" && typeof last.content === "string" && last.content.startsWith("Hi, I'm Ada"))
+      // The user's own words: the last text part (the recalled memories come before it).
+      const asked =
+        last.role !== "user"
+          ? ""
+          : typeof last.content === "string"
+            ? last.content
+            : (last.content.findLast((part) => part.type === "text")?.text ?? "");
+      if (asked.startsWith("Hi, I'm Ada"))
         return {
           toolCalls: [{ id: `call-${index}`, name: "remember_fact", arguments: { key: "name", value: "Ada" } }],
         };
-      if (last.role === "user" && typeof last.content === "string" && last.content.includes("weather"))
+      if (asked.includes("weather"))
         return { toolCalls: [{ id: `call-${index}`, name: "get_weather", arguments: { city: "Lyon" } }] };
       return {
         text: `Answer ${index}: ${"Here is a detailed reply that goes on for a while. ".repeat(12)}`,

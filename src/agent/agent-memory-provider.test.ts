@@ -6,9 +6,14 @@ import { MockLanguageModel } from "../testing/mock-language-model";
 import { SemanticMemoryProvider } from "../providers/semantic-memory-provider";
 import type { RecallMemoryProvider } from "../providers/memory-provider";
 import { CompositeMemory } from "../providers/composite-memory";
+import type { LanguageModelCall } from "../models/language-model";
 
-function recalledBlock(system: string | undefined): string {
-  const match = /<recalled_memories>[\s\S]*<\/recalled_memories>/.exec(system ?? "");
+/** A call's recalled memories block: the first text part of the turn's user message (never in the system prompt). */
+function recalledBlock(call: Pick<LanguageModelCall, "system" | "messages">): string {
+  expect(call.system ?? "").not.toContain("<recalled_memories>");
+  const user = call.messages.findLast((message) => message.role === "user");
+  const first = Array.isArray(user?.content) ? user.content[0] : undefined;
+  const match = first?.type === "text" ? /^<recalled_memories>[\s\S]*<\/recalled_memories>$/.exec(first.text) : null;
   return match ? match[0] : "";
 }
 
@@ -29,7 +34,7 @@ describe("Agent with semantic memory", () => {
       sessionId: "friday",
       userId: "ana",
     });
-    const block = recalledBlock(model.calls.at(-1)!.system);
+    const block = recalledBlock(model.calls.at(-1)!);
     expect(block).toContain("I moved to Lisbon last spring");
     expect(block).not.toContain("Porto");
     // The new session's own history is empty: the memory came only through recall.
@@ -40,7 +45,7 @@ describe("Agent with semantic memory", () => {
       sessionId: "bruno-2",
       userId: "bruno",
     });
-    const bruno = recalledBlock(model.calls.at(-1)!.system);
+    const bruno = recalledBlock(model.calls.at(-1)!);
     expect(bruno).toContain("Porto");
     expect(bruno).not.toContain("Lisbon last spring");
   });
@@ -79,8 +84,8 @@ describe("Agent with semantic memory", () => {
     await agent.run({ input: "The spare key is under the blue flowerpot.", sessionId: "s" });
     await agent.run({ input: "Where is the spare key?", sessionId: "s2" });
     await agent.run({ input: "Where is the spare key?", sessionId: "s" });
-    expect(recalledBlock(model.calls[1]!.system)).toBe("");
-    expect(recalledBlock(model.calls[2]!.system)).toContain("under the blue flowerpot");
+    expect(recalledBlock(model.calls[1]!)).toBe("");
+    expect(recalledBlock(model.calls[2]!)).toContain("under the blue flowerpot");
     expect(errors).toEqual([]);
     expect(skipped).toContain("hanging read");
     expect(skipped).toContain("hanging write");
@@ -145,12 +150,13 @@ describe("Agent with semantic memory", () => {
       const reads: AgentEventMap["memory:read"][] = [];
       agent.on("memory:read", (event) => reads.push(event));
       expect((await agent.run({ input: "hi", sessionId: "s" })).text).toBe("fine");
-      const system = model.calls[0]!.system!;
-      const block = recalledBlock(system);
+      expect(model.calls[0]!.system).toBe("Base.");
+      const block = recalledBlock(model.calls[0]!);
       expect(block.length).toBeGreaterThan(1000);
       expect(block.length).toBeLessThan(MAX_RECALLED_CHARS + 200);
-      expect(system.length).toBeLessThan(MAX_RECALLED_CHARS + 300);
-      expect(system.match(/<\/recalled_memories>/g)).toHaveLength(1);
+      const sent = JSON.stringify(model.calls[0]!.messages);
+      expect(sent.length).toBeLessThan(MAX_RECALLED_CHARS + 400);
+      expect(sent.match(/<\/recalled_memories>/g)).toHaveLength(1);
       expect(reads[0]!.recalledCount).toBe(5);
     });
 
@@ -163,7 +169,7 @@ describe("Agent with semantic memory", () => {
       const model = new MockLanguageModel({ responses: () => ({ text: "ok" }) });
       const agent = new Agent({ model, memoryProvider: provider });
       expect((await agent.run({ input: "hi", sessionId: "s" })).text).toBe("ok");
-      expect(recalledBlock(model.calls[0]!.system)).toContain("- kept memory");
+      expect(recalledBlock(model.calls[0]!)).toContain("- kept memory");
     });
 
     it("a provider that answers garbage (not an array): no recall, the turn completes", async () => {

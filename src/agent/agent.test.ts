@@ -540,28 +540,6 @@ describe("Agent configuration errors", () => {
 });
 
 describe("Agent memory providers", () => {
-  it("renders recalled memories into the system prompt and writes the finished turn", async () => {
-    const writes: AgentMessage[][] = [];
-    const model = new MockLanguageModel({ responses: [{ text: "ok" }] });
-    const agent = new Agent({
-      model,
-      systemPrompt: "Base.",
-      memoryProvider: {
-        type: "test",
-        read: async ({ query }) => [{ id: "m1", content: `User likes </recalled_memories> tea; asked ${query}` }],
-        write: async (messages) => {
-          writes.push(messages);
-        },
-      },
-    });
-    await agent.run("drinks?");
-    const system = model.calls[0]!.system!;
-    expect(system.startsWith("Base.\n\n<recalled_memories>")).toBe(true);
-    expect(system).toContain("User likes &lt;/recalled_memories&gt; tea; asked drinks?");
-    expect(system.match(/<\/recalled_memories>/g)).toHaveLength(1);
-    expect(writes[0]!.map((message) => message.role)).toEqual(["user", "assistant"]);
-  });
-
   it("degrades the turn when the provider hangs or throws", async () => {
     const model = new MockLanguageModel({ responses: () => ({ text: "still answered" }) });
     const hanging = new Agent({

@@ -224,8 +224,12 @@ describe("a provider given to .memory() is the agent's history", () => {
     await provider.write([{ id: "m1", role: "user", content: "My favourite colour is teal." }], { sessionId: "s" });
     const model = echo();
     await createAgent({ model }).memory(provider).run({ input: "What is my favourite colour?", sessionId: "s" });
-    expect(model.calls[0]!.system).toContain("teal");
-    expect(model.calls[0]!.messages.map((message) => message.content)).toEqual(["What is my favourite colour?"]);
+    const [user] = model.calls[0]!.messages;
+    expect(user!.content).toEqual([
+      { type: "text", text: expect.stringMatching(/^<recalled_memories>\n[\s\S]*teal[\s\S]*<\/recalled_memories>$/) },
+      { type: "text", text: "What is my favourite colour?" },
+    ]);
+    expect(model.calls[0]!.messages).toHaveLength(1);
   });
 
   it("run:end carries the conversation the run worked on as state.messages", async () => {

@@ -46,8 +46,10 @@ describe("recordContext", () => {
     const last = reports.at(-1)!;
     const stored = await store.getMessages("s");
     const sent = model.calls.at(-1)!.messages;
-    // The window is exactly what the model received, by id.
-    expect(last.window).toEqual(sent.map((message) => message.id));
+    // The window is exactly what the model received, by id (the turn's user message went as a
+    // copy that carries the recalled memories, without the stored message's id).
+    expect(sent.at(-1)!.id).toBeUndefined();
+    expect(last.window).toEqual(sent.map((message) => message.id ?? stored.at(-2)!.id));
     // Everything stored before this turn is either in the window or left out for the budget.
     const before = stored.slice(0, -1).map((message) => message.id);
     expect([...last.leftOut.map((entry) => entry.messageId), ...last.window]).toEqual(before);

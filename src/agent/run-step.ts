@@ -15,7 +15,8 @@ import { markApprovals } from "./tool-approvals";
 import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
 import type { ProvidedContext } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
-import { buildSystemPrompt, stableMessageEnds, stableSystemLengths } from "./system-prompt";
+import { buildSystemPrompt, renderRecalledMemories, stableMessageEnds, stableSystemLengths } from "./system-prompt";
+import { withRecalledMemories } from "./with-recalled-memories";
 import type { TurnLog } from "./turn-log";
 
 /** What a step starts from. */
@@ -53,24 +54,37 @@ export async function* runStep(
       ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) }
       : {}),
   };
+  // Recalled memories change with every input: they go in this turn's user message (the call's
+  // copy of it), so the system prompt and the history before it stay a cached prefix. Without
+  // that message in the window (a run that only answers approvals), in the system prompt.
+  const inMessages = withRecalledMemories(
+    window.messages,
+    log.added.find((message) => message.role === "user"),
+    renderRecalledMemories(recalled as MemoryRecord[]),
+  );
   const system = buildSystemPrompt({
     ...stable,
     ...(context?.summary || window.summary
       ? { summary: [context?.summary, window.summary].filter(Boolean).join("\n\n") }
       : {}),
     ...(context?.other ? { memoryContext: context.other } : {}),
-    recalled: recalled as MemoryRecord[],
+    ...(inMessages ? {} : { recalled: recalled as MemoryRecord[] }),
   });
   yield* run.notifier.tell({ type: "step:start", step: stepNumber, messageCount: window.messages.length });
 
   const call: LanguageModelCall = {
     ...(system === undefined ? {} : { system }),
-    messages: window.messages,
+    messages: inMessages?.messages ?? window.messages,
     tools: config.toolDefinitions,
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,
     ...(config.cacheControl
-      ? { cacheBreakpoints: { system: stableSystemLengths(stable), messages: stableMessageEnds(window.messages) } }
+      ? {
+          cacheBreakpoints: {
+            system: stableSystemLengths(stable),
+            messages: stableMessageEnds(window.messages, inMessages?.userIndex),
+          },
+        }
       : {}),
     ...(run.output ? { responseFormat: run.output.responseFormat } : {}),
   };

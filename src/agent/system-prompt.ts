@@ -4,10 +4,13 @@ import type { MemoryRecord } from "../providers/memory-provider";
 export const MAX_RECALLED_CHARS = 4000;
 
 /**
- * Builds the system prompt: the agent's instructions, then the summary of older turns, then other
- * context a memory gave (`agent.memory()`'s system messages that are no summary), then the
- * recalled memories, each in its own delimited block labelled for what it is. Their text is
- * data: it is escaped so it cannot close its block, and recalled memories are capped in size.
+ * Builds the system prompt: the agent's instructions, then the facts block, then the summary of
+ * older turns, then other context a memory gave (`agent.memory()`'s system messages that are no
+ * summary), then the recalled memories when they are given here, each in its own delimited block
+ * labelled for what it is. Their text is data: it is escaped so it cannot close its block, and
+ * recalled memories are capped in size. Recalled memories change with every input, so the agent
+ * gives them here only when the turn's user message is not in the window: otherwise they go in
+ * that message (`withRecalledMemories`), and the system prompt stays a cached prefix.
  */
 export function buildSystemPrompt(parts: {
   systemPrompt?: string;
@@ -52,11 +55,19 @@ export function stableSystemLengths(parts: { systemPrompt?: string; factsBlock?:
  * request before this one (the message before the latest assistant message: the previous step's
  * last tool result, or the previous turn's last user message or tool result), read from the
  * cache; and the last message, written for the next request.
+ *
+ * `carrying`: the index of the message that only this turn's requests carry as they are (the
+ * current user message with the recalled memories block, `withRecalledMemories`). Later turns
+ * send it without the block, so no prefix through it, nor through the previous turn (whose user
+ * message carried its own block then), is ever read again from the cache: before this turn's
+ * first answer, the end of the previous turn (the message before `carrying`) is marked instead.
+ * It is written now and read by the next turn, which finds it within the 20 blocks it looks back.
  */
-export function stableMessageEnds(messages: readonly { role: string }[]): number[] {
+export function stableMessageEnds(messages: readonly { role: string }[], carrying?: number): number[] {
   if (messages.length === 0) return [];
   const last = messages.length - 1;
-  const previousEnd = messages.findLastIndex((message) => message.role === "assistant") - 1;
+  let previousEnd = messages.findLastIndex((message) => message.role === "assistant") - 1;
+  if (carrying !== undefined && previousEnd < carrying) previousEnd = carrying - 1;
   return previousEnd >= 0 && previousEnd < last ? [previousEnd, last] : [last];
 }
 

@@ -11,7 +11,11 @@ export interface ToolDefinition {
 
 /** One request to a model. Providers map it to their wire format. */
 export interface LanguageModelCall {
-  /** The whole system prompt: the agent's prompt plus facts, summaries and recalled memories. */
+  /**
+   * The whole system prompt: the agent's prompt plus facts and summaries (and the recalled
+   * memories when the turn's user message is not in `messages`; otherwise they are the first text
+   * part of that message).
+   */
   system?: string;
   /** The conversation window, keeping the pairing rule. Never contains system messages. */
   messages: AgentMessage[];
@@ -62,7 +66,9 @@ export interface PromptCacheBreakpoints {
   system: number[];
   /**
    * Indexes into `messages`, increasing, after which the prefix is reused: the end of the previous
-   * request of this conversation (read from the cache) and the last message (written for the next).
+   * request of this conversation (read from the cache; before a turn's first answer, when its user
+   * message carries recalled memories, the end of the previous turn) and the last message
+   * (written for the next).
    */
   messages: number[];
 }

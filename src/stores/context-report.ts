@@ -37,7 +37,7 @@ export interface ContextTokens {
   facts: number;
   /** The conversation summary (and context a memory gave). */
   summary: number;
-  /** The recalled memories block. */
+  /** The recalled memories block (sent in the turn's user message, or in the system prompt when that message is not in the window). */
   recalled: number;
   /** The window's messages. */
   window: number;

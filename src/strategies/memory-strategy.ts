@@ -5,7 +5,7 @@ import type { MemoryStore } from "../stores/memory-store";
 /** What a strategy knows about the request it fits a window for. */
 export interface MemoryStrategyContext {
   sessionId: string;
-  /** The system prompt the model will receive (agent prompt, facts, recalled memories). */
+  /** The agent's system prompt (its instructions; facts, a summary and recalled memories are added to the request after the window is fitted). */
   system?: string;
   /** The model that will be called: its id picks the tokenizer. */
   model?: LanguageModel;

@@ -1,7 +1,10 @@
 // The AgentCore document's "Using VectorMemoryProvider" example (seeds/001, vector-memory.ts), as written.
 import { beforeAll, describe, expect, it } from "vitest";
-import { Agent, VectorMemoryProvider, registerProvider } from "agentcore";
+import { Agent, VectorMemoryProvider, registerProvider, type TextPart } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
+
+/** The recalled memories a call carried: the first text part of its turn's user message. */
+const recalledIn = (call: MockLanguageModel["calls"][number]) => (call.messages.at(-1)!.content as TextPart[])[0]!.text;
 
 // "openai/gpt-4o" answers from a scripted model here (no key, no network); the example is unchanged.
 let model: MockLanguageModel;
@@ -35,7 +38,9 @@ describe("AgentCore document: VectorMemoryProvider", () => {
     agent.on("memory:error", (event) => events.push(event));
     await agent.run({ input: "What did I build?", sessionId: "s1" });
     expect(events).toEqual([]);
-    expect(model.calls.at(-1)!.system).toContain("User built an e-commerce dashboard using AgentCore and Tailwind.");
+    expect(recalledIn(model.calls.at(-1)!)).toContain(
+      "User built an e-commerce dashboard using AgentCore and Tailwind.",
+    );
     expect(inserted.map((item) => item.text)).toEqual(["What did I build?", "OK."]);
     expect(inserted[0]!.metadata).toMatchObject({ sessionId: "s1", role: "user", tags: [] });
   });
@@ -55,6 +60,8 @@ describe("AgentCore document: VectorMemoryProvider", () => {
     const agent = new Agent({ model: "openai/gpt-4o", memoryProvider: vectorProvider });
     await agent.run({ input: "I built a sales dashboard with Tailwind.", sessionId: "s2" });
     await agent.run({ input: "Which dashboard was it?", sessionId: "s2" });
-    expect(model.calls.at(-1)!.system).toContain("I built a sales dashboard with Tailwind.");
+    expect(recalledIn(model.calls.at(-1)!)).toMatch(
+      /^<recalled_memories>[\s\S]*I built a sales dashboard with Tailwind\./,
+    );
   });
 });

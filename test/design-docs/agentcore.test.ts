@@ -334,7 +334,8 @@ describe("mem0-integration.ts (mem0ai's MemoryClient scripted)", () => {
       expect(res.text).toBe("OK.");
       expect(mem0.options).toEqual([expect.objectContaining({ apiKey: "m0-test-key" })]);
       expect(mem0.searched).toEqual([expect.objectContaining({ query: "What projects was I working on last week?" })]);
-      expect(model.calls[0]!.system).toContain("billing service migration");
+      // In the call's copy of the user message, before the question.
+      expect(JSON.stringify(model.calls[0]!.messages[0]!.content)).toContain("billing service migration");
       expect(mem0.added).toHaveLength(1);
       expect(JSON.stringify(mem0.added[0])).toContain("What projects was I working on last week?");
     } finally {

@@ -170,12 +170,16 @@ describe("a traced run", () => {
       "agentcore.function_id": "weather-chat",
     });
     // Inputs and outputs are recorded by default, in the conventions' format: what the model was
-    // sent (the recalled memory included in the system instructions) and what it answered.
-    const instructions = JSON.parse(firstChat!.attributes["gen_ai.system_instructions"] as string);
-    expect(instructions).toEqual([{ type: "text", content: expect.stringContaining("The user lives in Paris.") }]);
-    expect(JSON.parse(firstChat!.attributes["gen_ai.input.messages"] as string)).toEqual([
-      { role: "user", parts: [{ type: "text", content: "What is the weather in Paris?" }] },
-    ]);
+    // sent (the recalled memory in the turn's user message, before the question) and what it answered.
+    expect(firstChat!.attributes["gen_ai.system_instructions"]).toBeUndefined();
+    const sentUser = {
+      role: "user",
+      parts: [
+        { type: "text", content: expect.stringMatching(/^<recalled_memories>[\s\S]*The user lives in Paris\./) },
+        { type: "text", content: "What is the weather in Paris?" },
+      ],
+    };
+    expect(JSON.parse(firstChat!.attributes["gen_ai.input.messages"] as string)).toEqual([sentUser]);
     expect(JSON.parse(firstChat!.attributes["gen_ai.output.messages"] as string)).toEqual([
       {
         role: "assistant",
@@ -183,9 +187,9 @@ describe("a traced run", () => {
         finish_reason: "tool_call",
       },
     ]);
-    // The second call was sent the tool call and its result.
+    // The second call was sent the tool call and its result (after the same user message).
     expect(JSON.parse(secondChat!.attributes["gen_ai.input.messages"] as string)).toEqual([
-      { role: "user", parts: [{ type: "text", content: "What is the weather in Paris?" }] },
+      sentUser,
       {
         role: "assistant",
         parts: [{ type: "tool_call", id: "call_1", name: "get_weather", arguments: { city: "Paris" } }],
