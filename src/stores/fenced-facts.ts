@@ -18,10 +18,32 @@ export interface FencedFacts {
   deleteFact(scopeId: string, key: string, writerSessionId: string): Promise<boolean>;
 }
 
-/** The store's fenced fact writes, when it has them. */
+/** Marks a built-in store's public `setFact` and `deleteFact`: what its fenced writes stand for. */
+const fenceable: unique symbol = Symbol.for("agentcore.fenceableFactWrite");
+
+/**
+ * Declares that `prototype`'s `setFact` and `deleteFact` do what its instances' fenced fact writes
+ * do, minus the fence. A subclass that overrides either (to log, to transform a fact) does not
+ * carry the mark, so its override keeps being called, unfenced, as before.
+ */
+export function markFenceableFactWrites(prototype: { setFact: unknown; deleteFact: unknown }): void {
+  for (const method of [prototype.setFact, prototype.deleteFact]) {
+    if (typeof method === "function") Object.defineProperty(method, fenceable, { value: true });
+  }
+}
+
+const marked = (method: unknown) =>
+  typeof method === "function" && (method as { [fenceable]?: true })[fenceable] === true;
+
+/** The store's fenced fact writes, when it has them and its public fact writes are the built-in ones. */
 export function fencedFactsOf(store: object): FencedFacts | undefined {
   const facts = (store as { [fencedFacts]?: FencedFacts })[fencedFacts];
-  return facts != null && typeof facts.setFact === "function" && typeof facts.deleteFact === "function"
+  const { setFact, deleteFact } = store as { setFact?: unknown; deleteFact?: unknown };
+  return facts != null &&
+    typeof facts.setFact === "function" &&
+    typeof facts.deleteFact === "function" &&
+    marked(setFact) &&
+    marked(deleteFact)
     ? facts
     : undefined;
 }

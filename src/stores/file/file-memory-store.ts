@@ -15,7 +15,7 @@ import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { cutIndex, replaceMessagesFrom } from "../delete-messages-from";
-import { fencedFacts, type FencedFacts } from "../fenced-facts";
+import { fencedFacts, type FencedFacts, markFenceableFactWrites } from "../fenced-facts";
 import { copyMessages } from "../../messages/copy-messages";
 import { tailLimit } from "../tail-limit";
 import { newestSummaries, summaryCount } from "../summary-count";
@@ -362,3 +362,4 @@ export class FileMemoryStore implements MemoryStore {
     return this.engine.lockSession(sessionId, options);
   }
 }
+markFenceableFactWrites(FileMemoryStore.prototype);

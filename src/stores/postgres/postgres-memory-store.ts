@@ -12,7 +12,7 @@ import type {
 import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { replaceMessagesFrom } from "../delete-messages-from";
-import { fencedFacts } from "../fenced-facts";
+import { fencedFacts, markFenceableFactWrites } from "../fenced-facts";
 import { PostgresFacts } from "./postgres-facts";
 import { cutPostgresMessages } from "./postgres-delete-from";
 import { parseStoredMessage } from "../stored-json";
@@ -340,3 +340,4 @@ export class PostgresMemoryStore implements MemoryStore {
     return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${this.tables.sessions} s`;
   }
 }
+markFenceableFactWrites(PostgresMemoryStore.prototype);

@@ -9,7 +9,7 @@ import type { AgentMessage } from "../../messages/agent-message";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { replaceMessagesFrom } from "../delete-messages-from";
-import { fencedFacts } from "../fenced-facts";
+import { fencedFacts, markFenceableFactWrites } from "../fenced-facts";
 import { RedisFacts } from "./redis-facts";
 import { validateSessionId } from "../../messages/session-id";
 import type {
@@ -349,3 +349,4 @@ export abstract class RedisStoreCore implements MemoryStore {
     }
   }
 }
+markFenceableFactWrites(RedisStoreCore.prototype);

@@ -16,7 +16,7 @@ import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { replaceMessagesFrom } from "../delete-messages-from";
-import { fencedFacts } from "../fenced-facts";
+import { fencedFacts, markFenceableFactWrites } from "../fenced-facts";
 import { SqliteFacts } from "./sqlite-facts";
 import { cutSqliteMessages } from "./sqlite-delete-from";
 import { rejectUnknownOptions } from "../reject-unknown-options";
@@ -365,6 +365,7 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 }
+markFenceableFactWrites(SqliteMemoryStore.prototype);
 
 /** The (id, JSON) rows of messages about to be written; a message JSON cannot encode is a `StoreError`. */
 function storedBodies(messages: AgentMessage[], operation: string, sessionId: string) {
