@@ -6,7 +6,10 @@
 // refused, its report, summary and metadata included. Agent level: a run whose session is taken
 // over while the model answers fails with SessionLockLostError at its report, before its tools
 // run, and stores neither the report nor the answer; a run whose session is taken over while it
-// summarises fails at its summary, before the model is called, and stores no summary.
+// summarises fails at its summary, before the model is called, and stores no summary; a run whose
+// session is taken over while the model answers, which then calls remember_fact or forget_fact (in
+// the session's fact scope or the user's), fails with SessionLockLostError at that write (not a
+// tool-error result the model sees) and changes no fact: the new holder's stay.
 import { readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,7 +19,8 @@ import { SessionBusyError } from "../src/errors/session-busy-error";
 import { SessionLockLostError } from "../src/errors/session-lock-lost-error";
 import { expectLateWriterFenced } from "../src/stores/__fixtures__/expect-late-writer-fenced";
 import { FileMemoryStore } from "../src/stores/file/file-memory-store";
-import type { MemoryStore } from "../src/stores/memory-store";
+import type { Fact, MemoryStore } from "../src/stores/memory-store";
+import { adaptStore } from "../src/stores/store-adapter";
 import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
 import { RedisMemoryStore } from "../src/stores/redis/redis-memory-store";
 import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
@@ -176,6 +180,43 @@ for (const [name, makeCase] of cases) {
       ]);
       await releaseNext?.();
     });
+
+    for (const [toolName, factScope, scopeId] of [
+      ["remember_fact", "session", "session:s"],
+      ["forget_fact", "user", "user:u"],
+    ] as const) {
+      it(`a run whose session is taken over while the model answers fails at its ${toolName} (${factScope} scope): its fact write refused, the new holder's fact kept`, async () => {
+        const { stale, next, takeOver } = makeCase!();
+        let releaseNext: (() => Promise<void>) | undefined;
+        const factOfNext: Fact = { key: "lang", value: "B", createdAt: 1, updatedAt: 1 };
+        const model = new MockLanguageModel({
+          responses: async (_call, index) => {
+            if (index > 0) return { text: "Done." };
+            // The run stalls here past its lock; the next run takes the session and remembers a fact.
+            releaseNext = await takeOver();
+            await adaptStore(next).setFact(scopeId, factOfNext, "s");
+            const value = toolName === "remember_fact" ? { value: "A" } : {};
+            return { text: "", toolCalls: [{ id: "call_1", name: toolName, arguments: { key: "lang", ...value } }] };
+          },
+        });
+        const agent = new Agent({ model, memoryStore: stale, sessionId: "s", enableMemoryTools: true, factScope });
+        const toolResults: unknown[] = [];
+        agent.on("tool:result", (event) => toolResults.push(event.result));
+        const error = await agent.run({ input: "question A", userId: "u" }).then(
+          () => undefined,
+          (rejection: unknown) => rejection,
+        );
+        expect(SessionLockLostError.isInstance(error) && [error.sessionId, error.operation]).toEqual([
+          "s",
+          toolName === "remember_fact" ? "setFact" : "deleteFact",
+        ]);
+        // The run failed there, as a refused append fails it: no tool result for the model, no second model call.
+        expect(toolResults).toEqual([]);
+        expect(model.calls).toHaveLength(1);
+        expect(await next.getFacts(scopeId)).toEqual([factOfNext]);
+        await releaseNext?.();
+      });
+    }
 
     it("a run whose session is taken over while it summarises fails at its summary: no summary stored, the model never called", async () => {
       const { stale, next, takeOver } = makeCase!();

@@ -85,7 +85,7 @@ export interface AdaptedStore extends AdaptedContextReports {
    * `sessionId` (the run's, when known) fills a `StoreError`'s field; a `session:` scope names its own.
    */
   getFacts(scopeId: string, sessionId?: string): Promise<Fact[]>;
-  /** Stores a fact: the whole `Fact` in a rich store, its key and value in a key → value store. */
+  /** Stores a fact (the whole `Fact` in a rich store, key and value in a key → value store); with `sessionId`, it and deleteFact are fenced by that session's lock on a built-in store (`fencedFacts`). */
   setFact(scopeId: string, fact: Fact, sessionId?: string): Promise<void>;
   deleteFact(scopeId: string, key: string, sessionId?: string): Promise<void>;
   /**
@@ -273,11 +273,11 @@ function createAdapter(store: MemoryStore): AdaptedStore {
         "setFact",
         sessionOfScope(scopeId, sessionId),
         `Could not store the fact "${fact.key}" of "${scopeId}"`,
-        () => facts.set(scopeId, fact),
+        () => facts.set(scopeId, fact, sessionId),
       ),
     deleteFact: (scopeId, key, sessionId) =>
       call("deleteFact", sessionOfScope(scopeId, sessionId), `Could not delete the fact "${key}" of "${scopeId}"`, () =>
-        facts.delete(scopeId, key),
+        facts.delete(scopeId, key, sessionId),
       ),
     getSummaries: async (sessionId, options) => {
       const count = summaryCount(options, "MemoryStore");

@@ -1,4 +1,5 @@
 import { errorText, errorType } from "../errors/error-text";
+import { SessionLockLostError } from "../errors/session-lock-lost-error";
 import type { ToolCall } from "../messages/agent-message";
 import type { ToolContentPart } from "../messages/content-parts";
 import type { ResolvedMessageLimits } from "../messages/message-limits";
@@ -27,7 +28,9 @@ export interface ToolCallOutcome {
 /**
  * Runs one tool call. Failures the model can fix (unknown tool, invalid arguments, arguments
  * nested deeper than `MAX_TOOL_ARGUMENTS_DEPTH`, a throwing `execute`) come back as an error
- * result for the model, never as a thrown error. Only an abort of the run is rethrown.
+ * result for the model, never as a thrown error. Only an abort of the run and a
+ * `SessionLockLostError` (the run lost its session's lock: a memory tool's write was refused) are
+ * rethrown.
  */
 export async function executeToolCall(
   tools: ToolSet,
@@ -64,7 +67,8 @@ export async function executeToolCall(
   try {
     result = await toolValue.execute(parsed.value, { ...context, toolCallId: toolCall.id });
   } catch (error) {
-    if (context.abortSignal?.aborted) throw error;
+    // A run that lost its session's lock (a fenced fact write refused) fails, as a refused append does: no model can fix it.
+    if (context.abortSignal?.aborted || SessionLockLostError.isInstance(error)) throw error;
     const reason = errorText(error);
     return errorOutcome(toolCall, errorType(error), `Tool "${toolCall.name}" failed: ${reason}`);
   }

@@ -3,9 +3,10 @@ import { SessionBusyError } from "../../errors/session-busy-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { ContextReport } from "../context-report";
-import type { MemoryStore, SummaryRecord } from "../memory-store";
+import type { Fact, MemoryStore, SummaryRecord } from "../memory-store";
 import { turnFoldingOf } from "../turn-folding";
 import { replaceMessagesFromOf } from "../delete-messages-from";
+import { adaptStore } from "../store-adapter";
 
 const message = (id: string, role: "user" | "assistant" = "user"): AgentMessage => ({
   id,
@@ -48,6 +49,12 @@ const metadataOf = async (store: MemoryStore) => {
   return { agentName: entry?.agentName, tags: entry?.tags };
 };
 
+/** A fact as a run's `remember_fact` writes one. */
+const fact = (key: string, value: string): Fact => ({ key, value, createdAt: 1_700_000_000_000, updatedAt: 1 });
+/** The facts of a scope as `key=value`, sorted. */
+const factsOf = async (store: MemoryStore, scopeId: string) =>
+  ((await store.getFacts(scopeId)) as Fact[]).map((stored) => `${stored.key}=${stored.value}`).sort();
+
 async function expectLockLost(write: Promise<unknown>, operation: string): Promise<void> {
   const error = await write.then(
     () => new Error("the late write was accepted"),
@@ -67,10 +74,13 @@ async function expectLockLost(write: Promise<unknown>, operation: string): Promi
  * session and stores its turn; then every write of `stale` under its lost lock (a plain append,
  * `setMessages`, the folded append-and-release when the store has it, `deleteMessagesFrom` and
  * its delete-and-append, the context report a run saves after each model call, the summary the
- * summary strategy saves and the session's metadata) is refused with a `SessionLockLostError`
- * and writes nothing; the history, summaries, metadata and reports are the new holder's only, and
+ * summary strategy saves, the session's metadata, and the facts a run sets and deletes naming
+ * session "s", in the session's scope and in a user's, through the store adapter as the memory
+ * tools write them) is refused with a `SessionLockLostError` and writes nothing; the history,
+ * summaries, metadata, reports and facts are the new holder's only, and
  * the stale release does not free the new holder's lock. Once `next` releases, `stale` can lock
- * again and write, and with no lock held (outside a run) it writes unfenced.
+ * again and write, and with no lock held (outside a run) it writes unfenced, as it writes facts
+ * naming a session it never locked.
  *
  * `takeOver` is how `next` takes the session from the stalled holder: by default it waits until
  * the stale lease runs out; a store whose renewals keep a short lease alive (PostgreSQL's come
@@ -89,6 +99,16 @@ export async function expectLateWriterFenced(
   await next.saveContextReport!("s", report("b-report"));
   await next.saveSummary!("s", summary("b-summary"));
   await next.updateSession!("s", { agentName: "next", tags: ["b"] });
+  const facts = { stale: adaptStore(stale), next: adaptStore(next) };
+  await facts.next.setFact("session:s", fact("lang", "b"), "s");
+  await facts.next.setFact("user:u", fact("name", "b"), "s");
+  await facts.next.setFact("user:u", fact("city", "b"), "s");
+  // The facts the stale run's memory tools set and delete, whatever their scope: fenced by its lock on "s".
+  await expectLockLost(facts.stale.setFact("session:s", fact("lang", "a"), "s"), "setFact");
+  await expectLockLost(facts.stale.setFact("user:u", fact("name", "a"), "s"), "setFact");
+  await expectLockLost(facts.stale.deleteFact("session:s", "lang", "s"), "deleteFact");
+  await expectLockLost(facts.stale.deleteFact("user:u", "city", "s"), "deleteFact");
+  expect([await factsOf(next, "session:s"), await factsOf(next, "user:u")]).toEqual([["lang=b"], ["city=b", "name=b"]]);
   // The report of the stale run's model call, its summary and its metadata, fenced as its appends are.
   await expectLockLost(stale.saveContextReport!("s", report("a-report")), "saveContextReport");
   await expectLockLost(stale.saveSummary!("s", summary("a-summary")), "saveSummary");
@@ -117,7 +137,11 @@ export async function expectLateWriterFenced(
   await stale.saveContextReport!("s", report("a-later-report"));
   await stale.saveSummary!("s", summary("a-later-summary"));
   await stale.updateSession!("s", { agentName: "stale" });
+  await facts.stale.setFact("user:u", fact("name", "a-later"), "s");
+  await facts.stale.deleteFact("user:u", "city", "s");
   await releaseAgain();
+  await facts.stale.setFact("session:s", fact("lang", "outside"), "s");
+  await facts.stale.setFact("user:u", fact("other", "never-locked"), "other");
   // No lock held (outside a run): not fenced.
   await stale.saveContextReport!("s", report("outside-a-run"));
   await stale.saveSummary!("s", summary("outside-summary"));
@@ -126,4 +150,8 @@ export async function expectLateWriterFenced(
   expect(await reportIds(next)).toEqual(["b-report", "a-later-report", "outside-a-run"]);
   expect(await summaryIds(next)).toEqual(["b-summary", "a-later-summary", "outside-summary"]);
   expect(await metadataOf(next)).toEqual({ agentName: "stale", tags: ["outside"] });
+  expect([await factsOf(next, "session:s"), await factsOf(next, "user:u")]).toEqual([
+    ["lang=outside"],
+    ["name=a-later", "other=never-locked"],
+  ]);
 }

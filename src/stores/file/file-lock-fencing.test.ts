@@ -24,6 +24,9 @@ import { StoreError } from "../../errors/store-error";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { FileMemoryStore } from "./file-memory-store";
 import { FileStoreEngine } from "./file-store-engine";
+import { fencedFactsOf } from "../fenced-facts";
+import type { Fact } from "../memory-store";
+import { adaptStore } from "../store-adapter";
 
 const root = mkdtempSync(join(tmpdir(), "agentcore-file-fencing-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -172,5 +175,32 @@ describe("FileMemoryStore fences a writer that lost the writers' lock", () => {
     expect(statSync(`${path}.lock`).isFile()).toBe(true);
     unlinkSync(`${path}.lock`);
     expect(await stored(path)).toEqual(["m0"]);
+  });
+});
+
+describe("FileMemoryStore subclassed", () => {
+  it("keeps a subclass's own setFact and deleteFact on a run's fact writes (their override, unfenced, as before)", async () => {
+    const calls: string[] = [];
+    class LoggingStore extends FileMemoryStore {
+      override async setFact(scopeId: string, fact: Fact): Promise<void> {
+        calls.push(`set ${scopeId} ${fact.key}`);
+        await super.setFact(scopeId, fact);
+      }
+      override async deleteFact(scopeId: string, key: string): Promise<boolean> {
+        calls.push(`delete ${scopeId} ${key}`);
+        return super.deleteFact(scopeId, key);
+      }
+    }
+    const store = new LoggingStore(freshPath());
+    const release = await store.lockSession("s", { timeoutMs: 0 });
+    const adapted = adaptStore(store);
+    await adapted.setFact("user:u", { key: "city", value: "Lisbon", createdAt: 1, updatedAt: 1 }, "s");
+    await adapted.deleteFact("user:u", "city", "s");
+    await release();
+    expect(calls).toEqual(["set user:u city", "delete user:u city"]);
+    // The built-in class itself goes through its fenced writes (its public methods are not called).
+    const plain = new FileMemoryStore(freshPath());
+    expect(fencedFactsOf(plain)).toBeDefined();
+    expect(fencedFactsOf(store)).toBeUndefined();
   });
 });

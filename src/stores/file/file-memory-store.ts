@@ -15,6 +15,7 @@ import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { cutIndex, replaceMessagesFrom } from "../delete-messages-from";
+import { fencedFacts, type FencedFacts, markFenceableFactWrites } from "../fenced-facts";
 import { copyMessages } from "../../messages/copy-messages";
 import { tailLimit } from "../tail-limit";
 import { newestSummaries, summaryCount } from "../summary-count";
@@ -25,7 +26,7 @@ import {
   type ContextReportReadOptions,
 } from "../context-report";
 import { turnFolding } from "../turn-folding";
-import { entryOf } from "./file-state";
+import { entryOf, type FileState } from "./file-state";
 import { FileStoreEngine } from "./file-store-engine";
 import { FileTurnFolding } from "./file-turn-folding";
 
@@ -232,9 +233,7 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
-    validateScopeId(scopeId);
-    const copy = structuredClone(fact);
-    await this.engine.write("setFact", scopeId, () => ({ op: "fact", scope: scopeId, fact: copy }));
+    await this[fencedFacts].setFact(scopeId, fact);
   }
 
   async factScopes(): Promise<string[]> {
@@ -243,14 +242,31 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
-    validateScopeId(scopeId);
-    let existed = false;
-    await this.engine.write("deleteFact", scopeId, (state) => {
-      existed = state.facts.get(scopeId)?.has(key) ?? false;
-      return existed ? { op: "unfact", scope: scopeId, key } : undefined;
-    });
-    return existed;
+    return this[fencedFacts].deleteFact(scopeId, key);
   }
+
+  /**
+   * The fact writes (internal, see `fencedFacts`): one journal line each; a run's (naming its
+   * `writer` session) fenced by the lock this store holds on that session, as its appends are.
+   */
+  readonly [fencedFacts] = {
+    setFact: async (scopeId: string, fact: Fact, writer?: string): Promise<void> => {
+      validateScopeId(scopeId);
+      const copy = structuredClone(fact);
+      const change = () => ({ op: "fact", scope: scopeId, fact: copy }) as const;
+      await this.engine.write("setFact", writer ?? scopeId, change, { fenced: writer !== undefined });
+    },
+    deleteFact: async (scopeId: string, key: string, writer?: string): Promise<boolean> => {
+      validateScopeId(scopeId);
+      let existed = false;
+      const change = (state: FileState) => {
+        existed = state.facts.get(scopeId)?.has(key) ?? false;
+        return existed ? ({ op: "unfact", scope: scopeId, key } as const) : undefined;
+      };
+      await this.engine.write("deleteFact", writer ?? scopeId, change, { fenced: writer !== undefined });
+      return existed;
+    },
+  } satisfies FencedFacts;
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     validateSessionId(sessionId);
@@ -346,3 +362,4 @@ export class FileMemoryStore implements MemoryStore {
     return this.engine.lockSession(sessionId, options);
   }
 }
+markFenceableFactWrites(FileMemoryStore.prototype);

@@ -9,11 +9,13 @@ import type {
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
-import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { replaceMessagesFrom } from "../delete-messages-from";
+import { fencedFacts, markFenceableFactWrites } from "../fenced-facts";
+import { PostgresFacts } from "./postgres-facts";
 import { cutPostgresMessages } from "./postgres-delete-from";
-import { parseStoredJson, parseStoredMessage } from "../stored-json";
+import { parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import { turnFolding } from "../turn-folding";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
@@ -56,6 +58,8 @@ export class PostgresMemoryStore implements MemoryStore {
   readonly [turnFolding]: PostgresTurnFolding;
   private readonly statements: PostgresStatements;
   private readonly records: PostgresSessionRecords;
+  /** The facts; a run's writes fenced by its session's lease in the same statement (internal, see `fencedFacts`). */
+  readonly [fencedFacts]: PostgresFacts;
 
   constructor(options: PostgresMemoryStoreOptions) {
     const checked = checkPostgresOptions(store, options);
@@ -72,6 +76,7 @@ export class PostgresMemoryStore implements MemoryStore {
     ) => this.statements.query<Row>(operation, sessionId, sql, values);
     this.leases = new PostgresSessionLeases(this.tables.locks, checked.lockLeaseMs, run);
     this.records = new PostgresSessionRecords(this.tables, run, store, this.leases);
+    this[fencedFacts] = new PostgresFacts(this.tables.facts, run, store, this.leases);
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(
       this.tables,
@@ -247,53 +252,20 @@ export class PostgresMemoryStore implements MemoryStore {
     });
   }
 
-  async getFacts(scopeId: string): Promise<Fact[]> {
-    validateScopeId(scopeId);
-    const rows = await this.statements.query<{ key: string; body: string }>(
-      "getFacts",
-      scopeId,
-      `SELECT key, body FROM ${this.tables.facts} WHERE scope_id = $1 ORDER BY key`,
-      [scopeId],
-    );
-    return rows.map((row) =>
-      parseStoredJson<Fact>(row.body, {
-        store,
-        operation: "getFacts",
-        sessionId: scopeId,
-        record: `fact "${row.key}"`,
-      }),
-    );
+  getFacts(scopeId: string): Promise<Fact[]> {
+    return this[fencedFacts].getFacts(scopeId);
   }
 
-  async factScopes(): Promise<string[]> {
-    const rows = await this.statements.query<{ scope_id: string }>(
-      "factScopes",
-      undefined,
-      `SELECT scope_id FROM ${this.tables.facts} GROUP BY scope_id ORDER BY scope_id COLLATE "C"`,
-      [],
-    );
-    return rows.map((row) => row.scope_id);
+  factScopes(): Promise<string[]> {
+    return this[fencedFacts].factScopes();
   }
 
-  async setFact(scopeId: string, fact: Fact): Promise<void> {
-    validateScopeId(scopeId);
-    await this.statements.query(
-      "setFact",
-      scopeId,
-      `INSERT INTO ${this.tables.facts} (scope_id, key, body) VALUES ($1, $2, $3) ON CONFLICT (scope_id, key) DO UPDATE SET body = EXCLUDED.body`,
-      [scopeId, fact.key, JSON.stringify(fact)],
-    );
+  setFact(scopeId: string, fact: Fact): Promise<void> {
+    return this[fencedFacts].setFact(scopeId, fact);
   }
 
-  async deleteFact(scopeId: string, key: string): Promise<boolean> {
-    validateScopeId(scopeId);
-    const rows = await this.statements.query(
-      "deleteFact",
-      scopeId,
-      `DELETE FROM ${this.tables.facts} WHERE scope_id = $1 AND key = $2 RETURNING key`,
-      [scopeId, key],
-    );
-    return rows.length > 0;
+  deleteFact(scopeId: string, key: string): Promise<boolean> {
+    return this[fencedFacts].deleteFact(scopeId, key);
   }
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
@@ -368,3 +340,4 @@ export class PostgresMemoryStore implements MemoryStore {
     return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${this.tables.sessions} s`;
   }
 }
+markFenceableFactWrites(PostgresMemoryStore.prototype);

@@ -25,11 +25,14 @@ const isNoScript = (error: unknown) => error instanceof Error && error.message.s
 /** Sends a store's commands on its ioredis client, its writes waiting for replicas when `waitForReplicas` asks. */
 export class IoredisTransport implements RedisTransport {
   readonly serverName = "Redis";
+  readonly cluster: boolean;
 
   constructor(
     private readonly client: Redis | Cluster,
     private readonly waitForReplicas: RedisReplicaWait | undefined,
-  ) {}
+  ) {
+    this.cluster = client.isCluster === true;
+  }
 
   async script(source: string, keys: string[], args: string[]): Promise<unknown> {
     try {

@@ -1,6 +1,8 @@
 // RedisMemoryStore on a real local Redis Cluster (3 masters, 3 replicas, started here by
 // test/helpers/redis-cluster.ts): the conformance suite, one slot per session, listing and
-// pruning across masters, memory tools in both fact scopes, and a master failover.
+// pruning across masters, memory tools in both fact scopes, a late lock holder fenced (its fact
+// writes by a check of the lock right before them: the fact's and the lock's keys are in different
+// slots), and a master failover.
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { Cluster } from "ioredis";
@@ -10,6 +12,7 @@ import { startRedisCluster } from "../../../test/helpers/redis-cluster";
 import { uniqueName } from "../../../test/helpers/services";
 import { expectComplete, runWriters, TURNS, WRITERS } from "../../../test/helpers/store-writers";
 import { Agent } from "../../agent/agent";
+import { expectLateWriterFenced } from "../__fixtures__/expect-late-writer-fenced";
 import { MockLanguageModel, type MockResponse } from "../../testing/mock-language-model";
 import { testMemoryStore } from "../../testing/test-memory-store";
 import { RedisMemoryStore } from "./redis-memory-store";
@@ -166,6 +169,19 @@ if (cluster) {
         rmSync(dirname(child), { recursive: true, force: true });
       }
     }, 60_000);
+
+    it("fences a late lock holder, its fact writes in both scopes included (checked right before the write: another slot)", async () => {
+      const client = newClient();
+      const prefix = `${runPrefix}late:`;
+      // The fact scopes' keys and the lock's are in different slots: no script can hold both.
+      const slots = await Promise.all(
+        ["{session%3As}:facts", "{user%3Au}:facts", "{s}:lock"].map((key) => client.call("CLUSTER", "KEYSLOT", key)),
+      );
+      expect(new Set(slots).size).toBe(3);
+      // A 200 ms lease runs out between two renewals (they come every second at the least).
+      const stale = new RedisMemoryStore({ client, prefix, lockLeaseMs: 200 });
+      await expectLateWriterFenced(stale, new RedisMemoryStore({ client, prefix }));
+    });
 
     for (const factScope of ["session", "user"] as const) {
       it(`runs an agent with memory tools, facts scoped by ${factScope}`, async () => {

@@ -63,11 +63,19 @@ ${touchSession}
 return 1
 `;
 
-// KEYS: facts. ARGV: fact key, json, ttl (0 = none).
-export const factScript = `
+// KEYS: facts, then the writer's session lock when fenced (redis-facts.ts; never on a Cluster: another
+// slot). ARGV: fact key, json, ttl (0 = none), the writer's lock token ('' = not fenced). Returns 1,
+// or -1 with nothing written when the token no longer holds the lock.
+export const factScript = `${fence("-1", "KEYS[2]", "ARGV[4]")}
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return 1
+`;
+
+// KEYS: facts, the writer's session lock. ARGV: fact key, the writer's lock token. Deletes the fact,
+// fenced as `factScript`: HDEL's count, or -1 with nothing deleted when the token no longer holds the lock.
+export const unfactScript = `${fence("-1", "KEYS[2]", "ARGV[2]")}
+return redis.call('HDEL', KEYS[1], ARGV[1])
 `;
 
 // Same keys as append, then the context reports. ARGV: olderThan. Deletes the session when it was not written since.

@@ -9,6 +9,8 @@ import type { AgentMessage } from "../../messages/agent-message";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { replaceMessagesFrom } from "../delete-messages-from";
+import { fencedFacts, markFenceableFactWrites } from "../fenced-facts";
+import { RedisFacts } from "./redis-facts";
 import { validateSessionId } from "../../messages/session-id";
 import type {
   Fact,
@@ -19,7 +21,7 @@ import type {
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
-import { parseStoredJson, parseStoredMessage } from "../stored-json";
+import { parseStoredMessage } from "../stored-json";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
 import { readRedisContextReports, saveRedisContextReport } from "./redis-context-reports";
 import { readRedisSummaries, summaryArguments, summaryScript } from "./redis-summaries";
@@ -29,31 +31,14 @@ import { withinDeadline } from "./redis-deadline";
 import {
   fencedScriptKeys,
   messagesArguments,
-  redisFactScopesKey,
   redisSessionEntry,
   redisSessionKeys,
   sessionMetaFields,
   sessionScriptKeys,
   type RedisSessionKeys,
 } from "./redis-layout";
-import {
-  appendReply,
-  cutReply,
-  fencedReply,
-  hashReply,
-  integerReply,
-  stringListReply,
-  UnexpectedReplyError,
-} from "./redis-replies";
-import {
-  appendScript,
-  cutScript,
-  factScript,
-  pruneScript,
-  replaceScript,
-  sessionScript,
-  touchScript,
-} from "./redis-scripts";
+import { appendReply, cutReply, fencedReply, hashReply, integerReply, UnexpectedReplyError } from "./redis-replies";
+import { appendScript, cutScript, pruneScript, replaceScript, sessionScript, touchScript } from "./redis-scripts";
 import { readMessageTail } from "./redis-message-tail";
 import { RedisSessionIndex } from "./redis-session-index";
 import { RedisSessionLocks } from "./redis-session-locks";
@@ -83,7 +68,8 @@ export interface RedisStoreSetup {
  * `{15}` (RedisSessionIndex), index sessions for `entries()` and `prune()`: the store never runs
  * KEYS or SCAN, and never builds a glob from an id. While this instance holds a session's lock, its
  * writes to that session (messages, summaries, metadata, context reports) are fenced by the lock's
- * token. Every reply is checked for its shape.
+ * token, and so are a run's fact writes naming that session (`RedisFacts`: on a Cluster, by a check
+ * right before the write). Every reply is checked for its shape.
  */
 export abstract class RedisStoreCore implements MemoryStore {
   private readonly storeName: string;
@@ -95,6 +81,8 @@ export abstract class RedisStoreCore implements MemoryStore {
   private readonly locks: RedisSessionLocks;
   /** The agent's folded turn (internal, see `TurnFolding`): lock and tail in one script, the last append and the release in one. */
   readonly [turnFolding]: RedisTurnFolding;
+  /** The facts; a run's writes fenced by its session's lock (internal, see `fencedFacts` and `RedisFacts`). */
+  readonly [fencedFacts]: RedisFacts;
 
   protected constructor(setup: RedisStoreSetup) {
     this.storeName = setup.store;
@@ -106,6 +94,8 @@ export abstract class RedisStoreCore implements MemoryStore {
     const lockCall = <T>(sessionId: string, body: () => Promise<T>, signal?: AbortSignal) =>
       this.call("lockSession", sessionId, body, signal);
     this.locks = new RedisSessionLocks(this.transport, lockCall, this.prefix, setup.lockLeaseMs);
+    const where = { store: this.storeName, transport: this.transport, prefix: this.prefix, ttl: this.ttl };
+    this[fencedFacts] = new RedisFacts(where, this.call.bind(this), this.locks);
     this[turnFolding] = new RedisTurnFolding(
       {
         takeLock: (sessionId, lockOptions, attempt) => this.locks.acquireWith(sessionId, lockOptions, attempt),
@@ -204,46 +194,20 @@ export abstract class RedisStoreCore implements MemoryStore {
     });
   }
 
-  async getFacts(scopeId: string): Promise<Fact[]> {
-    const key = this.keys(scopeId, "scopeId").facts;
-    const raw = await this.call("getFacts", scopeId, async () =>
-      hashReply(await this.transport.read("HGETALL", key, []), "the facts hash"),
-    );
-    const store = this.storeName;
-    return Object.entries(raw).map(([name, text]) =>
-      parseStoredJson<Fact>(text, { store, operation: "getFacts", sessionId: scopeId, record: `fact "${name}"` }),
-    );
+  getFacts(scopeId: string): Promise<Fact[]> {
+    return this[fencedFacts].getFacts(scopeId);
   }
 
-  async setFact(scopeId: string, fact: Fact): Promise<void> {
-    const key = this.keys(scopeId, "scopeId").facts;
-    // The scope enters an index set, so export can list the scopes (the store never SCANs): a
-    // key of its own (another slot on a Cluster), sent with the fact's one-script write.
-    await this.call("setFact", scopeId, async () =>
-      integerReply(
-        await this.transport.writeScript(
-          ["SADD", this.factScopesKey, scopeId],
-          factScript,
-          [key],
-          [fact.key, JSON.stringify(fact), this.ttl],
-        ),
-        "the fact script's 1",
-      ),
-    );
+  setFact(scopeId: string, fact: Fact): Promise<void> {
+    return this[fencedFacts].setFact(scopeId, fact);
   }
 
-  async factScopes(): Promise<string[]> {
-    const read = async () =>
-      stringListReply(await this.transport.read("SMEMBERS", this.factScopesKey, []), "the fact scopes");
-    return (await this.call("factScopes", undefined, read)).sort();
+  factScopes(): Promise<string[]> {
+    return this[fencedFacts].factScopes();
   }
 
-  async deleteFact(scopeId: string, key: string): Promise<boolean> {
-    const factsKey = this.keys(scopeId, "scopeId").facts;
-    const deleted = await this.call("deleteFact", scopeId, async () =>
-      integerReply(await this.transport.command(["HDEL", factsKey, key]), "HDEL's count"),
-    );
-    return deleted > 0;
+  deleteFact(scopeId: string, key: string): Promise<boolean> {
+    return this[fencedFacts].deleteFact(scopeId, key);
   }
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
@@ -312,10 +276,6 @@ export abstract class RedisStoreCore implements MemoryStore {
 
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
     return this.locks.acquire(sessionId, options);
-  }
-
-  private get factScopesKey(): string {
-    return redisFactScopesKey(this.prefix);
   }
 
   private keys(sessionId: string, argument = "sessionId"): RedisSessionKeys {
@@ -389,3 +349,4 @@ export abstract class RedisStoreCore implements MemoryStore {
     }
   }
 }
+markFenceableFactWrites(RedisStoreCore.prototype);

@@ -10,6 +10,11 @@ export type RedisCommand = [name: string, ...args: (string | number)[]];
 export interface RedisTransport {
   /** The server's name in error messages ("Redis", "Upstash Redis"). */
   readonly serverName: string;
+  /**
+   * Whether keys of different hash slots may live on different servers (a Redis Cluster): then no
+   * script touches keys of two slots (a fact's and its writer's session lock, see redis-facts.ts).
+   */
+  readonly cluster: boolean;
   /** Runs a Lua script by EVALSHA (EVAL when the server does not have it yet); resolves to its reply. */
   script(source: string, keys: string[], args: string[]): Promise<unknown>;
   /**

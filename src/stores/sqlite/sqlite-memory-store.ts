@@ -12,14 +12,16 @@ import type {
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
-import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { replaceMessagesFrom } from "../delete-messages-from";
+import { fencedFacts, markFenceableFactWrites } from "../fenced-facts";
+import { SqliteFacts } from "./sqlite-facts";
 import { cutSqliteMessages } from "./sqlite-delete-from";
 import { rejectUnknownOptions } from "../reject-unknown-options";
 import { loadBetterSqlite3 } from "./load-better-sqlite3";
-import { encodeStoredMessageJson, parseStoredJson, parseStoredMessage } from "../stored-json";
+import { encodeStoredMessageJson, parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
 import { keepContextReport, readContextReports, readSummaries } from "./sqlite-session-records";
@@ -75,6 +77,8 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly lockLeaseMs: number;
   private readonly statements: SqliteStatements;
   private readonly locks: SqliteSessionLocks;
+  /** The facts; a run's writes fenced by its session's lock in the same transaction (internal, see `fencedFacts`). */
+  readonly [fencedFacts]: SqliteFacts;
 
   constructor(options: SqliteMemoryStoreOptions | string) {
     const resolved: SqliteMemoryStoreOptions = typeof options === "string" ? { database: options } : options;
@@ -124,6 +128,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.locks = new SqliteSessionLocks(this.statements, this.lockLeaseMs, (operation, sessionId, body) =>
       this.write(operation, sessionId, body),
     );
+    this[fencedFacts] = new SqliteFacts(this.statements, store, this.wrap.bind(this), this.fencedWrite.bind(this));
   }
 
   /** Closes the database when the store opened it from a file name. */
@@ -229,43 +234,20 @@ export class SqliteMemoryStore implements MemoryStore {
     this.fencedWrite("clearMessages", sessionId, () => this.clear(sessionId));
   }
 
-  async getFacts(scopeId: string): Promise<Fact[]> {
-    validateScopeId(scopeId);
-    const rows = this.wrap(
-      "getFacts",
-      scopeId,
-      () => this.statements.facts.all(scopeId) as { key: string; body: string }[],
-    );
-    return rows.map((row) =>
-      parseStoredJson<Fact>(row.body, {
-        store,
-        operation: "getFacts",
-        sessionId: scopeId,
-        record: `fact "${row.key}"`,
-      }),
-    );
+  getFacts(scopeId: string): Promise<Fact[]> {
+    return this[fencedFacts].getFacts(scopeId);
   }
 
-  async factScopes(): Promise<string[]> {
-    const rows = this.wrap(
-      "factScopes",
-      undefined,
-      () =>
-        this.database.prepare(`SELECT DISTINCT scope_id FROM ${this.t.facts} ORDER BY scope_id`).all() as {
-          scope_id: string;
-        }[],
-    );
-    return rows.map((row) => row.scope_id);
+  factScopes(): Promise<string[]> {
+    return this[fencedFacts].factScopes();
   }
 
-  async setFact(scopeId: string, fact: Fact): Promise<void> {
-    validateScopeId(scopeId);
-    this.wrap("setFact", scopeId, () => this.statements.setFact.run(scopeId, fact.key, JSON.stringify(fact)));
+  setFact(scopeId: string, fact: Fact): Promise<void> {
+    return this[fencedFacts].setFact(scopeId, fact);
   }
 
-  async deleteFact(scopeId: string, key: string): Promise<boolean> {
-    validateScopeId(scopeId);
-    return this.wrap("deleteFact", scopeId, () => this.statements.deleteFact.run(scopeId, key).changes > 0);
+  deleteFact(scopeId: string, key: string): Promise<boolean> {
+    return this[fencedFacts].deleteFact(scopeId, key);
   }
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
@@ -383,6 +365,7 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 }
+markFenceableFactWrites(SqliteMemoryStore.prototype);
 
 /** The (id, JSON) rows of messages about to be written; a message JSON cannot encode is a `StoreError`. */
 function storedBodies(messages: AgentMessage[], operation: string, sessionId: string) {

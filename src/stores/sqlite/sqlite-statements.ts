@@ -36,6 +36,7 @@ function statementSql(t: SqliteTables) {
     facts: `SELECT key, body FROM ${t.facts} WHERE scope_id = ? ORDER BY key`,
     setFact: `INSERT INTO ${t.facts} (scope_id, key, body) VALUES (?, ?, ?) ON CONFLICT (scope_id, key) DO UPDATE SET body = excluded.body`,
     deleteFact: `DELETE FROM ${t.facts} WHERE scope_id = ? AND key = ?`,
+    factScopes: `SELECT DISTINCT scope_id FROM ${t.facts} ORDER BY scope_id`,
     session: `${sessionSelect} WHERE s.session_id = ?`,
     allSessions: `${sessionSelect} ORDER BY s.accessed_at`,
     stale: `SELECT session_id FROM ${t.sessions} WHERE accessed_at < ?`,

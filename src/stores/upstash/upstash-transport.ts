@@ -69,6 +69,8 @@ function addToPipeline(pipeline: ReturnType<Redis["pipeline"]>, [name, key, ...a
 /** Sends a store's commands through an @upstash/redis client. */
 export class UpstashTransport implements RedisTransport {
   readonly serverName = "Upstash Redis";
+  /** Upstash runs a script on keys of any slots (one database behind the REST endpoint). */
+  readonly cluster = false;
 
   constructor(private readonly client: Redis) {}
 
