@@ -8,9 +8,7 @@ import {
   type Span,
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { z } from "zod";
 import type { RecallMemoryProvider } from "../../../providers/memory-provider";
-import { tool } from "../../../tools/tool";
 
 /** A tracer provider whose spans land in memory; `started` also holds the spans not ended yet. */
 export function recorder() {
@@ -48,11 +46,7 @@ export const idOf = (span: ReadableSpan) => span.spanContext().spanId;
 export const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 export const exceptions = (span: ReadableSpan) => span.events.filter((event) => event.name === "exception");
 
-export const weather = tool({
-  description: "Current weather in a city",
-  parameters: z.object({ city: z.string() }),
-  execute: async ({ city }) => ({ city, temperature: "22°C" }),
-});
+export { weather } from "../../__fixtures__/run-fixtures";
 
 export const recallProvider: RecallMemoryProvider = {
   type: "notes",
