@@ -1,3 +1,5 @@
+// The AgentLIB "Memory" document's examples (seeds/000) that need no agent, run as written with the
+// package name changed to `agentcore` (those that build one: agentlib-agent.test.ts).
 import { describe, expect, it, vi } from "vitest";
 import {
   BufferMemory,

@@ -1,3 +1,5 @@
+// OpenTelemetry traces of agent runs, recorded by the OpenTelemetry SDK's in-memory exporter: the
+// span tree (parent and child ids) and the GenAI attributes, with inputs and outputs recorded or not.
 import { describe, expect, it } from "vitest";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { Agent } from "../agent";
