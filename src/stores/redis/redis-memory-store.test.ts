@@ -11,7 +11,7 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { testMemoryStore } from "../../testing/test-memory-store";
 import { RedisMemoryStore } from "./redis-memory-store";
-import { redisTestRun } from "../__fixtures__/redis-test-run";
+import { redisTestRun } from "../../../test/helpers/redis-test-run";
 
 const available = await serviceAvailable("redis");
 const { runPrefix, newClient } = redisTestRun(available);

@@ -6,7 +6,7 @@ import { redisUrl, serviceAvailable } from "../../../test/helpers/services";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { RedisMemoryStore } from "./redis-memory-store";
-import { redisTestRun } from "../__fixtures__/redis-test-run";
+import { redisTestRun } from "../../../test/helpers/redis-test-run";
 
 const available = await serviceAvailable("redis");
 const { runPrefix, clients, newClient } = redisTestRun(available);

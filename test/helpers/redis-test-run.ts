@@ -2,7 +2,7 @@
 // own, clients it makes through `newClient`, and an afterAll that deletes its keys and quits them.
 import { Redis } from "ioredis";
 import { afterAll } from "vitest";
-import { deleteKeysWithPrefix, redisUrl, uniqueName } from "../../../test/helpers/services";
+import { deleteKeysWithPrefix, redisUrl, uniqueName } from "./services";
 
 export function redisTestRun(available: boolean): {
   runPrefix: string;
