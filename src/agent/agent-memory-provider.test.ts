@@ -185,3 +185,35 @@ describe("Agent with semantic memory", () => {
     });
   });
 });
+
+describe("Agent memory providers", () => {
+  it("degrades the turn when the provider hangs or throws", async () => {
+    const model = new MockLanguageModel({ responses: () => ({ text: "still answered" }) });
+    const hanging = new Agent({
+      model,
+      memoryProviderTimeoutMs: 50,
+      memoryProvider: { type: "hang", read: () => new Promise(() => {}), write: async () => {} },
+    });
+    const errors: AgentEventMap["memory:error"][] = [];
+    hanging.on("memory:error", (event) => errors.push(event));
+    expect((await hanging.run("hi")).text).toBe("still answered");
+    expect(errors[0]).toMatchObject({ source: "hang", operation: "read" });
+
+    const failing = new Agent({
+      model,
+      memoryProvider: {
+        type: "broken",
+        read: async () => {
+          throw new Error("503");
+        },
+        write: async () => {
+          throw new Error("503");
+        },
+      },
+    });
+    const failures: string[] = [];
+    failing.on("memory:error", (event) => failures.push(event.operation));
+    expect((await failing.run("hi")).text).toBe("still answered");
+    expect(failures).toEqual(["read", "write"]);
+  });
+});
