@@ -1,6 +1,9 @@
 // The events an agent run emits, with their payloads and in order, and listeners that throw.
 import { describe, expect, it, vi } from "vitest";
-import { Agent } from "./agent";
+import { Agent, runMessageIds } from "./agent";
+import type { AgentMessage } from "../messages/agent-message";
+import { InMemoryStore } from "../stores/in-memory-store";
+import { SlidingWindowMemory } from "../strategies/sliding-window";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import type { AgentEventMap, AgentEventName } from "./agent-events";
 import { weather } from "./__fixtures__/run-fixtures";
@@ -72,6 +75,39 @@ describe("Agent events", () => {
       finishReason: "stop",
       usage: { inputTokens: 5, outputTokens: 1, totalTokens: 6 },
     });
+  });
+
+  it("memory:write names what the store kept: a user message it skipped (its id held beyond the tail read) is told once, under its new id", async () => {
+    const store = new InMemoryStore();
+    // A long session whose first message has the id a client reuses; the window reads only a tail.
+    const old: AgentMessage[] = Array.from({ length: 40 }, (_, index) => ({
+      id: index === 0 ? "msg-1" : `old-${index}`,
+      role: index % 2 === 0 ? "user" : "assistant",
+      content: `old ${index}`,
+      timestamp: index,
+    }));
+    await store.setMessages("reused", old);
+    const model = new MockLanguageModel({ responses: (_call, index) => ({ text: `answer ${index}` }) });
+    const agent = new Agent({ model, memoryStore: store, memory: new SlidingWindowMemory({ maxTurns: 1 }) });
+    const read: number[] = [];
+    const told: { messageIds: string[]; messages: AgentMessage[] }[] = [];
+    agent.on("memory:read", (event) => read.push(event.messageCount));
+    agent.on("memory:write", ({ messageIds, messages }) => told.push({ messageIds, messages }));
+    // The caller's id (useChat's): one the store holds further back, then a new one.
+    for (const user of ["msg-1", "msg-new"])
+      await agent.run({ input: `again ${user}`, sessionId: "reused", ...{ [runMessageIds]: { user } } });
+    expect(read.every((count) => count < old.length)).toBe(true);
+    const added = (await store.getMessages("reused")).slice(old.length);
+    expect(added.map((message) => [message.role, message.content])).toEqual([
+      ["user", "again msg-1"],
+      ["assistant", "answer 0"],
+      ["user", "again msg-new"],
+      ["assistant", "answer 1"],
+    ]);
+    expect(added[0]!.id).not.toBe("msg-1");
+    expect(added[2]!.id).toBe("msg-new");
+    // One event per append that stored something, each naming exactly the messages stored.
+    expect(told).toEqual(added.map((message) => ({ messageIds: [message.id], messages: [message] })));
   });
 
   it("never lets a throwing listener break a run", async () => {

@@ -13,7 +13,7 @@ import { throwIfAborted } from "./throw-if-aborted";
 import { answerApprovals } from "./tool-approvals";
 import { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
-import { confirmUserMessageStored, userMessageId } from "./user-message-id";
+import { persistUserMessage, userMessageId } from "./user-message-id";
 import type { StoreTurn } from "../stores/store-turn";
 
 /**
@@ -71,8 +71,7 @@ export async function* runTurn(
     else if (run.input !== undefined)
       log.add({ id: inputId!, role: "user", content: run.input, timestamp: Date.now() });
     // Stored before the model is called (a crash keeps it); its fsync may ride on the run's last append, which every path below makes.
-    await log.persist();
-    if (inputId !== undefined) await confirmUserMessageStored(config, run, history, log, inputId);
+    await persistUserMessage(config, run, history, log, inputId);
     if (awaiting.length > 0) log.awaitApproval(awaiting);
 
     // fit → call → tools, up to maxSteps (none while calls still await approval)

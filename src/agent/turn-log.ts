@@ -25,6 +25,8 @@ export class TurnLog {
   private assistantIdTaken = false;
   /** The run's object (a run with `output`), once a step answered with it. */
   private object: { value: unknown } | undefined;
+  /** Stored messages not yet told in `memory:write` (kept only while someone listens). */
+  private untold: AgentMessage[] = [];
 
   constructor(
     /** Where `persist` appends: the store's turn; none when the history lives in a provider (`agent.memory()`), written after the run. */
@@ -64,6 +66,8 @@ export class TurnLog {
   renameUnstored(id: string, fresh: string): void {
     const index = this.messages.findIndex((message) => message.id === id);
     if (index === -1) return;
+    // Not stored: never told under the id the store skipped.
+    if (this.untold.length > 0) this.untold = this.untold.filter((message) => message.id !== id);
     this.messages[index] = { ...this.messages[index]!, id: fresh };
     this.persisted = Math.min(this.persisted, index);
   }
@@ -110,22 +114,33 @@ export class TurnLog {
   /**
    * Appends the messages not stored yet to the run's turn and tells `memory:write`. `last`: the
    * run's last append, after which every append of the run is durable (the store may release its
-   * lock with it); before it, the store may leave an append's fsync to the last.
+   * lock with it); before it, the store may leave an append's fsync to the last. `tell: false`:
+   * the event waits for `tellStored` (an append whose result is still to be confirmed).
    */
-  async persist(options: { last?: boolean } = {}): Promise<void> {
+  async persist({ last = false, tell = true }: { last?: boolean; tell?: boolean } = {}): Promise<void> {
     // A regenerate or an edit writes once, at its end: its last append replaces the old turn.
-    if (!this.turn || (this.run.rewind && !options.last)) return;
+    if (!this.turn || (this.run.rewind && !last)) return;
     const pending = this.messages.slice(this.persisted);
-    await this.turn.append(pending, options);
-    if (pending.length === 0) return;
-    this.persisted = this.messages.length;
-    // Nobody listening (a memory:write has no stream part): no event built.
-    if (this.run.notifier.hasListeners("memory:write"))
-      this.run.notifier.notify({
-        type: "memory:write",
-        messages: pending,
-        messageIds: pending.map((message) => message.id!),
-      });
+    await this.turn.append(pending, { last });
+    if (pending.length > 0) {
+      this.persisted = this.messages.length;
+      // Nobody listening (a memory:write has no stream part): nothing kept, no event built.
+      if (this.run.notifier.hasListeners("memory:write"))
+        this.untold = this.untold.length === 0 ? pending : [...this.untold, ...pending];
+    }
+    if (tell) this.tellStored();
+  }
+
+  /** Tells `memory:write` with the messages stored and not told yet, if any. */
+  tellStored(): void {
+    if (this.untold.length === 0) return;
+    const messages = this.untold;
+    this.untold = [];
+    this.run.notifier.notify({
+      type: "memory:write",
+      messages,
+      messageIds: messages.map((message) => message.id!),
+    });
   }
 
   /** `persist` for a run that is failing: a store failure is reported (`memory:error`), not thrown over the run's error. */

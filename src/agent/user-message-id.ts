@@ -20,21 +20,27 @@ export function userMessageId(run: TurnRun, history: LoadedHistory): string {
 }
 
 /**
- * After the user message's append, when its id is the caller's and the run read only a tail of the
- * session (older messages unread, so the id could not be checked against them): if the store skipped
- * it (it held that id further back), it is appended again under a new id, so it is never lost.
- * One O(1) tail read, only then.
+ * Persists the run's messages up to its new user message (`id`, none for a run without one) and
+ * tells `memory:write` with what was stored. When the id is the caller's and the run read only a
+ * tail of the session (older messages unread, so the id could not be checked against them), the
+ * append is confirmed first: if the store skipped the message (it held that id further back), it is
+ * appended again under a new id, so it is never lost, and the event names only that id. One O(1)
+ * tail read, only then; otherwise one append and its event, as for any append.
  */
-export async function confirmUserMessageStored(
+export async function persistUserMessage(
   config: AgentConfig,
   run: TurnRun,
   history: LoadedHistory,
   log: TurnLog,
-  id: string,
+  id: string | undefined,
 ): Promise<void> {
-  if (id !== run.messageIds?.user || !history.partial || run.rewind) return;
+  const confirm = id !== undefined && id === run.messageIds?.user && history.partial && !run.rewind;
+  await log.persist({ tell: !confirm });
+  if (!confirm) return;
   const { messages } = await config.store.getMessageTail(run.sessionId, 1);
-  if (messages.at(-1)?.id === id) return;
-  log.renameUnstored(id, newId());
-  await log.persist();
+  if (messages.at(-1)?.id !== id) {
+    log.renameUnstored(id, newId());
+    await log.persist({ tell: false });
+  }
+  log.tellStored();
 }

@@ -1,29 +1,10 @@
 // streamText with the telemetry option: the same span tree as an agent run, the model called by
 // doStream, and every span ended when the client goes away mid-answer.
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type Span,
-  type SpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
+import { recorder } from "../agent/telemetry/__fixtures__/span-recorder";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { streamText } from "./stream-text";
-
-function recorder() {
-  const exporter = new InMemorySpanExporter();
-  const started: Span[] = [];
-  const tracking: SpanProcessor = {
-    onStart: (span) => void started.push(span),
-    onEnd: () => {},
-    forceFlush: async () => {},
-    shutdown: async () => {},
-  };
-  const provider = new BasicTracerProvider({ spanProcessors: [tracking, new SimpleSpanProcessor(exporter)] });
-  return { tracer: provider.getTracer("test"), spans: () => exporter.getFinishedSpans(), started };
-}
 
 const user = (content: string) => [{ role: "user" as const, content }];
 
