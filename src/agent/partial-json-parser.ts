@@ -17,7 +17,7 @@ interface Frame {
 
 type Token =
   | { kind: "string"; isKey: boolean; text: string; escape: string }
-  | { kind: "number"; text: string; state: JsonNumberState; validEnd: number; shownEnd: number }
+  | { kind: "number"; text: string; state: JsonNumberState; validEnd: number; shownEnd: number; placed: boolean }
   | { kind: "literal"; word: string; value: boolean | null; matched: number };
 
 /** Work done by every parser, for tests: characters read and entries copied into snapshots. */
@@ -124,13 +124,10 @@ export class PartialJsonParser {
     for (let depth = this.stack.length - 1; depth >= 0; depth--) {
       const frame = this.stack[depth]!;
       PartialJsonParser.work.copied += frame.size + 1;
-      const innermost = depth === this.stack.length - 1;
+      // The value being read sits in the last entry (an array) or under `key` (an object).
       if (frame.isArray) {
         const copy = (frame.value as unknown[]).slice();
-        if (child) {
-          if (innermost) copy.push(child.value);
-          else copy[copy.length - 1] = child.value;
-        }
+        if (child) copy[copy.length - 1] = child.value;
         child = { value: copy };
       } else {
         const copy = { ...(frame.value as Record<string, unknown>) };
@@ -178,7 +175,7 @@ export class PartialJsonParser {
     const char = text[index]!;
     if (token?.kind === "number") {
       if (NUMBER_CHARACTERS.includes(char)) {
-        addToNumber(token, char);
+        this.addToNumber(token, char);
         return index + 1;
       }
       if (!NUMBER.test(token.text)) return this.fail(text);
@@ -241,19 +238,21 @@ export class PartialJsonParser {
     }
     if (char === '"') {
       this.token = { kind: "string", isKey: false, text: "", escape: "" };
+      this.place("");
       this.dirty = true;
       return index + 1;
     }
     if (char === "-" || (char >= "0" && char <= "9")) {
-      const token: Token = { kind: "number", text: "", state: "start", validEnd: 0, shownEnd: 0 };
-      addToNumber(token, char);
+      const token: Token = { kind: "number", text: "", state: "start", validEnd: 0, shownEnd: 0, placed: false };
       this.token = token;
       this.shownNumber = undefined;
+      this.addToNumber(token, char);
       return index + 1;
     }
     const literal = LITERALS.find(([word]) => word[0] === char);
     if (literal === undefined) return this.fail(text);
     this.token = { kind: "literal", word: literal[0], value: literal[1], matched: 1 };
+    this.place(literal[1]);
     this.dirty = true;
     return index + 1;
   }
@@ -304,7 +303,11 @@ export class PartialJsonParser {
     return at;
   }
 
-  /** Puts a value that has begun (an object or array, held live) into the innermost open one. */
+  /**
+   * Puts a value that has begun into the innermost open object or array: an object or array, held
+   * live; a string, number or literal as it is so far, replaced when it ends (so a `read` replaces
+   * an entry of its copy, much faster than adding one).
+   */
   private place(value: unknown): void {
     const frame = this.stack.at(-1);
     if (frame === undefined) return;
@@ -317,7 +320,7 @@ export class PartialJsonParser {
     }
   }
 
-  /** A string, number or literal has ended with `value`. */
+  /** A string, number or literal (placed when it began) has ended with `value`. */
   private end(value: unknown): void {
     const frame = this.stack.at(-1);
     if (frame === undefined) {
@@ -325,8 +328,22 @@ export class PartialJsonParser {
       this.state = "done";
       return;
     }
-    this.place(value);
+    if (frame.isArray) {
+      const array = frame.value as unknown[];
+      array[array.length - 1] = value;
+    } else setOwn(frame.value as Record<string, unknown>, frame.key, value);
     this.afterValue(frame);
+  }
+
+  /** Adds a character to the open number; placed at its first digit (`-` alone is no value yet). */
+  private addToNumber(token: Extract<Token, { kind: "number" }>, char: string): void {
+    token.text += char;
+    token.state = nextJsonNumberState(token.state, char);
+    if (token.state !== "int" && token.state !== "fraction" && token.state !== "exponent") return;
+    token.validEnd = token.text.length;
+    if (token.placed) return;
+    token.placed = true;
+    this.place(Number(token.text));
   }
 
   private close(): void {
@@ -342,14 +359,6 @@ export class PartialJsonParser {
     frame.expect = "comma";
     if (!frame.isArray) frame.key = "";
   }
-}
-
-/** Adds a character to a number, moving its grammar state; `validEnd` marks the longest valid start. */
-function addToNumber(token: Extract<Token, { kind: "number" }>, char: string): void {
-  token.text += char;
-  token.state = nextJsonNumberState(token.state, char);
-  if (token.state === "int" || token.state === "fraction" || token.state === "exponent")
-    token.validEnd = token.text.length;
 }
 
 /** Sets an own, enumerable data property as `JSON.parse` does: never a setter (`__proto__`) or an inherited property. */
