@@ -89,6 +89,9 @@ export async function* toUIMessageChunks(
   for await (const part of parts) {
     switch (part.type) {
       case "step-start":
+        // A retried request's stored answer (`replayed`): the page takes the stored message's id
+        // (a second `start` with a `messageId` sets it, as the AI SDK's reader does).
+        if (part.messageId !== undefined && !options.continues) yield { type: "start", messageId: part.messageId };
         yield { type: "start-step" };
         break;
       case "text-delta": {

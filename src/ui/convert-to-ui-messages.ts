@@ -122,7 +122,7 @@ function uiParts(content: MessageContent): (UIMessagePart & { type: "text" | "re
  * Structured results go back as the value they were; anything else as the text it is. A result
  * given as parts goes back in the AI SDK's content output shape (`{ type: "content", value }`).
  */
-function toolOutput(content: MessageContent): unknown {
+export function toolOutput(content: MessageContent): unknown {
   if (typeof content !== "string") return toContentOutput(content as ToolContentPart[]);
   try {
     const value: unknown = JSON.parse(content);
