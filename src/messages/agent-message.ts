@@ -2,6 +2,7 @@ import { z } from "zod";
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
 import type { AssistantContentPart, ToolContentPart, UserContentPart } from "./content-parts";
 import { contentLimitIssues, contentSchema } from "./content-schemas";
+import { contentSizeBoundIssue } from "./content-size-bound";
 import { type MessageLimits, type ResolvedMessageLimits, resolveMessageLimits } from "./message-limits";
 import { copyMessage } from "./copy-messages";
 
@@ -158,6 +159,12 @@ export function parseAgentMessages(
         for (const issue of contentLimitIssues(quick.content, limits)) issues.push({ index, ...issue });
       }
       messages.push(quick);
+      return;
+    }
+    // Parts over the limits by their lengths alone are refused before any part is validated.
+    const early = contentSizeBoundIssue((candidate as { content?: unknown } | null)?.content, limits);
+    if (early !== undefined) {
+      issues.push({ index, ...early });
       return;
     }
     const result = agentMessageSchema.safeParse(candidate);

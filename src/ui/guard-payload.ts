@@ -26,10 +26,24 @@ function pollutes(value: Record<string, unknown>, key: string): boolean {
   return inner !== null && typeof inner === "object" && Object.hasOwn(inner, "prototype");
 }
 
+/** A value still to check, read from its container only when its turn comes. */
+interface Pending {
+  container: Record<string, unknown>;
+  key: string;
+  depth: number;
+  index: number;
+  path: string;
+}
+
 /**
  * First line of defence for message lists that arrive from a browser: an array, not too many
  * messages, not too large or deep, no cycles, no prototype-polluting keys anywhere, and only
  * well-formed text (no lone surrogates, which providers reject or mangle).
+ *
+ * One walk in document order checks it all and counts the payload's size as it goes (a lower
+ * bound of its JSON: every UTF-16 unit is at least one byte), so a payload over `maxBytes` is
+ * refused at the first value that passes the limit: nothing after it is read, no large string is
+ * scanned, nothing is serialised or copied. Only a payload within the bound is measured exactly.
  */
 export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unknown[] {
   const maxMessages = limits.maxMessages ?? 1000;
@@ -43,37 +57,59 @@ export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unkn
   const list = input as unknown[];
   if (list.length > maxMessages) refuse(-1, "", `${list.length} messages is more than the limit of ${maxMessages}`);
 
-  // Walk every value once: depth, cycles and keys.
+  let bytes = 2; // the brackets of the list (commas are not counted: a lower bound)
+  const count = (size: number, index: number, path: string) => {
+    bytes += size;
+    if (bytes > maxBytes)
+      refuse(index, path, `the payload is more than the limit of ${maxBytes} bytes (passed at this field)`);
+  };
   const seen = new Set<object>();
-  const stack: { value: unknown; depth: number; index: number; path: string }[] = list.map((value, index) => ({
-    value,
-    depth: 1,
-    index,
-    path: "",
-  }));
+  const stack: Pending[] = [];
+  const pushChildren = (value: object, depth: number, index: number, path: string) => {
+    const keys = Object.keys(value);
+    for (let position = keys.length - 1; position >= 0; position--) {
+      const key = keys[position]!;
+      stack.push({
+        container: value as Record<string, unknown>,
+        key,
+        depth,
+        index: index === -1 ? position : index,
+        path: index === -1 ? "" : path ? `${path}.${key}` : key,
+      });
+    }
+  };
+  pushChildren(list, 1, -1, "");
   while (stack.length > 0) {
-    const { value, depth, index, path } = stack.pop()!;
+    const { container, key, depth, index, path } = stack.pop()!;
+    if (container !== list) {
+      if (pollutes(container, key)) refuse(index, path, `the key "${key}" is not accepted`);
+      if (loneSurrogate.test(key))
+        refuse(index, parentPath(path, key), "has a key with a lone surrogate (not valid UTF-16)");
+    }
+    const value = container[key];
+    // JSON leaves out keys whose value it cannot write; every other object key costs at least `"key":`.
+    const written = value !== undefined && typeof value !== "function" && typeof value !== "symbol";
+    if (written && !Array.isArray(container)) count(key.length + 3, index, path);
     if (typeof value === "string") {
+      count(value.length + 2, index, path);
       if (loneSurrogate.test(value)) refuse(index, path, "contains a lone surrogate (text that is not valid UTF-16)");
       continue;
     }
-    if (value === null || typeof value !== "object") continue;
+    if (value === null || typeof value !== "object") {
+      if (written) count(1, index, path);
+      continue;
+    }
     if (depth > maxDepth) refuse(index, path, `nested deeper than ${maxDepth} levels`);
     if (seen.has(value)) refuse(index, path, "contains a cycle");
     seen.add(value);
-    for (const key of Object.keys(value)) {
-      if (pollutes(value as Record<string, unknown>, key))
-        refuse(index, path ? `${path}.${key}` : key, `the key "${key}" is not accepted`);
-      if (loneSurrogate.test(key)) refuse(index, path, "has a key with a lone surrogate (not valid UTF-16)");
-      stack.push({
-        value: (value as Record<string, unknown>)[key],
-        depth: depth + 1,
-        index,
-        path: path ? `${path}.${key}` : key,
-      });
-    }
+    count(2, index, path);
+    pushChildren(value, depth + 1, index, path);
   }
-  const bytes = utf8ByteLength(JSON.stringify(list));
-  if (bytes > maxBytes) refuse(-1, "", `the payload is ${bytes} bytes, more than the limit of ${maxBytes}`);
+  const exact = utf8ByteLength(JSON.stringify(list));
+  if (exact > maxBytes) refuse(-1, "", `the payload is ${exact} bytes, more than the limit of ${maxBytes}`);
   return list;
+}
+
+function parentPath(path: string, key: string): string {
+  return path.length > key.length ? path.slice(0, -key.length - 1) : "";
 }
