@@ -19,6 +19,12 @@ export interface ToolCall {
    * the user's answer on its way to the server, never stored (the answer is stored as the tool message).
    */
   approval?: ToolCallApproval;
+  /**
+   * Set on a call the provider ran itself (a provider's web search, code execution): agentcore
+   * never executes it; its result came from the provider. Kept so a `useChat` payload converts as
+   * the `ai` package converts it and goes back to the UI as it came.
+   */
+  providerExecuted?: true;
 }
 
 /** A tool call's approval: its id, and the user's answer while it travels from a UI. */
@@ -90,6 +96,7 @@ export const toolCallSchema = z.object({
   approval: z
     .object({ id: idSchema, approved: z.boolean().optional(), reason: approvalReasonSchema.optional() })
     .optional(),
+  providerExecuted: z.literal(true).optional(),
 });
 
 export const agentMessageSchema = z.discriminatedUnion("role", [

@@ -81,7 +81,7 @@ export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unkn
   pushChildren(list, 1, -1, "");
   while (stack.length > 0) {
     const { container, key, depth, index, path } = stack.pop()!;
-    if (container !== list) {
+    if ((container as unknown) !== list) {
       if (pollutes(container, key)) refuse(index, path, `the key "${key}" is not accepted`);
       if (loneSurrogate.test(key))
         refuse(index, parentPath(path, key), "has a key with a lone surrogate (not valid UTF-16)");
