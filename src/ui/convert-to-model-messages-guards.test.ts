@@ -181,6 +181,9 @@ describe("convertToModelMessages", () => {
     expect(issues[0]).toMatchObject({ index: 2, path: "parts.1.url" });
     expect(issues[0]!.message).toMatch(/more than the limit of 10000 bytes/);
     expect(laterReads).toBe(0);
+    // A sparse array is as long as its JSON (null for every hole): refused, never serialised.
+    const sparse = [{ id: "a", role: "user", parts: new Array(1e9) }];
+    expect(issuesOf(() => convertToModelMessages(sparse))[0]).toMatchObject({ index: 0 });
   });
 
   it("counts the payload's size as its JSON: exactly at maxBytes passes, one byte over is refused", () => {

@@ -26,13 +26,26 @@ function pollutes(value: Record<string, unknown>, key: string): boolean {
   return inner !== null && typeof inner === "object" && Object.hasOwn(inner, "prototype");
 }
 
-/** A value still to check, read from its container only when its turn comes. */
-interface Pending {
+/**
+ * A container being walked: its children are read one at a time, when their turn comes (an
+ * array by index, an object by its keys), so nothing after the point of refusal is read.
+ */
+interface Frame {
   container: Record<string, unknown>;
-  key: string;
+  /** The object's keys; undefined for an array (walked by index). */
+  keys: string[] | undefined;
+  length: number;
+  position: number;
   depth: number;
+  /** The message index the container is in; -1 for the list itself. */
   index: number;
   path: string;
+}
+
+function frameOf(value: object, depth: number, index: number, path: string): Frame {
+  const keys = Array.isArray(value) ? undefined : Object.keys(value);
+  const length = keys ? keys.length : (value as unknown[]).length;
+  return { container: value as Record<string, unknown>, keys, length, position: 0, depth, index, path };
 }
 
 /**
@@ -64,52 +77,48 @@ export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unkn
       refuse(index, path, `the payload is more than the limit of ${maxBytes} bytes (passed at this field)`);
   };
   const seen = new Set<object>();
-  const stack: Pending[] = [];
-  const pushChildren = (value: object, depth: number, index: number, path: string) => {
-    const keys = Object.keys(value);
-    for (let position = keys.length - 1; position >= 0; position--) {
-      const key = keys[position]!;
-      stack.push({
-        container: value as Record<string, unknown>,
-        key,
-        depth,
-        index: index === -1 ? position : index,
-        path: index === -1 ? "" : path ? `${path}.${key}` : key,
-      });
+  const frames: Frame[] = [frameOf(list, 1, -1, "")];
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.position >= frame.length) {
+      frames.pop();
+      continue;
     }
-  };
-  pushChildren(list, 1, -1, "");
-  while (stack.length > 0) {
-    const { container, key, depth, index, path } = stack.pop()!;
-    if ((container as unknown) !== list) {
+    const position = frame.position++;
+    const { container, keys, depth } = frame;
+    const key = keys ? keys[position]! : String(position);
+    const index = frame.index === -1 ? position : frame.index;
+    const path = frame.index === -1 ? "" : frame.path ? `${frame.path}.${key}` : key;
+    if (keys) {
       if (pollutes(container, key)) refuse(index, path, `the key "${key}" is not accepted`);
-      if (loneSurrogate.test(key))
-        refuse(index, parentPath(path, key), "has a key with a lone surrogate (not valid UTF-16)");
+      if (loneSurrogate.test(key)) refuse(index, frame.path, "has a key with a lone surrogate (not valid UTF-16)");
     }
     const value = container[key];
-    // JSON leaves out keys whose value it cannot write; every other object key costs at least `"key":`.
+    // JSON leaves out an object's keys whose value it cannot write (an array writes null for them);
+    // every other object key costs at least `"key":`.
     const written = value !== undefined && typeof value !== "function" && typeof value !== "symbol";
-    if (written && !Array.isArray(container)) count(key.length + 3, index, path);
+    if (!keys && !written) {
+      count(4, index, path);
+      continue;
+    }
+    if (!written) continue;
+    if (keys) count(key.length + 3, index, path);
     if (typeof value === "string") {
       count(value.length + 2, index, path);
       if (loneSurrogate.test(value)) refuse(index, path, "contains a lone surrogate (text that is not valid UTF-16)");
       continue;
     }
     if (value === null || typeof value !== "object") {
-      if (written) count(1, index, path);
+      count(1, index, path);
       continue;
     }
     if (depth > maxDepth) refuse(index, path, `nested deeper than ${maxDepth} levels`);
     if (seen.has(value)) refuse(index, path, "contains a cycle");
     seen.add(value);
     count(2, index, path);
-    pushChildren(value, depth + 1, index, path);
+    frames.push(frameOf(value, depth + 1, index, path));
   }
   const exact = utf8ByteLength(JSON.stringify(list));
   if (exact > maxBytes) refuse(-1, "", `the payload is ${exact} bytes, more than the limit of ${maxBytes}`);
   return list;
-}
-
-function parentPath(path: string, key: string): string {
-  return path.length > key.length ? path.slice(0, -key.length - 1) : "";
 }
