@@ -70,7 +70,12 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
  * the user, `approval-responded` once answered and not run, `output-denied` when denied.
  */
 function toolPart(call: ToolCall, result: ToolMessage | undefined): UIToolPart | undefined {
-  const base = { type: `tool-${call.name}` as const, toolCallId: call.id, input: call.arguments };
+  const base = {
+    type: `tool-${call.name}` as const,
+    toolCallId: call.id,
+    input: call.arguments,
+    ...(call.providerExecuted ? { providerExecuted: true } : {}),
+  };
   if (!call.approval)
     return result ? { ...base, state: "output-available", output: toolOutput(result.content) } : undefined;
   if (!result) {

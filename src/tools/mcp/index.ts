@@ -14,6 +14,7 @@ export type {
 export type {
   MCPPrompt,
   MCPPromptResult,
+  MCPReadResourceOptions,
   MCPResource,
   MCPResourceContents,
   MCPResourcePart,
