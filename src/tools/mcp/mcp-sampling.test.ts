@@ -200,6 +200,14 @@ describe("MCP sampling bounds", () => {
     // Two agent steps of 100 + 20, three samplings of 10 + 5; each step's own usage is its model call's.
     expect(result.usage).toEqual({ inputTokens: 230, outputTokens: 55, totalTokens: 285 });
     expect(result.steps.map((step) => step.usage.totalTokens)).toEqual([120, 120]);
+
+    // Streamed, the same: the `finish` part and the response carry it.
+    const { model } = agentModel({ times: 1 });
+    const stream = new Agent({ model, tools: await mcp.tools(), sessionId: "streamed" }).stream({ input: "go" });
+    const parts = [];
+    for await (const part of stream.fullStream) parts.push(part);
+    expect(parts.at(-1)).toMatchObject({ type: "finish", usage: { inputTokens: 210, outputTokens: 45 } });
+    expect((await stream.response).usage).toEqual({ inputTokens: 210, outputTokens: 45, totalTokens: 255 });
   });
 
   it("checks the options at createMCPClient", async () => {
