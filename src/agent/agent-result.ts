@@ -48,7 +48,7 @@ export interface AgentResult {
   text: string;
   /** The messages this run added to the session, in order: the user message, then the turn. */
   messages: AgentMessage[];
-  /** Token usage summed over all steps. */
+  /** Token usage summed over all steps, plus what tools reported spending on a model (an MCP server's sampling). */
   usage: LanguageModelUsage;
   steps: StepResult[];
   /** Every tool call of the run, in order. */

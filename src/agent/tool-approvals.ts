@@ -112,7 +112,7 @@ export async function* answerApprovals(
   if (answers.size === 0) return pendingRequests({ ...pending, pending: waiting });
 
   const approved = pending.pending.filter((call) => answers.get(call.id)?.approved === true);
-  const outcome = approved.length > 0 ? await runTools(config, run, 0, approved, window) : undefined;
+  const outcome = approved.length > 0 ? await runTools(config, run, 0, approved, window, log) : undefined;
   const messages = new Map<string, ToolMessage>();
   outcome?.messages.forEach((message) => {
     const reason = answers.get(message.toolCallId)!.reason;

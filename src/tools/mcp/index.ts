@@ -9,8 +9,13 @@ export type {
   MCPElicitationRequest,
   MCPElicitationResult,
   MCPRoot,
-  MCPSamplingOptions,
 } from "./mcp-server-requests";
+export type {
+  MCPSamplingContext,
+  MCPSamplingDecision,
+  MCPSamplingOptions,
+  MCPSamplingRequest,
+} from "./mcp-sampling-options";
 export type {
   MCPPrompt,
   MCPPromptResult,
