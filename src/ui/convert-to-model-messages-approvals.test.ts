@@ -39,7 +39,13 @@ describe("convertToModelMessages and calls awaiting approval", () => {
     await store.setMessages("s", converted);
     const { sent, sendMail } = mailTool();
     const model = new MockLanguageModel({ responses: [{ text: "Sent." }] });
-    const agent = new Agent({ model, memoryStore: store, sessionId: "s", tools: { send_mail: sendMail } });
+    const agent = new Agent({
+      model,
+      memoryStore: store,
+      sessionId: "s",
+      tools: { send_mail: sendMail },
+      pendingApprovals: "reject",
+    });
 
     await expect(agent.run("Something else")).rejects.toThrow(ToolApprovalPendingError);
     expect(model.calls).toHaveLength(0);
