@@ -14,7 +14,14 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser } from "playwright-core";
 import { ensureFreshBuild } from "./helpers/ensure-build";
-import { HOSTILE, HOSTILE_SVG, SESSION, seedInspectorStore } from "./helpers/inspector-sessions";
+import {
+  HOSTILE,
+  HOSTILE_SVG,
+  LONG_SESSION,
+  LONG_SESSION_MESSAGES,
+  SESSION,
+  seedInspectorStore,
+} from "./helpers/inspector-sessions";
 import { servicesRequired, skipMessage } from "./helpers/services";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -213,7 +220,7 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     // The token left the address bar for the tab's sessionStorage.
     expect(page.url()).not.toContain("token=");
     await page.waitForSelector("table.sessions tbody tr");
-    expect(await page.locator(".count").innerText()).toMatch(/1–2 of 2 sessions/);
+    expect(await page.locator(".count").innerText()).toMatch(/1–3 of 3 sessions/);
     const rows = page.locator("table.sessions tbody tr");
     expect(await rows.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining(SESSION)]));
     await page.fill("#search", "support/");
@@ -277,6 +284,27 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     await page.locator("aside").screenshot({ path: join(root, "test-results", "inspector-recall.png") });
     expect(dialogs).toEqual([]);
     expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a long session's newest messages first, and the earlier ones on demand", async () => {
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(pageUrl);
+    await page.click(`a.session-link:text("${LONG_SESSION}")`);
+    await page.waitForSelector("ol.turns");
+    const messages = page.locator(".message");
+    expect(await messages.count()).toBe(200);
+    expect(await page.locator(".meta").first().textContent()).toContain(`${LONG_SESSION_MESSAGES} messages`);
+    expect(await messages.last().locator(".text").textContent()).toBe(`Message number ${LONG_SESSION_MESSAGES - 1}.`);
+    const earlier = page.locator("button", { hasText: "Load earlier messages" });
+    await earlier.click();
+    await expect.poll(() => messages.count()).toBe(400);
+    await earlier.click();
+    await expect.poll(() => messages.count()).toBe(LONG_SESSION_MESSAGES);
+    expect(await earlier.count()).toBe(0);
+    const texts = await page.locator(".message .text").allTextContents();
+    expect(texts).toEqual(Array.from({ length: LONG_SESSION_MESSAGES }, (_, index) => `Message number ${index}.`));
     await context.close();
   });
 

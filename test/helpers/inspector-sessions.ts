@@ -13,6 +13,9 @@ import { MockLanguageModel } from "../../src/testing/mock-language-model";
 import { tool } from "../../src/tools/tool";
 
 export const SESSION = "support/ada-2026";
+/** A session longer than the page's first read (200 messages): the rest is loaded on demand. */
+export const LONG_SESSION = "long-session";
+export const LONG_SESSION_MESSAGES = 450;
 export const HOSTILE = `<img src=x onerror=alert("id")> "quoted" & 🙂`;
 /** An SVG that would run script if a browser showed it as a document. */
 export const HOSTILE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" onload="alert('svg')"><rect width="9" height="9"/></svg>`;
@@ -144,6 +147,14 @@ export async function seedInspectorStore(storePath: string, providerPath: string
   await agent.run("What's the weather in Lyon today?");
   await agent.run("Can you remind me what we talked about?");
   await agent.run("And what do you know about my cat?");
+  await store.appendMessages(
+    LONG_SESSION,
+    Array.from({ length: LONG_SESSION_MESSAGES }, (_, index) => ({
+      id: `long-${index}`,
+      role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
+      content: `Message number ${index}.`,
+    })),
+  );
   await store.appendMessages(HOSTILE, [
     {
       id: "h1",

@@ -143,6 +143,7 @@ function SessionList() {
 function SessionView({ id }) {
   const [data, setData] = useState(undefined);
   const [error, setError] = useState(undefined);
+  const [loadingEarlier, setLoadingEarlier] = useState(false);
   useEffect(() => {
     setData(undefined);
     api(`api/session?id=${encodeURIComponent(id)}`)
@@ -152,6 +153,22 @@ function SessionView({ id }) {
   if (error) return html`<p role="alert" class="error">${error}</p>`;
   if (!data) return html`<p aria-busy="true">Loading…</p>`;
   const byId = new Map(data.messages.filter((message) => message.id).map((message) => [message.id, message]));
+  // The newest page comes first (a session is read as runs read it: a tail); older ones on demand.
+  const earlier = async () => {
+    setLoadingEarlier(true);
+    try {
+      const older = await api(`api/session?id=${encodeURIComponent(id)}&before=${data.start}`);
+      setData((current) => ({
+        ...current,
+        start: Math.min(older.start, current.start),
+        messages: [...older.messages.filter((message) => message.index < current.start), ...current.messages],
+      }));
+    } catch (failure) {
+      setError(failure.message);
+    } finally {
+      setLoadingEarlier(false);
+    }
+  };
   const remove = async () => {
     if (!confirm(`Delete session "${id}" and all of its messages? This cannot be undone.`)) return;
     try {
@@ -166,11 +183,12 @@ function SessionView({ id }) {
   };
   return html`<p><a href="#/">← All sessions</a></p>
     <h1 class="session-title">Session <code>${id}</code></h1>
-    <p class="meta">${formatNumber(data.messages.length)} messages · ${formatNumber(data.reports.length)} context reports · last activity ${formatTime(data.session.accessedAt)}</p>
+    <p class="meta">${formatNumber(data.total)} messages · ${formatNumber(data.reports.length)} context reports · last activity ${formatTime(data.session.accessedAt)}</p>
     ${settings.allowDelete === "true" && html`<button type="button" class="danger" onClick=${remove}>Delete session…</button>`}
     <div class="columns">
       <section class="timeline" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
+        ${data.start > 0 && html`<p class="note earlier">${formatNumber(data.start)} earlier messages not loaded. <button type="button" onClick=${earlier} disabled=${loadingEarlier}>Load earlier messages</button></p>`}
         <${Timeline} data=${data} byId=${byId} session=${id} />
       </section>
       <aside aria-label="Memory">
