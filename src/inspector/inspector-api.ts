@@ -1,10 +1,10 @@
-// The JSON endpoints of the inspector, on the store adapter (the one place that knows which
+// The JSON endpoints of the inspector, on the store backend (`backendOf`: the one place that knows which
 // optional methods a store has) and the recall provider.
 import { AgentCoreError } from "../errors/agent-core-error";
 import { errorText } from "../errors/error-text";
 import { validateSessionId } from "../messages/session-id";
 import type { RecallMemoryProvider } from "../providers/memory-provider";
-import type { AdaptedStore } from "../stores/store-adapter";
+import type { StoreBackend } from "../stores/store-backend";
 import type { SessionEntry } from "../stores/memory-store";
 import { messageView, partBytes } from "./inspector-views";
 import { json, jsonError, secureResponse } from "./inspector-responses";
@@ -13,7 +13,7 @@ import { json, jsonError, secureResponse } from "./inspector-responses";
 export const MAX_PAGE_SIZE = 200;
 
 /** GET api/sessions?q=&offset=&limit=: the sessions, newest activity first, filtered and paged. */
-export async function listSessions(store: AdaptedStore, url: URL): Promise<Response> {
+export async function listSessions(store: StoreBackend, url: URL): Promise<Response> {
   if (!store.capabilities.entries)
     return jsonError(501, `The ${store.name} cannot list its sessions (it has no entries()).`);
   const query = (url.searchParams.get("q") ?? "").trim().toLowerCase();
@@ -39,7 +39,7 @@ function pageNumber(text: string | null, fallback: number): number {
 }
 
 /** GET api/session?id=: one session's messages, context reports, summaries and facts per scope. */
-export async function sessionDetail(store: AdaptedStore, url: URL): Promise<Response> {
+export async function sessionDetail(store: StoreBackend, url: URL): Promise<Response> {
   const sessionId = sessionParameter(url, "id");
   const [messages, entry, reports, summaries] = await Promise.all([
     store.getMessages(sessionId),
@@ -62,7 +62,7 @@ export async function sessionDetail(store: AdaptedStore, url: URL): Promise<Resp
 }
 
 /** GET api/part?session=&message=&part=: the bytes of a stored image or file part. */
-export async function partContent(store: AdaptedStore, url: URL): Promise<Response> {
+export async function partContent(store: StoreBackend, url: URL): Promise<Response> {
   const sessionId = sessionParameter(url, "session");
   const messageIndex = pageNumber(url.searchParams.get("message"), -1);
   const partIndex = pageNumber(url.searchParams.get("part"), -1);
@@ -94,7 +94,7 @@ export async function recall(provider: RecallMemoryProvider | undefined, url: UR
 }
 
 /** POST api/delete?id=: clears a session (only with `allowDelete`). */
-export async function deleteSession(store: AdaptedStore, url: URL): Promise<Response> {
+export async function deleteSession(store: StoreBackend, url: URL): Promise<Response> {
   const sessionId = sessionParameter(url, "id");
   await store.clearMessages(sessionId);
   return json({ deleted: sessionId });
