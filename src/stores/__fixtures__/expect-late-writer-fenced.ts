@@ -74,7 +74,7 @@ async function expectLockLost(write: Promise<unknown>, operation: string): Promi
  * `setMessages`, the folded append-and-release when the store has it, `deleteMessagesFrom` and
  * its delete-and-append, the context report a run saves after each model call, the summary the
  * summary strategy saves, the session's metadata, and the facts a run sets and deletes naming
- * session "s", in the session's scope and in a user's, through the store adapter as the memory
+ * session "s", in the session's scope and in a user's, through the store backend as the memory
  * tools write them) is refused with a `SessionLockLostError` and writes nothing; the history,
  * summaries, metadata, reports and facts are the new holder's only, and
  * the stale release does not free the new holder's lock. Once `next` releases, `stale` can lock
