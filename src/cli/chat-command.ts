@@ -194,13 +194,13 @@ async function slashCommand(
       return false;
     }
     case "/history": {
-      const messages = await agent.memoryStore.getMessages(sessionId);
+      const messages = await backendOf(agent.memoryStore).getMessages(sessionId);
       if (messages.length === 0) write("No messages yet.\n");
       for (const message of messages) write(`${describe(message)}\n`);
       return false;
     }
     case "/clear":
-      await agent.memoryStore.clearMessages(sessionId);
+      await backendOf(agent.memoryStore).clearMessages(sessionId);
       write(`History of session ${sessionId} cleared.\n`);
       return false;
     default:
