@@ -40,18 +40,19 @@ const candidates = (directory: string): Candidate[] => [
 ];
 
 /**
- * The store without its native tail read: the adapter then reads whole histories (the regenerate
- * before this change). Everything else, the atomic replace included, is the store's own.
+ * The store without its native tail read, served as a user's store would be (the fallback backend:
+ * its built-in backend, under `Symbol.for("agentcore.storeBackend")`, hidden): whole histories are
+ * read (the regenerate before this change), and the cut is its `deleteMessagesFrom` then its append.
  */
 function wholeHistoryView(store: MemoryStore): MemoryStore {
   return new Proxy(store, {
     get(target, property) {
-      if (property === "getMessageTail" || property === Symbol.for("agentcore.turnFolding")) return undefined;
+      if (property === "getMessageTail" || property === Symbol.for("agentcore.storeBackend")) return undefined;
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === "function" ? value.bind(target) : value;
     },
     has(target, property) {
-      if (property === "getMessageTail" || property === Symbol.for("agentcore.turnFolding")) return false;
+      if (property === "getMessageTail" || property === Symbol.for("agentcore.storeBackend")) return false;
       return Reflect.has(target, property);
     },
   });

@@ -1,7 +1,7 @@
 // The shape of src/ (docs/architecture.md): folders depend only downward, no file imports itself
 // back through a loop, no source file is over 400 lines. Each check first proves on a made-up
 // graph that it can fail.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -45,8 +45,75 @@ const fileGraph = (files: SourceFile[]) => new Map(files.map((source) => [source
 const loopsOf = (graph: Map<string, Map<string, string[]>>) =>
   findLoops(new Map([...graph].map(([from, edges]) => [from, edges.keys()])));
 
-/** What a strategies/ file may import from stores/: the adapter, the store types and the default store. */
-const STRATEGY_STORE_IMPORTS = ["stores/store-adapter.ts", "stores/memory-store.ts", "stores/in-memory-store.ts"];
+/** What a strategies/ file may import from stores/: the backend lookup and contract, the store types and the default store. */
+const STRATEGY_STORE_IMPORTS = [
+  "stores/backend-of.ts",
+  "stores/store-backend.ts",
+  "stores/memory-store.ts",
+  "stores/in-memory-store.ts",
+];
+
+/** The optional `MemoryStore` methods: only the fallback backend asks whether a store has one. */
+const OPTIONAL_STORE_METHODS = [
+  "appendMessages",
+  "deleteMessagesFrom",
+  "getMessageTail",
+  "getSession",
+  "updateSession",
+  "entries",
+  "prune",
+  "getSummaries",
+  "saveSummary",
+  "lockSession",
+  "factScopes",
+  "saveContextReport",
+  "getContextReports",
+];
+/** The one file that probes a store's capabilities (docs/architecture.md, "The store backend"). */
+const FALLBACK_BACKEND = "stores/fallback-backend.ts";
+const capabilityProbe = new RegExp(
+  `typeof\\s+[\\w$.?]+(?:\\.(?:${OPTIONAL_STORE_METHODS.join("|")})\\b|\\[[^\\]]*\\])\\s*[!=]==?\\s*["']function["']`,
+);
+/**
+ * Source files that ask whether a store has an optional method, other than the fallback backend
+ * (and the conformance suite of `testing/`, which checks a user's store from outside, as a test).
+ */
+const capabilityProbes = (sources: { path: string; text: string }[]) =>
+  sources
+    .filter((source) => source.path !== FALLBACK_BACKEND && !source.path.startsWith("testing/"))
+    .filter((source) => capabilityProbe.test(source.text))
+    .map((source) => source.path);
+
+/** The one lookup of a store's backend, and the one key a built-in store gives it under. */
+const BACKEND_LOOKUP = "stores/backend-of.ts";
+const BACKEND_KEY = "stores/store-backend.ts";
+/**
+ * Store side doors: a symbol made in stores/ anywhere but the backend's key, a `Symbol.for("agentcore.…")`
+ * key of a store read elsewhere, or the backend's key read (not defined) outside the lookup.
+ */
+const storeSideDoors = (sources: { path: string; text: string }[]) =>
+  sources.flatMap((source) => {
+    const found: string[] = [];
+    if (source.path.startsWith("stores/") && source.path !== BACKEND_KEY && /\bSymbol(?:\.for)?\(/.test(source.text))
+      found.push(`${source.path}: a symbol`);
+    if (
+      /Symbol\.for\(\s*["']agentcore\.(?:store|turn|fenced|replace|readStored)/i.test(source.text) &&
+      source.path !== BACKEND_KEY
+    )
+      found.push(`${source.path}: a symbol-keyed store door`);
+    // `[storeBackend](): StoreBackend` declares or defines a store's backend; any other use reads it.
+    if (source.path !== BACKEND_LOOKUP && /\[storeBackend\](?!\(\): StoreBackend[ ;])/.test(source.text))
+      found.push(`${source.path}: reads [storeBackend]`);
+    return found;
+  });
+/** Files that the backend replaced: the adapter, the turn's side doors. */
+const REMOVED_STORE_FILES = [
+  "stores/store-adapter.ts",
+  "stores/turn-folding.ts",
+  "stores/stored-tail.ts",
+  "stores/delete-messages-from.ts",
+  "stores/fenced-facts.ts",
+];
 const strategyStoreImports = (files: SourceFile[]) =>
   files.flatMap((source) =>
     source.path.startsWith("strategies/")
@@ -87,10 +154,43 @@ describe("the checks can fail", () => {
     expect(loopsOf(folderGraph(nested, directoryOf))).toEqual([["models", "models/openai"]]);
   });
 
-  it("finds a strategy that imports a store module other than the adapter", () => {
+  it("finds a capability probe outside the fallback backend, and no probe of a required method", () => {
+    expect(
+      capabilityProbes([
+        { path: "agent/run.ts", text: 'if (typeof store.appendMessages === "function") {}' },
+        { path: "cli/list.ts", text: "const listing = typeof options.store?.entries !== 'function';" },
+        { path: "tools/any.ts", text: 'const has = (m) => typeof store[m] === "function";' },
+        { path: FALLBACK_BACKEND, text: 'const has = (m) => typeof store[m] === "function";' },
+        { path: "inspector/handler.ts", text: 'if (typeof options.store?.getMessages !== "function") throw error;' },
+      ]),
+    ).toEqual(["agent/run.ts", "cli/list.ts", "tools/any.ts"]);
+  });
+
+  it("finds a store side door: a symbol of stores/, a store's symbol key read elsewhere, the backend's key read outside the lookup", () => {
+    expect(
+      storeSideDoors([
+        { path: "stores/turn-folding.ts", text: 'export const turnFolding = Symbol.for("agentcore.turnFolding");' },
+        { path: "stores/stored-tail.ts", text: 'export const readStoredTail = Symbol("agentcore.readStoredTail");' },
+        { path: "agent/run.ts", text: 'const folding = store[Symbol.for("agentcore.turnFolding")];' },
+        { path: "cli/facts.ts", text: "const backend = store[storeBackend]();" },
+        { path: BACKEND_KEY, text: 'export const storeBackend = Symbol.for("agentcore.storeBackend");' },
+        { path: BACKEND_LOOKUP, text: "const own = store[storeBackend];" },
+        { path: "stores/file/file-memory-store.ts", text: "  [storeBackend](): StoreBackend {" },
+        { path: "tools/json-schema.ts", text: 'const marker = Symbol.for("agentcore.tools.jsonSchema");' },
+      ]),
+    ).toEqual([
+      "stores/turn-folding.ts: a symbol",
+      "stores/turn-folding.ts: a symbol-keyed store door",
+      "stores/stored-tail.ts: a symbol",
+      "agent/run.ts: a symbol-keyed store door",
+      "cli/facts.ts: reads [storeBackend]",
+    ]);
+  });
+
+  it("finds a strategy that imports a store module other than the backend", () => {
     expect(
       strategyStoreImports([
-        file("strategies/window.ts", "stores/store-adapter.ts", "stores/memory-store.ts"),
+        file("strategies/window.ts", "stores/backend-of.ts", "stores/memory-store.ts"),
         file("strategies/storage.ts", "stores/session-queue.ts", "stores/redis/index.ts"),
       ]),
     ).toEqual(["strategies/storage.ts → stores/session-queue.ts", "strategies/storage.ts → stores/redis/index.ts"]);
@@ -103,15 +203,16 @@ describe("the checks can fail", () => {
         appendMessages?(sessionId: string, messages: string[]): void;
         entries?(): string[];
       }`,
-      "stores/store-adapter.ts": `import type { MemoryStore } from "./memory-store";
-        export interface AdaptedStore { appendMessages(sessionId: string, messages: string[]): void }
-        export declare function adaptStore(store: MemoryStore): AdaptedStore;`,
+      "stores/store-backend.ts": `export interface StoreBackend { appendMessages(sessionId: string, messages: string[]): void }`,
+      "stores/backend-of.ts": `import type { MemoryStore } from "./memory-store";
+        import type { StoreBackend } from "./store-backend";
+        export declare function backendOf(store: MemoryStore): StoreBackend;`,
       "strategies/probe.ts": `import type { MemoryStore } from "../stores/memory-store";
-        import { adaptStore } from "../stores/store-adapter";
+        import { backendOf } from "../stores/backend-of";
         export function write(backing: MemoryStore, messages: string[]) {
           if (typeof backing.appendMessages === "function") backing.appendMessages("s", messages);
           const { entries } = backing;
-          adaptStore(backing).appendMessages("s", backing.getMessages("s"));
+          backendOf(backing).appendMessages("s", backing.getMessages("s"));
           return entries;
         }`,
     });
@@ -205,7 +306,33 @@ describe("src/", () => {
     expect(bringsPeer("stores/redis/redis-memory-store.ts")).toBe(true);
   });
 
-  it("has strategies that reach stores only through the adapter (docs/architecture.md, the store capability layer)", () => {
+  it("reaches every store through one backend: one lookup, one key, no side doors, no probing outside the fallback (docs/architecture.md, the store backend)", () => {
+    const sources = files.map((source) => ({
+      path: source.path,
+      text: readFileSync(resolve(src, source.path), "utf8"),
+    }));
+    expect(REMOVED_STORE_FILES.filter((path) => existsSync(resolve(src, path)))).toEqual([]);
+    expect(storeSideDoors(sources)).toEqual([]);
+    expect(capabilityProbes(sources)).toEqual([]);
+    // The lookup is the one place that reads the key, and every built-in store gives its backend under it.
+    expect(
+      sources
+        .filter((source) => source.text.includes("(store as Partial<BuiltInStore>)[storeBackend]"))
+        .map((s) => s.path),
+    ).toEqual([BACKEND_LOOKUP]);
+    const builtIn = sources
+      .filter((source) => source.text.includes("[storeBackend](): StoreBackend {"))
+      .map((s) => s.path);
+    expect(builtIn.sort()).toEqual([
+      "stores/file/file-memory-store.ts",
+      "stores/in-memory-store.ts",
+      "stores/postgres/postgres-memory-store.ts",
+      "stores/redis/redis-store-core.ts",
+      "stores/sqlite/sqlite-memory-store.ts",
+    ]);
+  });
+
+  it("has strategies that reach stores only through the backend (docs/architecture.md, the store backend)", () => {
     expect(strategyStoreImports(files)).toEqual([]);
     // The strategies, with the store files they may import (so a store reached through the adapter is typed as one).
     const checked = files

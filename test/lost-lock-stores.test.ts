@@ -20,7 +20,7 @@ import { SessionLockLostError } from "../src/errors/session-lock-lost-error";
 import { expectLateWriterFenced } from "../src/stores/__fixtures__/expect-late-writer-fenced";
 import { FileMemoryStore } from "../src/stores/file/file-memory-store";
 import type { Fact, MemoryStore } from "../src/stores/memory-store";
-import { adaptStore } from "../src/stores/store-adapter";
+import { backendOf } from "../src/stores/backend-of";
 import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
 import { RedisMemoryStore } from "../src/stores/redis/redis-memory-store";
 import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
@@ -194,7 +194,7 @@ for (const [name, makeCase] of cases) {
             if (index > 0) return { text: "Done." };
             // The run stalls here past its lock; the next run takes the session and remembers a fact.
             releaseNext = await takeOver();
-            await adaptStore(next).setFact(scopeId, factOfNext, "s");
+            await backendOf(next).setFact(scopeId, factOfNext, "s");
             const value = toolName === "remember_fact" ? { value: "A" } : {};
             return { text: "", toolCalls: [{ id: "call_1", name: toolName, arguments: { key: "lang", ...value } }] };
           },

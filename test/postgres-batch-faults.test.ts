@@ -10,7 +10,7 @@ import { SessionLockLostError } from "../src/errors/session-lock-lost-error";
 import { StoreError } from "../src/errors/store-error";
 import type { AgentMessage } from "../src/messages/agent-message";
 import { PostgresMemoryStore } from "../src/stores/postgres/postgres-memory-store";
-import { turnFoldingOf } from "../src/stores/turn-folding";
+import { builtInPartsOf } from "../src/stores/built-in-backend";
 import { MockLanguageModel } from "../src/testing/mock-language-model";
 import { postgresUrl, serviceAvailable, uniqueName } from "./helpers/services";
 
@@ -104,7 +104,7 @@ describe.skipIf(!available)("PostgresMemoryStore batches: one bad member", () =>
     });
     const store = new PostgresMemoryStore({ pool: cutting, schema, tablePrefix, lockLeaseMs });
     await store.migrate();
-    const folding = turnFoldingOf(store)!;
+    const folding = builtInPartsOf(store)!.folding!;
     const taken = await Promise.allSettled(
       sessions.map((session) => folding.lockSessionReadingTail(session, { timeoutMs: 0 }, 5)),
     );
@@ -215,7 +215,7 @@ describe.skipIf(!available)("PostgresMemoryStore: appending and releasing after 
     const first = new PostgresMemoryStore({ pool: recording, schema, tablePrefix, lockLeaseMs });
     const second = new PostgresMemoryStore({ pool, schema, tablePrefix, lockLeaseMs });
     await first.migrate();
-    const folding = turnFoldingOf(first)!;
+    const folding = builtInPartsOf(first)!.folding!;
     const sessions = Array.from({ length: 8 }, (_, index) => `s${index}`);
     for (const session of sessions) await folding.lockSessionReadingTail(session, { timeoutMs: 0 }, 5);
     await expireLeases(tablePrefix);

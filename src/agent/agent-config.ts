@@ -11,7 +11,8 @@ import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore } from "../stores/memory-store";
 import { validateSessionId } from "../messages/session-id";
 import { resolveMessageLimits, type ResolvedMessageLimits } from "../messages/message-limits";
-import { adaptStore, type AdaptedStore } from "../stores/store-adapter";
+import { backendOf } from "../stores/backend-of";
+import type { StoreBackend } from "../stores/store-backend";
 import {
   createMemoryTools,
   DEFAULT_FACT_LIMITS,
@@ -43,7 +44,7 @@ export interface AgentConfig {
   readonly systemPrompt: string | undefined;
   readonly strategy: IMemoryStrategy;
   readonly memoryStore: MemoryStore;
-  readonly store: AdaptedStore;
+  readonly store: StoreBackend;
   readonly memoryProvider: RecallMemoryProvider | undefined;
   /** The provider given to `agent.memory()`: the agent's history instead of the store (docs/architecture.md, "The run loop"). */
   /** A `CompositeMemory` of conversation and recall providers reads messages too (its entries are both kinds). */
@@ -169,7 +170,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
     systemPrompt: options.systemPrompt || undefined,
     strategy,
     memoryStore,
-    store: adaptStore(memoryStore),
+    store: backendOf(memoryStore),
     memoryProvider: recallProvider(options.memoryProvider),
     historyProvider: undefined,
     sessionId:

@@ -1,9 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
-import { MessageNotFoundError } from "../errors/message-not-found-error";
-import { NothingToRegenerateError } from "../errors/nothing-to-regenerate-error";
 import type { AgentMessage, UserMessage } from "../messages/agent-message";
 import { contentText } from "../messages/content-text";
-import { cutIndex } from "../stores/delete-messages-from";
+import { cutTail, findRewindCut, longerTail, unreadBefore as unread, type RewindTarget } from "../stores/history-cut";
 import type { StoreTurn, TurnTail } from "../stores/store-turn";
 import type { TurnRun } from "./turn-run";
 
@@ -16,6 +14,7 @@ import type { TurnRun } from "./turn-run";
  * edit: the new input). Nothing is written before the run's last append, so a run that fails or is
  * aborted leaves the session as it was. A session without such a message: a typed error, nothing changed.
  *
+ * The cut rule (which message, how a longer tail is read around it) is `stores/history-cut.ts`.
  * The message is looked for in the tail the turn read; only when it is not there (an edit of an
  * old message, a regenerate id the tail does not hold, which falls back to the last user message
  * only once the whole history shows it is unknown) is a longer tail read, four times as long each
@@ -24,11 +23,17 @@ import type { TurnRun } from "./turn-run";
 export async function rewindTurn(turn: StoreTurn, run: TurnRun): Promise<{ turn: StoreTurn; run: TurnRun }> {
   const { sessionId } = run;
   const replaceFrom = run.rewind?.replaceFrom;
+  const target: RewindTarget = {
+    sessionId,
+    replaceFrom,
+    regenerateFrom: run.rewind?.regenerateFrom,
+    userMessageId: run.messageIds?.user,
+  };
   let read = await turn.tail();
-  let at = findCut(read.messages, run, unread(read) > 0);
+  let at = findRewindCut(read.messages, target, unread(read) > 0);
   while (at === undefined) {
     read = await turn.tail({ limit: longerTail(read) });
-    at = findCut(read.messages, run, unread(read) > 0);
+    at = findRewindCut(read.messages, target, unread(read) > 0);
   }
   const { messages } = read;
   const from = messages[at] as UserMessage;
@@ -68,71 +73,5 @@ export async function rewindTurn(turn: StoreTurn, run: TurnRun): Promise<{ turn:
   return {
     turn: rewound,
     run: { ...run, input: from.content, inputText: contentText(from.content), userMessage: from },
-  };
-}
-
-/** The stored messages before the tail `read` (0 for the whole history). */
-function unread(read: TurnTail): number {
-  return typeof read.total === "number" && Array.isArray(read.messages)
-    ? Math.max(0, read.total - read.messages.length)
-    : 0;
-}
-
-/** The next tail to read: four times as long, or the whole history once that is no longer much less. */
-function longerTail(read: TurnTail): number {
-  const longer = Math.max(1, read.limit ?? read.messages.length) * 4;
-  return longer * 2 >= read.total ? Infinity : longer;
-}
-
-/**
- * The index in `messages` of the user message the run starts from; undefined when it may be in
- * the messages not read (`more`); a typed error when the session has none.
- */
-function findCut(messages: readonly AgentMessage[], run: TurnRun, more: boolean): number | undefined {
-  const { sessionId } = run;
-  const replaceFrom = run.rewind?.replaceFrom;
-  if (replaceFrom === undefined) {
-    if (messages.length === 0) {
-      if (more) return undefined;
-      throw new NothingToRegenerateError({ sessionId, reason: "empty" });
-    }
-    // A `streamText` regenerate names the answer (or its question); an id the store does not hold
-    // (a stale or foreign id: streamText announces the stored id of the answer it streams) means the last answer.
-    const named = run.rewind?.regenerateFrom === undefined ? -1 : cutIndex(messages, run.rewind.regenerateFrom);
-    if (named === -1 && run.rewind?.regenerateFrom !== undefined && more) return undefined;
-    const before = named === -1 ? messages.length - 1 : named;
-    const at = messages.findLastIndex((message, index) => index <= before && message?.role === "user");
-    if (at !== -1) return at;
-    if (more) return undefined;
-    throw new NothingToRegenerateError({ sessionId, reason: "no-user-message" });
-  }
-  const at = cutIndex(messages, replaceFrom);
-  if (at === -1) {
-    if (more) return undefined;
-    throw new MessageNotFoundError({ sessionId, messageId: replaceFrom });
-  }
-  const role = messages[at]!.role;
-  if (role !== "user") {
-    throw new InvalidArgumentError({
-      argument: "replaceFrom",
-      value: replaceFrom,
-      message: `replaceFrom must name a user message; "${replaceFrom}" is a${role === "assistant" ? "n" : ""} ${role} message of session "${sessionId}". To answer again, use regenerate: true.`,
-    });
-  }
-  // The edit's new user message under an id of the caller's other than the one it replaces: it must
-  // not be one the session holds further back (the store would skip it), so that needs the whole history.
-  const chosen = run.messageIds?.user;
-  if (more && chosen !== undefined && chosen !== replaceFrom) return undefined;
-  return at;
-}
-
-/** A longer tail read for a rewound turn, the `removed` messages from the cut on left out. */
-function cutTail(read: TurnTail, cutId: string, removed: number, limit: number): TurnTail {
-  const found = cutIndex(read.messages, cutId);
-  const end = found === -1 ? Math.max(0, read.messages.length - removed) : found;
-  return {
-    messages: read.messages.slice(0, end),
-    total: read.total - (read.messages.length - end),
-    ...(read.limit === undefined ? {} : { limit }),
   };
 }

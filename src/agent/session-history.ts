@@ -5,7 +5,7 @@ import { parseAgentMessages, type AgentMessage } from "../messages/agent-message
 import { splitPendingApprovals, type PendingApprovalStep } from "../messages/pending-approvals";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import { tailReadLimit, type TurnTail } from "../stores/store-turn";
-import type { AdaptedStore } from "../stores/store-adapter";
+import type { StoreBackend } from "../stores/store-backend";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "../strategies/memory-strategy";
 import { AbortError } from "../errors/abort-error";
 import { withTokenizer } from "../tokens/with-tokenizer";
@@ -29,7 +29,7 @@ export interface LoadedHistory {
  * `parseSessionHistory`. Messages whose id is in `exclude` (this run's own, already stored) are left out.
  */
 export async function loadSessionHistory(
-  store: AdaptedStore,
+  store: StoreBackend,
   sessionId: string,
   options: { limit?: number; exclude?: ReadonlySet<string> } = {},
 ): Promise<LoadedHistory> {
@@ -78,7 +78,7 @@ function startsInsideTurn(read: TurnTail): boolean {
  * turn is cut to its first user message, so the history still begins with one.
  */
 export function parseSessionHistory(
-  store: AdaptedStore,
+  store: StoreBackend,
   sessionId: string,
   read: TurnTail,
   exclude?: ReadonlySet<string>,
@@ -160,7 +160,7 @@ function wholeHistory(messages: AgentMessage[]): TurnTail {
  */
 export async function applyStrategy(
   strategy: IMemoryStrategy,
-  store: AdaptedStore,
+  store: StoreBackend,
   sessionId: string,
   loaded: LoadedHistory,
   turn: readonly AgentMessage[],

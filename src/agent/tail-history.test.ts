@@ -9,7 +9,7 @@ import { applyStrategy, loadSessionHistory } from "./session-history";
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore } from "../stores/memory-store";
 import { InMemoryStore } from "../stores/in-memory-store";
-import { adaptStore } from "../stores/store-adapter";
+import { backendOf } from "../stores/backend-of";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { arbitraryHistory } from "../strategies/__fixtures__/arbitrary-history";
 import { BufferMemory } from "../strategies/buffer-memory";
@@ -97,10 +97,10 @@ describe("windows over a tail equal windows over the whole history", () => {
           tailStore.getMessageTail = read;
 
           const turn: AgentMessage[] = [{ id: "turn-user", role: "user", content: "next", timestamp: 1 }];
-          const loadedTail = await loadSessionHistory(adaptStore(tailStore), "s", { limit: firstTail });
-          const loadedFull = await loadSessionHistory(adaptStore(fullStore), "s");
-          const tail = await applyStrategy(strategy, adaptStore(tailStore), "s", loadedTail, turn, {});
-          const full = await applyStrategy(strategy, adaptStore(fullStore), "s", loadedFull, turn, {});
+          const loadedTail = await loadSessionHistory(backendOf(tailStore), "s", { limit: firstTail });
+          const loadedFull = await loadSessionHistory(backendOf(fullStore), "s");
+          const tail = await applyStrategy(strategy, backendOf(tailStore), "s", loadedTail, turn, {});
+          const full = await applyStrategy(strategy, backendOf(fullStore), "s", loadedFull, turn, {});
           // Ids first (a readable failure), then the whole messages (tool results may be cut).
           expect(ids(tail.result.messages)).toBe(ids(full.result.messages));
           expect(isDeepStrictEqual(tail.result.messages, full.result.messages)).toBe(true);
@@ -131,8 +131,8 @@ describe("windows over a tail equal windows over the whole history", () => {
       const turn: AgentMessage[] = [
         { id: `u${turnIndex}`, role: "user", content: `question ${turnIndex}`, timestamp: turnIndex },
       ];
-      const loaded = await loadSessionHistory(adaptStore(store), "s", { limit: strategy.historyLimit });
-      const { result } = await applyStrategy(strategy, adaptStore(store), "s", loaded, turn, {});
+      const loaded = await loadSessionHistory(backendOf(store), "s", { limit: strategy.historyLimit });
+      const { result } = await applyStrategy(strategy, backendOf(store), "s", loaded, turn, {});
       starts.push(result.messages[0]!.id!);
       await base.appendMessages("s", [
         ...turn,

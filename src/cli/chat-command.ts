@@ -9,7 +9,7 @@ import type { AgentMessage } from "../messages/agent-message";
 import type { UserContentPart } from "../messages/content-parts";
 import type { MemoryStrategyName } from "../strategies/memory-strategy";
 import { factScopeId } from "../stores/fact-scope";
-import { adaptStore } from "../stores/store-adapter";
+import { backendOf } from "../stores/backend-of";
 import { validateSessionId } from "../messages/session-id";
 import { chooseModel } from "./choose-model";
 import { CliError } from "./cli-error";
@@ -187,20 +187,20 @@ async function slashCommand(
         sessionId,
         ...(userId === undefined ? {} : { userId }),
       });
-      const facts = await adaptStore(agent.memoryStore).getFacts(scope);
+      const facts = await backendOf(agent.memoryStore).getFacts(scope);
       if (facts.length === 0) write("No facts saved.\n");
       for (const fact of [...facts].sort((a, b) => a.key.localeCompare(b.key)))
         write(`${pc.bold(fact.key)}: ${fact.value}  ${pc.dim(formatTime(fact.updatedAt))}\n`);
       return false;
     }
     case "/history": {
-      const messages = await agent.memoryStore.getMessages(sessionId);
+      const messages = await backendOf(agent.memoryStore).getMessages(sessionId);
       if (messages.length === 0) write("No messages yet.\n");
       for (const message of messages) write(`${describe(message)}\n`);
       return false;
     }
     case "/clear":
-      await agent.memoryStore.clearMessages(sessionId);
+      await backendOf(agent.memoryStore).clearMessages(sessionId);
       write(`History of session ${sessionId} cleared.\n`);
       return false;
     default:

@@ -6,7 +6,7 @@ import { once } from "node:events";
 import cliProgress from "cli-progress";
 import type { MemoryStore, SessionEntry } from "../stores/memory-store";
 import { factScopeId } from "../stores/fact-scope";
-import { adaptStore } from "../stores/store-adapter";
+import { backendOf } from "../stores/backend-of";
 import { validateSessionId } from "../messages/session-id";
 import { CliError } from "./cli-error";
 import { openStore, type OpenedStore } from "./open-store";
@@ -55,7 +55,7 @@ export async function listSessions({ store }: OpenedStore, output: Output): Prom
 }
 
 export async function showSession({ store }: OpenedStore, output: Output, sessionId: string): Promise<void> {
-  const messages = await adaptStore(store).getMessages(checkId(sessionId));
+  const messages = await backendOf(store).getMessages(checkId(sessionId));
   if (output.json) return output.data(messages);
   if (messages.length === 0) return output.line(`Session ${sessionId} has no messages.`);
   for (const message of messages) {
@@ -78,7 +78,7 @@ export async function showFacts(
     userId === undefined
       ? factScopeId("session", { sessionId: checkId(sessionId) })
       : factScopeId("user", { sessionId: checkId(sessionId), userId: checkId(userId, "--user") });
-  const facts = [...(await adaptStore(store).getFacts(scope))].sort((a, b) => a.key.localeCompare(b.key));
+  const facts = [...(await backendOf(store).getFacts(scope))].sort((a, b) => a.key.localeCompare(b.key));
   if (output.json) return output.data(facts);
   if (facts.length === 0) return output.line(`No facts for ${scope}.`);
   output.table(
@@ -111,7 +111,7 @@ export async function exportSessions(
   progress?.stop();
   // The facts no session line carries: kept per user, or of a session without messages.
   if (options.session === undefined) {
-    const adapted = adaptStore(store);
+    const adapted = backendOf(store);
     if (adapted.capabilities.factScopes) {
       const carried = new Set(ids.map((sessionId) => factScopeId("session", { sessionId }, { validated: true })));
       for (const scopeId of await adapted.factScopes()) {
@@ -153,7 +153,7 @@ export async function importSessions({ store }: OpenedStore, output: Output, fil
   let factScopes = 0;
   for (const record of records) {
     if (record.kind === "agentcore.facts") {
-      for (const fact of record.facts) await adaptStore(store).setFact(record.scopeId, fact);
+      for (const fact of record.facts) await backendOf(store).setFact(record.scopeId, fact);
       factScopes++;
     } else {
       messages += await writeSession(store, record);
@@ -171,7 +171,7 @@ export async function importSessions({ store }: OpenedStore, output: Output, fil
 
 export async function clearSession({ store }: OpenedStore, output: Output, sessionId: string): Promise<void> {
   const scope = factScopeId("session", { sessionId: checkId(sessionId) });
-  const adapted = adaptStore(store);
+  const adapted = backendOf(store);
   const [messages, facts] = await Promise.all([adapted.getMessages(sessionId), adapted.getFacts(scope)]);
   await adapted.clearMessages(sessionId);
   for (const fact of facts) await adapted.deleteFact(scope, fact.key);
@@ -181,7 +181,7 @@ export async function clearSession({ store }: OpenedStore, output: Output, sessi
 
 export async function pruneSessions({ store }: OpenedStore, output: Output, olderThan: string): Promise<void> {
   const age = parseDuration(olderThan);
-  const adapted = adaptStore(store);
+  const adapted = backendOf(store);
   if (!adapted.capabilities.prune) throw new CliError("this store cannot prune sessions (it has no prune())");
   const removed = await adapted.prune({ olderThan: Date.now() - age });
   if (output.json) return output.data({ pruned: removed });
@@ -193,7 +193,7 @@ export async function pruneSessions({ store }: OpenedStore, output: Output, olde
 }
 
 async function readSession(store: MemoryStore, sessionId: string): Promise<SessionRecord> {
-  const adapted = adaptStore(store);
+  const adapted = backendOf(store);
   const [messages, facts, summaries, entry] = await Promise.all([
     adapted.getMessages(sessionId),
     adapted.getFacts(factScopeId("session", { sessionId })),
@@ -212,7 +212,7 @@ async function readSession(store: MemoryStore, sessionId: string): Promise<Sessi
 }
 
 async function writeSession(store: MemoryStore, record: SessionRecord): Promise<number> {
-  const adapted = adaptStore(store);
+  const adapted = backendOf(store);
   // Counted for the report; the append itself skips stored ids again (atomically where the store can).
   const known = new Set((await adapted.getMessages(record.sessionId)).map((message) => message.id).filter(Boolean));
   // A message without an id gets one derived from its place and content: importing twice adds it once.
@@ -245,7 +245,7 @@ function metadataOf(entry: SessionEntry): NonNullable<SessionRecord["metadata"]>
 }
 
 async function requireEntries(store: MemoryStore): Promise<SessionEntry[]> {
-  const adapted = adaptStore(store);
+  const adapted = backendOf(store);
   if (!adapted.capabilities.entries)
     throw new CliError("this store cannot list its sessions (it has no entries()); name one with --session");
   return (await adapted.entries()).sort((a, b) => b.accessedAt - a.accessedAt);

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { RecallMemoryProvider } from "../providers/memory-provider";
 import type { MemoryStore } from "../stores/memory-store";
-import { adaptStore } from "../stores/store-adapter";
+import { backendOf } from "../stores/backend-of";
 import { apiError, deleteSession, listSessions, partContent, recall, sessionDetail } from "./inspector-api";
 import { allowedHost, requestToken, sameToken } from "./inspector-auth";
 import { inspectorAsset, inspectorPage } from "./inspector-page";
@@ -45,7 +45,7 @@ export interface InspectorHandlerOptions {
  */
 export function createInspectorHandler(options: InspectorHandlerOptions): (request: Request) => Promise<Response> {
   const { store, provider, token, authorize } = checkOptions(options);
-  const adapted = adaptStore(store);
+  const adapted = backendOf(store);
   const basePath = options.basePath ?? "";
   const allowDelete = options.allowDelete === true;
   const allowedHosts = options.allowedHosts?.map((host) => host.toLowerCase());

@@ -1,11 +1,11 @@
-// The JSON endpoints of the inspector, on the store adapter (the one place that knows which
+// The JSON endpoints of the inspector, on the store backend (`backendOf`: the one place that knows which
 // optional methods a store has) and the recall provider.
 import { AgentCoreError } from "../errors/agent-core-error";
 import { errorText } from "../errors/error-text";
 import type { AgentMessage } from "../messages/agent-message";
 import { validateSessionId } from "../messages/session-id";
 import type { RecallMemoryProvider } from "../providers/memory-provider";
-import type { AdaptedStore } from "../stores/store-adapter";
+import type { StoreBackend } from "../stores/store-backend";
 import type { SessionEntry } from "../stores/memory-store";
 import { messageView, partBytes } from "./inspector-views";
 import { json, jsonError, secureResponse } from "./inspector-responses";
@@ -14,7 +14,7 @@ import { json, jsonError, secureResponse } from "./inspector-responses";
 export const MAX_PAGE_SIZE = 200;
 
 /** GET api/sessions?q=&offset=&limit=: the sessions, newest activity first, filtered and paged. */
-export async function listSessions(store: AdaptedStore, url: URL): Promise<Response> {
+export async function listSessions(store: StoreBackend, url: URL): Promise<Response> {
   if (!store.capabilities.entries)
     return jsonError(501, `The ${store.name} cannot list its sessions (it has no entries()).`);
   const query = (url.searchParams.get("q") ?? "").trim().toLowerCase();
@@ -49,7 +49,7 @@ export const MAX_MESSAGE_PAGE = 1000;
  * per scope. Read as runs read a session: a tail, so the newest page costs the same whatever the
  * session's length.
  */
-export async function sessionDetail(store: AdaptedStore, url: URL): Promise<Response> {
+export async function sessionDetail(store: StoreBackend, url: URL): Promise<Response> {
   const sessionId = sessionParameter(url, "id");
   const limit = Math.min(
     MAX_MESSAGE_PAGE,
@@ -85,7 +85,7 @@ interface MessagePage {
   total: number;
 }
 
-async function newestMessages(store: AdaptedStore, sessionId: string, limit: number): Promise<MessagePage> {
+async function newestMessages(store: StoreBackend, sessionId: string, limit: number): Promise<MessagePage> {
   const tail = await store.getMessageTail(sessionId, limit);
   return { messages: tail.messages, start: tail.total - tail.messages.length, total: tail.total };
 }
@@ -96,7 +96,7 @@ async function newestMessages(store: AdaptedStore, sessionId: string, limit: num
  * never with what lies before `from`). Appends or cuts between the two reads are found from the
  * total the second one reports: the page then starts where the tail does.
  */
-async function messageRange(store: AdaptedStore, sessionId: string, from: number, to: number): Promise<MessagePage> {
+async function messageRange(store: StoreBackend, sessionId: string, from: number, to: number): Promise<MessagePage> {
   const start = Math.max(0, from);
   if (!store.capabilities.getMessageTail) {
     // A store that reads no tail reads everything anyway: once.
@@ -112,7 +112,7 @@ async function messageRange(store: AdaptedStore, sessionId: string, from: number
 }
 
 /** GET api/part?session=&message=&part=: the bytes of a stored image or file part (a tail read from its message). */
-export async function partContent(store: AdaptedStore, url: URL): Promise<Response> {
+export async function partContent(store: StoreBackend, url: URL): Promise<Response> {
   const sessionId = sessionParameter(url, "session");
   const messageIndex = pageNumber(url.searchParams.get("message"), -1);
   const partIndex = pageNumber(url.searchParams.get("part"), -1);
@@ -145,7 +145,7 @@ export async function recall(provider: RecallMemoryProvider | undefined, url: UR
 }
 
 /** POST api/delete?id=: clears a session (only with `allowDelete`). */
-export async function deleteSession(store: AdaptedStore, url: URL): Promise<Response> {
+export async function deleteSession(store: StoreBackend, url: URL): Promise<Response> {
   const sessionId = sessionParameter(url, "id");
   await store.clearMessages(sessionId);
   return json({ deleted: sessionId });

@@ -6,9 +6,10 @@ import { rejectUnknownOptions } from "./reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../messages/message-ids";
 import { MessageNotFoundError } from "../errors/message-not-found-error";
-import { cutIndex, idsOf, summariesAfterCut } from "./delete-messages-from";
+import { cutIndex, idsOf, summariesAfterCut } from "./history-cut";
 import { tailLimit } from "./tail-limit";
-import { readStoredTail } from "./stored-tail";
+import { builtInBackend } from "./built-in-backend";
+import { storeBackend, type StoreBackend } from "./store-backend";
 import { newestSummaries, summaryCount } from "./summary-count";
 import {
   checkContextReport,
@@ -109,18 +110,20 @@ export class InMemoryStore implements MemoryStore {
   }
 
   /**
-   * The run's read (`stores/stored-tail.ts`): a tail, or the whole history without `limit`, as the
-   * stored objects themselves, which the run's parse copies; undefined when a subclass reads its own way.
+   * The store's backend (internal, `backendOf`): its public methods, and the run's own read
+   * (`storedTail`: the stored objects themselves, which the run's parse copies). No lock.
    */
-  [readStoredTail](sessionId: string, limit: number | undefined): MessageTail | undefined {
-    if (limit !== undefined) {
-      if (this.getMessageTail !== InMemoryStore.prototype.getMessageTail) return undefined;
-      return this.readTail("getMessageTail", sessionId, limit, false);
-    }
-    if (this.getMessages !== InMemoryStore.prototype.getMessages) return undefined;
-    validateSessionId(sessionId);
-    const messages = this.find(sessionId)?.messages ?? [];
-    return { messages: messages.slice(), total: messages.length };
+  [storeBackend](): StoreBackend {
+    return builtInBackend(this, {
+      prototype: InMemoryStore.prototype,
+      locks: false,
+      storedTail: (sessionId, limit) => {
+        if (limit !== undefined) return this.readTail("getMessageTail", sessionId, limit, false);
+        validateSessionId(sessionId);
+        const messages = this.find(sessionId)?.messages ?? [];
+        return { messages: messages.slice(), total: messages.length };
+      },
+    });
   }
 
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {

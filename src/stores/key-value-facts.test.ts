@@ -10,8 +10,8 @@ import { InMemoryStore } from "./in-memory-store";
 import type { Fact, MemoryStore } from "./memory-store";
 import { KeyValueStore } from "./__fixtures__/key-value-store";
 import { sixMethodStore } from "./__fixtures__/six-method-store";
-import { factStoreKey } from "./fact-storage";
-import { adaptStore } from "./store-adapter";
+import { factStoreKey } from "./fallback-facts";
+import { backendOf } from "./backend-of";
 
 const fact = (key: string, value: string): Fact => ({ key, value, createdAt: 5, updatedAt: 6, messageId: "m1" });
 
@@ -20,7 +20,7 @@ testMemoryStore("a key → value store (the AgentCore document's shape)", () => 
 describe("the AgentCore document's fact methods", () => {
   it("stores a session's facts under the bare session id, and a user's under user:<id>", async () => {
     const store = new KeyValueStore();
-    const adapted = adaptStore(store);
+    const adapted = backendOf(store);
     await adapted.setFact(factScopeId("session", { sessionId: "s1" }), fact("language", "TypeScript"));
     await adapted.setFact(factScopeId("user", { sessionId: "s1", userId: "u1" }), fact("city", "Oslo"));
     expect(Object.fromEntries(store.facts.get("s1")!)).toEqual({ language: "TypeScript" });
@@ -45,11 +45,11 @@ describe("the AgentCore document's fact methods", () => {
 
   it("keeps the rich shape for stores that have it, timestamps and message ids included", async () => {
     const store = sixMethodStore();
-    await adaptStore(store).setFact("session:s1", fact("language", "TypeScript"));
+    await backendOf(store).setFact("session:s1", fact("language", "TypeScript"));
     expect(store.facts.get("session:s1")).toEqual([fact("language", "TypeScript")]);
-    expect(await adaptStore(store).getFacts("session:s1")).toEqual([fact("language", "TypeScript")]);
+    expect(await backendOf(store).getFacts("session:s1")).toEqual([fact("language", "TypeScript")]);
     const builtIn = new InMemoryStore();
-    await adaptStore(builtIn).setFact("session:s1", fact("k", "v"));
+    await backendOf(builtIn).setFact("session:s1", fact("k", "v"));
     expect(await builtIn.getFacts("session:s1")).toEqual([fact("k", "v")]);
   });
 
@@ -64,7 +64,7 @@ describe("the AgentCore document's fact methods", () => {
       deleteFact: (...args: [string, string]) => inner.deleteFact(...args),
     };
     expect(wrapper.setFact.length).toBe(0);
-    await adaptStore(wrapper).setFact("session:s1", fact("language", "Go"));
+    await backendOf(wrapper).setFact("session:s1", fact("language", "Go"));
     expect(Object.fromEntries(inner.facts.get("s1")!)).toEqual({ language: "Go" });
   });
 
@@ -77,7 +77,7 @@ describe("the AgentCore document's fact methods", () => {
     }
     const store = new TwoParameterStore();
     await store.setFact("s1", "seen", "yes");
-    const adapted = adaptStore(store);
+    const adapted = backendOf(store);
     expect(await adapted.getFacts("session:s1")).toEqual([{ key: "seen", value: "yes", createdAt: 0, updatedAt: 0 }]);
     await adapted.setFact("session:s1", fact("more", "too"));
     expect(await store.getFacts("s1")).toEqual({ seen: "yes", more: "too" });
@@ -90,11 +90,11 @@ describe("the AgentCore document's fact methods", () => {
     }
     const rich = new ThreeParameterRichStore();
     expect(rich.setFact.length).toBe(3);
-    await adaptStore(rich).setFact("session:s1", fact("k", "v"));
+    await backendOf(rich).setFact("session:s1", fact("k", "v"));
     expect(await rich.getFacts("session:s1")).toEqual([fact("k", "v")]);
 
     const odd = { ...sixMethodStore(), getFacts: async () => "nope" } as unknown as MemoryStore;
-    const error = await adaptStore(odd)
+    const error = await backendOf(odd)
       .getFacts("session:s1")
       .catch((thrown: unknown) => thrown);
     expect(StoreError.isInstance(error)).toBe(true);
@@ -104,7 +104,7 @@ describe("the AgentCore document's fact methods", () => {
   it("reads values a client parsed as JSON back as text", async () => {
     const store = new KeyValueStore();
     store.getFacts = async () => ({ age: 42, tags: ["a"], gone: null }) as unknown as Record<string, string>;
-    expect(await adaptStore(store).getFacts("session:s")).toEqual([
+    expect(await backendOf(store).getFacts("session:s")).toEqual([
       { key: "age", value: "42", createdAt: 0, updatedAt: 0 },
       { key: "tags", value: '["a"]', createdAt: 0, updatedAt: 0 },
     ]);

@@ -96,7 +96,7 @@ export interface SessionEntry {
  *
  * agentcore tells them apart by what `getFacts` returns (an array or a plain object; a first
  * write reads once first), `setFact`'s declared parameters (three: key and value) being only the
- * first guess. Only the store adapter (`adaptStore`) calls them, so the rest of agentcore always
+ * first guess. Only the fallback backend (`fallbackBackend`, through `backendOf`) calls them, so the rest of agentcore always
  * sees `Fact[]`.
  */
 export interface MemoryStore {

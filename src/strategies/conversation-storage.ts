@@ -6,7 +6,8 @@ import type { MemoryReadOptions, MemoryScope, MemoryWriteOptions } from "../prov
 import type { ModelMessage, StoredMemoryEntry } from "../providers/memory-provider";
 import { InMemoryStore } from "../stores/in-memory-store";
 import type { MemoryStore, SessionEntry } from "../stores/memory-store";
-import { adaptStore, type AdaptedStore } from "../stores/store-adapter";
+import { backendOf } from "../stores/backend-of";
+import type { StoreBackend } from "../stores/store-backend";
 import { estimateMessagesTokens, loadTokenizer } from "../tokens/estimate-tokens";
 import { withTokenizer } from "../tokens/with-tokenizer";
 import type { MemoryStrategyResult } from "./memory-strategy";
@@ -27,11 +28,11 @@ export type WindowFn = (
  * away on write); the memory's own window is applied on read. System messages are never stored.
  * A message already stored (same id, e.g. history returned by `read` and written back with the new
  * turn) is not stored again; new messages get an id and a timestamp. The store is used through its
- * adapter (`adaptStore`): an atomic append where it has one, failures as `StoreError`s.
+ * backend (`backendOf`): an atomic append where it has one, failures as `StoreError`s.
  */
 export class ConversationStorage {
   readonly store: MemoryStore;
-  private readonly adapted: AdaptedStore;
+  private readonly adapted: StoreBackend;
   private readonly window: WindowFn;
   /** Last read or write per session, and sessions written through a store that cannot list them. */
   private readonly seen = new Map<
@@ -53,7 +54,7 @@ export class ConversationStorage {
       });
     }
     this.store = store ?? new InMemoryStore();
-    this.adapted = adaptStore(this.store);
+    this.adapted = backendOf(this.store);
     this.window = window;
   }
 
@@ -91,7 +92,7 @@ export class ConversationStorage {
     const sessionId = sessionOf(options.sessionId);
     const tags = tagList(options.tags);
     const now = Date.now();
-    // Ids already stored are skipped by the append itself (idempotent by id, natively or in the adapter's fallback).
+    // Ids already stored are skipped by the append itself (idempotent by id, natively or in the fallback backend).
     const fresh = messages
       .filter((message) => message.role !== "system")
       .map(

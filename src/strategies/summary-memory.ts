@@ -14,7 +14,7 @@ import { groupTurns } from "./group-turns";
 import type { IMemoryStrategy, MemoryStrategyContext, MemoryStrategyResult } from "./memory-strategy";
 import { selectWindow, type WindowLimits } from "./select-window";
 import { summaryDigest } from "./summary-digest";
-import { adaptStore } from "../stores/store-adapter";
+import { backendOf } from "../stores/backend-of";
 import { resolveBehaviour, validCalibration, type WindowBehaviourOptions } from "./window-options";
 import { messageKey, newestCovering, type SummarizeRequest } from "./summary-records";
 
@@ -159,7 +159,7 @@ export class SummaryMemory implements IMemoryStrategy {
       // every record (a long session holds thousands) only when none of them does.
       const read = (options?: { last: number }) =>
         store
-          ? adaptStore(store).getSummaries(context.sessionId, options)
+          ? backendOf(store).getSummaries(context.sessionId, options)
           : Promise.resolve(this.localSummaries.get(context.sessionId) ?? []);
       let records = await read({ last: NEWEST_SUMMARIES });
       let found = newestCovering(records, history, pinnedEnd, offset);
@@ -318,7 +318,7 @@ export class SummaryMemory implements IMemoryStrategy {
       tokenCount,
     };
     try {
-      if (store) await adaptStore(store).saveSummary(context.sessionId, record);
+      if (store) await backendOf(store).saveSummary(context.sessionId, record);
       else this.localSummaries.set(context.sessionId, [...(this.localSummaries.get(context.sessionId) ?? []), record]);
     } catch (error) {
       // Another run holds the session now: this run must write nothing more, and must not go on.

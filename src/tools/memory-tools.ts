@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore } from "../stores/memory-store";
-import { adaptStore } from "../stores/store-adapter";
+import { backendOf } from "../stores/backend-of";
 import { hasLoneSurrogate } from "../messages/session-id";
 import { tool, type ToolExecutionContext, type ToolSet } from "./tool";
 
@@ -80,7 +80,7 @@ interface MemoryToolsOptions {
  * scope are serialised in this process so the fact count bound holds under parallel calls.
  */
 export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
-  const store = adaptStore(options.store);
+  const store = backendOf(options.store);
   const { limits } = options;
   const chains = new Map<string, Promise<unknown>>();
   const serialised = <T>(scopeId: string, work: () => Promise<T>): Promise<T> => {

@@ -161,9 +161,8 @@ describe("structured output on Anthropic Messages (official SDK, loopback): an o
 
   it("an output tool input nested 5,000 deep is an invalid reply, asked for again, never a raw RangeError", async () => {
     const deep = `{"title":${'{"a":'.repeat(5000)}1${"}".repeat(5000)},"minutes":1,"ingredients":[]}`;
-    const raw = JSON.stringify(
-      anthropicMessage({ toolCalls: [{ id: "toolu_1", name: "recipe", arguments: {} }] }).body,
-    ).replace('"input":{}', `"input":${deep}`);
+    const scripted = anthropicMessage({ toolCalls: [{ id: "toolu_1", name: "recipe", arguments: {} }] });
+    const raw = JSON.stringify((scripted as { body: unknown }).body).replace('"input":{}', `"input":${deep}`);
     server.enqueue({ kind: "json", body: undefined, raw });
     server.enqueue(anthropicMessage({ toolCalls: [{ id: "toolu_2", name: "recipe", arguments: pancakes }] }));
     const agent = new Agent({ model: anthropic(), sessionId: "s" });

@@ -4,9 +4,8 @@ import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { ContextReport } from "../context-report";
 import type { Fact, MemoryStore, SummaryRecord } from "../memory-store";
-import { turnFoldingOf } from "../turn-folding";
-import { replaceMessagesFromOf } from "../delete-messages-from";
-import { adaptStore } from "../store-adapter";
+import { builtInPartsOf } from "../built-in-backend";
+import { backendOf } from "../backend-of";
 
 const message = (id: string, role: "user" | "assistant" = "user"): AgentMessage => ({
   id,
@@ -75,7 +74,7 @@ async function expectLockLost(write: Promise<unknown>, operation: string): Promi
  * `setMessages`, the folded append-and-release when the store has it, `deleteMessagesFrom` and
  * its delete-and-append, the context report a run saves after each model call, the summary the
  * summary strategy saves, the session's metadata, and the facts a run sets and deletes naming
- * session "s", in the session's scope and in a user's, through the store adapter as the memory
+ * session "s", in the session's scope and in a user's, through the store backend as the memory
  * tools write them) is refused with a `SessionLockLostError` and writes nothing; the history,
  * summaries, metadata, reports and facts are the new holder's only, and
  * the stale release does not free the new holder's lock. Once `next` releases, `stale` can lock
@@ -99,7 +98,7 @@ export async function expectLateWriterFenced(
   await next.saveContextReport!("s", report("b-report"));
   await next.saveSummary!("s", summary("b-summary"));
   await next.updateSession!("s", { agentName: "next", tags: ["b"] });
-  const facts = { stale: adaptStore(stale), next: adaptStore(next) };
+  const facts = { stale: backendOf(stale), next: backendOf(next) };
   await facts.next.setFact("session:s", fact("lang", "b"), "s");
   await facts.next.setFact("user:u", fact("name", "b"), "s");
   await facts.next.setFact("user:u", fact("city", "b"), "s");
@@ -116,10 +115,10 @@ export async function expectLateWriterFenced(
 
   await expectLockLost(stale.appendMessages!("s", [message("a-answer", "assistant")]), "appendMessages");
   await expectLockLost(Promise.resolve(stale.setMessages("s", [message("a-rewrite")])), "setMessages");
-  const folding = turnFoldingOf(stale);
+  const folding = builtInPartsOf(stale)?.folding;
   if (folding) await expectLockLost(folding.appendMessagesAndUnlock("s", [message("a-last")]), "appendMessages");
   await expectLockLost(stale.deleteMessagesFrom!("s", "b-user"), "deleteMessagesFrom");
-  const replace = replaceMessagesFromOf(stale);
+  const replace = builtInPartsOf(stale)?.replaceFrom;
   if (replace)
     await expectLockLost(replace("s", "b-answer", [message("a-regenerated", "assistant")]), "deleteMessagesFrom");
   expect(await next.getMessages("s")).toEqual(turnOfNext);

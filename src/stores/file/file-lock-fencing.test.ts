@@ -19,14 +19,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
-import { replaceMessagesFrom } from "../delete-messages-from";
 import { StoreError } from "../../errors/store-error";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { FileMemoryStore } from "./file-memory-store";
 import { FileStoreEngine } from "./file-store-engine";
-import { fencedFactsOf } from "../fenced-facts";
+import { builtInPartsOf } from "../built-in-backend";
 import type { Fact } from "../memory-store";
-import { adaptStore } from "../store-adapter";
+import { backendOf } from "../backend-of";
 
 const root = mkdtempSync(join(tmpdir(), "agentcore-file-fencing-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -71,7 +70,7 @@ describe("FileMemoryStore fences a holder that lost its session lock", () => {
       ["deleteMessagesFrom", stalled.deleteMessagesFrom("s", "b-user")],
       [
         "deleteMessagesFrom",
-        stalled[replaceMessagesFrom]("s", "a-user", [{ id: "a-late", role: "user", content: "late" }]),
+        builtInPartsOf(stalled)!.replaceFrom!("s", "a-user", [{ id: "a-late", role: "user", content: "late" }]),
       ],
       ["updateSession", stalled.updateSession("s", { tags: ["late"] })],
       [
@@ -193,14 +192,13 @@ describe("FileMemoryStore subclassed", () => {
     }
     const store = new LoggingStore(freshPath());
     const release = await store.lockSession("s", { timeoutMs: 0 });
-    const adapted = adaptStore(store);
+    const adapted = backendOf(store);
     await adapted.setFact("user:u", { key: "city", value: "Lisbon", createdAt: 1, updatedAt: 1 }, "s");
     await adapted.deleteFact("user:u", "city", "s");
     await release();
     expect(calls).toEqual(["set user:u city", "delete user:u city"]);
     // The built-in class itself goes through its fenced writes (its public methods are not called).
     const plain = new FileMemoryStore(freshPath());
-    expect(fencedFactsOf(plain)).toBeDefined();
-    expect(fencedFactsOf(store)).toBeUndefined();
+    expect(builtInPartsOf(plain)?.facts).toBeDefined();
   });
 });

@@ -14,8 +14,10 @@ import { rejectUnknownOptions } from "../reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
-import { cutIndex, replaceMessagesFrom } from "../delete-messages-from";
-import { fencedFacts, type FencedFacts, markFenceableFactWrites } from "../fenced-facts";
+import { cutIndex } from "../history-cut";
+import { builtInBackend } from "../built-in-backend";
+import type { FencedFacts } from "../built-in-store-parts";
+import { storeBackend, type StoreBackend } from "../store-backend";
 import { copyMessages } from "../../messages/copy-messages";
 import { tailLimit } from "../tail-limit";
 import { newestSummaries, summaryCount } from "../summary-count";
@@ -25,7 +27,6 @@ import {
   type ContextReport,
   type ContextReportReadOptions,
 } from "../context-report";
-import { turnFolding } from "../turn-folding";
 import { entryOf, type FileState } from "./file-state";
 import { FileStoreEngine } from "./file-store-engine";
 import { FileTurnFolding } from "./file-turn-folding";
@@ -88,7 +89,7 @@ export class FileMemoryStore implements MemoryStore {
   readonly path: string;
   private readonly engine: FileStoreEngine;
   /** The agent's folded turn (internal, see `TurnFolding`): a run's user message and answer share one fsync. */
-  readonly [turnFolding]: FileTurnFolding;
+  private readonly folding: FileTurnFolding;
 
   constructor(options: FileMemoryStoreOptions | string) {
     const resolved = typeof options === "string" ? { path: options } : options;
@@ -112,7 +113,7 @@ export class FileMemoryStore implements MemoryStore {
       staleLockMs: Math.max(2000, resolved.staleLockMs ?? 10_000),
       lockTimeoutMs: resolved.lockTimeoutMs ?? 30_000,
     });
-    this[turnFolding] = new FileTurnFolding({
+    this.folding = new FileTurnFolding({
       lockSession: (sessionId, lockOptions) => this.lockSession(sessionId, lockOptions),
       readTail: (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit),
       append: (sessionId, messages, sync) => this.append(sessionId, messages, sync),
@@ -193,9 +194,18 @@ export class FileMemoryStore implements MemoryStore {
     await this.cut(sessionId, messageId, []);
   }
 
-  /** The atomic delete-and-append of regenerate and edit (internal, see `replaceMessagesFrom`): one journal line. */
-  readonly [replaceMessagesFrom] = (sessionId: string, messageId: string, messages: AgentMessage[]) =>
-    this.cut(sessionId, messageId, messages);
+  /**
+   * The store's backend (internal, `backendOf`): the folded turn (one fsync per turn), the atomic
+   * delete-and-append of regenerate and edit (one journal line), and a run's fenced fact writes.
+   */
+  [storeBackend](): StoreBackend {
+    return builtInBackend(this, {
+      prototype: FileMemoryStore.prototype,
+      folding: this.folding,
+      replaceFrom: (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
+      facts: this.facts,
+    });
+  }
 
   private async cut(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
@@ -233,7 +243,7 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   async setFact(scopeId: string, fact: Fact): Promise<void> {
-    await this[fencedFacts].setFact(scopeId, fact);
+    await this.facts.setFact(scopeId, fact);
   }
 
   async factScopes(): Promise<string[]> {
@@ -242,14 +252,14 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   async deleteFact(scopeId: string, key: string): Promise<boolean> {
-    return this[fencedFacts].deleteFact(scopeId, key);
+    return this.facts.deleteFact(scopeId, key);
   }
 
   /**
-   * The fact writes (internal, see `fencedFacts`): one journal line each; a run's (naming its
-   * `writer` session) fenced by the lock this store holds on that session, as its appends are.
+   * The fact writes (`FencedFacts`): one journal line each; a run's (naming its `writer` session)
+   * fenced by the lock this store holds on that session, as its appends are.
    */
-  readonly [fencedFacts] = {
+  private readonly facts = {
     setFact: async (scopeId: string, fact: Fact, writer?: string): Promise<void> => {
       validateScopeId(scopeId);
       const copy = structuredClone(fact);
@@ -362,4 +372,3 @@ export class FileMemoryStore implements MemoryStore {
     return this.engine.lockSession(sessionId, options);
   }
 }
-markFenceableFactWrites(FileMemoryStore.prototype);

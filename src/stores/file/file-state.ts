@@ -2,7 +2,7 @@ import type { AgentMessage } from "../../messages/agent-message";
 import { decodeStoredMessages, encodeStoredMessages } from "../../messages/stored-encoding";
 import type { Fact, SessionEntry, SummaryRecord } from "../memory-store";
 import { pushContextReport, type ContextReport } from "../context-report";
-import { summariesAfterCut } from "../delete-messages-from";
+import { summariesAfterCut } from "../history-cut";
 
 /** Marks the snapshot file, so a stranger's JSON file is never mistaken for one. */
 export const SNAPSHOT_FORMAT = "agentcore-file-store";

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, v
 import { Agent } from "../../agent/agent";
 import { AbortError } from "../../errors/abort-error";
 import { MockLanguageModel, type MockResponse } from "../../testing/mock-language-model";
-import { turnFolding } from "../turn-folding";
+import { builtInPartsOf } from "../built-in-backend";
 import { FileMemoryStore } from "./file-memory-store";
 import { DEFERRED_SYNC_MS } from "./journal-file";
 
@@ -49,7 +49,7 @@ const journalBytes = (path: string) => statSync(`${path}.journal`).size;
 
 /** Records in `order` the moment the agent calls the release of each session lock it takes on `store`. */
 function recordReleases(store: FileMemoryStore): void {
-  const folding = store[turnFolding];
+  const folding = builtInPartsOf(store)!.folding!;
   const lock = folding.lockSessionReadingTail.bind(folding);
   folding.lockSessionReadingTail = async (...args) => {
     const locked = await lock(...args);
@@ -169,7 +169,7 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
       for (let step = 1; elapsed + 150 < DEFERRED_SYNC_MS; step++) {
         await vi.advanceTimersByTimeAsync(150);
         elapsed += 150;
-        await store[turnFolding].appendMessagesDeferringSync(`other-${step}`, [
+        await builtInPartsOf(store)!.folding!.appendMessagesDeferringSync!(`other-${step}`, [
           { id: `o${step}`, role: "user", content: "another run's question" },
         ]);
       }
@@ -194,7 +194,7 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
     const { path, store } = await watchedStore();
     const release = await store.lockSession("s", { timeoutMs: 0 });
     const defer = (index: number) =>
-      store[turnFolding].appendMessagesDeferringSync("s", [
+      builtInPartsOf(store)!.folding!.appendMessagesDeferringSync!("s", [
         { id: `d${index}`, role: "user", content: `deferred ${index}` },
       ]);
     await defer(0);
@@ -224,7 +224,9 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
   it("releasing the session lock syncs an append whose sync was deferred", async () => {
     const { path, store } = await watchedStore();
     const release = await store.lockSession("s", { timeoutMs: 0 });
-    await store[turnFolding].appendMessagesDeferringSync("s", [{ id: "m1", role: "user", content: "deferred" }]);
+    await builtInPartsOf(store)!.folding!.appendMessagesDeferringSync!("s", [
+      { id: "m1", role: "user", content: "deferred" },
+    ]);
     expect(syncs).toHaveLength(0);
     await release();
     expect(syncs).toEqual([{ journalBytes: journalBytes(path) }]);
@@ -239,7 +241,9 @@ describe("FileMemoryStore folds a turn's two appends into one fdatasync", () => 
     const committed = () => Number(/"committed":(\d+)/.exec(readFileSync(`${path}.journal`, "utf8"))![1]);
     expect(committed()).toBe(journalBytes(path));
     const release = await store.lockSession("s", { timeoutMs: 0 });
-    await store[turnFolding].appendMessagesDeferringSync("s", [{ id: "m1", role: "user", content: "deferred" }]);
+    await builtInPartsOf(store)!.folding!.appendMessagesDeferringSync!("s", [
+      { id: "m1", role: "user", content: "deferred" },
+    ]);
     expect(committed()).toBeLessThan(journalBytes(path));
     // The disk as a power loss before the sync may leave it: the deferred line never written out.
     const copy = freshPath();

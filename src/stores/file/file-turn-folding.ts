@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../../messages/agent-message";
 import type { MessageTail, SessionLockOptions } from "../memory-store";
-import type { TurnFolding } from "../turn-folding";
+import type { TurnFolding } from "../built-in-store-parts";
 
 /**
  * A `FileMemoryStore`'s folded turn (see `TurnFolding`). The file store has no round trips to

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
-import { replaceMessagesFrom } from "../delete-messages-from";
+import { builtInPartsOf } from "../built-in-backend";
 import type { AgentMessage } from "../../messages/agent-message";
 import { PostgresMemoryStore } from "./postgres-memory-store";
 
@@ -78,7 +78,7 @@ describe.skipIf(!available)("PostgresMemoryStore group commit", () => {
     await second.appendMessages("lost", [message("kept")]);
     const keptId = (await second.getMessages("lost"))[0]!.id!;
     await expect(first.deleteMessagesFrom("lost", keptId)).rejects.toSatisfy(SessionLockLostError.isInstance);
-    await expect(first[replaceMessagesFrom]("lost", keptId, [message("stale-edit")])).rejects.toSatisfy(
+    await expect(builtInPartsOf(first)!.replaceFrom!("lost", keptId, [message("stale-edit")])).rejects.toSatisfy(
       SessionLockLostError.isInstance,
     );
     expect((await second.getMessages("lost")).map((stored) => stored.id)).toEqual([keptId]);

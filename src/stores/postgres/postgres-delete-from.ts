@@ -2,7 +2,7 @@
 // fenced by the holder's lease like an append, the session row locked as an append locks it.
 import type { PoolClient } from "pg";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
-import { summariesAfterCut } from "../delete-messages-from";
+import { summariesAfterCut } from "../history-cut";
 import type { SummaryRecord } from "../memory-store";
 import { parseStoredJson } from "../stored-json";
 import type { PostgresTables } from "./postgres-schema";

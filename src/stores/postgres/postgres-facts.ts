@@ -1,7 +1,7 @@
 import type { Fact } from "../memory-store";
 import { validateScopeId } from "../../messages/session-id";
 import { parseStoredJson } from "../stored-json";
-import type { FencedFacts } from "../fenced-facts";
+import type { FencedFacts } from "../built-in-store-parts";
 import type { PostgresSessionLeases } from "./postgres-session-leases";
 
 type Query = <Row extends object>(
@@ -17,7 +17,7 @@ type Fencing = Pick<PostgresSessionLeases, "tokenOf" | "fence" | "lostError">;
 /**
  * The facts of `PostgresMemoryStore` (`<prefix>facts`: one row per scope and key, the fact's JSON
  * in `body`). Each write is one statement. A write naming its writer's session (a run's, through
- * `fencedFacts`) is fenced in that statement by the lease this store holds on that session, as
+ * `FencedFacts`) is fenced in that statement by the lease this store holds on that session, as
  * an append is (`fence`): refused with `SessionLockLostError`, nothing written, once the lease was
  * taken over. Without a writer, or a lease held on its session, it is not fenced.
  */

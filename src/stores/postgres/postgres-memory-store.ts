@@ -11,13 +11,12 @@ import type {
 } from "../memory-store";
 import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
-import { replaceMessagesFrom } from "../delete-messages-from";
-import { fencedFacts, markFenceableFactWrites } from "../fenced-facts";
+import { builtInBackend } from "../built-in-backend";
+import { storeBackend, type StoreBackend } from "../store-backend";
 import { PostgresFacts } from "./postgres-facts";
 import { cutPostgresMessages } from "./postgres-delete-from";
 import { parseStoredMessage } from "../stored-json";
 import { tailLimit } from "../tail-limit";
-import { turnFolding } from "../turn-folding";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
 import { PostgresSessionRecords } from "./postgres-session-records";
 import { migrateTables, postgresTables, type PostgresTables } from "./postgres-schema";
@@ -55,11 +54,11 @@ export class PostgresMemoryStore implements MemoryStore {
   private readonly sql: PostgresTurnSql;
   private readonly appends: PostgresAppendBatcher;
   /** The agent's folded turn statements (internal, see `TurnFolding`). */
-  readonly [turnFolding]: PostgresTurnFolding;
+  private readonly folding: PostgresTurnFolding;
   private readonly statements: PostgresStatements;
   private readonly records: PostgresSessionRecords;
-  /** The facts; a run's writes fenced by its session's lease in the same statement (internal, see `fencedFacts`). */
-  readonly [fencedFacts]: PostgresFacts;
+  /** The facts; a run's writes fenced by its session's lease in the same statement (internal, `FencedFacts`). */
+  private readonly facts: PostgresFacts;
 
   constructor(options: PostgresMemoryStoreOptions) {
     const checked = checkPostgresOptions(store, options);
@@ -76,7 +75,7 @@ export class PostgresMemoryStore implements MemoryStore {
     ) => this.statements.query<Row>(operation, sessionId, sql, values);
     this.leases = new PostgresSessionLeases(this.tables.locks, checked.lockLeaseMs, run);
     this.records = new PostgresSessionRecords(this.tables, run, store, this.leases);
-    this[fencedFacts] = new PostgresFacts(this.tables.facts, run, store, this.leases);
+    this.facts = new PostgresFacts(this.tables.facts, run, store, this.leases);
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(
       this.tables,
@@ -91,7 +90,7 @@ export class PostgresMemoryStore implements MemoryStore {
       // One statement in flight: measured against 2 and 4 in the load benchmark, it spent the least PostgreSQL CPU per turn (1.6 ms against 1.9 and 2.1) with as many turns per second.
       1,
     );
-    this[turnFolding] = new PostgresTurnFolding(
+    this.folding = new PostgresTurnFolding(
       this.leases,
       this.sql,
       async <Row extends object>(sql: string, values: unknown[]) => {
@@ -223,9 +222,15 @@ export class PostgresMemoryStore implements MemoryStore {
     await this.cut(sessionId, messageId, []);
   }
 
-  /** The atomic delete-and-append of regenerate and edit (internal, see `replaceMessagesFrom`): one transaction. */
-  readonly [replaceMessagesFrom] = (sessionId: string, messageId: string, messages: AgentMessage[]) =>
-    this.cut(sessionId, messageId, messages);
+  /** The store's backend (internal, `backendOf`): the folded turn (the lock, the tail and the last append in fewer round trips), the atomic delete-and-append of regenerate and edit (one transaction), and a run's fenced fact writes. */
+  [storeBackend](): StoreBackend {
+    return builtInBackend(this, {
+      prototype: PostgresMemoryStore.prototype,
+      folding: this.folding,
+      replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
+      facts: this.facts,
+    });
+  }
 
   private async cut(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
@@ -253,19 +258,19 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   getFacts(scopeId: string): Promise<Fact[]> {
-    return this[fencedFacts].getFacts(scopeId);
+    return this.facts.getFacts(scopeId);
   }
 
   factScopes(): Promise<string[]> {
-    return this[fencedFacts].factScopes();
+    return this.facts.factScopes();
   }
 
   setFact(scopeId: string, fact: Fact): Promise<void> {
-    return this[fencedFacts].setFact(scopeId, fact);
+    return this.facts.setFact(scopeId, fact);
   }
 
   deleteFact(scopeId: string, key: string): Promise<boolean> {
-    return this[fencedFacts].deleteFact(scopeId, key);
+    return this.facts.deleteFact(scopeId, key);
   }
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
@@ -340,4 +345,3 @@ export class PostgresMemoryStore implements MemoryStore {
     return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${this.tables.sessions} s`;
   }
 }
-markFenceableFactWrites(PostgresMemoryStore.prototype);

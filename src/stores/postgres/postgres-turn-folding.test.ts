@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import type { AgentMessage } from "../../messages/agent-message";
-import { turnFoldingOf } from "../turn-folding";
+import { builtInPartsOf } from "../built-in-backend";
 import { PostgresMemoryStore } from "./postgres-memory-store";
 
 const available = await serviceAvailable("postgres");
@@ -21,7 +21,7 @@ describe.skipIf(!available)("PostgresMemoryStore folded turn", () => {
   it("reads the tail with the lease, releases it with the last append, and the release function then does nothing", async () => {
     const first = new PostgresMemoryStore({ pool, schema, tablePrefix: "fold_" });
     const second = new PostgresMemoryStore({ pool, schema, tablePrefix: "fold_" });
-    const folding = turnFoldingOf(first)!;
+    const folding = builtInPartsOf(first)!.folding!;
     await first.appendMessages("s", ["1", "2", "3", "4"].map(message));
     const { release, tail } = await folding.lockSessionReadingTail("s", { timeoutMs: 0 }, 3);
     expect(tail).toEqual(await first.getMessageTail("s", 3));
@@ -47,7 +47,7 @@ describe.skipIf(!available)("PostgresMemoryStore folded turn", () => {
       `UPDATE "${schema}"."takeover_session_locks" SET expires_at = clock_timestamp() - interval '1 second'`,
     );
     await holder.appendMessages("s", [message("2")]); // still its lease: not taken over yet
-    const { release, tail } = await turnFoldingOf(next)!.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
+    const { release, tail } = await builtInPartsOf(next)!.folding!.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
     expect(tail?.messages.map((stored) => stored.id)).toEqual(["1", "2"]);
     await release();
   });
@@ -69,7 +69,7 @@ describe.skipIf(!available)("PostgresMemoryStore folded turn", () => {
     } as unknown as pg.Pool;
     const store = new PostgresMemoryStore({ pool: counting, schema, tablePrefix: "many_" });
     await store.migrate();
-    const folding = turnFoldingOf(store)!;
+    const folding = builtInPartsOf(store)!.folding!;
     const taken = await Promise.allSettled(
       sessions.map((session) => folding.lockSessionReadingTail(session, { timeoutMs: 0 }, 3)),
     );

@@ -1,7 +1,7 @@
 // The facts of the Redis stores (ioredis and Upstash): a hash per scope, `<prefix>{e}:facts`
 // (key → JSON fact), and the set of the scopes that hold facts, `<prefix>fact-scopes` (for export).
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
-import type { FencedFacts } from "../fenced-facts";
+import type { FencedFacts } from "../built-in-store-parts";
 import type { Fact } from "../memory-store";
 import { parseStoredJson } from "../stored-json";
 import { redisFactScopesKey, redisSessionKeys } from "./redis-layout";
@@ -20,7 +20,7 @@ interface ScriptFence {
 
 /**
  * Reads and writes a Redis store's facts. A write naming its writer's session (a run's, through
- * `fencedFacts`) whose lock this store holds, or held until it was taken over, is fenced by that
+ * `FencedFacts`) whose lock this store holds, or held until it was taken over, is fenced by that
  * lock whatever the fact's scope. The fact's key and the lock's are in different hash slots: on a
  * plain Redis and on Upstash, one script checks the lock's token and writes (atomic, as the
  * session writes are); on a Redis Cluster no script may touch two slots, so the token is read

@@ -8,8 +8,8 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
-import { replaceMessagesFrom } from "../delete-messages-from";
-import { fencedFacts, markFenceableFactWrites } from "../fenced-facts";
+import { builtInBackend } from "../built-in-backend";
+import { storeBackend, type StoreBackend } from "../store-backend";
 import { RedisFacts } from "./redis-facts";
 import { validateSessionId } from "../../messages/session-id";
 import type {
@@ -26,7 +26,6 @@ import type { ContextReport, ContextReportReadOptions } from "../context-report"
 import { readRedisContextReports, saveRedisContextReport } from "./redis-context-reports";
 import { readRedisSummaries, summaryArguments, summaryScript } from "./redis-summaries";
 import { tailLimit } from "../tail-limit";
-import { turnFolding } from "../turn-folding";
 import { withinDeadline } from "./redis-deadline";
 import {
   fencedScriptKeys,
@@ -80,9 +79,9 @@ export abstract class RedisStoreCore implements MemoryStore {
   private readonly index: RedisSessionIndex;
   private readonly locks: RedisSessionLocks;
   /** The agent's folded turn (internal, see `TurnFolding`): lock and tail in one script, the last append and the release in one. */
-  readonly [turnFolding]: RedisTurnFolding;
-  /** The facts; a run's writes fenced by its session's lock (internal, see `fencedFacts` and `RedisFacts`). */
-  readonly [fencedFacts]: RedisFacts;
+  private readonly folding: RedisTurnFolding;
+  /** The facts; a run's writes fenced by its session's lock (internal, `FencedFacts`; see `RedisFacts`). */
+  private readonly facts: RedisFacts;
 
   protected constructor(setup: RedisStoreSetup) {
     this.storeName = setup.store;
@@ -95,8 +94,8 @@ export abstract class RedisStoreCore implements MemoryStore {
       this.call("lockSession", sessionId, body, signal);
     this.locks = new RedisSessionLocks(this.transport, lockCall, this.prefix, setup.lockLeaseMs);
     const where = { store: this.storeName, transport: this.transport, prefix: this.prefix, ttl: this.ttl };
-    this[fencedFacts] = new RedisFacts(where, this.call.bind(this), this.locks);
-    this[turnFolding] = new RedisTurnFolding(
+    this.facts = new RedisFacts(where, this.call.bind(this), this.locks);
+    this.folding = new RedisTurnFolding(
       {
         takeLock: (sessionId, lockOptions, attempt) => this.locks.acquireWith(sessionId, lockOptions, attempt),
         lockAndReadTail: (sessionId, token, count) => this.locks.lockAndReadTail(sessionId, token, count),
@@ -170,9 +169,15 @@ export abstract class RedisStoreCore implements MemoryStore {
     await this.cut(sessionId, messageId, []);
   }
 
-  /** The atomic delete-and-append of regenerate and edit (internal, see `replaceMessagesFrom`): one script. */
-  readonly [replaceMessagesFrom] = (sessionId: string, messageId: string, messages: AgentMessage[]) =>
-    this.cut(sessionId, messageId, messages);
+  /** The store's backend (internal, `backendOf`): the folded turn (the lock, the tail and the last append in fewer round trips), the atomic delete-and-append of regenerate and edit (one script), and a run's fenced fact writes. */
+  [storeBackend](): StoreBackend {
+    return builtInBackend(this, {
+      prototype: RedisStoreCore.prototype,
+      folding: this.folding,
+      replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
+      facts: this.facts,
+    });
+  }
 
   /** The cut script, fenced like an append by the lock this instance holds on the session. */
   private async cut(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void> {
@@ -195,19 +200,19 @@ export abstract class RedisStoreCore implements MemoryStore {
   }
 
   getFacts(scopeId: string): Promise<Fact[]> {
-    return this[fencedFacts].getFacts(scopeId);
+    return this.facts.getFacts(scopeId);
   }
 
   setFact(scopeId: string, fact: Fact): Promise<void> {
-    return this[fencedFacts].setFact(scopeId, fact);
+    return this.facts.setFact(scopeId, fact);
   }
 
   factScopes(): Promise<string[]> {
-    return this[fencedFacts].factScopes();
+    return this.facts.factScopes();
   }
 
   deleteFact(scopeId: string, key: string): Promise<boolean> {
-    return this[fencedFacts].deleteFact(scopeId, key);
+    return this.facts.deleteFact(scopeId, key);
   }
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
@@ -349,4 +354,3 @@ export abstract class RedisStoreCore implements MemoryStore {
     }
   }
 }
-markFenceableFactWrites(RedisStoreCore.prototype);

@@ -8,7 +8,7 @@ import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import { MockLanguageModel } from "../../testing/mock-language-model";
 import { expectLateWriterFenced } from "../__fixtures__/expect-late-writer-fenced";
 import type { AgentMessage } from "../../messages/agent-message";
-import { turnFoldingOf } from "../turn-folding";
+import { builtInPartsOf } from "../built-in-backend";
 import { RedisMemoryStore } from "./redis-memory-store";
 
 const available = await serviceAvailable("redis");
@@ -27,14 +27,14 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
   it("reads the tail with the lock, releases it with the last append, and the release function then does nothing", async () => {
     const first = newStore("basic");
     const second = newStore("basic");
-    const folding = turnFoldingOf(first)!;
+    const folding = builtInPartsOf(first)!.folding!;
     expect(folding).toBeDefined();
     await first.appendMessages("s", ["1", "2", "3", "4"].map(message));
     const { release, tail } = await folding.lockSessionReadingTail("s", { timeoutMs: 0 }, 3);
     expect(tail).toEqual(await first.getMessageTail("s", 3));
     await expect(second.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
     // A take that finds the lock held reads nothing and is refused.
-    await expect(turnFoldingOf(second)!.lockSessionReadingTail("s", { timeoutMs: 0 }, 3)).rejects.toSatisfy(
+    await expect(builtInPartsOf(second)!.folding!.lockSessionReadingTail("s", { timeoutMs: 0 }, 3)).rejects.toSatisfy(
       SessionBusyError.isInstance,
     );
     expect(await folding.appendMessagesAndUnlock("s", [message("5"), message("5"), message("4")])).toBe(true);
@@ -49,7 +49,7 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
 
   it("reads no message for a limit of 0, the whole list for Infinity, an empty tail for a session never stored", async () => {
     const store = newStore("limits");
-    const folding = turnFoldingOf(store)!;
+    const folding = builtInPartsOf(store)!.folding!;
     await store.appendMessages("s", ["1", "2", "3"].map(message));
     for (const [limit, ids] of [
       [0, []],
@@ -71,16 +71,16 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
     const holder = newStore("takeover", { lockLeaseMs: 150 });
     const next = newStore("takeover");
     await holder.appendMessages("s", [message("1")]);
-    const { release } = await turnFoldingOf(holder)!.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
+    const { release } = await builtInPartsOf(holder)!.folding!.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
     // The holder stalls; the next run waits until the 150 ms lease has run out (renewals come every second).
-    const taken = await turnFoldingOf(next)!.lockSessionReadingTail("s", { timeoutMs: 20_000 }, 5);
+    const taken = await builtInPartsOf(next)!.folding!.lockSessionReadingTail("s", { timeoutMs: 20_000 }, 5);
     expect(taken.tail?.messages.map((stored) => stored.id)).toEqual(["1"]);
-    await expect(turnFoldingOf(holder)!.appendMessagesAndUnlock("s", [message("2")])).rejects.toSatisfy(
+    await expect(builtInPartsOf(holder)!.folding!.appendMessagesAndUnlock("s", [message("2")])).rejects.toSatisfy(
       SessionLockLostError.isInstance,
     );
     await release();
     await expect(holder.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
-    expect(await turnFoldingOf(next)!.appendMessagesAndUnlock("s", [message("3")])).toBe(true);
+    expect(await builtInPartsOf(next)!.folding!.appendMessagesAndUnlock("s", [message("3")])).toBe(true);
     await taken.release();
     expect((await next.getMessages("s")).map((stored) => stored.id)).toEqual(["1", "3"]);
     await (await next.lockSession("s", { timeoutMs: 0 }))();
@@ -153,7 +153,7 @@ describe.skipIf(!available)("RedisMemoryStore folded turn", () => {
 
   it("keeps the ttl on the session's keys, never on the lock, and appends without a lock held", async () => {
     const store = newStore("ttl", { ttlMs: 60_000 });
-    const folding = turnFoldingOf(store)!;
+    const folding = builtInPartsOf(store)!.folding!;
     expect(await folding.appendMessagesAndUnlock("free", [message("1")])).toBe(false); // no lock held: a plain append
     const { release } = await folding.lockSessionReadingTail("s", { timeoutMs: 0 }, 5);
     expect(await folding.appendMessagesAndUnlock("s", [message("1")])).toBe(true);

@@ -2,7 +2,7 @@ import type { AgentMessage } from "../../messages/agent-message";
 import { validateSessionId } from "../../messages/session-id";
 import type { MessageTail, SessionLockOptions } from "../memory-store";
 import { tailLimit } from "../tail-limit";
-import type { TurnFolding } from "../turn-folding";
+import type { TurnFolding } from "../built-in-store-parts";
 
 /**
  * A Redis store's folded turn (see `TurnFolding`): a run takes the session lock and reads

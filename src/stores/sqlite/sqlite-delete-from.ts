@@ -1,6 +1,6 @@
 // SqliteMemoryStore's `deleteMessagesFrom` (and its delete-and-append), run inside the store's
 // write transaction: the cut, the summaries it invalidates, the count, then the new messages.
-import { summariesAfterCut } from "../delete-messages-from";
+import { summariesAfterCut } from "../history-cut";
 import type { SummaryRecord } from "../memory-store";
 import { parseStoredJson } from "../stored-json";
 import type { SqliteStatements } from "./sqlite-statements";

@@ -1,6 +1,6 @@
 // The facts of SqliteMemoryStore (`<prefix>facts`: one row per scope and key, the fact's JSON).
 import { validateScopeId } from "../../messages/session-id";
-import type { FencedFacts } from "../fenced-facts";
+import type { FencedFacts } from "../built-in-store-parts";
 import type { Fact } from "../memory-store";
 import { parseStoredJson } from "../stored-json";
 import type { SqliteStatements } from "./sqlite-statements";
@@ -9,7 +9,7 @@ type Run = <T>(operation: string, sessionId: string | undefined, body: () => T) 
 
 /**
  * Reads and writes a store's facts, each write one statement. A write naming its writer's session
- * (a run's, through `fencedFacts`) runs in a `BEGIN IMMEDIATE` transaction that first checks the
+ * (a run's, through `FencedFacts`) runs in a `BEGIN IMMEDIATE` transaction that first checks the
  * lock this store holds on that session, as its other fenced writes do: refused with
  * `SessionLockLostError`, nothing written, once the lock was taken over. Without a writer, or a
  * lock held on its session, it is not fenced.

@@ -15,8 +15,8 @@ import type {
 import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
-import { replaceMessagesFrom } from "../delete-messages-from";
-import { fencedFacts, markFenceableFactWrites } from "../fenced-facts";
+import { builtInBackend } from "../built-in-backend";
+import { storeBackend, type StoreBackend } from "../store-backend";
 import { SqliteFacts } from "./sqlite-facts";
 import { cutSqliteMessages } from "./sqlite-delete-from";
 import { rejectUnknownOptions } from "../reject-unknown-options";
@@ -77,8 +77,8 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly lockLeaseMs: number;
   private readonly statements: SqliteStatements;
   private readonly locks: SqliteSessionLocks;
-  /** The facts; a run's writes fenced by its session's lock in the same transaction (internal, see `fencedFacts`). */
-  readonly [fencedFacts]: SqliteFacts;
+  /** The facts; a run's writes fenced by its session's lock in the same transaction (internal, `FencedFacts`). */
+  private readonly facts: SqliteFacts;
 
   constructor(options: SqliteMemoryStoreOptions | string) {
     const resolved: SqliteMemoryStoreOptions = typeof options === "string" ? { database: options } : options;
@@ -128,7 +128,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.locks = new SqliteSessionLocks(this.statements, this.lockLeaseMs, (operation, sessionId, body) =>
       this.write(operation, sessionId, body),
     );
-    this[fencedFacts] = new SqliteFacts(this.statements, store, this.wrap.bind(this), this.fencedWrite.bind(this));
+    this.facts = new SqliteFacts(this.statements, store, this.wrap.bind(this), this.fencedWrite.bind(this));
   }
 
   /** Closes the database when the store opened it from a file name. */
@@ -212,9 +212,14 @@ export class SqliteMemoryStore implements MemoryStore {
     this.cut(sessionId, messageId, []);
   }
 
-  /** The atomic delete-and-append of regenerate and edit (internal, see `replaceMessagesFrom`): one transaction. */
-  readonly [replaceMessagesFrom] = async (sessionId: string, messageId: string, messages: AgentMessage[]) =>
-    this.cut(sessionId, messageId, messages);
+  /** The store's backend (internal, `backendOf`): the atomic delete-and-append of regenerate and edit (one transaction), and a run's fenced fact writes. */
+  [storeBackend](): StoreBackend {
+    return builtInBackend(this, {
+      prototype: SqliteMemoryStore.prototype,
+      replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
+      facts: this.facts,
+    });
+  }
 
   private cut(sessionId: string, messageId: string, messages: AgentMessage[]): void {
     validateSessionId(sessionId);
@@ -235,19 +240,19 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   getFacts(scopeId: string): Promise<Fact[]> {
-    return this[fencedFacts].getFacts(scopeId);
+    return this.facts.getFacts(scopeId);
   }
 
   factScopes(): Promise<string[]> {
-    return this[fencedFacts].factScopes();
+    return this.facts.factScopes();
   }
 
   setFact(scopeId: string, fact: Fact): Promise<void> {
-    return this[fencedFacts].setFact(scopeId, fact);
+    return this.facts.setFact(scopeId, fact);
   }
 
   deleteFact(scopeId: string, key: string): Promise<boolean> {
-    return this[fencedFacts].deleteFact(scopeId, key);
+    return this.facts.deleteFact(scopeId, key);
   }
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
@@ -365,7 +370,6 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 }
-markFenceableFactWrites(SqliteMemoryStore.prototype);
 
 /** The (id, JSON) rows of messages about to be written; a message JSON cannot encode is a `StoreError`. */
 function storedBodies(messages: AgentMessage[], operation: string, sessionId: string) {

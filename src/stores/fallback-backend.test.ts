@@ -7,7 +7,7 @@ import { InMemoryStore } from "./in-memory-store";
 import type { Fact, SummaryRecord } from "./memory-store";
 import { sixMethodStore } from "./__fixtures__/six-method-store";
 import type { ContextReport } from "./context-report";
-import { adaptStore } from "./store-adapter";
+import { backendOf } from "./backend-of";
 
 const message = (id: string): AgentMessage => ({ id, role: "user", content: id, timestamp: 1 });
 const summary = (id: string): SummaryRecord => ({
@@ -20,15 +20,15 @@ const summary = (id: string): SummaryRecord => ({
   createdAt: 1,
 });
 
-describe("adaptStore", () => {
+describe("backendOf", () => {
   it("wraps a store once", () => {
     const store = new InMemoryStore();
-    expect(adaptStore(store)).toBe(adaptStore(store));
-    expect(adaptStore(new InMemoryStore())).not.toBe(adaptStore(store));
+    expect(backendOf(store)).toBe(backendOf(store));
+    expect(backendOf(new InMemoryStore())).not.toBe(backendOf(store));
   });
 
   it("reports which capabilities are native", () => {
-    expect(adaptStore(sixMethodStore()).capabilities).toEqual({
+    expect(backendOf(sixMethodStore()).capabilities).toEqual({
       appendMessages: false,
       deleteMessagesFrom: false,
       getMessageTail: false,
@@ -41,7 +41,7 @@ describe("adaptStore", () => {
       factScopes: false,
       contextReports: false,
     });
-    const native = adaptStore(new InMemoryStore()).capabilities;
+    const native = backendOf(new InMemoryStore()).capabilities;
     expect(
       native.appendMessages &&
         native.getMessageTail &&
@@ -57,7 +57,7 @@ describe("adaptStore", () => {
 
   it("keeps context reports in this process for a store without them, bounded and cleared with the session", async () => {
     const store = sixMethodStore();
-    const adapted = adaptStore(store);
+    const adapted = backendOf(store);
     const report = (id: string) => ({ id, sessionId: "s" }) as unknown as ContextReport;
     for (let index = 0; index < 105; index++) await adapted.saveContextReport("s", report(`r${index}`));
     await adapted.saveContextReport("s", report("r104")); // a retry
@@ -75,7 +75,7 @@ describe("adaptStore", () => {
 
   it("deletes from a message on by read-modify-write without a native deleteMessagesFrom, dropping the summaries it kept for the session", async () => {
     const store = sixMethodStore();
-    const adapted = adaptStore(store);
+    const adapted = backendOf(store);
     await adapted.appendMessages("s", [message("1"), message("2"), message("3"), message("4")]);
     const summary = {
       id: "x",
@@ -102,7 +102,7 @@ describe("adaptStore", () => {
 
   it("appends by read-modify-write without a native append, skipping stored ids", async () => {
     const store = sixMethodStore();
-    const adapted = adaptStore(store);
+    const adapted = backendOf(store);
     await adapted.appendMessages("s", [message("1"), message("2")]);
     await adapted.appendMessages("s", [message("2"), message("3")]);
     await adapted.appendMessages("s", []);
@@ -130,11 +130,11 @@ describe("adaptStore", () => {
       },
       saveSummary: async () => {},
     });
-    const adapted = adaptStore(legacy);
+    const adapted = backendOf(legacy);
     expect(await adapted.getSummaries("s", { last: 2 })).toEqual(records.slice(1));
     expect(await adapted.getSummaries("s")).toEqual(records);
     expect(asked).toEqual([{ last: 2 }]);
-    const local = adaptStore(sixMethodStore());
+    const local = backendOf(sixMethodStore());
     for (const each of records) await local.saveSummary("s", each);
     expect(await local.getSummaries("s", { last: 1 })).toEqual(records.slice(2));
     expect(await local.getSummaries("s", { last: 0 })).toEqual([]);
@@ -145,7 +145,7 @@ describe("adaptStore", () => {
   });
 
   it("reads a tail from a full read when the store has no getMessageTail", async () => {
-    const adapted = adaptStore(sixMethodStore());
+    const adapted = backendOf(sixMethodStore());
     await adapted.setMessages("s", ["1", "2", "3", "4"].map(message));
     expect(await adapted.getMessageTail("s", 2)).toEqual({ messages: [message("3"), message("4")], total: 4 });
     expect(await adapted.getMessageTail("s", 0)).toEqual({ messages: [], total: 4 });
@@ -154,11 +154,11 @@ describe("adaptStore", () => {
   });
 
   it("keeps summaries in this process for a store without them, once per id", async () => {
-    const first = adaptStore(sixMethodStore());
+    const first = backendOf(sixMethodStore());
     await first.saveSummary("s", summary("x"));
     await first.saveSummary("s", summary("x"));
     expect(await first.getSummaries("s")).toEqual([summary("x")]);
-    expect(await adaptStore(sixMethodStore()).getSummaries("s")).toEqual([]);
+    expect(await backendOf(sixMethodStore()).getSummaries("s")).toEqual([]);
   });
 
   it("stops waiting on a store's lockSession that ignores the signal, and releases the lock it takes later", async () => {
@@ -175,7 +175,7 @@ describe("adaptStore", () => {
         }),
     };
     const controller = new AbortController();
-    const waiting = adaptStore(store).lockSession("s", { timeoutMs: 60_000, signal: controller.signal });
+    const waiting = backendOf(store).lockSession("s", { timeoutMs: 60_000, signal: controller.signal });
     controller.abort();
     await expect(waiting).rejects.toSatisfy(AbortError.isInstance); // the store has not answered yet
     grant();
@@ -184,7 +184,7 @@ describe("adaptStore", () => {
   });
 
   it("answers the missing metadata and lock methods with nothing, and refuses to list or prune", async () => {
-    const adapted = adaptStore(sixMethodStore());
+    const adapted = backendOf(sixMethodStore());
     expect(await adapted.lockSession("s", { timeoutMs: 0 })).toBeUndefined();
     expect(await adapted.getSession("s")).toBeUndefined();
     await adapted.updateSession("s", { agentName: "a" });
@@ -201,12 +201,12 @@ describe("adaptStore", () => {
         throw new SessionBusyError({ sessionId });
       }
     }
-    const adapted = adaptStore(new FlakyStore());
+    const adapted = backendOf(new FlakyStore());
     const error = await adapted.getFacts("scope").catch((thrown: unknown) => thrown);
     expect(StoreError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ store: "FlakyStore", operation: "getFacts" });
     expect((error as Error).message).toContain("connection reset");
     await expect(adapted.lockSession("s", { timeoutMs: 0 })).rejects.toSatisfy(SessionBusyError.isInstance);
-    expect(adaptStore(sixMethodStore()).name).toBe("custom store");
+    expect(backendOf(sixMethodStore()).name).toBe("custom store");
   });
 });

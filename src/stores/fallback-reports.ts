@@ -6,21 +6,14 @@ import {
   type ContextReportReadOptions,
 } from "./context-report";
 import type { MemoryStore } from "./memory-store";
+import type { StoreCall } from "./store-call";
 import { newestSummaries } from "./summary-count";
 
 /** Sessions whose reports a store without the capability keeps in this process, at most (the oldest session goes first). */
 const MAX_LOCAL_SESSIONS = 1_000;
 
-/** The context-report methods of the adapted store (`AdaptedStore`). */
-export interface AdaptedContextReports {
-  /** Keeps a model call's context report (idempotent by id, bounded per session): in the store, or in this process. */
-  saveContextReport(sessionId: string, report: ContextReport): Promise<void>;
-  /** A session's context reports, oldest first (the newest `last` with `{ last }`). */
-  getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]>;
-}
-
-/** The adapter's context-report calls: the store's own, or kept in this process (see `adaptStore`). */
-export interface ContextReportCalls {
+/** The fallback backend's context-report calls: the store's own, or kept in this process. */
+export interface FallbackReports {
   readonly native: boolean;
   save(sessionId: string, report: ContextReport): Promise<void>;
   get(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]>;
@@ -29,16 +22,11 @@ export interface ContextReportCalls {
 }
 
 /**
- * Context reports through a store: `saveContextReport` / `getContextReports` when it has both,
+ * Context reports through a store: `saveContextReport` / `getContextReports` when it has both (`native`),
  * otherwise kept in this process, bounded per session and in sessions (diagnostics: lost on
- * restart, never a message). `call` wraps each store call into the adapter's errors.
+ * restart, never a message). `call` wraps each store call into the backend's errors.
  */
-export function contextReportCalls(
-  store: MemoryStore,
-  name: string,
-  call: <T>(operation: string, sessionId: string, describe: string, work: () => Promise<T>) => Promise<T>,
-): ContextReportCalls {
-  const native = typeof store.saveContextReport === "function" && typeof store.getContextReports === "function";
+export function fallbackReports(store: MemoryStore, name: string, call: StoreCall, native: boolean): FallbackReports {
   const local = new Map<string, ContextReport[]>();
   return {
     native,

@@ -4,13 +4,15 @@ import type { AgentMessage } from "../messages/agent-message";
 import { InMemoryStore } from "./in-memory-store";
 import type { MessageTail, SessionLockOptions } from "./memory-store";
 import { sixMethodStore } from "./__fixtures__/six-method-store";
-import { adaptStore } from "./store-adapter";
-import { turnFolding, type TurnFolding } from "./turn-folding";
+import { backendOf } from "./backend-of";
+import { builtInBackend } from "./built-in-backend";
+import type { TurnFolding } from "./built-in-store-parts";
+import { storeBackend } from "./store-backend";
 
 const message = (id: string): AgentMessage => ({ id, role: "user", content: id, timestamp: 1 });
 const ids = (messages: readonly AgentMessage[]) => messages.map((each) => each.id);
 
-/** An in-memory store with a session lock and a recording `TurnFolding` (as the file and PostgreSQL stores have), and a switch that fails appends. */
+/** An in-memory store served as a built-in store with a session lock and a recording `TurnFolding` (as the file and PostgreSQL stores have), and a switch that fails appends. */
 function foldingStore(options: { foldedTail?: boolean; deferring?: boolean } = {}) {
   const calls: string[] = [];
   const store = new InMemoryStore();
@@ -46,24 +48,31 @@ function foldingStore(options: { foldedTail?: boolean; deferring?: boolean } = {
           },
         }),
   };
-  const wrapped = new Proxy(store, {
+  // The same function for a property every time: the backend tells a built-in method by identity.
+  const methods = new Map<PropertyKey, unknown>();
+  const method = (property: PropertyKey, make: () => unknown) => {
+    if (!methods.has(property)) methods.set(property, make());
+    return methods.get(property);
+  };
+  const wrapped: InMemoryStore = new Proxy(store, {
     get(target, property) {
-      if (property === turnFolding) return folding;
+      // A built-in backend over this store, with the folding (its prototype: the store itself).
+      if (property === storeBackend) return () => builtInBackend(wrapped, { prototype: wrapped, folding });
       if (property === "lockSession")
-        return async () => {
+        return method(property, () => async () => {
           calls.push("lockSession");
           return release;
-        };
+        });
       const value = Reflect.get(target, property, target) as unknown;
       if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
+      return method(property, () => (...args: unknown[]) => {
         if (property === "appendMessages") {
           calls.push(`appendMessages ${ids(args[1] as AgentMessage[])}`);
           return append(args[0] as string, args[1] as AgentMessage[]);
         }
         if (property === "getMessageTail" || property === "getMessages") calls.push(String(property));
         return (value as (...rest: unknown[]) => unknown).apply(target, args);
-      };
+      });
     },
   });
   return { store: wrapped, inner: store, calls, failAppends: () => (failAppends = true) };
@@ -73,7 +82,7 @@ describe("openTurn", () => {
   it("on a store with only the six methods: no lock, the whole history, appends by read-modify-write", async () => {
     const store = sixMethodStore();
     await store.setMessages("s", ["1", "2", "3"].map(message));
-    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 2, releaseWithLast: true });
+    const turn = await backendOf(store).openTurn("s", { timeoutMs: 0, tailLimit: 2, releaseWithLast: true });
     // No native tail read: one full read serves every window.
     expect(await turn.tail()).toEqual({ messages: ["1", "2", "3"].map(message), total: 3 });
     await turn.append([message("u")]);
@@ -86,7 +95,7 @@ describe("openTurn", () => {
   it("reads the tail with the lock in one call where the store folds them, and reads nothing again", async () => {
     const { store, inner, calls } = foldingStore();
     await inner.appendMessages("s", ["1", "2", "3"].map(message));
-    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 1.5 });
+    const turn = await backendOf(store).openTurn("s", { timeoutMs: 0, tailLimit: 1.5 });
     expect(await turn.tail()).toEqual({ messages: ["2", "3"].map(message), total: 3, limit: 2 });
     expect(calls).toEqual(["lockSessionReadingTail 2"]);
     await turn.release();
@@ -95,7 +104,7 @@ describe("openTurn", () => {
   it("reads the tail after the lock when the folded lock could not read it", async () => {
     const { store, inner, calls } = foldingStore({ foldedTail: false });
     await inner.appendMessages("s", ["1", "2", "3"].map(message));
-    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 2 });
+    const turn = await backendOf(store).openTurn("s", { timeoutMs: 0, tailLimit: 2 });
     expect(await turn.tail()).toEqual({ messages: ["2", "3"].map(message), total: 3, limit: 2 });
     expect(calls).toEqual(["lockSessionReadingTail 2", "getMessageTail"]);
     await turn.release();
@@ -104,7 +113,7 @@ describe("openTurn", () => {
   it("reads a longer tail, or the whole history, under the lock it holds: no second lock, the first read kept", async () => {
     const { store, inner, calls } = foldingStore();
     await inner.appendMessages("s", ["1", "2", "3", "4", "5"].map(message));
-    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 2 });
+    const turn = await backendOf(store).openTurn("s", { timeoutMs: 0, tailLimit: 2 });
     expect(await turn.tail()).toEqual({ messages: ["4", "5"].map(message), total: 5, limit: 2 });
     expect(await turn.tail({ limit: 4 })).toEqual({ messages: ["2", "3", "4", "5"].map(message), total: 5, limit: 4 });
     expect(await turn.tail({ limit: Infinity })).toEqual({
@@ -117,13 +126,13 @@ describe("openTurn", () => {
     // A store without a native tail read gives the whole history, whatever the limit.
     const six = sixMethodStore();
     await six.setMessages("s", ["1", "2", "3"].map(message));
-    const plain = await adaptStore(six).openTurn("s", { timeoutMs: 0, tailLimit: 1 });
+    const plain = await backendOf(six).openTurn("s", { timeoutMs: 0, tailLimit: 1 });
     expect(await plain.tail({ limit: 2 })).toEqual({ messages: ["1", "2", "3"].map(message), total: 3 });
   });
 
   it("defers the user message's sync to the last append, which releases the lock with it", async () => {
     const { store, inner, calls } = foldingStore();
-    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, tailLimit: 10, releaseWithLast: true });
+    const turn = await backendOf(store).openTurn("s", { timeoutMs: 0, tailLimit: 10, releaseWithLast: true });
     await turn.append([message("u")]);
     await turn.append([message("a")], { last: true });
     await turn.release();
@@ -138,7 +147,7 @@ describe("openTurn", () => {
 
   it("keeps the lock past the last append without releaseWithLast, and syncs when the last append has nothing left", async () => {
     const { store, calls } = foldingStore();
-    const adapted = adaptStore(store);
+    const adapted = backendOf(store);
     const held = await adapted.openTurn("s", { timeoutMs: 0 });
     await held.append([message("u")]);
     await held.append([message("a")], { last: true });
@@ -161,7 +170,7 @@ describe("openTurn", () => {
 
   it("never defers on a store that cannot sync later", async () => {
     const { store, calls } = foldingStore({ deferring: false });
-    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0 });
+    const turn = await backendOf(store).openTurn("s", { timeoutMs: 0 });
     await turn.append([message("u")]);
     await turn.append([], { last: true });
     await turn.release();
@@ -170,7 +179,7 @@ describe("openTurn", () => {
 
   it("a failed last append is a StoreError; release still syncs what was deferred, then unlocks", async () => {
     const { store, calls, failAppends } = foldingStore();
-    const turn = await adaptStore(store).openTurn("s", { timeoutMs: 0, releaseWithLast: true });
+    const turn = await backendOf(store).openTurn("s", { timeoutMs: 0, releaseWithLast: true });
     await turn.append([message("u")]);
     failAppends();
     const error = await turn.append([message("a")], { last: true }).catch((thrown: unknown) => thrown);

@@ -1,5 +1,4 @@
 import type { Fact, FactRecord, MemoryStore } from "./memory-store";
-import { fencedFactsOf } from "./fenced-facts";
 
 /** The two shapes of a store's fact methods (see `MemoryStore`). */
 export type FactShape = "rich" | "record";
@@ -37,13 +36,11 @@ function recordToFacts(record: FactRecord): Fact[] {
  * array: rich; a plain object: key → value), remembered from the first answer; a first write
  * with no read before it reads once first. `setFact`'s declared parameters (three: key → value,
  * two: rich) give the first read's guess, and the shape when reads answer nothing; a guess that
- * the first answer contradicts is corrected by reading again under the right key. A write that
- * names its writer's session (`writer`, the run's) goes through the store's fenced fact writes
- * when it has them (built-in stores, `fencedFacts`): refused once the run lost its session's lock.
+ * the first answer contradicts is corrected by reading again under the right key. Used by the fallback backend (a user's store: its fact writes are not fenced),
+ * and by a built-in store's backend for a subclass that overrides its fact methods.
  */
-export function factStorage(store: MemoryStore) {
+export function fallbackFacts(store: MemoryStore) {
   const arity = store.setFact.length;
-  const fenced = fencedFactsOf(store);
   const declared: FactShape | undefined = arity >= 3 ? "record" : arity === 2 ? "rich" : undefined;
   let observed: FactShape | undefined;
 
@@ -72,16 +69,14 @@ export function factStorage(store: MemoryStore) {
   };
   return {
     get,
-    set: async (scopeId: string, fact: Fact, writer?: string): Promise<void> => {
+    set: async (scopeId: string, fact: Fact): Promise<void> => {
       const kind = await shape(scopeId);
-      if (kind === "rich" && fenced && writer !== undefined) await fenced.setFact(scopeId, fact, writer);
-      else if (kind === "rich") await store.setFact(scopeId, fact);
+      if (kind === "rich") await store.setFact(scopeId, fact);
       else await store.setFact(factStoreKey(kind, scopeId), fact.key, fact.value);
     },
-    delete: async (scopeId: string, key: string, writer?: string): Promise<void> => {
+    delete: async (scopeId: string, key: string): Promise<void> => {
       const kind = await shape(scopeId);
-      if (kind === "rich" && fenced && writer !== undefined) await fenced.deleteFact(scopeId, key, writer);
-      else await store.deleteFact(factStoreKey(kind, scopeId), key);
+      await store.deleteFact(factStoreKey(kind, scopeId), key);
     },
   };
 }
