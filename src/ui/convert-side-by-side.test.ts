@@ -1,6 +1,8 @@
 // convertToModelMessages side by side with the ai package's over a corpus of useChat payloads
-// (__fixtures__/use-chat-corpus.ts), and the corpus back through convertToUIMessages.
-import { convertToModelMessages as aiConvertToModelMessages, type ModelMessage } from "ai";
+// (__fixtures__/use-chat-corpus.ts), on ai 6 and ai 7 (`ai-v7`), and the corpus back through
+// convertToUIMessages.
+import { convertToModelMessages as ai6ConvertToModelMessages, type ModelMessage } from "ai";
+import { convertToModelMessages as ai7ConvertToModelMessages } from "ai-v7";
 import { describe, expect, it } from "vitest";
 import { InvalidMessageError } from "../errors/invalid-message-error";
 import type { AgentMessage } from "../messages/agent-message";
@@ -20,6 +22,10 @@ import { corpus, pdf, png } from "./__fixtures__/use-chat-corpus";
  *   the call's `approval: { id, approved?, reason? }`; a call answered and not run (`approval-responded`)
  *   is kept on both sides without a result;
  * - theirs gives every file part as a file part; ours gives `image/*` as an image part (no filename);
+ *   ai 7's file data is tagged (`{ type: "url", url }`, `{ type: "data", data }`), read as its value;
+ * - ai 7 answers a call denied on the page (`approval-responded`, not approved) with an
+ *   `execution-denied` tool result at once; ours keeps the call with its denial (`approval`) and the
+ *   run answers it. The denial is in the approval on both sides, so that result is not compared;
  * - tool outputs are text on our side: a text output as is, JSON as its text, an error as "Error: …";
  * - our text parts without provider options are one string, lines joined.
  */
@@ -67,6 +73,13 @@ function joinTexts(parts: { type: string; text?: string; providerOptions?: unkno
   return joined.filter((part) => !(part.type === "text" && part.text === "" && !part.providerOptions));
 }
 
+/** A file's data as ai 6 gives it: ai 7 tags it (`{ type: "url", url }`, `{ type: "data", data }`). */
+function untagged(data: unknown): unknown {
+  if (data === null || typeof data !== "object" || !("type" in data)) return data;
+  const tagged = data as { type: string; url?: unknown; data?: unknown };
+  return tagged.type === "url" ? tagged.url : tagged.type === "data" ? tagged.data : data;
+}
+
 function normaliseTheirs(messages: ModelMessage[]): Normal[] {
   const output: Normal[] = [];
   const results = new Map<string, string>();
@@ -75,7 +88,8 @@ function normaliseTheirs(messages: ModelMessage[]): Normal[] {
   for (const message of messages) {
     if (message.role === "tool" || message.role === "assistant")
       for (const part of typeof message.content === "string" ? [] : message.content) {
-        if (part.type === "tool-result") results.set(part.toolCallId, outputText(part.output));
+        if (part.type === "tool-result" && part.output.type !== "execution-denied")
+          results.set(part.toolCallId, outputText(part.output));
         if (part.type === "tool-approval-request") approvalIds.set(part.toolCallId, part.approvalId);
         if (part.type === "tool-approval-response")
           answers.set(part.approvalId, {
@@ -97,8 +111,10 @@ function normaliseTheirs(messages: ModelMessage[]): Normal[] {
         role: "user",
         parts: joinTexts(
           parts.map((part) => {
-            if (part.type !== "file" || !part.mediaType.startsWith("image/")) return part;
-            return { type: "image", image: part.data, mediaType: part.mediaType };
+            if (part.type !== "file") return part;
+            const data = untagged(part.data);
+            if (!part.mediaType.startsWith("image/")) return { ...part, data };
+            return { type: "image", image: data, mediaType: part.mediaType };
           }) as { type: string }[],
         ),
       });
@@ -156,15 +172,27 @@ function normaliseOurs(messages: AgentMessage[]): Normal[] {
   return output;
 }
 
-describe("convertToModelMessages side by side with the ai package's", () => {
+/** The `ai` lines compared: 6 (`ai`) and 7 (`ai-v7`), each with its own `convertToModelMessages`. */
+const aiLines = [
+  { line: "ai 6", convert: ai6ConvertToModelMessages },
+  {
+    line: "ai 7",
+    convert: (payload: unknown, options: { ignoreIncompleteToolCalls: boolean }) =>
+      ai7ConvertToModelMessages(payload as never, options) as unknown as Promise<ModelMessage[]>,
+  },
+];
+
+describe.each(aiLines)("convertToModelMessages side by side with $line's", ({ convert }) => {
   for (const [name, payload] of Object.entries(corpus)) {
     it(`gives the same parts: ${name}`, async () => {
-      const theirs = await aiConvertToModelMessages(payload, { ignoreIncompleteToolCalls: true });
+      const theirs = await convert(payload, { ignoreIncompleteToolCalls: true });
       const ours = convertToModelMessages(payload);
       expect(normaliseOurs(ours)).toStrictEqual(normaliseTheirs(theirs));
     });
   }
+});
 
+describe("convertToModelMessages over the useChat corpus", () => {
   it("keeps the corpus meaningful: images, files and reasoning really are parts", () => {
     const images = convertToModelMessages(corpus["PDF attachment and a remote image"]);
     expect(images[0]!.content).toStrictEqual([
