@@ -1,11 +1,14 @@
 import { APICallError as AISDKAPICallError } from "ai-v7";
 import { MockEmbeddingModelV4 } from "ai-v7/test";
 import { MockEmbeddingModelV3 } from "ai/test";
-import { describe, expect, it } from "vitest";
+import type { EmbeddingModelV3, LanguageModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4, LanguageModelV4 } from "@ai-sdk/provider-v4";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { APICallError } from "../../errors/api-call-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { embedAll } from "../../providers/embed-all";
 import { AISDKEmbeddingModelAdapter } from "./ai-sdk-embedding-model";
+import type { AISDKEmbeddingModel, AISDKLanguageModel } from "./ai-sdk-types";
 import { fromAISDK } from "./from-ai-sdk";
 
 // AI SDK embedding models (the AI SDK's own mocks: spec v4 of `ai` 7, v3 of `ai` 6) as agentcore
@@ -114,5 +117,14 @@ describe("fromAISDK with an AI SDK embedding model", () => {
     const wrapped = fromAISDK(new MockEmbeddingModelV4());
     expect(wrapped).toBeInstanceOf(AISDKEmbeddingModelAdapter);
     expect(fromAISDK(wrapped as never, { headers: { a: "b" } })).not.toBe(wrapped);
+  });
+});
+
+describe("agentcore's structural AI SDK types", () => {
+  it("take @ai-sdk/provider's v3 and v4 model types (checked by tsc)", () => {
+    expectTypeOf<LanguageModelV4>().toExtend<AISDKLanguageModel>();
+    expectTypeOf<LanguageModelV3>().toExtend<AISDKLanguageModel>();
+    expectTypeOf<EmbeddingModelV4>().toExtend<AISDKEmbeddingModel>();
+    expectTypeOf<EmbeddingModelV3>().toExtend<AISDKEmbeddingModel>();
   });
 });
