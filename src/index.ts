@@ -86,7 +86,8 @@ export {
 } from "./models/registry/model-registry";
 export { fromAISDK } from "./models/ai-sdk/from-ai-sdk";
 export type { AISDKModelSettings } from "./models/ai-sdk/ai-sdk-language-model";
-export type { AISDKLanguageModel } from "./models/ai-sdk/ai-sdk-types";
+export type { AISDKEmbeddingModelSettings } from "./models/ai-sdk/ai-sdk-embedding-model";
+export type { AISDKEmbeddingModel, AISDKLanguageModel } from "./models/ai-sdk/ai-sdk-types";
 export {
   createOpenAI,
   openai,

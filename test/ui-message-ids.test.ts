@@ -19,7 +19,7 @@ import { tool } from "../src/tools/tool";
 import { convertToModelMessages } from "../src/ui/convert-to-model-messages";
 import { convertToUIMessages } from "../src/ui/convert-to-ui-messages";
 import { openStoreServers } from "./helpers/store-servers";
-import { chatRoute, PageChat } from "./helpers/use-chat";
+import { chatRoute, type PageChat, pageChats } from "./helpers/use-chat";
 
 const { redisPrefix, schema, postgres, redis } = await openStoreServers("agentcore-ui-ids", { postgresConnections: 4 });
 
@@ -46,13 +46,20 @@ async function expectSameIds(page: PageChat, store: MemoryStore, sessionId: stri
   );
 }
 
-for (const [name, makeStore] of stores) {
-  describe.skipIf(!makeStore)(`ids a page shows are the stored ids, on ${name}`, () => {
+// Every store with ai 6's useChat client; the in-memory store with ai 7's as well.
+const cases = stores.flatMap(([name, makeStore]) =>
+  pageChats
+    .filter(([line]) => line === "ai 6" || name === "InMemoryStore")
+    .map(([line, Page]) => [name, makeStore, line, Page] as const),
+);
+
+for (const [name, makeStore, line, Page] of cases) {
+  describe.skipIf(!makeStore)(`ids a page shows are the stored ids, on ${name} (${line}'s useChat)`, () => {
     it("edits the first user message and regenerates a middle answer of a page that was never reloaded", async () => {
       const store = makeStore!();
       const sessionId = `page-${counter++}`;
       const model = new MockLanguageModel({ responses: (_call, index) => ({ text: `answer ${index}` }) });
-      const page = new PageChat(chatRoute(store, model, { sessionId }));
+      const page = new Page(chatRoute(store, model, { sessionId }));
       await page.sendMessage({ text: "first" });
       await page.sendMessage({ text: "second" });
       await page.sendMessage({ text: "third" });
@@ -106,7 +113,7 @@ for (const [name, makeStore] of stores) {
             ? { toolCalls: [{ name: "lookup", arguments: { word: `w${call}` } }] }
             : { text: `answer ${call}` },
       });
-      const page = new PageChat(chatRoute(store, model, { sessionId, tools: { lookup } }));
+      const page = new Page(chatRoute(store, model, { sessionId, tools: { lookup } }));
       await page.sendMessage({ text: "define w" });
       await page.sendMessage({ text: "define v" });
       const stored = await store.getMessages(sessionId);
@@ -134,7 +141,7 @@ for (const [name, makeStore] of stores) {
       const store = makeStore!();
       const sessionId = `duplicate-${counter++}`;
       const model = new MockLanguageModel({ responses: (_call, index) => ({ text: `answer ${index}` }) });
-      const page = new PageChat(chatRoute(store, model, { sessionId }));
+      const page = new Page(chatRoute(store, model, { sessionId }));
       await page.sendMessage({ text: "first" });
       const before = await store.getMessages(sessionId);
       for (const taken of [before[0]!.id!, before[1]!.id!]) {

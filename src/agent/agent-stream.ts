@@ -11,8 +11,8 @@ export type DeepPartial<T> = T extends readonly (infer Item)[]
 
 /**
  * The streamed run returned by `agent.stream()`. The run starts at once and its parts are
- * buffered, so `textStream`, `fullStream`, `text` and `response` can each be read (and read more
- * than once) in any order.
+ * buffered, so `textStream`, `fullStream` (or `stream`, ai 7's name), `text` and `response` can
+ * each be read (and read more than once) in any order.
  */
 export class AgentStream<Value = unknown> {
   private readonly buffer = new PartBuffer();
@@ -44,6 +44,11 @@ export class AgentStream<Value = unknown> {
   /** Every part of the run: steps, text deltas, tool calls and results, the finish (or an `error` part). */
   get fullStream(): AsyncIterable<AgentStreamPart> {
     return { [Symbol.asyncIterator]: () => new PartReader(this.buffer, anyPart, true) };
+  }
+
+  /** `fullStream` under the name ai 7 gives it (`result.stream`): every part of the run. */
+  get stream(): AsyncIterable<AgentStreamPart> {
+    return this.fullStream;
   }
 
   /**

@@ -11,7 +11,15 @@ import { imageMediaType } from "../messages/image-info";
 
 /** The media type of an image part as sent. */
 export function wireImageMediaType(part: ImagePart): string {
-  return part.mediaType ?? dataUrlMediaType(part.image) ?? imageMediaType(part) ?? "image/jpeg";
+  return knownImageMediaType(part) ?? "image/jpeg";
+}
+
+/**
+ * The media type of an image part when the part, its `data:` URL or its header says it;
+ * `undefined` otherwise (a remote URL of an unknown type).
+ */
+export function knownImageMediaType(part: ImagePart): string | undefined {
+  return part.mediaType ?? dataUrlMediaType(part.image) ?? imageMediaType(part);
 }
 
 /** The media type of a file part as sent: the part's, which is required. */

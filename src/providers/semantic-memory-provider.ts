@@ -2,6 +2,8 @@ import { integerOption } from "../errors/check-option";
 import { contentText } from "../messages/content-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
+import type { AISDKEmbeddingModel } from "../models/ai-sdk/ai-sdk-types";
+import { resolveEmbeddingModel } from "../models/ai-sdk/resolve-embedding-model";
 import type { EmbeddingModel } from "../models/embedding-model";
 import { validateSessionId } from "../messages/session-id";
 import { listScope, readScope } from "./scope-filter";
@@ -39,8 +41,12 @@ export interface SemanticReadOptions extends RecallReadOptions {
 }
 
 export interface SemanticMemoryProviderOptions {
-  /** Embeds memories and queries. Without it, retrieval is lexical (BM25 over stemmed terms). */
-  embedder?: EmbeddingModel;
+  /**
+   * Embeds memories and queries: an agentcore `EmbeddingModel` or an AI SDK one
+   * (`openai.embedding("text-embedding-3-small")`, spec v2 to v4). Without it, retrieval is lexical
+   * (BM25 over stemmed terms).
+   */
+  embedder?: EmbeddingModel | AISDKEmbeddingModel;
   /** Where memories live. @default new InMemorySemanticIndex() */
   index?: SemanticIndex;
   /**
@@ -110,7 +116,7 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
 
   constructor(options: SemanticMemoryProviderOptions = {}) {
     this.index = options.index ?? new InMemorySemanticIndex();
-    this.embedder = options.embedder;
+    this.embedder = resolveEmbeddingModel(options.embedder);
     this.scope = options.scope ?? "session";
     if (this.scope !== "session" && this.scope !== "user") {
       throw new InvalidArgumentError({

@@ -3,6 +3,8 @@ import { contentText } from "../messages/content-text";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { AgentMessage } from "../messages/agent-message";
+import type { AISDKEmbeddingModel } from "../models/ai-sdk/ai-sdk-types";
+import { resolveEmbeddingModel } from "../models/ai-sdk/resolve-embedding-model";
 import type { EmbeddingModel } from "../models/embedding-model";
 import { validateSessionId } from "../messages/session-id";
 import { embedAll } from "./embed-all";
@@ -79,8 +81,12 @@ export interface VectorMemoryProviderOptions {
   ) => Promise<readonly (string | VectorMemoryHit)[]>;
   /** Stores one memory in your vector database (upsert by `options.id`); called once per remembered message. */
   insert: (text: string, metadata: VectorMemoryMetadata, options: VectorInsertOptions) => Promise<unknown>;
-  /** Embeds contents and queries; without it, `search` gets only the text (databases that embed themselves). */
-  embedder?: EmbeddingModel;
+  /**
+   * Embeds contents and queries (an agentcore `EmbeddingModel`, or an AI SDK one such as
+   * `openai.embedding("text-embedding-3-small")`); without it, `search` gets only the text
+   * (databases that embed themselves).
+   */
+  embedder?: EmbeddingModel | AISDKEmbeddingModel;
   /** Deletes the memories matching a filter (an empty filter: all). Enables `clear`. */
   delete?: (filter: MemoryScope) => Promise<void>;
   /** Lists the memories matching a filter. Enables `entries`. */
@@ -112,6 +118,7 @@ const hitSchema = z.object({
 export class VectorMemoryProvider implements RecallMemoryProvider {
   readonly type = "vector";
   private readonly options: VectorMemoryProviderOptions;
+  private readonly embedder: EmbeddingModel | undefined;
   private readonly scope: "session" | "user";
   private readonly limit: number;
   private readonly roles: ReadonlySet<AgentMessage["role"]>;
@@ -125,6 +132,7 @@ export class VectorMemoryProvider implements RecallMemoryProvider {
       });
     }
     this.options = options;
+    this.embedder = resolveEmbeddingModel(options.embedder);
     this.scope = options.scope ?? "session";
     if (this.scope !== "session" && this.scope !== "user") {
       throw new InvalidArgumentError({
@@ -154,9 +162,9 @@ export class VectorMemoryProvider implements RecallMemoryProvider {
       metadata: memoryMetadata(message, { sessionId, userId }, options, now),
     }));
     if (items.length === 0) return;
-    if (this.options.embedder) {
+    if (this.embedder) {
       const vectors = await embedAll(
-        this.options.embedder,
+        this.embedder,
         items.map((item) => item.content),
         options.abortSignal,
       );
@@ -181,9 +189,7 @@ export class VectorMemoryProvider implements RecallMemoryProvider {
     if (!scope || limit <= 0 || text === "") return [];
     const tags = tagList(options.tags);
     const filter: MemoryFilter = { ...scope, ...(tags.length ? { tags } : {}) };
-    const vector = this.options.embedder
-      ? (await embedAll(this.options.embedder, [text], options.abortSignal))[0]
-      : undefined;
+    const vector = this.embedder ? (await embedAll(this.embedder, [text], options.abortSignal))[0] : undefined;
     const raw = await this.options.search(text, limit, {
       filter,
       ...(vector ? { vector } : {}),

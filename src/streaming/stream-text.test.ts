@@ -8,6 +8,7 @@ import {
   type UIMessage as AiUIMessage,
   type UIMessageChunk as AiUIMessageChunk,
 } from "ai";
+import * as ai7 from "ai-v7";
 import { streamText } from "./stream-text";
 import { convertToModelMessages } from "../ui/convert-to-model-messages";
 import { MockLanguageModel } from "../testing/mock-language-model";
@@ -24,10 +25,18 @@ const weather = tool({
 
 const strip = (messages: AgentMessage[]) => messages.map(({ id: _id, timestamp: _timestamp, ...rest }) => rest);
 
+/** The response's chunks, each checked by ai 6's UI message chunk schema and by ai 7's (`ai-v7`), as their useChat reads them. */
 async function readSse(response: Response): Promise<AiUIMessageChunk[]> {
+  const body = await response.arrayBuffer();
+  const chunks = await parseChunks(parseJsonEventStream, uiMessageChunkSchema, body);
+  expect(await parseChunks(ai7.parseJsonEventStream, ai7.uiMessageChunkSchema, body)).toEqual(chunks);
+  return chunks;
+}
+
+async function parseChunks(parse: (options: never) => unknown, schema: unknown, body: ArrayBuffer) {
   const chunks: AiUIMessageChunk[] = [];
-  const parsed = parseJsonEventStream({ stream: response.body!, schema: uiMessageChunkSchema });
-  for await (const result of parsed as unknown as AsyncIterable<{
+  const stream = new Response(body).body!;
+  for await (const result of parse({ stream, schema } as never) as AsyncIterable<{
     success: boolean;
     value: AiUIMessageChunk;
     error?: unknown;
@@ -315,15 +324,16 @@ describe("streamText responses", () => {
       "finish",
     ]);
 
-    // Fold the chunks into a UI message the way useChat does, then check it with the AI SDK.
+    // Fold the chunks into a UI message the way useChat does, then check it with the AI SDK (6 and 7).
     let message: AiUIMessage | undefined;
-    const stream = new ReadableStream<AiUIMessageChunk>({
-      start(controller) {
-        for (const chunk of chunks) controller.enqueue(chunk);
-        controller.close();
-      },
-    });
-    for await (const snapshot of readUIMessageStream({ stream })) message = snapshot;
+    const chunkStream = () =>
+      new ReadableStream<AiUIMessageChunk>({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+    for await (const snapshot of readUIMessageStream({ stream: chunkStream() })) message = snapshot;
     expect(message!.id).toBe("assistant-1");
     expect(message!.parts.filter((part) => part.type !== "step-start")).toEqual([
       { type: "text", text: "Checking.", state: "done" },
@@ -336,9 +346,16 @@ describe("streamText responses", () => {
       }),
       { type: "text", text: "It is 22°C in Tokyo.", state: "done" },
     ]);
-    await validateUIMessages({
-      messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "Weather in Tokyo?" }] }, message!],
-    });
+    const userMessage = {
+      id: "u",
+      role: "user" as const,
+      parts: [{ type: "text" as const, text: "Weather in Tokyo?" }],
+    };
+    await validateUIMessages({ messages: [userMessage, message!] });
+    let message7: unknown;
+    for await (const snapshot of ai7.readUIMessageStream({ stream: chunkStream() as never })) message7 = snapshot;
+    expect(message7).toEqual(message);
+    await ai7.validateUIMessages({ messages: [userMessage, message7] });
 
     // And what the browser sends back next time converts to the same turn the server stored.
     const back = convertToModelMessages([

@@ -39,6 +39,8 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
   messages: AgentMessage[];
   /** The system prompt. */
   system?: string;
+  /** The system prompt under ai 7's name for it; taken over `system` when both are given. */
+  instructions?: string;
   /** Alias of `system`. */
   systemPrompt?: string;
   /**
@@ -85,7 +87,12 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
    * `partialObjectStream` streams it, `object` resolves with it validated.
    */
   output?: OutputSpec;
-  /** Called once the run has finished and been stored. Its errors are logged, never thrown. */
+  /**
+   * Called once the run has finished and been stored. Its errors are logged, never thrown. ai 7's
+   * name for `onFinish`: when both are given, only `onEnd` is called (as in ai 7).
+   */
+  onEnd?: (event: StreamTextFinishEvent) => void | Promise<void>;
+  /** `onEnd` under ai 6's name; called when there is no `onEnd`. */
   onFinish?: (event: StreamTextFinishEvent) => void | Promise<void>;
   /** Called when the run fails. */
   onError?: (error: unknown) => void;
@@ -111,6 +118,8 @@ export interface StreamTextResult<Value = unknown> {
   readonly object: Promise<Value>;
   /** Every part: steps, text deltas, tool calls and results, finish or error. */
   readonly fullStream: AsyncIterable<AgentStreamPart>;
+  /** `fullStream` under ai 7's name for it. */
+  readonly stream: AsyncIterable<AgentStreamPart>;
   /** The final text. */
   readonly text: Promise<string>;
   /** The final result. */
@@ -152,10 +161,12 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
   const {
     messages: clientMessages,
     system,
+    instructions,
     sessionId,
     userId,
     abortSignal,
     allowSystemMessages,
+    onEnd,
     onFinish,
     onError,
     trigger = "submit-message",
@@ -197,7 +208,8 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
   const clientSystem = allowSystemMessages
     ? messages.filter((message) => message.role === "system").map((message) => message.content)
     : [];
-  const systemPrompt = [system ?? options.systemPrompt, ...clientSystem].filter(Boolean).join("\n\n") || undefined;
+  const systemPrompt =
+    [instructions ?? system ?? options.systemPrompt, ...clientSystem].filter(Boolean).join("\n\n") || undefined;
 
   if (agentOptions.memoryStore && sessionId === undefined) warnStatelessStore();
   // Stateless (no sessionId): the run goes on the client's history as given, already parsed here,
@@ -252,12 +264,13 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
 
   // The run is over: stop listening to the caller's signal.
   if (combined) stream.response.then(combined.dispose, combined.dispose);
+  const onRunEnd = onEnd ?? onFinish;
   stream.response.then(
     async (response) => {
       try {
-        await onFinish?.({ response, messages: response.messages, text: response.text, usage: response.usage });
+        await onRunEnd?.({ response, messages: response.messages, text: response.text, usage: response.usage });
       } catch (error) {
-        console.error("[agentcore] streamText onFinish threw:", error);
+        console.error(`[agentcore] streamText ${onEnd ? "onEnd" : "onFinish"} threw:`, error);
       }
     },
     (error) => onError?.(error),
@@ -272,6 +285,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       return stream.object;
     },
     fullStream: stream.fullStream,
+    stream: stream.fullStream,
     text: stream.text,
     response: stream.response,
     toTextStreamResponse(init = {}) {

@@ -1,12 +1,8 @@
-import {
-  readUIMessageStream,
-  stepCountIs,
-  streamText as aiStreamText,
-  tool as aiTool,
-  type UIMessage as AiUIMessage,
-  type UIMessageChunk as AiUIMessageChunk,
-} from "ai";
-import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
+import * as ai6 from "ai";
+import type { UIMessage as AiUIMessage, UIMessageChunk as AiUIMessageChunk } from "ai";
+import * as ai6Test from "ai/test";
+import * as ai7 from "ai-v7";
+import * as ai7Test from "ai-v7/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { tool } from "../tools/tool";
@@ -14,7 +10,50 @@ import { streamText } from "./stream-text";
 import { toUIMessageChunks } from "./ui-message-stream";
 
 // Our UI message stream, folded by the AI SDK's own `readUIMessageStream`, gives the same UI
-// message parts as the AI SDK's own `streamText` on the same model output.
+// message parts as the AI SDK's own `streamText` on the same model output: on ai 6 (a spec v3
+// mock model) and on ai 7 (`ai-v7`, a spec v4 mock model; its UI stream made by the stateless
+// `toUIMessageStream({ stream })` that ai 7 moves to).
+
+/** A model script: `doStream` answers, one a call. */
+type Script = { doStream: { stream: ReadableStream<unknown> } | { stream: ReadableStream<unknown> }[] };
+
+/** One `ai` line: its streamText, tool, step limit, UI stream, fold and mock model. */
+interface AiLine {
+  line: string;
+  model: (script: Script) => any;
+  streamText: (options: Record<string, unknown>) => ReadableStream<AiUIMessageChunk>;
+  tool: (definition: { inputSchema: z.ZodType; execute: (input: any) => unknown }) => unknown;
+  stepLimit: (steps: number) => unknown;
+  readUIMessageStream: (options: {
+    stream: ReadableStream<AiUIMessageChunk>;
+    terminateOnError: boolean;
+  }) => AsyncIterable<AiUIMessage>;
+}
+
+const aiLines: AiLine[] = [
+  {
+    line: "ai 6",
+    model: (script) => new ai6Test.MockLanguageModelV3(script as never),
+    streamText: (options) => ai6.streamText(options as never).toUIMessageStream(),
+    tool: (definition) => ai6.tool(definition as never),
+    stepLimit: (steps) => ai6.stepCountIs(steps),
+    readUIMessageStream: (options) => ai6.readUIMessageStream(options),
+  },
+  {
+    line: "ai 7",
+    model: (script) => new ai7Test.MockLanguageModelV4(script as never),
+    streamText: (options) =>
+      ai7.toUIMessageStream({
+        stream: ai7.streamText(options as never).stream,
+      }) as unknown as ReadableStream<AiUIMessageChunk>,
+    tool: (definition) => ai7.tool(definition as never),
+    stepLimit: (steps) => ai7.isStepCount(steps),
+    readUIMessageStream: (options) =>
+      ai7.readUIMessageStream(options as never) as unknown as AsyncIterable<AiUIMessage>,
+  },
+];
+
+const convertArrayToReadableStream = ai6Test.convertArrayToReadableStream;
 
 const usage = {
   inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 },
@@ -24,8 +63,8 @@ const stop = { unified: "stop" as const, raw: "stop" };
 const toolCalls = { unified: "tool-calls" as const, raw: "tool_calls" };
 
 /** Two steps: text, two tool calls (input streamed in pieces), then the answer. */
-function scriptedModel() {
-  return new MockLanguageModelV3({
+function scriptedModel(ai: AiLine) {
+  return ai.model({
     doStream: [
       {
         stream: convertArrayToReadableStream([
@@ -59,6 +98,7 @@ function scriptedModel() {
 const weather = async ({ city }: { city: string }) => ({ city, temperature: city === "Oslo" ? "4°C" : "22°C" });
 
 async function fold(
+  ai: AiLine,
   chunks: ReadableStream<AiUIMessageChunk>,
 ): Promise<{ message: AiUIMessage; types: string[]; chunks: AiUIMessageChunk[] }> {
   const seen: AiUIMessageChunk[] = [];
@@ -73,7 +113,7 @@ async function fold(
       },
     }),
   );
-  for await (const snapshot of readUIMessageStream({ stream, terminateOnError: true })) message = snapshot;
+  for await (const snapshot of ai.readUIMessageStream({ stream, terminateOnError: true })) message = snapshot;
   return { message: message!, types, chunks: seen };
 }
 
@@ -94,23 +134,23 @@ function chunkStream(chunks: AsyncIterable<unknown>): ReadableStream<AiUIMessage
   });
 }
 
-describe("the UI message stream side by side with the AI SDK's streamText", () => {
+describe.each(aiLines)("the UI message stream side by side with $line's streamText", (ai) => {
   it("gives the same parts for text, streamed tool input and tool results over two steps", async () => {
-    const theirs = aiStreamText({
-      model: scriptedModel(),
+    const theirs = ai.streamText({
+      model: scriptedModel(ai),
       prompt: "Weather in Oslo and Rome?",
-      tools: { get_weather: aiTool({ inputSchema: z.object({ city: z.string() }), execute: weather }) },
-      stopWhen: stepCountIs(5),
+      tools: { get_weather: ai.tool({ inputSchema: z.object({ city: z.string() }), execute: weather }) },
+      stopWhen: ai.stepLimit(5),
     });
     const ours = streamText({
-      model: scriptedModel(),
+      model: scriptedModel(ai),
       messages: [{ role: "user", content: "Weather in Oslo and Rome?" }],
       tools: {
         get_weather: tool({ description: "Weather", parameters: z.object({ city: z.string() }), execute: weather }),
       },
     });
-    const expected = await fold(theirs.toUIMessageStream());
-    const actual = await fold(chunkStream(toUIMessageChunks(ours.fullStream)));
+    const expected = await fold(ai, theirs);
+    const actual = await fold(ai, chunkStream(toUIMessageChunks(ours.fullStream)));
 
     expect(comparable(actual.message)).toStrictEqual(comparable(expected.message));
     expect(actual.message.parts.map((part) => part.type)).toEqual([
@@ -142,7 +182,7 @@ describe("the UI message stream side by side with the AI SDK's streamText", () =
 
   it("gives the same reasoning parts as the AI SDK for a model's reasoning, through the agent loop", async () => {
     const thinkingModel = () =>
-      new MockLanguageModelV3({
+      ai.model({
         doStream: {
           stream: convertArrayToReadableStream([
             { type: "stream-start", warnings: [] },
@@ -157,10 +197,10 @@ describe("the UI message stream side by side with the AI SDK's streamText", () =
           ]),
         },
       });
-    const theirs = aiStreamText({ model: thinkingModel(), prompt: "17 * 23?" });
+    const theirs = ai.streamText({ model: thinkingModel(), prompt: "17 * 23?" });
     const ours = streamText({ model: thinkingModel(), messages: [{ role: "user", content: "17 * 23?" }] });
-    const expected = await fold(theirs.toUIMessageStream());
-    const actual = await fold(chunkStream(toUIMessageChunks(ours.fullStream)));
+    const expected = await fold(ai, theirs);
+    const actual = await fold(ai, chunkStream(toUIMessageChunks(ours.fullStream)));
     expect(comparable(actual.message)).toStrictEqual(comparable(expected.message));
     expect(comparable(actual.message)).toEqual([
       { type: "step-start" },
@@ -185,7 +225,7 @@ describe("the UI message stream side by side with the AI SDK's streamText", () =
     const signed = { anthropic: { signature: "EqQBCkgIARABGAIiQL2Zg+/sig==" } };
     const redacted = { anthropic: { redactedData: "EmwKAhgBEgy3va3pzix/redacted" } };
     const thinkingModel = () =>
-      new MockLanguageModelV3({
+      ai.model({
         doStream: {
           stream: convertArrayToReadableStream([
             { type: "stream-start", warnings: [] },
@@ -203,10 +243,10 @@ describe("the UI message stream side by side with the AI SDK's streamText", () =
           ]),
         },
       });
-    const theirs = aiStreamText({ model: thinkingModel(), prompt: "17 * 23?" });
+    const theirs = ai.streamText({ model: thinkingModel(), prompt: "17 * 23?" });
     const ours = streamText({ model: thinkingModel(), messages: [{ role: "user", content: "17 * 23?" }] });
-    const expected = await fold(theirs.toUIMessageStream());
-    const actual = await fold(chunkStream(toUIMessageChunks(ours.fullStream)));
+    const expected = await fold(ai, theirs);
+    const actual = await fold(ai, chunkStream(toUIMessageChunks(ours.fullStream)));
     expect(comparable(actual.message)).toStrictEqual(comparable(expected.message));
     expect(comparable(actual.message)).toEqual([
       { type: "step-start" },

@@ -1,6 +1,8 @@
 // convertToModelMessages side by side with the ai package's over a corpus of useChat payloads
-// (__fixtures__/use-chat-corpus.ts), and the corpus back through convertToUIMessages.
-import { convertToModelMessages as aiConvertToModelMessages, type ModelMessage } from "ai";
+// (__fixtures__/use-chat-corpus.ts), on ai 6 and ai 7 (`ai-v7`), and the corpus back through
+// convertToUIMessages.
+import { convertToModelMessages as ai6ConvertToModelMessages, type ModelMessage } from "ai";
+import { convertToModelMessages as ai7ConvertToModelMessages } from "ai-v7";
 import { describe, expect, it } from "vitest";
 import { InvalidMessageError } from "../errors/invalid-message-error";
 import type { AgentMessage } from "../messages/agent-message";
@@ -21,6 +23,13 @@ import { corpus, pdf, png } from "./__fixtures__/use-chat-corpus";
  *   and a call awaiting the user (`approval-requested`) are kept on both sides without a result;
  * - a provider-executed call is `providerExecuted: true` on both sides;
  * - theirs gives every file part as a file part; ours gives `image/*` as an image part (no filename);
+ *   ai 7's file data is tagged (`{ type: "url", url }`, `{ type: "data", data }`), read as its value;
+ * - ai 7 leaves out a call still awaiting approval (`approval-requested`) that a later user message
+ *   went past; ours keeps it (the run denies or refuses it, `pendingApprovals`): on the ai 7 line
+ *   such calls are left out of ours before comparing;
+ * - ai 7 answers a call denied on the page (`approval-responded`, not approved) with an
+ *   `execution-denied` tool result at once; ours keeps the call with its denial (`approval`) and the
+ *   run answers it. The denial is in the approval on both sides, so that result is not compared;
  * - tool outputs are text on our side: a text output as is, JSON as its text, an error as "Error: …";
  * - our text parts without provider options are one string, lines joined.
  */
@@ -69,6 +78,13 @@ function joinTexts(parts: { type: string; text?: string; providerOptions?: unkno
   return joined.filter((part) => !(part.type === "text" && part.text === "" && !part.providerOptions));
 }
 
+/** A file's data as ai 6 gives it: ai 7 tags it (`{ type: "url", url }`, `{ type: "data", data }`). */
+function untagged(data: unknown): unknown {
+  if (data === null || typeof data !== "object" || !("type" in data)) return data;
+  const tagged = data as { type: string; url?: unknown; data?: unknown };
+  return tagged.type === "url" ? tagged.url : tagged.type === "data" ? tagged.data : data;
+}
+
 function normaliseTheirs(messages: ModelMessage[]): Normal[] {
   const output: Normal[] = [];
   const results = new Map<string, string>();
@@ -77,7 +93,8 @@ function normaliseTheirs(messages: ModelMessage[]): Normal[] {
   for (const message of messages) {
     if (message.role === "tool" || message.role === "assistant")
       for (const part of typeof message.content === "string" ? [] : message.content) {
-        if (part.type === "tool-result") results.set(part.toolCallId, outputText(part.output));
+        if (part.type === "tool-result" && part.output.type !== "execution-denied")
+          results.set(part.toolCallId, outputText(part.output));
         if (part.type === "tool-approval-request") approvalIds.set(part.toolCallId, part.approvalId);
         if (part.type === "tool-approval-response")
           answers.set(part.approvalId, {
@@ -99,8 +116,10 @@ function normaliseTheirs(messages: ModelMessage[]): Normal[] {
         role: "user",
         parts: joinTexts(
           parts.map((part) => {
-            if (part.type !== "file" || !part.mediaType.startsWith("image/")) return part;
-            return { type: "image", image: part.data, mediaType: part.mediaType };
+            if (part.type !== "file") return part;
+            const data = untagged(part.data);
+            if (!part.mediaType.startsWith("image/")) return { ...part, data };
+            return { type: "image", image: data, mediaType: part.mediaType };
           }) as { type: string }[],
         ),
       });
@@ -160,16 +179,40 @@ function normaliseOurs(messages: AgentMessage[]): Normal[] {
   return output;
 }
 
-describe("convertToModelMessages side by side with the ai package's", () => {
+/** Ours without the calls still awaiting approval before the last user message (ai 7 leaves them out). */
+function withoutStaleApprovalRequests(messages: Normal[]): Normal[] {
+  const lastUser = messages.findLastIndex((message) => message.role === "user");
+  return messages.flatMap((message, index) => {
+    if (message.role !== "assistant" || index > lastUser) return [message];
+    const calls = message.calls.filter(
+      (call) => !(call.approval && call.approval.approved === undefined && call.result === undefined),
+    );
+    return message.parts.length > 0 || calls.length > 0 ? [{ ...message, calls }] : [];
+  });
+}
+
+/** The `ai` lines compared: 6 (`ai`) and 7 (`ai-v7`), each with its own `convertToModelMessages`. */
+const aiLines = [
+  { line: "ai 6", convert: ai6ConvertToModelMessages, normaliseOurs },
+  {
+    line: "ai 7",
+    convert: (payload: unknown) => ai7ConvertToModelMessages(payload as never) as unknown as Promise<ModelMessage[]>,
+    normaliseOurs: (messages: AgentMessage[]) => withoutStaleApprovalRequests(normaliseOurs(messages)),
+  },
+];
+
+describe.each(aiLines)("convertToModelMessages side by side with $line's", ({ convert, normaliseOurs }) => {
   for (const [name, payload] of Object.entries(corpus)) {
     it(`gives the same parts: ${name}`, async () => {
       // The `ai` package's defaults, what a route calls: incomplete calls other than approvals are dropped on both sides.
-      const theirs = await aiConvertToModelMessages(payload);
+      const theirs = await convert(payload);
       const ours = convertToModelMessages(payload);
       expect(normaliseOurs(ours)).toStrictEqual(normaliseTheirs(theirs));
     });
   }
+});
 
+describe("convertToModelMessages over the useChat corpus", () => {
   it("keeps the corpus meaningful: images, files and reasoning really are parts", () => {
     const images = convertToModelMessages(corpus["PDF attachment and a remote image"]);
     expect(images[0]!.content).toStrictEqual([

@@ -1,5 +1,6 @@
 // The AI SDK's own chat client, without React: `AbstractChat` (what `useChat` wraps) with a plain
-// state, and `DefaultChatTransport` posting to a route handler in process. The request bodies are
+// state, and `DefaultChatTransport` posting to a route handler in process; ai 6's, and ai 7's
+// (`ai-v7`, what `@ai-sdk/react` 4 wraps) as `PageChat7`. The request bodies are
 // exactly those `useChat` sends (`messages`, `trigger`, `messageId`), and the page's messages are
 // exactly those `useChat` would show, ids included.
 import {
@@ -10,6 +11,11 @@ import {
   readUIMessageStream,
   type UIMessage,
 } from "ai";
+import {
+  AbstractChat as AbstractChat7,
+  DefaultChatTransport as DefaultChatTransport7,
+  type UIMessage as UIMessage7,
+} from "ai-v7";
 import type { MemoryStore } from "../../src/stores/memory-store";
 import type { StreamTextOptions } from "../../src/streaming/stream-text";
 import type { MockLanguageModel } from "../../src/testing/mock-language-model";
@@ -92,3 +98,23 @@ export class PageChat extends AbstractChat<UIMessage> {
     super({ id: "chat-1", transport: transport(route), state: new PlainChatState(messages) });
   }
 }
+
+/** The same page on AI SDK 7's `AbstractChat` and `DefaultChatTransport` (what `@ai-sdk/react` 4's `useChat` wraps). */
+class PageChat7 extends AbstractChat7<UIMessage7> {
+  constructor(route: (request: Request) => Promise<Response>, messages: UIMessage[] = []) {
+    super({
+      id: "chat-1",
+      transport: new DefaultChatTransport7({
+        api: "http://localhost/api/chat",
+        fetch: async (input, init) => route(new Request(input as string, init as RequestInit)),
+      }),
+      state: new PlainChatState(messages) as never,
+    });
+  }
+}
+
+/** The page on each `ai` line, for tests that run on both: ai 6's `PageChat`, and ai 7's. */
+export const pageChats: readonly (readonly [line: string, page: typeof PageChat])[] = [
+  ["ai 6", PageChat],
+  ["ai 7", PageChat7 as unknown as typeof PageChat],
+];

@@ -1,8 +1,11 @@
 // @ai-sdk/openai (an AI SDK provider package) as agentcore's model, pointed at the loopback
 // server speaking the real wire formats: `openai.chat(...)` calls Chat Completions,
-// `openai(...)` (@ai-sdk/openai 3's default) the Responses API. `@ai-sdk/openai-v5` is
-// @ai-sdk/openai 2 (spec v2, for `ai` 5), installed under that alias by @mastra/core.
+// `openai(...)` (@ai-sdk/openai 3's and 4's default) the Responses API. The same tests run on
+// @ai-sdk/openai 3 (spec v3, `ai` 6) and `@ai-sdk/openai-v4`, @ai-sdk/openai 4 (spec v4, `ai` 7).
+// `@ai-sdk/openai-v5` is @ai-sdk/openai 2 (spec v2, for `ai` 5), installed under that alias by
+// @mastra/core.
 import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAI as createOpenAIV4 } from "@ai-sdk/openai-v4";
 import { createOpenAI as createOpenAIV2 } from "@ai-sdk/openai-v5";
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/agent";
@@ -27,9 +30,32 @@ import { chatCompletionsWeatherTurns, runOrStream, weather, weatherToolAnswers, 
 
 startFakeLlmServerPerTest();
 
-const provider = () => createOpenAI({ apiKey: "sk-aisdk", baseURL: `${server.url}/v1` });
+/** An `@ai-sdk/openai` line: its `createOpenAI` and the specification version of its models. */
+interface Line {
+  line: 3 | 4;
+  specificationVersion: "v3" | "v4";
+  provider: () => {
+    (modelId: string): AgentOptions["model"];
+    chat(modelId: string): AgentOptions["model"];
+  };
+}
+
+const lines: Line[] = [
+  {
+    line: 3,
+    specificationVersion: "v3",
+    provider: () => createOpenAI({ apiKey: "sk-aisdk", baseURL: `${server.url}/v1` }),
+  },
+  {
+    line: 4,
+    specificationVersion: "v4",
+    provider: () => createOpenAIV4({ apiKey: "sk-aisdk", baseURL: `${server.url}/v1` }),
+  },
+];
 
 interface Api {
+  line: 3 | 4;
+  specificationVersion: "v3" | "v4";
   name: string;
   path: string;
   model: () => AgentOptions["model"];
@@ -37,8 +63,10 @@ interface Api {
   stream: (answer: ScriptedAnswer, options?: { hang?: boolean; delayMs?: number }) => ScriptedResponse;
 }
 
-const apis: Api[] = [
+const apis: Api[] = lines.flatMap(({ line, specificationVersion, provider }) => [
   {
+    line,
+    specificationVersion,
     name: "Chat Completions, openai.chat()",
     path: "/v1/chat/completions",
     model: () => provider().chat("gpt-4o-mini"),
@@ -46,21 +74,25 @@ const apis: Api[] = [
     stream: openaiStream,
   },
   {
+    line,
+    specificationVersion,
     name: "Responses API, openai()",
     path: "/v1/responses",
     model: () => provider()("gpt-4o-mini"),
     json: openaiResponse,
     stream: openaiResponsesStream,
   },
-];
+]);
 
 const toolAnswers = weatherToolAnswers("call_", "Two more.");
 
-describe.each(apis)("@ai-sdk/openai 3 as agentcore's model: $name (loopback)", (api) => {
+describe.each(apis)("@ai-sdk/openai $line as agentcore's model: $name (loopback)", (api) => {
   it("answers with text, sends the system prompt and call settings, reports usage", async () => {
     server.enqueue(api.json({ text: "Hello there!", usage: { inputTokens: 12, outputTokens: 3 } }));
+    const model = api.model();
+    expect((model as { specificationVersion: string }).specificationVersion).toBe(api.specificationVersion);
     const agent = new Agent({
-      model: api.model(),
+      model,
       systemPrompt: "You are terse.",
       temperature: 0.2,
       maxOutputTokens: 100,
@@ -241,7 +273,10 @@ describe("@ai-sdk/openai 2 (spec v2, for ai 5) as agentcore's model (loopback)",
   });
 });
 
-describe("@ai-sdk/openai failures before any HTTP answer", () => {
+describe.each([
+  { line: 3, createOpenAI },
+  { line: 4, createOpenAI: createOpenAIV4 },
+])("@ai-sdk/openai $line failures before any HTTP answer", ({ createOpenAI }) => {
   it("a missing key is a MissingApiKeyError naming OPENAI_API_KEY", async () => {
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;

@@ -24,7 +24,7 @@ export interface AISDKModelSettings {
 }
 
 /**
- * An AI SDK language model (spec v2 or v3) as an agentcore `LanguageModel`: agentcore's call is
+ * An AI SDK language model (spec v2, v3 or v4) as an agentcore `LanguageModel`: agentcore's call is
  * converted to the AI SDK's call options and the answer back. The model's own provider package
  * does the HTTP; this class never imports `ai` or `@ai-sdk/*`.
  */

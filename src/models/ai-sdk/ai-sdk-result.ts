@@ -20,7 +20,7 @@ const finishReasons: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * An AI SDK finish reason as agentcore's: v3 gives `{ unified, raw }`, v2 the bare string (with
+ * An AI SDK finish reason as agentcore's: v3 and v4 give `{ unified, raw }`, v2 the bare string (with
  * `"unknown"`, which is `"other"` here). A step that made tool calls finished for them.
  */
 export function convertAISDKFinishReason(reason: unknown, hasToolCalls: boolean): FinishReason {
@@ -31,7 +31,7 @@ export function convertAISDKFinishReason(reason: unknown, hasToolCalls: boolean)
 }
 
 /**
- * AI SDK usage as agentcore's. v3 nests the counts (`inputTokens: { total, noCache, cacheRead,
+ * AI SDK usage as agentcore's. v3 and v4 nest the counts (`inputTokens: { total, noCache, cacheRead,
  * cacheWrite }`, `outputTokens: { total, text, reasoning }`); v2 has flat numbers, `totalTokens`
  * and `cachedInputTokens`. A count the provider did not report is 0 (a cache count: absent).
  * `@ai-sdk/anthropic` 2 (v2) counts only uncached tokens in `inputTokens` and gives the tokens

@@ -1,7 +1,11 @@
-// Structural types of an AI SDK language model (`@ai-sdk/provider`'s `LanguageModelV2` of `ai` 5
-// and `LanguageModelV3` of `ai` 6), written out here so agentcore never imports `ai` or
-// `@ai-sdk/*`. Only what the adapter reads or sends is spelled out; what comes back is loose on
-// purpose (one type for both versions) and is checked field by field at runtime.
+// Structural types of an AI SDK language model (`@ai-sdk/provider`'s `LanguageModelV2` of `ai` 5,
+// `LanguageModelV3` of `ai` 6 and `LanguageModelV4` of `ai` 7) and embedding model, written out
+// here so agentcore never imports `ai` or `@ai-sdk/*`. Only what the adapter reads or sends is
+// spelled out; what comes back is loose on purpose (one type for every version) and is checked
+// field by field at runtime.
+
+/** The specification versions of AI SDK models agentcore takes. */
+export type AISDKSpecificationVersion = "v2" | "v3" | "v4";
 
 /** The JSON Schema of a function tool's input, as the AI SDK takes it. */
 export type AISDKJSONSchema = Record<string, unknown>;
@@ -17,16 +21,28 @@ export type AISDKToolResultOutput =
   | {
       type: "content";
       /**
-       * Text parts, and image parts at runtime (v3's `image-data` / `image-url`, v2's `media`): only
-       * text is common to both versions' types, so the image parts are cast (convert-to-ai-sdk-prompt.ts).
+       * Text parts, and file parts at runtime (v4's `file`, v3's `image-data` / `image-url` /
+       * `file-data` / `file-url`, v2's `media`): only text is common to every version's types, so the
+       * file parts are cast (convert-to-ai-sdk-prompt.ts).
        */
       value: { type: "text"; text: string }[];
     };
 
-/** A file of a prompt (images are files of an `image/*` media type): bytes, base64 or a URL. */
+/**
+ * A file's data in spec v4: tagged, `{ type: "data", data }` (bytes or base64) or `{ type: "url", url }`
+ * (v4 also has `reference` and `text`, which agentcore does not send).
+ */
+export type AISDKFileData = { type: "data"; data: Uint8Array | string } | { type: "url"; url: URL };
+
+/**
+ * A file of a prompt (images are files of an `image/*` media type). Its `data` is bytes, base64 or
+ * a `URL` for v2 and v3, and the same tagged (`AISDKFileData`) for v4: no one type is both, and a
+ * model of either line must accept these call options, so `data` is typed `never` here and the
+ * value cast where it is made (convert-to-ai-sdk-prompt.ts).
+ */
 export type AISDKFilePart = {
   type: "file";
-  data: Uint8Array | string | URL;
+  data: never;
   mediaType: string;
   filename?: string;
   providerOptions?: AISDKProviderOptions;
@@ -68,7 +84,7 @@ export type AISDKPromptMessage =
       }[];
     };
 
-/** What agentcore sends to `doGenerate` / `doStream` (a subset of the AI SDK's call options, valid for v2 and v3). */
+/** What agentcore sends to `doGenerate` / `doStream` (a subset of the AI SDK's call options, valid for v2, v3 and v4). */
 export interface AISDKCallOptions {
   prompt: AISDKPromptMessage[];
   maxOutputTokens?: number;
@@ -93,7 +109,7 @@ export interface AISDKPart {
   readonly type: string;
 }
 
-/** `doGenerate`'s answer, v2 or v3 (usage and finish reason differ: see `ai-sdk-result.ts`). */
+/** `doGenerate`'s answer, v2, v3 or v4 (usage and finish reason differ from v2 on: see `ai-sdk-result.ts`). */
 export interface AISDKGenerateResult {
   content: ReadonlyArray<AISDKPart>;
   finishReason: unknown;
@@ -105,13 +121,35 @@ export interface AISDKGenerateResult {
 
 /**
  * A language model of an AI SDK provider package (`@ai-sdk/openai`, `@ai-sdk/google`,
- * `@ai-sdk/mistral`, ...), specification `"v2"` (`ai` 5) or `"v3"` (`ai` 6). Pass one as `model`
- * wherever agentcore takes a model.
+ * `@ai-sdk/mistral`, ...), specification `"v2"` (`ai` 5), `"v3"` (`ai` 6) or `"v4"` (`ai` 7). Pass
+ * one as `model` wherever agentcore takes a model.
  */
 export interface AISDKLanguageModel {
-  readonly specificationVersion: "v2" | "v3";
+  readonly specificationVersion: AISDKSpecificationVersion;
   readonly provider: string;
   readonly modelId: string;
   doGenerate(options: AISDKCallOptions): PromiseLike<AISDKGenerateResult>;
   doStream(options: AISDKCallOptions): PromiseLike<{ stream: ReadableStream<AISDKPart> }>;
+}
+
+/** What agentcore sends to an AI SDK embedding model's `doEmbed` (the same in v2, v3 and v4). */
+export interface AISDKEmbedOptions {
+  values: string[];
+  abortSignal?: AbortSignal;
+  headers?: Record<string, string>;
+  providerOptions?: AISDKProviderOptions;
+}
+
+/**
+ * An embedding model of an AI SDK provider package (`openai.embedding("text-embedding-3-small")`,
+ * `google.textEmbedding(...)`, ...), specification `"v2"`, `"v3"` or `"v4"`. `fromAISDK` makes it
+ * an agentcore `EmbeddingModel`; pass one as `embedder` wherever agentcore takes one.
+ */
+export interface AISDKEmbeddingModel {
+  readonly specificationVersion: AISDKSpecificationVersion;
+  readonly provider: string;
+  readonly modelId: string;
+  /** Most values one call takes (a number, or a promise of one); unlimited when undefined. */
+  readonly maxEmbeddingsPerCall: PromiseLike<number | undefined> | number | undefined;
+  doEmbed(options: AISDKEmbedOptions): PromiseLike<{ embeddings: number[][]; usage?: { tokens: number } }>;
 }

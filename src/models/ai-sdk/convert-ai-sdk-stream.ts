@@ -13,7 +13,7 @@ import type { AISDKPart } from "./ai-sdk-types";
 /**
  * Reads the stream of an AI SDK model's `doStream` as agentcore stream parts: `text-delta` as is,
  * `tool-input-start` / `tool-input-delta` as `tool-call-delta`, `tool-call` (input parsed) as
- * `tool-call`, `response-metadata` and `finish` (v2 or v3 usage) as the one final `finish`.
+ * `tool-call`, `response-metadata` and `finish` (v2, v3 or v4 usage) as the one final `finish`.
  * A reasoning block (`reasoning-start`, `-delta`, `-end`) as `reasoning-delta` parts as it streams
  * and one `reasoning` part at its end, its provider metadata merged into `providerOptions` (a
  * signature comes on a delta).

@@ -46,6 +46,33 @@ describe("convertToAISDKPrompt: content parts", () => {
     });
   });
 
+  it("tags the data of v4 file parts: { type: data } for bytes and base64, { type: url } for remote URLs", () => {
+    const [message] = convertToAISDKPrompt(
+      undefined,
+      [
+        {
+          role: "user",
+          content: [
+            { type: "image", image: png },
+            { type: "image", image: `data:image/webp;base64,${pngBase64}` },
+            { type: "image", image: "https://example.com/cat.jpg" },
+            { type: "file", data: pngBase64, mediaType: "application/pdf", filename: "r.pdf" },
+          ],
+        },
+      ],
+      "v4",
+    );
+    expect(message).toEqual({
+      role: "user",
+      content: [
+        { type: "file", data: { type: "data", data: png }, mediaType: "image/png" },
+        { type: "file", data: { type: "data", data: pngBase64 }, mediaType: "image/webp" },
+        { type: "file", data: { type: "url", url: new URL("https://example.com/cat.jpg") }, mediaType: "image" },
+        { type: "file", data: { type: "data", data: pngBase64 }, mediaType: "application/pdf", filename: "r.pdf" },
+      ],
+    });
+  });
+
   it("sends reasoning first with its providerOptions as received", () => {
     const [message] = convertToAISDKPrompt(undefined, [
       {
@@ -65,7 +92,7 @@ describe("convertToAISDKPrompt: content parts", () => {
     });
   });
 
-  it("sends a tool result with images as content output: v3 image-data / image-url, v2 media and URL as text", () => {
+  it("sends a tool result with images as content output: v4 file, v3 image-data / image-url, v2 media and URL as text", () => {
     const output = (version: "v2" | "v3") => {
       const tool = convertToAISDKPrompt(undefined, toolWithImages, version)[1] as { content: { output: unknown }[] };
       return tool.content[0]!.output;
@@ -86,9 +113,19 @@ describe("convertToAISDKPrompt: content parts", () => {
         { type: "text", text: "https://example.com/a.png" },
       ],
     });
+    const v4 = (convertToAISDKPrompt(undefined, toolWithImages, "v4")[1] as { content: { output: unknown }[] })
+      .content[0]!.output;
+    expect(v4).toEqual({
+      type: "content",
+      value: [
+        { type: "text", text: "taken" },
+        { type: "file", data: { type: "data", data: pngBase64 }, mediaType: "image/png" },
+        { type: "file", data: { type: "url", url: new URL("https://example.com/a.png") }, mediaType: "image" },
+      ],
+    });
   });
 
-  it("sends a tool result's files as content output: v3 file-data / file-url, v2 media", () => {
+  it("sends a tool result's files as content output: v4 file, v3 file-data / file-url, v2 media", () => {
     const messages: AgentMessage[] = [
       { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "rec", arguments: {} }] },
       {
@@ -115,6 +152,19 @@ describe("convertToAISDKPrompt: content parts", () => {
       value: [
         { type: "media", data: "AAAA", mediaType: "audio/wav" },
         { type: "text", text: "https://example.com/a.pdf" },
+      ],
+    });
+    const v4 = (convertToAISDKPrompt(undefined, messages, "v4")[1] as { content: { output: unknown }[] }).content[0]!
+      .output;
+    expect(v4).toEqual({
+      type: "content",
+      value: [
+        { type: "file", data: { type: "data", data: "AAAA" }, mediaType: "audio/wav", filename: "a.wav" },
+        {
+          type: "file",
+          data: { type: "url", url: new URL("https://example.com/a.pdf") },
+          mediaType: "application/pdf",
+        },
       ],
     });
   });

@@ -1,17 +1,24 @@
 import type { AgentMessage } from "../../messages/agent-message";
-import type { DataContent, ToolContentPart, UserContentPart } from "../../messages/content-parts";
+import type { DataContent, ImagePart, ToolContentPart, UserContentPart } from "../../messages/content-parts";
 import { isBytes } from "../../messages/content-parts";
 import { contentText } from "../../messages/content-text";
 import type { ToolDefinition } from "../language-model";
-import { inlineOrUrl, wireImageMediaType } from "../wire-content";
-import type { AISDKCallOptions, AISDKFilePart, AISDKPromptMessage, AISDKProviderOptions } from "./ai-sdk-types";
+import { inlineOrUrl, knownImageMediaType, wireImageMediaType } from "../wire-content";
+import type {
+  AISDKCallOptions,
+  AISDKFileData,
+  AISDKFilePart,
+  AISDKPromptMessage,
+  AISDKProviderOptions,
+  AISDKSpecificationVersion,
+} from "./ai-sdk-types";
 
 type ToolResultPart = Extract<AISDKPromptMessage, { role: "tool" }>["content"][number];
 type AssistantPart = Extract<AISDKPromptMessage, { role: "assistant" }>["content"][number];
 type UserPart = Extract<AISDKPromptMessage, { role: "user" }>["content"][number];
 
 /**
- * Maps the system prompt and the conversation to an AI SDK prompt (the `LanguageModelV2/V3`
+ * Maps the system prompt and the conversation to an AI SDK prompt (the `LanguageModelV2/V3/V4`
  * prompt): the system prompt first as a `system` message, user text as a text part, assistant
  * text and `toolCalls` as text and `tool-call` parts (input as the parsed object), and the tool
  * messages that follow one another as one `tool` message of `tool-result` parts, so each call's
@@ -19,16 +26,17 @@ type UserPart = Extract<AISDKPromptMessage, { role: "user" }>["content"][number]
  *
  * Parts: user text, images and files with their `providerOptions`, images and files as `file`
  * parts (an image's media type as `wire-content.ts` finds it; bytes as bytes, base64 and `data:`
- * URLs as base64, remote URLs as `URL`s); assistant
+ * URLs as base64, remote URLs as `URL`s; v4 tags them, `{ type: "data" }` or `{ type: "url" }`); assistant
  * reasoning as `reasoning` parts with their `providerOptions` as received (the AI SDK's providers
  * keep signatures there), before the text; a tool result with images as `content` output (text
- * and image parts: v3's `image-data` / `image-url`; v2's `media`, and an image given by remote URL
- * as its URL in text, since v2 has no URL part there).
+ * and file parts: v4's `file` with tagged data; v3's `image-data` / `image-url` / `file-data` /
+ * `file-url`; v2's `media`, and a file given by remote URL as its URL in text, since v2 has no URL
+ * part there).
  */
 export function convertToAISDKPrompt(
   system: string | undefined,
   messages: readonly AgentMessage[],
-  specificationVersion: "v2" | "v3" = "v3",
+  specificationVersion: AISDKSpecificationVersion = "v3",
 ): AISDKPromptMessage[] {
   return convertToAISDKPromptParts(system, messages, specificationVersion).prompt;
 }
@@ -44,7 +52,7 @@ export type AISDKCacheablePart = { providerOptions?: AISDKProviderOptions };
 export function convertToAISDKPromptParts(
   system: string | undefined,
   messages: readonly AgentMessage[],
-  specificationVersion: "v2" | "v3" = "v3",
+  specificationVersion: AISDKSpecificationVersion = "v3",
 ): { prompt: AISDKPromptMessage[]; lastParts: (AISDKCacheablePart | undefined)[] } {
   const prompt: AISDKPromptMessage[] = [];
   const lastParts: (AISDKCacheablePart | undefined)[] = [];
@@ -60,7 +68,7 @@ export function convertToAISDKPromptParts(
         const content =
           typeof message.content === "string"
             ? [{ type: "text" as const, text: message.content }]
-            : message.content.map(userPart);
+            : message.content.map((part) => userPart(part, specificationVersion));
         prompt.push({ role: "user", content });
         lastParts[index] = content.findLast(isCacheable);
         break;
@@ -119,7 +127,7 @@ function isCacheable(part: { type: string; text?: string }): boolean {
   return part.type !== "reasoning" && !(part.type === "text" && part.text === "");
 }
 
-function userPart(part: UserContentPart): UserPart {
+function userPart(part: UserContentPart, specificationVersion: AISDKSpecificationVersion): UserPart {
   switch (part.type) {
     case "text":
       return {
@@ -128,22 +136,45 @@ function userPart(part: UserContentPart): UserPart {
         ...(part.providerOptions ? { providerOptions: part.providerOptions as AISDKProviderOptions } : {}),
       };
     case "image":
-      return filePart(part.image, wireImageMediaType(part), undefined, part.providerOptions);
+      return filePart(
+        part.image,
+        imageMediaType(part, specificationVersion),
+        undefined,
+        part.providerOptions,
+        specificationVersion,
+      );
     case "file":
-      return filePart(part.data, part.mediaType, part.filename, part.providerOptions);
+      return filePart(part.data, part.mediaType, part.filename, part.providerOptions, specificationVersion);
   }
 }
+
+/**
+ * An image's media type as sent: v4 takes the top-level `"image"` for an image of unknown type (a
+ * remote URL) and lets the provider find it; v2 and v3 need a full one (`image/jpeg` is assumed).
+ */
+function imageMediaType(part: ImagePart, specificationVersion: AISDKSpecificationVersion): string {
+  return specificationVersion === "v4" ? (knownImageMediaType(part) ?? "image") : wireImageMediaType(part);
+}
+
+/** A file's data as v2 / v3 take it, or v4's tagged form. */
+type AISDKFilePartValue = Uint8Array | string | URL | AISDKFileData;
 
 function filePart(
   data: DataContent,
   mediaType: string,
   filename: string | undefined,
   providerOptions: Record<string, unknown> | undefined,
+  specificationVersion: AISDKSpecificationVersion,
 ): AISDKFilePart {
   const source = isBytes(data) ? undefined : inlineOrUrl(data);
+  const value = source === undefined ? (data as Uint8Array) : "url" in source ? new URL(source.url) : source.base64;
   return {
     type: "file",
-    data: source === undefined ? (data as Uint8Array) : "url" in source ? new URL(source.url) : source.base64,
+    data: (specificationVersion !== "v4"
+      ? value
+      : value instanceof URL
+        ? { type: "url", url: value }
+        : { type: "data", data: value }) satisfies AISDKFilePartValue as never,
     mediaType,
     ...(filename === undefined ? {} : { filename }),
     ...(providerOptions ? { providerOptions: providerOptions as AISDKProviderOptions } : {}),
@@ -152,7 +183,7 @@ function filePart(
 
 function toolOutput(
   content: string | readonly ToolContentPart[],
-  specificationVersion: "v2" | "v3",
+  specificationVersion: AISDKSpecificationVersion,
 ): ToolResultPart["output"] {
   if (typeof content === "string") return { type: "text", value: content };
   if (!content.some((part) => part.type !== "text")) return { type: "text", value: contentText(content) };
@@ -163,13 +194,18 @@ function toolOutput(
       if (part.type === "text") return { type: "text", text: part.text };
       const isImage = part.type === "image";
       const source = inlineOrUrl(isImage ? part.image : part.data);
-      const mediaType = isImage ? wireImageMediaType(part) : part.mediaType;
+      const mediaType = isImage ? imageMediaType(part, specificationVersion) : part.mediaType;
       if (specificationVersion === "v2") {
         return "url" in source
           ? { type: "text", text: source.url }
           : ({ type: "media", data: source.base64, mediaType } as unknown as Value);
       }
       const filename = !isImage && part.filename !== undefined ? { filename: part.filename } : {};
+      if (specificationVersion === "v4") {
+        const data =
+          "url" in source ? { type: "url", url: new URL(source.url) } : { type: "data", data: source.base64 };
+        return { type: "file", data, mediaType, ...filename } as unknown as Value;
+      }
       if (isImage) {
         return ("url" in source
           ? { type: "image-url", url: source.url }

@@ -1,5 +1,6 @@
 import type { LanguageModelV2, LanguageModelV2CallOptions } from "@ai-sdk/provider";
 import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai-v7/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
@@ -158,7 +159,11 @@ describe("fromAISDK and model detection", () => {
       doStream: async () => ({}),
     };
     expect(() => new Agent({ model: v1 as never })).toThrow(InvalidArgumentError);
-    expect(() => new Agent({ model: v1 as never })).toThrow(/specification "v1".*"v2".*"v3"/);
+    expect(() => new Agent({ model: v1 as never })).toThrow(/specification "v1".*"v2".*"v3".*"v4"/);
+    const v5 = { ...v1, specificationVersion: "v5" };
+    expect(() => new Agent({ model: v5 as never })).toThrow(
+      /specification "v5".*"v4" \(ai 7, e\.g\. @ai-sdk\/openai 4\)/,
+    );
     expect(() => fromAISDK({} as never)).toThrow(InvalidArgumentError);
   });
 
@@ -227,5 +232,83 @@ describe("fromAISDK and model detection", () => {
       ["assistant", "Bonjour !"],
     ]);
     expect(model.doStreamCalls[0]!.prompt).toEqual([{ role: "user", content: [{ type: "text", text: "Salut" }] }]);
+  });
+});
+
+describe("AI SDK v4 models (ai 7 provider packages, MockLanguageModelV4)", () => {
+  it("streams reasoning, tool calls and nested usage; skips v4's custom and reasoning-file parts", async () => {
+    const store = new InMemoryStore();
+    const model = new MockLanguageModelV4({
+      provider: "mock.responses",
+      modelId: "mock-v4",
+      doStream: [
+        {
+          stream: convertArrayToReadableStream([
+            { type: "stream-start", warnings: [] },
+            { type: "reasoning-start", id: "r", providerMetadata: { mock: { itemId: "rs_1" } } },
+            { type: "reasoning-delta", id: "r", delta: "Need the fact." },
+            { type: "reasoning-file", mediaType: "image/png", data: { type: "data", data: "AAAA" } },
+            { type: "reasoning-end", id: "r", providerMetadata: { mock: { signature: "sig" } } },
+            { type: "custom", kind: "mock.note", providerMetadata: { mock: {} } },
+            { type: "tool-input-start", id: "v4_call", toolName: "remember_fact" },
+            { type: "tool-input-delta", id: "v4_call", delta: '{"key":"tea","value":"green"}' },
+            { type: "tool-input-end", id: "v4_call" },
+            {
+              type: "tool-call",
+              toolCallId: "v4_call",
+              toolName: "remember_fact",
+              input: '{"key":"tea","value":"green"}',
+            },
+            {
+              type: "finish",
+              finishReason: { unified: "tool-calls", raw: "tool_calls" },
+              usage: {
+                inputTokens: { total: 40, noCache: 10, cacheRead: 30, cacheWrite: undefined },
+                outputTokens: { total: 12, text: 4, reasoning: 8 },
+              },
+            },
+          ]),
+        },
+        {
+          stream: convertArrayToReadableStream([
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: "Noted: green tea." },
+            { type: "text-end", id: "t" },
+            { type: "finish", finishReason: { unified: "length", raw: "max_tokens" }, usage: usageV3(50, 5) },
+          ]),
+        },
+      ],
+    });
+    expect(model.specificationVersion).toBe("v4");
+    const agent = new Agent({ model, enableMemoryTools: true, memoryStore: store, sessionId: "v4" });
+    const result = await agent.stream("Remember I like green tea.").response;
+
+    expect(result.text).toBe("Noted: green tea.");
+    expect(result.finishReason).toBe("length");
+    expect(result.toolCalls).toEqual([
+      expect.objectContaining({ id: "v4_call", name: "remember_fact", arguments: { key: "tea", value: "green" } }),
+    ]);
+    expect(result.usage).toEqual({ inputTokens: 90, outputTokens: 17, totalTokens: 107, cachedInputTokens: 30 });
+    expect(await store.getFacts("session:v4")).toEqual([expect.objectContaining({ key: "tea", value: "green" })]);
+    const stored = await store.getMessages("v4");
+    expect(isToolPairingValid(stored)).toBe(true);
+    expect(stored[1]).toMatchObject({
+      role: "assistant",
+      content: [
+        {
+          type: "reasoning",
+          text: "Need the fact.",
+          providerOptions: { mock: { itemId: "rs_1", signature: "sig" } },
+        },
+      ],
+    });
+    const secondPrompt = model.doStreamCalls[1]!.prompt;
+    expect(secondPrompt[2]).toMatchObject({
+      role: "assistant",
+      content: [
+        { type: "reasoning", text: "Need the fact.", providerOptions: { mock: { itemId: "rs_1", signature: "sig" } } },
+        { type: "tool-call", toolCallId: "v4_call", toolName: "remember_fact", input: { key: "tea", value: "green" } },
+      ],
+    });
   });
 });

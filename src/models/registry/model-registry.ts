@@ -41,8 +41,8 @@ export function listProviders(): string[] {
 }
 
 /**
- * Resolves a `"provider/model"` string, wraps a model of an AI SDK provider package (spec v2 or
- * v3, see `fromAISDK`), or passes a `LanguageModel` through. An unknown prefix is a
+ * Resolves a `"provider/model"` string, wraps a model of an AI SDK provider package (spec v2, v3
+ * or v4, see `fromAISDK`), or passes a `LanguageModel` through. An unknown prefix is a
  * `NoSuchProviderError` that lists the known ones.
  */
 export function resolveLanguageModel(model: string | LanguageModel | AISDKLanguageModel): LanguageModel {
