@@ -96,6 +96,22 @@ describe("the packed package in an app with no optional peer installed", () => {
     expect(readdirSync(join(app.dir, ".next", "server", "app", "api", "chat"))).toContain("route.js");
   });
 
+  it("tells, at Mem0Provider's first use, that mem0ai is to be installed", async () => {
+    app.write(
+      "mem0.mjs",
+      `import { Mem0Provider } from "agentcore";
+const provider = new Mem0Provider({ apiKey: "m0-key" });
+const error = await provider.read({ query: "x", userId: "u" }).then(() => undefined, (thrown) => thrown);
+console.log(JSON.stringify({ name: error?.name, feature: error?.feature, message: error?.message }));
+`,
+    );
+    const { code, output } = await runToEnd(process.execPath, ["mem0.mjs"], app.dir, process.env);
+    expect(code, output).toBe(0);
+    const reported = JSON.parse(output) as { name: string; feature: string; message: string };
+    expect(reported).toMatchObject({ name: "UnsupportedRuntimeError", feature: "Mem0Provider" });
+    expect(reported.message).toContain("npm install mem0ai");
+  });
+
   it.each([
     ["Node", "node", []],
     ["the edge", "browser", EDGE_CONDITIONS],
