@@ -192,6 +192,7 @@ export {
   type EstimateMessagesTokensOptions,
   type EstimateTokensOptions,
 } from "./tokens/estimate-tokens";
+export { provideTokenizer, type TokenizerTables } from "./tokens/provide-tokenizer";
 
 // --- errors ---
 export {

@@ -79,7 +79,7 @@ async function converse(fetchRoute: Fetch): Promise<void> {
   expect(textOf(answer)).toBe("Nice to meet you, Ada.");
 
   // The second request carries a long message: the token window has to count, so the run loads
-  // the tokenizer inside the runtime (a dynamic import) and fits the window with it.
+  // the table the route provided (provideTokenizer) inside the runtime and fits the window with it.
   const second = { id: "u2", role: "user", parts: [{ type: "text", text: longMessage }] };
   const next = await fetchRoute("/chat", {
     method: "POST",

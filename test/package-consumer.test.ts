@@ -3,7 +3,7 @@
 // and docs' code there). ESM and CommonJS consumers, every subpath, and a TypeScript consumer
 // type-checked with node16 resolution.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,4 +129,37 @@ export const run = agent.run("hi").then((result) => result.text.toUpperCase() + 
       encoding: "utf8",
     });
   }, 120_000); // tsc over the whole declaration tree: slow on a loaded 2-core machine
+
+  it("serves the inspector's page with preact and htm from the package alone, neither installed", () => {
+    // preact and htm are embedded in the page's files at build time: a devDependency, not installed with the package.
+    for (const name of ["preact", "htm"]) expect(existsSync(join(app.dir, "node_modules", name)), name).toBe(false);
+    const file = join(project, "inspector.mjs");
+    writeFileSync(
+      file,
+      `import { InMemoryStore } from "agentcore";
+import { createInspectorHandler } from "agentcore/inspector";
+const handle = createInspectorHandler({ store: new InMemoryStore(), authorize: () => true });
+const served = {};
+for (const path of ["/", "/assets/app.js", "/assets/preact.js", "/assets/hooks.js", "/assets/htm.js", "/assets/style.css"]) {
+  const response = await handle(new Request("http://127.0.0.1" + path));
+  const body = await response.text();
+  served[path] = { status: response.status, imports: [...body.matchAll(/\\bfrom\\s*"([^"]+)"/g)].map((match) => match[1]), length: body.length };
+}
+console.log(JSON.stringify(served));
+`,
+    );
+    const served = JSON.parse(execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" })) as Record<
+      string,
+      { status: number; imports: string[]; length: number }
+    >;
+    for (const [path, { status, length }] of Object.entries(served)) {
+      expect(status, path).toBe(200);
+      expect(length, path).toBeGreaterThan(0);
+    }
+    // Everything the page's scripts import is one of its own files: nothing from a CDN or node_modules.
+    expect(served["/assets/app.js"]!.imports).toEqual(["./preact.js", "./hooks.js", "./htm.js"]);
+    expect(served["/assets/hooks.js"]!.imports).toEqual(["./preact.js"]);
+    expect(served["/assets/preact.js"]!.imports).toEqual([]);
+    expect(served["/assets/htm.js"]!.imports).toEqual([]);
+  });
 });

@@ -20,7 +20,8 @@ export class TokenizerNotLoadedError extends AgentCoreError {
       message:
         `The ${options.encoding} tokenizer is not loaded, and this runtime loads it only asynchronously: ` +
         `call \`await loadTokenizer(${options.encoding === "cl100k_base" ? '{ model: "gpt-4" }' : ""})\` once before counting tokens yourself ` +
-        "(agent runs and streamText load it when they need it).",
+        "(agent runs and streamText load it when they need it). The edge build counts with the table given to " +
+        "provideTokenizer(), and without one with a bound of one token per UTF-8 byte.",
     });
     this.encoding = options.encoding;
   }

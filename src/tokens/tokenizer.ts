@@ -1,6 +1,8 @@
 import { TokenizerNotLoadedError } from "../errors/tokenizer-not-loaded-error";
+import { utf8ByteLength } from "../messages/utf8-byte-length";
 import type { Encoding, EncodingName } from "./encoding";
 import type { ImageTokenRule } from "./image-tokens";
+import { importEncoding } from "./import-encoding";
 import { loadEncodingSync } from "./load-encoding-sync";
 
 export type { EncodingName } from "./encoding";
@@ -9,33 +11,59 @@ export type { EncodingName } from "./encoding";
 // them as text instead of letting gpt-tokenizer throw.
 const asPlainText = { disallowedSpecial: new Set<string>() };
 
+/** Where an app's table comes from (`provideTokenizer`): the table, or a function that loads it. */
+export type EncodingSource = Encoding | (() => Encoding | Promise<Encoding>);
+
 const loaded = new Map<EncodingName, Encoding>();
 const loading = new Map<EncodingName, Promise<void>>();
+const provided = new Map<EncodingName, EncodingSource>();
+/** Encodings counted by their UTF-8 byte bound: the edge build, no table provided. */
+const bounded = new Set<EncodingName>();
+
+/**
+ * Counts each UTF-8 byte as a token: o200k and cl100k are byte-level BPE, so a token is at least
+ * one byte and this never counts fewer tokens than the table would (about 4× more for English).
+ */
+const byteBound: Encoding = { countTokens: (text) => utf8ByteLength(text) };
 
 /**
  * The encoding, loaded on first use and kept: a cold load takes ~300 ms and ~100 MB, so it is
  * never done at import time, and only by what counts tokens. Synchronous so `estimateTokens` can
  * be: in Node it loads with `require` when `loadEncodingAsync` has not loaded it yet; where that
- * is impossible (the edge build) it throws `TokenizerNotLoadedError`.
+ * is impossible (the edge build) it throws `TokenizerNotLoadedError` until `loadEncodingAsync`
+ * has run, and counts by the byte bound after it when the app provided no table.
  */
 export function loadEncoding(name: EncodingName): Encoding {
   let encoding = loaded.get(name);
   if (!encoding) {
-    encoding = loadEncodingSync(name);
-    if (!encoding) throw new TokenizerNotLoadedError({ encoding: name });
+    const source = provided.get(name);
+    encoding = source && typeof source !== "function" ? source : loadEncodingSync(name);
+    if (!encoding) {
+      if (bounded.has(name)) return byteBound;
+      throw new TokenizerNotLoadedError({ encoding: name });
+    }
     loaded.set(name, encoding);
   }
   return encoding;
 }
 
-/** Loads an encoding with a dynamic import (every runtime), once: concurrent calls share one import. */
+/**
+ * Loads an encoding, once: concurrent calls share one load. The app's table when it provided one,
+ * else a dynamic import (the Node build); the edge build imports none and counts by the byte bound.
+ */
 export function loadEncodingAsync(name: EncodingName): Promise<void> {
   if (loaded.has(name)) return Promise.resolve();
   let pending = loading.get(name);
   if (!pending) {
-    pending = importEncoding(name).then(
+    const source = provided.get(name);
+    const load =
+      source === undefined
+        ? importEncoding(name)
+        : Promise.resolve().then(() => (typeof source === "function" ? source() : source));
+    pending = load.then(
       (encoding) => {
-        if (!loaded.has(name)) loaded.set(name, encoding);
+        if (encoding && !loaded.has(name)) loaded.set(name, encoding);
+        else if (!encoding) bounded.add(name);
         loading.delete(name);
       },
       (error: unknown) => {
@@ -48,15 +76,13 @@ export function loadEncodingAsync(name: EncodingName): Promise<void> {
   return pending;
 }
 
-// One literal specifier per encoding: bundlers make one chunk per encoding, loaded only when used
-// (a template string would make them pack every encoding gpt-tokenizer has).
-function importEncoding(name: EncodingName): Promise<Encoding> {
-  return name === "cl100k_base"
-    ? import("gpt-tokenizer/encoding/cl100k_base")
-    : import("gpt-tokenizer/encoding/o200k_base");
+/** Sets where an encoding's table comes from (`provideTokenizer`); a table loaded before stays. */
+export function provideEncoding(name: EncodingName, source: EncodingSource): void {
+  provided.set(name, source);
+  bounded.delete(name);
 }
 
-/** Whether an encoding has been loaded yet (nothing counted needs loading it). */
+/** Whether an encoding's table has been loaded yet (the byte bound is not a table: calibration waits for one). */
 export function isEncodingLoaded(name: EncodingName): boolean {
   return loaded.has(name);
 }

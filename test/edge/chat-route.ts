@@ -6,11 +6,16 @@ import {
   estimateTokens,
   FileMemoryStore,
   InMemoryStore,
+  provideTokenizer,
   streamText,
   TokenizerNotLoadedError,
   UnsupportedRuntimeError,
 } from "agentcore";
 import { MockLanguageModel } from "agentcore/testing";
+
+// The edge build imports no tokenizer table: the app hands it the one its models count with
+// (docs: "On the edge"), loaded at the first run that has to count.
+provideTokenizer({ o200k_base: () => import("gpt-tokenizer/encoding/o200k_base") });
 
 // Module-level, as in a route file: one store and one model per isolate.
 const memoryStore = new InMemoryStore();

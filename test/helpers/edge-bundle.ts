@@ -29,6 +29,8 @@ export function createEdgeProject(): EdgeProject {
   const directory = mkdtempSync(join(tmpdir(), "agentcore-edge-"));
   mkdirSync(join(directory, "node_modules"));
   symlinkSync(root, join(directory, "node_modules", "agentcore"), "dir");
+  // What an edge app installs beside agentcore to hand it a tokenizer table (provideTokenizer).
+  symlinkSync(join(root, "node_modules", "gpt-tokenizer"), join(directory, "node_modules", "gpt-tokenizer"), "dir");
   writeFileSync(join(directory, "package.json"), JSON.stringify({ name: "edge-app", private: true, type: "module" }));
   return {
     directory,

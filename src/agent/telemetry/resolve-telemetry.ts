@@ -98,8 +98,14 @@ function isAttributeValue(value: unknown): value is TelemetryAttributeValue {
 }
 
 let loaded: Promise<OpenTelemetryApi | undefined> | undefined;
-// The `.catch` lets bundlers (esbuild, for the edge) leave the import unresolved when the package is not installed.
-const importOpenTelemetry = () => import("@opentelemetry/api").catch(() => undefined);
+// The specifier goes through a parameter, so no bundler (Turbopack, webpack, esbuild) resolves it at
+// build time: an app without the package builds, and Node loads it from node_modules at run time.
+// Edge runtimes have no node_modules at run time: there the import fails and a run needs a tracer.
+const importOpenTelemetry = () => importAtRunTime("@opentelemetry/api").catch(() => undefined);
+
+function importAtRunTime(specifier: string): Promise<unknown> {
+  return import(/* webpackIgnore: true */ /* turbopackIgnore: true */ /* @vite-ignore */ specifier);
+}
 
 /**
  * `@opentelemetry/api`, imported once per process on the first traced run; undefined when it is
@@ -130,7 +136,8 @@ export function missingApiError(): InvalidArgumentError {
   return new InvalidArgumentError({
     argument: "telemetry.tracer",
     message:
-      'telemetry is on without a tracer, so agentcore uses the global tracer of "@opentelemetry/api", which is not installed. ' +
-      "Install it (npm install @opentelemetry/api@^1.9) and register your tracer provider, or pass telemetry: { tracer }.",
+      'telemetry is on without a tracer, so agentcore uses the global tracer of "@opentelemetry/api", which could not be imported: ' +
+      "it is not installed (npm install @opentelemetry/api@^1.9, then register your tracer provider), or this is an edge runtime, " +
+      'which cannot import packages at run time: pass telemetry: { tracer: trace.getTracer("my-app") }.',
   });
 }
