@@ -34,7 +34,15 @@ export class APICallError extends AgentCoreError {
     responseHeaders?: Record<string, string>;
     cause?: unknown;
   }) {
-    super({ name: "APICallError", message: options.message, cause: options.cause });
+    super({
+      name: "APICallError",
+      message: options.message,
+      cause: options.cause,
+      // Never the provider's body or status: those can name the account, the key or the deployment.
+      publicMessage: options.isRetryable
+        ? "The model could not be reached. Try again in a moment."
+        : "The model could not answer this request.",
+    });
     this.provider = options.provider;
     this.modelId = options.modelId;
     this.statusCode = options.statusCode;
