@@ -39,9 +39,11 @@ export class APICallError extends AgentCoreError {
       message: options.message,
       cause: options.cause,
       // Never the provider's body or status: those can name the account, the key or the deployment.
-      publicMessage: options.isRetryable
-        ? "The model could not be reached. Try again in a moment."
-        : "The model could not answer this request.",
+      // No response, a server error or a retryable status: the model is out of reach for now.
+      publicMessage:
+        options.isRetryable || options.statusCode === undefined || options.statusCode >= 500
+          ? "The model could not be reached. Try again in a moment."
+          : "The model could not answer this request.",
     });
     this.provider = options.provider;
     this.modelId = options.modelId;

@@ -44,6 +44,25 @@ describe("streamText errors in the UI stream", () => {
       errorText: "The model could not be reached. Try again in a moment.",
     });
 
+    // A server error the provider says not to retry is still "could not be reached" to the user.
+    const down = new APICallError({
+      provider: "anthropic",
+      modelId: "claude-x",
+      message: "503 overloaded",
+      statusCode: 503,
+      isRetryable: false,
+    });
+    const downChunks = await chunksOf(
+      streamText({
+        model: new MockLanguageModel({ responses: [{ error: down }] }),
+        messages: user,
+      }).toUIMessageStreamResponse(),
+    );
+    expect(downChunks.at(-1)).toEqual({
+      type: "error",
+      errorText: "The model could not be reached. Try again in a moment.",
+    });
+
     const refused = new APICallError({
       provider: "openai",
       modelId: "gpt-x",
