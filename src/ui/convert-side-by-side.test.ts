@@ -19,7 +19,7 @@ import { corpus, pdf, png } from "./__fixtures__/use-chat-corpus";
  *   answer while the call has not run) and the tool message's `approval` (the answer). Both become
  *   the call's `approval: { id, approved?, reason? }`; a call answered and not run (`approval-responded`)
  *   is kept on both sides without a result;
- * - theirs gives every file part as a file part; ours gives `image/*` as an image part (no filename);
+ * - theirs gives every file part as a file part; ours gives `image/*` as an image part (its filename kept);
  * - tool outputs are text on our side: a text output as is, JSON as its text, an error as "Error: …";
  * - our text parts without provider options are one string, lines joined.
  */
@@ -98,7 +98,8 @@ function normaliseTheirs(messages: ModelMessage[]): Normal[] {
         parts: joinTexts(
           parts.map((part) => {
             if (part.type !== "file" || !part.mediaType.startsWith("image/")) return part;
-            return { type: "image", image: part.data, mediaType: part.mediaType };
+            const filename = part.filename === undefined ? {} : { filename: part.filename };
+            return { type: "image", image: part.data, mediaType: part.mediaType, ...filename };
           }) as { type: string }[],
         ),
       });
