@@ -1,7 +1,7 @@
 /**
  * The MCP client's capabilities against the MCP reference server (`server-everything`):
  * a server's document given to a run as context, a prompt template filled in, the server asking
- * the agent's own model for a completion (sampling), asking the user a question (elicitation),
+ * the agent's own model for a completion (sampling, within bounds), asking the user a question (elicitation),
  * and reading the directories it may work in (roots).
  *
  *   npm install @modelcontextprotocol/sdk @modelcontextprotocol/server-everything
@@ -32,7 +32,8 @@ function scriptedModel(): LanguageModel {
     modelId: "scripted",
     responses: (call) => {
       const last = call.messages.at(-1)!;
-      if (call.system === "You are a helpful test server.") return { text: "A haiku: tools call, servers ask back." };
+      if (call.system?.includes("You are a helpful test server."))
+        return { text: "A haiku: tools call, servers ask back.", usage: { inputTokens: 12, outputTokens: 9 } };
       if (last.role === "tool")
         return { text: `The tool said: ${contentText(last.content).replace(/\s+/g, " ").slice(0, 220)}` };
       const text = contentText(last.content);
@@ -54,7 +55,17 @@ console.log(
 
 const mcp = await createMCPClient({
   transport: { type: "stdio", ...everythingServer(), stderr: "ignore" },
-  sampling: true, // the server's sampling requests are answered by the model of the agent calling its tool
+  // The server's sampling requests are answered by the model of the agent calling its tool, within
+  // bounds: answers of at most 1,000 tokens, 3 requests per tool call, none while no tool call runs
+  // (allowOutsideToolCall), and a look at each request first (return it, rewritten, or { refuse }).
+  sampling: {
+    maxTokens: 1_000,
+    maxRequestsPerToolCall: 3,
+    onSampling: (request, { server, toolCall }) => {
+      console.log(`  [sampling] ${server} asks, during ${toolCall?.toolName}, for up to ${request.maxTokens} tokens`);
+      return request;
+    },
+  },
   elicitation: async (request) => {
     // A CLI would prompt here; a web app would show a form (README, "MCP capabilities").
     console.log(`  [elicitation] ${request.server} asks: ${request.message}`);
@@ -77,7 +88,9 @@ try {
   const agent = new Agent({ model, tools: await mcp.tools(), maxSteps: 3 });
   for (const input of ["Use sampling to write a haiku.", "Which roots can you see?", "Please ask me for my details."]) {
     console.log(`user: ${input}`);
-    console.log(`assistant: ${(await agent.run(input)).text}`);
+    const result = await agent.run(input);
+    // The run's usage counts its own model calls and the tokens its tool calls' sampling spent.
+    console.log(`assistant: ${result.text} (${result.usage.totalTokens} tokens)`);
   }
 
   await mcp.setRoots([{ uri: "file:///home/ada/other", name: "other" }]); // the server is told they changed

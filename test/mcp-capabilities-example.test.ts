@@ -22,6 +22,11 @@ describe("examples/mcp-capabilities.ts", () => {
     expect(stdout).toMatch(/assistant: \(scripted\) I read [1-9]\d* characters of context\./);
     expect(stdout).toContain("prompt: What's weather in Lisbon?");
     expect(stdout).toContain("A haiku: tools call, servers ask back.");
+    // Sampling within its bounds: onSampling saw the request, capped to 1,000 tokens; the run's usage holds the sampling's 21 tokens.
+    expect(stdout).toContain(
+      "[sampling] mcp-servers/everything asks, during trigger-sampling-request, for up to 100 tokens",
+    );
+    expect(stdout).toMatch(/A haiku: tools call, servers ask back\..*\(21 tokens\)/);
     expect(stdout).toContain("URI: file:///home/ada/project");
     expect(stdout).toContain(
       "[elicitation] mcp-servers/everything asks: Please provide inputs for the following fields:",

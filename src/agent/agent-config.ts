@@ -55,6 +55,8 @@ export interface AgentConfig {
   /** Names of the tools after which the facts are read again (the memory tools that change them). */
   readonly factChangingTools: ReadonlySet<string>;
   readonly maxSteps: number;
+  /** What a new message does to calls awaiting approval (the `pendingApprovals` option). */
+  readonly pendingApprovals: "deny" | "reject";
   /** Set when memory tools are on. */
   readonly facts: { readonly scope: FactScope; readonly maxPromptTokens: number } | undefined;
   readonly factLimits: Required<FactLimits>;
@@ -180,6 +182,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
     toolDefinitions: toToolDefinitions(tools),
     factChangingTools: new Set<string>(options.enableMemoryTools ? FACT_CHANGING_TOOL_NAMES : []),
     maxSteps: integerOption(options.maxSteps, "maxSteps", 5),
+    pendingApprovals: pendingApprovalsOption(options.pendingApprovals),
     facts: options.enableMemoryTools
       ? Object.freeze({ scope: factScope, maxPromptTokens: factLimits.maxPromptTokens })
       : undefined,
@@ -226,4 +229,14 @@ function recallProvider(provider: RecallMemoryProvider | undefined): RecallMemor
     });
   }
   return provider;
+}
+
+function pendingApprovalsOption(value: unknown): "deny" | "reject" {
+  if (value === undefined) return "deny";
+  if (value === "deny" || value === "reject") return value;
+  throw new InvalidArgumentError({
+    argument: "pendingApprovals",
+    value,
+    message: 'pendingApprovals must be "deny" (a new message denies the calls awaiting approval) or "reject".',
+  });
 }

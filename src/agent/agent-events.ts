@@ -22,6 +22,8 @@ export interface AgentEventMap {
     durationMs: number;
     finishReason: RunFinishReason | "aborted" | "error";
     error?: unknown;
+    /** The run was a retried request answered with the stored turn: nothing ran (`AgentResult.replayed`). */
+    replayed?: true;
     /** The conversation the run worked on: the history read (the store's, or the `agent.memory()` provider's), then this run's messages. */
     state: { messages: AgentMessage[] };
   };
@@ -48,6 +50,11 @@ export interface AgentEventMap {
   "tool:approval-request": RunEventBase & { step: number; approval: ToolApprovalRequest };
   "memory:read": RunEventBase & { messageCount: number; factCount: number; recalledCount: number };
   /** Messages appended to the session, or a fact set or deleted (then `messages` is empty and `fact` says what changed). */
+  /**
+   * The caller's id for the new user message names another stored message (a client that reuses
+   * ids, or a retry whose content differs): the message is stored under `id` instead of `requestedId`.
+   */
+  "message:renamed": RunEventBase & { requestedId: string; id: string };
   "memory:write": RunEventBase & { messages: AgentMessage[]; messageIds: string[]; fact?: FactChange };
   "memory:error": RunEventBase & { source: string; operation: string; error: unknown };
   "context:trimmed": RunEventBase & {

@@ -71,6 +71,14 @@ export interface AgentOptions {
   tools?: ToolSet;
   /** Model calls per run (the tool loop). @default 5 */
   maxSteps?: number;
+  /**
+   * What a new user message does while tool calls of the session await approval (docs/approvals.md):
+   * `"deny"` denies each call still waiting, with the stated reason that the user sent a new message
+   * instead of answering (stored as the call's tool message, told to the model), and the turn goes
+   * on with the message; `"reject"` refuses the message with a `ToolApprovalPendingError` and stores
+   * nothing. Answers given in the same run (`approvals`) are applied first either way. @default "deny"
+   */
+  pendingApprovals?: "deny" | "reject";
   /** Default session of this agent. Without it, one id is generated per Agent instance. */
   sessionId?: string;
   /** Retries of the provider SDK on retryable failures (the one retry layer). Provider default when omitted. */

@@ -48,7 +48,7 @@ export interface AgentResult {
   text: string;
   /** The messages this run added to the session, in order: the user message, then the turn. */
   messages: AgentMessage[];
-  /** Token usage summed over all steps. */
+  /** Token usage summed over all steps, plus what tools reported spending on a model (an MCP server's sampling). */
   usage: LanguageModelUsage;
   steps: StepResult[];
   /** Every tool call of the run, in order. */
@@ -66,6 +66,12 @@ export interface AgentResult {
   runId: string;
   /** The validated object of a run with `output` (its type: `AgentObjectResult`). Absent otherwise. */
   object?: unknown;
+  /**
+   * The request was a retry of a turn the session already holds (its user message id, same
+   * content: DESIGN.md §2): nothing ran, no model was called, nothing was stored; the result is the
+   * stored turn, with no usage. Absent otherwise.
+   */
+  replayed?: true;
 }
 
 /** The result of a run with `output`: `object` is the answer, parsed and validated by the schema. */
@@ -73,7 +79,11 @@ export type AgentObjectResult<Value> = Omit<AgentResult, "object"> & { object: V
 
 /** The parts of `agent.stream().fullStream`. */
 export type AgentStreamPart =
-  | { type: "step-start"; stepNumber: number }
+  /**
+   * A step begins. `messageId`: on the first step of a retried request's answer (`replayed`), the
+   * id the store holds the answer under, which the UI stream announces instead of a new one.
+   */
+  | { type: "step-start"; stepNumber: number; messageId?: string }
   | { type: "text-delta"; delta: string }
   /**
    * The model's reasoning as it streams (a model that gives its reasoning only whole gives it as

@@ -1,7 +1,7 @@
 import type { StoreTurn } from "../stores/store-turn";
 import type { AgentConfig } from "./agent-config";
 import { ProviderHistory } from "./provider-history";
-import { parseSessionHistory, type LoadedHistory } from "./session-history";
+import { parseSessionHistory, readWholeLastTurn, type LoadedHistory } from "./session-history";
 import type { TurnRun } from "./turn-run";
 
 /** The history a run works on, and the `agent.memory()` provider it came from, if it did. */
@@ -26,5 +26,8 @@ export async function loadTurnHistory(config: AgentConfig, run: TurnRun, turn: S
     const provided = await ProviderHistory.load(config, run);
     return { history: provided.history, provided };
   }
-  return { history: parseSessionHistory(config.store, run.sessionId, await turn.tail({ stored: true })) };
+  const read = await readWholeLastTurn(await turn.tail({ stored: true }), (limit) =>
+    turn.tail({ limit, stored: true }),
+  );
+  return { history: parseSessionHistory(config.store, run.sessionId, read) };
 }

@@ -61,4 +61,31 @@ describe("agent.run() input as parts", () => {
     const model = new MockLanguageModel({ responses: [] });
     expect(() => new Agent({ model, messageLimits: { maxMessageBytes: 0 } })).toThrow(/messageLimits.maxMessageBytes/);
   });
+
+  it("refuses input over maxMessageBytes at the part that passes it: later parts are never read", async () => {
+    const model = new MockLanguageModel({ responses: [{ text: "never" }] });
+    const store = new InMemoryStore();
+    const agent = new Agent({ model, memoryStore: store, sessionId: "s", messageLimits: { maxMessageBytes: 1000 } });
+    const dataUrl = `data:image/png;base64,${"A".repeat(800)}`; // 600 bytes decoded
+    const input: unknown[] = [
+      { type: "text", text: "look" },
+      { type: "image", image: dataUrl },
+      { type: "image", image: dataUrl }, // 1204 bytes so far: over the limit here
+    ];
+    let laterReads = 0;
+    Object.defineProperty(input, 3, {
+      enumerable: true,
+      get() {
+        laterReads++;
+        return { type: "image", image: dataUrl };
+      },
+    });
+    const error = await agent.run({ input: input as never }).catch((caught: unknown) => caught);
+    expect(InvalidMessageError.isInstance(error)).toBe(true);
+    expect((error as InvalidMessageError).issues[0]).toMatchObject({ index: 0, path: "" });
+    expect((error as Error).message).toMatch(/at least 1204 bytes by part 2, over the message limit of 1000 bytes/);
+    expect(laterReads).toBe(0);
+    expect(model.calls).toHaveLength(0);
+    expect(await store.getMessages("s")).toEqual([]);
+  });
 });

@@ -139,7 +139,7 @@ export async function* runStep(
     for (const approval of requests)
       yield* run.notifier.tell({ type: "tool:approval-request", step: stepNumber, approval });
     const runnable = requests.length === 0 ? toolCalls : toolCalls.filter((toolCall) => !toolCall.approval);
-    const outcome = await runTools(config, run, stepNumber, runnable, window.messages);
+    const outcome = await runTools(config, run, stepNumber, runnable, window.messages, log);
     step.toolResults.push(...outcome.results);
     yield* outcome.parts;
     toolMessages = outcome.messages;

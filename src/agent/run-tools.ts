@@ -3,6 +3,7 @@ import { executeToolCall } from "../tools/execute-tool-call";
 import type { AgentConfig } from "./agent-config";
 import type { AgentStreamPart, ToolResult } from "./agent-result";
 import { newId } from "./new-id";
+import type { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
 
 /**
@@ -15,6 +16,7 @@ export async function runTools(
   stepNumber: number,
   toolCalls: ToolCall[],
   window: readonly AgentMessage[],
+  log: TurnLog,
 ): Promise<{ results: ToolResult[]; messages: ToolMessage[]; parts: AgentStreamPart[] }> {
   const outcomes = await Promise.all(
     toolCalls.map(async (toolCall) => {
@@ -31,6 +33,7 @@ export async function runTools(
             ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
             messages: window,
             model: config.model,
+            reportUsage: (usage) => log.addToolUsage(usage),
           },
           config.messageLimits,
         );

@@ -5,6 +5,8 @@ import type { AgentResult, AgentStreamPart } from "./agent-result";
 import { loadFacts } from "./load-facts";
 import { recallMemories } from "./recall-memories";
 import { rememberTurn } from "./remember-turn";
+import { replayTurn } from "./replay-turn";
+import { findRetriedTurn } from "./retried-turn";
 import { runStep } from "./run-step";
 import { loadTurnHistory, readsProvider } from "./load-turn-history";
 import type { ProviderHistory } from "./provider-history";
@@ -43,8 +45,12 @@ export async function* runTurn(
     // load
     const read = run.trace?.memoryRead();
     ({ history, provided } = await loadTurnHistory(config, run, turn));
+    // A request sent twice runs once: a stored user message with this id and content is answered from the store.
+    const retried = findRetriedTurn(run, history);
+    if (retried !== undefined && retried !== "reused")
+      return yield* replayTurn(run, retried, startedAt, history.messages);
     // The new user message's id, checked against the history before anything runs or is stored.
-    const inputId = run.input === undefined || run.userMessage ? undefined : userMessageId(run, history);
+    const inputId = run.input === undefined || run.userMessage ? undefined : userMessageId(run, history, retried);
     let facts = await loadFacts(config, run);
     if (read)
       run.trace!.endMemoryRead(read, {
@@ -71,7 +77,8 @@ export async function* runTurn(
     else if (run.input !== undefined)
       log.add({ id: inputId!, role: "user", content: run.input, timestamp: Date.now() });
     // Stored before the model is called (a crash keeps it); its fsync may ride on the run's last append, which every path below makes.
-    await persistUserMessage(config, run, history, log, inputId);
+    const storedRetry = await persistUserMessage(config, run, history, log, inputId);
+    if (storedRetry) return yield* replayTurn(run, storedRetry, startedAt, history.messages);
     if (awaiting.length > 0) log.awaitApproval(awaiting);
 
     // fit → call → tools, up to maxSteps (none while calls still await approval)

@@ -37,8 +37,36 @@ export async function loadSessionHistory(
   const read: TurnTail =
     limit === undefined
       ? wholeHistory(await store.getMessages(sessionId))
-      : { ...(await store.getMessageTail(sessionId, limit)), limit };
+      : await readWholeLastTurn({ ...(await store.getMessageTail(sessionId, limit)), limit }, async (longer) => ({
+          ...(await store.getMessageTail(sessionId, longer)),
+          limit: longer,
+        }));
   return parseSessionHistory(store, sessionId, read, options.exclude);
+}
+
+/**
+ * A tail that holds the session's last turn whole: while the tail is partial and holds no user
+ * message (it starts inside a turn longer than the read, e.g. steps of many parallel calls), a
+ * tail twice as long is read with `readLonger` (under the run's lock, for a run), up to the whole
+ * session. `parseSessionHistory` cuts a partial tail to its first user message, and the step that
+ * awaits approval is the last turn's: without its user message in the tail, it would be cut with
+ * the rest, and the pending calls lost (docs/approvals.md).
+ */
+export async function readWholeLastTurn(
+  read: TurnTail,
+  readLonger: (limit: number) => Promise<TurnTail>,
+): Promise<TurnTail> {
+  let tail = read;
+  while (startsInsideTurn(tail)) tail = await readLonger(tail.limit! * 2);
+  return tail;
+}
+
+/** A partial tail (older messages unread) without a user message; not a tail when unsure of its shape. */
+function startsInsideTurn(read: TurnTail): boolean {
+  if (read.limit === undefined || !Array.isArray(read.messages)) return false;
+  if (!(typeof read.total === "number" && read.total > read.messages.length)) return false;
+  if (read.messages.length < read.limit) return false;
+  return !read.messages.some((message) => (message as { role?: unknown } | null)?.role === "user");
 }
 
 /**

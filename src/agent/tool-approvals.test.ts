@@ -158,11 +158,17 @@ describe("tool approval (human in the loop)", () => {
     expect(model.calls).toHaveLength(2);
   });
 
-  it("refuses a new message while calls await approval, unless it answers them", async () => {
+  it('pendingApprovals: "reject" refuses a new message while calls await approval, unless it answers them', async () => {
     const { sent, sendMail } = mailTool();
     const store = new InMemoryStore();
     const model = new MockLanguageModel({ responses: [{ toolCalls: [callMail("c1", "a@b.c")] }, { text: "Done." }] });
-    const agent = new Agent({ model, memoryStore: store, sessionId: "s", tools: { send_mail: sendMail } });
+    const agent = new Agent({
+      model,
+      memoryStore: store,
+      sessionId: "s",
+      tools: { send_mail: sendMail },
+      pendingApprovals: "reject",
+    });
     await agent.run("Mail a@b.c");
     await expect(agent.run("Actually, what time is it?")).rejects.toSatisfy(
       (error: unknown) => ToolApprovalPendingError.isInstance(error) && error.toolCallIds.join() === "c1",

@@ -20,6 +20,13 @@ import type { TurnRun } from "./turn-run";
  */
 
 /**
+ * The reason given for a call denied by a new user message (`pendingApprovals: "deny"`), stored
+ * as the denial's reason and told to the model.
+ */
+export const NEW_MESSAGE_DENIAL =
+  "Not approved: the user sent a new message instead of answering this approval request.";
+
+/**
  * The step's calls, those that need the user's approval marked with a new approval id, and the
  * requests for them. The other calls run as usual.
  */
@@ -66,8 +73,9 @@ export function pendingRequests(step: PendingApprovalStep): ToolApprovalRequest[
  * anything else of the run: each answer must name a call that awaits one (else a
  * `ToolApprovalNotPendingError`, nothing run); approved calls run, denied ones get the tool
  * message with the user's reason; the step is put back first in the log and the new tool messages
- * appended (under the session's lock the run holds). A new input while calls stay unanswered is a
- * `ToolApprovalPendingError`. Returns the requests still waiting (the run then stops for them).
+ * appended (under the session's lock the run holds). A new input while calls stay unanswered denies
+ * them (`pendingApprovals: "deny"`, the default) or is a `ToolApprovalPendingError` ("reject").
+ * Returns the requests still waiting (the run then stops for them).
  */
 export async function* answerApprovals(
   config: AgentConfig,
@@ -89,15 +97,22 @@ export async function* answerApprovals(
     answers.set(call.id, answer);
   }
   if (!pending) return [];
-  const waiting = pending.pending.filter((call) => !answers.has(call.id));
+  let waiting = pending.pending.filter((call) => !answers.has(call.id));
   if (run.input !== undefined && waiting.length > 0) {
-    throw new ToolApprovalPendingError({ sessionId: run.sessionId, toolCallIds: waiting.map((call) => call.id) });
+    if (config.pendingApprovals === "reject") {
+      throw new ToolApprovalPendingError({ sessionId: run.sessionId, toolCallIds: waiting.map((call) => call.id) });
+    }
+    // The new message denies what it leaves unanswered, with the reason stated (the turn goes on).
+    for (const call of waiting) {
+      answers.set(call.id, { toolCallId: call.id, approved: false, reason: NEW_MESSAGE_DENIAL });
+    }
+    waiting = [];
   }
   log.restore(pending.assistant, ...pending.results);
   if (answers.size === 0) return pendingRequests({ ...pending, pending: waiting });
 
   const approved = pending.pending.filter((call) => answers.get(call.id)?.approved === true);
-  const outcome = approved.length > 0 ? await runTools(config, run, 0, approved, window) : undefined;
+  const outcome = approved.length > 0 ? await runTools(config, run, 0, approved, window, log) : undefined;
   const messages = new Map<string, ToolMessage>();
   outcome?.messages.forEach((message) => {
     const reason = answers.get(message.toolCallId)!.reason;

@@ -94,7 +94,12 @@ export class TurnLog {
     this.finishReason = finishReason;
   }
 
-  /** Token usage of every model call so far. */
+  /** Counts tokens a tool spent on a model (an MCP server's sampling): in the run's usage, not in a step's. */
+  addToolUsage(usage: LanguageModelUsage): void {
+    this.usage = addUsage(this.usage, usage);
+  }
+
+  /** Token usage of every model call so far, a tool's own included. */
   get totalUsage(): LanguageModelUsage {
     return this.usage;
   }

@@ -18,7 +18,9 @@ export type MCPFailureReason =
   /** The tool ran and reported a failure (`isError: true`); the message is the server's text. */
   | "tool-error"
   /** The server's tools cannot be given to a model as listed (invalid or colliding names). */
-  | "invalid-tools";
+  | "invalid-tools"
+  /** The server's answer is larger than the caller's limit (`readResource`'s `maxBytes`). */
+  | "too-large";
 
 /**
  * An MCP server failed, or answered something agentcore cannot use. During a run it reaches the

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { InvalidMessageError, type MessageIssue } from "../errors/invalid-message-error";
 import type { AssistantContentPart, ToolContentPart, UserContentPart } from "./content-parts";
 import { contentLimitIssues, contentSchema } from "./content-schemas";
+import { contentSizeBoundIssue } from "./content-size-bound";
 import { type MessageLimits, type ResolvedMessageLimits, resolveMessageLimits } from "./message-limits";
 import { copyMessage } from "./copy-messages";
 
@@ -18,6 +19,12 @@ export interface ToolCall {
    * the user's answer on its way to the server, never stored (the answer is stored as the tool message).
    */
   approval?: ToolCallApproval;
+  /**
+   * Set on a call the provider ran itself (a provider's web search, code execution): agentcore
+   * never executes it; its result came from the provider. Kept so a `useChat` payload converts as
+   * the `ai` package converts it and goes back to the UI as it came.
+   */
+  providerExecuted?: true;
 }
 
 /** A tool call's approval: its id, and the user's answer while it travels from a UI. */
@@ -89,6 +96,7 @@ export const toolCallSchema = z.object({
   approval: z
     .object({ id: idSchema, approved: z.boolean().optional(), reason: approvalReasonSchema.optional() })
     .optional(),
+  providerExecuted: z.literal(true).optional(),
 });
 
 export const agentMessageSchema = z.discriminatedUnion("role", [
@@ -158,6 +166,12 @@ export function parseAgentMessages(
         for (const issue of contentLimitIssues(quick.content, limits)) issues.push({ index, ...issue });
       }
       messages.push(quick);
+      return;
+    }
+    // Parts over the limits by their lengths alone are refused before any part is validated.
+    const early = contentSizeBoundIssue((candidate as { content?: unknown } | null)?.content, limits);
+    if (early !== undefined) {
+      issues.push({ index, ...early });
       return;
     }
     const result = agentMessageSchema.safeParse(candidate);

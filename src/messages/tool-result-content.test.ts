@@ -41,6 +41,17 @@ describe("toolResultContent", () => {
     });
   });
 
+  it("bounds a result given as text by maxMessageBytes: the UTF-8 bytes of the string or the JSON", () => {
+    const limits = resolveMessageLimits({ maxMessageBytes: 10 });
+    expect(toolResultContent("0123456789", limits)).toEqual({ content: "0123456789" });
+    expect(toolResultContent("012345678é", limits)).toEqual({
+      problem: "the result is 11 bytes, over the message limit of 10 bytes (maxMessageBytes)",
+    });
+    expect(toolResultContent({ a: "123456" }, limits)).toEqual({
+      problem: "the result is 14 bytes, over the message limit of 10 bytes (maxMessageBytes)",
+    });
+  });
+
   it("gives any other value as its text, as before", () => {
     expect(toolResultContent("plain")).toEqual({ content: "plain" });
     expect(toolResultContent({ type: "image", url: "x" })).toEqual({ content: '{"type":"image","url":"x"}' });

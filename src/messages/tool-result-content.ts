@@ -16,15 +16,20 @@ import { serializeToolResult } from "./serialize-tool-result";
  *   `text`, `media`, `image-data`, `image-url`, `file-data` and `file-url` items.
  *
  * Anything else is its text (strings as they are, anything else as JSON), as before. Parts are
- * validated and bounded by `limits` like any message entering the history: `{ problem }` says what
- * is wrong (the tool loop gives it to the model as the tool's error).
+ * validated, and parts and text bounded by `limits`, like any message entering the history (text
+ * over `maxMessageBytes` included): `{ problem }` says what is wrong (the tool loop gives it to the
+ * model as the tool's error, and neither the result nor any part of it is stored).
  */
 export function toolResultContent(
   result: unknown,
   limits: ResolvedMessageLimits = defaultMessageLimits,
 ): { content: string | ToolContentPart[] } | { problem: string } {
   const candidate = partsCandidate(result);
-  if (candidate === undefined) return { content: serializeToolResult(result) };
+  if (candidate === undefined) {
+    const text = serializeToolResult(result);
+    const over = contentLimitIssues(text, limits)[0];
+    return over === undefined ? { content: text } : { problem: `the result ${over.message}` };
+  }
   const parsed = contentSchema("tool").safeParse(candidate);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -38,6 +38,7 @@ async function fold(body: ReadableStream<Uint8Array> | null, message?: AiUIMessa
   let last: AiUIMessage | undefined;
   for await (const snapshot of readUIMessageStream({
     stream: convertArrayToReadableStream(chunks),
+    terminateOnError: true,
     ...(message ? { message: structuredClone(message) } : {}),
   }))
     last = snapshot;
@@ -143,6 +144,26 @@ describe("tool approvals through streamText and useChat", () => {
         approval: { id: expect.any(String), approved: false, reason: "Not to that address" },
       }),
     );
+  });
+
+  it("a message typed while the call awaits approval denies it and is answered; a reload shows both", async () => {
+    const { sent, model, store, route } = setup();
+    const asked = await fold(route([user]).toUIMessageStreamResponse().body);
+    const next: AiUIMessage = { id: "u2", role: "user", parts: [{ type: "text", text: "Forget it" }] };
+    // Folded by the AI SDK's own reader, which fails on a chunk naming a call the message lacks.
+    const answered = await fold(route([user, asked, next]).toUIMessageStreamResponse().body);
+    expect(answered.parts.at(-1)).toMatchObject({ type: "text", text: "Done." });
+    expect(sent).toEqual([]);
+    expect(model.calls[1]!.messages.slice(-2)).toMatchObject([
+      { role: "tool", toolCallId: "c1", content: expect.stringContaining("the user sent a new message") },
+      { role: "user", content: "Forget it" },
+    ]);
+    const reloaded = convertToUIMessages(await store.getMessages("user-1"));
+    expect(reloaded.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(reloaded[1]!.parts).toContainEqual(
+      expect.objectContaining({ type: "tool-send_mail", state: "output-denied" }),
+    );
+    expect(reloaded[2]).toMatchObject({ id: "u2", parts: [{ type: "text", text: "Forget it" }] });
   });
 
   it("refuses approvals on a stateless request (no store holds the pending call)", () => {

@@ -72,6 +72,8 @@ export async function* toUIMessageChunks(
   let open: { kind: "text" | "reasoning"; id: string } | undefined;
   let blockCount = 0;
   const inputStarted = new Set<string>();
+  /** Calls this message made: a result for another call answers an earlier message's (below). */
+  const called = new Set<string>();
   const close = function* (): Generator<UIMessageChunk> {
     if (open !== undefined) yield { type: open.kind === "text" ? "text-end" : "reasoning-end", id: open.id };
     open = undefined;
@@ -90,6 +92,9 @@ export async function* toUIMessageChunks(
   for await (const part of parts) {
     switch (part.type) {
       case "step-start":
+        // A retried request's stored answer (`replayed`): the page takes the stored message's id
+        // (a second `start` with a `messageId` sets it, as the AI SDK's reader does).
+        if (part.messageId !== undefined && !options.continues) yield { type: "start", messageId: part.messageId };
         yield { type: "start-step" };
         break;
       case "text-delta": {
@@ -119,6 +124,7 @@ export async function* toUIMessageChunks(
         break;
       case "tool-call":
         yield* close();
+        called.add(part.toolCall.id);
         // A call whose input did not stream (a model that gives calls whole) gets it as one delta.
         if (!inputStarted.delete(part.toolCall.id)) {
           yield { type: "tool-input-start", toolCallId: part.toolCall.id, toolName: part.toolCall.name };
@@ -144,6 +150,9 @@ export async function* toUIMessageChunks(
         };
         break;
       case "tool-result":
+        // A call of the client's previous message, denied by this run's new message (pendingApprovals):
+        // this new message does not hold it, so its output is shown by a reload, not streamed here.
+        if (!options.continues && !called.has(part.toolCallId)) break;
         if (part.denied) {
           yield { type: "tool-output-denied", toolCallId: part.toolCallId };
           break;

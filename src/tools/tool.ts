@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
-import type { LanguageModel } from "../models/language-model";
+import type { LanguageModel, LanguageModelUsage } from "../models/language-model";
 import { isJsonSchema, type JsonSchema } from "./json-schema";
 
 /** What a tool's `execute` receives besides its validated arguments. */
@@ -20,6 +20,11 @@ export interface ToolExecutionContext {
   messages: readonly AgentMessage[];
   /** The model of the agent running the tool (an MCP server's sampling requests use it by default). */
   model?: LanguageModel;
+  /**
+   * Counts tokens the tool spent on a model (an MCP server's sampling requests, a sub-agent) in the
+   * run's `usage`. Absent when the tool is called outside a run.
+   */
+  reportUsage?: (usage: LanguageModelUsage) => void;
 }
 
 /** A tool's input schema: a zod schema, or a JSON Schema wrapped by `jsonSchema()`. */

@@ -154,4 +154,47 @@ describe("convertToModelMessages", () => {
       convertToModelMessages([{ id: "a", role: "assistant", parts: [part, { type: "step-start" }, part] }]),
     ).toThrow(InvalidMessageError);
   });
+
+  it("refuses an oversized payload at the value that passes maxBytes: nothing after it is read", () => {
+    const url = `data:application/pdf;base64,${"A".repeat(4000)}`;
+    const message = (id: string) => ({
+      id,
+      role: "user",
+      parts: [
+        { type: "text", text: "read this" },
+        { type: "file", mediaType: "application/pdf", url },
+      ],
+    });
+    const payload: unknown[] = [message("m0"), message("m1"), message("m2")];
+    let laterReads = 0;
+    const probe = (value: unknown) => ({
+      enumerable: true,
+      get() {
+        laterReads++;
+        return value;
+      },
+    });
+    // Inside the message that passes the limit, after the part that passes it; and a whole later message.
+    Object.defineProperty((payload[2] as { parts: unknown[] }).parts, 2, probe({ type: "text", text: "later" }));
+    Object.defineProperty(payload, 3, probe(message("m3")));
+    const issues = issuesOf(() => convertToModelMessages(payload, { maxBytes: 10_000 }));
+    expect(issues[0]).toMatchObject({ index: 2, path: "parts.1.url" });
+    expect(issues[0]!.message).toMatch(/more than the limit of 10000 bytes/);
+    expect(laterReads).toBe(0);
+    // A sparse array is as long as its JSON (null for every hole): refused, never serialised.
+    const sparse = [{ id: "a", role: "user", parts: new Array(1e9) }];
+    expect(issuesOf(() => convertToModelMessages(sparse))[0]).toMatchObject({ index: 0 });
+  });
+
+  it("counts the payload's size as its JSON: exactly at maxBytes passes, one byte over is refused", () => {
+    const payload = [
+      { id: "a", role: "user", parts: [{ type: "text", text: 'héllo wörld 👋 "quoted"\n' }], note: undefined },
+      { id: "b", role: "assistant", parts: [{ type: "text", text: "ok" }], metadata: { list: [1, true, null] } },
+    ];
+    const exact = new TextEncoder().encode(JSON.stringify(payload)).length;
+    expect(convertToModelMessages(payload, { maxBytes: exact })).toHaveLength(2);
+    expect(issuesOf(() => convertToModelMessages(payload, { maxBytes: exact - 1 }))[0]!.message).toBe(
+      `the payload is ${exact} bytes, more than the limit of ${exact - 1}`,
+    );
+  });
 });

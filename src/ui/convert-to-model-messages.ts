@@ -23,8 +23,10 @@ export type ConvertToModelMessagesOptions = PayloadLimits;
  * reasoning parts (`providerMetadata` as `providerOptions`, checked and copied as plain JSON: an
  * object of provider objects, at most 1 MiB a part). A tool invocation with a result
  * becomes an assistant `toolCalls` entry plus a `tool` message (an `output-error` call's input
- * falls back to its `rawInput`; a denied call gives the model the user's reason); incomplete
- * calls are dropped, never sent. Malformed input (a malformed data: URL included) is an
+ * falls back to its `rawInput`; a denied call gives the model the user's reason); a call awaiting
+ * the user's approval (`approval-requested`) is kept with its approval and no result, as a stored
+ * pending call is (held back from the model until answered); a provider-executed call keeps
+ * `providerExecuted: true`. Other incomplete calls are dropped, never sent. Malformed input (a malformed data: URL included) is an
  * `InvalidMessageError` whose issues name each message and field; oversized payloads and
  * prototype-polluting keys are refused.
  */
@@ -44,8 +46,10 @@ export function convertToModelMessages(
     }
   });
   if (issues.length > 0) throw new InvalidMessageError({ issues });
-  // Calls whose approval was just answered have no result yet, in the last step only (the server runs or denies them).
-  const pairing = findToolPairingIssues(withoutAnsweredApprovals(output));
+  // Calls whose approval was just answered have no result yet, in the last step only (the server runs or
+  // denies them); calls awaiting the user's approval have none either (a stored history holds them back).
+  const checked = withoutAnsweredApprovals(output);
+  const pairing = findToolPairingIssues(checked).filter((issue) => !awaitsApproval(checked, issue));
   if (pairing.length > 0) {
     throw new InvalidMessageError({
       issues: pairing,
@@ -53,6 +57,15 @@ export function convertToModelMessages(
     });
   }
   return output;
+}
+
+/** Whether a pairing issue is a call without a result that awaits the user's approval (`approval-requested`). */
+function awaitsApproval(messages: readonly AgentMessage[], issue: MessageIssue): boolean {
+  const match = /^toolCalls\.(\d+)$/.exec(issue.path);
+  const message = messages[issue.index];
+  if (!match || message?.role !== "assistant") return false;
+  const approval = message.toolCalls?.[Number(match[1])]?.approval;
+  return approval !== undefined && approval.approved === undefined;
 }
 
 function convertOne(raw: unknown): AgentMessage[] {
@@ -176,6 +189,7 @@ function buildAssistant(segments: Segment[]): AgentMessage[] {
 function toolCall(tool: ToolSegment): ToolCall {
   const call: ToolCall = { id: tool.toolCallId, name: tool.toolName, arguments: tool.input };
   if (tool.approval) call.approval = tool.content === undefined ? tool.approval : { id: tool.approval.id };
+  if (tool.providerExecuted) call.providerExecuted = true;
   return call;
 }
 

@@ -70,7 +70,12 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
  * the user, `approval-responded` once answered and not run, `output-denied` when denied.
  */
 function toolPart(call: ToolCall, result: ToolMessage | undefined): UIToolPart | undefined {
-  const base = { type: `tool-${call.name}` as const, toolCallId: call.id, input: call.arguments };
+  const base = {
+    type: `tool-${call.name}` as const,
+    toolCallId: call.id,
+    input: call.arguments,
+    ...(call.providerExecuted ? { providerExecuted: true } : {}),
+  };
   if (!call.approval)
     return result ? { ...base, state: "output-available", output: toolOutput(result.content) } : undefined;
   if (!result) {
@@ -128,7 +133,7 @@ function uiParts(content: MessageContent): (UIMessagePart & { type: "text" | "re
  * Structured results go back as the value they were; anything else as the text it is. A result
  * given as parts goes back in the AI SDK's content output shape (`{ type: "content", value }`).
  */
-function toolOutput(content: MessageContent): unknown {
+export function toolOutput(content: MessageContent): unknown {
   if (typeof content !== "string") return toContentOutput(content as ToolContentPart[]);
   try {
     const value: unknown = JSON.parse(content);

@@ -27,9 +27,36 @@ function pollutes(value: Record<string, unknown>, key: string): boolean {
 }
 
 /**
+ * A container being walked: its children are read one at a time, when their turn comes (an
+ * array by index, an object by its keys), so nothing after the point of refusal is read.
+ */
+interface Frame {
+  container: Record<string, unknown>;
+  /** The object's keys; undefined for an array (walked by index). */
+  keys: string[] | undefined;
+  length: number;
+  position: number;
+  depth: number;
+  /** The message index the container is in; -1 for the list itself. */
+  index: number;
+  path: string;
+}
+
+function frameOf(value: object, depth: number, index: number, path: string): Frame {
+  const keys = Array.isArray(value) ? undefined : Object.keys(value);
+  const length = keys ? keys.length : (value as unknown[]).length;
+  return { container: value as Record<string, unknown>, keys, length, position: 0, depth, index, path };
+}
+
+/**
  * First line of defence for message lists that arrive from a browser: an array, not too many
  * messages, not too large or deep, no cycles, no prototype-polluting keys anywhere, and only
  * well-formed text (no lone surrogates, which providers reject or mangle).
+ *
+ * One walk in document order checks it all and counts the payload's size as it goes (a lower
+ * bound of its JSON: every UTF-16 unit is at least one byte), so a payload over `maxBytes` is
+ * refused at the first value that passes the limit: nothing after it is read, no large string is
+ * scanned, nothing is serialised or copied. Only a payload within the bound is measured exactly.
  */
 export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unknown[] {
   const maxMessages = limits.maxMessages ?? 1000;
@@ -43,37 +70,55 @@ export function guardUIPayload(input: unknown, limits: PayloadLimits = {}): unkn
   const list = input as unknown[];
   if (list.length > maxMessages) refuse(-1, "", `${list.length} messages is more than the limit of ${maxMessages}`);
 
-  // Walk every value once: depth, cycles and keys.
+  let bytes = 2; // the brackets of the list (commas are not counted: a lower bound)
+  const count = (size: number, index: number, path: string) => {
+    bytes += size;
+    if (bytes > maxBytes)
+      refuse(index, path, `the payload is more than the limit of ${maxBytes} bytes (passed at this field)`);
+  };
   const seen = new Set<object>();
-  const stack: { value: unknown; depth: number; index: number; path: string }[] = list.map((value, index) => ({
-    value,
-    depth: 1,
-    index,
-    path: "",
-  }));
-  while (stack.length > 0) {
-    const { value, depth, index, path } = stack.pop()!;
+  const frames: Frame[] = [frameOf(list, 1, -1, "")];
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.position >= frame.length) {
+      frames.pop();
+      continue;
+    }
+    const position = frame.position++;
+    const { container, keys, depth } = frame;
+    const key = keys ? keys[position]! : String(position);
+    const index = frame.index === -1 ? position : frame.index;
+    const path = frame.index === -1 ? "" : frame.path ? `${frame.path}.${key}` : key;
+    if (keys) {
+      if (pollutes(container, key)) refuse(index, path, `the key "${key}" is not accepted`);
+      if (loneSurrogate.test(key)) refuse(index, frame.path, "has a key with a lone surrogate (not valid UTF-16)");
+    }
+    const value = container[key];
+    // JSON leaves out an object's keys whose value it cannot write (an array writes null for them);
+    // every other object key costs at least `"key":`.
+    const written = value !== undefined && typeof value !== "function" && typeof value !== "symbol";
+    if (!keys && !written) {
+      count(4, index, path);
+      continue;
+    }
+    if (!written) continue;
+    if (keys) count(key.length + 3, index, path);
     if (typeof value === "string") {
+      count(value.length + 2, index, path);
       if (loneSurrogate.test(value)) refuse(index, path, "contains a lone surrogate (text that is not valid UTF-16)");
       continue;
     }
-    if (value === null || typeof value !== "object") continue;
+    if (value === null || typeof value !== "object") {
+      count(1, index, path);
+      continue;
+    }
     if (depth > maxDepth) refuse(index, path, `nested deeper than ${maxDepth} levels`);
     if (seen.has(value)) refuse(index, path, "contains a cycle");
     seen.add(value);
-    for (const key of Object.keys(value)) {
-      if (pollutes(value as Record<string, unknown>, key))
-        refuse(index, path ? `${path}.${key}` : key, `the key "${key}" is not accepted`);
-      if (loneSurrogate.test(key)) refuse(index, path, "has a key with a lone surrogate (not valid UTF-16)");
-      stack.push({
-        value: (value as Record<string, unknown>)[key],
-        depth: depth + 1,
-        index,
-        path: path ? `${path}.${key}` : key,
-      });
-    }
+    count(2, index, path);
+    frames.push(frameOf(value, depth + 1, index, path));
   }
-  const bytes = utf8ByteLength(JSON.stringify(list));
-  if (bytes > maxBytes) refuse(-1, "", `the payload is ${bytes} bytes, more than the limit of ${maxBytes}`);
+  const exact = utf8ByteLength(JSON.stringify(list));
+  if (exact > maxBytes) refuse(-1, "", `the payload is ${exact} bytes, more than the limit of ${maxBytes}`);
   return list;
 }

@@ -138,8 +138,9 @@ function readProviderOptions(value: unknown, path: string): { providerOptions?: 
  * A tool part with an outcome: its call and the result the model reads. As the AI SDK does: an
  * `output-error` call's input is `input`, else `rawInput` (what the model sent that failed to
  * parse); a denial gives the model the user's reason; an `approval-responded` call is kept with
- * the user's answer and no result (the server runs or denies it). Calls without an outcome or an
- * answer (`approval-requested` among them) are never sent.
+ * the user's answer and no result (the server runs or denies it); an `approval-requested` call with
+ * its approval and no result (it awaits the user). Calls without an outcome or an approval are
+ * dropped, never sent.
  */
 function readToolPart(part: Record<string, unknown>, toolName: string, path: string): ToolSegment | undefined {
   const toolCallId = readToolCallId(part.toolCallId, `${path}.toolCallId`);
@@ -154,7 +155,13 @@ function readToolPart(part: Record<string, unknown>, toolName: string, path: str
     content = `Error: ${typeof part.errorText === "string" ? part.errorText : "the tool failed"}`;
     input = input ?? rawInputObject(part.rawInput);
   } else if (part.state === "output-denied") content = deniedToolContent(approval?.reason);
-  else if (part.state === "approval-responded") {
+  else if (part.state === "approval-requested") {
+    // Awaiting the user: kept with its approval and no result, as the `ai` package keeps it (the
+    // stored form of a pending call). One without an approval id cannot be answered: never sent.
+    if (approval === undefined) return undefined;
+    if (approval.approved !== undefined)
+      throw new Issue(`${path}.approval.approved`, "an approval-requested part has no answer yet");
+  } else if (part.state === "approval-responded") {
     if (approval?.approved === undefined)
       throw new Issue(
         `${path}.approval.approved`,

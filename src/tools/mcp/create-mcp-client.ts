@@ -7,12 +7,8 @@ import { errorText } from "../../errors/error-text";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { MCPClientError } from "../../errors/mcp-client-error";
 import { MCPClient } from "./mcp-client";
-import {
-  type MCPElicitationHandler,
-  type MCPRoot,
-  type MCPSamplingOptions,
-  MCPServerRequests,
-} from "./mcp-server-requests";
+import type { MCPSamplingOptions } from "./mcp-sampling-options";
+import { type MCPElicitationHandler, type MCPRoot, MCPServerRequests } from "./mcp-server-requests";
 import { createTransport, isTransport, type MCPTransportOptions } from "./mcp-transport";
 
 const defaultTimeoutMs = 30_000;
@@ -47,7 +43,11 @@ export interface MCPClientOptions {
   /**
    * Lets the server ask for a model completion (MCP sampling), answered by `model`, by default the
    * model of the agent whose tool call is waiting on the server. Off unless given: the server's
-   * prompts then run on your model and your bill (README, "MCP capabilities").
+   * prompts then run on your model and your bill (README, "MCP capabilities"). Bounded: at most
+   * `maxTokens` (4096) per answer, `maxRequestsPerToolCall` (5) requests per tool call, none while
+   * no tool call is in flight, temperature within the model's range, the server's system prompt
+   * marked as the server's; `onSampling` may rewrite or refuse each request. The tokens count in
+   * the run's `usage`.
    */
   sampling?: boolean | MCPSamplingOptions;
   /**

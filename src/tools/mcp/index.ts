@@ -9,11 +9,17 @@ export type {
   MCPElicitationRequest,
   MCPElicitationResult,
   MCPRoot,
-  MCPSamplingOptions,
 } from "./mcp-server-requests";
+export type {
+  MCPSamplingContext,
+  MCPSamplingDecision,
+  MCPSamplingOptions,
+  MCPSamplingRequest,
+} from "./mcp-sampling-options";
 export type {
   MCPPrompt,
   MCPPromptResult,
+  MCPReadResourceOptions,
   MCPResource,
   MCPResourceContents,
   MCPResourcePart,

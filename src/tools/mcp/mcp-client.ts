@@ -12,6 +12,9 @@ import {
   type MCPPromptResult,
   type MCPResource,
   type MCPResourceContents,
+  type MCPReadResourceOptions,
+  assertResourceSize,
+  resourceByteLimit,
   toMCPPrompt,
   toMCPPromptResult,
   toMCPResource,
@@ -107,8 +110,12 @@ export class MCPClient {
     return listed.map(toMCPResource);
   }
 
-  /** Reads one resource; its `text` is ready to put in a prompt (README, "MCP capabilities"). */
-  async readResource(uri: string): Promise<MCPResourceContents> {
+  /**
+   * Reads one resource; its `text` is ready to put in a prompt (README, "MCP capabilities"). One
+   * larger than `maxBytes` (default 50 MiB) is an `MCPClientError` with `reason: "too-large"`.
+   */
+  async readResource(uri: string, options: MCPReadResourceOptions = {}): Promise<MCPResourceContents> {
+    const maxBytes = resourceByteLimit(options);
     if (typeof uri !== "string" || uri === "")
       throw new InvalidArgumentError({
         argument: "uri",
@@ -116,6 +123,7 @@ export class MCPClient {
         message: "readResource(uri) needs the resource's URI.",
       });
     const result = await this.send((client) => client.readResource({ uri }, { timeout: this.timeoutMs }));
+    assertResourceSize(this.name, uri, result, maxBytes);
     return toMCPResourceContents(uri, result);
   }
 

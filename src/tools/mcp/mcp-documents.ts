@@ -7,6 +7,11 @@ import type {
   ResourceContents,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentMessage } from "../../messages/agent-message";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import { MCPClientError } from "../../errors/mcp-client-error";
+import { base64ByteLength } from "../../messages/base64";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../../messages/message-limits";
+import { utf8ByteLength } from "../../messages/utf8-byte-length";
 import { describeBlock } from "./mcp-tool-result";
 
 /** A document the server offers (`resources/list`). Read it with `mcp.readResource(uri)`. */
@@ -35,6 +40,17 @@ export interface MCPResourceContents {
   parts: MCPResourcePart[];
   /** The text parts, separated by a blank line (binary parts named with their type and size): ready for a prompt. */
   text: string;
+}
+
+/** Options of `mcp.readResource(uri, options)`. */
+export interface MCPReadResourceOptions {
+  /**
+   * Largest resource accepted, in bytes: its text parts' UTF-8 bytes and its binary parts' decoded
+   * bytes together. A larger one is an `MCPClientError` (`reason: "too-large"`), refused as soon
+   * as the parts counted pass the limit, before any is decoded or joined.
+   * @default 50 MiB (52,428,800), the default largest message (`maxMessageBytes`)
+   */
+  maxBytes?: number;
 }
 
 /** A prompt template the server offers (`prompts/list`). Fill it with `mcp.getPrompt(name, args)`. */
@@ -71,6 +87,40 @@ export function toMCPResourceContents(uri: string, result: ReadResourceResult): 
     .map((content) => ("text" in content && typeof content.text === "string" ? content.text : describe(content)))
     .join("\n\n");
   return { uri, parts, text };
+}
+
+/** `readResource`'s `maxBytes`, checked (an `InvalidArgumentError` when it is not a number of bytes). */
+export function resourceByteLimit(options: MCPReadResourceOptions | undefined): number {
+  const maxBytes = options?.maxBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (typeof maxBytes !== "number" || !(maxBytes >= 0))
+    throw new InvalidArgumentError({
+      argument: "maxBytes",
+      value: maxBytes,
+      message: "readResource(uri, { maxBytes }) takes a number of bytes, 0 or more.",
+    });
+  return maxBytes;
+}
+
+/**
+ * Throws an `MCPClientError` (`reason: "too-large"`) when a read resource's parts pass `maxBytes`,
+ * counted part by part in order and stopping at the part that takes the sum over it, without
+ * decoding any: a blob counts what its base64 length decodes to; a text its UTF-8 bytes, or its
+ * length alone when that already passes (no scan).
+ */
+export function assertResourceSize(server: string, uri: string, result: ReadResourceResult, maxBytes: number): void {
+  let bytes = 0;
+  for (const content of result.contents) {
+    if ("text" in content && typeof content.text === "string") {
+      const text = content.text;
+      bytes += text.length > maxBytes - bytes ? text.length : utf8ByteLength(text);
+    } else if ("blob" in content && typeof content.blob === "string") bytes += base64ByteLength(content.blob);
+    if (bytes > maxBytes)
+      throw new MCPClientError({
+        server,
+        reason: "too-large",
+        message: `MCP server "${server}" sent resource "${uri.slice(0, 200)}" larger than the limit of ${maxBytes} bytes (readResource's maxBytes).`,
+      });
+  }
 }
 
 export function toMCPPrompt(prompt: Prompt): MCPPrompt {

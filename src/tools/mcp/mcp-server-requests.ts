@@ -15,16 +15,8 @@ import type { LanguageModel } from "../../models/language-model";
 import { resolveLanguageModel } from "../../models/registry/model-registry";
 import { jsonSchema } from "../json-schema";
 import type { ToolExecutionContext } from "../tool";
-import { answerSampling } from "./mcp-sampling";
-
-/** MCP sampling: the server may ask for a model completion (its tools that "ask the LLM"). */
-export interface MCPSamplingOptions {
-  /**
-   * The model that answers: a `"provider/model"` id or a `LanguageModel`.
-   * @default the model of the agent whose tool call is waiting on the server (an error when none is, or when agents with different models are)
-   */
-  model?: string | LanguageModel;
-}
+import { answerSampling, samplingRefused } from "./mcp-sampling";
+import { type MCPSamplingOptions, type ResolvedSamplingOptions, resolveSamplingOptions } from "./mcp-sampling-options";
 
 /** A question the server asks the user (MCP elicitation, form mode). */
 export interface MCPElicitationRequest {
@@ -35,7 +27,7 @@ export interface MCPElicitationRequest {
   /** JSON Schema of the answer: an object of flat string, number, boolean and enum fields. */
   requestedSchema: Record<string, unknown>;
   /** The tool call waiting on the answer, when exactly one call of this client is in flight. */
-  toolCall?: { toolName: string } & Pick<ToolExecutionContext, "toolCallId" | "sessionId" | "userId">;
+  toolCall?: { toolName: string } & Pick<ToolExecutionContext, "toolCallId" | "sessionId" | "runId" | "userId">;
   /** Aborted when the server gives up on the question or the call is cancelled. */
   abortSignal: AbortSignal;
 }
@@ -57,11 +49,13 @@ export interface MCPRoot {
 interface ActiveCall {
   toolName: string;
   context: ToolExecutionContext | undefined;
+  /** Sampling requests counted against the call so far. */
+  samplingRequests: number;
 }
 
 /** @internal The state behind the client's answers to server requests. */
 export class MCPServerRequests {
-  private readonly sampling: MCPSamplingOptions | undefined;
+  private readonly sampling: ResolvedSamplingOptions | undefined;
   private readonly samplingModel: LanguageModel | undefined;
   private readonly elicitation: MCPElicitationHandler | undefined;
   private roots: MCPRoot[] | undefined;
@@ -73,14 +67,7 @@ export class MCPServerRequests {
     private readonly server: () => string,
     options: { sampling?: MCPSamplingOptions | boolean; elicitation?: MCPElicitationHandler; roots?: MCPRoot[] },
   ) {
-    const sampling = options.sampling;
-    if (sampling !== undefined && sampling !== false && sampling !== true && typeof sampling !== "object")
-      throw new InvalidArgumentError({
-        argument: "sampling",
-        value: sampling,
-        message: 'sampling must be true or { model?: "provider/model" | LanguageModel }.',
-      });
-    this.sampling = sampling === true ? {} : sampling || undefined;
+    this.sampling = resolveSamplingOptions(options.sampling);
     this.samplingModel = this.sampling?.model === undefined ? undefined : resolveLanguageModel(this.sampling.model);
     if (options.elicitation !== undefined && typeof options.elicitation !== "function")
       throw new InvalidArgumentError({
@@ -103,10 +90,27 @@ export class MCPServerRequests {
 
   /** Registers the handlers on a new connection's client (before it connects). */
   attach(client: Client): void {
-    if (this.sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-        this.answer(() => answerSampling(request.params, this.modelForSampling(), extra.signal)),
-      );
+    const sampling = this.sampling;
+    if (sampling) {
+      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
+        const call = this.samplingCall(sampling);
+        const requestNumber = call?.samplingRequests ?? 1;
+        return this.answer(async () => {
+          const context = call?.context;
+          const { result, usage } = await answerSampling(request.params, {
+            model: () => this.modelForSampling(),
+            options: sampling,
+            context: {
+              server: this.server(),
+              ...(call ? { toolCall: describeCall(call) } : {}),
+              requestNumber,
+            },
+            abortSignal: extra.signal,
+          });
+          context?.reportUsage?.(usage);
+          return result;
+        });
+      });
     }
     const elicitation = this.elicitation;
     if (elicitation) {
@@ -120,16 +124,7 @@ export class MCPServerRequests {
             server: this.server(),
             message: params.message,
             requestedSchema: params.requestedSchema as Record<string, unknown>,
-            ...(call
-              ? {
-                  toolCall: {
-                    toolName: call.toolName,
-                    toolCallId: call.context?.toolCallId ?? "",
-                    sessionId: call.context?.sessionId ?? "",
-                    ...(call.context?.userId ? { userId: call.context.userId } : {}),
-                  },
-                }
-              : {}),
+            ...(call ? { toolCall: describeCall(call) } : {}),
             abortSignal: extra.signal,
           }),
         );
@@ -156,7 +151,7 @@ export class MCPServerRequests {
 
   /** Tracks a tool call in flight, for the default sampling model and the elicitation's `toolCall`. */
   async during<T>(toolName: string, context: ToolExecutionContext | undefined, work: () => Promise<T>): Promise<T> {
-    const call: ActiveCall = { toolName, context };
+    const call: ActiveCall = { toolName, context, samplingRequests: 0 };
     this.active.add(call);
     try {
       return await work();
@@ -181,6 +176,30 @@ export class MCPServerRequests {
     }
   }
 
+  /**
+   * The tool call a sampling request is counted against, its count raised; a refusal (an MCP error)
+   * when none is in flight and that is not allowed, or when the call has made its
+   * `maxRequestsPerToolCall`. MCP does not say which call a request serves: with several in flight,
+   * the one that has sampled least (the earliest on a tie), so together they make at most their
+   * number times the cap.
+   */
+  private samplingCall(sampling: ResolvedSamplingOptions): ActiveCall | undefined {
+    let chosen: ActiveCall | undefined;
+    for (const call of this.active) if (!chosen || call.samplingRequests < chosen.samplingRequests) chosen = call;
+    if (!chosen) {
+      if (sampling.allowOutsideToolCall) return undefined;
+      throw samplingRefused(
+        "no tool call of this client is in flight, and this client samples only for its tool calls (createMCPClient({ sampling: { allowOutsideToolCall } }).",
+      );
+    }
+    if (chosen.samplingRequests >= sampling.maxRequestsPerToolCall)
+      throw samplingRefused(
+        `the tool call "${chosen.toolName}" has made its ${sampling.maxRequestsPerToolCall} sampling requests (createMCPClient({ sampling: { maxRequestsPerToolCall } }).`,
+      );
+    chosen.samplingRequests++;
+    return chosen;
+  }
+
   private soleCall(): ActiveCall | undefined {
     return this.active.size === 1 ? [...this.active][0] : undefined;
   }
@@ -196,6 +215,17 @@ export class MCPServerRequests {
         : "No model to sample with: tool calls of agents with different models are waiting on this server. Give createMCPClient({ sampling: { model } }).",
     );
   }
+}
+
+/** A call in flight as the user's callbacks see it. */
+function describeCall(call: ActiveCall): NonNullable<MCPElicitationRequest["toolCall"]> {
+  return {
+    toolName: call.toolName,
+    toolCallId: call.context?.toolCallId ?? "",
+    sessionId: call.context?.sessionId ?? "",
+    ...(call.context?.runId ? { runId: call.context.runId } : {}),
+    ...(call.context?.userId ? { userId: call.context.userId } : {}),
+  };
 }
 
 function checkRoots(roots: unknown): MCPRoot[] {

@@ -314,6 +314,69 @@ export const corpus: Record<string, AiUIMessage[]> = {
       ],
     },
   ],
+  "provider-executed search beside a client tool in one step, then the answer": [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "Weather and news in Paris?" }] },
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        {
+          type: "tool-web_search",
+          toolCallId: "ws1",
+          state: "output-available",
+          input: { query: "Paris news" },
+          output: [{ url: "https://news.example/paris", title: "Paris" }],
+          providerExecuted: true,
+        },
+        {
+          type: "tool-get_weather",
+          toolCallId: "gw1",
+          state: "output-available",
+          input: { city: "Paris" },
+          output: { temperature: 18 },
+        },
+        { type: "step-start" },
+        { type: "text", text: "18 degrees, and here is the news.", state: "done" },
+      ],
+    },
+  ],
+  "a call awaiting approval alone in its assistant message": [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "Mail x@y.z" }] },
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        {
+          type: "tool-send_mail",
+          toolCallId: "m1",
+          state: "approval-requested",
+          input: { to: "x@y.z" },
+          approval: { id: "ap1" },
+        },
+      ],
+    },
+  ],
+  "a call left awaiting approval, then a new user message": [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "Archive the old folder" }] },
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        {
+          type: "dynamic-tool",
+          toolName: "archive",
+          toolCallId: "r1",
+          state: "approval-requested",
+          input: { folder: "old" },
+          approval: { id: "ap1" },
+        },
+      ],
+    },
+    { id: "u2", role: "user", parts: [{ type: "text", text: "Never mind, what time is it?" }] },
+  ],
   "dynamic tools, sources, data parts and an unfinished step": [
     { id: "u1", role: "user", parts: [{ type: "text", text: "Find it" }] },
     {

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { InMemoryStore } from "../stores/in-memory-store";
+import { MockLanguageModel } from "../testing/mock-language-model";
+import { Agent, runMessageIds } from "./agent";
+import type { AgentRunOptions } from "./agent-options";
+
+/** A run with a caller-chosen user message id, as `streamText` makes it. */
+const withId = (input: string, user: string) => ({ input, [runMessageIds]: { user } }) as AgentRunOptions;
+
+describe("a run whose user message id the session holds", () => {
+  it("with the same content is answered from the store: no model call, nothing stored, replayed", async () => {
+    const store = new InMemoryStore();
+    const model = new MockLanguageModel({ responses: [{ text: "Hello!" }] });
+    const agent = new Agent({ model, memoryStore: store, sessionId: "s" });
+    const ends: unknown[] = [];
+    agent.on("run:end", (event) => ends.push(event.replayed));
+    const first = await agent.run(withId("Hi", "u-1"));
+    const stored = await store.getMessages("s");
+    const again = await agent.run(withId("Hi", "u-1"));
+    expect(model.calls).toHaveLength(1);
+    expect(await store.getMessages("s")).toEqual(stored);
+    expect(again).toMatchObject({ text: "Hello!", replayed: true, finishReason: "stop" });
+    expect(again.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+    expect(again.messages).toEqual(stored);
+    expect(first.replayed).toBeUndefined();
+    expect(ends).toEqual([undefined, true]);
+  });
+
+  it("with other content is stored under a new id, told as message:renamed", async () => {
+    const store = new InMemoryStore();
+    const model = new MockLanguageModel({ responses: [{ text: "one" }, { text: "two" }] });
+    const agent = new Agent({ model, memoryStore: store, sessionId: "s" });
+    const renamed: { requestedId: string; id: string }[] = [];
+    agent.on("message:renamed", (event) => renamed.push(event));
+    await agent.run(withId("Hi", "u-1"));
+    const second = await agent.run(withId("Hi again", "u-1"));
+    expect(second.text).toBe("two");
+    const users = (await store.getMessages("s")).filter((message) => message.role === "user");
+    expect(renamed).toEqual([expect.objectContaining({ sessionId: "s", requestedId: "u-1", id: users[1]!.id })]);
+    expect(users[1]!.id).not.toBe("u-1");
+  });
+
+  it("streams the stored answer again under the stored answer's id", async () => {
+    const store = new InMemoryStore();
+    const model = new MockLanguageModel({ responses: [{ text: "Hello!" }] });
+    const agent = new Agent({ model, memoryStore: store, sessionId: "s" });
+    await agent.run(withId("Hi", "u-1"));
+    const answerId = (await store.getMessages("s"))[1]!.id;
+    const parts = [];
+    for await (const part of agent.stream(withId("Hi", "u-1")).fullStream) parts.push(part);
+    expect(parts).toEqual([
+      { type: "step-start", stepNumber: 1, messageId: answerId },
+      { type: "text-delta", delta: "Hello!" },
+      { type: "step-finish", stepNumber: 1, finishReason: "stop", usage: expect.any(Object) },
+      { type: "finish", finishReason: "stop", usage: expect.any(Object), text: "Hello!" },
+    ]);
+  });
+});
