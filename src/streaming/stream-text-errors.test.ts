@@ -108,7 +108,8 @@ describe("streamText errors in the UI stream", () => {
     const asking = new MockLanguageModel({
       responses: [{ toolCalls: [{ id: "call-1", name: "book_table", arguments: { guests: 2 } }] }],
     });
-    const common = { memoryStore: store, sessionId: "s-approval", tools };
+    // pendingApprovals "reject": a new message is refused while a call awaits its answer (the default denies it).
+    const common = { memoryStore: store, sessionId: "s-approval", tools, pendingApprovals: "reject" as const };
     await streamText({ ...common, model: asking, messages: [{ role: "user", content: "Book for 2" }] }).response;
 
     const next = streamText({
