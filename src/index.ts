@@ -213,6 +213,7 @@ export {
   TokenizerNotLoadedError,
   ToolApprovalNotPendingError,
   ToolApprovalPendingError,
+  UnsupportedPartError,
   UnsupportedRuntimeError,
   type MessageIssue,
   type NoObjectReason,

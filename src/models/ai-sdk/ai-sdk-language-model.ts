@@ -1,4 +1,8 @@
 import { booleanOption } from "../../errors/check-option";
+import { type FilePart, type ImagePart, isUrl } from "../../messages/content-parts";
+import { isInlineData } from "../../messages/data-content";
+import { wireImageMediaType } from "../wire-content";
+import { type AISDKSupportedUrls, isAISDKUrlSupported } from "./ai-sdk-supported-urls";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult, LanguageModelStreamPart } from "../language-model";
 import { applyAISDKCacheBreakpoints, readsAnthropicCacheControl } from "./ai-sdk-cache-control";
 import { convertAISDKGenerateResult } from "./ai-sdk-result";
@@ -49,6 +53,22 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
       "cacheControl",
       readsAnthropicCacheControl(String(model.provider)),
     );
+  }
+
+  /**
+   * Parts given inline: passed on (the provider package answers for its media types). Parts given
+   * by remote URL: those the model's `supportedUrls` lists for their media type.
+   */
+  supportsPart(part: ImagePart | FilePart): boolean | Promise<boolean> {
+    const data = part.type === "image" ? part.image : part.data;
+    if (isInlineData(data)) return true;
+    const mediaType = part.type === "image" ? wireImageMediaType(part) : part.mediaType;
+    const url = isUrl(data) ? data.href : urlHref(data as string);
+    const supported = this.aiSDKModel.supportedUrls;
+    if (supported === undefined) return true;
+    if (typeof (supported as PromiseLike<unknown>).then === "function")
+      return Promise.resolve(supported).then((urls) => isAISDKUrlSupported(urls, mediaType, url));
+    return isAISDKUrlSupported(supported as AISDKSupportedUrls, mediaType, url);
   }
 
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
@@ -111,5 +131,14 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
 
   private convertError(error: unknown, call: LanguageModelCall): unknown {
     return convertAISDKError(error, { provider: this.provider, modelId: this.modelId, abortSignal: call.abortSignal });
+  }
+}
+
+/** A URL as the AI SDK prompt carries it (`new URL(text).href`), or as given when it does not parse. */
+function urlHref(text: string): string {
+  try {
+    return new URL(text).href;
+  } catch {
+    return text;
   }
 }
