@@ -1,24 +1,27 @@
 // End to end: seed a file store with a realistic session recorded with `recordContext: true`
 // (facts, a summary, recalled memories, a trimmed window, an image) and a hostile one, start the
-// built `agentcore inspect` on it, and drive Debian's Chromium through playwright-core: the session
-// list, a turn's context report (its budget bar adds up to the turn's tokens), the left-out list
-// with reasons, the query box; a hostile session renders inert. Screenshots go to test-results/.
+// built `agentcore inspect` on it (twice: two inspectors side by side), and drive Debian's Chromium
+// through playwright-core: the session list, a turn's context report (its budget bar adds up to the
+// turn's tokens), the left-out list with reasons, the query box; a hostile session renders inert;
+// the token (in the URL's fragment, then the tab's sessionStorage) never reaches another port.
+// Screenshots go to test-results/.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { deflateSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser } from "playwright-core";
-import { z } from "zod";
-import { Agent } from "../src/agent/agent";
-import { FileMemoryStore } from "../src/stores/file/file-memory-store";
-import { SummaryMemory } from "../src/strategies/summary-memory";
-import { MockLanguageModel } from "../src/testing/mock-language-model";
-import { tool } from "../src/tools/tool";
-import type { RecallMemoryProvider } from "../src/providers/memory-provider";
 import { ensureFreshBuild } from "./helpers/ensure-build";
+import {
+  HOSTILE,
+  HOSTILE_SVG,
+  LONG_SESSION,
+  LONG_SESSION_MESSAGES,
+  SESSION,
+  seedInspectorStore,
+} from "./helpers/inspector-sessions";
 import { servicesRequired, skipMessage } from "./helpers/services";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -31,168 +34,63 @@ if (!available) skipMessage("the inspector browser test", `no Chromium at ${chro
 const work = mkdtempSync(join(tmpdir(), "agentcore-inspect-"));
 const storePath = join(work, "sessions.json");
 const providerPath = join(work, "recall-provider.mjs");
-const SESSION = "support/ada-2026";
-const HOSTILE = `<img src=x onerror=alert("id")> "quoted" & 🙂`;
-let cli: ChildProcess | undefined;
+const clis: ChildProcess[] = [];
 let browser: Browser | undefined;
+/** The URL the first inspector printed, and a second one's (started with --allow-delete). */
 let pageUrl = "";
+let secondUrl = "";
 
-/** A self-contained recall provider (the CLI loads it with --provider; the agent uses it too). */
-const PROVIDER_SOURCE = `
-const memories = [
-  { id: "mem-tea", content: "Ada drinks green tea every morning." },
-  { id: "mem-lyon", content: "Ada lives in Lyon and cycles to work." },
-  { id: "mem-cat", content: "Ada has a grey cat called Pixel." },
-];
-const words = (text) => new Set(String(text).toLowerCase().match(/[a-z]+/g) ?? []);
-export default {
-  type: "demo-recall",
-  async read({ query = "", limit = 5 }) {
-    const asked = words(query);
-    return memories
-      .map((memory) => {
-        const own = words(memory.content);
-        const shared = [...asked].filter((word) => own.has(word)).length;
-        return { ...memory, score: Math.round((1000 * shared) / Math.max(1, asked.size)) / 1000 };
-      })
-      .filter((memory) => memory.score > 0)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit);
-  },
-  async write() {},
-};
-`;
-
-/** A 48×48 PNG (a blue square with a white cross), built by hand: signature, IHDR, IDAT, IEND. */
-function png(): Uint8Array {
-  const size = 48;
-  const rows: number[] = [];
-  for (let y = 0; y < size; y++) {
-    rows.push(0);
-    for (let x = 0; x < size; x++) {
-      const cross = Math.abs(x - y) < 3 || Math.abs(x + y - size) < 3;
-      rows.push(...(cross ? [255, 255, 255] : [29, 95, 191]));
-    }
-  }
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes: Buffer) => {
-    let c = 0xffffffff;
-    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([length, body, sum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-      chunk("IHDR", header),
-      chunk("IDAT", deflateSync(Buffer.from(rows))),
-      chunk("IEND", Buffer.alloc(0)),
-    ]),
+/** Starts the built `agentcore inspect` on the seeded store; resolves with the URL it prints. */
+function startInspector(extra: string[] = []): Promise<string> {
+  const cli = spawn(
+    process.execPath,
+    [
+      join(root, "dist", "cli", "index.js"),
+      "inspect",
+      "--store",
+      `file:${storePath}`,
+      "--provider",
+      providerPath,
+      ...extra,
+    ],
+    { cwd: work, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
   );
+  clis.push(cli);
+  return new Promise<string>((resolveUrl, reject) => {
+    let output = "";
+    cli.stdout!.on("data", (chunk) => {
+      output += chunk;
+      const match = /Open (http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{32})\n/.exec(output);
+      if (match) resolveUrl(match[1]!);
+    });
+    cli.stderr!.on("data", (chunk) => (output += chunk));
+    cli.once("exit", (code) => reject(new Error(`agentcore inspect exited (${code}): ${output}`)));
+  });
 }
 
-/** Seven turns through a real Agent: a fact saved by a tool, an image, long answers that a summary and the budget trim. */
-async function seed(): Promise<void> {
-  const provider = (await import(pathToFileURL(providerPath).href)).default as RecallMemoryProvider;
-  const store = new FileMemoryStore({ path: storePath });
-  const model = new MockLanguageModel({
-    responses: (call, index) => {
-      if (!call.tools?.length) return { text: "Ada introduced herself, asked about tea and Lyon, and sent a photo." };
-      const last = call.messages.at(-1)!;
-      // The user's own words: the last text part (the recalled memories come before it).
-      const asked =
-        last.role !== "user"
-          ? ""
-          : typeof last.content === "string"
-            ? last.content
-            : (last.content.findLast((part) => part.type === "text")?.text ?? "");
-      if (asked.startsWith("Hi, I'm Ada"))
-        return {
-          toolCalls: [{ id: `call-${index}`, name: "remember_fact", arguments: { key: "name", value: "Ada" } }],
-        };
-      if (asked.includes("weather"))
-        return { toolCalls: [{ id: `call-${index}`, name: "get_weather", arguments: { city: "Lyon" } }] };
-      return {
-        text: `Answer ${index}: ${"Here is a detailed reply that goes on for a while. ".repeat(12)}`,
-        usage: { inputTokens: 400 + index, outputTokens: 90 },
-      };
-    },
+/** A raw HTTP request (fetch would not let a test choose the Host header). */
+function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolveResponse, reject) => {
+    const request = httpRequest(url, { method: options.method ?? "GET", headers: options.headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => (body += chunk));
+      response.on("end", () => resolveResponse({ status: response.statusCode!, body }));
+    });
+    request.once("error", reject);
+    request.end();
   });
-  const agent = new Agent({
-    name: "support-bot",
-    model,
-    systemPrompt: "You are a friendly support assistant.",
-    memory: new SummaryMemory({ summarizeThreshold: 6, recentMessages: 4, maxTokens: 700 }),
-    memoryStore: store,
-    memoryProvider: provider,
-    enableMemoryTools: true,
-    recordContext: true,
-    sessionId: SESSION,
-    tools: {
-      get_weather: tool({
-        description: "The weather in a city",
-        parameters: z.object({ city: z.string() }),
-        execute: async ({ city }) => `Sunny in ${city}, 24 °C. ${"(station data) ".repeat(40)}`,
-      }),
-    },
-  });
-  await agent.run("Hi, I'm Ada. Please remember my name.");
-  await agent.run({
-    input: [
-      { type: "text", text: "Here is a photo of my bike." },
-      { type: "image", image: png(), mediaType: "image/png" },
-    ],
-  });
-  await agent.run("What tea should I try this week?");
-  await agent.run("Any cycling routes around Lyon?");
-  await agent.run("What's the weather in Lyon today?");
-  await agent.run("Can you remind me what we talked about?");
-  await agent.run("And what do you know about my cat?");
-  await store.appendMessages(HOSTILE, [
-    {
-      id: "h1",
-      role: "user",
-      content: `<script>alert(1)</script><img src=x onerror="alert(2)"> ${"A".repeat(1_000_000)}`,
-      timestamp: Date.now(),
-    },
-  ]);
 }
 
 describe.skipIf(!available)("agentcore inspect in Chromium", () => {
   beforeAll(async () => {
     await ensureFreshBuild();
-    writeFileSync(providerPath, PROVIDER_SOURCE);
-    await seed();
-    cli = spawn(
-      process.execPath,
-      [join(root, "dist", "cli", "index.js"), "inspect", "--store", `file:${storePath}`, "--provider", providerPath],
-      { cwd: work, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    pageUrl = await new Promise<string>((resolveUrl, reject) => {
-      let output = "";
-      cli!.stdout!.on("data", (chunk) => {
-        output += chunk;
-        const match = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{32})/.exec(output);
-        if (match) resolveUrl(match[1]!);
-      });
-      cli!.stderr!.on("data", (chunk) => (output += chunk));
-      cli!.once("exit", (code) => reject(new Error(`agentcore inspect exited (${code}): ${output}`)));
-    });
+    await seedInspectorStore(storePath, providerPath);
+    pageUrl = await startInspector();
+    secondUrl = await startInspector(["--allow-delete"]);
     browser = await chromium.launch({
       executablePath: chromiumPath,
       args: [
@@ -208,19 +106,102 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (cli && cli.exitCode === null && cli.signalCode === null) {
-      const exited = new Promise((resolveExit) => cli!.once("exit", resolveExit));
+    for (const cli of clis) {
+      if (cli.exitCode !== null || cli.signalCode !== null) continue;
+      const exited = new Promise((resolveExit) => cli.once("exit", resolveExit));
       cli.kill("SIGTERM");
       await exited;
     }
     rmSync(work, { recursive: true, force: true });
   });
 
-  it("refuses a request without the token", async () => {
-    const origin = new URL(pageUrl).origin;
-    expect((await fetch(`${origin}/`)).status).toBe(401);
-    expect((await fetch(`${origin}/api/sessions`)).status).toBe(401);
-    expect((await fetch(`${origin}/api/sessions?token=${"0".repeat(32)}`)).status).toBe(401);
+  it("refuses every endpoint without the token, a malformed credential with 401, another Host with 421", async () => {
+    for (const url of [pageUrl, secondUrl]) {
+      const origin = new URL(url).origin;
+      const token = new URL(url).hash.slice("#token=".length);
+      const session = encodeURIComponent(SESSION);
+      const endpoints = [
+        { method: "GET", path: "/api/sessions" },
+        { method: "GET", path: `/api/session?id=${session}` },
+        { method: "GET", path: `/api/part?session=${session}&message=2&part=1` },
+        { method: "GET", path: `/api/recall?session=${session}&q=tea` },
+        { method: "POST", path: `/api/delete?id=${session}` },
+      ];
+      for (const { method, path } of endpoints) {
+        const deleting: Record<string, string> = method === "POST" ? { "x-agentcore-inspector": "delete" } : {};
+        const credentials: Array<Record<string, string>> = [
+          {},
+          { "x-inspector-token": "0".repeat(32) },
+          { cookie: `agentcore_inspector=${token}` },
+          { cookie: "agentcore_inspector=%E0%A4%A" },
+        ];
+        for (const headers of credentials) {
+          const response = await rawRequest(`${origin}${path}`, { method, headers: { ...deleting, ...headers } });
+          expect(response.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(401);
+        }
+        const inQuery = await rawRequest(`${origin}${path}${path.includes("?") ? "&" : "?"}token=${token}`, {
+          method,
+          headers: deleting,
+        });
+        expect(inQuery.status, `${path} with ?token=`).toBe(401);
+        // The right token with another host name: a DNS-rebinding page is refused before anything.
+        const rebound = await rawRequest(`${origin}${path}`, {
+          method,
+          headers: { ...deleting, "x-inspector-token": token, host: `attacker.example:${new URL(url).port}` },
+        });
+        expect(rebound.status, `${path} with another Host`).toBe(421);
+      }
+      const port = new URL(url).port;
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`])
+        expect(
+          (await rawRequest(`${origin}/api/sessions`, { headers: { host, "x-inspector-token": token } })).status,
+        ).toBe(200);
+    }
+    // Nothing was deleted by the tokenless POSTs to the inspector that allows deleting.
+    const token = new URL(secondUrl).hash.slice("#token=".length);
+    const stored = await rawRequest(`${new URL(secondUrl).origin}/api/session?id=${encodeURIComponent(SESSION)}`, {
+      headers: { "x-inspector-token": token },
+    });
+    expect(JSON.parse(stored.body).messages.length).toBeGreaterThan(10);
+  });
+
+  it("sends the token to no other port: no cookie, and two inspectors side by side both work", async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const other: Server = createServer((request, response) => {
+      seen.push(request.headers);
+      response.writeHead(200, { "content-type": "text/html" }).end("<p>another local server</p>");
+    });
+    await new Promise<void>((resolveListen) => other.listen(0, "127.0.0.1", resolveListen));
+    const otherUrl = `http://127.0.0.1:${(other.address() as { port: number }).port}/`;
+    const context = await browser!.newContext();
+    try {
+      const first = await context.newPage();
+      await first.goto(pageUrl);
+      await first.waitForSelector("table.sessions tbody tr");
+      // The fragment left the address bar (and the history) for the tab's sessionStorage.
+      expect(first.url()).not.toContain("token");
+      const second = await context.newPage();
+      await second.goto(secondUrl);
+      await second.waitForSelector("table.sessions tbody tr");
+      // A second inspector logs the first out of nothing: both still read after each other's start.
+      await first.reload();
+      await first.waitForSelector("table.sessions tbody tr");
+      await second.reload();
+      await second.waitForSelector("table.sessions tbody tr");
+      expect(await context.cookies()).toEqual([]);
+      // Another server on the same host, visited from the inspector's tab, gets nothing.
+      await first.goto(otherUrl);
+      await first.waitForSelector("text=another local server");
+      expect(seen.length).toBeGreaterThan(0);
+      for (const headers of seen) {
+        expect(headers.cookie).toBeUndefined();
+        expect(headers["x-inspector-token"]).toBeUndefined();
+        expect(JSON.stringify(headers)).not.toContain(new URL(pageUrl).hash.slice("#token=".length));
+      }
+    } finally {
+      await context.close();
+      await new Promise((resolveClose) => other.close(resolveClose));
+    }
   });
 
   it("lists the sessions, shows a turn's context report, what was left out and why, and the recall for a query", async () => {
@@ -236,10 +217,10 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
       if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
     });
     await page.goto(pageUrl);
-    // The token left the address bar for an HttpOnly cookie.
+    // The token left the address bar for the tab's sessionStorage.
     expect(page.url()).not.toContain("token=");
     await page.waitForSelector("table.sessions tbody tr");
-    expect(await page.locator(".count").innerText()).toMatch(/1–2 of 2 sessions/);
+    expect(await page.locator(".count").innerText()).toMatch(/1–3 of 3 sessions/);
     const rows = page.locator("table.sessions tbody tr");
     expect(await rows.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining(SESSION)]));
     await page.fill("#search", "support/");
@@ -249,8 +230,10 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
 
     await page.click(`a.session-link:text("${SESSION}")`);
     await page.waitForSelector("ol.turns");
-    // The image is shown from the stored bytes.
+    // The image is shown from the stored bytes, fetched with the token header into a blob: URL.
     const image = page.locator(".image img").first();
+    await image.waitFor();
+    expect(await image.getAttribute("src")).toMatch(/^blob:/);
     await expect
       .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
       .toBe(48);
@@ -304,6 +287,27 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     await context.close();
   });
 
+  it("shows a long session's newest messages first, and the earlier ones on demand", async () => {
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(pageUrl);
+    await page.click(`a.session-link:text("${LONG_SESSION}")`);
+    await page.waitForSelector("ol.turns");
+    const messages = page.locator(".message");
+    expect(await messages.count()).toBe(200);
+    expect(await page.locator(".meta").first().textContent()).toContain(`${LONG_SESSION_MESSAGES} messages`);
+    expect(await messages.last().locator(".text").textContent()).toBe(`Message number ${LONG_SESSION_MESSAGES - 1}.`);
+    const earlier = page.locator("button", { hasText: "Load earlier messages" });
+    await earlier.click();
+    await expect.poll(() => messages.count()).toBe(400);
+    await earlier.click();
+    await expect.poll(() => messages.count()).toBe(LONG_SESSION_MESSAGES);
+    expect(await earlier.count()).toBe(0);
+    const texts = await page.locator(".message .text").allTextContents();
+    expect(texts).toEqual(Array.from({ length: LONG_SESSION_MESSAGES }, (_, index) => `Message number ${index}.`));
+    await context.close();
+  });
+
   it("renders a hostile session inert", async () => {
     const context = await browser!.newContext();
     const page = await context.newPage();
@@ -321,8 +325,13 @@ describe.skipIf(!available)("agentcore inspect in Chromium", () => {
     expect(await page.locator(".message .note").first().innerText()).toMatch(/900,\d{3} more characters not shown/);
     expect(await page.locator(".message button.more").first().innerText()).toMatch(/^Show 9\d,\d{3} more characters$/);
     expect(await page.locator("h1.session-title code").innerText()).toBe(HOSTILE);
-    expect(await page.locator("main img").count()).toBe(0);
     expect(await page.locator("main script").count()).toBe(0);
+    // The SVG stored as an image part: offered as a download of opaque bytes, never shown.
+    const svg = page.locator("button.download", { hasText: "image/svg+xml" });
+    const [download] = await Promise.all([page.waitForEvent("download"), svg.click()]);
+    const saved = await download.path();
+    expect(readFileSync(saved, "utf8")).toBe(HOSTILE_SVG);
+    expect(await page.locator("main img").count()).toBe(0);
     expect(dialogs).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
-import { parsePartialJson } from "./partial-json";
+import { partialObjects } from "./partial-objects";
 
 /** An object while it streams: any property may be missing yet, at any depth. */
 export type DeepPartial<T> = T extends readonly (infer Item)[]
@@ -49,7 +49,8 @@ export class AgentStream<Value = unknown> {
   /**
    * A run with `output`: the object as it streams, parsed from the JSON so far (each value
    * differs from the one before; it starts over at each step and at a retry). Not validated: the
-   * validated object is `object`. Throws the run's error at the end if it failed.
+   * validated object is `object`. Read-only: partials share the parts that no longer change.
+   * Throws the run's error at the end if it failed.
    */
   get partialObjectStream(): AsyncIterable<DeepPartial<Value>> {
     return {
@@ -141,26 +142,6 @@ class PartBuffer {
 
 const anyPart = (part: AgentStreamPart): AgentStreamPart => part;
 
-/** A reader's pick for `partialObjectStream`: the JSON text of the current model call, parsed when it changed. */
-function partialObjects(): (part: AgentStreamPart) => object | undefined {
-  let text = "";
-  let last: string | undefined;
-  return (part) => {
-    if (part.type === "step-start" || part.type === "object-retry") {
-      text = "";
-      last = undefined;
-      return undefined;
-    }
-    if (part.type !== "text-delta") return undefined;
-    text += part.delta;
-    const value = parsePartialJson(text);
-    if (value === null || typeof value !== "object") return undefined;
-    const key = JSON.stringify(value);
-    if (key === last) return undefined;
-    last = key;
-    return value;
-  };
-}
 const textOf = (part: AgentStreamPart): string | undefined => (part.type === "text-delta" ? part.delta : undefined);
 
 /**

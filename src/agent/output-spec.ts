@@ -1,11 +1,20 @@
 import { z } from "zod";
 import { integerOption } from "../errors/check-option";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import { exceedsDepth, MAX_TOOL_ARGUMENTS_DEPTH } from "../messages/tool-arguments-depth";
 import type { ResponseFormat } from "../models/language-model";
 import { isValidToolName } from "../tools/tool-definitions";
 
 /** How many times a reply that fails the schema is asked for again, by default. */
 export const DEFAULT_OUTPUT_RETRIES = 2;
+
+/**
+ * Deepest nesting of objects and arrays accepted in a structured reply (the object is level 1), as
+ * for tool arguments: a deeper reply is invalid (asked for again, then `NoObjectGeneratedError`),
+ * and `partialObjectStream` gives no partials past it. Recursive code (zod, `JSON.stringify`,
+ * a structured clone) fails thousands of levels down; no schema a model fills needs 50.
+ */
+export const MAX_OUTPUT_DEPTH = MAX_TOOL_ARGUMENTS_DEPTH;
 
 /** The `output` of a run in its long form: the schema and how to ask for it. */
 export interface OutputOptions<Schema extends z.ZodType = z.ZodType> {
@@ -79,8 +88,9 @@ export type ObjectParse =
   | { success: false; issue: string; cause: unknown };
 
 /**
- * Reads a reply as the object: JSON (a Markdown code fence around it is allowed), then the zod
- * schema. `json` is the reply's JSON, compact: what the assistant message stores.
+ * Reads a reply as the object: JSON (a Markdown code fence around it is allowed) nested at most
+ * `MAX_OUTPUT_DEPTH` deep, then the zod schema. `json` is the reply's JSON, compact: what the
+ * assistant message stores.
  */
 export function parseObjectReply(text: string, schema: z.ZodType): ObjectParse {
   const body = text
@@ -97,6 +107,11 @@ export function parseObjectReply(text: string, schema: z.ZodType): ObjectParse {
       issue: body === "" ? "the reply was empty" : `the reply is not JSON (${(error as Error).message})`,
       cause: error,
     };
+  }
+  // Checked before zod and JSON.stringify, which recurse and would overflow the stack.
+  if (exceedsDepth(value, MAX_OUTPUT_DEPTH)) {
+    const issue = `the JSON is nested deeper than ${MAX_OUTPUT_DEPTH} levels of objects and arrays, the limit for a structured reply`;
+    return { success: false, issue, cause: undefined };
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {

@@ -9,6 +9,8 @@ import { streamText } from "../streaming/stream-text";
 import { tool } from "../tools/tool";
 import { Agent } from "./agent";
 import type { AgentStreamPart } from "./agent-result";
+import { MAX_OUTPUT_DEPTH } from "./output-spec";
+import { PartialJsonParser } from "./partial-json-parser";
 
 const weather = z.object({
   city: z.string(),
@@ -261,5 +263,89 @@ describe("structured output (MockLanguageModel)", () => {
       .map((chunk) => chunk.type)
       .filter((type) => type === "text-start" || type === "text-end");
     expect(kinds).toEqual(["text-start", "text-end", "text-start", "text-end"]);
+  });
+
+  it("partials keep a streamed __proto__ key as an own property, never as their prototype; constructor and prototype keys are plain properties", async () => {
+    const json = `{"__proto__": {"city": "Evil", "polluted": true}, "city": "Paris", "temperatureC": 18, "conditions": [{"constructor": "c", "prototype": "p"}]}`;
+    const { agent } = setup([{ text: json }]);
+    const loose = z.object({ city: z.string() }).loose();
+    const stream = agent.stream({ input: "Weather?", output: loose });
+    const partials = (await collect(stream.partialObjectStream)).values as Record<string, unknown>[];
+    expect(partials.length).toBeGreaterThan(3);
+    for (const partial of partials) {
+      expect(Object.getPrototypeOf(partial)).toBe(Object.prototype);
+      expect(String(partial)).toBe("[object Object]");
+      expect(partial.polluted).toBeUndefined();
+    }
+    const last = partials.at(-1)!;
+    expect(Object.keys(last)).toEqual(Object.keys(JSON.parse(json)));
+    expect(Object.getOwnPropertyDescriptor(last, "__proto__")?.value).toEqual({ city: "Evil", polluted: true });
+    expect(last.city).toBe("Paris");
+    const item = (last.conditions as Record<string, unknown>[])[0]!;
+    expect(Object.getOwnPropertyNames(item)).toEqual(["constructor", "prototype"]);
+    expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+    expect((await stream.object).city).toBe("Paris");
+  });
+
+  const nested = (depth: number) => `{"city": "Paris", "extra": ${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+  const withExtra = z.object({ city: z.string(), extra: z.unknown().optional() });
+
+  it("a reply nested deeper than MAX_OUTPUT_DEPTH is invalid: asked for again with the issue, never stored", async () => {
+    const { model, agent, memoryStore } = setup([{ text: nested(5_000) }, { text: nested(MAX_OUTPUT_DEPTH) }]);
+    const result = await agent.run({ input: "Weather?", output: withExtra });
+    expect(result.object.city).toBe("Paris");
+    expect(model.calls).toHaveLength(2);
+    expect(model.calls[1]!.messages.at(-1)!.content).toMatch(
+      new RegExp(`nested deeper than ${MAX_OUTPUT_DEPTH} levels of objects and arrays`),
+    );
+    const stored = await memoryStore.getMessages("s1");
+    expect(stored.map((message) => [message.role, message.content])).toEqual([
+      ["user", "Weather?"],
+      ["assistant", nested(MAX_OUTPUT_DEPTH).replace(/\s/g, "")],
+    ]);
+  });
+
+  it("an over-deep reply ends in NoObjectGeneratedError, and partialObjectStream stops its partials at the bound without throwing anything else", async () => {
+    const { agent } = setup([{ text: nested(5_000) }, { text: nested(5_000) }]);
+    const stream = agent.stream({ input: "Weather?", output: { schema: withExtra, retries: 1 } });
+    const [partials, full] = await Promise.all([collect(stream.partialObjectStream), collect(stream.fullStream)]);
+    expect(NoObjectGeneratedError.isInstance(partials.error), String(partials.error)).toBe(true);
+    expect((partials.error as NoObjectGeneratedError).reason).toBe("invalid");
+    expect((partials.error as NoObjectGeneratedError).attempts).toBe(2);
+    expect(partials.values.length).toBeGreaterThan(0);
+    const depthOf = (value: unknown): number =>
+      Array.isArray(value)
+        ? 1 + Math.max(0, ...value.map(depthOf))
+        : value && typeof value === "object"
+          ? 1 + Math.max(0, ...Object.values(value).map(depthOf))
+          : 0;
+    for (const partial of partials.values) expect(depthOf(partial)).toBeLessThanOrEqual(MAX_OUTPUT_DEPTH);
+    expect(full.values.filter((part) => part.type === "object-retry")).toHaveLength(1);
+    await expect(stream.object).rejects.toSatisfy(NoObjectGeneratedError.isInstance);
+  });
+
+  it("reads partialObjectStream in work linear in the reply: each character once, a bounded copy per character, the last partial whole", async () => {
+    const work: number[] = [];
+    for (const items of [500, 2_000]) {
+      const object = {
+        city: "Paris",
+        temperatureC: 18,
+        conditions: Array.from({ length: items }, (_, index) => `c${index}`),
+      };
+      const json = JSON.stringify(object);
+      const { agent } = setup([{ object }]);
+      const before = { ...PartialJsonParser.work };
+      const stream = agent.stream({ input: "Weather?", output: weather });
+      const partials = (await collect(stream.partialObjectStream)).values;
+      const characters = PartialJsonParser.work.characters - before.characters;
+      const copied = PartialJsonParser.work.copied - before.copied;
+      expect(characters).toBe(json.length);
+      expect(copied).toBeLessThanOrEqual(17 * json.length);
+      expect(partials.at(-1)).toEqual(object);
+      expect(await stream.object).toEqual(object);
+      work.push(characters + copied);
+    }
+    // Four times the reply, about four times the work (re-reading the text at each delta is sixteen).
+    expect(work[1]! / work[0]!).toBeLessThan(5);
   });
 });

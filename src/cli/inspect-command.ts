@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createInspectorHandler } from "../inspector/create-inspector-handler";
@@ -22,7 +23,8 @@ const MAX_REQUEST_BYTES = 64 * 1024;
 
 /**
  * `agentcore inspect`: serves the inspector for a store on 127.0.0.1 (a random free port unless
- * `--port`), with a token made for this start in the URL it prints. Runs until SIGINT or SIGTERM.
+ * `--port`), with a token made for this start in the fragment of the URL it prints, answering only
+ * requests that name its own address. Runs until SIGINT or SIGTERM.
  */
 export async function inspectCommand(options: InspectCommandOptions): Promise<void> {
   const host = options.host ?? "127.0.0.1";
@@ -32,13 +34,13 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<vo
   const provider = options.provider ? await loadProvider(options.provider) : undefined;
   const opened = await openStore(options.store);
   const token = newInspectorToken();
-  const handler = createInspectorHandler({
-    store: opened.store,
-    token,
-    allowDelete: options.allowDelete === true,
-    ...(provider ? { provider } : {}),
-  });
+  // The handler is made once the port is known (it checks the Host header against it).
+  let handler: ((request: Request) => Promise<Response>) | undefined;
   const server = createServer((request, response) => {
+    if (!handler) {
+      response.writeHead(503, { "content-type": "text/plain" }).end("agentcore inspect: starting.\n");
+      return;
+    }
     serve(handler, request, response, host).catch((error) => {
       if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
       response.end(`agentcore inspect: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -48,10 +50,18 @@ export async function inspectCommand(options: InspectCommandOptions): Promise<vo
     server.once("error", (error) => reject(new CliError(`Cannot listen on ${host}:${port}: ${error.message}`)));
     server.listen(port, host, () => resolveListen());
   });
-  const address = server.address();
-  const bound = typeof address === "object" && address ? address.port : port;
+  const address = server.address() as AddressInfo;
+  const hosts = hostNames(address, host);
+  handler = createInspectorHandler({
+    store: opened.store,
+    token,
+    allowDelete: options.allowDelete === true,
+    ...(hosts ? { allowedHosts: hosts } : {}),
+    ...(provider ? { provider } : {}),
+  });
   const shownHost = host.includes(":") ? `[${host}]` : host;
-  const url = `http://${shownHost}:${bound}/?token=${token}`;
+  // In the fragment: a browser never sends it to a server; the page moves it to its tab's storage.
+  const url = `http://${shownHost}:${address.port}/#token=${token}`;
   process.stdout.write(
     `agentcore inspect: ${opened.label}${options.allowDelete ? " (deleting allowed)" : " (read-only)"}\n` +
       `Open ${url}\n` +
@@ -105,12 +115,10 @@ async function serve(
       ...(body ? { body } : {}),
     }),
   );
-  const out: Record<string, string | string[]> = {};
+  const out: Record<string, string> = {};
   answer.headers.forEach((value, name) => {
     out[name] = value;
   });
-  const setCookies = answer.headers.getSetCookie?.() ?? [];
-  if (setCookies.length > 0) out["set-cookie"] = setCookies;
   response.writeHead(answer.status, out);
   response.end(method === "HEAD" || !answer.body ? undefined : Buffer.from(await answer.arrayBuffer()));
 }
@@ -132,6 +140,21 @@ async function loadProvider(path: string): Promise<RecallMemoryProvider> {
     );
   }
   return candidate;
+}
+
+/**
+ * The Host header values this server answers: its bound address with the port (and the `--host`
+ * name given), and `localhost` for a loopback one (`127.0.0.1:<port>`, `[::1]:<port>`). Any other
+ * name reaching it is a page whose DNS was pointed at this machine (rebinding): refused. Undefined
+ * when listening on every address (`--host 0.0.0.0`), where any of the machine's names may be used.
+ */
+function hostNames(address: AddressInfo, given: string): string[] | undefined {
+  if (address.address === "0.0.0.0" || address.address === "::") return undefined;
+  const bound = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const named = given.includes(":") ? `[${given}]` : given;
+  const names = [...new Set([bound, named, ...(isLoopback(address.address) ? ["localhost"] : [])])];
+  // A browser leaves the default port out of Host.
+  return names.flatMap((name) => (address.port === 80 ? [`${name}:80`, name] : [`${name}:${address.port}`]));
 }
 
 function isLoopback(host: string): boolean {

@@ -32,6 +32,7 @@ async function hostileStore(): Promise<InMemoryStore> {
         { type: "text", text: "an image and an svg" },
         { type: "image", image: PNG, mediaType: "image/png" },
         { type: "file", data: btoa("<svg onload='alert(3)'/>"), mediaType: "image/svg+xml", filename: "x.svg" },
+        { type: "image", image: btoa("<svg onload='alert(4)'/>"), mediaType: "image/svg+xml" },
       ],
       timestamp: 3,
     },
@@ -50,33 +51,18 @@ function expectStrictHeaders(response: Response): void {
 }
 
 describe("createInspectorHandler", () => {
-  it("refuses every request without the right token, with a strict CSP even then", async () => {
-    const handler = createInspectorHandler({ store: new InMemoryStore(), token });
-    for (const path of ["/", "/assets/app.js", "/api/sessions", "/api/session?id=s", `/?token=${"0".repeat(32)}`]) {
-      const response = await get(handler, path);
-      expect(response.status, path).toBe(401);
-      expectStrictHeaders(response);
-    }
-    expect((await get(handler, "/api/sessions", { "x-inspector-token": `${token}x` })).status).toBe(401);
-    expect((await get(handler, "/api/sessions", { cookie: "agentcore_inspector=nope" })).status).toBe(401);
-  });
-
-  it("takes the token from the URL once, then from an HttpOnly SameSite=Strict cookie", async () => {
-    const handler = createInspectorHandler({ store: new InMemoryStore(), token, basePath: "/inspect" });
-    const first = await get(handler, `/inspect/?token=${token}`);
-    expect(first.status).toBe(303);
-    expect(first.headers.get("location")).toBe("/inspect/");
-    const cookie = first.headers.get("set-cookie")!;
-    expect(cookie).toContain(`agentcore_inspector=${token}`);
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    expect(cookie).toMatch(/Path=\/inspect/);
-    const page = await get(handler, "/inspect/", { cookie: cookie.split(";")[0]! });
+  it("serves the page without the token (it holds no data), and sets no cookie", async () => {
+    const handler = createInspectorHandler({ store: await hostileStore(), token, basePath: "/inspect" });
+    const page = await get(handler, "/inspect/");
     expect(page.status).toBe(200);
     expectStrictHeaders(page);
+    expect(page.headers.get("set-cookie")).toBeNull();
     const html = await page.text();
     expect(html).toContain('<script type="module" src="assets/app.js"></script>');
     expect(html).toContain('data-allow-delete="false"');
+    expect(html).not.toContain("script>alert");
+    expect((await get(handler, "/inspect/assets/app.js")).status).toBe(200);
+    expect((await get(handler, "/inspect")).headers.get("location")).toBe("/inspect/");
     expect((await get(handler, "/inspect/api/sessions", withToken)).status).toBe(200);
   });
 
@@ -86,6 +72,7 @@ describe("createInspectorHandler", () => {
       authorize: (request) => request.headers.get("x-user") === "admin",
     });
     expect((await get(handler, "/api/sessions")).status).toBe(401);
+    expect((await get(handler, "/")).status).toBe(401); // the page too: the app's own login decides
     expect((await get(handler, "/api/sessions", { "x-user": "admin" })).status).toBe(200);
   });
 
@@ -140,16 +127,24 @@ describe("createInspectorHandler", () => {
     expect(body.messages[2].parts.slice(1)).toEqual([
       { type: "image", mediaType: "image/png", bytes: PNG.byteLength, part: 1 },
       { type: "file", mediaType: "image/svg+xml", bytes: 24, part: 2, filename: "x.svg" },
+      { type: "image", mediaType: "image/svg+xml", bytes: 24, part: 3 },
     ]);
 
     const image = await get(handler, `/api/part?session=${encodeURIComponent(HOSTILE_ID)}&message=2&part=1`, withToken);
     expect(image.headers.get("content-type")).toBe("image/png");
     expect(new Uint8Array(await image.arrayBuffer())).toEqual(PNG);
     // An SVG could run script if shown as a document: sent as a download of opaque bytes.
-    const svg = await get(handler, `/api/part?session=${encodeURIComponent(HOSTILE_ID)}&message=2&part=2`, withToken);
-    expect(svg.headers.get("content-type")).toBe("application/octet-stream");
-    expect(svg.headers.get("content-disposition")).toMatch(/^attachment/);
-    expectStrictHeaders(svg);
+    // Whether stored as a file or as an image part.
+    for (const part of [2, 3]) {
+      const svg = await get(
+        handler,
+        `/api/part?session=${encodeURIComponent(HOSTILE_ID)}&message=2&part=${part}`,
+        withToken,
+      );
+      expect(svg.headers.get("content-type"), `part ${part}`).toBe("application/octet-stream");
+      expect(svg.headers.get("content-disposition"), `part ${part}`).toMatch(/^attachment/);
+      expectStrictHeaders(svg);
+    }
     expect(
       (await get(handler, `/api/part?session=${encodeURIComponent(HOSTILE_ID)}&message=0&part=0`, withToken)).status,
     ).toBe(404);

@@ -3,7 +3,7 @@ import type { RecallMemoryProvider } from "../providers/memory-provider";
 import type { MemoryStore } from "../stores/memory-store";
 import { adaptStore } from "../stores/store-adapter";
 import { apiError, deleteSession, listSessions, partContent, recall, sessionDetail } from "./inspector-api";
-import { requestToken, sameToken, TOKEN_COOKIE } from "./inspector-auth";
+import { allowedHost, requestToken, sameToken } from "./inspector-auth";
 import { inspectorAsset, inspectorPage } from "./inspector-page";
 import { jsonError, secureResponse } from "./inspector-responses";
 
@@ -14,56 +14,62 @@ export interface InspectorHandlerOptions {
   /** The recall provider the page's query box asks (`read` with the query typed). Without it, no query box. */
   provider?: RecallMemoryProvider;
   /**
-   * The secret a request must carry: `?token=` in the URL (the page then keeps it in an HttpOnly,
-   * SameSite=Strict cookie), the `x-inspector-token` header, or that cookie. At least 16 characters.
+   * The secret every API request must carry in the `x-inspector-token` header. Open the page as
+   * `<basePath>/#token=<token>`: the page takes it from the fragment (which no browser sends to a
+   * server), keeps it in its tab's `sessionStorage` and sends it with each of its requests. The
+   * page and its script files hold no data and are served without it. At least 16 characters.
    * Give `token`, `authorize`, or both (then both must pass).
    */
   token?: string;
-  /** Decides who may use the inspector (your app's own session check). False: 401. */
+  /** Decides who may use the inspector, page included (your app's own session check). False: 401. */
   authorize?: (request: Request) => boolean | Promise<boolean>;
   /** Lets the page delete a session (`clearMessages`), after a confirmation. @default false */
   allowDelete?: boolean;
   /** The path the handler is mounted at, such as `"/admin/inspector"` (no trailing slash). @default "" */
   basePath?: string;
+  /**
+   * The `Host` header values served, as `host:port` (such as `["127.0.0.1:4000", "localhost:4000"]`):
+   * a request naming any other host (or none) gets 421 before anything else, which defeats DNS
+   * rebinding against a server on a loopback address. `agentcore inspect` passes its bound address.
+   * @default undefined (not checked: your app's router knows its own host names)
+   */
+  allowedHosts?: readonly string[];
 }
 
 /**
  * The inspector as a Fetch API handler: the page and its JSON API, for `agentcore inspect` or a
  * route of your own app (a Next.js `app/admin/inspector/[[...path]]/route.ts` exporting it as
- * `GET` and `POST`). Read-only unless `allowDelete`. Refuses every request without the token (or
- * that `authorize` rejects). Every response carries a strict Content-Security-Policy.
+ * `GET` and `POST`). Read-only unless `allowDelete`. Refuses every API request without the token
+ * (or that `authorize` rejects), and every request naming a host not in `allowedHosts`. Every
+ * response carries a strict Content-Security-Policy.
  */
 export function createInspectorHandler(options: InspectorHandlerOptions): (request: Request) => Promise<Response> {
   const { store, provider, token, authorize } = checkOptions(options);
   const adapted = adaptStore(store);
   const basePath = options.basePath ?? "";
   const allowDelete = options.allowDelete === true;
-
-  const allowed = async (request: Request, url: URL): Promise<boolean> => {
-    if (token !== undefined && !sameToken(requestToken(request, url), token)) return false;
-    if (authorize && !(await authorize(request))) return false;
-    return true;
-  };
+  const allowedHosts = options.allowedHosts?.map((host) => host.toLowerCase());
+  const refused = () =>
+    secureResponse("agentcore inspector: open it with the URL that holds its token (#token=…).\n", 401, {
+      "content-type": "text/plain; charset=utf-8",
+    });
 
   return async (request) => {
     const url = new URL(request.url);
-    if (!url.pathname.startsWith(basePath)) return jsonError(404, "Not found.");
-    const path = url.pathname.slice(basePath.length);
-    if (!(await allowed(request, url))) {
-      return secureResponse("agentcore inspector: open it with the URL that holds its token.\n", 401, {
+    if (allowedHosts && !allowedHost(request, allowedHosts)) {
+      return secureResponse("agentcore inspector: this server does not answer for that host name.\n", 421, {
         "content-type": "text/plain; charset=utf-8",
       });
     }
+    if (!url.pathname.startsWith(basePath)) return jsonError(404, "Not found.");
+    const path = url.pathname.slice(basePath.length);
     const method = request.method.toUpperCase();
-    // The token leaves the address bar: kept in a cookie only this path's requests carry.
-    if (token !== undefined && url.searchParams.has("token") && method === "GET" && !path.startsWith("/api/")) {
-      url.searchParams.delete("token");
-      return secureResponse(null, 303, {
-        location: `${basePath}/${url.search}`,
-        "set-cookie": `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=${basePath || "/"}; HttpOnly; SameSite=Strict`,
-      });
-    }
+    if (authorize && !(await authorize(request))) return refused();
     if (path === "") return secureResponse(null, 308, { location: `${basePath}/${url.search}` });
+    // The page and its files are the package's own, the same for everyone: no token (a browser
+    // cannot send a header when it navigates). Everything that reads or changes the store needs it.
+    const staticFile = path === "/" || path.startsWith("/assets/");
+    if (!staticFile && token !== undefined && !sameToken(requestToken(request), token)) return refused();
     try {
       if (method === "POST" && path === "/api/delete") {
         // A header a form cannot send: a page of another origin cannot post here without a preflight.
@@ -113,6 +119,14 @@ function checkOptions(options: InspectorHandlerOptions): InspectorHandlerOptions
       argument: "authorize",
       value: options.authorize,
       message: "authorize must be a function of the request.",
+    });
+  }
+  const hosts = options.allowedHosts;
+  if (hosts !== undefined && (!Array.isArray(hosts) || hosts.some((host) => typeof host !== "string" || host === ""))) {
+    throw new InvalidArgumentError({
+      argument: "allowedHosts",
+      value: hosts,
+      message: 'allowedHosts must be an array of host names with their port, such as ["127.0.0.1:4000"].',
     });
   }
   const basePath = options.basePath;

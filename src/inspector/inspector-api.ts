@@ -2,6 +2,7 @@
 // optional methods a store has) and the recall provider.
 import { AgentCoreError } from "../errors/agent-core-error";
 import { errorText } from "../errors/error-text";
+import type { AgentMessage } from "../messages/agent-message";
 import { validateSessionId } from "../messages/session-id";
 import type { RecallMemoryProvider } from "../providers/memory-provider";
 import type { AdaptedStore } from "../stores/store-adapter";
@@ -38,11 +39,25 @@ function pageNumber(text: string | null, fallback: number): number {
   return Number.isSafeInteger(value) && value >= 0 ? value : fallback;
 }
 
-/** GET api/session?id=: one session's messages, context reports, summaries and facts per scope. */
+/** Messages per page of a session: by default, and at most. */
+export const DEFAULT_MESSAGE_PAGE = 200;
+export const MAX_MESSAGE_PAGE = 1000;
+
+/**
+ * GET api/session?id=&limit=&before=: a page of a session's messages (the newest `limit`, or the
+ * `limit` before index `before`) with their total, and its context reports, summaries and facts
+ * per scope. Read as runs read a session: a tail, so the newest page costs the same whatever the
+ * session's length.
+ */
 export async function sessionDetail(store: AdaptedStore, url: URL): Promise<Response> {
   const sessionId = sessionParameter(url, "id");
-  const [messages, entry, reports, summaries] = await Promise.all([
-    store.getMessages(sessionId),
+  const limit = Math.min(
+    MAX_MESSAGE_PAGE,
+    Math.max(1, pageNumber(url.searchParams.get("limit"), DEFAULT_MESSAGE_PAGE)),
+  );
+  const before = pageNumber(url.searchParams.get("before"), -1);
+  const [page, entry, reports, summaries] = await Promise.all([
+    before < 0 ? newestMessages(store, sessionId, limit) : messageRange(store, sessionId, before - limit, before),
     store.getSession(sessionId),
     store.getContextReports(sessionId),
     store.getSummaries(sessionId),
@@ -53,20 +68,56 @@ export async function sessionDetail(store: AdaptedStore, url: URL): Promise<Resp
     scopes.map(async (scope) => ({ scope, facts: await store.getFacts(scope, sessionId).catch(() => []) })),
   );
   return json({
-    session: entry ?? { sessionId, messageCount: messages.length },
-    messages: messages.map(messageView),
+    session: entry ?? { sessionId, messageCount: page.total },
+    total: page.total,
+    start: page.start,
+    messages: page.messages.map((message, at) => messageView(message, page.start + at)),
     reports,
     summaries,
     facts,
   });
 }
 
-/** GET api/part?session=&message=&part=: the bytes of a stored image or file part. */
+/** Messages of a session from index `start` on, with the session's total. */
+interface MessagePage {
+  messages: AgentMessage[];
+  start: number;
+  total: number;
+}
+
+async function newestMessages(store: AdaptedStore, sessionId: string, limit: number): Promise<MessagePage> {
+  const tail = await store.getMessageTail(sessionId, limit);
+  return { messages: tail.messages, start: tail.total - tail.messages.length, total: tail.total };
+}
+
+/**
+ * Messages [from, to) of a session. A store reads no range in the middle of a session, only a
+ * tail: this reads the tail that starts at `from` (its cost grows with the distance from the end,
+ * never with what lies before `from`). Appends or cuts between the two reads are found from the
+ * total the second one reports: the page then starts where the tail does.
+ */
+async function messageRange(store: AdaptedStore, sessionId: string, from: number, to: number): Promise<MessagePage> {
+  const start = Math.max(0, from);
+  if (!store.capabilities.getMessageTail) {
+    // A store that reads no tail reads everything anyway: once.
+    const all = await store.getMessages(sessionId);
+    return { messages: all.slice(start, Math.max(start, to)), start: Math.min(start, all.length), total: all.length };
+  }
+  const { total } = await store.getMessageTail(sessionId, 1);
+  if (start >= Math.min(to, total)) return { messages: [], start: Math.min(start, total), total };
+  const tail = await store.getMessageTail(sessionId, total - start);
+  const first = tail.total - tail.messages.length;
+  const at = Math.max(start, first);
+  return { messages: tail.messages.slice(at - first, Math.max(at, to) - first), start: at, total: tail.total };
+}
+
+/** GET api/part?session=&message=&part=: the bytes of a stored image or file part (a tail read from its message). */
 export async function partContent(store: AdaptedStore, url: URL): Promise<Response> {
   const sessionId = sessionParameter(url, "session");
   const messageIndex = pageNumber(url.searchParams.get("message"), -1);
   const partIndex = pageNumber(url.searchParams.get("part"), -1);
-  const message = (await store.getMessages(sessionId))[messageIndex];
+  const page = messageIndex < 0 ? undefined : await messageRange(store, sessionId, messageIndex, messageIndex + 1);
+  const message = page?.start === messageIndex ? page.messages[0] : undefined;
   const found = message ? partBytes(message, partIndex) : undefined;
   if (!found) return jsonError(404, "No such part.");
   return secureResponse(found.bytes as BodyInit, 200, {

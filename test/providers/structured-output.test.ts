@@ -159,6 +159,19 @@ describe("structured output on Anthropic Messages (official SDK, loopback): an o
     ]);
   });
 
+  it("an output tool input nested 5,000 deep is an invalid reply, asked for again, never a raw RangeError", async () => {
+    const deep = `{"title":${'{"a":'.repeat(5000)}1${"}".repeat(5000)},"minutes":1,"ingredients":[]}`;
+    const raw = JSON.stringify(
+      anthropicMessage({ toolCalls: [{ id: "toolu_1", name: "recipe", arguments: {} }] }).body,
+    ).replace('"input":{}', `"input":${deep}`);
+    server.enqueue({ kind: "json", body: undefined, raw });
+    server.enqueue(anthropicMessage({ toolCalls: [{ id: "toolu_2", name: "recipe", arguments: pancakes }] }));
+    const agent = new Agent({ model: anthropic(), sessionId: "s" });
+    const result = await agent.run({ input: "A recipe", output: { schema: recipe, name: "recipe" } });
+    expect(result.object).toEqual(pancakes);
+    expect(JSON.stringify(server.requests[1]!.body.messages)).toContain("deeper than");
+  });
+
   it("offers the output tool beside the run's tools (tool_choice any, one call at a time): tools run, the object ends the run, the next turn is well paired", async () => {
     server.enqueue(
       anthropicMessage({ toolCalls: [{ id: "toolu_1", name: "get_weather", arguments: { city: "Oslo" } }] }),

@@ -24,7 +24,8 @@ export interface ServerSentEvent {
 export type ScriptedResponse =
   /** Never answers: the request stays open until the client goes away (abort before headers). */
   | { kind: "hang" }
-  | { kind: "json"; status?: number; headers?: Record<string, string>; body: unknown }
+  /** `raw`: the body's text as is, for JSON `JSON.stringify` cannot write (nested thousands deep). */
+  | { kind: "json"; status?: number; headers?: Record<string, string>; body: unknown; raw?: string }
   | {
       kind: "sse";
       events: ServerSentEvent[];
@@ -126,7 +127,7 @@ export class FakeLlmServer {
     if (next.kind === "hang") return;
     if (next.kind === "json") {
       response.writeHead(next.status ?? 200, { "content-type": "application/json", ...next.headers });
-      response.end(JSON.stringify(next.body));
+      response.end(next.raw ?? JSON.stringify(next.body));
       return;
     }
     response.writeHead(200, {

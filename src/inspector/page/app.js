@@ -1,7 +1,7 @@
 // The inspector's page: preact + htm, no build step. Every text it shows comes from the store and
 // is untrusted: it is only ever rendered as text nodes (preact escapes them), never as HTML.
 import { h, render } from "./preact.js";
-import { useCallback, useEffect, useMemo, useState } from "./hooks.js";
+import { useCallback, useEffect, useMemo, useRef, useState } from "./hooks.js";
 import htm from "./htm.js";
 
 const html = htm.bind(h);
@@ -21,11 +21,42 @@ const REASONS = {
   "tool-result-cut": "tool result sent cut",
 };
 
-async function api(path, init) {
-  const response = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" }, ...init });
+// The token arrives in the URL's fragment (`#token=…`), which a browser never sends to a server;
+// it is kept in this tab's sessionStorage (per origin, so per port: two inspectors side by side
+// keep their own) and sent as a header, never as a cookie that every port of the host would get.
+const TOKEN_KEY = `agentcore-inspector-token:${location.pathname}`;
+function takeToken() {
+  const match = /^#token=([^&]*)$/.exec(location.hash);
+  if (match) {
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]));
+    // Out of the address bar and the history.
+    history.replaceState(null, "", `${location.pathname}${location.search}#/`);
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+const token = takeToken();
+
+/** A request of the page's own, with the token. A 401 says how to get in. */
+async function request(path, init = {}) {
+  const headers = { ...(token ? { "x-inspector-token": token } : {}), ...init.headers };
+  const response = await fetch(path, { ...init, credentials: "same-origin", headers });
+  if (response.status === 401)
+    throw new Error("Not allowed: open the inspector with the whole URL it printed (its token follows #token=).");
+  return response;
+}
+
+async function api(path, init = {}) {
+  const response = await request(path, { ...init, headers: { accept: "application/json", ...init.headers } });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
   return body;
+}
+
+/** A stored part's bytes as a blob: URL (an <img src> or a link cannot send the token header). */
+async function partBlob(source) {
+  const response = await request(source);
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  return URL.createObjectURL(await response.blob());
 }
 
 const formatTime = (ms) => (ms ? new Date(ms).toLocaleString() : "—");
@@ -112,6 +143,7 @@ function SessionList() {
 function SessionView({ id }) {
   const [data, setData] = useState(undefined);
   const [error, setError] = useState(undefined);
+  const [loadingEarlier, setLoadingEarlier] = useState(false);
   useEffect(() => {
     setData(undefined);
     api(`api/session?id=${encodeURIComponent(id)}`)
@@ -121,12 +153,28 @@ function SessionView({ id }) {
   if (error) return html`<p role="alert" class="error">${error}</p>`;
   if (!data) return html`<p aria-busy="true">Loading…</p>`;
   const byId = new Map(data.messages.filter((message) => message.id).map((message) => [message.id, message]));
+  // The newest page comes first (a session is read as runs read it: a tail); older ones on demand.
+  const earlier = async () => {
+    setLoadingEarlier(true);
+    try {
+      const older = await api(`api/session?id=${encodeURIComponent(id)}&before=${data.start}`);
+      setData((current) => ({
+        ...current,
+        start: Math.min(older.start, current.start),
+        messages: [...older.messages.filter((message) => message.index < current.start), ...current.messages],
+      }));
+    } catch (failure) {
+      setError(failure.message);
+    } finally {
+      setLoadingEarlier(false);
+    }
+  };
   const remove = async () => {
     if (!confirm(`Delete session "${id}" and all of its messages? This cannot be undone.`)) return;
     try {
       await api(`api/delete?id=${encodeURIComponent(id)}`, {
         method: "POST",
-        headers: { "x-agentcore-inspector": "delete", accept: "application/json" },
+        headers: { "x-agentcore-inspector": "delete" },
       });
       location.hash = "#/";
     } catch (failure) {
@@ -135,11 +183,12 @@ function SessionView({ id }) {
   };
   return html`<p><a href="#/">← All sessions</a></p>
     <h1 class="session-title">Session <code>${id}</code></h1>
-    <p class="meta">${formatNumber(data.messages.length)} messages · ${formatNumber(data.reports.length)} context reports · last activity ${formatTime(data.session.accessedAt)}</p>
+    <p class="meta">${formatNumber(data.total)} messages · ${formatNumber(data.reports.length)} context reports · last activity ${formatTime(data.session.accessedAt)}</p>
     ${settings.allowDelete === "true" && html`<button type="button" class="danger" onClick=${remove}>Delete session…</button>`}
     <div class="columns">
       <section class="timeline" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
+        ${data.start > 0 && html`<p class="note earlier">${formatNumber(data.start)} earlier messages not loaded. <button type="button" onClick=${earlier} disabled=${loadingEarlier}>Load earlier messages</button></p>`}
         <${Timeline} data=${data} byId=${byId} session=${id} />
       </section>
       <aside aria-label="Memory">
@@ -213,8 +262,65 @@ function Part({ part, message, session }) {
   const source = `api/part?session=${encodeURIComponent(session)}&message=${message.index}&part=${part.part}`;
   const label = `${part.filename || part.type} (${part.mediaType}, ${formatNumber(part.bytes)} bytes)`;
   if (part.type === "image" && /^image\/(png|jpeg|gif|webp)$/i.test(part.mediaType))
-    return html`<figure class="image"><img src=${source} alt=${label} loading="lazy" /><figcaption>${label}</figcaption></figure>`;
-  return html`<p class="attachment"><a href=${source} download>${label}</a></p>`;
+    return html`<${StoredImage} source=${source} label=${label} />`;
+  return html`<${Attachment} source=${source} label=${label} filename=${part.filename || `part-${message.index}-${part.part}`} />`;
+}
+
+/** An image from its stored bytes, fetched once it comes near the screen, freed when it leaves the page. */
+function StoredImage({ source, label }) {
+  const figure = useRef(null);
+  const [url, setUrl] = useState(undefined);
+  const [failed, setFailed] = useState(undefined);
+  useEffect(() => {
+    let live = true;
+    let created;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        partBlob(source)
+          .then((blobUrl) => {
+            created = blobUrl;
+            if (live) setUrl(blobUrl);
+            else URL.revokeObjectURL(blobUrl);
+          })
+          .catch((failure) => live && setFailed(failure.message));
+      },
+      { rootMargin: "400px" },
+    );
+    observer.observe(figure.current);
+    return () => {
+      live = false;
+      observer.disconnect();
+      if (created) URL.revokeObjectURL(created);
+    };
+  }, [source]);
+  return html`<figure class="image" ref=${figure}>
+    ${url ? html`<img src=${url} alt=${label} />` : html`<div class="image-placeholder">${failed ? `Not loaded: ${failed}` : "Loading…"}</div>`}
+    <figcaption>${label}</figcaption>
+  </figure>`;
+}
+
+/** A download of a stored part's bytes (served as opaque bytes: the browser saves them, never shows them). */
+function Attachment({ source, label, filename }) {
+  const [error, setError] = useState(undefined);
+  const save = async () => {
+    try {
+      const url = await partBlob(source);
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = filename;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setError(undefined);
+    } catch (failure) {
+      setError(failure.message);
+    }
+  };
+  return html`<p class="attachment"><button type="button" class="link download" onClick=${save}>${label}</button>
+    ${error && html` <span role="alert" class="error">${error}</span>`}</p>`;
 }
 
 function ToolCall({ call, result, session }) {

@@ -11,6 +11,7 @@ import { applyCacheBreakpoints, type CacheableRequest } from "./anthropic-cache-
 import { anthropicOutputTool } from "./anthropic-output-tool";
 import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
 import { sdkRequestOptions } from "../sdk-request-options";
+import { exceedsDepth, MAX_TOOL_ARGUMENTS_DEPTH } from "../../messages/tool-arguments-depth";
 
 /** How a Messages API model reaches Anthropic. Made by `createAnthropic`. */
 export interface AnthropicMessagesConfig {
@@ -65,7 +66,7 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
       const thought = reasoningPartOf(block);
       if (thought) reasoning.push(thought);
       else if (block.type === "text") text += block.text;
-      else if (block.type === "tool_use" && block.name === output?.name) object ??= JSON.stringify(block.input ?? {});
+      else if (block.type === "tool_use" && block.name === output?.name) object ??= outputText(block.input);
       else if (block.type === "tool_use") {
         const input = block.input;
         toolCalls.push({
@@ -171,4 +172,14 @@ async function streamError(data: string, headers: Headers | undefined): Promise<
     // not JSON: the text itself, below
   }
   throw new APIError(undefined, (body ?? data) as object, undefined, headers as Headers);
+}
+
+/**
+ * The output tool's input as the reply's JSON text. An input nested deeper than the bound (which
+ * `JSON.stringify` could not even write past ~5,000 levels) becomes the shortest reply just past
+ * it, which the run refuses as too deep and asks for again (docs/structured-output.md).
+ */
+function outputText(input: unknown): string {
+  if (!exceedsDepth(input ?? {}, MAX_TOOL_ARGUMENTS_DEPTH)) return JSON.stringify(input ?? {});
+  return "[".repeat(MAX_TOOL_ARGUMENTS_DEPTH + 1) + "]".repeat(MAX_TOOL_ARGUMENTS_DEPTH + 1);
 }
