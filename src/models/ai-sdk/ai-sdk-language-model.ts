@@ -1,4 +1,5 @@
 import { booleanOption } from "../../errors/check-option";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { type FilePart, type ImagePart, isUrl } from "../../messages/content-parts";
 import { isInlineData } from "../../messages/data-content";
 import { wireImageMediaType } from "../wire-content";
@@ -25,6 +26,13 @@ export interface AISDKModelSettings {
    * @default true for Anthropic models (`@ai-sdk/anthropic`, and Vertex's and Bedrock's Anthropic models), false for others
    */
   cacheControl?: boolean;
+  /**
+   * Which image and file parts of user messages the model takes (`LanguageModel.supportsPart`),
+   * for what the AI SDK model does not say: e.g. `(part) => part.type === "image" || part.mediaType
+   * === "application/pdf"` for a model whose provider package throws on other inline files.
+   * @default parts given inline: all; given by remote URL: those the model's `supportedUrls` lists
+   */
+  supportsPart?: (part: ImagePart | FilePart) => boolean | PromiseLike<boolean>;
 }
 
 /**
@@ -47,6 +55,13 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
     // before the dot is the provider, as agentcore's "provider/model" strings name it.
     this.provider = String(model.provider).split(".")[0] || String(model.provider);
     this.modelId = String(model.modelId);
+    if (settings.supportsPart !== undefined && typeof settings.supportsPart !== "function") {
+      throw new InvalidArgumentError({
+        argument: "supportsPart",
+        value: settings.supportsPart,
+        message: "supportsPart must be a function of an image or file part returning true when the model takes it.",
+      });
+    }
     this.settings = settings;
     this.cacheControl = booleanOption(
       settings.cacheControl,
@@ -56,10 +71,12 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
   }
 
   /**
-   * Parts given inline: passed on (the provider package answers for its media types). Parts given
-   * by remote URL: those the model's `supportedUrls` lists for their media type.
+   * `settings.supportsPart` when given. Otherwise parts given inline: passed on (the provider
+   * package answers for its media types); parts given by remote URL: those the model's
+   * `supportedUrls` lists for their media type.
    */
-  supportsPart(part: ImagePart | FilePart): boolean | Promise<boolean> {
+  supportsPart(part: ImagePart | FilePart): boolean | PromiseLike<boolean> {
+    if (this.settings.supportsPart) return this.settings.supportsPart(part);
     const data = part.type === "image" ? part.image : part.data;
     if (isInlineData(data)) return true;
     const mediaType = part.type === "image" ? wireImageMediaType(part) : part.mediaType;

@@ -45,4 +45,14 @@ describe("an AI SDK model's supportedUrls", () => {
     // A model that lists nothing (not to spec) gets every part, as before.
     expect(model(undefined).supportsPart(remotePdf)).toBe(true);
   });
+
+  it("takes the settings' supportsPart instead, for what the model does not say", () => {
+    const base = model({ "image/*": [/^https?:\/\/.*$/] }).aiSDKModel;
+    const declared = new AISDKLanguageModelAdapter(base, { supportsPart: (part) => part.type === "image" });
+    expect(declared.supportsPart(inlineAudio)).toBe(false);
+    expect(declared.supportsPart(remoteImage)).toBe(true);
+    expect(() => new AISDKLanguageModelAdapter(base, { supportsPart: true as never })).toThrow(
+      expect.objectContaining({ name: "InvalidArgumentError", argument: "supportsPart" }),
+    );
+  });
 });
