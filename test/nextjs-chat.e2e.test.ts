@@ -122,17 +122,17 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
   it("streams answers, keeps history across a reload, and uses a fact from turn one in turn three", async () => {
     const { page } = await openChat("/");
     // The store holds the history: each POST carries only the new message, not the conversation again.
-    const posted: number[] = [];
+    const [posted, requestsBefore]: [number[], number] = [[], model!.requests.length];
     page.on("request", (request) => {
       if (request.method() === "POST" && request.url().endsWith("/api/chat"))
         posted.push((JSON.parse(request.postData() ?? "{}") as { messages: unknown[] }).messages.length);
     });
     await converse(page);
     expect(posted).toEqual([1, 1, 1]);
-    // In the tool loop the model got its own thinking back first, signed, as the API requires.
-    const toolLoop = model!.requests.find((request) =>
-      blocksOf(request.body.messages.at(-1)).some((block) => block.type === "tool_result"),
-    );
+    // In this test's tool loop the model got its own thinking back first, signed, as the API requires.
+    const toolLoop = model!.requests
+      .slice(requestsBefore)
+      .find((request) => blocksOf(request.body.messages.at(-1)).some((block) => block.type === "tool_result"));
     expect(blocksOf(toolLoop!.body.messages.at(-2))[0]).toMatchObject({
       type: "thinking",
       thinking: expect.stringContaining("remember_fact"),
