@@ -5,6 +5,7 @@
 // with a deadlock, 40P01).
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { afterAll, describe, expect, it } from "vitest";
+import { MessageNotFoundError } from "../src/errors/message-not-found-error";
 import { MAX_CONTEXT_REPORTS, type ContextReport } from "../src/stores/context-report";
 import { InMemoryStore } from "../src/stores/in-memory-store";
 import type { MemoryStore } from "../src/stores/memory-store";
@@ -51,7 +52,7 @@ describe.each(stores)("%s keeps at most MAX_CONTEXT_REPORTS reports", (name, ope
     const writers = Array.from({ length: 4 }, () => open!("reports"));
     const reader = open!("reports");
     const sessionId = `bound-${name}`;
-    await writers[0]!.appendMessages(sessionId, [{ id: "m1", role: "user", content: "hi" }]);
+    await writers[0]!.appendMessages!(sessionId, [{ id: "m1", role: "user", content: "hi" }]);
     for (let index = 0; index < MAX_CONTEXT_REPORTS; index++) {
       await writers[0]!.saveContextReport!(sessionId, report(sessionId, `seed-${index}`));
     }
@@ -83,5 +84,43 @@ describe.each(stores)("%s keeps at most MAX_CONTEXT_REPORTS reports", (name, ope
     // The newest round's reports are all kept (the oldest were dropped first).
     const ids = (await reader.getContextReports!(sessionId)).map((stored) => stored.id);
     for (let index = 0; index < 40; index++) expect(ids).toContain(`r5-${index}`);
+  });
+});
+
+describe("PostgresMemoryStore report saves among the session's other writes", () => {
+  const open = persistentStores(servers).find(([name]) => name === "PostgresMemoryStore")?.[1];
+  it.skipIf(!open)("never deadlock with appends, cuts, clears and a lease holder's saves", async () => {
+    const stores = Array.from({ length: 4 }, () => open!());
+    const sessionId = "mixed";
+    const failures: unknown[] = [];
+    for (let round = 0; round < 5; round++) {
+      await stores[0]!.appendMessages(sessionId, [{ id: `m${round}`, role: "user", content: "hi" }]);
+      const holder = stores[3]!;
+      const release = await holder.lockSession(sessionId, { timeoutMs: 30_000 });
+      const writes: Promise<unknown>[] = [
+        ...Array.from({ length: 30 }, (_, index) =>
+          stores[index % 3]!.saveContextReport!(sessionId, report(sessionId, `x${round}-${index}`)),
+        ),
+        ...Array.from({ length: 5 }, (_, index) =>
+          holder.saveContextReport!(sessionId, report(sessionId, `held${round}-${index}`)),
+        ),
+        ...Array.from({ length: 5 }, (_, index) =>
+          stores[index % 3]!.appendMessages(sessionId, [{ id: `a${round}-${index}`, role: "user", content: "x" }]),
+        ),
+        stores[1]!
+          .deleteMessagesFrom(sessionId, `m${round}`)
+          // The message may be gone already (cleared): that is not what this test looks for.
+          .catch((error: unknown) => {
+            if (!MessageNotFoundError.isInstance(error)) throw error;
+          }),
+        stores[2]!.clearMessages(sessionId),
+      ];
+      for (const outcome of await Promise.allSettled(writes)) {
+        if (outcome.status === "rejected") failures.push(outcome.reason);
+      }
+      await release();
+    }
+    expect(failures.map(String)).toEqual([]);
+    expect((await stores[0]!.getContextReports!(sessionId)).length).toBeLessThanOrEqual(MAX_CONTEXT_REPORTS);
   });
 });
