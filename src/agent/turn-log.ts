@@ -136,6 +136,30 @@ export class TurnLog {
     if (tell) this.tellStored();
   }
 
+  /**
+   * Stores claims (tool messages marking approved calls as started, `outcomeUnknown`) before their
+   * tools run: appended through the run's fenced turn, so a run that lost its lock is refused before
+   * anything runs. Not among the run's messages: `persistOverClaims` replaces them.
+   */
+  async claim(claims: AgentMessage[]): Promise<void> {
+    await this.turn?.append(claims);
+  }
+
+  /**
+   * `persist`, for the messages that answer stored claims: the session's messages from the first
+   * claim (`firstClaimId`, the session's last messages, under the lock the run holds) are replaced
+   * by the messages not stored yet, in one fenced write where the store can.
+   */
+  async persistOverClaims(firstClaimId: string): Promise<void> {
+    if (!this.turn) return;
+    const pending = this.messages.slice(this.persisted);
+    await this.turn.replaceFrom(firstClaimId, pending);
+    this.persisted = this.messages.length;
+    if (this.run.notifier.hasListeners("memory:write"))
+      this.untold = this.untold.length === 0 ? pending : [...this.untold, ...pending];
+    this.tellStored();
+  }
+
   /** Tells `memory:write` with the messages stored and not told yet, if any. */
   tellStored(): void {
     if (this.untold.length === 0) return;
