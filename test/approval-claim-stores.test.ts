@@ -15,6 +15,7 @@ import { OUTCOME_UNKNOWN_CONTENT } from "../src/agent/tool-approvals";
 import { SessionBusyError } from "../src/errors/session-busy-error";
 import { SessionLockLostError } from "../src/errors/session-lock-lost-error";
 import { ToolApprovalNotPendingError } from "../src/errors/tool-approval-not-pending-error";
+import type { RecallMemoryProvider } from "../src/providers/memory-provider";
 import { isToolPairingValid } from "../src/messages/validate-tool-pairing";
 import { FileMemoryStore } from "../src/stores/file/file-memory-store";
 import type { MemoryStore } from "../src/stores/memory-store";
@@ -112,12 +113,18 @@ const cases: [string, (() => StallCase) | undefined][] = [
 ];
 
 /** An agent on session "s" whose `send_mail` needs approval; `execute` is what the tool does. */
-function mailAgent(store: MemoryStore, responses: MockResponse[], execute: () => Promise<unknown>) {
+function mailAgent(
+  store: MemoryStore,
+  responses: MockResponse[],
+  execute: () => Promise<unknown>,
+  memoryProvider?: RecallMemoryProvider,
+) {
   const model = new MockLanguageModel({ responses });
   const agent = new Agent({
     model,
     memoryStore: store,
     sessionId: "s",
+    ...(memoryProvider ? { memoryProvider, memoryProviderTimeoutMs: 600_000 } : {}),
     tools: {
       send_mail: tool({ parameters: z.object({ to: z.string() }), needsApproval: true, execute }),
     },
@@ -205,6 +212,66 @@ for (const [name, makeCase] of cases) {
         { toolCallId: "call_1", content: OUTCOME_UNKNOWN_CONTENT },
       ]);
       expect(runs).toEqual(["A"]);
+    });
+
+    it("a run that stalls before its claim is refused at the claim: its tool never runs, the second approver's result stands", async () => {
+      const { stale, next, takeOver } = makeCase!();
+      const runs: string[] = [];
+      const asked = await mailAgent(
+        stale,
+        [{ text: "Confirm?", toolCalls: [{ id: "call_1", name: "send_mail", arguments: { to: "a@b.c" } }] }],
+        async () => runs.push("asking run"),
+      ).agent.run("Mail a@b.c");
+      expect(asked.finishReason).toBe("tool-approval");
+
+      const second = mailAgent(next(), [{ text: "Sent by B." }], async () => {
+        runs.push("B");
+        return { sent: true };
+      });
+      let secondResult: unknown;
+      // A read the pending step, then stalls (here, in its memory provider's recall, which comes
+      // before the answers): B takes the session and approves the same call meanwhile.
+      const stall: RecallMemoryProvider = {
+        type: "stalling-recall",
+        read: async () => {
+          const releaseB = await takeOver(next());
+          await releaseB();
+          secondResult = await second.agent.run({
+            sessionId: "s",
+            approvals: [{ toolCallId: "call_1", approved: true }],
+          });
+          return [];
+        },
+        write: async () => {},
+      };
+      const first = mailAgent(
+        stale,
+        [{ text: "Sent by A." }],
+        async () => {
+          runs.push("A");
+          return { sent: true };
+        },
+        stall,
+      );
+      const firstError = await caught(
+        first.agent.run({ input: "Go ahead", sessionId: "s", approvals: [{ toolCallId: "call_1", approved: true }] }),
+      );
+
+      expect(runs).toEqual(["B"]);
+      expect(SessionLockLostError.isInstance(firstError) && firstError.sessionId).toBe("s");
+      expect(first.model.calls).toHaveLength(0);
+      expect(secondResult).toMatchObject({ text: "Sent by B." });
+      const stored = await next().getMessages("s");
+      expect(
+        stored.map((message) => [message.role, message.role === "tool" ? message.outcomeUnknown : undefined]),
+      ).toEqual([
+        ["user", undefined],
+        ["assistant", undefined],
+        ["tool", undefined],
+        ["assistant", undefined],
+      ]);
+      expect(stored[2]).toMatchObject({ role: "tool", toolCallId: "call_1", approval: { approved: true } });
+      expect(stored[3]).toMatchObject({ role: "assistant", content: "Sent by B." });
     });
   });
 }
