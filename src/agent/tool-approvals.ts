@@ -182,7 +182,6 @@ export async function* answerApprovals(
   }
   // In the order of the calls; stored before the model is called again (a crash keeps the answers).
   log.add(...pending.pending.flatMap((call) => messages.get(call.id) ?? []));
-  if (claims.length > 0) await log.persistOverClaims(claims[0]!.id!);
-  else await log.persist();
+  await log.persist(); // in place of the claims
   return pendingRequests({ ...pending, pending: waiting });
 }
