@@ -199,6 +199,7 @@ export class InMemoryStore implements MemoryStore {
     if (!record) return;
     record.messages = [];
     record.ids = new Set();
+    this.unindex(sessionId, record);
     record.session = undefined;
     record.summaries = [];
     record.reports = [];
@@ -309,6 +310,7 @@ export class InMemoryStore implements MemoryStore {
     const now = Date.now();
     if (now - record.usedAt > this.ttlMs) {
       this.records.delete(id);
+      this.unindex(id, record);
       return undefined;
     }
     record.usedAt = now;
@@ -346,7 +348,17 @@ export class InMemoryStore implements MemoryStore {
       const expired = now - record.usedAt > this.ttlMs;
       if (!expired && this.records.size <= this.maxSessions) break;
       this.records.delete(id);
+      this.unindex(id, record);
     }
+  }
+
+  /** Takes a session that is cleared, expired or evicted out of its owner's index. */
+  private unindex(id: string, record: ScopeRecord): void {
+    const owner = record.session?.userId;
+    const sessions = owner === undefined ? undefined : this.owned.get(owner);
+    if (!sessions) return;
+    sessions.delete(id);
+    if (sessions.size === 0) this.owned.delete(owner!);
   }
 
   /** Marks the session written, at the time `use` or `find` just gave the record (`usedAt`): no second clock read. */
