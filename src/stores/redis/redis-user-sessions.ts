@@ -105,16 +105,19 @@ export class RedisUserSessions {
       // WITHSCORES: a flat member, score… list (RESP2), or [member, score] pairs (some servers' replies to `call`).
       const flat = stringListReply(Array.isArray(reply) ? reply.flat() : reply, "the user index's members");
       offset += flat.length / 2;
-      const candidates: string[] = [];
+      const candidates: { sessionId: string; accessedAt: number }[] = [];
       for (let index = 0; index < flat.length; index += 2) {
-        const sessionId = flat[index]!;
-        if (isAfter({ accessedAt: Number(flat[index + 1]), sessionId }, after)) candidates.push(sessionId);
+        const candidate = { sessionId: flat[index]!, accessedAt: Number(flat[index + 1]) };
+        if (isAfter(candidate, after)) candidates.push(candidate);
       }
-      const entries = await Promise.all(candidates.map((id) => getSession(id)));
+      const entries = await Promise.all(candidates.map((candidate) => getSession(candidate.sessionId)));
       const gone: string[] = [];
       entries.forEach((entry, index) => {
-        if (entry && entry.userId === userId) rows.push(entry);
-        else gone.push(candidates[index]!);
+        const { sessionId, accessedAt } = candidates[index]!;
+        // The page's order and cursor are the index's: `accessedAt` is the indexed time (on a Cluster
+        // a write whose index update has not landed yet is listed at its previous time).
+        if (entry && entry.userId === userId) rows.push({ ...entry, accessedAt });
+        else gone.push(sessionId);
       });
       if (gone.length > 0) await this.transport.command(["ZREM", key, ...gone]);
       if (rows.length >= batch || flat.length < batch * 2) break;
