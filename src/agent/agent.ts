@@ -197,6 +197,10 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
         ...(run.history === undefined && historyProvider === undefined ? { tailLimit: strategy.historyLimit } : {}),
         // The memory provider's write comes after the last append, still holding the session.
         releaseWithLast: memoryProvider === undefined,
+        // A session on the store is the user's: created theirs, refused when another's (before any read).
+        ...(run.userId !== undefined && run.history === undefined && historyProvider === undefined
+          ? { userId: run.userId }
+          : {}),
       });
       if (run.rewind) ({ turn, run } = await rewindTurn(turn, run));
       await this.recordAgentName(run.sessionId);

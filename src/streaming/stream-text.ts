@@ -50,7 +50,10 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
    * (`request-<uuid>`, `response.sessionId`) that no other request reads.
    */
   sessionId?: string;
-  /** Who is asking (for per-user facts and memory providers); from the auth session. */
+  /**
+   * Who is asking (per-user facts, memory providers, and the session's owner: another user's session
+   * is refused with a `SessionOwnershipError`); from the auth session.
+   */
   userId?: string;
   /** Stops the model call and the run (e.g. `request.signal`). */
   abortSignal?: AbortSignal;
