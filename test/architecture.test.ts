@@ -37,6 +37,20 @@ const LAYERS = [
 ] as const;
 
 const MAX_LINES = 400;
+/** `runTurn` stays one page that reads like the run loop's pseudocode (docs/architecture.md). */
+const MAX_RUN_TURN_LINES = 60;
+
+/**
+ * The length in lines of an exported generator function: from `export async function* name` to its
+ * closing brace at column 0 (undefined when the file has no such function or it never closes).
+ */
+const generatorLines = (text: string, name: string): number | undefined => {
+  const lines = text.split("\n");
+  const start = lines.findIndex((line) => line.startsWith(`export async function* ${name}(`));
+  if (start === -1) return undefined;
+  const end = lines.findIndex((line, index) => index > start && line.startsWith("}"));
+  return end === -1 ? undefined : end - start + 1;
+};
 
 const file = (path: string, ...imports: string[]): SourceFile => ({ path, lines: 1, imports });
 const filesOver = (files: SourceFile[], max: number) =>
@@ -244,6 +258,26 @@ describe("the checks can fail", () => {
       ),
     ).toEqual(["big.ts (401 lines)"]);
   });
+
+  it("measures runTurn from its signature to its closing brace, and finds one over its limit", () => {
+    const made = (bodyLines: number) =>
+      [
+        "import { x } from './x';",
+        "export async function* runTurn(",
+        "  config: AgentConfig,",
+        "): AsyncGenerator<AgentStreamPart, AgentResult> {",
+        ...Array.from({ length: bodyLines }, (_, index) => `  const step${index} = { nested: true };`),
+        "  if (x) {",
+        "  }",
+        "}",
+        "function after() {",
+        "}",
+      ].join("\n");
+    expect(generatorLines(made(10), "runTurn")).toBe(16);
+    expect(generatorLines(made(54), "runTurn")).toBe(MAX_RUN_TURN_LINES);
+    expect(generatorLines(made(55), "runTurn")).toBe(MAX_RUN_TURN_LINES + 1);
+    expect(generatorLines("export function runTurn() {\n}", "runTurn")).toBeUndefined();
+  });
 });
 
 describe("src/", () => {
@@ -346,5 +380,11 @@ describe("src/", () => {
 
   it(`has no source file over ${MAX_LINES} lines (tests excluded)`, () => {
     expect(filesOver(files, MAX_LINES)).toEqual([]);
+  });
+
+  it(`keeps runTurn to one page: at most ${MAX_RUN_TURN_LINES} lines (docs/architecture.md, the run loop)`, () => {
+    const lines = generatorLines(readFileSync(resolve(src, "agent/run-turn.ts"), "utf8"), "runTurn");
+    expect(lines).toBeDefined();
+    expect(lines).toBeLessThanOrEqual(MAX_RUN_TURN_LINES);
   });
 });
