@@ -1,7 +1,7 @@
 // The shape of src/ (docs/architecture.md): folders depend only downward, no file imports itself
 // back through a loop, no source file is over 400 lines. Each check first proves on a made-up
 // graph that it can fail.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import {
   readSourceFiles,
   type SourceFile,
 } from "./helpers/import-graph";
+import { brokenLinks } from "./helpers/markdown-links";
 import { optionalStoreAccesses, programOf, virtualProgram } from "./helpers/store-probes";
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "..", "src");
@@ -244,6 +245,18 @@ describe("the checks can fail", () => {
       ),
     ).toEqual(["big.ts (401 lines)"]);
   });
+
+  it("finds a link to no file and an anchor to no heading", () => {
+    const page = resolve(src, "..", "made-up.md");
+    const text =
+      "# Made up\n[a](docs/stores.md#writing-your-own-store) [b](docs/nope.md) [c](docs/stores.md#nope) [d](#made-up) [e](#nope)\n```\n[f](nope.md)\n```";
+    const read = (path: string) => (path === page ? text : readFileSync(path, "utf8"));
+    expect(brokenLinks(page, read)).toEqual([
+      `${page}:2 docs/nope.md`,
+      `${page}:2 docs/stores.md#nope`,
+      `${page}:2 #nope`,
+    ]);
+  });
 });
 
 describe("src/", () => {
@@ -346,5 +359,21 @@ describe("src/", () => {
 
   it(`has no source file over ${MAX_LINES} lines (tests excluded)`, () => {
     expect(filesOver(files, MAX_LINES)).toEqual([]);
+  });
+});
+
+describe("README.md and docs/ (the README a front door, every page reachable)", () => {
+  const root = resolve(src, "..");
+  const pages = readdirSync(resolve(root, "docs")).filter((name) => name.endsWith(".md"));
+  const readme = readFileSync(resolve(root, "README.md"), "utf8");
+
+  it("keeps README.md at most 300 lines, linking every docs/ page", () => {
+    expect(readme.split("\n").length).toBeLessThanOrEqual(300);
+    expect(pages.filter((name) => !readme.includes(`](docs/${name})`))).toEqual([]);
+  });
+
+  it("has relative links that reach a file, and a heading when they name an anchor", () => {
+    const documents = [resolve(root, "README.md"), ...pages.map((name) => resolve(root, "docs", name))];
+    expect(documents.flatMap((document) => brokenLinks(document))).toEqual([]);
   });
 });
