@@ -215,6 +215,7 @@ export {
   TokenizerNotLoadedError,
   ToolApprovalNotPendingError,
   ToolApprovalPendingError,
+  UnsupportedPartError,
   UnsupportedRuntimeError,
   type MessageIssue,
   type NoObjectReason,

@@ -1,29 +1,41 @@
-// End to end: build the Next.js example, start it on loopback with its script played by a
+// End to end: build the Next.js example as a user gets it (copied out of the repository, agentcore
+// from the packed tarball: test/helpers/nextjs-chat-app.ts), start it on loopback with its script played by a
 // loopback Anthropic server (so turns go through the real Anthropic adapter, and the test reads
 // what the model received), and drive Debian's Chromium through playwright-core. Streamed
 // answers with their reasoning, tool cards, a reload that brings the history back from the store,
 // and a fact from turn one used in turn three: on the Node route (/, a file store) and on the
 // edge route (/edge, the Upstash store, through the loopback Upstash REST bridge to the real
 // local Redis). Then an image and a PDF to the model and back from the store, and a message sent
-// the moment the page opens. One build serves all.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+// the moment the page opens; errors with Retry, the size limit checked before sending, edit,
+// keyboard attach, a 375 px screen, and a server that refuses to start without its session
+// secret. One build, one server, one browser serve all.
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { UpstashRedisMemoryStore } from "../src/stores/upstash";
-import { ensureFreshBuild } from "./helpers/ensure-build";
+import { buildChatApp, dependencyMismatches, startChatApp } from "./helpers/nextjs-chat-app";
 import { blocksOf, gradientPng, startScriptedAnthropic, tinyPdf } from "./helpers/nextjs-chat-model";
 import { serviceAvailable, servicesRequired, skipMessage, uniqueName } from "./helpers/services";
 import { startUpstashRestBridge, type UpstashRestBridge } from "./helpers/upstash-rest-bridge";
 import type { FakeLlmServer } from "./servers/fake-llm-server";
-import { answerText, converse, freePort, send, sessionIdOf, waitForServer } from "./helpers/nextjs-chat-page";
+import {
+  answerText,
+  converse,
+  freePort,
+  launchChromium,
+  send,
+  sessionIdOf,
+  waitForServer,
+} from "./helpers/nextjs-chat-page";
+import * as scenarios from "./helpers/nextjs-chat-scenarios";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const app = join(root, "examples", "nextjs-chat");
+let app = ""; // the built copy of examples/nextjs-chat
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
 if (!available && servicesRequired)
@@ -45,56 +57,43 @@ const environment = {
   NEXT_TELEMETRY_DISABLED: "1",
   OPENAI_API_KEY: "",
   ANTHROPIC_API_KEY: "test-key", // with ANTHROPIC_BASE_URL, set to the scripted server below
+  SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
 };
-const next = join(root, "node_modules", "next", "dist", "bin", "next");
+const modelState = { down: false };
+let serverLog = "";
 let server: ChildProcess | undefined;
 let bridge: UpstashRestBridge | undefined;
 let model: FakeLlmServer | undefined;
 let browser: Browser | undefined;
 let baseURL = "";
 
-/** Opens `path` in a new browser context and waits for the stored history to load. */
-async function openChat(path: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser!.newContext();
-  const page = await context.newPage();
-  await page.goto(baseURL + path);
-  await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
-  return { context, page };
-}
+const openChat = (path: string) => scenarios.openChat(browser!, baseURL + path);
+const harness = (): scenarios.ChatHarness => ({
+  browser: browser!,
+  baseURL,
+  app,
+  environment,
+  modelState,
+  serverLog: () => serverLog,
+});
 
 describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
   beforeAll(async () => {
-    await ensureFreshBuild();
-    model = await startScriptedAnthropic();
+    model = await startScriptedAnthropic(modelState);
     Object.assign(environment, { ANTHROPIC_BASE_URL: model.url });
-    const build = spawnSync(process.execPath, [next, "build", app], { cwd: root, env: environment, encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
+    app = await buildChatApp(environment);
     if (redisAvailable) {
       bridge = await startUpstashRestBridge();
       Object.assign(environment, { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token });
     }
     const port = await freePort();
     baseURL = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [next, "start", app, "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: root,
-      env: environment,
-      stdio: "ignore",
+    server = startChatApp(app, port, environment, (text) => {
+      serverLog += text;
     });
     await waitForServer(`${baseURL}/api/chat`, 60_000);
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
-  }, 900_000); // next build takes minutes on a loaded machine
+    browser = await launchChromium(chromiumPath);
+  }, 1_800_000); // packing, installing and next build take many minutes on a loaded machine
 
   afterAll(async () => {
     await browser?.close();
@@ -105,7 +104,20 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     }
     await bridge?.close(); // deletes every key the edge route wrote
     await model?.close();
+    if (app && !process.env.AGENTCORE_NEXTJS_CHAT_APP) rmSync(app, { recursive: true, force: true });
   });
+
+  it("is a template: its package.json names the versions the repository tests with", () => {
+    expect(dependencyMismatches()).toEqual([]);
+  });
+
+  // Errors, the size limit, edit, keyboard, a phone screen, the secret: test/helpers/nextjs-chat-scenarios.ts.
+  it("shows an unreachable model with Retry, after a reload too", () => scenarios.unreachableModel(harness()), 300_000);
+  it("refuses an oversized attachment before sending", () => scenarios.oversizedAttachment(harness()), 300_000);
+  it("edits a sent message, in the page and the store", () => scenarios.editMessage(harness()), 300_000);
+  it("attaches a file with the keyboard alone", () => scenarios.keyboardAttach(harness()), 300_000);
+  it("fits a 375 px screen and finds its icon", () => scenarios.narrowScreen(harness()), 300_000);
+  it("refuses to start without SESSION_SECRET", () => scenarios.refusesWithoutSecret(harness()), 120_000);
 
   it("streams answers, keeps history across a reload, and uses a fact from turn one in turn three", async () => {
     const { page } = await openChat("/");
@@ -241,10 +253,17 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
         text: await sent.locator('[data-part="text"]').textContent(),
         image: (await sent.locator("img").getAttribute("src")) === imageSource ? "<the uploaded PNG>" : "<other>",
         imageWidth: await sent.locator("img").evaluate((image: HTMLImageElement) => image.naturalWidth),
+        imageName: await sent.locator("img").getAttribute("alt"), // the file name, kept by the store
         file: await sent.locator(".attachment.file").textContent(),
       };
     };
-    const expected = { text: "What is in these?", image: "<the uploaded PNG>", imageWidth: 96, file: "PDFreport.pdf" };
+    const expected = {
+      text: "What is in these?",
+      image: "<the uploaded PNG>",
+      imageWidth: 96,
+      imageName: "gradient.png",
+      file: "PDFreport.pdf",
+    };
     expect(await shown()).toEqual(expected);
     await page.reload();
     await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
@@ -293,6 +312,8 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     expect(await cards.nth(0).getAttribute("data-state")).toBe("approval-requested");
     expect(await cards.nth(0).locator('[data-fields="input"]').textContent()).toMatch(/guests\s*2\s*time\s*7pm/);
     await cards.nth(0).locator("button.approve").click();
+    // The buttons go with the answer; the focus goes to the composer, not to the page's body.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("prompt");
     const answers = page.locator('li[data-role="assistant"]');
     await expect
       .poll(() => answerText(answers.nth(0)), { timeout: 30_000 })

@@ -28,7 +28,11 @@ export interface AgentOptions {
    * @default "full"
    */
   memory?: MemoryStrategyName | IMemoryStrategy;
-  /** `sliding_window`: turns kept. @default 20 */
+  /**
+   * `sliding_window`: **turns** kept, despite the name (a turn is a user message and everything
+   * that answers it: tool calls, tool results, the answer), so the model may see more messages
+   * than this. Never cuts a turn. docs/context-strategies.md. @default 20
+   */
   maxMessages?: number;
   /** `token_window`: history budget in tokens. @default 4000 */
   maxTokens?: number;

@@ -16,6 +16,7 @@ import { newId } from "./new-id";
 import { RunNotifier } from "./run-notifier";
 import { normaliseRunInput } from "./run-input";
 import { runTurn } from "./run-turn";
+import { checkInputParts } from "./check-input-parts";
 import { rewindTurn } from "./rewind-turn";
 import type { TurnRun } from "./turn-run";
 import { SessionQueue } from "../stores/session-queue";
@@ -162,6 +163,8 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   ): AsyncGenerator<AgentStreamPart, AgentResult> {
     const run = this.resolveRun(input, mode, history, textSink);
     const config = this.config;
+    // A part the model cannot take is refused before the session is touched (nothing stored, nothing replaced).
+    await checkInputParts(config.model, run.input);
     // Traced (the telemetry option): the run's span covers waiting for the session too.
     return yield* config.telemetry
       ? traceRun({ ...config, telemetry: config.telemetry }, run, (traced) => this.runOnSession(traced))

@@ -129,6 +129,20 @@ describe("a regenerate or an edit reads a tail", () => {
     expect(sent[0]).not.toContain("assistant: message 3991");
   });
 
+  it("an edit whose window needs a longer tail sends exactly the turns before the edited message, then the new input", async () => {
+    // Issue 46.17: a longer tail cut one message late shows the model the old user message right
+    // before the edited one; a regenerate hides that (it sends the same message again).
+    const history = chat(400, 10);
+    const { reads, sent, stored } = await besideWhole(history, () => new SlidingWindowMemory({ maxTurns: 20 }), {
+      input: "edited",
+      replaceFrom: "m3990",
+    });
+    expect(reads.limits.length).toBeGreaterThan(1);
+    expect(reads.whole).toBe(0);
+    expect(sent).toEqual([[...shape(history.slice(3990 - 19 * 10, 3990)), "user: edited"]]);
+    expect(shape(stored)).toEqual([...shape(history.slice(0, 3990)), "user: edited", "assistant: answer 0"]);
+  });
+
   it("an edit of the first message of a 5,000-message session still works, reading further back", async () => {
     const { result, reads, stored } = await besideWhole(chat(2500), () => new SlidingWindowMemory({ maxTurns: 20 }), {
       input: "edited",

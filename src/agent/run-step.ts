@@ -11,6 +11,7 @@ import { fitWindow } from "./fit-window";
 import { recordContext } from "./record-context";
 import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
+import { sendableMessages } from "./sendable-messages";
 import { markApprovals } from "./tool-approvals";
 import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
 import type { ProvidedContext } from "./provider-history";
@@ -74,7 +75,8 @@ export async function* runStep(
 
   const call: LanguageModelCall = {
     ...(system === undefined ? {} : { system }),
-    messages: inMessages?.messages ?? window.messages,
+    // A part the model does not take (stored earlier, or in a stateless history) goes as a text placeholder.
+    messages: await sendableMessages(config.model, inMessages?.messages ?? window.messages),
     tools: config.toolDefinitions,
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,

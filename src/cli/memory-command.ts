@@ -58,10 +58,14 @@ export async function showSession({ store }: OpenedStore, output: Output, sessio
   const messages = await backendOf(store).getMessages(checkId(sessionId));
   if (output.json) return output.data(messages);
   if (messages.length === 0) return output.line(`Session ${sessionId} has no messages.`);
+  const answered = new Set(messages.flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])));
   for (const message of messages) {
+    // A call that asked the user's approval and has no result yet waits for it (docs/approvals.md).
+    const pending = (call: { id: string; approval?: unknown }) =>
+      call.approval !== undefined && !answered.has(call.id) ? " [awaiting approval]" : "";
     const calls =
       message.role === "assistant" && message.toolCalls?.length
-        ? ` → ${message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(", ")}`
+        ? ` → ${message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})${pending(call)}`).join(", ")}`
         : "";
     const who = message.role === "tool" ? `tool ${message.name}` : message.role;
     output.line(`${formatTime(message.timestamp)}  ${who}: ${describeContent(message.content)}${calls}`);

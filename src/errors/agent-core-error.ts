@@ -8,10 +8,17 @@ const symbol = Symbol.for(marker);
  */
 export class AgentCoreError extends Error {
   private readonly [symbol] = true;
+  /**
+   * A message safe to show the end user of a chat (no session ids, no provider bodies, nothing
+   * about the server), or `undefined` when the error is not for their eyes. `streamText`'s UI
+   * message stream shows it in its `error` chunk by default; other errors stay masked.
+   */
+  readonly publicMessage: string | undefined;
 
-  constructor(options: { name: string; message: string; cause?: unknown }) {
+  constructor(options: { name: string; message: string; cause?: unknown; publicMessage?: string }) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = options.name;
+    this.publicMessage = options.publicMessage;
   }
 
   static isInstance(error: unknown): error is AgentCoreError {

@@ -34,7 +34,17 @@ export class APICallError extends AgentCoreError {
     responseHeaders?: Record<string, string>;
     cause?: unknown;
   }) {
-    super({ name: "APICallError", message: options.message, cause: options.cause });
+    super({
+      name: "APICallError",
+      message: options.message,
+      cause: options.cause,
+      // Never the provider's body or status: those can name the account, the key or the deployment.
+      // No response, a server error or a retryable status: the model is out of reach for now.
+      publicMessage:
+        options.isRetryable || options.statusCode === undefined || options.statusCode >= 500
+          ? "The model could not be reached. Try again in a moment."
+          : "The model could not answer this request.",
+    });
     this.provider = options.provider;
     this.modelId = options.modelId;
     this.statusCode = options.statusCode;

@@ -2,6 +2,7 @@ export { AgentCoreError } from "./agent-core-error";
 export { AbortError } from "./abort-error";
 export { InvalidArgumentError } from "./invalid-argument-error";
 export { InvalidMessageError, type MessageIssue } from "./invalid-message-error";
+export { UnsupportedPartError } from "./unsupported-part-error";
 export { NoSuchProviderError } from "./no-such-provider-error";
 export { StoreError } from "./store-error";
 export { CorruptStoreError } from "./corrupt-store-error";

@@ -29,6 +29,11 @@ export class InvalidMessageError extends AgentCoreError {
       name: "InvalidMessageError",
       message: options.message ?? `Invalid message: ${summary}`,
       cause: options.cause,
+      // What was wrong with the sender's own message: the paths and checks, never another's data.
+      publicMessage: `This message could not be accepted: ${options.issues
+        .slice(0, 3)
+        .map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message))
+        .join("; ")}.`,
     });
     this.issues = options.issues;
   }

@@ -17,6 +17,7 @@ export class MessageNotFoundError extends AgentCoreError {
     super({
       name: "MessageNotFoundError",
       message: `Session "${options.sessionId}" has no message with id "${options.messageId}": nothing was changed. Read the session's messages (their ids) and name one of them.`,
+      publicMessage: "This message is no longer in the conversation. Reload to see the conversation as it is.",
     });
     this.sessionId = options.sessionId;
     this.messageId = options.messageId;

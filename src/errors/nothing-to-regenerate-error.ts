@@ -19,6 +19,7 @@ export class NothingToRegenerateError extends AgentCoreError {
         options.reason === "empty"
           ? `Session "${options.sessionId}" is empty: there is no answer to regenerate. Send a message first.`
           : `Session "${options.sessionId}" has no user message: there is no answer to regenerate. Send a message first.`,
+      publicMessage: "There is no answer to regenerate yet: send a message first.",
     });
     this.sessionId = options.sessionId;
     this.reason = options.reason;

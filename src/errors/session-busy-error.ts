@@ -12,6 +12,8 @@ export class SessionBusyError extends AgentCoreError {
     super({
       name: "SessionBusyError",
       message: `Session "${options.sessionId}" already has a run in progress. Wait for it, or use concurrency: "queue".`,
+      publicMessage:
+        "Another answer is still being written in this conversation. Wait for it to finish, then send again.",
     });
     this.sessionId = options.sessionId;
   }

@@ -19,6 +19,8 @@ export class ToolApprovalNotPendingError extends AgentCoreError {
     super({
       name: "ToolApprovalNotPendingError",
       message: `Tool call "${options.toolCallId}"${options.approvalId === undefined ? "" : ` (approval "${options.approvalId}")`} does not await approval in session "${options.sessionId}": it was already answered, or it is not a call of this session that needs approval. Nothing ran.`,
+      publicMessage:
+        "This tool call does not await an answer any more (perhaps it was answered in another tab). Reload to see the conversation as it is.",
     });
     this.sessionId = options.sessionId;
     this.toolCallId = options.toolCallId;

@@ -17,6 +17,7 @@ export class ToolApprovalPendingError extends AgentCoreError {
     super({
       name: "ToolApprovalPendingError",
       message: `Session "${options.sessionId}" has tool calls awaiting approval (${options.toolCallIds.map((id) => `"${id}"`).join(", ")}): answer them with approvals: [{ toolCallId, approved, reason? }] before or with a new message.`,
+      publicMessage: "A tool call is waiting for your approval: approve or deny it, then send your message.",
     });
     this.sessionId = options.sessionId;
     this.toolCallIds = options.toolCallIds;

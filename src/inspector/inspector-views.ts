@@ -23,7 +23,8 @@ export interface MessageView {
   role: AgentMessage["role"];
   timestamp?: number;
   parts: PartView[];
-  toolCalls?: Array<{ id: string; name: string; arguments: string; truncated?: number }>;
+  /** `askedApproval`: the call needed the user's approval; without a result it still awaits it (docs/approvals.md). */
+  toolCalls?: Array<{ id: string; name: string; arguments: string; truncated?: number; askedApproval?: true }>;
   toolCallId?: string;
   name?: string;
 }
@@ -85,6 +86,7 @@ export function messageView(message: AgentMessage, index: number): MessageView {
               name: call.name,
               arguments: shown.text,
               ...(shown.truncated ? { truncated: shown.truncated } : {}),
+              ...(call.approval === undefined ? {} : { askedApproval: true as const }),
             };
           }),
         }

@@ -25,6 +25,8 @@ export interface ImagePart {
   type: "image";
   image: DataContent;
   mediaType?: string;
+  /** The name of the file it came from (a chat attachment), kept so the UI can show it again. Providers do not get it. */
+  filename?: string;
   providerOptions?: ProviderOptions;
 }
 

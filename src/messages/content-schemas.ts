@@ -33,6 +33,7 @@ const partSchemas = {
     type: z.literal("image"),
     image: dataContentSchema,
     mediaType: mediaTypeSchema.optional(),
+    filename: z.string().max(1024).optional(),
     providerOptions: providerOptionsSchema.optional(),
   }),
   file: z.object({

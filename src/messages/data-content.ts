@@ -80,6 +80,13 @@ export function isRemoteUrl(value: DataContent): boolean {
   return /^https?:/i.test(text);
 }
 
+/** True when `value` is its content (bytes, base64 or a `data:` URL), not a link to it (a remote URL). */
+export function isInlineData(value: DataContent): boolean {
+  if (isBytes(value)) return true;
+  const text = isUrl(value) ? value.href : value;
+  return /^data:/i.test(text) || !schemePattern.test(text);
+}
+
 /**
  * Binary content as a URL a browser or an API can take: a remote URL as is, a `data:` URL as is,
  * bytes and base64 as a base64 `data:` URL of `mediaType`.

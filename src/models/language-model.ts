@@ -1,5 +1,5 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
-import type { ReasoningPart } from "../messages/content-parts";
+import type { FilePart, ImagePart, ReasoningPart } from "../messages/content-parts";
 
 /** A tool as the model sees it: a name, a description and a JSON schema of its input. */
 export interface ToolDefinition {
@@ -141,6 +141,14 @@ export interface LanguageModel {
   readonly modelId: string;
   /** The API root its requests go to, when known: traces record its host as `server.address` / `server.port`. */
   readonly baseURL?: string;
+  /**
+   * Whether the model takes this image or file part in a user message: its media type, given
+   * inline (bytes, base64, a `data:` URL) or by remote URL (never fetched by agentcore). Absent:
+   * every part is passed on and the provider answers for it. The agent refuses a new user message
+   * with a part the model does not take before anything is stored (`UnsupportedPartError`), and
+   * sends a stored part it does not take as a text placeholder (docs/messages.md).
+   */
+  supportsPart?(part: ImagePart | FilePart): boolean | PromiseLike<boolean>;
   doGenerate(call: LanguageModelCall): Promise<LanguageModelResult>;
   /** Streams the answer. Must end with exactly one `finish` part. */
   doStream(call: LanguageModelCall): AsyncIterable<LanguageModelStreamPart>;

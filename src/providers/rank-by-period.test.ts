@@ -53,6 +53,30 @@ describe("SemanticMemoryProvider and time", () => {
     });
   });
 
+  it("keeps the caller's own after/before when the query names a date too: the window is both at once", async () => {
+    // Issue 46.17: a query date must narrow the caller's filter, never widen it.
+    const provider = new SemanticMemoryProvider();
+    await provider.write(DATED_CHAT, { sessionId: "s" });
+    const ids = async (query: string, filter: { after?: number; before?: number }) =>
+      (await provider.read({ sessionId: "s", query, limit: 10, ...filter })).map((record) => record.messageId).sort();
+    const before16 = { before: Date.UTC(2022, 2, 16) };
+    const after18 = { after: Date.UTC(2022, 2, 18) };
+    // The filters alone.
+    expect(await ids("", before16)).toEqual(["a", "b", "f"]);
+    expect(await ids("", after18)).toEqual(["a", "e", "f"]);
+    // A query naming the 18th, before the 16th: nothing written on the 18th (e), only what the filter allows.
+    expect(await ids("What did Melanie paint on March 18, 2022?", before16)).toEqual(["a", "b", "f"]);
+    // A query naming March, before the 17th: not c nor e (written on the 17th and 18th about then).
+    expect(await ids("What did Caroline do in March 2022?", { before: Date.UTC(2022, 2, 17) })).toEqual([
+      "a",
+      "b",
+      "d",
+      "f",
+    ]);
+    // A query naming the 16th, after the 18th: not d (written on the 17th about the 16th).
+    expect(await ids("What did Caroline do on March 16, 2022?", after18)).toEqual(["a", "e", "f"]);
+  });
+
   it("fills a read from the whole scope when the period's memories cannot, and only then", async () => {
     const provider = new SemanticMemoryProvider();
     await provider.write(DATED_CHAT, { sessionId: "s" });

@@ -67,6 +67,26 @@ describe.each([
     // useChat's sendMessage({ text, messageId }): the history cut after that message, which carries the new text.
     await send(chat, [user(reloaded[0]!.id, "first, edited")], "submit-message", reloaded[0]!.id);
     expect(shape(await store.getMessages("user-42"))).toEqual(["user: first, edited", "assistant: answer 2"]);
+    expect(shape(model.calls[2]!.messages)).toEqual(["user: first, edited"]);
+  });
+
+  it("an edit of a later message sends exactly the turns before it, then the new text (never the old text)", async () => {
+    const store = factory();
+    const model = new MockLanguageModel({ responses: (_call, index) => ({ text: `answer ${index}` }) });
+    const chat = transport(chatRoute(store, model));
+    await send(chat, [user("c1", "first")], "submit-message");
+    await send(chat, [user("c2", "second")], "submit-message");
+    await send(chat, [user("c3", "third")], "submit-message");
+    const reloaded = convertToUIMessages(await store.getMessages("user-42")) as UIMessage[];
+    const edited = user(reloaded[2]!.id, "second, edited");
+    await send(chat, [...reloaded.slice(0, 2), edited], "submit-message", edited.id);
+    expect(shape(model.calls[3]!.messages)).toEqual(["user: first", "assistant: answer 0", "user: second, edited"]);
+    expect(shape(await store.getMessages("user-42"))).toEqual([
+      "user: first",
+      "assistant: answer 0",
+      "user: second, edited",
+      "assistant: answer 3",
+    ]);
   });
 });
 

@@ -5,6 +5,7 @@ import type { AgentOptions, AgentRunOptions } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
 import type { AgentStream, DeepPartial } from "../agent/agent-stream";
 import type { InferOutput, OutputSpec } from "../agent/output-spec";
+import { AbortError } from "../errors/abort-error";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { MemoryStore } from "../stores/memory-store";
 import { parseAgentMessages, type AgentMessage, type UserMessage } from "../messages/agent-message";
@@ -94,7 +95,13 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
   onEnd?: (event: StreamTextFinishEvent) => void | Promise<void>;
   /** `onEnd` under ai 6's name; called when there is no `onEnd`. */
   onFinish?: (event: StreamTextFinishEvent) => void | Promise<void>;
-  /** Called when the run fails. */
+  /**
+   * Called once when the run fails or is aborted. Without it a failure (not an abort) is logged
+   * once on the server (`console.error("[agentcore] streamText failed:", error)`): the UI stream
+   * shows the user only a safe text (`UIMessageStreamOptions.onError`), so the log is where the
+   * cause is. Pass your own to log elsewhere (it replaces the default log).
+   * @default logs a failure with console.error
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -273,7 +280,10 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
         console.error(`[agentcore] streamText ${onEnd ? "onEnd" : "onFinish"} threw:`, error);
       }
     },
-    (error) => onError?.(error),
+    (error) => {
+      if (onError) onError(error);
+      else if (!AbortError.isInstance(error)) console.error("[agentcore] streamText failed:", error);
+    },
   );
 
   return {

@@ -1,5 +1,6 @@
 import type { AgentStreamPart } from "../agent/agent-result";
 import { AbortError } from "../errors/abort-error";
+import { AgentCoreError } from "../errors/agent-core-error";
 import { noMessageLimits } from "../messages/message-limits";
 import { uiProviderMetadata } from "../messages/provider-metadata";
 import { toContentOutput, toolResultContent } from "../messages/tool-result-content";
@@ -45,8 +46,10 @@ export interface UIMessageStreamOptions {
    */
   messageId?: string;
   /**
-   * Text of the `error` chunk sent to the browser. By default errors are masked ("An error
-   * occurred.") so server details never reach the client; return `error.message` to show them.
+   * Text of the `error` chunk sent to the browser. By default an agentcore error's
+   * `publicMessage` (a text written for the end user: "The model could not be reached. Try again
+   * in a moment.", "A tool call is waiting for your approval…") and "An error occurred." for any
+   * other error, so server details never reach the client. Return `error.message` to show them.
    */
   onError?: (error: unknown) => string;
 }
@@ -175,12 +178,17 @@ export async function* toUIMessageChunks(
         if (AbortError.isInstance(part.error)) {
           yield { type: "abort" };
         } else {
-          yield { type: "error", errorText: options.onError ? options.onError(part.error) : "An error occurred." };
+          yield { type: "error", errorText: (options.onError ?? publicErrorText)(part.error) };
         }
         break;
       }
     }
   }
+}
+
+/** The default text of an `error` chunk: an agentcore error's `publicMessage`, else a masked text. */
+function publicErrorText(error: unknown): string {
+  return (AgentCoreError.isInstance(error) && error.publicMessage) || "An error occurred.";
 }
 
 /** Encodes chunks as server-sent events, ending with `data: [DONE]`. */

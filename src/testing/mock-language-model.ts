@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
+import type { FilePart, ImagePart } from "../messages/content-parts";
 import type {
   FinishReason,
   LanguageModel,
@@ -42,6 +43,11 @@ export interface MockLanguageModelOptions {
   chunkSize?: number;
   /** Milliseconds to wait between streamed deltas (abort tests). @default 0 */
   chunkDelayMs?: number;
+  /**
+   * Which image and file parts of user messages the model takes (`LanguageModel.supportsPart`).
+   * @default none declared: every part is taken
+   */
+  supportsPart?: (part: ImagePart | FilePart) => boolean | PromiseLike<boolean>;
 }
 
 /**
@@ -54,6 +60,7 @@ export class MockLanguageModel implements LanguageModel {
   readonly modelId: string;
   /** Every call received, in order. */
   readonly calls: MockCall[] = [];
+  readonly supportsPart?: (part: ImagePart | FilePart) => boolean | PromiseLike<boolean>;
   private readonly options: MockLanguageModelOptions;
   private toolCallCounter = 0;
 
@@ -68,6 +75,7 @@ export class MockLanguageModel implements LanguageModel {
     this.options = options;
     this.provider = options.provider ?? "mock";
     this.modelId = options.modelId ?? "mock-model";
+    if (options.supportsPart) this.supportsPart = options.supportsPart;
   }
 
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {

@@ -22,7 +22,7 @@ import { corpus, pdf, png } from "./__fixtures__/use-chat-corpus";
  *   the call's `approval: { id, approved?, reason? }`; a call answered and not run (`approval-responded`)
  *   and a call awaiting the user (`approval-requested`) are kept on both sides without a result;
  * - a provider-executed call is `providerExecuted: true` on both sides;
- * - theirs gives every file part as a file part; ours gives `image/*` as an image part (no filename);
+ * - theirs gives every file part as a file part; ours gives `image/*` as an image part (its filename kept);
  *   ai 7's file data is tagged (`{ type: "url", url }`, `{ type: "data", data }`), read as its value;
  * - ai 7 leaves out a call still awaiting approval (`approval-requested`) that a later user message
  *   went past; ours keeps it (the run denies or refuses it, `pendingApprovals`): on the ai 7 line
@@ -119,7 +119,8 @@ function normaliseTheirs(messages: ModelMessage[]): Normal[] {
             if (part.type !== "file") return part;
             const data = untagged(part.data);
             if (!part.mediaType.startsWith("image/")) return { ...part, data };
-            return { type: "image", image: data, mediaType: part.mediaType };
+            const filename = part.filename === undefined ? {} : { filename: part.filename };
+            return { type: "image", image: data, mediaType: part.mediaType, ...filename };
           }) as { type: string }[],
         ),
       });

@@ -108,7 +108,7 @@ describe("convertToModelMessages", () => {
         role: "user",
         content: [
           { type: "text", text: "Compare Oslo and Rome" },
-          { type: "image", image: "data:image/png;base64,AAAA", mediaType: "image/png" },
+          { type: "image", image: "data:image/png;base64,AAAA", mediaType: "image/png", filename: "map.png" },
         ],
       },
       {

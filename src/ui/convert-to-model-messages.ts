@@ -114,15 +114,10 @@ function textPart(segment: { text: string; providerOptions?: ProviderOptions }):
 /** An image (`image/*`) or file part; the URL (a data: or http(s) URL) is the data, as the AI SDK passes it. */
 function filePart(segment: Extract<Segment, { kind: "file" }>): ImagePart | FilePart {
   const options = withOptions(segment.providerOptions);
+  const filename = segment.filename === undefined ? {} : { filename: segment.filename };
   if (segment.mediaType.startsWith("image/"))
-    return { type: "image", image: segment.url, mediaType: segment.mediaType, ...options };
-  return {
-    type: "file",
-    data: segment.url,
-    mediaType: segment.mediaType,
-    ...(segment.filename === undefined ? {} : { filename: segment.filename }),
-    ...options,
-  };
+    return { type: "image", image: segment.url, mediaType: segment.mediaType, ...filename, ...options };
+  return { type: "file", data: segment.url, mediaType: segment.mediaType, ...filename, ...options };
 }
 
 function withOptions(providerOptions: ProviderOptions | undefined): { providerOptions?: ProviderOptions } {

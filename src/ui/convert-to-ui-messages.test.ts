@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { convertToModelMessages } from "./convert-to-model-messages";
 import { convertToUIMessages } from "./convert-to-ui-messages";
-import type { AgentMessage } from "../messages/agent-message";
+import { parseAgentMessages, type AgentMessage } from "../messages/agent-message";
 
 describe("convertToUIMessages", () => {
   it("shows a stored turn as one assistant UI message with steps and tool parts", () => {
@@ -182,5 +182,30 @@ describe("round trips", () => {
     ];
     const back = convertToModelMessages(JSON.parse(JSON.stringify(convertToUIMessages(history))));
     expect(back).toStrictEqual(history);
+  });
+
+  it("keeps an image attachment's file name through the stored message, so a reload shows it", () => {
+    const sent = [
+      {
+        id: "u",
+        role: "user",
+        parts: [
+          { type: "file", mediaType: "image/png", url: "data:image/png;base64,iVBORw0KGgo=", filename: "cat.png" },
+          { type: "text", text: "Look" },
+        ],
+      },
+    ];
+    // As a store writes the message and reads it back: JSON, parsed at the boundary.
+    const stored = parseAgentMessages(JSON.parse(JSON.stringify(convertToModelMessages(sent))), { stored: true });
+    expect(stored[0]!.content).toEqual([
+      { type: "image", image: "data:image/png;base64,iVBORw0KGgo=", mediaType: "image/png", filename: "cat.png" },
+      { type: "text", text: "Look" },
+    ]);
+    expect(convertToUIMessages(stored)[0]!.parts[0]).toEqual({
+      type: "file",
+      mediaType: "image/png",
+      url: "data:image/png;base64,iVBORw0KGgo=",
+      filename: "cat.png",
+    });
   });
 });

@@ -107,7 +107,13 @@ function uiParts(content: MessageContent): (UIMessagePart & { type: "text" | "re
     switch (part.type) {
       case "image": {
         const mediaType = imageMediaType(part) ?? "application/octet-stream";
-        return { type: "file", mediaType, url: dataContentUrl(part.image, mediaType), ...metadata };
+        return {
+          type: "file",
+          mediaType,
+          url: dataContentUrl(part.image, mediaType),
+          ...(part.filename === undefined ? {} : { filename: part.filename }),
+          ...metadata,
+        };
       }
       case "file":
         return {

@@ -11,10 +11,20 @@ import { anthropicStream } from "../servers/wire-formats";
 type Block = { type: string; [field: string]: any };
 
 /** Starts the server; every request is answered by the script, with a signed thinking block first. */
-export function startScriptedAnthropic(): Promise<FakeLlmServer> {
+export function startScriptedAnthropic(
+  /** While `down` is true the model is out of reach: every request gets a 503 the SDK does not retry. */
+  state: { down: boolean } = { down: false },
+): Promise<FakeLlmServer> {
   let calls = 0;
   return FakeLlmServer.start({
     fallback: (request): ScriptedResponse => {
+      if (state.down)
+        return {
+          kind: "json",
+          status: 503,
+          headers: { "x-should-retry": "false" },
+          body: { type: "error", error: { type: "overloaded_error", message: "Overloaded (internal cluster eu-7)" } },
+        };
       const answer = scriptedAnswer(scriptInputOf(request));
       calls++;
       return anthropicStream({

@@ -1,9 +1,26 @@
 // Driving the Next.js example's chat page in test/nextjs-chat.e2e.test.ts: a free loopback port,
 // waiting for the app to answer, sending a message and reading the answer, the conversation both
-// routes hold, and the session id in the page's cookie.
+// routes hold, the session id in the page's cookie, and the browser.
 import { createServer } from "node:net";
 import { expect } from "vitest";
-import type { BrowserContext, Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+/** Debian's Chromium, headless, with nothing that reaches the network on its own. */
+export function launchChromium(executablePath: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

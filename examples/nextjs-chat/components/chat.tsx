@@ -7,12 +7,9 @@ import {
   type FileUIPart,
   type UIMessage,
 } from "ai";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { ACCEPTED_TYPES, messageTooLarge } from "../lib/limits";
 import { Attachment, MessagePart, type ApprovalHandler } from "./message-parts";
-
-/** What the attach button takes: images and PDFs, which every provider adapter sends as such. */
-const ACCEPTED = "image/png,image/jpeg,image/gif,image/webp,application/pdf";
-const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024; // Anthropic's per-image limit, the smallest of the providers
 
 /** The chat UI, talking to the route at `api` (GET: the stored history, POST: one turn). */
 export function Chat({ api, title }: { api: string; title: string }) {
@@ -27,61 +24,130 @@ export function Chat({ api, title }: { api: string; title: string }) {
         }),
       }),
   );
-  const { messages, sendMessage, setMessages, status, error, addToolApprovalResponse, regenerate } = useChat({
-    transport,
-    // Once every approval asked in the last answer is answered, send it: the run goes on.
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-  });
+  const { messages, sendMessage, setMessages, status, error, clearError, addToolApprovalResponse, regenerate } =
+    useChat({
+      transport,
+      // Once every approval asked in the last answer is answered, send it: the run goes on.
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
   const [input, setInput] = useState("");
   const [attachments, setAttachments] = useState<FileUIPart[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [notice, setNotice] = useState<string>();
+  /** The id of the user message being edited: the next send replaces it and what follows. */
+  const [editing, setEditing] = useState<string>();
   const end = useRef<HTMLDivElement>(null);
+  const prompt = useRef<HTMLInputElement>(null);
+
+  const loadHistory = useCallback(async (): Promise<UIMessage[]> => {
+    const response = await fetch(api);
+    const body = (await response.json()) as UIMessage[] | { error: string };
+    if (!response.ok || !Array.isArray(body))
+      throw new Error("error" in body ? body.error : `${api} answered ${response.status}`);
+    return body;
+  }, [api]);
 
   useEffect(() => {
     // The history comes from the server's store, not from the browser. Until it is here (and so
     // until React has hydrated the page) the composer stays disabled: a message typed earlier
     // would be submitted natively, reloading the page and losing it.
-    fetch(api)
-      .then(async (response) => {
-        const body = (await response.json()) as UIMessage[] | { error: string };
-        if (!response.ok || !Array.isArray(body))
-          throw new Error("error" in body ? body.error : `${api} answered ${response.status}`);
-        setMessages(body);
+    loadHistory()
+      .then((history) => {
+        setMessages(history);
         setLoaded(true);
       })
       .catch((failure: Error) => setNotice(failure.message));
-  }, [api, setMessages]);
+  }, [loadHistory, setMessages]);
+
+  // After a failed request the page shows what the store holds. A message the server kept (the
+  // model could not answer it) stays, with Retry under it; a message it refused (too large, a
+  // tool call awaiting approval, a busy session) goes back to the composer, text and attachments.
+  const lastUserMessage = useRef<UIMessage>(undefined);
+  lastUserMessage.current = messages.findLast((message) => message.role === "user");
+  useEffect(() => {
+    const sent = lastUserMessage.current;
+    if (status !== "error" || !sent) return;
+    let current = true;
+    loadHistory()
+      .then((history) => {
+        if (!current) return;
+        if (!history.some((message) => message.id === sent.id)) {
+          setInput(sent.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n"));
+          setAttachments(sent.parts.filter((part): part is FileUIPart => part.type === "file"));
+        }
+        setMessages(history);
+      })
+      .catch(() => {}); // the error shown already says what failed
+    return () => {
+      current = false;
+    };
+  }, [status, loadHistory, setMessages]);
 
   useEffect(() => {
     if (messages.length > 0) end.current?.scrollIntoView({ block: "end" });
   }, [messages]);
 
-  const answerApproval: ApprovalHandler = (id, approved, reason) =>
+  const answerApproval: ApprovalHandler = (id, approved, reason) => {
     void addToolApprovalResponse({ id, approved, reason });
+    prompt.current?.focus(); // the buttons go away with the answer: focus stays in the page
+  };
 
   const busy = status === "streaming" || status === "submitted";
   const canSend = loaded && !busy && (input.trim() !== "" || attachments.length > 0);
+  const connection = !loaded ? "connecting" : busy ? "answering" : status === "error" ? "error" : "online";
+  // The last message has no answer (the model failed, now or before a reload): Retry asks again.
+  const unanswered = loaded && !busy && messages.at(-1)?.role === "user";
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!canSend) return;
-    void sendMessage(attachments.length ? { text: input.trim(), files: attachments } : { text: input.trim() });
+    const text = input.trim();
+    // Checked before sending: a message over the route's limit stays in the composer.
+    const tooLarge = messageTooLarge(text, attachments);
+    if (tooLarge) {
+      setNotice(tooLarge);
+      return;
+    }
+    setNotice(undefined);
+    void sendMessage({
+      text,
+      ...(attachments.length ? { files: attachments } : {}),
+      ...(editing ? { messageId: editing } : {}),
+    });
+    setInput("");
+    setAttachments([]);
+    setEditing(undefined);
+  };
+
+  /** Puts a sent message back in the composer; sending it replaces it and everything after it. */
+  const edit = (message: UIMessage) => {
+    setEditing(message.id);
+    setInput(message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n"));
+    setAttachments(message.parts.filter((part): part is FileUIPart => part.type === "file"));
+    prompt.current?.focus();
+  };
+
+  const cancelEdit = () => {
+    setEditing(undefined);
     setInput("");
     setAttachments([]);
   };
 
   const attach = async (files: FileList | null) => {
     const chosen = [...(files ?? [])];
-    const refused = chosen.filter(
-      (file) => !ACCEPTED.split(",").includes(file.type) || file.size > MAX_ATTACHMENT_BYTES,
-    );
+    const refused: string[] = [];
+    const parts: FileUIPart[] = [];
+    for (const file of chosen) {
+      const part = ACCEPTED_TYPES.includes(file.type) ? await toFileUIPart(file) : undefined;
+      // A file that alone is over the message limit is refused here, before it is even shown.
+      if (!part || messageTooLarge("", [part])) refused.push(file.name);
+      else parts.push(part);
+    }
     setNotice(
       refused.length
-        ? `Not attached (images and PDFs up to 5 MB only): ${refused.map((file) => file.name).join(", ")}`
+        ? `Not attached (images and PDFs that fit in one message, about 3 MB): ${refused.join(", ")}`
         : undefined,
     );
-    const parts = await Promise.all(chosen.filter((file) => !refused.includes(file)).map(toFileUIPart));
     setAttachments((current) => [...current, ...parts]);
   };
 
@@ -92,8 +158,8 @@ export function Chat({ api, title }: { api: string; title: string }) {
           ◆
         </span>
         <h1>{title}</h1>
-        <span id="status" className={`status status-${status}`} data-status={status}>
-          {busy ? "answering…" : loaded ? "online" : "connecting…"}
+        <span id="status" className={`status status-${connection}`} data-status={status} data-connection={connection}>
+          {connection === "connecting" ? "connecting…" : connection === "answering" ? "answering…" : connection}
         </span>
       </header>
 
@@ -118,6 +184,18 @@ export function Chat({ api, title }: { api: string; title: string }) {
                   // biome-ignore lint/suspicious/noArrayIndexKey: a message's parts never reorder
                   <MessagePart key={index} part={part} onApproval={answerApproval} />
                 ))}
+                {message.role === "user" && loaded && !busy && (
+                  <div className="message-actions">
+                    <button
+                      type="button"
+                      className="edit"
+                      title="Edit this message: it and everything after it are replaced"
+                      onClick={() => edit(message)}
+                    >
+                      ✎ Edit
+                    </button>
+                  </div>
+                )}
                 {message.role === "assistant" && message === messages.at(-1) && status === "ready" && (
                   <div className="message-actions">
                     <button
@@ -135,6 +213,22 @@ export function Chat({ api, title }: { api: string; title: string }) {
           ))}
         </ol>
         {busy && messages.at(-1)?.role === "user" && <p className="typing">The assistant is thinking…</p>}
+        {unanswered && (
+          <div className="retry-row">
+            <span>{error ? "This message got no answer." : "This message has no answer yet."}</span>
+            <button
+              type="button"
+              id="retry"
+              onClick={() => {
+                clearError();
+                setNotice(undefined);
+                void regenerate(); // the stored message is answered again
+              }}
+            >
+              ↻ Retry
+            </button>
+          </div>
+        )}
         <div ref={end} />
       </main>
 
@@ -142,6 +236,14 @@ export function Chat({ api, title }: { api: string; title: string }) {
         {(notice ?? error) && (
           <p id="error" role="alert">
             {notice ?? error?.message}
+          </p>
+        )}
+        {editing && (
+          <p className="editing" id="editing">
+            Editing a message: sending replaces it and everything after it.{" "}
+            <button type="button" id="cancel-edit" onClick={cancelEdit}>
+              Cancel
+            </button>
           </p>
         )}
         {attachments.length > 0 && (
@@ -166,7 +268,8 @@ export function Chat({ api, title }: { api: string; title: string }) {
             <input
               id="attach"
               type="file"
-              accept={ACCEPTED}
+              aria-label="Attach an image or a PDF"
+              accept={ACCEPTED_TYPES.join(",")}
               multiple
               disabled={!loaded}
               onChange={(event) => {
@@ -178,6 +281,7 @@ export function Chat({ api, title }: { api: string; title: string }) {
           </label>
           <input
             id="prompt"
+            ref={prompt}
             value={input}
             onChange={(event) => setInput(event.target.value)}
             placeholder={loaded ? "Message the assistant" : "Loading the conversation…"}

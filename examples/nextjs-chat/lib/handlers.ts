@@ -14,6 +14,7 @@ import {
 } from "agentcore";
 import { cookies } from "next/headers";
 import { z } from "zod";
+import { MAX_MESSAGE_BYTES } from "./limits";
 import { chatModel } from "./model";
 import { newSession, readSession, SESSION_COOKIE, signSession } from "./session";
 
@@ -36,24 +37,27 @@ export async function getHistory(store: MemoryStore): Promise<Response> {
 /** One turn: the new user message from the body, the history from the store, the answer streamed. */
 export async function postMessage(request: Request, store: MemoryStore): Promise<Response> {
   const session = await readSession((await cookies()).get(SESSION_COOKIE)?.value);
-  if (!session) return Response.json({ error: "No session: load the page first." }, { status: 401 });
+  // Refusals are plain text: useChat shows a failed response's body as the error's message.
+  if (!session) return new Response("No session: load the page first.", { status: 401 });
 
   let messages: AgentMessage[];
   let trigger: "submit-message" | "regenerate-message" | undefined;
   let messageId: string | undefined;
   try {
     const body = (await request.json()) as { messages?: unknown; trigger?: unknown; messageId?: unknown };
-    messages = convertToModelMessages(body.messages);
+    // The one size limit the page also checks before sending (lib/limits.ts).
+    messages = convertToModelMessages(body.messages, { maxBytes: MAX_MESSAGE_BYTES });
     if (body.trigger !== undefined && body.trigger !== "submit-message" && body.trigger !== "regenerate-message")
       throw new Error("bad trigger");
     if (body.messageId !== undefined && typeof body.messageId !== "string") throw new Error("bad messageId");
     trigger = body.trigger;
     messageId = body.messageId;
   } catch (error) {
+    // An InvalidMessageError's publicMessage says what was wrong with the sender's message.
     const message = InvalidMessageError.isInstance(error)
-      ? error.message
+      ? (error.publicMessage ?? error.message)
       : 'The request body must be JSON: { messages: UIMessage[], trigger?: "submit-message" | "regenerate-message", messageId?: string }.';
-    return Response.json({ error: message }, { status: 400 });
+    return new Response(message, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
 
   const result = streamText({
@@ -70,7 +74,12 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
     userId: session.userId,
     memoryStore: store,
     memory: "sliding_window",
+    // sliding_window keeps the last 20 turns (a turn: a user message and everything that answers
+    // it, tool calls included), not 20 messages.
     maxMessages: 20,
+    // Each turn's context report (what the model saw, what was trimmed) goes to the store, for the
+    // inspector: `npx agentcore inspect --store file:.agentcore/nextjs-chat.json` (README).
+    recordContext: true,
     enableMemoryTools: true,
     maxSteps: 3,
     tools: {
@@ -89,5 +98,8 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
       }),
     },
   });
+  // A failure is logged once on the server (streamText's default onError), and the page is shown
+  // the error's publicMessage when agentcore wrote one for users ("The model could not be
+  // reached…"), "An error occurred." otherwise.
   return result.toUIMessageStreamResponse({ headers: runtimeHeader });
 }

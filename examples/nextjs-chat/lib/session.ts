@@ -13,8 +13,26 @@ export interface ChatSession {
 const encoder = new TextEncoder();
 let signingKey: Promise<CryptoKey> | undefined;
 
+/** The development-only secret: a public value, so `next start` refuses to run with it. */
+const DEVELOPMENT_SECRET = "dev-only-secret-change-me";
+
+/**
+ * The cookie signing secret: SESSION_SECRET, or, under `next dev` only, a public development value.
+ * Outside development a missing secret is an error that says what to set (instrumentation.ts
+ * checks it when the server starts, so `next start` refuses to run without it).
+ */
+export function sessionSecret(): string {
+  const secret = process.env.SESSION_SECRET;
+  if (secret) return secret;
+  if (process.env.NODE_ENV === "development") return DEVELOPMENT_SECRET;
+  throw new Error(
+    "SESSION_SECRET is not set. It signs the session cookie: without it anyone could forge a session. " +
+      "Set it to a long random value before `next start`, e.g. SESSION_SECRET=$(openssl rand -hex 32).",
+  );
+}
+
 function key(): Promise<CryptoKey> {
-  const secret = process.env.SESSION_SECRET ?? "dev-only-secret-change-me";
+  const secret = sessionSecret();
   signingKey ??= crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
     "verify",

@@ -327,7 +327,15 @@ function ToolCall({ call, result, session }) {
   return html`<div class="tool-call">
     <div class="tool-side"><div class="tool-head">Call <code>${call.name}</code></div><pre>${call.arguments}</pre></div>
     <div class="tool-side"><div class="tool-head">Result</div>
-      ${result ? result.parts.map((part, index) => html`<${Part} key=${index} part=${part} message=${result} session=${session} />`) : html`<p class="note">No result stored.</p>`}
+      ${
+        result
+          ? result.parts.map(
+              (part, index) => html`<${Part} key=${index} part=${part} message=${result} session=${session} />`,
+            )
+          : call.askedApproval
+            ? html`<p class="note awaiting-approval">Awaiting the user's approval: no result until it is approved or denied.</p>`
+            : html`<p class="note">No result stored.</p>`
+      }
     </div>
   </div>`;
 }

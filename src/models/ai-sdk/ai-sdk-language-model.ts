@@ -1,4 +1,9 @@
 import { booleanOption } from "../../errors/check-option";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error";
+import { type FilePart, type ImagePart, isUrl } from "../../messages/content-parts";
+import { isInlineData } from "../../messages/data-content";
+import { wireImageMediaType } from "../wire-content";
+import { type AISDKSupportedUrls, isAISDKUrlSupported } from "./ai-sdk-supported-urls";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult, LanguageModelStreamPart } from "../language-model";
 import { applyAISDKCacheBreakpoints, readsAnthropicCacheControl } from "./ai-sdk-cache-control";
 import { convertAISDKGenerateResult } from "./ai-sdk-result";
@@ -21,6 +26,13 @@ export interface AISDKModelSettings {
    * @default true for Anthropic models (`@ai-sdk/anthropic`, and Vertex's and Bedrock's Anthropic models), false for others
    */
   cacheControl?: boolean;
+  /**
+   * Which image and file parts of user messages the model takes (`LanguageModel.supportsPart`),
+   * for what the AI SDK model does not say: e.g. `(part) => part.type === "image" || part.mediaType
+   * === "application/pdf"` for a model whose provider package throws on other inline files.
+   * @default parts given inline: all; given by remote URL: those the model's `supportedUrls` lists
+   */
+  supportsPart?: (part: ImagePart | FilePart) => boolean | PromiseLike<boolean>;
 }
 
 /**
@@ -43,12 +55,37 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
     // before the dot is the provider, as agentcore's "provider/model" strings name it.
     this.provider = String(model.provider).split(".")[0] || String(model.provider);
     this.modelId = String(model.modelId);
+    if (settings.supportsPart !== undefined && typeof settings.supportsPart !== "function") {
+      throw new InvalidArgumentError({
+        argument: "supportsPart",
+        value: settings.supportsPart,
+        message: "supportsPart must be a function of an image or file part returning true when the model takes it.",
+      });
+    }
     this.settings = settings;
     this.cacheControl = booleanOption(
       settings.cacheControl,
       "cacheControl",
       readsAnthropicCacheControl(String(model.provider)),
     );
+  }
+
+  /**
+   * `settings.supportsPart` when given. Otherwise parts given inline: passed on (the provider
+   * package answers for its media types); parts given by remote URL: those the model's
+   * `supportedUrls` lists for their media type.
+   */
+  supportsPart(part: ImagePart | FilePart): boolean | PromiseLike<boolean> {
+    if (this.settings.supportsPart) return this.settings.supportsPart(part);
+    const data = part.type === "image" ? part.image : part.data;
+    if (isInlineData(data)) return true;
+    const mediaType = part.type === "image" ? wireImageMediaType(part) : part.mediaType;
+    const url = isUrl(data) ? data.href : urlHref(data as string);
+    const supported = this.aiSDKModel.supportedUrls;
+    if (supported === undefined) return true;
+    if (typeof (supported as PromiseLike<unknown>).then === "function")
+      return Promise.resolve(supported).then((urls) => isAISDKUrlSupported(urls, mediaType, url));
+    return isAISDKUrlSupported(supported as AISDKSupportedUrls, mediaType, url);
   }
 
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {
@@ -111,5 +148,14 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
 
   private convertError(error: unknown, call: LanguageModelCall): unknown {
     return convertAISDKError(error, { provider: this.provider, modelId: this.modelId, abortSignal: call.abortSignal });
+  }
+}
+
+/** A URL as the AI SDK prompt carries it (`new URL(text).href`), or as given when it does not parse. */
+function urlHref(text: string): string {
+  try {
+    return new URL(text).href;
+  } catch {
+    return text;
   }
 }

@@ -1,3 +1,5 @@
+import type { AISDKSupportedUrls } from "./ai-sdk-supported-urls";
+
 // Structural types of an AI SDK language model (`@ai-sdk/provider`'s `LanguageModelV2` of `ai` 5,
 // `LanguageModelV3` of `ai` 6 and `LanguageModelV4` of `ai` 7) and embedding model, written out
 // here so agentcore never imports `ai` or `@ai-sdk/*`. Only what the adapter reads or sends is
@@ -128,6 +130,8 @@ export interface AISDKLanguageModel {
   readonly specificationVersion: AISDKSpecificationVersion;
   readonly provider: string;
   readonly modelId: string;
+  /** The URLs the provider takes as they are, by media type pattern (`ai-sdk-supported-urls.ts`). */
+  readonly supportedUrls?: PromiseLike<AISDKSupportedUrls> | AISDKSupportedUrls;
   doGenerate(options: AISDKCallOptions): PromiseLike<AISDKGenerateResult>;
   doStream(options: AISDKCallOptions): PromiseLike<{ stream: ReadableStream<AISDKPart> }>;
 }

@@ -9,6 +9,7 @@ import type {
   UserContentPart,
 } from "../../messages/content-parts";
 import { decodeBase64 } from "../../messages/base64";
+import { isInlineData } from "../../messages/data-content";
 import { fileNotSentText, inlineOrUrl, wireImageMediaType } from "../wire-content";
 
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
@@ -112,6 +113,15 @@ function documentBlock(part: FilePart, index: number, partIndex: number): Conten
       },
     ],
   });
+}
+
+/**
+ * Whether the Messages API takes a user message's part: an image or a PDF given inline or by
+ * remote URL, a `text/plain` file given inline (a text source has no URL form); no other file.
+ */
+export function anthropicTakesPart(part: ImagePart | FilePart): boolean {
+  if (part.type === "image" || part.mediaType === "application/pdf") return true;
+  return part.mediaType.startsWith("text/plain") && isInlineData(part.data);
 }
 
 /** A PDF or inline text/plain file as a `document` block; undefined for what Anthropic cannot take. */

@@ -1,12 +1,12 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ToolCall } from "../../messages/agent-message";
-import type { ReasoningPart } from "../../messages/content-parts";
+import type { FilePart, ImagePart, ReasoningPart } from "../../messages/content-parts";
 import type { LanguageModel, LanguageModelCall, LanguageModelResult, LanguageModelStreamPart } from "../language-model";
 import { readEventStream } from "../read-event-stream";
 import { toAPICallError } from "../to-api-call-error";
 import { AnthropicStreamParts, convertAnthropicUsage, mapAnthropicStopReason } from "./anthropic-stream-parts";
 import { defaultAnthropicMaxTokens } from "./anthropic-model-ids";
-import { reasoningPartOf } from "./anthropic-content-blocks";
+import { anthropicTakesPart, reasoningPartOf } from "./anthropic-content-blocks";
 import { applyCacheBreakpoints, type CacheableRequest } from "./anthropic-cache-control";
 import { anthropicOutputTool } from "./anthropic-output-tool";
 import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
@@ -42,6 +42,11 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
 
   get baseURL(): string | undefined {
     return this.config.baseURL?.();
+  }
+
+  /** Images and PDFs inline or by remote URL, `text/plain` files inline: what the Messages API takes. */
+  supportsPart(part: ImagePart | FilePart): boolean {
+    return anthropicTakesPart(part);
   }
 
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {

@@ -2,7 +2,7 @@ import type OpenAI from "openai";
 import { InvalidMessageError } from "../../errors/invalid-message-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { FilePart, ImagePart, UserContentPart } from "../../messages/content-parts";
-import { dataContentBase64 } from "../../messages/data-content";
+import { dataContentBase64, isInlineData } from "../../messages/data-content";
 import type { ToolDefinition } from "../language-model";
 import { fileNotSentText, imageUrl } from "../wire-content";
 
@@ -126,19 +126,26 @@ function userPart(part: UserContentPart, index: number, partIndex: number): User
     case "image":
       return imagePart(part);
     case "file": {
-      const base64 = dataContentBase64(part.data);
       const problem =
         part.mediaType !== "application/pdf"
           ? `file parts of type ${part.mediaType} are not supported by OpenAI Chat Completions (PDF only)`
-          : base64 === undefined
+          : !openAIChatTakesPart(part)
             ? "a file part given by remote URL is not supported by OpenAI Chat Completions (give its bytes or base64)"
             : undefined;
       if (problem !== undefined) {
         throw new InvalidMessageError({ issues: [{ index, path: `content.${partIndex}`, message: problem }] });
       }
-      return pdfPart(part, base64 as string);
+      return pdfPart(part, dataContentBase64(part.data)!);
     }
   }
+}
+
+/**
+ * Whether Chat Completions takes a user message's part: an image given inline or by remote URL
+ * (`image_url`), a PDF given inline (`file_data`); no other file, no remote file URL.
+ */
+export function openAIChatTakesPart(part: ImagePart | FilePart): boolean {
+  return part.type === "image" || (part.mediaType === "application/pdf" && isInlineData(part.data));
 }
 
 /** Tools as Chat Completions functions; `undefined` when there are none (an empty list is an API error). */

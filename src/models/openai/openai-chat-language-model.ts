@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import type { ToolCall } from "../../messages/agent-message";
+import type { FilePart, ImagePart } from "../../messages/content-parts";
 import {
   type FinishReason,
   type LanguageModel,
@@ -12,7 +13,7 @@ import {
 import { parseToolArguments } from "../parse-tool-arguments";
 import { readEventStream, StreamPartQueue } from "../read-event-stream";
 import { toAPICallError } from "../to-api-call-error";
-import { convertToOpenAIMessages, convertToOpenAITools } from "./convert-to-openai-messages";
+import { convertToOpenAIMessages, convertToOpenAITools, openAIChatTakesPart } from "./convert-to-openai-messages";
 import { openAIResponseFormat } from "./openai-response-format";
 import { sdkRequestOptions } from "../sdk-request-options";
 
@@ -51,6 +52,11 @@ export class OpenAIChatLanguageModel implements LanguageModel {
 
   get baseURL(): string | undefined {
     return this.config.baseURL?.();
+  }
+
+  /** Images inline or by remote URL, PDFs inline: what Chat Completions takes in a user message. */
+  supportsPart(part: ImagePart | FilePart): boolean {
+    return openAIChatTakesPart(part);
   }
 
   async doGenerate(call: LanguageModelCall): Promise<LanguageModelResult> {

@@ -1,0 +1,199 @@
+// Scenarios of test/nextjs-chat.e2e.test.ts that make the example a template a user can trust:
+// an error shown with Retry (also after a reload), the one size limit checked before sending,
+// edit, attaching with the keyboard, a 375 px screen, and a server that will not start without
+// its session secret. Each gets the running app from the test file (one build, one server, one browser).
+import { expect } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startChatApp } from "./nextjs-chat-app";
+import { gradientPng } from "./nextjs-chat-model";
+import { answerText, freePort, send } from "./nextjs-chat-page";
+
+export interface ChatHarness {
+  browser: Browser;
+  baseURL: string;
+  /** The built app's folder. */
+  app: string;
+  /** The environment the server runs with. */
+  environment: NodeJS.ProcessEnv;
+  /** The scripted model: down while `down` is true. */
+  modelState: { down: boolean };
+  /** What the server wrote to stderr so far. */
+  serverLog: () => string;
+}
+
+/** Opens `path` in a new browser context and waits for the stored history to load. */
+export async function openChat(
+  browser: Browser,
+  url: string,
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(options.viewport ? { viewport: options.viewport } : {});
+  const page = await context.newPage();
+  await page.goto(url);
+  await loaded(page);
+  return { context, page };
+}
+
+const loaded = (page: Page) => page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+const ready = (page: Page) =>
+  page.waitForSelector('#status[data-status="ready"]', { state: "attached", timeout: 30_000 });
+const statusDot = (page: Page) =>
+  page.locator("#status").evaluate((status) => getComputedStyle(status, "::before").backgroundColor);
+const GREEN = "rgb(21, 128, 61)"; // --ok, light scheme
+const RED = "rgb(185, 28, 28)"; // --bad
+const failures = (log: string) => log.split("[agentcore] streamText failed:").length - 1;
+
+export async function unreachableModel(harness: ChatHarness): Promise<void> {
+  const { page } = await openChat(harness.browser, `${harness.baseURL}/`);
+  expect(await page.getAttribute("#status", "data-connection")).toBe("online");
+  expect(await statusDot(page)).toBe(GREEN);
+  const loggedBefore = failures(harness.serverLog());
+  harness.modelState.down = true;
+  try {
+    await page.fill("#prompt", "Hello while the model is down");
+    await page.click("#send");
+    await page.locator("#retry").waitFor({ state: "visible", timeout: 30_000 });
+    // The user reads what happened (the APICallError's publicMessage), never the provider's body.
+    await expect.poll(() => page.textContent("#error")).toBe("The model could not be reached. Try again in a moment.");
+    expect(await page.getAttribute("#status", "data-connection")).toBe("error");
+    expect(await statusDot(page)).toBe(RED);
+    // The server logged the failure once, with its cause.
+    await expect.poll(() => failures(harness.serverLog())).toBe(loggedBefore + 1);
+    expect(harness.serverLog()).toContain("Overloaded (internal cluster eu-7)");
+
+    // After a reload the message is there (the store kept it), unanswered, with Retry.
+    await page.reload();
+    await loaded(page);
+    expect(await page.locator('li[data-role="user"] [data-part="text"]').allInnerTexts()).toEqual([
+      "Hello while the model is down",
+    ]);
+    expect(await page.locator('li[data-role="assistant"]').count()).toBe(0);
+    await page.locator("#retry").waitFor({ state: "visible" });
+  } finally {
+    harness.modelState.down = false;
+  }
+  await page.click("#retry");
+  const answer = page.locator('li[data-role="assistant"]');
+  await expect.poll(() => answerText(answer), { timeout: 30_000 }).toBe("You said: Hello while the model is down");
+  await ready(page);
+  expect(await page.locator("#retry").count()).toBe(0);
+  await page.reload();
+  await loaded(page);
+  expect(await page.locator("#messages > li").count()).toBe(2);
+  expect(await answerText(page.locator('li[data-role="assistant"]'))).toBe("You said: Hello while the model is down");
+}
+
+export async function oversizedAttachment(harness: ChatHarness): Promise<void> {
+  const { page } = await openChat(harness.browser, `${harness.baseURL}/`);
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(request.url());
+  });
+  const pending = page.locator(".pending-attachments li");
+  const megabytes = (size: number) => Buffer.alloc(Math.round(size * 1024 * 1024), 7);
+
+  // A file over the limit alone is not even attached.
+  await page.setInputFiles("#attach", [{ name: "huge.png", mimeType: "image/png", buffer: megabytes(3.5) }]);
+  await expect.poll(() => page.textContent("#error")).toContain("huge.png");
+  expect(await pending.count()).toBe(0);
+
+  // Two that fit alone but not together: attached, then refused at Send, and kept in the composer.
+  await page.setInputFiles("#attach", [
+    { name: "first.png", mimeType: "image/png", buffer: megabytes(1.8) },
+    { name: "second.png", mimeType: "image/png", buffer: megabytes(1.8) },
+  ]);
+  await expect.poll(() => pending.count()).toBe(2);
+  await page.fill("#prompt", "Two large pictures");
+  await page.click("#send");
+  await expect.poll(() => page.textContent("#error")).toMatch(/the limit is 4\.0 MB/);
+  expect(await page.inputValue("#prompt")).toBe("Two large pictures");
+  expect(await pending.count()).toBe(2);
+  expect(await page.locator("#messages > li").count()).toBe(0);
+  expect(posts).toEqual([]);
+
+  // Without one of them it goes.
+  await pending.nth(1).locator("button.remove").click();
+  await send(page, "Two large pictures", /^I received an image \(image\/png\)\. You wrote: Two large pictures$/);
+  expect(await pending.count()).toBe(0);
+}
+
+export async function editMessage(harness: ChatHarness): Promise<void> {
+  const { page } = await openChat(harness.browser, `${harness.baseURL}/`);
+  type Stored = { id: string; role: string; parts: { type: string; text?: string }[] };
+  const stored = () => page.evaluate(async () => (await fetch("/api/chat")).json()) as Promise<Stored[]>;
+  await send(page, "Hello first", /^You said: Hello first$/);
+  await send(page, "Hello second", /^You said: Hello second$/);
+  const firstId = (await stored())[0]!.id;
+
+  // Edit the first message: it comes back into the composer; sending replaces it and all after it.
+  await page.locator('li[data-role="user"]').first().locator("button.edit").click();
+  expect(await page.inputValue("#prompt")).toBe("Hello first");
+  await page.locator("#editing").waitFor({ state: "visible" });
+  await page.fill("#prompt", "Hello edited");
+  await page.click("#send");
+  await expect
+    .poll(() => page.locator('li[data-role="assistant"]').allInnerTexts(), { timeout: 30_000 })
+    .toEqual([expect.stringContaining("You said: Hello edited")]);
+  await ready(page);
+  const after = await stored();
+  expect(after.map((message) => [message.role, message.parts.find((part) => part.type === "text")?.text])).toEqual([
+    ["user", "Hello edited"],
+    ["assistant", "You said: Hello edited"],
+  ]);
+  expect(after[0]!.id).toBe(firstId);
+  await page.reload();
+  await loaded(page);
+  expect(await page.locator('li[data-role="user"] [data-part="text"]').allInnerTexts()).toEqual(["Hello edited"]);
+}
+
+export async function keyboardAttach(harness: ChatHarness): Promise<void> {
+  const { context, page } = await openChat(harness.browser, `${harness.baseURL}/`);
+  // Chromium opens a file chooser only in the focused tab: earlier tests' tabs are still open.
+  await page.bringToFront();
+  // The file input is in the tab order, just before the prompt; Space opens the file chooser.
+  await page.focus("#prompt");
+  await page.keyboard.press("Shift+Tab");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("attach");
+  const chooser = page.waitForEvent("filechooser");
+  await page.keyboard.press("Space");
+  await (await chooser).setFiles({ name: "keyboard.png", mimeType: "image/png", buffer: gradientPng(24) });
+  await page.locator(".pending-attachments img").waitFor({ state: "visible" });
+  await page.focus("#prompt");
+  await page.keyboard.type("Sent from the keyboard");
+  await page.keyboard.press("Enter");
+  await expect
+    .poll(() => answerText(page.locator('li[data-role="assistant"]')), { timeout: 30_000 })
+    .toBe("I received an image (image/png). You wrote: Sent from the keyboard");
+  await context.close();
+}
+
+export async function narrowScreen(harness: ChatHarness): Promise<void> {
+  const { page } = await openChat(harness.browser, `${harness.baseURL}/`, { viewport: { width: 375, height: 740 } });
+  const missing: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() === 404) missing.push(response.url());
+  });
+  await page.reload(); // with the listener on: the icon is found
+  await loaded(page);
+  await send(page, "A rather long message that has to wrap inside its bubble on a small phone screen", /^You said:/);
+  const layout = await page.evaluate(() => ({
+    pageWidth: document.documentElement.scrollWidth,
+    send: document.querySelector("#send")!.getBoundingClientRect().right,
+    row: document.querySelector(".composer-row")!.scrollWidth - document.querySelector(".composer-row")!.clientWidth,
+  }));
+  expect(layout.pageWidth).toBeLessThanOrEqual(375);
+  expect(layout.send).toBeLessThanOrEqual(375);
+  expect(layout.row).toBe(0);
+  expect(missing).toEqual([]);
+}
+
+export async function refusesWithoutSecret(harness: ChatHarness): Promise<void> {
+  const { SESSION_SECRET: _secret, ...environment } = harness.environment;
+  let log = "";
+  const server = startChatApp(harness.app, await freePort(), environment, (text) => {
+    log += text;
+  });
+  const code = await new Promise<number | null>((resolveExit) => server.once("exit", resolveExit));
+  expect(code).toBe(1);
+  expect(log).toContain("SESSION_SECRET is not set");
+}
