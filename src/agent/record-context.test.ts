@@ -60,7 +60,7 @@ describe("recordContext", () => {
       step: 1,
       model: "mock/mock-model",
       strategy: "token_window",
-      facts: [{ key: "name", value: "Ada" }],
+      facts: [{ key: "name" }],
       recalled: [
         { id: "m1", content: "The user likes green tea.", score: 0.91, messageId: "old-1" },
         { id: "m2", content: "The user lives in Lyon.", score: 0.42 },
@@ -101,8 +101,12 @@ describe("recordContext", () => {
     for (let index = 1; index <= 4; index++) await agent.run(`question ${index}`);
     await agent.run("look it up");
     const reports = await store.getContextReports("s");
-    const withSummary = reports.filter((report) => report.summary);
+    const withSummary = reports.filter((report) => report.summaryId);
     expect(withSummary.length).toBeGreaterThan(0);
+    // The summary is referenced by its stored record's id, its text not copied.
+    const summaryIds = (await store.getSummaries("s")).map((summary) => summary.id);
+    expect(summaryIds).toContain(withSummary.at(-1)!.summaryId);
+    expect(JSON.stringify(reports)).not.toContain("The user asked earlier questions.");
     expect(withSummary.at(-1)!.leftOut.some((entry) => entry.reason === "summary")).toBe(true);
     expect(withSummary.at(-1)!.tokens.summary).toBeGreaterThan(0);
     const afterTool = reports.at(-1)!;

@@ -2,7 +2,13 @@ import { SessionLockLostError } from "../errors/session-lock-lost-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { LanguageModelResult } from "../models/language-model";
 import type { MemoryRecord } from "../providers/memory-provider";
-import type { ContextLeftOut, ContextReport } from "../stores/context-report";
+import { boundContextReport } from "../stores/bound-context-report";
+import {
+  type ContextLeftOut,
+  type ContextReport,
+  PROVIDED_CONTEXT_PREVIEW_CHARS,
+  RECALLED_PREVIEW_CHARS,
+} from "../stores/context-report";
 import type { Fact } from "../stores/memory-store";
 import type { MemoryStrategyResult } from "../strategies/memory-strategy";
 import { estimateMessagesTokens, estimateTokens } from "../tokens/estimate-tokens";
@@ -45,7 +51,11 @@ export async function recordContext(config: AgentConfig, run: TurnRun, step: Ste
   }
 }
 
-/** The report of one model call (exported for tests). */
+/**
+ * The report of one model call (exported for tests): what the store holds is referenced (message
+ * ids, fact keys, the summary's id), what it does not (recalled memories, a provider's context) is
+ * kept as a short preview, and the whole is cut to `MAX_CONTEXT_REPORT_BYTES`.
+ */
 export async function buildContextReport(config: AgentConfig, run: TurnRun, step: StepContext): Promise<ContextReport> {
   const { model, strategy } = config;
   const { window, history } = step.fitted;
@@ -67,7 +77,8 @@ export async function buildContextReport(config: AgentConfig, run: TurnRun, step
     recalled: count(renderRecalledMemories(step.recalled as MemoryRecord[])),
     window: estimateMessagesTokens(window.messages, { model }),
   };
-  return {
+  const provided = [step.context?.summary, step.context?.other].filter(Boolean).join("\n\n");
+  return boundContextReport({
     id: newId(),
     sessionId: run.sessionId,
     runId: run.runId,
@@ -79,11 +90,13 @@ export async function buildContextReport(config: AgentConfig, run: TurnRun, step
     window: window.messages.flatMap((message) => (message.id === undefined ? [] : [message.id])),
     leftOut: leftOutOf(window, [...history.messages, ...step.turn]),
     unreadCount: history.offset,
-    ...(summaryText ? { summary: summaryText } : {}),
-    facts: factsBlock ? step.facts.map(({ key, value }) => ({ key, value })) : [],
+    ...(window.summary && window.summaryId ? { summaryId: window.summaryId } : {}),
+    ...(provided ? { providedContext: preview(provided, PROVIDED_CONTEXT_PREVIEW_CHARS) } : {}),
+    facts: factsBlock ? step.facts.map(({ key }) => ({ key })) : [],
     recalled: step.recalled.map((record) => ({
       id: record.id,
-      content: record.content,
+      content: preview(record.content, RECALLED_PREVIEW_CHARS),
+      ...(record.content.length > RECALLED_PREVIEW_CHARS ? { contentChars: record.content.length } : {}),
       ...(typeof record.score === "number" ? { score: record.score } : {}),
       ...(record.messageId ? { messageId: record.messageId } : {}),
     })),
@@ -94,7 +107,12 @@ export async function buildContextReport(config: AgentConfig, run: TurnRun, step
     },
     usage: { ...step.response.usage },
     finishReason: step.response.finishReason,
-  };
+  });
+}
+
+/** The start of `text`, at most `chars` characters (`…` ending a cut one). */
+function preview(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
 }
 
 /**

@@ -16,7 +16,9 @@ import type { TurnRun } from "./turn-run";
  * itself: the assistant message whose calls carry `approval: { id }` and have no tool message
  * yet. An answer is consumed by appending the call's tool message under the session's lock, so
  * a replay or a second tab finds the call no longer pending; a denial is stored as the tool
- * message that gives the model the user's reason.
+ * message that gives the model the user's reason. An approved call is claimed first (its tool
+ * message marked `outcomeUnknown`, appended fenced before the tool runs), then the claim is
+ * replaced by the result: a stalled run's tool never runs twice.
  */
 
 /**
@@ -25,6 +27,30 @@ import type { TurnRun } from "./turn-run";
  */
 export const NEW_MESSAGE_DENIAL =
   "Not approved: the user sent a new message instead of answering this approval request.";
+
+/**
+ * What the model is told of an approved call whose tool was started and whose result was never
+ * recorded: the run that ran it stopped (it crashed, or lost its lock) in between.
+ */
+export const OUTCOME_UNKNOWN_CONTENT =
+  "Error: outcome unknown: the tool was started and its result was not recorded. It may or may not have taken effect.";
+
+/**
+ * An approved call's claim: its tool message as stored before the tool runs (`outcomeUnknown`),
+ * replaced by the tool's result once it is known.
+ */
+function claimOf(call: ToolCall, reason: string | undefined): ToolMessage {
+  return {
+    id: newId(),
+    role: "tool",
+    toolCallId: call.id,
+    name: call.name,
+    content: OUTCOME_UNKNOWN_CONTENT,
+    approval: { approved: true, ...(reason === undefined ? {} : { reason }) },
+    outcomeUnknown: true,
+    timestamp: Date.now(),
+  };
+}
 
 /**
  * The step's calls, those that need the user's approval marked with a new approval id, and the
@@ -112,6 +138,10 @@ export async function* answerApprovals(
   if (answers.size === 0) return pendingRequests({ ...pending, pending: waiting });
 
   const approved = pending.pending.filter((call) => answers.get(call.id)?.approved === true);
+  // Claimed in the store before they run: a later answer finds them answered, a run that lost its
+  // lock is refused here, and a run that stops before their results leaves them `outcomeUnknown`.
+  const claims = approved.map((call) => claimOf(call, answers.get(call.id)!.reason));
+  await log.claim(claims);
   const outcome = approved.length > 0 ? await runTools(config, run, 0, approved, window, log) : undefined;
   const messages = new Map<string, ToolMessage>();
   outcome?.messages.forEach((message) => {
@@ -152,6 +182,6 @@ export async function* answerApprovals(
   }
   // In the order of the calls; stored before the model is called again (a crash keeps the answers).
   log.add(...pending.pending.flatMap((call) => messages.get(call.id) ?? []));
-  await log.persist();
+  await log.persist(); // in place of the claims
   return pendingRequests({ ...pending, pending: waiting });
 }

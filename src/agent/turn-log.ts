@@ -25,6 +25,8 @@ export class TurnLog {
   private assistantIdTaken = false;
   /** The run's object (a run with `output`), once a step answered with it. */
   private object: { value: unknown } | undefined;
+  /** The id of the first stored claim not replaced yet (`claim`): the session's messages from it on are claims. */
+  private claimedFrom: string | undefined;
   /** Stored messages not yet told in `memory:write` (kept only while someone listens). */
   private untold: AgentMessage[] = [];
 
@@ -126,7 +128,11 @@ export class TurnLog {
     // A regenerate or an edit writes once, at its end: its last append replaces the old turn.
     if (!this.turn || (this.run.rewind && !last)) return;
     const pending = this.messages.slice(this.persisted);
-    await this.turn.append(pending, { last });
+    if (this.claimedFrom !== undefined && pending.length > 0) {
+      // The claims give way to what answers them, in one fenced write where the store can.
+      await this.turn.replaceFrom(this.claimedFrom, pending);
+      this.claimedFrom = undefined;
+    } else await this.turn.append(pending, { last });
     if (pending.length > 0) {
       this.persisted = this.messages.length;
       // Nobody listening (a memory:write has no stream part): nothing kept, no event built.
@@ -134,6 +140,18 @@ export class TurnLog {
         this.untold = this.untold.length === 0 ? pending : [...this.untold, ...pending];
     }
     if (tell) this.tellStored();
+  }
+
+  /**
+   * Stores claims (tool messages marking approved calls as started, `outcomeUnknown`) before their
+   * tools run: appended through the run's fenced turn, so a run that lost its lock is refused before
+   * anything runs. Not among the run's messages: the next `persist` with messages to store replaces
+   * them with those messages (the calls' results first).
+   */
+  async claim(claims: AgentMessage[]): Promise<void> {
+    if (!this.turn || claims.length === 0) return;
+    await this.turn.append(claims);
+    this.claimedFrom = claims[0]!.id;
   }
 
   /** Tells `memory:write` with the messages stored and not told yet, if any. */

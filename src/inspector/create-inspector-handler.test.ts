@@ -1,7 +1,9 @@
 // The inspector's handler through its Fetch API: refused without the token, read-only unless told,
 // hostile records sent inert, and a strict Content-Security-Policy on every response.
 import { describe, expect, it } from "vitest";
+import { Agent } from "../agent/agent";
 import { InMemoryStore } from "../stores/in-memory-store";
+import { MockLanguageModel } from "../testing/mock-language-model";
 import type { RecallMemoryProvider } from "../providers/memory-provider";
 import type { ContextReport } from "../stores/context-report";
 import { createInspectorHandler } from "./create-inspector-handler";
@@ -215,6 +217,36 @@ describe("createInspectorHandler", () => {
       { scope: "session:s", facts: [expect.objectContaining({ key: "name", value: "Ada" })] },
       { scope: "user:42", facts: [expect.objectContaining({ key: "city", value: "Lyon" })] },
     ]);
+  });
+
+  it("after forget_fact, a session's detail holds the fact's key in its reports, its value nowhere", async () => {
+    const secret = "value-to-forget-0042";
+    const call = (name: string, args: object, id: string) => ({ toolCalls: [{ id, name, arguments: args }] });
+    const model = new MockLanguageModel({
+      responses: [
+        call("remember_fact", { key: "code", value: secret }, "c1"),
+        { text: "Noted." },
+        { text: "Known." },
+        call("forget_fact", { key: "code" }, "c2"),
+        { text: "Forgotten." },
+      ],
+    });
+    const store = new InMemoryStore();
+    const agent = new Agent({
+      model,
+      memoryStore: store,
+      enableMemoryTools: true,
+      recordContext: true,
+      sessionId: "s",
+    });
+    await agent.run("Remember the code.");
+    await agent.run("What is the code?");
+    await agent.run("Forget the code.");
+    const body = await (await get(createInspectorHandler({ store, token }), "/api/session?id=s", withToken)).json();
+    expect(body.reports.some((report: ContextReport) => report.facts.some((fact) => fact.key === "code"))).toBe(true);
+    expect(body.facts).toEqual([{ scope: "session:s", facts: [] }]);
+    // The tool calls' messages say what was remembered; the reports, summaries and facts do not.
+    expect(JSON.stringify([body.reports, body.summaries, body.facts])).not.toContain(secret);
   });
 
   it("asks the provider what it would recall for a query, with its scores", async () => {

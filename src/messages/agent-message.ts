@@ -70,6 +70,12 @@ export interface ToolMessage {
    * returned) or denied (the content gives the model the user's reason, and the tool never ran).
    */
   approval?: { approved: boolean; reason?: string };
+  /**
+   * The tool was started and its result was never recorded (docs/approvals.md, "A stalled
+   * approver"): an approved call's claim, stored before the tool runs and replaced by its result;
+   * left alone only when the run stopped in between. The content says so to the model.
+   */
+  outcomeUnknown?: true;
   timestamp?: number;
 }
 
@@ -126,6 +132,7 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
     name: z.string().min(1).max(256),
     content: contentSchema("tool"),
     approval: z.object({ approved: z.boolean(), reason: approvalReasonSchema.optional() }).optional(),
+    outcomeUnknown: z.literal(true).optional(),
     timestamp: timestampSchema.optional(),
   }),
 ]);

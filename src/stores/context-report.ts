@@ -2,11 +2,25 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { validateSessionId } from "../messages/session-id";
 
 /**
- * Reports kept per session, at most: saving one more drops the oldest. A report holds message ids,
- * the facts block, the summary and the recalled memories of one model call (never message bodies
- * or image bytes), so a session's reports stay small. @default 100
+ * Reports kept per session, at most: saving one more drops the oldest. A report references what
+ * the store holds by id (message ids, fact keys, the summary's id: never message bodies, fact
+ * values, summary text or image bytes), so deleting a fact or messages leaves no copy in reports,
+ * and each report is at most `MAX_CONTEXT_REPORT_BYTES`. @default 100
  */
 export const MAX_CONTEXT_REPORTS = 100;
+
+/**
+ * Size of one report, at most, in bytes of its JSON (UTF-8). A larger one keeps the newest window
+ * ids and left-out entries that fit, with the full counts in `windowCount` / `leftOutCount` (and
+ * `factCount` / `recalledCount`) and `truncated: true`. @default 65536 (64 KiB)
+ */
+export const MAX_CONTEXT_REPORT_BYTES = 64 * 1024;
+
+/** Characters of a recalled memory kept in a report (a provider's memory is not in the store): a preview. @default 200 */
+export const RECALLED_PREVIEW_CHARS = 200;
+
+/** Characters of a memory provider's context (its summary and other context) kept in a report: a preview. @default 500 */
+export const PROVIDED_CONTEXT_PREVIEW_CHARS = 500;
 
 /** Why a stored message did not reach the model as it is stored. */
 export type ContextLeftOutReason =
@@ -49,7 +63,10 @@ export interface ContextTokens {
 /** A memory recalled for a model call, with the provider's score. */
 export interface ContextRecalledMemory {
   id: string;
+  /** The start of the memory (at most `RECALLED_PREVIEW_CHARS` characters, `…` when cut). */
   content: string;
+  /** The memory's length in characters, when `content` is a cut preview. */
+  contentChars?: number;
   score?: number;
   messageId?: string;
 }
@@ -57,7 +74,9 @@ export interface ContextRecalledMemory {
 /**
  * What one model call received and why (recorded with the agent's `recordContext: true`): the
  * stored messages in its window and those left out, with the reason, the summary, facts and
- * recalled memories, and the token count of each part. Messages are referenced by id.
+ * recalled memories, and the token count of each part. What the store holds is referenced, not
+ * copied: messages by id, facts by key, the summary by its record's id (the inspector shows the
+ * live text, so what was deleted is not shown). At most `MAX_CONTEXT_REPORT_BYTES` of JSON.
  */
 export interface ContextReport {
   /** Unique id of the report (idempotency key of `saveContextReport`). */
@@ -78,14 +97,33 @@ export interface ContextReport {
   leftOut: ContextLeftOut[];
   /** Stored messages older than the history read (the strategy's tail): left out without being read. */
   unreadCount: number;
+  /** Id of the stored summary (`SummaryRecord.id`) the strategy sent, when it sent one. */
+  summaryId?: string;
+  /**
+   * @deprecated Reports written by earlier versions held the summary text here; new reports keep
+   * `summaryId` (and a memory provider's context in `providedContext`), so a deleted summary
+   * leaves no copy.
+   */
   summary?: string;
-  /** The facts in the prompt, in their order. */
-  facts: Array<{ key: string; value: string }>;
+  /** The start of a memory provider's context (its summary and other context: not in the store), at most `PROVIDED_CONTEXT_PREVIEW_CHARS` characters. */
+  providedContext?: string;
+  /** The keys of the facts in the prompt, in their order (`value` only in reports written before values were left out: read the live fact). */
+  facts: Array<{ key: string; value?: string }>;
   recalled: ContextRecalledMemory[];
   tokens: ContextTokens;
   /** Tokens the provider reported for the call. */
   usage?: { inputTokens: number; outputTokens: number; totalTokens: number };
   finishReason?: string;
+  /** The report was cut to `MAX_CONTEXT_REPORT_BYTES`: the lists keep what fitted, the counts say how many there were. */
+  truncated?: true;
+  /** With `truncated`: how many ids the window had (`window` keeps the newest). */
+  windowCount?: number;
+  /** With `truncated`: how many entries `leftOut` had (it keeps the newest). */
+  leftOutCount?: number;
+  /** With `truncated`: how many facts were in the prompt (`facts` keeps the first). */
+  factCount?: number;
+  /** With `truncated`: how many memories were recalled (`recalled` keeps the first). */
+  recalledCount?: number;
 }
 
 /** Options of `getContextReports`. */

@@ -43,6 +43,8 @@ export interface MemoryStrategyResult {
   dropped: AgentMessage[];
   /** A summary of the dropped turns, rendered into the system prompt. */
   summary?: string;
+  /** Id of the stored summary record `summary` is (`SummaryRecord.id`), when it is one; context reports reference it. */
+  summaryId?: string;
   /** How many of `dropped` (its first ones) the summary covers; the rest were dropped for the window's limits. */
   summarizedCount?: number;
   /** Estimated tokens of `messages` (after model factor and calibration), when the strategy counted them. */

@@ -190,6 +190,7 @@ export class SummaryMemory implements IMemoryStrategy {
     }
 
     let summary = previous?.content;
+    let summaryId = previous?.id;
     const uncovered = history.length - coveredEnd;
     // Positions in the stored session (the history may be a tail starting at `offset`).
     const seen = offset + history.length;
@@ -219,6 +220,7 @@ export class SummaryMemory implements IMemoryStrategy {
         });
         if (written) {
           summary = written.content;
+          summaryId = written.id;
           coveredEnd = toEnd;
           failures.delete(context.sessionId);
         } else {
@@ -243,6 +245,7 @@ export class SummaryMemory implements IMemoryStrategy {
     return {
       messages: window.messages,
       dropped: [...history.slice(pinnedEnd, coveredEnd), ...window.dropped],
+      ...(summary && summaryId ? { summaryId } : {}),
       ...(summary ? { summary, summarizedCount: Math.max(0, coveredEnd - pinnedEnd) } : {}),
       ...(window.tokens === undefined ? {} : { tokens: window.tokens + summaryTokens }),
       budget: this.maxTokens,

@@ -4,7 +4,7 @@ import type { CapabilityTest } from "./conformance-optional";
 import { conversation, sessionId, write } from "./conformance-fixtures";
 import { expect } from "./vitest-api";
 
-/** A context report as the agent records it (ids only, no message bodies). */
+/** A context report as the agent records it (ids and keys, no message bodies, fact values or summary text). */
 export function contextReport(id: string, session: string, step = 1): ContextReport {
   return {
     id,
@@ -20,8 +20,9 @@ export function contextReport(id: string, session: string, step = 1): ContextRep
       { messageId: "message-1", role: "assistant", reason: "summary" },
     ],
     unreadCount: 0,
-    summary: "Earlier: the user said <script>alert(1)</script> 🙂",
-    facts: [{ key: "name", value: "Ada" }],
+    summaryId: "summary-1",
+    providedContext: "Earlier: the user said <script>alert(1)</script> 🙂",
+    facts: [{ key: "name" }],
     recalled: [{ id: "m1", content: "likes tea", score: 0.82 }],
     tokens: { system: 10, facts: 8, summary: 12, recalled: 9, window: 40, total: 79, budget: 60 },
     usage: { inputTokens: 81, outputTokens: 5, totalTokens: 86 },

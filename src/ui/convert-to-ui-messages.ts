@@ -67,7 +67,8 @@ export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessag
 /**
  * A call as a `tool-<name>` part: `output-available` with its result; with an approval, the
  * approval and its state as the AI SDK's `useChat` keeps them: `approval-requested` while it awaits
- * the user, `approval-responded` once answered and not run, `output-denied` when denied.
+ * the user, `approval-responded` once answered and not run, `output-denied` when denied,
+ * `output-error` when its tool was started and its result never recorded (`outcomeUnknown`).
  */
 function toolPart(call: ToolCall, result: ToolMessage | undefined): UIToolPart | undefined {
   const base = {
@@ -89,9 +90,10 @@ function toolPart(call: ToolCall, result: ToolMessage | undefined): UIToolPart |
     approved: answer?.approved ?? true,
     ...(answer?.reason === undefined ? {} : { reason: answer.reason }),
   };
-  return answer?.approved === false
-    ? { ...base, state: "output-denied", approval }
-    : { ...base, state: "output-available", output: toolOutput(result.content), approval };
+  if (answer?.approved === false) return { ...base, state: "output-denied", approval };
+  // Started, its result never recorded (docs/approvals.md, "A stalled approver"): an error, not an output.
+  if (result.outcomeUnknown) return { ...base, state: "output-error", errorText: toolText(result.content), approval };
+  return { ...base, state: "output-available", output: toolOutput(result.content), approval };
 }
 
 /**
@@ -156,4 +158,11 @@ function withMetadata(message: UIMessageV5, sources: AgentMessage[]): UIMessageV
 
 function newId(): string {
   return globalThis.crypto.randomUUID();
+}
+
+/** A claim's content as the error text: it is always text. */
+function toolText(content: ToolMessage["content"]): string {
+  return typeof content === "string"
+    ? content
+    : content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }

@@ -217,10 +217,10 @@ function Timeline({ data, byId, session }) {
     return list;
   }, [data]);
   if (turns.length === 0) return html`<p>No messages.</p>`;
-  return html`<ol class="turns">${turns.map((turn, index) => html`<li key=${index} class="turn"><${Turn} turn=${turn} number=${index + 1} byId=${byId} session=${session} /></li>`)}</ol>`;
+  return html`<ol class="turns">${turns.map((turn, index) => html`<li key=${index} class="turn"><${Turn} turn=${turn} number=${index + 1} byId=${byId} session=${session} data=${data} /></li>`)}</ol>`;
 }
 
-function Turn({ turn, number, byId, session }) {
+function Turn({ turn, number, byId, session, data }) {
   const results = new Map(
     turn.messages.filter((message) => message.role === "tool").map((message) => [message.toolCallId, message]),
   );
@@ -228,8 +228,8 @@ function Turn({ turn, number, byId, session }) {
     ${turn.messages.filter((message) => message.role !== "tool" || !message.toolCallId).map((message) => html`<${Message} key=${message.index} message=${message} results=${results} session=${session} />`)}
     ${turn.reports.map(
       ({ report, previous }) => html`<details class="report" key=${report.id}>
-        <summary>Context of model call ${report.step} · ${formatNumber(report.tokens.total)} tokens · ${report.leftOut.length} left out</summary>
-        <${Report} report=${report} previous=${previous} byId=${byId} />
+        <summary>Context of model call ${report.step} · ${formatNumber(report.tokens.total)} tokens · ${formatNumber(report.leftOutCount ?? report.leftOut.length)} left out</summary>
+        <${Report} report=${report} previous=${previous} byId=${byId} data=${data} />
       </details>`,
     )}`;
 }
@@ -340,7 +340,16 @@ function ToolCall({ call, result, session }) {
   </div>`;
 }
 
-function Report({ report, previous, byId }) {
+/**
+ * A report references what the store holds (fact keys, the summary's id): their text is read from
+ * the session's live facts and summaries, so a deleted fact or summary is not shown. Reports written
+ * before that still carry `fact.value` and `summary`.
+ */
+function Report({ report, previous, byId, data }) {
+  const liveFacts = new Map();
+  for (const { facts } of [...data.facts].reverse()) for (const fact of facts) liveFacts.set(fact.key, fact.value);
+  const summary = report.summaryId ? data.summaries.find((record) => record.id === report.summaryId) : undefined;
+  const cut = report.truncated || previous?.truncated;
   const tokens = report.tokens;
   const sum = PARTS.reduce((total, part) => total + tokens[part], 0);
   const description = PARTS.map((part) => `${PART_LABELS[part]} ${tokens[part]}`).join(", ");
@@ -360,7 +369,8 @@ function Report({ report, previous, byId }) {
         <tr class="total"><th scope="row">Total</th><td class="num report-total">${formatNumber(tokens.total)}</td><td class="num">${tokens.budget ? `window budget ${formatNumber(tokens.budget)}` : ""}</td></tr>
       </tbody>
     </table>
-    <h4>Left out (${report.leftOut.length})</h4>
+    ${report.truncated && html`<p class="note truncated">This report was cut to its size bound: ${formatNumber(report.window.length)} of ${formatNumber(report.windowCount)} window ids and ${formatNumber(report.leftOut.length)} of ${formatNumber(report.leftOutCount)} left-out entries kept (the newest).</p>`}
+    <h4>Left out (${formatNumber(report.leftOutCount ?? report.leftOut.length)})</h4>
     ${report.unreadCount > 0 && html`<p class="note">${formatNumber(report.unreadCount)} older messages were not read (outside the strategy's tail).</p>`}
     ${
       report.leftOut.length === 0
@@ -371,14 +381,22 @@ function Report({ report, previous, byId }) {
     }
     ${
       previous &&
+      cut &&
+      html`<h4>Since the previous call</h4><p class="note">Not shown: a report was cut to its size bound.</p>`
+    }
+    ${
+      previous &&
+      !cut &&
       html`<h4>Since the previous call</h4>
       <div class="diff">
         <div><h5>Entered the window (${entered.length})</h5><ul class="entered">${entered.map((messageId) => html`<li>${snippet(byId.get(messageId))}</li>`)}</ul></div>
         <div><h5>Left the window (${left.length})</h5><ul class="left">${left.map((messageId) => html`<li>${snippet(byId.get(messageId))}</li>`)}</ul></div>
       </div>`
     }
+    ${report.summaryId && html`<h4>Summary used</h4>${summary ? html`<div class="text">${summary.content}</div>` : html`<p class="note">No longer stored.</p>`}`}
     ${report.summary && html`<h4>Summary used</h4><div class="text">${report.summary}</div>`}
-    ${report.facts.length > 0 && html`<h4>Facts in the prompt</h4><dl class="facts">${report.facts.map((fact) => html`<dt>${fact.key}</dt><dd>${fact.value}</dd>`)}</dl>`}
+    ${report.providedContext && html`<h4>Memory provider's context</h4><div class="text">${report.providedContext}</div>`}
+    ${report.facts.length > 0 && html`<h4>Facts in the prompt</h4><dl class="facts">${report.facts.map((fact) => html`<dt>${fact.key}</dt><dd>${"value" in fact ? fact.value : liveFacts.has(fact.key) ? liveFacts.get(fact.key) : html`<span class="note">no longer stored</span>`}</dd>`)}</dl>`}
     ${report.recalled.length > 0 && html`<h4>Recalled memories</h4><ol class="recalled">${report.recalled.map((record) => html`<li><span class="score">${typeof record.score === "number" ? record.score.toFixed(3) : "—"}</span> ${record.content}</li>`)}</ol>`}
   </div>`;
 }

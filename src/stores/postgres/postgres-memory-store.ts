@@ -74,7 +74,9 @@ export class PostgresMemoryStore implements MemoryStore {
       values: unknown[],
     ) => this.statements.query<Row>(operation, sessionId, sql, values);
     this.leases = new PostgresSessionLeases(this.tables.locks, checked.lockLeaseMs, run);
-    this.records = new PostgresSessionRecords(this.tables, run, store, this.leases);
+    this.records = new PostgresSessionRecords(this.tables, run, store, this.leases, (operation, sessionId, body) =>
+      this.statements.transaction(operation, sessionId, body),
+    );
     this.facts = new PostgresFacts(this.tables.facts, run, store, this.leases);
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(

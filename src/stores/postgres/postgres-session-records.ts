@@ -1,3 +1,4 @@
+import type { PoolClient } from "pg";
 import { checkContextReport, contextReportCount, MAX_CONTEXT_REPORTS, type ContextReport } from "../context-report";
 import type { ContextReportReadOptions } from "../context-report";
 import { validateSessionId } from "../../messages/session-id";
@@ -14,16 +15,19 @@ type Query = <Row extends object>(
   values: unknown[],
 ) => Promise<Row[]>;
 
+/** Runs `body` in a transaction on one pooled connection (`PostgresStatements.transaction`). */
+type Transaction = (operation: string, sessionId: string, body: (client: PoolClient) => Promise<void>) => Promise<void>;
+
 /** What a fenced write needs of the store's session leases (`PostgresSessionLeases`). */
 type Fencing = Pick<PostgresSessionLeases, "tokenOf" | "fence" | "lostError">;
 
 /**
  * The records `PostgresMemoryStore` keeps beside a session's messages: its metadata (the
  * `<prefix>sessions` row's agent name and tags), its summaries (`<prefix>summaries`) and its
- * context reports (`<prefix>context_reports`: one statement per save that inserts, only into a
+ * context reports (`<prefix>context_reports`: one transaction per save that inserts, only into a
  * session that exists and idempotent by report id, and drops the session's reports past
- * `MAX_CONTEXT_REPORTS`). Each write is one statement, fenced like an append by the lease this
- * store holds on the session.
+ * `MAX_CONTEXT_REPORTS`). Each write is fenced like an append by the lease this store holds on
+ * the session.
  */
 export class PostgresSessionRecords {
   constructor(
@@ -31,6 +35,7 @@ export class PostgresSessionRecords {
     private readonly query: Query,
     private readonly store: string,
     private readonly leases: Fencing,
+    private readonly transaction: Transaction,
   ) {}
 
   async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
@@ -95,30 +100,40 @@ export class PostgresSessionRecords {
   }
 
   /**
-   * Saves a report in one statement. While this store holds the session's lease (a run's), the
-   * statement writes only if the lease is still this holder's, as an append does (`fence`):
-   * a holder whose lease was taken over is refused with `SessionLockLostError`, nothing written.
-   * Without a lease (a save outside a run) it is not fenced.
+   * Saves a report in one short transaction. While this store holds the session's lease (a run's),
+   * it writes only if the lease is still this holder's, as an append does (`fence`): a holder whose
+   * lease was taken over is refused with `SessionLockLostError`, nothing written. Without a lease
+   * (a save outside a run) it is not fenced.
+   *
+   * Its locks come in the order every writer of a session takes them (the lease row shared, then
+   * the session row, then the session's rows in other tables: as `deleteMessagesFrom`; clearing
+   * and pruning start at the session row), so no cycle can form. The session row, locked FOR
+   * UPDATE, queues the session's saves one after another: the second statement, with a snapshot
+   * taken once the lock is held, sees every report saved before it, so the insert and the trim
+   * commit together and the session never holds more than `MAX_CONTEXT_REPORTS`, at any moment.
    */
   async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
     checkContextReport(sessionId, report, this.store);
     const { sessions, contextReports: reports } = this.tables;
-    // The DELETE sees the rows from before the INSERT: keeping max - 1 of them leaves max with the new one.
-    const rows = await this.query<{ ok: boolean }>(
-      "saveContextReport",
-      sessionId,
-      `WITH ${this.leases.fence(1, 2)},
-       inserted AS (
-         INSERT INTO ${reports} (session_id, report_id, body)
-         SELECT $1, $3, $4 WHERE (SELECT ok FROM permitted) AND EXISTS (SELECT 1 FROM ${sessions} WHERE session_id = $1)
-         ON CONFLICT (session_id, report_id) DO NOTHING RETURNING seq),
-       trimmed AS (
+    await this.transaction("saveContextReport", sessionId, async (client) => {
+      const locked = await client.query<{ ok: boolean; present: boolean }>(
+        `WITH ${this.leases.fence(1, 2)}
+         SELECT ok, ok AND EXISTS (SELECT 1 FROM ${sessions} WHERE session_id = $1 FOR UPDATE) AS present FROM permitted`,
+        [sessionId, this.leases.tokenOf(sessionId)],
+      );
+      if (locked.rows[0]?.ok !== true) throw this.leases.lostError("saveContextReport", sessionId);
+      // Only into a session that exists.
+      if (locked.rows[0].present !== true) return;
+      // The DELETE sees the rows from before the INSERT: keeping max - 1 of them leaves max with the new one.
+      await client.query(
+        `WITH inserted AS (
+           INSERT INTO ${reports} (session_id, report_id, body) VALUES ($1, $2, $3)
+           ON CONFLICT (session_id, report_id) DO NOTHING RETURNING seq)
          DELETE FROM ${reports} WHERE session_id = $1 AND EXISTS (SELECT 1 FROM inserted)
-           AND seq <= (SELECT seq FROM ${reports} WHERE session_id = $1 ORDER BY seq DESC OFFSET $5 LIMIT 1))
-       SELECT ok FROM permitted`,
-      [sessionId, this.leases.tokenOf(sessionId), report.id, JSON.stringify(report), MAX_CONTEXT_REPORTS - 1],
-    );
-    if (rows[0]?.ok !== true) throw this.leases.lostError("saveContextReport", sessionId);
+           AND seq <= (SELECT seq FROM ${reports} WHERE session_id = $1 ORDER BY seq DESC OFFSET $4 LIMIT 1)`,
+        [sessionId, report.id, JSON.stringify(report), MAX_CONTEXT_REPORTS - 1],
+      );
+    });
   }
 
   async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {

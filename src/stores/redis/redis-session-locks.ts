@@ -47,10 +47,12 @@ export class RedisSessionLocks {
   /**
    * Takes the session lock with `attempt(token)`, one command or script that sets the lock key
    * (`SET NX PX`) and resolves to what it read, or undefined when the lock is held elsewhere;
-   * retried until it takes it or `timeoutMs` passes. The lease is then renewed until the release,
-   * which deletes the key only while it holds this token (and does nothing once the run's last
-   * append released it). A take whose answer never came (a timeout, an abort, a master failing
-   * over) may still have landed: it is given back, retried until the delete lands.
+   * retried until it takes it or `timeoutMs` passes: a try still unanswered then is raced, not
+   * waited for (the call rejects with `SessionBusyError` at its deadline, whatever the request
+   * timeout), and the lock it may take is given back once it answers. The lease is then renewed
+   * until the release, which deletes the key only while it holds this token (and does nothing once
+   * the run's last append released it). A take whose answer never came (a timeout, an abort, a
+   * master failing over) may still have landed: it is given back, retried until the delete lands.
    */
   async acquireWith<T>(
     sessionId: string,
@@ -66,20 +68,50 @@ export class RedisSessionLocks {
           "the renew script's 0 or 1",
         ),
       );
+    const giveBack = () =>
+      giveBackFailedTake(this.leaseMs, async () => {
+        await renew(0);
+      });
+    const deadline = Date.now() + Math.max(0, options.timeoutMs);
+    let tries = 0;
+    /** A try still unanswered at the lock call's deadline, left to finish on its own. */
+    let abandoned: Promise<T | undefined> | undefined;
+    const tryOnce = (): Promise<T | undefined> => {
+      const left = deadline - Date.now();
+      // A try that could not be answered before the deadline is not sent (the first always is).
+      if (tries++ > 0 && left <= 0) return Promise.resolve(undefined);
+      const request = this.call(sessionId, () => attempt(token), options.signal);
+      // timeoutMs 0 is one try, waited for (at most one request timeout).
+      if (options.timeoutMs <= 0) return request;
+      return new Promise<T | undefined>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          abandoned = request;
+          reject(new SessionBusyError({ sessionId }));
+        }, left);
+        request.then(
+          (taken) => {
+            clearTimeout(timer);
+            resolve(taken);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
+      });
+    };
     let value: T;
     try {
-      value = await pollLock(
-        sessionId,
-        options.timeoutMs,
-        () => this.call(sessionId, () => attempt(token), options.signal),
-        options.signal,
-      );
+      value = await pollLock(sessionId, options.timeoutMs, tryOnce, options.signal);
     } catch (error) {
-      if (!SessionBusyError.isInstance(error)) {
-        await giveBackFailedTake(this.leaseMs, async () => {
-          await renew(0);
-        });
-      }
+      if (abandoned) {
+        // Given back once its answer comes (before it, the delete could overtake the take): a
+        // take that landed after this call gave up must not keep the session locked.
+        void abandoned.then(
+          (taken) => (taken === undefined ? undefined : giveBack()),
+          () => giveBack(),
+        );
+      } else if (!SessionBusyError.isInstance(error)) await giveBack();
       throw error;
     }
     this.held.set(sessionId, token);
