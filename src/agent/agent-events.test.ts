@@ -1,6 +1,6 @@
 // The events an agent run emits, with their payloads and in order, and listeners that throw.
 import { describe, expect, it, vi } from "vitest";
-import { Agent, runMessageIds } from "./agent";
+import { Agent, streamDescribedRun } from "./agent";
 import type { AgentMessage } from "../messages/agent-message";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { SlidingWindowMemory } from "../strategies/sliding-window";
@@ -95,7 +95,10 @@ describe("Agent events", () => {
     agent.on("memory:write", ({ messageIds, messages }) => told.push({ messageIds, messages }));
     // The caller's id (useChat's): one the store holds further back, then a new one.
     for (const user of ["msg-1", "msg-new"])
-      await agent.run({ input: `again ${user}`, sessionId: "reused", ...{ [runMessageIds]: { user } } });
+      await streamDescribedRun(agent, {
+        options: { input: `again ${user}`, sessionId: "reused" },
+        messageIds: { user },
+      }).response;
     expect(read.every((count) => count < old.length)).toBe(true);
     const added = (await store.getMessages("reused")).slice(old.length);
     expect(added.map((message) => [message.role, message.content])).toEqual([

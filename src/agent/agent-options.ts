@@ -162,7 +162,11 @@ export interface AgentRunOptions {
    * `MessageNotFoundError`; a message that is not the user's, an `InvalidArgumentError`.
    */
   replaceFrom?: string;
-  /** Who is asking; used by per-user facts and memory providers. */
+  /**
+   * Who is asking; used by per-user facts and memory providers, and owns the session: a session this
+   * run creates is this user's, and a session another user owns is refused with a
+   * `SessionOwnershipError` before anything is read or stored (docs/stores.md, "Sessions owned by users").
+   */
   userId?: string;
   /** Stops the model call, the tool loop and the run. */
   signal?: AbortSignal;

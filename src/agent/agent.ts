@@ -28,24 +28,35 @@ import { NO_MODEL, noModelError } from "./no-model";
 import { traceRun } from "./telemetry/trace-run";
 
 /**
- * `agent[streamOnHistory](options, history)`: a stream run on the history given instead of the
- * stored one (stateless `streamText`). Internal: not exported from the package.
+ * What a caller inside the package (`streamText`) adds to a run's options: the history to run on
+ * instead of the stored one (stateless; already parsed, without system messages, pairing restored),
+ * the message a regenerate answers again (the user message at or before it, or the last one when
+ * the session does not hold that id), and the ids the run gives the messages it creates: `user`,
+ * the new user message's (the client's id, already checked; one the history the run reads holds
+ * gives way to a new id), `assistant`, the run's first assistant message's (the id its UI stream
+ * announces). `agent.run()` and `agent.stream()` have none of these: fresh ids, the stored history.
  */
-export const streamOnHistory = Symbol("agentcore.streamOnHistory");
+export interface RunDescription {
+  options: AgentRunOptions;
+  history?: AgentMessage[] | undefined;
+  regenerateFrom?: string | undefined;
+  messageIds?: TurnRun["messageIds"];
+}
+
+/** The agent's entry for a described streamed run, set by `Agent`'s static block (it reaches its private `start`). */
+let startDescribed: (
+  agent: Agent<string | undefined>,
+  description: RunDescription,
+  textSink: TurnRun["textSink"],
+) => AsyncGenerator<AgentStreamPart, AgentResult>;
 
 /**
- * A regenerate's run option naming the message to answer again (`streamText`'s `messageId`): the
- * user message at or before it, or the last one when the session does not hold that id. Internal.
+ * `streamText`'s entry on the agent: the run `description` says, streamed. Module-internal: not
+ * exported from the package's index.
  */
-export const regenerateFrom = Symbol("agentcore.regenerateFrom");
-
-/**
- * The ids a run gives the messages it creates, chosen by its caller (`streamText`): `user`, the
- * new user message's (the client's id, already checked; one the history the run reads holds
- * gives way to a new id), `assistant`, the run's first assistant message's (the id its UI
- * stream announces). Internal: `agent.run()` makes fresh ids.
- */
-export const runMessageIds = Symbol("agentcore.runMessageIds");
+export function streamDescribedRun(agent: Agent<string | undefined>, description: RunDescription): AgentStream {
+  return new AgentStream((sink) => startDescribed(agent, description, sink));
+}
 
 /**
  * An LLM agent with memory: it keeps each session's conversation in its store, fits it into the
@@ -110,14 +121,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   stream<Output extends OutputSpec>(input: AgentRunOptions & { output: Output }): AgentStream<InferOutput<Output>>;
   stream(input: string | AgentRunOptions): AgentStream;
   stream(input: string | AgentRunOptions): AgentStream {
-    return new AgentStream((sink) => this.start(input, "stream", undefined, sink));
-  }
-
-  /** A streamed run on `history` (already parsed, without system messages, pairing restored) instead of the stored history. */
-  [streamOnHistory](input: AgentRunOptions, history: AgentMessage[]): AgentStream {
-    return new AgentStream((sink) =>
-      this.start(input, "stream", { messages: history, offset: 0, partial: false }, sink),
-    );
+    return new AgentStream((sink) => this.start(input, "stream", sink));
   }
 
   /**
@@ -155,13 +159,18 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     this.events.off(name, listener);
   }
 
+  static {
+    startDescribed = (agent, { options, ...described }, textSink) =>
+      agent.start(options, "stream", textSink, described);
+  }
+
   private async *start(
     input: string | AgentRunOptions,
     mode: TurnRun["mode"],
-    history?: LoadedHistory,
     textSink?: TurnRun["textSink"],
+    described?: Omit<RunDescription, "options">,
   ): AsyncGenerator<AgentStreamPart, AgentResult> {
-    const run = this.resolveRun(input, mode, history, textSink);
+    const run = this.resolveRun(input, mode, textSink, described);
     const config = this.config;
     // A part the model cannot take is refused before the session is touched (nothing stored, nothing replaced).
     await checkInputParts(config.model, run.input);
@@ -188,6 +197,10 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
         ...(run.history === undefined && historyProvider === undefined ? { tailLimit: strategy.historyLimit } : {}),
         // The memory provider's write comes after the last append, still holding the session.
         releaseWithLast: memoryProvider === undefined,
+        // A session on the store is the user's: created theirs, refused when another's (before any read).
+        ...(run.userId !== undefined && run.history === undefined && historyProvider === undefined
+          ? { userId: run.userId }
+          : {}),
       });
       if (run.rewind) ({ turn, run } = await rewindTurn(turn, run));
       await this.recordAgentName(run.sessionId);
@@ -203,8 +216,8 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   private resolveRun(
     input: string | AgentRunOptions,
     mode: TurnRun["mode"],
-    history: LoadedHistory | undefined,
-    textSink?: TurnRun["textSink"],
+    textSink: TurnRun["textSink"] | undefined,
+    described: Omit<RunDescription, "options"> = {},
   ): TurnRun {
     const runOptions = normaliseRunInput(input, this.config.messageLimits);
     if (this.model === NO_MODEL) throw noModelError();
@@ -215,8 +228,18 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     const userId = runOptions.userId === undefined ? undefined : validateSessionId(runOptions.userId, "userId");
     const runId = newId();
     const facts = this.config.facts;
-    const rewind = runRewind(runOptions, history !== undefined || this.config.historyProvider !== undefined);
-    const messageIds = (runOptions as { [runMessageIds]?: TurnRun["messageIds"] })[runMessageIds];
+    // Stateless `streamText`: the run goes on the history given instead of the stored one.
+    const history: LoadedHistory | undefined = described.history && {
+      messages: described.history,
+      offset: 0,
+      partial: false,
+    };
+    const rewind = runRewind(
+      runOptions,
+      described.regenerateFrom,
+      history !== undefined || this.config.historyProvider !== undefined,
+    );
+    const { messageIds } = described;
     return {
       runId,
       sessionId,
@@ -253,7 +276,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
 }
 
 /** A run's `rewind` from its options (`regenerate`, `replaceFrom`); refused on a history the store does not hold. */
-function runRewind(options: AgentRunOptions, historyElsewhere: boolean): TurnRun["rewind"] {
+function runRewind(options: AgentRunOptions, from: string | undefined, historyElsewhere: boolean): TurnRun["rewind"] {
   if (!options.regenerate && options.replaceFrom === undefined) return undefined;
   if (historyElsewhere) {
     throw new InvalidArgumentError({
@@ -262,7 +285,6 @@ function runRewind(options: AgentRunOptions, historyElsewhere: boolean): TurnRun
         "regenerate and replaceFrom replace messages of the store's history: they need the agent's memoryStore to hold the conversation (not agent.memory(provider), not a stateless streamText).",
     });
   }
-  const from = (options as { [regenerateFrom]?: string })[regenerateFrom];
   if (options.replaceFrom !== undefined) return { replaceFrom: options.replaceFrom };
   return from === undefined ? {} : { regenerateFrom: from };
 }

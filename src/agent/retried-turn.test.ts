@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
-import { Agent, runMessageIds } from "./agent";
-import type { AgentRunOptions } from "./agent-options";
+import { Agent, streamDescribedRun } from "./agent";
 
 /** A run with a caller-chosen user message id, as `streamText` makes it. */
-const withId = (input: string, user: string) => ({ input, [runMessageIds]: { user } }) as AgentRunOptions;
+const withId = (agent: Agent, input: string, user: string) =>
+  streamDescribedRun(agent, { options: { input }, messageIds: { user } });
 
 describe("a run whose user message id the session holds", () => {
   it("with the same content is answered from the store: no model call, nothing stored, replayed", async () => {
@@ -14,9 +14,9 @@ describe("a run whose user message id the session holds", () => {
     const agent = new Agent({ model, memoryStore: store, sessionId: "s" });
     const ends: unknown[] = [];
     agent.on("run:end", (event) => ends.push(event.replayed));
-    const first = await agent.run(withId("Hi", "u-1"));
+    const first = await withId(agent, "Hi", "u-1").response;
     const stored = await store.getMessages("s");
-    const again = await agent.run(withId("Hi", "u-1"));
+    const again = await withId(agent, "Hi", "u-1").response;
     expect(model.calls).toHaveLength(1);
     expect(await store.getMessages("s")).toEqual(stored);
     expect(again).toMatchObject({ text: "Hello!", replayed: true, finishReason: "stop" });
@@ -32,8 +32,8 @@ describe("a run whose user message id the session holds", () => {
     const agent = new Agent({ model, memoryStore: store, sessionId: "s" });
     const renamed: { requestedId: string; id: string }[] = [];
     agent.on("message:renamed", (event) => renamed.push(event));
-    await agent.run(withId("Hi", "u-1"));
-    const second = await agent.run(withId("Hi again", "u-1"));
+    await withId(agent, "Hi", "u-1").response;
+    const second = await withId(agent, "Hi again", "u-1").response;
     expect(second.text).toBe("two");
     const users = (await store.getMessages("s")).filter((message) => message.role === "user");
     expect(renamed).toEqual([expect.objectContaining({ sessionId: "s", requestedId: "u-1", id: users[1]!.id })]);
@@ -44,10 +44,10 @@ describe("a run whose user message id the session holds", () => {
     const store = new InMemoryStore();
     const model = new MockLanguageModel({ responses: [{ text: "Hello!" }] });
     const agent = new Agent({ model, memoryStore: store, sessionId: "s" });
-    await agent.run(withId("Hi", "u-1"));
+    await withId(agent, "Hi", "u-1").response;
     const answerId = (await store.getMessages("s"))[1]!.id;
     const parts = [];
-    for await (const part of agent.stream(withId("Hi", "u-1")).fullStream) parts.push(part);
+    for await (const part of withId(agent, "Hi", "u-1").fullStream) parts.push(part);
     expect(parts).toEqual([
       { type: "step-start", stepNumber: 1, messageId: answerId },
       { type: "text-delta", delta: "Hello!" },

@@ -13,7 +13,7 @@ import { SlidingWindowMemory } from "../strategies/sliding-window";
 import { SummaryMemory } from "../strategies/summary-memory";
 import { TokenWindowMemory } from "../strategies/token-window";
 import { MockLanguageModel } from "../testing/mock-language-model";
-import { Agent, regenerateFrom } from "./agent";
+import { Agent, streamDescribedRun } from "./agent";
 import type { AgentRunOptions } from "./agent-options";
 
 /** A chat of `turns` turns, each a user message and `perTurn - 1` assistant messages. */
@@ -64,7 +64,12 @@ const shape = (messages: readonly AgentMessage[]) => messages.map((message) => `
  * The same rewinding run on a built-in store (tail reads, counted) and on a whole-history store,
  * from one history: checks both models saw the same requests and both stores end the same.
  */
-async function besideWhole(history: AgentMessage[], memory: () => IMemoryStrategy, options: AgentRunOptions) {
+async function besideWhole(
+  history: AgentMessage[],
+  memory: () => IMemoryStrategy,
+  options: AgentRunOptions,
+  regenerateFrom?: string,
+) {
   const tailStore = new InMemoryStore();
   const wholeBase = new InMemoryStore();
   await tailStore.setMessages("s", history);
@@ -76,8 +81,11 @@ async function besideWhole(history: AgentMessage[], memory: () => IMemoryStrateg
   const strategy = memory();
   const tailAgent = new Agent({ model: tailModel, memoryStore: tailStore, memory: strategy, sessionId: "s" });
   const wholeAgent = new Agent({ model: wholeModel, memoryStore: requiredOnly(wholeBase), memory: memory() });
-  const result = await tailAgent.run({ ...options, sessionId: "s" });
-  await wholeAgent.run({ ...options, sessionId: "s" });
+  // A regenerate naming the message to answer again, as `streamText` describes it.
+  const run = (agent: Agent, options: AgentRunOptions) =>
+    regenerateFrom === undefined ? agent.run(options) : streamDescribedRun(agent, { options, regenerateFrom }).response;
+  const result = await run(tailAgent, { ...options, sessionId: "s" });
+  await run(wholeAgent, { ...options, sessionId: "s" });
   expect(tailModel.calls.map((call) => shape(call.messages))).toEqual(
     wholeModel.calls.map((call) => shape(call.messages)),
   );
@@ -154,16 +162,20 @@ describe("a regenerate or an edit reads a tail", () => {
   });
 
   it("a regenerate naming an old answer cuts there; an id the session does not hold falls back to the last question", async () => {
-    const named = await besideWhole(chat(2500), () => new SlidingWindowMemory({ maxTurns: 20 }), {
-      regenerate: true,
-      [regenerateFrom]: "m201",
-    } as AgentRunOptions);
+    const named = await besideWhole(
+      chat(2500),
+      () => new SlidingWindowMemory({ maxTurns: 20 }),
+      { regenerate: true },
+      "m201",
+    );
     expect(shape(named.stored).slice(-2)).toEqual(["user: message 200", "assistant: answer 0"]);
     expect(named.stored).toHaveLength(202);
-    const unknown = await besideWhole(chat(2500), () => new SlidingWindowMemory({ maxTurns: 20 }), {
-      regenerate: true,
-      [regenerateFrom]: "not-stored",
-    } as AgentRunOptions);
+    const unknown = await besideWhole(
+      chat(2500),
+      () => new SlidingWindowMemory({ maxTurns: 20 }),
+      { regenerate: true },
+      "not-stored",
+    );
     expect(shape(unknown.stored).slice(-2)).toEqual(["user: message 4998", "assistant: answer 0"]);
     expect(unknown.reads.messages).toBeGreaterThanOrEqual(5000);
   });

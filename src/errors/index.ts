@@ -7,6 +7,7 @@ export { NoSuchProviderError } from "./no-such-provider-error";
 export { StoreError } from "./store-error";
 export { CorruptStoreError } from "./corrupt-store-error";
 export { SessionBusyError } from "./session-busy-error";
+export { SessionOwnershipError } from "./session-ownership-error";
 export { SessionLockLostError } from "./session-lock-lost-error";
 export { APICallError } from "./api-call-error";
 export { MissingApiKeyError } from "./missing-api-key-error";

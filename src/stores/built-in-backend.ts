@@ -1,6 +1,7 @@
 // The backend of a built-in store (docs/architecture.md, "The store backend"): its public methods
 // and its fast paths (`BuiltInStoreParts`), with no capability probing. What a user's subclass
 // overrides or adds is served by the fallback backend, as a user's store's would be.
+import { SessionOwnershipError } from "../errors/session-ownership-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { backendOf } from "./backend-of";
 import type { BuiltInStoreParts } from "./built-in-store-parts";
@@ -28,6 +29,7 @@ const METHODS = [
   "getSession",
   "updateSession",
   "entries",
+  "listSessions",
   "prune",
   "getSummaries",
   "saveSummary",
@@ -65,6 +67,7 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
         prune: true,
         factScopes: true,
         contextReports: true,
+        listSessions: true,
       });
   const ownFactReads = own("getFacts");
   const ownFactWrites = own("setFact") && own("deleteFact");
@@ -196,6 +199,18 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
         store.updateSession!(sessionId, metadata),
       ),
     entries: () => call("entries", undefined, "Could not list the sessions", () => store.entries!()),
+    claimSession: async (sessionId, userId) => {
+      const claim = parts.claimSession;
+      if (!claim) return await fallbackOf().claimSession(sessionId, userId);
+      const owner = await call("claimSession", sessionId, `Could not read the owner of session "${sessionId}"`, () =>
+        claim(sessionId, userId),
+      );
+      if (owner !== undefined && owner !== userId) throw new SessionOwnershipError({ sessionId, userId });
+    },
+    listSessions: (options) =>
+      own("listSessions")
+        ? call("listSessions", undefined, "Could not list the sessions of a user", () => store.listSessions!(options))
+        : fallbackOf().listSessions(options),
     prune: (options) => call("prune", undefined, "Could not prune sessions", () => store.prune!(options)),
   } satisfies StoreBackend);
 
@@ -206,6 +221,7 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
     appendMessages: backend.appendMessages,
     replaceMessagesFrom: backend.replaceMessagesFrom,
     readsTail: capabilities.getMessageTail,
+    claimSession: backend.claimSession,
   };
   const storedTail = parts.storedTail;
   if (storedTail) {

@@ -63,6 +63,11 @@ export interface BuiltInStoreParts {
   readonly folding?: TurnFolding;
   /** `deleteMessagesFrom` and `appendMessages` in one write (one script, transaction or journal line), fenced like appends. */
   readonly replaceFrom?: (sessionId: string, messageId: string, messages: AgentMessage[]) => Promise<void>;
+  /**
+   * Records `userId` as the owner of a session that does not exist yet, atomically with its creation,
+   * and resolves to the session's owner (undefined: an existing ownerless session).
+   */
+  readonly claimSession?: (sessionId: string, userId: string) => Promise<string | undefined>;
   /** The fact writes of a run, fenced by its session's lock. */
   readonly facts?: FencedFacts;
   /**

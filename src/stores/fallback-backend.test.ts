@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AbortError } from "../errors/abort-error";
 import { SessionBusyError } from "../errors/session-busy-error";
 import { StoreError } from "../errors/store-error";
+import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { InMemoryStore } from "./in-memory-store";
 import type { Fact, SummaryRecord } from "./memory-store";
@@ -40,6 +41,7 @@ describe("backendOf", () => {
       prune: false,
       factScopes: false,
       contextReports: false,
+      listSessions: false,
     });
     const native = backendOf(new InMemoryStore()).capabilities;
     expect(
@@ -51,8 +53,19 @@ describe("backendOf", () => {
         native.entries &&
         native.prune &&
         native.factScopes &&
-        native.contextReports,
+        native.contextReports &&
+        native.listSessions,
     ).toBe(true);
+  });
+
+  it("refuses listSessions on a store without it with an UnsupportedRuntimeError naming the method; a store without getSession stays ownerless", async () => {
+    const backend = backendOf(sixMethodStore());
+    const refused = await backend.listSessions({ userId: "ada" }).catch((error: unknown) => error);
+    expect(UnsupportedRuntimeError.isInstance(refused)).toBe(true);
+    expect(refused).toMatchObject({ feature: "listSessions" });
+    expect(String((refused as Error).message)).toContain("listSessions");
+    await backend.claimSession("s", "ada");
+    await expect(backend.claimSession("s", "bob")).resolves.toBeUndefined();
   });
 
   it("keeps context reports in this process for a store without them, bounded and cleared with the session", async () => {

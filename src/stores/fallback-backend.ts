@@ -2,6 +2,8 @@
 // ones): the one place that looks at which optional methods a store has, tells its two fact shapes
 // apart and answers what it lacks (docs/architecture.md, "The store backend").
 import { MessageNotFoundError } from "../errors/message-not-found-error";
+import { SessionOwnershipError } from "../errors/session-ownership-error";
+import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { MemoryStore, SummaryRecord } from "./memory-store";
 import { fallbackFacts, sessionOfScope } from "./fallback-facts";
 import { fallbackReports } from "./fallback-reports";
@@ -34,6 +36,7 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
     prune: has("prune"),
     factScopes: has("factScopes"),
     contextReports: has("saveContextReport") && has("getContextReports"),
+    listSessions: has("listSessions"),
   });
   const call = storeCall(name);
   /** Summaries of a store without getSummaries / saveSummary: lost on restart, which costs one summariser call, never a message. */
@@ -175,6 +178,34 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
       if (!capabilities.entries) throw unsupportedCall(name, "entries");
       return await call("entries", undefined, "Could not list the sessions", () => store.entries!());
     },
+    claimSession: async (sessionId, userId) => {
+      // Kept in the store's session metadata where it has it (read, then written: not atomic across
+      // processes unless the store's lock covers the run); without getSession, sessions stay ownerless.
+      if (!capabilities.getSession) return;
+      const entry = await backend.getSession(sessionId);
+      if (entry) {
+        if (entry.userId !== undefined && entry.userId !== userId)
+          throw new SessionOwnershipError({ sessionId, userId });
+        return;
+      }
+      if (capabilities.updateSession) {
+        await call("updateSession", sessionId, `Could not record the owner of session "${sessionId}"`, () =>
+          store.updateSession!(sessionId, { userId }),
+        );
+      }
+    },
+    listSessions: async (options) => {
+      if (!capabilities.listSessions) {
+        throw new UnsupportedRuntimeError({
+          feature: "listSessions",
+          requirement: "a store with a listSessions method",
+          message: `${name} has no listSessions method: it cannot list a user's sessions. Use a built-in store, or give your store listSessions({ userId, limit, cursor }) (docs/stores.md, "Listing a user's sessions").`,
+        });
+      }
+      return await call("listSessions", undefined, "Could not list the sessions of a user", () =>
+        store.listSessions!(options),
+      );
+    },
     prune: async (options) => {
       if (!capabilities.prune) throw unsupportedCall(name, "prune");
       return await call("prune", undefined, "Could not prune sessions", () => store.prune!(options));
@@ -187,6 +218,7 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
     appendMessages: backend.appendMessages,
     replaceMessagesFrom: backend.replaceMessagesFrom,
     readsTail: capabilities.getMessageTail,
+    claimSession: backend.claimSession,
   };
   return backend;
 }

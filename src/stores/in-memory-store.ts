@@ -1,7 +1,17 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { copyMessages } from "../messages/copy-messages";
-import type { Fact, MemoryStore, MessageTail, SessionEntry, SummaryReadOptions, SummaryRecord } from "./memory-store";
+import type {
+  Fact,
+  ListSessionsOptions,
+  MemoryStore,
+  MessageTail,
+  SessionEntry,
+  SessionPage,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "./memory-store";
+import { compareListing, isAfter, sessionPage, sessionPageQuery } from "./session-page-query";
 import { rejectUnknownOptions } from "./reject-unknown-options";
 import { validateScopeId, validateSessionId } from "../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../messages/message-ids";
@@ -38,6 +48,8 @@ interface SessionMetadata {
   accessedAt: number;
   agentName?: string;
   tags?: string[];
+  /** The owner, recorded when a run with a userId created the session. */
+  userId?: string;
 }
 
 /** Everything kept under one id: a session's messages and metadata, and the facts of that scope. */
@@ -66,6 +78,11 @@ export class InMemoryStore implements MemoryStore {
   private readonly ttlMs: number;
   /** The id `find` last moved to the end of `records` (it is still there: moving it again would change nothing). */
   private lastUsed: string | undefined;
+  /**
+   * The per-user index of `listSessions`: owner → the sessions created theirs. Cleared, pruned and
+   * evicted sessions leave it when a listing meets them.
+   */
+  private readonly owned = new Map<string, Set<string>>();
 
   constructor(options: InMemoryStoreOptions = {}) {
     if (options == null || typeof options !== "object") {
@@ -117,6 +134,18 @@ export class InMemoryStore implements MemoryStore {
     return builtInBackend(this, {
       prototype: InMemoryStore.prototype,
       locks: false,
+      claimSession: async (sessionId, userId) => {
+        validateSessionId(sessionId);
+        const existing = this.find(sessionId)?.session;
+        if (existing) return existing.userId;
+        const record = this.use(sessionId);
+        this.touchSession(record);
+        record.session!.userId = userId;
+        let sessions = this.owned.get(userId);
+        if (!sessions) this.owned.set(userId, (sessions = new Set()));
+        sessions.add(sessionId);
+        return userId;
+      },
       storedTail: (sessionId, limit) => {
         if (limit !== undefined) return this.readTail("getMessageTail", sessionId, limit, false);
         validateSessionId(sessionId);
@@ -170,6 +199,7 @@ export class InMemoryStore implements MemoryStore {
     if (!record) return;
     record.messages = [];
     record.ids = new Set();
+    this.unindex(sessionId, record);
     record.session = undefined;
     record.summaries = [];
     record.reports = [];
@@ -217,6 +247,26 @@ export class InMemoryStore implements MemoryStore {
     return [...this.records].flatMap(([id, record]) => (record.session ? [entryOf(id, record, record.session)] : []));
   }
 
+  async listSessions(options: ListSessionsOptions): Promise<SessionPage> {
+    const { userId, limit, after } = sessionPageQuery(options);
+    const sessions = this.owned.get(userId);
+    if (!sessions) return { sessions: [] };
+    const now = Date.now();
+    const rows: SessionEntry[] = [];
+    for (const sessionId of sessions) {
+      // Read without marking the session used: listing is not a use.
+      const record = this.records.get(sessionId);
+      const session = record?.session;
+      if (!record || !session || session.userId !== userId || now - record.usedAt > this.ttlMs) {
+        sessions.delete(sessionId);
+        continue;
+      }
+      if (isAfter({ accessedAt: session.accessedAt, sessionId }, after)) rows.push(entryOf(sessionId, record, session));
+    }
+    if (sessions.size === 0) this.owned.delete(userId);
+    return sessionPage(rows.sort(compareListing), limit);
+  }
+
   async prune(options: { olderThan: number }): Promise<string[]> {
     const pruned: string[] = [];
     for (const [id, record] of this.records) {
@@ -260,6 +310,7 @@ export class InMemoryStore implements MemoryStore {
     const now = Date.now();
     if (now - record.usedAt > this.ttlMs) {
       this.records.delete(id);
+      this.unindex(id, record);
       return undefined;
     }
     record.usedAt = now;
@@ -297,7 +348,17 @@ export class InMemoryStore implements MemoryStore {
       const expired = now - record.usedAt > this.ttlMs;
       if (!expired && this.records.size <= this.maxSessions) break;
       this.records.delete(id);
+      this.unindex(id, record);
     }
+  }
+
+  /** Takes a session that is cleared, expired or evicted out of its owner's index. */
+  private unindex(id: string, record: ScopeRecord): void {
+    const owner = record.session?.userId;
+    const sessions = owner === undefined ? undefined : this.owned.get(owner);
+    if (!sessions) return;
+    sessions.delete(id);
+    if (sessions.size === 0) this.owned.delete(owner!);
   }
 
   /** Marks the session written, at the time `use` or `find` just gave the record (`usedAt`): no second clock read. */
@@ -316,6 +377,7 @@ function entryOf(sessionId: string, record: ScopeRecord, session: SessionMetadat
     messageCount: record.messages.length,
     ...(session.agentName === undefined ? {} : { agentName: session.agentName }),
     ...(session.tags === undefined ? {} : { tags: [...session.tags] }),
+    ...(session.userId === undefined ? {} : { userId: session.userId }),
   };
 }
 

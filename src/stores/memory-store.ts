@@ -75,6 +75,29 @@ export interface SessionEntry {
   tags?: string[];
   /** Estimated tokens of the stored history, when known. */
   tokenCount?: number;
+  /**
+   * The user who owns the session: the `userId` of the run that created it. Absent for a session
+   * created without one (ownerless: any run may use it). Never changes once recorded.
+   */
+  userId?: string;
+}
+
+/** Options of `listSessions`. */
+export interface ListSessionsOptions {
+  /** Whose sessions (the owner recorded at creation). */
+  userId: string;
+  /** Sessions per page, 1 to 1,000. @default 20 */
+  limit?: number;
+  /** The `nextCursor` of the previous page; omitted: the first page. Opaque. */
+  cursor?: string;
+}
+
+/** A page of `listSessions`. */
+export interface SessionPage {
+  /** Newest activity first (`accessedAt` descending, then `sessionId` descending). */
+  sessions: SessionEntry[];
+  /** Pass it as `cursor` for the next page; absent on the last page. */
+  nextCursor?: string;
 }
 
 /**
@@ -142,12 +165,24 @@ export interface MemoryStore {
   /** Metadata of one session, or undefined when it does not exist. */
   getSession?(sessionId: string): Promise<SessionEntry | undefined>;
   /**
-   * Records metadata (agent name, tags) on a session. Like `appendMessages`, rejects with a
+   * Records metadata (agent name, tags) on a session. A custom store that keeps `userId` (given once,
+   * when a run with a `userId` creates the session) and returns it from `getSession` gets ownership
+   * (docs/stores.md); built-in stores record the owner their own way and ignore it here. Like `appendMessages`, rejects with a
    * `SessionLockLostError` when this store held the session's lock and lost it: nothing is recorded then.
    */
-  updateSession?(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void>;
+  updateSession?(sessionId: string, metadata: { agentName?: string; tags?: string[]; userId?: string }): Promise<void>;
   /** Every session the store holds, with its metadata. */
   entries?(): Promise<SessionEntry[]>;
+  /**
+   * A user's sessions (those whose owner, `SessionEntry.userId`, is `userId`), newest activity first
+   * (`accessedAt` descending, `sessionId` descending among equals), one page at a time, read from a
+   * per-user index (never a scan of every session). The cursor is a position, not an offset: a walk
+   * through the pages while sessions are written returns no session twice and skips none, except
+   * that a session written during the walk moves to the front (it is not returned again if it was
+   * already, and may be missed if it was not: read the first page again to see it). A bad `limit`
+   * or `cursor` is an `InvalidArgumentError`.
+   */
+  listSessions?(options: ListSessionsOptions): Promise<SessionPage>;
   /** Deletes sessions not accessed since `olderThan` (ms since epoch). Resolves to the ids deleted. */
   prune?(options: { olderThan: number }): Promise<string[]>;
   /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SessionOwnershipError } from "../errors/session-ownership-error";
 import { StoreError } from "../errors/store-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { InMemoryStore } from "./in-memory-store";
@@ -48,6 +49,12 @@ function foldingStore(options: { foldedTail?: boolean; deferring?: boolean } = {
           },
         }),
   };
+  const owners = new Map<string, string>();
+  const claimSession = async (sessionId: string, userId: string) => {
+    calls.push(`claimSession ${userId}`);
+    if (!owners.has(sessionId)) owners.set(sessionId, userId);
+    return owners.get(sessionId);
+  };
   // The same function for a property every time: the backend tells a built-in method by identity.
   const methods = new Map<PropertyKey, unknown>();
   const method = (property: PropertyKey, make: () => unknown) => {
@@ -57,7 +64,8 @@ function foldingStore(options: { foldedTail?: boolean; deferring?: boolean } = {
   const wrapped: InMemoryStore = new Proxy(store, {
     get(target, property) {
       // A built-in backend over this store, with the folding (its prototype: the store itself).
-      if (property === storeBackend) return () => builtInBackend(wrapped, { prototype: wrapped, folding });
+      if (property === storeBackend)
+        return () => builtInBackend(wrapped, { prototype: wrapped, folding, claimSession });
       if (property === "lockSession")
         return method(property, () => async () => {
           calls.push("lockSession");
@@ -99,6 +107,22 @@ describe("openTurn", () => {
     expect(await turn.tail()).toEqual({ messages: ["2", "3"].map(message), total: 3, limit: 2 });
     expect(calls).toEqual(["lockSessionReadingTail 2"]);
     await turn.release();
+  });
+
+  it("with a userId: takes the lock, checks the owner, and only then reads the tail; another user's run reads nothing", async () => {
+    const { store, inner, calls } = foldingStore();
+    await inner.appendMessages("s", ["1", "2", "3"].map(message));
+    const turn = await backendOf(store).openTurn("s", { timeoutMs: 0, tailLimit: 2, userId: "ada" });
+    expect(await turn.tail()).toEqual({ messages: ["2", "3"].map(message), total: 3, limit: 2 });
+    await turn.release();
+    expect(calls).toEqual(["lockSession", "claimSession ada", "getMessageTail", "release"]);
+    calls.length = 0;
+    const refused = await backendOf(store)
+      .openTurn("s", { timeoutMs: 0, tailLimit: 2, userId: "bob" })
+      .catch((error: unknown) => error);
+    expect(SessionOwnershipError.isInstance(refused)).toBe(true);
+    // The lock is given back; no history was read.
+    expect(calls).toEqual(["lockSession", "claimSession bob", "release"]);
   });
 
   it("reads the tail after the lock when the folded lock could not read it", async () => {

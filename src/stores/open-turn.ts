@@ -14,6 +14,8 @@ export interface TurnCalls {
   replaceMessagesFrom(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void>;
   /** Set when the store reads a tail natively. */
   readsTail: boolean;
+  /** Records or checks the session's owner (`StoreBackend.claimSession`). */
+  claimSession(sessionId: string, userId: string): Promise<void>;
   /** The store's folded turn statements (`TurnFolding`), wrapped by its backend, when it has them. */
   folded?: {
     lockSessionReadingTail(
@@ -37,12 +39,22 @@ export async function openStoreTurn(calls: TurnCalls, sessionId: string, options
   const folded = calls.folded;
   let unlock: (() => Promise<void>) | undefined;
   let read: TurnTail | undefined;
-  if (folded && limit !== undefined) {
+  const userId = options.userId;
+  if (folded && limit !== undefined && userId === undefined) {
     const taken = await folded.lockSessionReadingTail(sessionId, lockOptions, limit);
     unlock = taken.release;
     if (taken.tail) read = { ...taken.tail, limit };
   } else {
     unlock = await calls.lockSession(sessionId, lockOptions);
+  }
+  if (userId !== undefined) {
+    // The owner is checked (or recorded, for a new session) under the lock, before any history is read.
+    try {
+      await calls.claimSession(sessionId, userId);
+    } catch (error) {
+      await unlock?.().catch(() => {});
+      throw error;
+    }
   }
   const deferring = folded?.appendMessagesDeferringSync ? folded : undefined;
   /** An append left its fsync to a later one, and none has made it durable yet. */

@@ -6,8 +6,10 @@ import type {
   Fact,
   MemoryStore,
   MessageTail,
+  ListSessionsOptions,
   SessionEntry,
   SessionLockOptions,
+  SessionPage,
   SummaryReadOptions,
   SummaryRecord,
 } from "./memory-store";
@@ -33,6 +35,8 @@ export interface StoreCapabilities {
   factScopes: boolean;
   /** Context reports kept by the store. Fallback: kept in this process, per store and session. */
   contextReports: boolean;
+  /** Lists a user's sessions from an index (`listSessions`). Fallback: none (an `UnsupportedRuntimeError`). */
+  listSessions: boolean;
 }
 
 /**
@@ -111,6 +115,15 @@ export interface StoreBackend {
   updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void>;
   /** Every session with its metadata. Check `capabilities.entries` first: a `StoreError` when the store cannot list. */
   entries(): Promise<SessionEntry[]>;
+  /**
+   * Makes `userId` the owner of the session if it does not exist yet (atomically: of two users
+   * creating one session, exactly one owns it), and refuses with a `SessionOwnershipError` a session
+   * another user owns. An existing ownerless session stays ownerless. A run does it when its turn
+   * opens (`TurnOptions.userId`), under the lock, before its history is read.
+   */
+  claimSession(sessionId: string, userId: string): Promise<void>;
+  /** A user's sessions, newest activity first, a page at a time. Check `capabilities.listSessions`: an `UnsupportedRuntimeError` when the store cannot. */
+  listSessions(options: ListSessionsOptions): Promise<SessionPage>;
   /** Deletes sessions not accessed since `olderThan`. Check `capabilities.prune` first: a `StoreError` when the store cannot prune. */
   prune(options: { olderThan: number }): Promise<string[]>;
 }

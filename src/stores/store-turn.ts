@@ -11,6 +11,12 @@ export interface TurnOptions extends SessionLockOptions {
   tailLimit?: number | undefined;
   /** Nothing after the turn's last append needs the session: the store may release its lock in that append's round trip. */
   releaseWithLast?: boolean;
+  /**
+   * The user the run is for: a new session is created owned by them, and a session another user
+   * owns is refused (`SessionOwnershipError`) once the lock is taken, before the history is read.
+   * Undefined: no ownership check (and no extra store call).
+   */
+  userId?: string | undefined;
 }
 
 /** A session's history as a turn read it. */

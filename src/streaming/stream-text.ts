@@ -1,18 +1,14 @@
-import { Agent, regenerateFrom, runMessageIds, streamOnHistory } from "../agent/agent";
-import { newId } from "../agent/new-id";
-import { messageIdIssue, validateMessageIdArgument } from "../messages/message-ids";
-import type { AgentOptions, AgentRunOptions } from "../agent/agent-options";
+import { Agent, streamDescribedRun } from "../agent/agent";
+import type { AgentOptions } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
 import type { AgentStream, DeepPartial } from "../agent/agent-stream";
 import type { InferOutput, OutputSpec } from "../agent/output-spec";
 import { AbortError } from "../errors/abort-error";
-import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { MemoryStore } from "../stores/memory-store";
-import { parseAgentMessages, type AgentMessage, type UserMessage } from "../messages/agent-message";
-import { repairToolPairing } from "../messages/repair-tool-pairing";
+import type { AgentMessage } from "../messages/agent-message";
 import type { LanguageModelUsage } from "../models/language-model";
-import { answeredApprovals } from "../ui/answered-approvals";
 import { combineSignals } from "./combine-signals";
+import { requestToRun } from "./request-to-run";
 import {
   encodeUIMessageStream,
   toUIMessageChunks,
@@ -54,7 +50,10 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
    * (`request-<uuid>`, `response.sessionId`) that no other request reads.
    */
   sessionId?: string;
-  /** Who is asking (for per-user facts and memory providers); from the auth session. */
+  /**
+   * Who is asking (per-user facts, memory providers, and the session's owner: another user's session
+   * is refused with a `SessionOwnershipError`); from the auth session.
+   */
   userId?: string;
   /** Stops the model call and the run (e.g. `request.signal`). */
   abortSignal?: AbortSignal;
@@ -166,7 +165,7 @@ export function streamText(
 export function streamText(options: StreamTextOptions): StreamTextResult;
 export function streamText(options: StreamTextOptions): StreamTextResult {
   const {
-    messages: clientMessages,
+    messages,
     system,
     instructions,
     sessionId,
@@ -176,95 +175,37 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     onEnd,
     onFinish,
     onError,
-    trigger = "submit-message",
+    trigger,
     messageId,
     output,
     ...agentOptions
   } = options;
-  if (trigger !== "submit-message" && trigger !== "regenerate-message") {
-    throw new InvalidArgumentError({
-      argument: "trigger",
-      value: trigger,
-      message: 'trigger must be "submit-message" or "regenerate-message" (what useChat sends).',
-    });
-  }
-  if (messageId !== undefined) validateMessageIdArgument(messageId);
-  // With the store as the source of truth, a regenerate answers the stored turn: no new message.
-  const regenerate = trigger === "regenerate-message" && sessionId !== undefined;
-  const messages = parseAgentMessages(clientMessages, {
-    source: "streamText messages",
-    ...(agentOptions.messageLimits === undefined ? {} : { limits: agentOptions.messageLimits }),
-  });
-  const last = messages.at(-1);
-  // A useChat request that answers tool approvals ends with the assistant message carrying them (approval-responded).
-  const approvals = regenerate ? [] : answeredApprovals(messages);
-  if (!regenerate && approvals.length === 0 && last?.role !== "user") {
-    throw new InvalidArgumentError({
-      argument: "messages",
-      message:
-        "streamText needs the conversation to end with the new user message (convertToModelMessages(uiMessages)), or with the user's answers to tool approvals.",
-    });
-  }
-  if (approvals.length > 0 && (sessionId === undefined || !agentOptions.memoryStore)) {
-    throw new InvalidArgumentError({
-      argument: "sessionId",
-      message:
-        "Tool approvals continue the stored turn that asked for them: pass memoryStore and sessionId (the store keeps the pending calls; a client cannot answer calls it was never asked about).",
-    });
-  }
-  const clientSystem = allowSystemMessages
-    ? messages.filter((message) => message.role === "system").map((message) => message.content)
-    : [];
+  const request = requestToRun(options);
+  const { runOptions, history, regenerateFrom, userMessageId, assistantMessageId, continues } = request;
   const systemPrompt =
-    [instructions ?? system ?? options.systemPrompt, ...clientSystem].filter(Boolean).join("\n\n") || undefined;
+    [instructions ?? system ?? options.systemPrompt, ...request.clientSystem].filter(Boolean).join("\n\n") || undefined;
 
   if (agentOptions.memoryStore && sessionId === undefined) warnStatelessStore();
-  // Stateless (no sessionId): the run goes on the client's history as given, already parsed here,
-  // in a session of its own; a store given keeps that session's turn and nothing else reads it.
-  const history =
-    sessionId === undefined
-      ? repairToolPairing(messages.slice(0, -1).filter((message) => message.role !== "system")).messages
-      : undefined;
-  const runSessionId = sessionId ?? `request-${globalThis.crypto.randomUUID()}`;
-  const agent = new Agent({ ...agentOptions, ...(systemPrompt ? { systemPrompt } : {}), sessionId: runSessionId });
+  const agent = new Agent({
+    ...agentOptions,
+    ...(systemPrompt ? { systemPrompt } : {}),
+    sessionId: runOptions.sessionId,
+  });
 
   // Aborted by the caller's signal, or by a response whose client went away (onClientDisconnect: "abort").
   const disconnect = new AbortController();
   const combined = abortSignal ? combineSignals([abortSignal, disconnect.signal]) : undefined;
-  // useChat's edit (sendMessage({ text, messageId })) ends with the user message it replaces, under that id.
-  const edit =
-    !regenerate &&
-    approvals.length === 0 &&
-    sessionId !== undefined &&
-    messageId !== undefined &&
-    last?.id === messageId;
-  // The ids the page shows are the stored ones: the new user message keeps the client's id (stored mode; a
-  // malformed one, or one the session holds, gets a new id), and the answer is stored under the id the UI
-  // stream announces (none when the request continues a turn: approvals).
-  const userMessageId =
-    !regenerate && approvals.length === 0 && sessionId !== undefined && usableMessageId(last?.id)
-      ? last!.id
-      : undefined;
-  const assistantMessageId = approvals.length > 0 ? undefined : newId();
-  const runOptions: AgentRunOptions = {
-    ...(regenerate
-      ? { regenerate: true, ...(messageId === undefined ? {} : { [regenerateFrom]: messageId }) }
-      : approvals.length > 0
-        ? { approvals }
-        : { input: (last as UserMessage).content }),
-    ...(edit ? { replaceFrom: messageId } : {}),
-    ...{
-      [runMessageIds]: {
-        ...(userMessageId === undefined ? {} : { user: userMessageId }),
-        ...(assistantMessageId === undefined ? {} : { assistant: assistantMessageId }),
-      },
+  const stream: AgentStream = streamDescribedRun(agent, {
+    options: { ...runOptions, signal: combined?.signal ?? disconnect.signal },
+    history,
+    regenerateFrom,
+    // The ids the page shows are the stored ones: the new user message keeps the client's id, and the
+    // answer is stored under the id the UI stream announces.
+    messageIds: {
+      ...(userMessageId === undefined ? {} : { user: userMessageId }),
+      ...(assistantMessageId === undefined ? {} : { assistant: assistantMessageId }),
     },
-    sessionId: runSessionId,
-    ...(userId === undefined ? {} : { userId }),
-    signal: combined?.signal ?? disconnect.signal,
-    ...(output === undefined ? {} : { output }),
-  };
-  const stream: AgentStream = history ? agent[streamOnHistory](runOptions, history) : agent.stream(runOptions);
+  });
   const onCancel = (options: StreamResponseOptions) => () => {
     if (options.onClientDisconnect === "abort") disconnect.abort(new Error("The client disconnected."));
   };
@@ -324,14 +265,14 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       return toUIMessageChunks(stream.fullStream, {
         ...(assistantMessageId === undefined ? {} : { messageId: assistantMessageId }),
         ...streamOptions,
-        continues: approvals.length > 0,
+        continues,
       });
     },
     toUIMessageStreamResponse(responseOptions = {}) {
       const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
       const body = encodeUIMessageStream(
         toUIMessageChunks(stream.fullStream, {
-          continues: approvals.length > 0,
+          continues,
           ...(messageId || assistantMessageId ? { messageId: messageId || assistantMessageId } : {}),
           ...(mapError ? { onError: mapError } : {}),
         }),
@@ -344,11 +285,6 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       });
     },
   };
-}
-
-/** A client's message id that can be stored as it is: a message id (`validateMessageIdArgument`) of at most 512 characters. */
-function usableMessageId(id: string | undefined): id is string {
-  return id !== undefined && id.length > 0 && id.length <= 512 && messageIdIssue(id) === undefined;
 }
 
 let warnedStatelessStore = false;

@@ -15,6 +15,7 @@ import { expectSameRichMessages, richMessages } from "./conformance-parts";
 import { describeOptionalCapabilities } from "./conformance-optional";
 import { describeContextReports } from "./conformance-context-reports";
 import { describeDeleteMessagesFrom } from "./conformance-delete";
+import { describeSessionOwnership } from "./conformance-sessions";
 
 /** Options of {@link testMemoryStore}. */
 export interface TestMemoryStoreOptions {
@@ -318,5 +319,6 @@ export function testMemoryStore(
     describeOptionalCapabilities(describe, capability, { writers, turnsPerWriter });
     describeContextReports(describe, capability);
     describeDeleteMessagesFrom(describe, capability);
+    describeSessionOwnership(describe, capability);
   });
 }

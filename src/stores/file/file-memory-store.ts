@@ -3,10 +3,12 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type {
   Fact,
+  ListSessionsOptions,
   MemoryStore,
   MessageTail,
   SessionEntry,
   SessionLockOptions,
+  SessionPage,
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
@@ -27,7 +29,8 @@ import {
   type ContextReport,
   type ContextReportReadOptions,
 } from "../context-report";
-import { entryOf, type FileState } from "./file-state";
+import { entryOf, listFileSessions, type FileState } from "./file-state";
+import { sessionPageQuery } from "../session-page-query";
 import { FileStoreEngine } from "./file-store-engine";
 import { FileTurnFolding } from "./file-turn-folding";
 
@@ -204,6 +207,22 @@ export class FileMemoryStore implements MemoryStore {
       folding: this.folding,
       replaceFrom: (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
+      // Read and, for a new session, written under the store's write lock: one journal line.
+      claimSession: async (sessionId, userId) => {
+        validateSessionId(sessionId);
+        let owner: string | undefined = userId;
+        await this.engine.write(
+          "claimSession",
+          sessionId,
+          (state) => {
+            const session = state.sessions.get(sessionId);
+            owner = session ? session.userId : userId;
+            return session ? undefined : { op: "own", session: sessionId, userId, at: Date.now() };
+          },
+          { fenced: true },
+        );
+        return owner;
+      },
     });
   }
 
@@ -304,6 +323,12 @@ export class FileMemoryStore implements MemoryStore {
   async entries(): Promise<SessionEntry[]> {
     await this.engine.read("entries", undefined);
     return [...this.engine.state.sessions].map(([id, session]) => entryOf(id, session));
+  }
+
+  async listSessions(options: ListSessionsOptions): Promise<SessionPage> {
+    const query = sessionPageQuery(options);
+    await this.engine.read("listSessions", undefined);
+    return listFileSessions(this.engine.state, query);
   }
 
   async prune(options: { olderThan: number }): Promise<string[]> {

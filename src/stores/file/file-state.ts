@@ -1,6 +1,7 @@
 import type { AgentMessage } from "../../messages/agent-message";
 import { decodeStoredMessages, encodeStoredMessages } from "../../messages/stored-encoding";
-import type { Fact, SessionEntry, SummaryRecord } from "../memory-store";
+import type { Fact, SessionEntry, SessionPage, SummaryRecord } from "../memory-store";
+import { compareListing, isAfter, sessionPage, type SessionPageQuery } from "../session-page-query";
 import { pushContextReport, type ContextReport } from "../context-report";
 import { summariesAfterCut } from "../history-cut";
 
@@ -19,6 +20,8 @@ export interface SessionState {
   summaries: SummaryRecord[];
   /** Context reports, oldest first (absent in files written before they existed). */
   reports?: ContextReport[];
+  /** The owner, recorded when a run with a userId created the session (absent: ownerless). */
+  userId?: string;
 }
 
 /** The whole store, as the snapshot plus the journal replayed on it describe it. */
@@ -27,6 +30,11 @@ export interface FileState {
   generation: number;
   sessions: Map<string, SessionState>;
   facts: Map<string, Map<string, Fact>>;
+  /**
+   * The per-user index of `listSessions`: owner → the sessions created theirs. A cleared or pruned
+   * session may stay in it until a listing meets it (`listFileSessions` checks each one).
+   */
+  owners: Map<string, Set<string>>;
 }
 
 /** One line of the journal: a change, applied in order on top of the snapshot. */
@@ -41,7 +49,9 @@ export type JournalOperation =
   | { op: "meta"; session: string; agentName?: string; tags?: string[]; at: number }
   | { op: "summary"; session: string; summary: SummaryRecord; at: number }
   | { op: "report"; session: string; report: ContextReport }
-  | { op: "prune"; sessions: string[] };
+  | { op: "prune"; sessions: string[] }
+  /** A session created by a run with a userId, owned by that user (nothing when the session exists). */
+  | { op: "own"; session: string; userId: string; at: number };
 
 /** The snapshot file's JSON. Readable: one object per session, messages as stored. */
 interface SnapshotDocument {
@@ -53,7 +63,7 @@ interface SnapshotDocument {
 }
 
 export function emptyState(): FileState {
-  return { generation: 0, sessions: new Map(), facts: new Map() };
+  return { generation: 0, sessions: new Map(), facts: new Map(), owners: new Map() };
 }
 
 /** Parses a snapshot file. Throws a plain Error saying what is wrong; the caller makes it typed. */
@@ -67,7 +77,12 @@ export function parseSnapshot(text: string): FileState {
   if (!Number.isInteger(document.generation)) throw new Error("it has no generation number");
   if (!isRecord(document.sessions) || !isRecord(document.facts))
     throw new Error('it has no "sessions" or "facts" object');
-  const state: FileState = { generation: document.generation!, sessions: new Map(), facts: new Map() };
+  const state: FileState = {
+    generation: document.generation!,
+    sessions: new Map(),
+    facts: new Map(),
+    owners: new Map(),
+  };
   for (const [id, session] of Object.entries(document.sessions)) {
     if (!isRecord(session) || !Array.isArray(session.messages))
       throw new Error(`session ${JSON.stringify(id)} has no messages array`);
@@ -80,7 +95,9 @@ export function parseSnapshot(text: string): FileState {
       ids: idsOf(session.messages),
       summaries: Array.isArray(session.summaries) ? session.summaries : [],
       ...(Array.isArray(session.reports) ? { reports: session.reports } : {}),
+      ...(typeof session.userId === "string" ? { userId: session.userId } : {}),
     });
+    if (typeof session.userId === "string") indexOwner(state, session.userId, id);
   }
   for (const [scope, facts] of Object.entries(document.facts)) {
     if (!isRecord(facts)) throw new Error(`facts of ${JSON.stringify(scope)} are not an object`);
@@ -151,7 +168,19 @@ export function parseJournalHeader(line: string): JournalHeader | undefined {
   return { generation, committed: header.committed as number, committedAt: at + marker.length };
 }
 
-const operations = new Set(["append", "set", "cut", "clear", "fact", "unfact", "meta", "summary", "report", "prune"]);
+const operations = new Set([
+  "append",
+  "set",
+  "cut",
+  "clear",
+  "fact",
+  "unfact",
+  "meta",
+  "summary",
+  "report",
+  "prune",
+  "own",
+]);
 
 /** Parses one journal line; throws a plain Error when it is not an operation. */
 export function parseOperation(line: string): JournalOperation {
@@ -237,7 +266,37 @@ export function applyOperation(state: FileState, operation: JournalOperation): v
     case "prune":
       for (const id of operation.sessions) state.sessions.delete(id);
       return;
+    case "own": {
+      if (state.sessions.has(operation.session)) return;
+      sessionFor(state, operation.session, operation.at).userId = operation.userId;
+      indexOwner(state, operation.userId, operation.session);
+      return;
+    }
   }
+}
+
+function indexOwner(state: FileState, userId: string, sessionId: string): void {
+  let sessions = state.owners.get(userId);
+  if (!sessions) state.owners.set(userId, (sessions = new Set()));
+  sessions.add(sessionId);
+}
+
+/** A page of a user's sessions from the per-user index (the user's sessions sorted, never every session). */
+export function listFileSessions(state: FileState, query: SessionPageQuery): SessionPage {
+  const sessions = state.owners.get(query.userId);
+  if (!sessions) return { sessions: [] };
+  const rows: SessionEntry[] = [];
+  for (const id of sessions) {
+    const session = state.sessions.get(id);
+    // Cleared, pruned or created again by someone else since: no longer theirs.
+    if (!session || session.userId !== query.userId) {
+      sessions.delete(id);
+      continue;
+    }
+    if (isAfter({ accessedAt: session.accessedAt, sessionId: id }, query.after)) rows.push(entryOf(id, session));
+  }
+  if (sessions.size === 0) state.owners.delete(query.userId);
+  return sessionPage(rows.sort(compareListing), query.limit);
 }
 
 export function entryOf(sessionId: string, session: SessionState): SessionEntry {
@@ -248,6 +307,7 @@ export function entryOf(sessionId: string, session: SessionState): SessionEntry 
     messageCount: session.messages.length,
     ...(session.agentName === undefined ? {} : { agentName: session.agentName }),
     ...(session.tags === undefined ? {} : { tags: [...session.tags] }),
+    ...(session.userId === undefined ? {} : { userId: session.userId }),
   };
 }
 

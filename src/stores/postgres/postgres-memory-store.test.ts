@@ -8,6 +8,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { testMemoryStore } from "../../testing/test-memory-store";
+import { backendOf } from "../backend-of";
 import { PostgresMemoryStore } from "./postgres-memory-store";
 
 const available = await serviceAvailable("postgres");
@@ -43,7 +44,7 @@ if (available) {
         stores.map((store, index) => store.appendMessages(`s${index}`, [{ id: "1", role: "user", content: "x" }])),
       );
       const { rows } = await pool.query(`SELECT version FROM "${schema}"."migrate_schema_version"`);
-      expect(rows).toEqual([{ version: 4 }]);
+      expect(rows).toEqual([{ version: 5 }]);
       const indexes = await pool.query(
         `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'migrate_summaries' ORDER BY indexname`,
         [schema],
@@ -136,7 +137,7 @@ if (available) {
 
       const store = new PostgresMemoryStore({ pool, schema, tablePrefix });
       expect(await store.getMessageTail("big", 4)).toEqual({ messages: big.slice(-4), total: 250 });
-      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 4 }]);
+      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 5 }]);
       expect(
         (
           await pool.query(
@@ -173,6 +174,18 @@ if (available) {
       await pool.query(`DELETE FROM ${t("messages")} WHERE session_id = 'small'`);
       await appendV1("small", messages("small", 2));
       expect(await store.getMessageTail("small", 10)).toEqual({ messages: messages("small", 2), total: 2 });
+      // Version 5: the sessions of version 1 stay ownerless; a new one gets its owner, listed through the index.
+      expect((await store.getSession("big"))?.userId).toBeUndefined();
+      await backendOf(store).claimSession("owned", "ada");
+      expect((await store.listSessions({ userId: "ada" })).sessions.map((entry) => entry.sessionId)).toEqual(["owned"]);
+      expect(
+        (
+          await pool.query(
+            `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'v1_sessions_user_accessed'`,
+            [schema],
+          )
+        ).rows[0]?.indexdef,
+      ).toContain("(user_id, accessed_at, session_id COLLATE");
     });
 
     it("counts exactly under concurrent appends from several store instances, and not for ids already stored", async () => {

@@ -5,6 +5,8 @@ import type {
   MemoryStore,
   MessageTail,
   SessionEntry,
+  ListSessionsOptions,
+  SessionPage,
   SessionLockOptions,
   SummaryReadOptions,
   SummaryRecord,
@@ -231,6 +233,7 @@ export class PostgresMemoryStore implements MemoryStore {
       folding: this.folding,
       replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
+      claimSession: (sessionId, userId) => this.records.claimSession(sessionId, userId),
     });
   }
 
@@ -290,6 +293,10 @@ export class PostgresMemoryStore implements MemoryStore {
     return this.records.updateSession(sessionId, metadata);
   }
 
+  listSessions(options: ListSessionsOptions): Promise<SessionPage> {
+    return this.records.listSessions(options, this.sessionSelect());
+  }
+
   async entries(): Promise<SessionEntry[]> {
     const rows = await this.statements.query<SessionRow>(
       "entries",
@@ -344,6 +351,6 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   private sessionSelect(): string {
-    return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${this.tables.sessions} s`;
+    return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count, s.user_id FROM ${this.tables.sessions} s`;
   }
 }

@@ -3,7 +3,9 @@ import { checkContextReport, contextReportCount, MAX_CONTEXT_REPORTS, type Conte
 import type { ContextReportReadOptions } from "../context-report";
 import { validateSessionId } from "../../messages/session-id";
 import { parseStoredJson } from "../stored-json";
-import type { SummaryReadOptions, SummaryRecord } from "../memory-store";
+import type { ListSessionsOptions, SessionPage, SummaryReadOptions, SummaryRecord } from "../memory-store";
+import { sessionPage, sessionPageQuery } from "../session-page-query";
+import { entryOf, type SessionRow } from "./postgres-session-rows";
 import { summaryCount } from "../summary-count";
 import type { PostgresTables } from "./postgres-schema";
 import type { PostgresSessionLeases } from "./postgres-session-leases";
@@ -97,6 +99,48 @@ export class PostgresSessionRecords {
       ],
     );
     if (rows[0]?.ok !== true) throw this.leases.lostError("updateSession", sessionId);
+  }
+
+  /**
+   * Creates the session owned by `userId` unless it exists, and reads its owner, in one statement
+   * (fenced as `saveSummary` is). An existing row is locked by the no-op update, so its owner is
+   * read as committed, even when another user's claim committed after this statement began: of two
+   * users creating one session, exactly one owns it.
+   */
+  async claimSession(sessionId: string, userId: string): Promise<string | undefined> {
+    validateSessionId(sessionId);
+    const rows = await this.query<{ ok: boolean; owner: string | null }>(
+      "claimSession",
+      sessionId,
+      `WITH ${this.leases.fence(1, 2)},
+       claimed AS (
+         INSERT INTO ${this.tables.sessions} AS s (session_id, created_at, accessed_at, user_id)
+         SELECT $1, $3, $3, $4 WHERE (SELECT ok FROM permitted)
+         ON CONFLICT (session_id) DO UPDATE SET created_at = s.created_at
+         RETURNING s.user_id)
+       SELECT (SELECT ok FROM permitted) AS ok, (SELECT user_id FROM claimed) AS owner`,
+      [sessionId, this.leases.tokenOf(sessionId), Date.now(), userId],
+    );
+    if (rows[0]?.ok !== true) throw this.leases.lostError("claimSession", sessionId);
+    return rows[0].owner ?? undefined;
+  }
+
+  /** A page of a user's sessions, by the `(user_id, accessed_at, session_id)` index from the cursor on. */
+  async listSessions(options: ListSessionsOptions, select: string): Promise<SessionPage> {
+    const { userId, limit, after } = sessionPageQuery(options);
+    const order = `ORDER BY s.accessed_at DESC, s.session_id COLLATE "C" DESC LIMIT`;
+    const rows = await this.query<SessionRow>(
+      "listSessions",
+      undefined,
+      after
+        ? `${select} WHERE s.user_id = $1 AND (s.accessed_at, s.session_id COLLATE "C") < ($2::bigint, $3::text COLLATE "C") ${order} $4`
+        : `${select} WHERE s.user_id = $1 ${order} $2`,
+      after ? [userId, after.accessedAt, after.sessionId, limit + 1] : [userId, limit + 1],
+    );
+    return sessionPage(
+      rows.map((row) => entryOf(row, "listSessions", this.tables.sessions)),
+      limit,
+    );
   }
 
   /**

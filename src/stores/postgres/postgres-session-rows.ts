@@ -10,6 +10,7 @@ export interface SessionRow {
   agent_name: string | null;
   tags: string | null;
   message_count: string;
+  user_id: string | null;
 }
 
 /** A session row as the SessionEntry the store returns (`table` names where a bad tags value was read). */
@@ -19,6 +20,7 @@ export function entryOf(row: SessionRow, operation: string, table: string): Sess
     createdAt: Number(row.created_at),
     accessedAt: Number(row.accessed_at),
     messageCount: Number(row.message_count),
+    ...(row.user_id == null ? {} : { userId: row.user_id }),
     ...(row.agent_name === null ? {} : { agentName: row.agent_name }),
     ...(row.tags === null
       ? {}

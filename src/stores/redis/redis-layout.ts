@@ -112,6 +112,7 @@ export function redisSessionEntry(
     createdAt: Number(meta.createdAt),
     accessedAt: Number(meta.accessedAt ?? meta.createdAt),
     messageCount: count,
+    ...(meta.userId === undefined ? {} : { userId: meta.userId }),
     ...(meta.agentName === undefined ? {} : { agentName: meta.agentName }),
     ...(meta.tags === undefined
       ? {}

@@ -15,10 +15,18 @@ export const fence = (refused: string, lock = "KEYS[6]", token = "ARGV[3]") => `
 if ${token} ~= '' and redis.call('GET', ${lock}) ~= ${token} then return ${refused} end
 `;
 
-/** Sets the meta hash's times from ARGV[1] and the ttl ARGV[2] (0 = none) on the session's five data keys (never the lock). */
+/**
+ * Sets the meta hash's times from ARGV[1] and the ttl ARGV[2] (0 = none) on the session's five data keys
+ * (never the lock). A session owned by a user on a single Redis (or Upstash) also moves in its owner's
+ * index (the sorted set named by the meta's `userIndex`, in the same script: a key of another slot,
+ * which only a server without cluster slots allows; on a Cluster the field is absent and the store
+ * writes the index after the script, `RedisUserSessions`).
+ */
 export const touchSession = `
 redis.call('HSETNX', KEYS[3], 'createdAt', ARGV[1])
 redis.call('HSET', KEYS[3], 'accessedAt', ARGV[1])
+local userIndex = redis.call('HMGET', KEYS[3], 'userIndex', 'sessionId')
+if userIndex[1] then redis.call('ZADD', userIndex[1], ARGV[1], userIndex[2]) end
 if tonumber(ARGV[2]) > 0 then
   for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 end

@@ -17,6 +17,8 @@ import type {
   MemoryStore,
   MessageTail,
   SessionEntry,
+  ListSessionsOptions,
+  SessionPage,
   SessionLockOptions,
   SummaryReadOptions,
   SummaryRecord,
@@ -43,6 +45,7 @@ import { RedisSessionIndex } from "./redis-session-index";
 import { RedisSessionLocks } from "./redis-session-locks";
 import type { RedisTransport } from "./redis-transport";
 import { RedisTurnFolding } from "./redis-turn-folding";
+import { claimReply, claimScript, RedisUserSessions } from "./redis-user-sessions";
 
 /** What a Redis store is made of, its options checked. */
 export interface RedisStoreSetup {
@@ -77,6 +80,8 @@ export abstract class RedisStoreCore implements MemoryStore {
   private readonly ttl: string;
   private readonly requestTimeoutMs: number;
   private readonly index: RedisSessionIndex;
+  /** The owners of sessions and each user's index (`listSessions`). */
+  private readonly users: RedisUserSessions;
   private readonly locks: RedisSessionLocks;
   /** The agent's folded turn (internal, see `TurnFolding`): lock and tail in one script, the last append and the release in one. */
   private readonly folding: RedisTurnFolding;
@@ -90,6 +95,7 @@ export abstract class RedisStoreCore implements MemoryStore {
     this.ttl = String(setup.ttlMs);
     this.requestTimeoutMs = setup.requestTimeoutMs;
     this.index = new RedisSessionIndex(this.transport, this.prefix);
+    this.users = new RedisUserSessions(this.transport, this.prefix);
     const lockCall = <T>(sessionId: string, body: () => Promise<T>, signal?: AbortSignal) =>
       this.call("lockSession", sessionId, body, signal);
     this.locks = new RedisSessionLocks(this.transport, lockCall, this.prefix, setup.lockLeaseMs);
@@ -176,7 +182,20 @@ export abstract class RedisStoreCore implements MemoryStore {
       folding: this.folding,
       replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
+      claimSession: async (sessionId, userId) => {
+        const now = Date.now();
+        const args = [this.locks.tokenOf(sessionId) ?? "", ...this.users.claimArguments(sessionId, userId)];
+        const claim = await this.writeSession("claimSession", sessionId, claimScript, args, claimReply, true, now);
+        if (claim.outcome === "lost")
+          throw new SessionLockLostError({ store: this.storeName, operation: "claimSession", sessionId });
+        await this.call("claimSession", sessionId, () => this.users.claimed(sessionId, userId, claim, now));
+        return claim.owner;
+      },
     });
+  }
+
+  listSessions(options: ListSessionsOptions): Promise<SessionPage> {
+    return this.call("listSessions", undefined, () => this.users.list(options, (id) => this.getSession(id)));
   }
 
   /** The cut script, fenced like an append by the lock this instance holds on the session. */
@@ -300,19 +319,21 @@ export abstract class RedisStoreCore implements MemoryStore {
     extra: string[],
     parse: (reply: unknown) => T,
     fenced = false,
+    now = Date.now(),
   ): Promise<T> {
     const keys = this.keys(sessionId);
-    const now = Date.now();
     const scriptKeys = fenced ? fencedScriptKeys(keys) : sessionScriptKeys(keys);
-    return await this.call(operation, sessionId, async () =>
-      parse(
+    return await this.call(operation, sessionId, async () => {
+      const reply = parse(
         await this.transport.writeScript(this.index.addCommand(sessionId, now), script, scriptKeys, [
           String(now),
           this.ttl,
           ...extra,
         ]),
-      ),
-    );
+      );
+      await this.users.written(sessionId, now);
+      return reply;
+    });
   }
 
   /**

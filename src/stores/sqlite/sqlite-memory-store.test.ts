@@ -14,6 +14,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionBusyError } from "../../errors/session-busy-error";
 import { testMemoryStore } from "../../testing/test-memory-store";
 import type { SummaryRecord } from "../memory-store";
+import { backendOf } from "../backend-of";
 import { SqliteMemoryStore } from "./sqlite-memory-store";
 
 const directory = mkdtempSync(join(tmpdir(), "agentcore-sqlite-"));
@@ -74,7 +75,7 @@ describe("SqliteMemoryStore specifics", () => {
     expect(store.database.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(store.database.pragma("busy_timeout", { simple: true })).toBe(1234);
     expect(store.database.pragma("synchronous", { simple: true })).toBe(2); // FULL
-    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 3 });
+    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 4 });
     // The newest summaries come from the (session_id, seq) index, not a sort of all of them.
     const plan = store.database
       .prepare(
@@ -130,7 +131,7 @@ describe("SqliteMemoryStore specifics", () => {
     raw.close();
 
     const store = new SqliteMemoryStore(file);
-    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 3 });
+    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 4 });
     expect(
       store.database
         .prepare(
@@ -145,6 +146,16 @@ describe("SqliteMemoryStore specifics", () => {
       { session_id: "empty", message_count: 0 },
       { session_id: "small", message_count: 3 },
     ]);
+    // Version 4: the sessions of version 1 stay ownerless; a new one gets its owner, listed through the index.
+    expect((await store.getSession("big"))?.userId).toBeUndefined();
+    await backendOf(store).claimSession("owned", "ada");
+    expect((await store.listSessions({ userId: "ada" })).sessions.map((entry) => entry.sessionId)).toEqual(["owned"]);
+    const plan = store.database
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT session_id FROM "agentcore_sessions" WHERE user_id = ? ORDER BY accessed_at DESC, session_id DESC LIMIT 20`,
+      )
+      .all("ada") as { detail: string }[];
+    expect(plan.map((row) => row.detail).join(" ")).toContain("agentcore_sessions_user");
     expect(await store.getMessageTail("big", 4)).toEqual({ messages: written.big.slice(-4), total: 250 });
     expect(await store.getMessageTail("small", 10)).toEqual({ messages: written.small, total: 3 });
     expect(await store.getMessageTail("empty", 10)).toEqual({ messages: [], total: 0 });

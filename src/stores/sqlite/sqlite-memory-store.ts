@@ -5,10 +5,12 @@ import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type {
   Fact,
+  ListSessionsOptions,
   MemoryStore,
   MessageTail,
   SessionEntry,
   SessionLockOptions,
+  SessionPage,
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
@@ -26,7 +28,7 @@ import { tailLimit } from "../tail-limit";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
 import { keepContextReport, readContextReports, readSummaries } from "./sqlite-session-records";
 import { migrateTables, sqliteTables, type SqliteTables } from "./sqlite-schema";
-import { entryOf, type SessionRow } from "./sqlite-session-rows";
+import { entryOf, listSqliteSessions, type SessionRow } from "./sqlite-session-rows";
 import { prepareStatements, type SqliteStatements } from "./sqlite-statements";
 import { SqliteSessionLocks } from "./sqlite-session-lock";
 
@@ -218,6 +220,14 @@ export class SqliteMemoryStore implements MemoryStore {
       prototype: SqliteMemoryStore.prototype,
       replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
+      // The row is created with its owner or left as it is, and its owner read, in one transaction.
+      claimSession: async (sessionId, userId) =>
+        this.fencedWrite("claimSession", sessionId, () => {
+          const now = Date.now();
+          this.statements.claimSession.run(sessionId, now, now, userId);
+          const row = this.statements.sessionOwner.get(sessionId) as { user_id: string | null } | undefined;
+          return row?.user_id ?? undefined;
+        }),
     });
   }
 
@@ -281,6 +291,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.wrap("entries", undefined, () =>
       (this.statements.allSessions.all() as SessionRow[]).map((row) => entryOf(row, "entries", this.t.sessions)),
     );
+  }
+
+  async listSessions(options: ListSessionsOptions): Promise<SessionPage> {
+    return listSqliteSessions(this.statements, this.wrap.bind(this), this.t.sessions, options);
   }
 
   async prune(options: { olderThan: number }): Promise<string[]> {

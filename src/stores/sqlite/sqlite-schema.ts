@@ -4,7 +4,7 @@ import type { Database } from "better-sqlite3";
 import { StoreError } from "../../errors/store-error";
 
 /** The schema version this code writes; `migrateTables` brings older schemas up to it. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** The quoted names of a store's tables. */
 export interface SqliteTables {
@@ -73,6 +73,15 @@ export function migrateTables(database: Database, t: SqliteTables, store: string
         // Version 3: the newest summaries of a session are read by an index, not a sort of all of them.
         database.exec(
           `CREATE INDEX IF NOT EXISTS "${t.summaries.slice(1, -1)}_session" ON ${t.summaries} (session_id, seq)`,
+        );
+      }
+      if (current < 4) {
+        // Version 4: sessions have an owner, and a user's sessions are listed newest first by an index.
+        const columns = database.pragma(`table_info(${t.sessions})`) as { name: string }[];
+        if (!columns.some((column) => column.name === "user_id"))
+          database.exec(`ALTER TABLE ${t.sessions} ADD COLUMN user_id TEXT`);
+        database.exec(
+          `CREATE INDEX IF NOT EXISTS "${t.sessions.slice(1, -1)}_user" ON ${t.sessions} (user_id, accessed_at, session_id) WHERE user_id IS NOT NULL`,
         );
       }
       // Context reports (additive, no version): created by whichever version first needs them.

@@ -15,7 +15,7 @@ export function prepareStatements(db: Database, t: SqliteTables): SqliteStatemen
 
 /** The SQL of each statement on these tables. */
 function statementSql(t: SqliteTables) {
-  const sessionSelect = `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count FROM ${t.sessions} s`;
+  const sessionSelect = `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count, s.user_id FROM ${t.sessions} s`;
   return {
     messages: `SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq`,
     recent: `SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq DESC LIMIT ?`,
@@ -39,6 +39,12 @@ function statementSql(t: SqliteTables) {
     factScopes: `SELECT DISTINCT scope_id FROM ${t.facts} ORDER BY scope_id`,
     session: `${sessionSelect} WHERE s.session_id = ?`,
     allSessions: `${sessionSelect} ORDER BY s.accessed_at`,
+    claimSession: `INSERT INTO ${t.sessions} (session_id, created_at, accessed_at, message_count, user_id) VALUES (?, ?, ?, 0, ?)
+         ON CONFLICT (session_id) DO NOTHING`,
+    sessionOwner: `SELECT user_id FROM ${t.sessions} WHERE session_id = ?`,
+    userSessions: `${sessionSelect} WHERE s.user_id = ? ORDER BY s.accessed_at DESC, s.session_id DESC LIMIT ?`,
+    userSessionsAfter: `${sessionSelect} WHERE s.user_id = ? AND (s.accessed_at, s.session_id) < (?, ?)
+         ORDER BY s.accessed_at DESC, s.session_id DESC LIMIT ?`,
     stale: `SELECT session_id FROM ${t.sessions} WHERE accessed_at < ?`,
     summaries: `SELECT body FROM (SELECT seq, body FROM ${t.summaries} WHERE session_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
     saveSummary: `INSERT OR IGNORE INTO ${t.summaries} (session_id, summary_id, body) VALUES (?, ?, ?)`,
