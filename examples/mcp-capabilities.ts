@@ -67,7 +67,7 @@ const mcp = await createMCPClient({
     },
   },
   elicitation: async (request) => {
-    // A CLI would prompt here; a web app would show a form (README, "MCP capabilities").
+    // A CLI would prompt here; a web app would show a form (docs/mcp.md, "MCP capabilities").
     console.log(`  [elicitation] ${request.server} asks: ${request.message}`);
     return { action: "accept", content: { name: "Ada Lovelace", check: true } };
   },

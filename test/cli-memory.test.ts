@@ -77,7 +77,7 @@ describe("agentcore memory", () => {
     expect(comparable(roundTrip.stdout)).toEqual(comparable(lines.join("\n")));
   });
 
-  it("exports and imports the facts kept per user (README's migration example)", async () => {
+  it("exports and imports the facts kept per user (docs/cli.md's migration example)", async () => {
     for (const [scheme, name] of [
       ["file", "user-facts.json"],
       ["sqlite", "user-facts.db"],

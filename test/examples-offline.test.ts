@@ -1,4 +1,4 @@
-// The examples that had no test of their own run offline as the README says, each from the
+// The examples that had no test of their own run offline as README.md and docs/ say, each from the
 // package as a user's copy would import it, and print what they promise. (The others have one
 // each: test/*-example.test.ts, test/providers, test/stores-*.)
 import { execFile } from "node:child_process";

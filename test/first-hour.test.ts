@@ -72,7 +72,7 @@ const thrownBy = async (work: () => unknown): Promise<unknown> => {
 };
 
 describe("a model id string wherever a model is taken", () => {
-  it("SummaryMemory({ model: 'provider/model' }) summarises with the registry's model, as the README shows", async () => {
+  it("SummaryMemory({ model: 'provider/model' }) summarises with the registry's model, as docs/context-strategies.md shows", async () => {
     const summariser = new MockLanguageModel({ responses: () => ({ text: "The user counted to five." }) });
     registerProvider("first-hour", () => summariser);
     try {

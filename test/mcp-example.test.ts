@@ -1,4 +1,4 @@
-// examples/mcp-tools.ts runs offline as the README says: it serves its own MCP server over stdio,
+// examples/mcp-tools.ts runs offline as docs/mcp.md says: it serves its own MCP server over stdio,
 // its scripted model calls the server's tool, and the call and result are stored in the session.
 import { execFile } from "node:child_process";
 import { dirname, resolve } from "node:path";

@@ -1,4 +1,4 @@
-// examples/prompt-caching.ts runs offline as the README says: the first turn writes the prefix to
+// examples/prompt-caching.ts runs offline as docs/prompt-caching.md says: the first turn writes the prefix to
 // the cache, every later turn reads the previous turn's whole request back from it.
 import { execFile } from "node:child_process";
 import { dirname, resolve } from "node:path";

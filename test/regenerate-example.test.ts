@@ -1,4 +1,4 @@
-// examples/regenerate.ts runs offline as the README says: a regenerate replaces the last answer, an
+// examples/regenerate.ts runs offline as docs/regenerate.md says: a regenerate replaces the last answer, an
 // edit replaces a question and what follows it, and an empty session is a typed error.
 import { execFile } from "node:child_process";
 import { dirname, resolve } from "node:path";

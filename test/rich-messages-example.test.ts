@@ -1,4 +1,4 @@
-// examples/rich-messages.ts runs offline as the README says: the parts reach the model, the image is
+// examples/rich-messages.ts runs offline as docs/messages.md says: the parts reach the model, the image is
 // stored as bytes, and the message is counted with its image, PDF and URL.
 import { execFile } from "node:child_process";
 import { dirname, resolve } from "node:path";

@@ -1,4 +1,4 @@
-// examples/structured-output.ts runs offline as the README says: the object after a tool call,
+// examples/structured-output.ts runs offline as docs/structured-output.md says: the object after a tool call,
 // a retried reply left out of the store, partial objects streamed.
 import { execFile } from "node:child_process";
 import { dirname, resolve } from "node:path";

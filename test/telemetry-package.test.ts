@@ -24,10 +24,9 @@ describe("telemetry in the built package", () => {
       expect(code, file).not.toMatch(
         /(from\s*["']@opentelemetry\/api["']|require\(\s*["']@opentelemetry\/api["']\s*\)|import\s*["']@opentelemetry\/api["'])/,
       );
-      // The one lazy import has a .catch, so a bundler (esbuild, for the edge) leaves it unresolved when the package is missing.
-      expect(code.match(/import\(\s*["']@opentelemetry\/api["']\s*\)(\.catch\()?/g), file).toEqual([
-        expect.stringContaining(".catch("),
-      ]);
+      // Loaded at run time through a parameter (src/agent/telemetry/resolve-telemetry.ts): no bundler
+      // (Turbopack, webpack, esbuild) sees the name inside an import() and tries to resolve it.
+      expect(code.match(/import\(\s*(\/\*[^*]*\*\/\s*)*["']@opentelemetry\/api["']/g), file).toBeNull();
     }
   });
 

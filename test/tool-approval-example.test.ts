@@ -1,4 +1,4 @@
-// examples/tool-approval.ts runs offline as the README says: the call waits for the user, another
+// examples/tool-approval.ts runs offline as docs/approvals.md says: the call waits for the user, another
 // Agent on the store runs it once, a replay is refused and a denial's reason reaches the model.
 import { execFile } from "node:child_process";
 import { dirname, resolve } from "node:path";

@@ -91,7 +91,7 @@ export interface AgentOptions {
    * Prompt caching: mark where each request's stable prefix ends (the system prompt, the facts
    * block, the end of the previous request, the last message), so providers with explicit cache
    * breakpoints (Anthropic's `cache_control`, at most 4 a request) cache it. `false` sends none.
-   * Providers that cache by themselves (OpenAI) are unaffected (README, "Prompt caching").
+   * Providers that cache by themselves (OpenAI) are unaffected (docs/prompt-caching.md).
    * @default true
    */
   cacheControl?: boolean;
@@ -112,8 +112,8 @@ export interface AgentOptions {
   sessionLockTimeoutMs?: number;
   /**
    * OpenTelemetry traces of each run: spans for the run, each model call and tool call, the
-   * memory read and write and recall, with the GenAI semantic-convention attributes (README,
-   * "Tracing with OpenTelemetry"). Off when omitted: no span is started and nothing is built.
+   * memory read and write and recall, with the GenAI semantic-convention attributes
+   * (docs/tracing.md). Off when omitted: no span is started and nothing is built.
    */
   telemetry?: TelemetryOptions;
   /**
@@ -172,7 +172,7 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /**
    * Structured output: the answer is an object of this zod schema, validated, in `result.object`
-   * (README, "Structured output"). Tools still run first; the object is the last step's answer,
+   * (docs/structured-output.md). Tools still run first; the object is the last step's answer,
    * stored as the assistant message's content (its JSON).
    */
   output?: OutputSpec;

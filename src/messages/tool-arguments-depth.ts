@@ -1,7 +1,7 @@
 /**
  * Deepest nesting of objects and arrays accepted in a tool call's arguments (the arguments object
  * is level 1). Deeper arguments are not run: the model gets a tool error result saying so, and
- * the call is stored with `{}` (README, "What a run stores"). Well under what recursive code survives (a
+ * the call is stored with `{}` (docs/sessions-and-runs.md, "What a run stores"). Well under what recursive code survives (a
  * structured clone fails near 2,000 levels, `JSON.stringify` near 5,000), and under the 64 levels
  * `convertToModelMessages` accepts from a browser, so a stored call always comes back from a UI.
  */

@@ -71,7 +71,7 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
    * The ids a page shows are the stored ones, so both work on a message streamed on a page that was
    * never reloaded: the new user message is stored under its client id (a malformed one, or one the
    * session holds, gets a new id), and the UI stream's `start` chunk announces the id the answer's
-   * first assistant message is stored under (README, "Regenerate and edit").
+   * first assistant message is stored under (docs/regenerate.md).
    *
    * Stateless (no `sessionId`), a regenerate is a run on `messages` as the client sent them
    * (`useChat` cut them before the answer it regenerates).
@@ -83,7 +83,7 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
   /** Lets client-sent system messages reach the model. They are dropped otherwise. @default false */
   allowSystemMessages?: boolean;
   /**
-   * Structured output (README, "Structured output"): the answer is an object of this zod schema;
+   * Structured output (docs/structured-output.md): the answer is an object of this zod schema;
    * `partialObjectStream` streams it, `object` resolves with it validated.
    */
   output?: OutputSpec;

@@ -22,7 +22,7 @@ import type { MockLanguageModel } from "../../src/testing/mock-language-model";
 import { streamText } from "../../src/streaming/stream-text";
 import { convertToModelMessages } from "../../src/ui/convert-to-model-messages";
 
-/** The README's route: the session from the server's own knowledge, trigger and messageId from the body. */
+/** The route of README.md and docs/regenerate.md: the session from the server's own knowledge, trigger and messageId from the body. */
 export function chatRoute(
   store: MemoryStore,
   model: MockLanguageModel,

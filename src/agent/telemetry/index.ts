@@ -1,4 +1,4 @@
-// agentcore/telemetry: the types of the `telemetry` option (README, "Tracing with OpenTelemetry").
+// agentcore/telemetry: the types of the `telemetry` option (docs/tracing.md).
 // Types only: the tracer and span types are structural, so @opentelemetry/api is never imported here.
 export type {
   TelemetryAttributes,

@@ -52,7 +52,7 @@ const KIND_INTERNAL = 0;
 const KIND_CLIENT = 2;
 
 /**
- * The spans of one traced run (README, "Tracing with OpenTelemetry"): `invoke_agent <name>`, and
+ * The spans of one traced run (docs/tracing.md): `invoke_agent <name>`, and
  * under it `agentcore.memory.read`, `agentcore.recall`, per step `agentcore.memory.fit` and
  * `chat <model>`, `execute_tool <tool>` per tool call, `agentcore.memory.write`. The attributes
  * follow the OpenTelemetry GenAI semantic conventions (`gen_ai.*`) plus agentcore's own

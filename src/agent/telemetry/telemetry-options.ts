@@ -46,7 +46,7 @@ export interface TelemetryTracer {
 }
 
 /**
- * OpenTelemetry tracing of the agent's runs (README, "Tracing with OpenTelemetry"). Giving this
+ * OpenTelemetry tracing of the agent's runs (docs/tracing.md). Giving this
  * option turns tracing on; without it no span is started and no attribute is built.
  */
 export interface TelemetryOptions {

@@ -31,7 +31,7 @@ export interface AnthropicProviderSettings {
   /**
    * Prompt caching: `false` sends no `cache_control` breakpoints, whatever the agent asks (for an
    * Anthropic-compatible server that refuses them). Agents turn it off with their own
-   * `cacheControl: false` (README, "Prompt caching"). @default true
+   * `cacheControl: false` (docs/prompt-caching.md). @default true
    */
   cacheControl?: boolean;
 }

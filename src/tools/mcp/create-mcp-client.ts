@@ -43,7 +43,7 @@ export interface MCPClientOptions {
   /**
    * Lets the server ask for a model completion (MCP sampling), answered by `model`, by default the
    * model of the agent whose tool call is waiting on the server. Off unless given: the server's
-   * prompts then run on your model and your bill (README, "MCP capabilities"). Bounded: at most
+   * prompts then run on your model and your bill (docs/mcp.md, "MCP capabilities"). Bounded: at most
    * `maxTokens` (4096) per answer, `maxRequestsPerToolCall` (5) requests per tool call, none while
    * no tool call is in flight, temperature within the model's range, the server's system prompt
    * marked as the server's; `onSampling` may rewrite or refuse each request. The tokens count in

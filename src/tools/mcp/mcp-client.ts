@@ -111,7 +111,7 @@ export class MCPClient {
   }
 
   /**
-   * Reads one resource; its `text` is ready to put in a prompt (README, "MCP capabilities"). One
+   * Reads one resource; its `text` is ready to put in a prompt (docs/mcp.md, "MCP capabilities"). One
    * larger than `maxBytes` (default 50 MiB) is an `MCPClientError` with `reason: "too-large"`.
    */
   async readResource(uri: string, options: MCPReadResourceOptions = {}): Promise<MCPResourceContents> {
