@@ -1,14 +1,14 @@
-// End to end: build the Next.js example as a user gets it (copied out of the repository, agentcore
-// from the packed tarball: test/helpers/nextjs-chat-app.ts), start it on loopback with its script played by a
-// loopback Anthropic server (so turns go through the real Anthropic adapter, and the test reads
-// what the model received), and drive Debian's Chromium through playwright-core. Streamed
+// End to end: the Next.js example as a user gets it (copied out of the repository, agentcore from
+// the packed tarball, ai 7: test/helpers/nextjs-chat-app.ts), started on loopback with its script
+// played by a loopback Anthropic server (turns go through the real Anthropic adapter; the test
+// reads what the model received), driven in Debian's Chromium through playwright-core. Streamed
 // answers with their reasoning, tool cards, a reload that brings the history back from the store,
-// and a fact from turn one used in turn three: on the Node route (/, a file store) and on the
-// edge route (/edge, the Upstash store, through the loopback Upstash REST bridge to the real
-// local Redis). Then an image and a PDF to the model and back from the store, and a message sent
-// the moment the page opens; errors with Retry, the size limit checked before sending, edit,
-// keyboard attach, a 375 px screen, and a server that refuses to start without its session
-// secret. One build, one server, one browser serve all.
+// a fact from turn one used in turn three: on the Node route (/, a file store) and the edge route
+// (/edge, the Upstash store, through the loopback Upstash REST bridge to the real local Redis).
+// Then an image and a PDF to the model and back from the store, a message sent the moment the page
+// opens; errors with Retry, the size limit checked before sending, a message sent while a call
+// awaits approval, edit, keyboard attach, a 375 px screen, and a server that refuses to start
+// without its session secret. One build, one server, one browser serve all.
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -107,13 +107,13 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     if (app && !process.env.AGENTCORE_NEXTJS_CHAT_APP) rmSync(app, { recursive: true, force: true });
   });
 
-  it("is a template: its package.json names the versions the repository tests with", () => {
-    expect(dependencyMismatches()).toEqual([]);
-  });
+  it("is a template: its package.json names the versions the repository tests (ai 7 as ai-v7)", () =>
+    expect(dependencyMismatches()).toEqual([]));
 
-  // Errors, the size limit, edit, keyboard, a phone screen, the secret: test/helpers/nextjs-chat-scenarios.ts.
+  // Errors, size limit, pending approval, edit, keyboard, phone screen, secret: helpers/nextjs-chat-scenarios.ts.
   it("shows an unreachable model with Retry, after a reload too", () => scenarios.unreachableModel(harness()), 300_000);
   it("refuses an oversized attachment before sending", () => scenarios.oversizedAttachment(harness()), 300_000);
+  it("denies a pending approval when a new message comes", () => scenarios.newMessageWhilePending(harness()), 300_000);
   it("edits a sent message, in the page and the store", () => scenarios.editMessage(harness()), 300_000);
   it("attaches a file with the keyboard alone", () => scenarios.keyboardAttach(harness()), 300_000);
   it("fits a 375 px screen and finds its icon", () => scenarios.narrowScreen(harness()), 300_000);
@@ -122,17 +122,17 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
   it("streams answers, keeps history across a reload, and uses a fact from turn one in turn three", async () => {
     const { page } = await openChat("/");
     // The store holds the history: each POST carries only the new message, not the conversation again.
-    const posted: number[] = [];
+    const [posted, requestsBefore]: [number[], number] = [[], model!.requests.length];
     page.on("request", (request) => {
       if (request.method() === "POST" && request.url().endsWith("/api/chat"))
         posted.push((JSON.parse(request.postData() ?? "{}") as { messages: unknown[] }).messages.length);
     });
     await converse(page);
     expect(posted).toEqual([1, 1, 1]);
-    // In the tool loop the model got its own thinking back first, signed, as the API requires.
-    const toolLoop = model!.requests.find((request) =>
-      blocksOf(request.body.messages.at(-1)).some((block) => block.type === "tool_result"),
-    );
+    // In this test's tool loop the model got its own thinking back first, signed, as the API requires.
+    const toolLoop = model!.requests
+      .slice(requestsBefore)
+      .find((request) => blocksOf(request.body.messages.at(-1)).some((block) => block.type === "tool_result"));
     expect(blocksOf(toolLoop!.body.messages.at(-2))[0]).toMatchObject({
       type: "thinking",
       thinking: expect.stringContaining("remember_fact"),

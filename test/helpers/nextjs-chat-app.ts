@@ -2,7 +2,8 @@
 // copied into a fresh directory outside the repository (as `npx degit` would), with agentcore
 // installed from the packed tarball (test/helpers/packed-app.ts) and its other dependencies linked
 // from this repository's node_modules (the versions the repository tests with, which its
-// package.json must name), then built once with `next build` (Turbopack).
+// package.json must name; ai 7 and @ai-sdk/react 4 under their aliases ai-v7 and
+// @ai-sdk/react-v4), then built once with `next build` (Turbopack).
 import { spawn, type ChildProcess } from "node:child_process";
 import {
   cpSync,
@@ -25,6 +26,12 @@ export const exampleDir = join(root, "examples", "nextjs-chat");
 /** Optional peers of agentcore the example keeps external (`serverExternalPackages`), as the packed app links them. */
 const externalPeers = ["ioredis", "pg", "better-sqlite3", "mem0ai"];
 
+/**
+ * The example's dependencies this repository keeps under another name: its root `ai` and
+ * `@ai-sdk/react` are AI SDK 6 (most tests use them), the example runs on AI SDK 7.
+ */
+const aliases: Record<string, string> = { ai: "ai-v7", "@ai-sdk/react": "@ai-sdk/react-v4" };
+
 type Manifest = { version: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
 const readManifest = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Manifest;
 
@@ -38,7 +45,9 @@ export function dependencyMismatches(): string[] {
   const tested = { ...own.devDependencies, ...own.dependencies };
   const wanted = { ...example.dependencies, ...example.devDependencies };
   return Object.entries(wanted).flatMap(([name, range]) => {
-    const expected = name === "agentcore" ? `^${own.version}` : tested[name];
+    // An alias pins one version ("npm:ai@7.0.185"): the example asks for it with a caret.
+    const alias = aliases[name] === undefined ? undefined : tested[aliases[name]]?.replace(/^npm:.+@/, "^");
+    const expected = name === "agentcore" ? `^${own.version}` : (alias ?? tested[name]);
     return range === expected ? [] : [`${name}: the example asks ${range}, the repository tests ${expected}`];
   });
 }
@@ -72,7 +81,12 @@ export async function buildChatApp(environment: NodeJS.ProcessEnv): Promise<stri
     symlinkSync(realpathSync(target), path, "dir");
   };
   for (const name of Object.keys({ ...example.dependencies, ...example.devDependencies }))
-    link(name, name === "agentcore" ? join(packed.dir, "node_modules", "agentcore") : join(root, "node_modules", name));
+    link(
+      name,
+      name === "agentcore"
+        ? join(packed.dir, "node_modules", "agentcore")
+        : join(root, "node_modules", aliases[name] ?? name),
+    );
   for (const name of externalPeers) link(name, join(packed.dir, "node_modules", name));
 
   // The links point outside the app's folder: Turbopack must be told the folder that holds them

@@ -57,7 +57,9 @@ function scriptInputOf(request: RecordedRequest): ScriptInput {
       .filter((block) => block.type === "text")
       .map((block) => block.text)
       .join("");
-  if (result) {
+  // A tool result alone answers the call; one followed by the user's new message (the Anthropic
+  // adapter merges them: a call denied by that message, pendingApprovals) is answered as the message.
+  if (result && blocks.every((block) => block.type === "tool_result")) {
     const call = body.messages
       .flatMap((message) => blocksOf(message))
       .find((block) => block.type === "tool_use" && block.id === result.tool_use_id);

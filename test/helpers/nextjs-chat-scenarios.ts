@@ -1,9 +1,10 @@
 // Scenarios of test/nextjs-chat.e2e.test.ts that make the example a template a user can trust:
 // an error shown with Retry (also after a reload), the one size limit checked before sending,
-// edit, attaching with the keyboard, a 375 px screen, and a server that will not start without
+// a message sent while a call awaits approval (it denies the call), edit, attaching with the keyboard, a 375 px screen, and a server that will not start without
 // its session secret. Each gets the running app from the test file (one build, one server, one browser).
 import { expect } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { NEW_MESSAGE_DENIAL } from "../../src/agent/tool-approvals";
 import { startChatApp } from "./nextjs-chat-app";
 import { gradientPng } from "./nextjs-chat-model";
 import { answerText, freePort, send } from "./nextjs-chat-page";
@@ -115,6 +116,45 @@ export async function oversizedAttachment(harness: ChatHarness): Promise<void> {
   await pending.nth(1).locator("button.remove").click();
   await send(page, "Two large pictures", /^I received an image \(image\/png\)\. You wrote: Two large pictures$/);
   expect(await pending.count()).toBe(0);
+}
+
+export async function newMessageWhilePending(harness: ChatHarness): Promise<void> {
+  const { page } = await openChat(harness.browser, `${harness.baseURL}/`);
+  const card = page.locator('[data-tool="book_table"]');
+  await page.fill("#prompt", "Book a table for 4 at 8pm");
+  await page.click("#send");
+  await card.locator("button.approve").waitFor({ state: "visible", timeout: 30_000 });
+  await ready(page);
+
+  // The composer stays usable while the card waits; the new message is answered, and denies the call.
+  await send(page, "Never mind that", /^You said: Never mind that$/);
+  const shown = async () => ({
+    users: await page.locator('li[data-role="user"] [data-part="text"]').allInnerTexts(),
+    answer: await answerText(page.locator('li[data-role="assistant"]').last()),
+    messages: await page.locator("#messages > li").count(),
+    card: await card.getAttribute("data-state"),
+    denied: await card.locator(".tool-denied").textContent(),
+    buttons: await page.locator("button.approve, button.deny").count(),
+  });
+  const expected = {
+    users: ["Book a table for 4 at 8pm", "Never mind that"],
+    answer: "You said: Never mind that",
+    messages: 4,
+    card: "output-denied",
+    denied: `Denied: ${NEW_MESSAGE_DENIAL}`,
+    buttons: 0,
+  };
+  expect(await shown()).toEqual(expected); // at once, from the page
+  await page.reload();
+  await loaded(page);
+  expect(await shown()).toEqual(expected); // and as the store holds it: the new message once
+
+  // The tool never ran: the stored call is denied, with no output (a booking's reference "T-4-8pm").
+  type Stored = { parts: { type: string; state?: string }[] };
+  const stored = (await page.evaluate(async () => (await fetch("/api/chat")).json())) as Stored[];
+  const calls = stored.flatMap((message) => message.parts).filter((part) => part.type === "tool-book_table");
+  expect(calls.map((call) => call.state)).toEqual(["output-denied"]);
+  expect(JSON.stringify(stored)).not.toContain("T-4-8pm");
 }
 
 export async function editMessage(harness: ChatHarness): Promise<void> {

@@ -3,6 +3,7 @@
 import { useChat } from "@ai-sdk/react";
 import {
   DefaultChatTransport,
+  isToolUIPart,
   lastAssistantMessageIsCompleteWithApprovalResponses,
   type FileUIPart,
   type UIMessage,
@@ -109,6 +110,10 @@ export function Chat({ api, title }: { api: string; title: string }) {
       return;
     }
     setNotice(undefined);
+    // A new message while a card awaits approval denies that call (the agent's pendingApprovals:
+    // "deny", docs/approvals.md): the server stores the denial, and the page shows it now. The
+    // new answer's stream does not carry it (the call is the previous message's); a reload does.
+    setMessages((current) => current.map(denyPendingApprovals));
     void sendMessage({
       text,
       ...(attachments.length ? { files: attachments } : {}),
@@ -180,9 +185,14 @@ export function Chat({ api, title }: { api: string; title: string }) {
               </span>
               <div className="bubble">
                 <span className="sr-only">{message.role === "user" ? "You" : "Assistant"}: </span>
+                {/* Only the last message's calls can still be answered: a later message denied them. */}
                 {message.parts.map((part, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: a message's parts never reorder
-                  <MessagePart key={index} part={part} onApproval={answerApproval} />
+                  <MessagePart
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a message's parts never reorder
+                    key={index}
+                    part={part}
+                    {...(message === messages.at(-1) ? { onApproval: answerApproval } : {})}
+                  />
                 ))}
                 {message.role === "user" && loaded && !busy && (
                   <div className="message-actions">
@@ -295,6 +305,26 @@ export function Chat({ api, title }: { api: string; title: string }) {
       </form>
     </div>
   );
+}
+
+/** The reason agentcore stores for a call denied by a new message (docs/approvals.md); a reload shows the stored one. */
+const NEW_MESSAGE_DENIAL = "Not approved: the user sent a new message instead of answering this approval request.";
+
+/** `message` with each tool call still awaiting approval shown as denied, as the server stores it. */
+function denyPendingApprovals(message: UIMessage): UIMessage {
+  if (!message.parts.some((part) => isToolUIPart(part) && part.state === "approval-requested")) return message;
+  return {
+    ...message,
+    parts: message.parts.map((part) =>
+      isToolUIPart(part) && part.state === "approval-requested"
+        ? {
+            ...part,
+            state: "output-denied",
+            approval: { id: part.approval.id, approved: false, reason: NEW_MESSAGE_DENIAL },
+          }
+        : part,
+    ),
+  };
 }
 
 /** A chosen file as the `file` part useChat sends: its bytes as a `data:` URL, its name kept. */

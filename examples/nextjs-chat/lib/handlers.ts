@@ -89,7 +89,8 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
         execute: async ({ city }) => ({ city, temperature: "21°C", condition: "Clear" }),
       }),
       // Each call waits for the user's Approve / Deny in the page (docs/approvals.md): the run
-      // stops, the pending call is kept in the store, and the answer comes in the next request.
+      // stops, the pending call is kept in the store, and the answer comes in the next request. A
+      // new message sent instead denies it (pendingApprovals: "deny", the default) and is answered.
       book_table: tool({
         description: "Book a restaurant table (asks the user's approval first)",
         parameters: z.object({ guests: z.number().int().min(1).max(20), time: z.string() }),
