@@ -12,7 +12,7 @@ import type { Fact, MemoryStore } from "./memory-store";
 import { openStoreTurn, type TurnCalls } from "./open-turn";
 import { SessionQueue } from "./session-queue";
 import type { StoreBackend, StoreCapabilities } from "./store-backend";
-import { lockUnlessAborted, readingHistory, storeCall, storeName } from "./store-call";
+import { exclusiveOn, lockUnlessAborted, readingHistory, storeCall, storeName, takeStoreLock } from "./store-call";
 import { newestSummaries, summaryCount } from "./summary-count";
 
 /** The `MemoryStore` methods a subclass may override or add. */
@@ -176,20 +176,10 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
     lockSession: async (sessionId, options) => {
       if (!ownLock) return await fallbackOf().lockSession(sessionId, options);
       if (!locks) return undefined;
-      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () =>
-        store.lockSession!(sessionId, options),
-      );
-      return await lockUnlessAborted(locking, (release) => release, options, sessionId);
+      return await takeStoreLock(store, call, sessionId, options);
     },
     openTurn: (sessionId, options) => openStoreTurn(turnCalls, sessionId, options),
-    exclusive: async (sessionId, task) => {
-      const release = await writes.acquire(sessionId, "queue");
-      try {
-        return await task();
-      } finally {
-        release();
-      }
-    },
+    exclusive: (sessionId, task) => exclusiveOn(writes, sessionId, task),
     getSession: (sessionId) =>
       call("getSession", sessionId, `Could not read the metadata of session "${sessionId}"`, () =>
         store.getSession!(sessionId),

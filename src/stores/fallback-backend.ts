@@ -11,7 +11,7 @@ import { cutIndex, idsOf, summariesAfterCut } from "./history-cut";
 import { openStoreTurn, type TurnCalls } from "./open-turn";
 import { SessionQueue } from "./session-queue";
 import type { StoreBackend, StoreCapabilities } from "./store-backend";
-import { lockUnlessAborted, readingHistory, storeCall, storeName, unsupportedCall } from "./store-call";
+import { exclusiveOn, readingHistory, storeCall, storeName, takeStoreLock, unsupportedCall } from "./store-call";
 import { newestSummaries, summaryCount } from "./summary-count";
 
 /**
@@ -147,20 +147,10 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
     getContextReports: reports.get,
     lockSession: async (sessionId, options) => {
       if (!capabilities.lockSession) return undefined;
-      const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () =>
-        store.lockSession!(sessionId, options),
-      );
-      return await lockUnlessAborted(locking, (release) => release, options, sessionId);
+      return await takeStoreLock(store, call, sessionId, options);
     },
     openTurn: (sessionId, options) => openStoreTurn(turnCalls, sessionId, options),
-    exclusive: async (sessionId, task) => {
-      const release = await writes.acquire(sessionId, "queue");
-      try {
-        return await task();
-      } finally {
-        release();
-      }
-    },
+    exclusive: (sessionId, task) => exclusiveOn(writes, sessionId, task),
     getSession: async (sessionId) =>
       capabilities.getSession
         ? await call("getSession", sessionId, `Could not read the metadata of session "${sessionId}"`, () =>

@@ -5,6 +5,7 @@ import { AgentCoreError } from "../errors/agent-core-error";
 import { errorText } from "../errors/error-text";
 import { StoreError } from "../errors/store-error";
 import type { MemoryStore, SessionLockOptions } from "./memory-store";
+import type { SessionQueue } from "./session-queue";
 import { waitUnlessAborted } from "./wait-unless-aborted";
 
 /** Runs one store call; a failure that is not already a typed agentcore error becomes a `StoreError` naming the store. */
@@ -65,3 +66,26 @@ export async function lockUnlessAborted<T>(
 
 /** The description of a failed history read, for `StoreCall`. */
 export const readingHistory = (sessionId: string) => `Could not read the history of session "${sessionId}"`;
+
+/** Takes the store's own session lock through `call`, honouring the run's abort signal (both backends). */
+export async function takeStoreLock(
+  store: MemoryStore,
+  call: StoreCall,
+  sessionId: string,
+  options: SessionLockOptions,
+): Promise<(() => Promise<void>) | undefined> {
+  const locking = call("lockSession", sessionId, `Could not lock session "${sessionId}"`, () =>
+    store.lockSession!(sessionId, options),
+  );
+  return await lockUnlessAborted(locking, (release) => release, options, sessionId);
+}
+
+/** Runs `task` once no other task queued on `writes` runs on the session (`StoreBackend.exclusive`). */
+export async function exclusiveOn<T>(writes: SessionQueue, sessionId: string, task: () => Promise<T>): Promise<T> {
+  const release = await writes.acquire(sessionId, "queue");
+  try {
+    return await task();
+  } finally {
+    release();
+  }
+}
