@@ -1,37 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { ToolApprovalPendingError } from "../errors/tool-approval-pending-error";
-import type { AgentMessage } from "../messages/agent-message";
 import { isToolPairingValid } from "../messages/validate-tool-pairing";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
-import { tool } from "../tools/tool";
+import { callMail, mailTool, withoutMeta } from "./__fixtures__/run-fixtures";
 import { Agent } from "./agent";
 import type { AgentEventMap } from "./agent-events";
 import { NEW_MESSAGE_DENIAL } from "./tool-approvals";
 
 /** A new user message while calls await approval: `pendingApprovals` (docs/approvals.md). */
-
-function withoutMeta(messages: readonly AgentMessage[]) {
-  return messages.map(({ id: _id, timestamp: _timestamp, ...rest }) => rest);
-}
-
-function mailTool() {
-  const sent: string[] = [];
-  const sendMail = tool({
-    description: "Send an e-mail",
-    parameters: z.object({ to: z.string() }),
-    needsApproval: true,
-    execute: async ({ to }: { to: string }) => {
-      sent.push(to);
-      return { sent: true };
-    },
-  });
-  return { sent, sendMail };
-}
-
-const callMail = (id: string, to: string) => ({ id, name: "send_mail", arguments: { to } });
 
 describe("a new message while tool calls await approval", () => {
   it("denies the waiting calls by default, with the reason stated, and the turn goes on; a reload keeps both", async () => {

@@ -3,34 +3,13 @@ import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { ToolApprovalNotPendingError } from "../errors/tool-approval-not-pending-error";
 import { ToolApprovalPendingError } from "../errors/tool-approval-pending-error";
-import type { AgentMessage } from "../messages/agent-message";
 import { isToolPairingValid } from "../messages/validate-tool-pairing";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { tool } from "../tools/tool";
+import { callMail, mailTool, withoutMeta } from "./__fixtures__/run-fixtures";
 import { Agent } from "./agent";
 import type { AgentStreamPart } from "./agent-result";
-
-function withoutMeta(messages: readonly AgentMessage[]) {
-  return messages.map(({ id: _id, timestamp: _timestamp, ...rest }) => rest);
-}
-
-/** A tool that needs approval and counts its runs. */
-function mailTool(needsApproval: Parameters<typeof tool>[0]["needsApproval"] = true) {
-  const sent: string[] = [];
-  const sendMail = tool({
-    description: "Send an e-mail",
-    parameters: z.object({ to: z.string() }),
-    needsApproval,
-    execute: async ({ to }: { to: string }) => {
-      sent.push(to);
-      return { sent: true };
-    },
-  });
-  return { sent, sendMail };
-}
-
-const callMail = (id: string, to: string) => ({ id, name: "send_mail", arguments: { to } });
 
 describe("tool approval (human in the loop)", () => {
   it("stops at a call that needs approval: stored pending, finishReason tool-approval, the tool not run", async () => {

@@ -1,5 +1,6 @@
-// What the agent's run tests share: a weather tool the scripted models call, and a history with
-// the stored messages' ids and timestamps left out, to compare with a literal.
+// What the agent's run tests share: a weather tool the scripted models call, a mail tool that needs
+// approval and counts its runs, and a history with the stored messages' ids and timestamps left
+// out, to compare with a literal.
 import { z } from "zod";
 import type { AgentMessage } from "../../messages/agent-message";
 import { tool } from "../../tools/tool";
@@ -10,6 +11,24 @@ export const weather = tool({
   execute: async ({ city }) => ({ city, temperature: "22°C" }),
 });
 
-export function withoutMeta(messages: AgentMessage[]) {
+export function withoutMeta(messages: readonly AgentMessage[]) {
   return messages.map(({ id: _id, timestamp: _timestamp, ...rest }) => rest);
 }
+
+/** A send_mail tool that needs approval (or asks `needsApproval`) and records each address it ran for. */
+export function mailTool(needsApproval: Parameters<typeof tool>[0]["needsApproval"] = true) {
+  const sent: string[] = [];
+  const sendMail = tool({
+    description: "Send an e-mail",
+    parameters: z.object({ to: z.string() }),
+    needsApproval,
+    execute: async ({ to }: { to: string }) => {
+      sent.push(to);
+      return { sent: true };
+    },
+  });
+  return { sent, sendMail };
+}
+
+/** A model's call of send_mail. */
+export const callMail = (id: string, to: string) => ({ id, name: "send_mail", arguments: { to } });
