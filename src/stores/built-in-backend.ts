@@ -14,6 +14,7 @@ import { SessionQueue } from "./session-queue";
 import type { StoreBackend, StoreCapabilities } from "./store-backend";
 import { exclusiveOn, lockUnlessAborted, readingHistory, storeCall, storeName, takeStoreLock } from "./store-call";
 import { newestSummaries, summaryCount } from "./summary-count";
+import { threadCalls } from "./threads-fallback";
 
 /** The `MemoryStore` methods a subclass may override or add. */
 const METHODS = [
@@ -37,6 +38,9 @@ const METHODS = [
   "factScopes",
   "saveContextReport",
   "getContextReports",
+  "getMessageRange",
+  "getUsage",
+  "deleteUserData",
 ] as const satisfies readonly (keyof MemoryStore)[];
 
 const partsOf = new WeakMap<StoreBackend, BuiltInStoreParts>();
@@ -68,6 +72,9 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
         factScopes: true,
         contextReports: true,
         listSessions: true,
+        getMessageRange: typeof store.getMessageRange === "function",
+        usage: typeof store.getUsage === "function",
+        deleteUserData: typeof store.deleteUserData === "function",
       });
   const ownFactReads = own("getFacts");
   const ownFactWrites = own("setFact") && own("deleteFact");
@@ -88,22 +95,24 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
       ),
     clearMessages: (sessionId) =>
       call("clearMessages", sessionId, `Could not clear session "${sessionId}"`, () => store.clearMessages(sessionId)),
-    appendMessages: async (sessionId, messages) => {
+    appendMessages: async (sessionId, messages, options) => {
       if (messages.length === 0) return;
       await call("appendMessages", sessionId, appending(sessionId, messages), () =>
-        store.appendMessages!(sessionId, messages),
+        options ? store.appendMessages!(sessionId, messages, options) : store.appendMessages!(sessionId, messages),
       );
     },
     getMessageTail: (sessionId, limit) =>
       call("getMessageTail", sessionId, readingHistory(sessionId), () => store.getMessageTail!(sessionId, limit)),
     deleteMessagesFrom: (sessionId, messageId) => backend.replaceMessagesFrom(sessionId, messageId, []),
-    replaceMessagesFrom: async (sessionId, messageId, messages) => {
+    replaceMessagesFrom: async (sessionId, messageId, messages, options) => {
       const describe = `Could not delete the messages of session "${sessionId}" from "${messageId}"`;
       const replace = parts.replaceFrom;
       if (replace && messages.length > 0)
-        return await call("deleteMessagesFrom", sessionId, describe, () => replace(sessionId, messageId, messages));
+        return await call("deleteMessagesFrom", sessionId, describe, () =>
+          replace(sessionId, messageId, messages, options),
+        );
       await call("deleteMessagesFrom", sessionId, describe, () => store.deleteMessagesFrom!(sessionId, messageId));
-      await backend.appendMessages(sessionId, messages);
+      await backend.appendMessages(sessionId, messages, options);
     },
     getFacts: (scopeId, sessionId) =>
       ownFactReads
@@ -202,6 +211,7 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
         ? call("listSessions", undefined, "Could not list the sessions of a user", () => store.listSessions!(options))
         : fallbackOf().listSessions(options),
     prune: (options) => call("prune", undefined, "Could not prune sessions", () => store.prune!(options)),
+    ...threadCalls(store, name, call, { getSession: (sessionId) => store.getSession!(sessionId) }, parts.titleSession),
   } satisfies StoreBackend);
 
   const turnCalls: TurnCalls = {

@@ -2,6 +2,7 @@
 // `MemoryStore` method expresses (internal, not exported by the package).
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MessageTail, SessionLockOptions } from "./memory-store";
+import type { AppendOptions, UsageTotals } from "./usage-totals";
 
 /**
  * What a store can fold into fewer round trips of a run (the lock, the tail read and the last
@@ -23,7 +24,7 @@ export interface TurnFolding {
    * session, in one round trip and one transaction (the lock's release function then does
    * nothing). Resolves to whether the lock was released; without a lock held, only appends.
    */
-  appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
+  appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<boolean>;
   /**
    * `appendMessages` for a run holding the session's lock, whose fsync may wait: the messages are
    * stored (every reader sees them, a crash of the process keeps them) but a power loss before the
@@ -31,7 +32,7 @@ export interface TurnFolding {
    * `appendMessages`/`appendMessagesAndUnlock` or by `syncAppends`. For a store whose every write
    * costs a sync (the file store): a turn's user message and answer then share one.
    */
-  appendMessagesDeferringSync?(sessionId: string, messages: AgentMessage[]): Promise<void>;
+  appendMessagesDeferringSync?(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void>;
   /** Makes durable every append of this store whose sync was deferred (`appendMessagesDeferringSync`). */
   syncAppends?(sessionId: string): Promise<void>;
 }
@@ -62,7 +63,17 @@ export interface BuiltInStoreParts {
   /** The lock, the tail and the last append folded (Redis, Upstash, PostgreSQL; the file store folds fsyncs). */
   readonly folding?: TurnFolding;
   /** `deleteMessagesFrom` and `appendMessages` in one write (one script, transaction or journal line), fenced like appends. */
-  readonly replaceFrom?: (sessionId: string, messageId: string, messages: AgentMessage[]) => Promise<void>;
+  readonly replaceFrom?: (
+    sessionId: string,
+    messageId: string,
+    messages: AgentMessage[],
+    options?: AppendOptions,
+  ) => Promise<void>;
+  /**
+   * `StoreBackend.titleSession`: the title written only on a session that exists and has none, and
+   * `usage` added to the session's and its owner's totals in the same write.
+   */
+  readonly titleSession?: (sessionId: string, title: string, usage: UsageTotals | undefined) => Promise<boolean>;
   /**
    * Records `userId` as the owner of a session that does not exist yet, atomically with its creation,
    * and resolves to the session's owner (undefined: an existing ownerless session).

@@ -13,6 +13,7 @@ import { SessionQueue } from "./session-queue";
 import type { StoreBackend, StoreCapabilities } from "./store-backend";
 import { exclusiveOn, readingHistory, storeCall, storeName, takeStoreLock, unsupportedCall } from "./store-call";
 import { newestSummaries, summaryCount } from "./summary-count";
+import { threadCalls } from "./threads-fallback";
 
 /**
  * Wraps a user's store (made once per store by `backendOf`). Every optional method is used when
@@ -37,6 +38,9 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
     factScopes: has("factScopes"),
     contextReports: has("saveContextReport") && has("getContextReports"),
     listSessions: has("listSessions"),
+    getMessageRange: has("getMessageRange"),
+    usage: has("getUsage"),
+    deleteUserData: has("deleteUserData"),
   });
   const call = storeCall(name);
   /** Summaries of a store without getSummaries / saveSummary: lost on restart, which costs one summariser call, never a message. */
@@ -61,14 +65,17 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
         reports.forget(sessionId);
         return store.clearMessages(sessionId);
       }),
-    appendMessages: async (sessionId, messages) => {
+    appendMessages: async (sessionId, messages, options) => {
       if (messages.length === 0) return;
       await call(
         "appendMessages",
         sessionId,
         `Could not store ${messages.length} message(s) of session "${sessionId}"`,
         async () => {
-          if (capabilities.appendMessages) return await store.appendMessages!(sessionId, messages);
+          if (capabilities.appendMessages)
+            return await (options
+              ? store.appendMessages!(sessionId, messages, options)
+              : store.appendMessages!(sessionId, messages));
           const existing = (await store.getMessages(sessionId)) ?? [];
           const ids = new Set(existing.map((message) => message.id).filter((id) => id !== undefined));
           const fresh = messages.filter((message) => message.id === undefined || !ids.has(message.id));
@@ -77,12 +84,12 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
       );
     },
     deleteMessagesFrom: (sessionId, messageId) => backend.replaceMessagesFrom(sessionId, messageId, []),
-    replaceMessagesFrom: async (sessionId, messageId, messages) => {
+    replaceMessagesFrom: async (sessionId, messageId, messages, options) => {
       const describe = `Could not delete the messages of session "${sessionId}" from "${messageId}"`;
       const operation = "deleteMessagesFrom";
       if (capabilities.deleteMessagesFrom) {
         await call(operation, sessionId, describe, () => store.deleteMessagesFrom!(sessionId, messageId));
-        return await backend.appendMessages(sessionId, messages);
+        return await backend.appendMessages(sessionId, messages, options);
       }
       await call(operation, sessionId, describe, async () => {
         const existing = (await store.getMessages(sessionId)) ?? [];
@@ -200,6 +207,7 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
       if (!capabilities.prune) throw unsupportedCall(name, "prune");
       return await call("prune", undefined, "Could not prune sessions", () => store.prune!(options));
     },
+    ...threadCalls(store, name, call, { getSession: (sessionId) => backend.getSession(sessionId) }),
   } satisfies StoreBackend);
   const turnCalls: TurnCalls = {
     lockSession: backend.lockSession,

@@ -1,5 +1,7 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { ContextReport, ContextReportReadOptions } from "./context-report";
+import type { SessionMetadata } from "./session-metadata";
+import type { AppendOptions, UsageQuery, UsageTotals, UserDataDeletion } from "./usage-totals";
 
 /**
  * A key/value note the agent keeps about a session or a user. A store written with the AgentCore
@@ -80,6 +82,29 @@ export interface SessionEntry {
    * created without one (ownerless: any run may use it). Never changes once recorded.
    */
   userId?: string;
+  /** The session's title: set by `updateSession(id, { title })`, or generated after its first turn (`generateTitle`). */
+  title?: string;
+  /** The app's own fields (`updateSession(id, { metadata })`), JSON. */
+  metadata?: SessionMetadata;
+  /** What the session's model calls spent (the usage ledger); absent where the store keeps no ledger. */
+  usage?: UsageTotals;
+  /** The text of the session's last message that has text, at most 200 characters (`previewOf`). */
+  preview?: string;
+}
+
+/** What `updateSession` records on a session. */
+export interface SessionUpdate {
+  agentName?: string;
+  tags?: string[];
+  /**
+   * The session's owner, given once, when a run with a `userId` creates the session (a custom store
+   * keeps it and returns it from `getSession`; built-in stores record the owner their own way and ignore it).
+   */
+  userId?: string;
+  /** Sets the title (1 to 200 characters, trimmed): a title set here is never replaced by a generated one. */
+  title?: string;
+  /** Replaces the app's own fields (a plain JSON object of at most 16 KiB). */
+  metadata?: SessionMetadata;
 }
 
 /** Options of `listSessions`. */
@@ -143,7 +168,26 @@ export interface MemoryStore {
    * Appends one turn atomically. Idempotent by message id: a message whose id is already
    * stored in the session is skipped, so a retried append never duplicates.
    */
-  appendMessages?(sessionId: string, messages: AgentMessage[]): Promise<void>;
+  appendMessages?(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void>;
+  /**
+   * Messages `start` (included) to `end` (excluded) of a session, oldest first, by position from
+   * the session's start (as `getMessageTail`'s `total` counts them), read in O(end - start): a page
+   * of a long session without reading the rest. Positions past the end give fewer messages (or none).
+   * `start` and `end` are integers, 0 ≤ start ≤ end; anything else is an `InvalidArgumentError`.
+   */
+  getMessageRange?(sessionId: string, start: number, end: number): Promise<AgentMessage[]>;
+  /**
+   * A session's or a user's running totals (the usage ledger): `{ sessionId }` reads the session's,
+   * `{ userId, since? }` the user's across every session they own, from a per-user running total
+   * (never a scan of their sessions). Totals of nothing spent (zeros) for an unknown session or user.
+   */
+  getUsage?(query: UsageQuery): Promise<UsageTotals>;
+  /**
+   * Deletes every session `userId` owns with its messages, summaries and context reports, and the
+   * facts of the user and of those sessions; nothing of any other user. Safe to call again after a
+   * crash half-way (it finishes the job; counts are of what this call deleted).
+   */
+  deleteUserData?(userId: string): Promise<UserDataDeletion>;
   /**
    * Deletes a session's messages from the one with id `messageId` on, that message included (what
    * regenerate and edit do). Summaries covering a deleted message go with it (`SummaryRecord`:
@@ -165,12 +209,13 @@ export interface MemoryStore {
   /** Metadata of one session, or undefined when it does not exist. */
   getSession?(sessionId: string): Promise<SessionEntry | undefined>;
   /**
-   * Records metadata (agent name, tags) on a session. A custom store that keeps `userId` (given once,
-   * when a run with a `userId` creates the session) and returns it from `getSession` gets ownership
-   * (docs/stores.md); built-in stores record the owner their own way and ignore it here. Like `appendMessages`, rejects with a
-   * `SessionLockLostError` when this store held the session's lock and lost it: nothing is recorded then.
+   * Records metadata (agent name, tags, title, the app's fields) on a session. A custom store that
+   * keeps `userId` (given once, when a run with a `userId` creates the session) and returns it from
+   * `getSession` gets ownership (docs/stores.md); built-in stores record the owner their own way and
+   * ignore it here. Like `appendMessages`, rejects with a `SessionLockLostError` when this store held
+   * the session's lock and lost it: nothing is recorded then.
    */
-  updateSession?(sessionId: string, metadata: { agentName?: string; tags?: string[]; userId?: string }): Promise<void>;
+  updateSession?(sessionId: string, metadata: SessionUpdate): Promise<void>;
   /** Every session the store holds, with its metadata. */
   entries?(): Promise<SessionEntry[]>;
   /**

@@ -1,6 +1,7 @@
 // How a turn is built from a backend's calls: shared by the built-in and the fallback backends.
 import type { AgentMessage } from "../messages/agent-message";
 import type { MessageTail, SessionLockOptions } from "./memory-store";
+import type { AppendOptions } from "./usage-totals";
 import { tailReadLimit, type StoreTurn, type TurnOptions, type TurnTail } from "./store-turn";
 
 /** The primitives a turn is built on: the backend's calls, and the store's folded ones where it has them (`TurnFolding`). */
@@ -10,8 +11,13 @@ export interface TurnCalls {
   getMessageTail(sessionId: string, limit: number): Promise<MessageTail>;
   /** The store's own objects where it can give them (`BuiltInStoreParts.storedTail`), else `getMessageTail`'s copies. */
   getStoredTail?(sessionId: string, limit: number | undefined): Promise<MessageTail & { stored?: true }>;
-  appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
-  replaceMessagesFrom(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void>;
+  appendMessages(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void>;
+  replaceMessagesFrom(
+    sessionId: string,
+    messageId: string,
+    messages: AgentMessage[],
+    options?: AppendOptions,
+  ): Promise<void>;
   /** Set when the store reads a tail natively. */
   readsTail: boolean;
   /** Records or checks the session's owner (`StoreBackend.claimSession`). */
@@ -23,8 +29,8 @@ export interface TurnCalls {
       options: SessionLockOptions,
       limit: number,
     ): Promise<{ release: () => Promise<void>; tail?: MessageTail }>;
-    appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<void>;
-    appendMessagesDeferringSync?(sessionId: string, messages: AgentMessage[]): Promise<void>;
+    appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void>;
+    appendMessagesDeferringSync?(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void>;
     syncAppends?(sessionId: string): Promise<void>;
   };
 }
@@ -75,7 +81,8 @@ export async function openStoreTurn(calls: TurnCalls, sessionId: string, options
       const messages = await calls.getMessages(sessionId);
       return { messages, total: Array.isArray(messages) ? messages.length : 0 };
     },
-    async append(messages, { last = false } = {}) {
+    async append(messages, { last = false, usage } = {}) {
+      const appendOptions: AppendOptions | undefined = usage ? { usage } : undefined;
       if (messages.length === 0) {
         if (last && unsynced) {
           await folded!.syncAppends!(sessionId);
@@ -84,18 +91,18 @@ export async function openStoreTurn(calls: TurnCalls, sessionId: string, options
         return;
       }
       if (!last && deferring) {
-        await deferring.appendMessagesDeferringSync!(sessionId, messages);
+        await deferring.appendMessagesDeferringSync!(sessionId, messages, appendOptions);
         unsynced = deferring.syncAppends !== undefined;
         return;
       }
       // The store's append syncs everything it wrote before it.
       if (last && options.releaseWithLast && folded && unlock)
-        await folded.appendMessagesAndUnlock(sessionId, messages);
-      else await calls.appendMessages(sessionId, messages);
+        await folded.appendMessagesAndUnlock(sessionId, messages, appendOptions);
+      else await calls.appendMessages(sessionId, messages, appendOptions);
       unsynced = false;
     },
-    async replaceFrom(messageId, messages) {
-      await calls.replaceMessagesFrom(sessionId, messageId, messages);
+    async replaceFrom(messageId, messages, { usage } = {}) {
+      await calls.replaceMessagesFrom(sessionId, messageId, messages, usage ? { usage } : undefined);
       // A replace syncs what the store wrote before it, as an append does.
       if (unsynced) await folded!.syncAppends!(sessionId);
       unsynced = false;

@@ -10,9 +10,11 @@ import type {
   SessionEntry,
   SessionLockOptions,
   SessionPage,
+  SessionUpdate,
   SummaryReadOptions,
   SummaryRecord,
 } from "./memory-store";
+import type { AppendOptions, UsageQuery, UsageTotals, UserDataDeletion } from "./usage-totals";
 import type { StoreTurn, TurnOptions } from "./store-turn";
 
 /** Which optional capabilities a store has natively (the rest fall back, or are absent). */
@@ -37,6 +39,12 @@ export interface StoreCapabilities {
   contextReports: boolean;
   /** Lists a user's sessions from an index (`listSessions`). Fallback: none (an `UnsupportedRuntimeError`). */
   listSessions: boolean;
+  /** Reads a range of a session's messages in O(range) (`getMessageRange`). Fallback: a full read, sliced. */
+  getMessageRange: boolean;
+  /** Keeps the usage ledger (`getUsage`, usage recorded with appends and titles). Fallback: none (usage is not recorded; `getUsage` is an `UnsupportedRuntimeError`). */
+  usage: boolean;
+  /** Deletes a user's data (`deleteUserData`). Fallback: none (an `UnsupportedRuntimeError`). */
+  deleteUserData: boolean;
 }
 
 /**
@@ -73,16 +81,26 @@ export interface StoreBackend {
   setMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
   /** Deletes a session's history (its summaries, metadata and context reports with it). */
   clearMessages(sessionId: string): Promise<void>;
-  /** Appends messages atomically and idempotently by message id, so a retry never duplicates. */
-  appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void>;
+  /**
+   * Appends messages atomically and idempotently by message id, so a retry never duplicates; the
+   * options' `usage` goes into the ledger in the same write when a new message was stored.
+   */
+  appendMessages(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void>;
   /** The last `limit` messages and the session's size. */
   getMessageTail(sessionId: string, limit: number): Promise<MessageTail>;
+  /** Messages `start` (included) to `end` (excluded), by position from the session's start. */
+  getMessageRange(sessionId: string, start: number, end: number): Promise<AgentMessage[]>;
 
   // The cut (regenerate, edit; where the cut is: `history-cut.ts`).
   /** Deletes the session's messages from `messageId` on (included); a `MessageNotFoundError` when it has no such message. */
   deleteMessagesFrom(sessionId: string, messageId: string): Promise<void>;
   /** `deleteMessagesFrom`, then `messages` appended: in one write where the store can, otherwise the two in a row. */
-  replaceMessagesFrom(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void>;
+  replaceMessagesFrom(
+    sessionId: string,
+    messageId: string,
+    messages: AgentMessage[],
+    options?: AppendOptions,
+  ): Promise<void>;
 
   // Facts.
   /**
@@ -112,7 +130,17 @@ export interface StoreBackend {
   /** Metadata of a session; undefined when unknown or when the store keeps none. */
   getSession(sessionId: string): Promise<SessionEntry | undefined>;
   /** Records metadata on a session (fenced by a run's lock like its appends); does nothing when the store keeps none. */
-  updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void>;
+  updateSession(sessionId: string, metadata: Omit<SessionUpdate, "userId">): Promise<void>;
+  /**
+   * Sets a generated title on a session that exists and has none (a title set by `updateSession`
+   * is never replaced), adding `usage` (the title's model call) to the ledger in the same write.
+   * Resolves to whether the title was written. A store without metadata writes nothing.
+   */
+  titleSession(sessionId: string, title: string, usage?: UsageTotals): Promise<boolean>;
+  /** A session's or a user's running totals. Check `capabilities.usage`: an `UnsupportedRuntimeError` when the store keeps no ledger. */
+  getUsage(query: UsageQuery): Promise<UsageTotals>;
+  /** Deletes a user's sessions and facts (`MemoryStore.deleteUserData`). Check `capabilities.deleteUserData`: an `UnsupportedRuntimeError` when the store cannot. */
+  deleteUserData(userId: string): Promise<UserDataDeletion>;
   /** Every session with its metadata. Check `capabilities.entries` first: a `StoreError` when the store cannot list. */
   entries(): Promise<SessionEntry[]>;
   /**

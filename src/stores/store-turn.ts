@@ -1,5 +1,6 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { MessageTail, SessionLockOptions } from "./memory-store";
+import type { UsageTotals } from "./usage-totals";
 
 /** How a run opens its turn on a session (`StoreBackend.openTurn`). */
 export interface TurnOptions extends SessionLockOptions {
@@ -50,15 +51,20 @@ export interface StoreTurn {
    * the append's fsync to the last (every reader sees the messages, a process crash keeps them).
    * `last`: the turn's last append; when it resolves every append of the turn is durable (with no
    * messages left, it only makes the earlier ones durable), and with `releaseWithLast` the store
-   * may release its lock in the same round trip.
+   * may release its lock in the same round trip. `usage`: what the turn spent since its previous
+   * append, recorded in the ledger in the same write (only when a new message is stored).
    */
-  append(messages: AgentMessage[], options?: { last?: boolean }): Promise<void>;
+  append(messages: AgentMessage[], options?: { last?: boolean; usage?: UsageTotals | undefined }): Promise<void>;
   /**
    * The turn's last write when it replaces part of the history (regenerate, edit): deletes the
    * session's messages from `messageId` on and appends `messages`, in one write where the store
    * can, durable when it resolves. Fenced like an append.
    */
-  replaceFrom(messageId: string, messages: AgentMessage[]): Promise<void>;
+  replaceFrom(
+    messageId: string,
+    messages: AgentMessage[],
+    options?: { usage?: UsageTotals | undefined },
+  ): Promise<void>;
   /** Ends the turn: makes durable what a failed last append left undurable (best effort), then releases the lock. Safe to call twice. */
   release(): Promise<void>;
 }

@@ -16,6 +16,7 @@ import { describeOptionalCapabilities } from "./conformance-optional";
 import { describeContextReports } from "./conformance-context-reports";
 import { describeDeleteMessagesFrom } from "./conformance-delete";
 import { describeSessionOwnership } from "./conformance-sessions";
+import { describeThreads } from "./conformance-threads";
 
 /** Options of {@link testMemoryStore}. */
 export interface TestMemoryStoreOptions {
@@ -320,5 +321,6 @@ export function testMemoryStore(
     describeContextReports(describe, capability);
     describeDeleteMessagesFrom(describe, capability);
     describeSessionOwnership(describe, capability);
+    describeThreads(describe, capability);
   });
 }
