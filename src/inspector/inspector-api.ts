@@ -91,13 +91,19 @@ async function newestMessages(store: StoreBackend, sessionId: string, limit: num
 }
 
 /**
- * Messages [from, to) of a session. A store reads no range in the middle of a session, only a
- * tail: this reads the tail that starts at `from` (its cost grows with the distance from the end,
- * never with what lies before `from`). Appends or cuts between the two reads are found from the
- * total the second one reports: the page then starts where the tail does.
+ * Messages [from, to) of a session: read as a range where the store reads one (its cost grows with
+ * the page, never with the session). Otherwise the tail that starts at `from` (its cost grows with
+ * the distance from the end, never with what lies before `from`); appends or cuts between the two
+ * reads are found from the total the second one reports: the page then starts where the tail does.
  */
 async function messageRange(store: StoreBackend, sessionId: string, from: number, to: number): Promise<MessagePage> {
   const start = Math.max(0, from);
+  if (store.capabilities.getMessageRange && store.capabilities.getMessageTail) {
+    const { total } = await store.getMessageTail(sessionId, 0);
+    if (start >= Math.min(to, total)) return { messages: [], start: Math.min(start, total), total };
+    const messages = await store.getMessageRange(sessionId, start, Math.min(to, total));
+    return { messages, start, total: Math.max(total, start + messages.length) };
+  }
   if (!store.capabilities.getMessageTail) {
     // A store that reads no tail reads everything anyway: once.
     const all = await store.getMessages(sessionId);
