@@ -15,6 +15,7 @@ import {
 } from "./memory-command";
 import { DEFAULT_STORE_URL } from "./open-store";
 import { inspectCommand } from "./inspect-command";
+import { deleteUser, listUserSessions, showUserUsage } from "./users-command";
 
 const storeOption = () =>
   new Option(
@@ -124,6 +125,35 @@ export function createProgram(): Command {
     .addOption(jsonOption())
     .action(async (options) =>
       withStore(options, (opened, output) => pruneSessions(opened, output, options.olderThan)),
+    );
+  const users = program.command("users").description("a user's chats and usage, and deleting a user's data");
+  users
+    .command("sessions <userId>")
+    .description("list the user's sessions, newest first, with titles and tokens spent")
+    .option("--limit <number>", "sessions per page (1 to 1000)", "20")
+    .option("--cursor <cursor>", "the next page, as printed after the previous one")
+    .addOption(storeOption())
+    .addOption(jsonOption())
+    .action(async (userId: string, options) =>
+      withStore(options, (opened, output) => listUserSessions(opened, output, userId, options)),
+    );
+  users
+    .command("usage <userId>")
+    .description("the tokens and cost the user's sessions spent")
+    .option("--since <date>", "only from this UTC day on, e.g. 2026-12-01")
+    .addOption(storeOption())
+    .addOption(jsonOption())
+    .action(async (userId: string, options) =>
+      withStore(options, (opened, output) => showUserUsage(opened, output, userId, options)),
+    );
+  users
+    .command("delete <userId>")
+    .description("delete every session the user owns and the user's facts (safe to repeat)")
+    .option("--yes", "confirm the deletion")
+    .addOption(storeOption())
+    .addOption(jsonOption())
+    .action(async (userId: string, options) =>
+      withStore(options, (opened, output) => deleteUser(opened, output, userId, options)),
     );
   return program;
 }
