@@ -82,6 +82,10 @@ const OPTIONAL_STORE_METHODS = [
   "factScopes",
   "saveContextReport",
   "getContextReports",
+  "listSessions",
+  "getMessageRange",
+  "getUsage",
+  "deleteUserData",
 ];
 /** The one file that probes a store's capabilities (docs/architecture.md, "The store backend"). */
 const FALLBACK_BACKEND = "stores/fallback-backend.ts";

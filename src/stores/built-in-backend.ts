@@ -15,6 +15,7 @@ import type { StoreBackend, StoreCapabilities } from "./store-backend";
 import { exclusiveOn, lockUnlessAborted, readingHistory, storeCall, storeName, takeStoreLock } from "./store-call";
 import { newestSummaries, summaryCount } from "./summary-count";
 import { threadCalls } from "./threads-fallback";
+import type { AppendOptions } from "./usage-totals";
 
 /** The `MemoryStore` methods a subclass may override or add. */
 const METHODS = [
@@ -72,9 +73,9 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
         factScopes: true,
         contextReports: true,
         listSessions: true,
-        getMessageRange: typeof store.getMessageRange === "function",
-        usage: typeof store.getUsage === "function",
-        deleteUserData: typeof store.deleteUserData === "function",
+        getMessageRange: true,
+        usage: true,
+        deleteUserData: true,
       });
   const ownFactReads = own("getFacts");
   const ownFactWrites = own("setFact") && own("deleteFact");
@@ -211,7 +212,14 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
         ? call("listSessions", undefined, "Could not list the sessions of a user", () => store.listSessions!(options))
         : fallbackOf().listSessions(options),
     prune: (options) => call("prune", undefined, "Could not prune sessions", () => store.prune!(options)),
-    ...threadCalls(store, name, call, { getSession: (sessionId) => store.getSession!(sessionId) }, parts.titleSession),
+    ...threadCalls(
+      store,
+      name,
+      call,
+      capabilities,
+      { getSession: (sessionId) => store.getSession!(sessionId) },
+      parts.titleSession,
+    ),
   } satisfies StoreBackend);
 
   const turnCalls: TurnCalls = {
@@ -249,16 +257,16 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
           options,
           sessionId,
         ),
-      appendMessagesAndUnlock: async (sessionId, messages) => {
+      appendMessagesAndUnlock: async (sessionId, messages, options) => {
         await call("appendMessages", sessionId, appending(sessionId, messages), () =>
-          folding.appendMessagesAndUnlock(sessionId, messages),
+          folding.appendMessagesAndUnlock(sessionId, messages, options),
         );
       },
       ...(folding.appendMessagesDeferringSync && folding.syncAppends
         ? {
-            appendMessagesDeferringSync: (sessionId: string, messages: AgentMessage[]) =>
+            appendMessagesDeferringSync: (sessionId: string, messages: AgentMessage[], options?: AppendOptions) =>
               call("appendMessages", sessionId, appending(sessionId, messages), () =>
-                folding.appendMessagesDeferringSync!(sessionId, messages),
+                folding.appendMessagesDeferringSync!(sessionId, messages, options),
               ),
             syncAppends: (sessionId: string) =>
               call("appendMessages", sessionId, `Could not sync the messages of session "${sessionId}"`, () =>
