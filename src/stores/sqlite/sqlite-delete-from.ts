@@ -3,6 +3,7 @@
 import { summariesAfterCut } from "../history-cut";
 import type { SummaryRecord } from "../memory-store";
 import { parseStoredJson } from "../stored-json";
+import { insertMessages } from "./sqlite-message-rows";
 import type { SqliteStatements } from "./sqlite-statements";
 
 /**
@@ -37,8 +38,7 @@ export function cutSqliteMessages(
   );
   const valid = new Set(summariesAfterCut(summaries, kept, removed).map((summary) => summary.id));
   for (const summary of summaries) if (!valid.has(summary.id)) statements.deleteSummary.run(sessionId, summary.id);
-  let inserted = 0;
-  for (const [id, body] of bodies) inserted += statements.insertOrIgnore.run(sessionId, id, body, sessionId).changes;
-  statements.setCount.run(kept + inserted, sessionId);
-  return kept + inserted;
+  const count = kept + insertMessages(statements, sessionId, bodies).length;
+  statements.setCount.run(count, sessionId);
+  return count;
 }

@@ -34,7 +34,7 @@ import { SqliteFacts } from "./sqlite-facts";
 import { cutSqliteMessages } from "./sqlite-delete-from";
 import type { SqliteTables } from "./sqlite-schema";
 import { openSqlite, type SqliteMemoryStoreOptions } from "./sqlite-open";
-import { parseMessageRows, storedBodies } from "./sqlite-message-rows";
+import { insertMessages, parseMessageRows, storedBodies } from "./sqlite-message-rows";
 import { messageRange, tailLimit } from "../tail-limit";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
 import { keepContextReport, readContextReports, readSummaries } from "./sqlite-session-records";
@@ -333,11 +333,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   /** Inserts messages, skipping ids the session already holds. Returns the indexes of those inserted. */
   private insert(sessionId: string, bodies: (readonly [string | null, string])[]): number[] {
-    const inserted: number[] = [];
-    bodies.forEach(([id, body], index) => {
-      if (this.statements.insertOrIgnore.run(sessionId, id, body, sessionId).changes > 0) inserted.push(index);
-    });
-    return inserted;
+    return insertMessages(this.statements, sessionId, bodies);
   }
 
   private clear(sessionId: string): void {

@@ -23,9 +23,9 @@ function statementSql(t: SqliteTables) {
   return {
     messages: `SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq`,
     recent: `SELECT body FROM ${t.messages} WHERE session_id = ? ORDER BY seq DESC LIMIT ?`,
-    // A message's position is the session's next one (its messages are always positions 0 to count - 1).
-    insertOrIgnore: `INSERT OR IGNORE INTO ${t.messages} (session_id, message_id, body, position)
-         SELECT ?, ?, ?, coalesce((SELECT max(position) FROM ${t.messages} WHERE session_id = ?), -1) + 1`,
+    insertOrIgnore: `INSERT OR IGNORE INTO ${t.messages} (session_id, message_id, body, position) VALUES (?, ?, ?, ?)`,
+    // A session's messages are always positions 0 to count - 1: the next one is past the last.
+    nextPosition: `SELECT coalesce(max(position), -1) + 1 AS next FROM ${t.messages} WHERE session_id = ?`,
     range: `SELECT body FROM ${t.messages} WHERE session_id = ? AND position >= ? AND position < ? ORDER BY position`,
     recentBefore: `SELECT body FROM ${t.messages} WHERE session_id = ? AND position < ? ORDER BY position DESC LIMIT ?`,
     deleteMessages: `DELETE FROM ${t.messages} WHERE session_id = ?`,
