@@ -26,6 +26,7 @@ import { FileStoreEngine } from "./file-store-engine";
 import { builtInPartsOf } from "../built-in-backend";
 import type { Fact } from "../memory-store";
 import { backendOf } from "../backend-of";
+import { emptyTotals } from "../usage-totals";
 
 const root = mkdtempSync(join(tmpdir(), "agentcore-file-fencing-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -73,6 +74,14 @@ describe("FileMemoryStore fences a holder that lost its session lock", () => {
         builtInPartsOf(stalled)!.replaceFrom!("s", "a-user", [{ id: "a-late", role: "user", content: "late" }]),
       ],
       ["updateSession", stalled.updateSession("s", { tags: ["late"] })],
+      ["updateSession", stalled.updateSession("s", { title: "Late", metadata: { late: true } })],
+      ["updateSession", backendOf(stalled).titleSession("s", "Late", { ...emptyTotals(), modelCalls: 1 })],
+      [
+        "appendMessages",
+        stalled.appendMessages("s", [{ id: "a-paid", role: "assistant", content: "late" }], {
+          usage: { ...emptyTotals(), modelCalls: 1 },
+        }),
+      ],
       [
         "saveSummary",
         stalled.saveSummary("s", {
@@ -96,6 +105,9 @@ describe("FileMemoryStore fences a holder that lost its session lock", () => {
     }
     const session = await taker.getSession("s");
     expect(session?.tags).toBeUndefined();
+    expect(session).not.toHaveProperty("title");
+    expect(session).not.toHaveProperty("metadata");
+    expect(session?.usage).toEqual(emptyTotals());
     expect(await taker.getSummaries("s")).toEqual([]);
 
     await releaseStalled(); // the woken holder's release: the lock is not its any more

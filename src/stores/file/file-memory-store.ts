@@ -1,5 +1,3 @@
-import { resolve } from "node:path";
-import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type {
   Fact,
@@ -9,19 +7,18 @@ import type {
   SessionEntry,
   SessionLockOptions,
   SessionPage,
+  SessionUpdate,
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
-import { rejectUnknownOptions } from "../reject-unknown-options";
-import { validateScopeId, validateSessionId } from "../../messages/session-id";
+import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { cutIndex } from "../history-cut";
 import { builtInBackend } from "../built-in-backend";
-import type { FencedFacts } from "../built-in-store-parts";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { copyMessages } from "../../messages/copy-messages";
-import { tailLimit } from "../tail-limit";
+import { messageRange, tailLimit } from "../tail-limit";
 import { newestSummaries, summaryCount } from "../summary-count";
 import {
   checkContextReport,
@@ -29,40 +26,28 @@ import {
   type ContextReport,
   type ContextReportReadOptions,
 } from "../context-report";
-import { entryOf, listFileSessions, type FileState } from "./file-state";
+import { checkSessionUpdate } from "../session-metadata";
+import {
+  checkUsage,
+  checkUsageQuery,
+  emptyTotals,
+  type AppendOptions,
+  type UsageQuery,
+  type UsageTotals,
+  type UserDataDeletion,
+} from "../usage-totals";
+import { entryOf, listFileSessions } from "./file-session-entries";
 import { sessionPageQuery } from "../session-page-query";
+import { FileFacts } from "./file-facts";
+import { ledgerUsage } from "./file-ledger";
 import { FileStoreEngine } from "./file-store-engine";
+import { resolveFileStoreOptions, type FileMemoryStoreOptions } from "./file-store-options";
+import { deleteFileUserData, titleFileSession } from "./file-threads";
 import { FileTurnFolding } from "./file-turn-folding";
 
-/** Options of {@link FileMemoryStore}. */
-export interface FileMemoryStoreOptions {
-  /** The snapshot file, e.g. `./storage/agent-sessions.json`. Its directory is created when missing. */
-  path: string;
-  /** fsync each write before it resolves (survives power loss, not only a crash). @default true */
-  fsync?: boolean;
-  /**
-   * Journal size, in bytes, past which it is folded into the snapshot (never less than the
-   * snapshot's own size, so compaction costs O(1) per byte written, amortised). @default 1_048_576
-   */
-  compactAfterBytes?: number;
-  /** A lock not refreshed for this long belongs to a dead process and is broken. Minimum 2000. @default 10_000 */
-  staleLockMs?: number;
-  /** How long a write waits for another process's lock before failing. @default 30_000 */
-  lockTimeoutMs?: number;
-}
+export type { FileMemoryStoreOptions } from "./file-store-options";
 
 const store = "FileMemoryStore";
-const knownOptions = ["path", "fsync", "compactAfterBytes", "staleLockMs", "lockTimeoutMs"] as const;
-/** Names users bring from other libraries (nedb/lowdb `filename`, proper-lockfile `stale`). */
-const optionAliases: Record<string, string> = {
-  filename: "path",
-  fileName: "path",
-  file: "path",
-  filePath: "path",
-  sync: "fsync",
-  stale: "staleLockMs",
-  lockTimeout: "lockTimeoutMs",
-};
 
 /**
  * Keeps sessions in one readable JSON file, for a laptop, a CLI or a single small server.
@@ -93,33 +78,18 @@ export class FileMemoryStore implements MemoryStore {
   private readonly engine: FileStoreEngine;
   /** The agent's folded turn (internal, see `TurnFolding`): a run's user message and answer share one fsync. */
   private readonly folding: FileTurnFolding;
+  /** The facts; a run's writes fenced by its session's lock (internal, `FencedFacts`). */
+  private readonly facts: FileFacts;
 
   constructor(options: FileMemoryStoreOptions | string) {
-    const resolved = typeof options === "string" ? { path: options } : options;
-    if (
-      resolved == null ||
-      typeof resolved !== "object" ||
-      typeof resolved.path !== "string" ||
-      resolved.path.length === 0
-    ) {
-      throw new InvalidArgumentError({
-        argument: "path",
-        message: 'new FileMemoryStore() needs a file path, e.g. new FileMemoryStore("./storage/agent-sessions.json").',
-      });
-    }
-    rejectUnknownOptions(store, resolved, knownOptions, optionAliases);
-    this.path = resolve(resolved.path);
-    this.engine = new FileStoreEngine({
-      path: this.path,
-      fsync: resolved.fsync ?? true,
-      compactAfterBytes: resolved.compactAfterBytes ?? 1_048_576,
-      staleLockMs: Math.max(2000, resolved.staleLockMs ?? 10_000),
-      lockTimeoutMs: resolved.lockTimeoutMs ?? 30_000,
-    });
+    const resolved = resolveFileStoreOptions(options);
+    this.path = resolved.path;
+    this.engine = new FileStoreEngine(resolved);
+    this.facts = new FileFacts(this.engine);
     this.folding = new FileTurnFolding({
       lockSession: (sessionId, lockOptions) => this.lockSession(sessionId, lockOptions),
       readTail: (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit),
-      append: (sessionId, messages, sync) => this.append(sessionId, messages, sync),
+      append: (sessionId, messages, sync, appendOptions) => this.append(sessionId, messages, sync, appendOptions),
       sync: (sessionId) => this.engine.sync("appendMessages", sessionId),
     });
   }
@@ -147,15 +117,33 @@ export class FileMemoryStore implements MemoryStore {
     return { messages: count === 0 ? [] : copyMessages(messages.slice(-count)), total: messages.length };
   }
 
-  /** Appends the messages whose ids are not stored yet; resolves once they are fsynced (with `fsync` on). */
-  async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
-    await this.append(sessionId, messages, true);
+  /** Messages `start` to `end` (excluded) of the session, copied from the state (only those). */
+  async getMessageRange(sessionId: string, start: number, end: number): Promise<AgentMessage[]> {
+    validateSessionId(sessionId);
+    const range = messageRange(start, end, store);
+    await this.engine.read("getMessageRange", sessionId);
+    return copyMessages(this.engine.state.sessions.get(sessionId)?.messages.slice(range.start, range.end) ?? []);
+  }
+
+  /**
+   * Appends the messages whose ids are not stored yet, with `options.usage` in the same journal
+   * line (added to the ledger only when a message is stored); resolves once fsynced (with `fsync` on).
+   */
+  async appendMessages(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void> {
+    await this.append(sessionId, messages, true, options);
   }
 
   /** `appendMessages`; `sync: false` leaves the fsync to the run's next durable write (see `FileTurnFolding`). */
-  private async append(sessionId: string, messages: AgentMessage[], sync: boolean): Promise<void> {
+  private async append(
+    sessionId: string,
+    messages: AgentMessage[],
+    sync: boolean,
+    options?: AppendOptions,
+  ): Promise<void> {
     validateSessionId(sessionId);
     validateMessageIds(messages);
+    const usage = options?.usage;
+    if (usage !== undefined) checkUsage(usage, `${store}.appendMessages`);
     if (messages.length === 0) return;
     const copy = copyMessages(messages);
     await this.engine.write(
@@ -170,7 +158,8 @@ export class FileMemoryStore implements MemoryStore {
           batch.add(message.id);
           return true;
         });
-        return fresh.length === 0 ? undefined : { op: "append", session: sessionId, messages: fresh, at: Date.now() };
+        if (fresh.length === 0) return undefined;
+        return { op: "append", session: sessionId, messages: fresh, at: Date.now(), ...(usage ? { usage } : {}) };
       },
       { sync, fenced: true },
     );
@@ -205,7 +194,8 @@ export class FileMemoryStore implements MemoryStore {
     return builtInBackend(this, {
       prototype: FileMemoryStore.prototype,
       folding: this.folding,
-      replaceFrom: (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
+      replaceFrom: (sessionId, messageId, messages, options) => this.cut(sessionId, messageId, messages, options),
+      titleSession: (sessionId, title, usage) => titleFileSession(this.engine, sessionId, title, usage),
       facts: this.facts,
       // Read and, for a new session, written under the store's write lock: one journal line.
       claimSession: async (sessionId, userId) => {
@@ -226,10 +216,17 @@ export class FileMemoryStore implements MemoryStore {
     });
   }
 
-  private async cut(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void> {
+  private async cut(
+    sessionId: string,
+    messageId: string,
+    messages: AgentMessage[],
+    options?: AppendOptions,
+  ): Promise<void> {
     validateSessionId(sessionId);
     validateMessageIdArgument(messageId);
     validateMessageIds(messages);
+    const usage = options?.usage;
+    if (usage !== undefined) checkUsage(usage, `${store}.deleteMessagesFrom`);
     const copy = copyMessages(messages);
     let found = true;
     await this.engine.write(
@@ -238,7 +235,8 @@ export class FileMemoryStore implements MemoryStore {
       (state) => {
         const keep = cutIndex(state.sessions.get(sessionId)?.messages ?? [], messageId);
         found = keep !== -1;
-        return found ? { op: "cut", session: sessionId, keep, messages: copy, at: Date.now() } : undefined;
+        if (!found) return undefined;
+        return { op: "cut", session: sessionId, keep, messages: copy, at: Date.now(), ...(usage ? { usage } : {}) };
       },
       { fenced: true },
     );
@@ -255,47 +253,21 @@ export class FileMemoryStore implements MemoryStore {
     );
   }
 
-  async getFacts(scopeId: string): Promise<Fact[]> {
-    validateScopeId(scopeId);
-    await this.engine.read("getFacts", scopeId);
-    return structuredClone([...(this.engine.state.facts.get(scopeId)?.values() ?? [])]);
+  getFacts(scopeId: string): Promise<Fact[]> {
+    return this.facts.getFacts(scopeId);
   }
 
-  async setFact(scopeId: string, fact: Fact): Promise<void> {
-    await this.facts.setFact(scopeId, fact);
+  setFact(scopeId: string, fact: Fact): Promise<void> {
+    return this.facts.setFact(scopeId, fact);
   }
 
-  async factScopes(): Promise<string[]> {
-    await this.engine.read("factScopes", undefined);
-    return [...this.engine.state.facts].flatMap(([scopeId, facts]) => (facts.size > 0 ? [scopeId] : [])).sort();
+  factScopes(): Promise<string[]> {
+    return this.facts.factScopes();
   }
 
-  async deleteFact(scopeId: string, key: string): Promise<boolean> {
+  deleteFact(scopeId: string, key: string): Promise<boolean> {
     return this.facts.deleteFact(scopeId, key);
   }
-
-  /**
-   * The fact writes (`FencedFacts`): one journal line each; a run's (naming its `writer` session)
-   * fenced by the lock this store holds on that session, as its appends are.
-   */
-  private readonly facts = {
-    setFact: async (scopeId: string, fact: Fact, writer?: string): Promise<void> => {
-      validateScopeId(scopeId);
-      const copy = structuredClone(fact);
-      const change = () => ({ op: "fact", scope: scopeId, fact: copy }) as const;
-      await this.engine.write("setFact", writer ?? scopeId, change, { fenced: writer !== undefined });
-    },
-    deleteFact: async (scopeId: string, key: string, writer?: string): Promise<boolean> => {
-      validateScopeId(scopeId);
-      let existed = false;
-      const change = (state: FileState) => {
-        existed = state.facts.get(scopeId)?.has(key) ?? false;
-        return existed ? ({ op: "unfact", scope: scopeId, key } as const) : undefined;
-      };
-      await this.engine.write("deleteFact", writer ?? scopeId, change, { fenced: writer !== undefined });
-      return existed;
-    },
-  } satisfies FencedFacts;
 
   async getSession(sessionId: string): Promise<SessionEntry | undefined> {
     validateSessionId(sessionId);
@@ -304,20 +276,38 @@ export class FileMemoryStore implements MemoryStore {
     return session ? entryOf(sessionId, session) : undefined;
   }
 
-  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+  async updateSession(sessionId: string, update: SessionUpdate): Promise<void> {
     validateSessionId(sessionId);
+    const checked = checkSessionUpdate(update);
+    const metadata = checked.metadataJson === undefined ? undefined : JSON.parse(checked.metadataJson);
     await this.engine.write(
       "updateSession",
       sessionId,
       () => ({
         op: "meta",
         session: sessionId,
-        ...(metadata.agentName === undefined ? {} : { agentName: metadata.agentName }),
-        ...(metadata.tags === undefined ? {} : { tags: [...metadata.tags] }),
+        ...(checked.agentName === undefined ? {} : { agentName: checked.agentName }),
+        ...(checked.tags === undefined ? {} : { tags: [...checked.tags] }),
+        ...(checked.title === undefined ? {} : { title: checked.title }),
+        ...(metadata === undefined ? {} : { metadata }),
         at: Date.now(),
       }),
       { fenced: true },
     );
+  }
+
+  async getUsage(query: UsageQuery): Promise<UsageTotals> {
+    checkUsageQuery(query);
+    const about = "sessionId" in query ? query.sessionId : undefined;
+    await this.engine.read("getUsage", about);
+    const state = this.engine.state;
+    if ("sessionId" in query) return { ...(state.sessions.get(query.sessionId)?.usage ?? emptyTotals()) };
+    return ledgerUsage(state.ledger, query.userId, query.since);
+  }
+
+  /** One journal line deletes the user's sessions, their facts and the user's totals (`deleteFileUserData`). */
+  deleteUserData(userId: string): Promise<UserDataDeletion> {
+    return deleteFileUserData(this.engine, userId);
   }
 
   async entries(): Promise<SessionEntry[]> {

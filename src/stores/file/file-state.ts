@@ -1,9 +1,12 @@
 import type { AgentMessage } from "../../messages/agent-message";
 import { decodeStoredMessages, encodeStoredMessages } from "../../messages/stored-encoding";
-import type { Fact, SessionEntry, SessionPage, SummaryRecord } from "../memory-store";
-import { compareListing, isAfter, sessionPage, type SessionPageQuery } from "../session-page-query";
+import type { Fact, SummaryRecord } from "../memory-store";
 import { pushContextReport, type ContextReport } from "../context-report";
 import { summariesAfterCut } from "../history-cut";
+import type { SessionMetadata } from "../session-metadata";
+import { previewOf } from "../session-preview";
+import { addTotals, emptyTotals, type UsageTotals } from "../usage-totals";
+import { addToLedger, parseLedger, serializeLedger, totalsOf, type Ledger, type LedgerDocument } from "./file-ledger";
 
 /** Marks the snapshot file, so a stranger's JSON file is never mistaken for one. */
 export const SNAPSHOT_FORMAT = "agentcore-file-store";
@@ -22,6 +25,17 @@ export interface SessionState {
   reports?: ContextReport[];
   /** The owner, recorded when a run with a userId created the session (absent: ownerless). */
   userId?: string;
+  /** Set by hand (`updateSession`) or generated (a `title` line, only where none is). */
+  title?: string;
+  /** The app's own fields, replaced whole. */
+  metadata?: SessionMetadata;
+  /**
+   * `previewOf` the messages, kept up to date by every line (never written to the snapshot:
+   * computed again when one is loaded).
+   */
+  preview?: string;
+  /** What the session's model calls spent (absent: nothing yet). */
+  usage?: UsageTotals;
 }
 
 /** The whole store, as the snapshot plus the journal replayed on it describe it. */
@@ -35,18 +49,33 @@ export interface FileState {
    * session may stay in it until a listing meets it (`listFileSessions` checks each one).
    */
   owners: Map<string, Set<string>>;
+  /** Each owner's running and daily usage totals (absent from snapshots written before the ledger). */
+  ledger: Ledger;
 }
 
 /** One line of the journal: a change, applied in order on top of the snapshot. */
 export type JournalOperation =
-  | { op: "append"; session: string; messages: AgentMessage[]; at: number }
+  /** `usage` (absent in lines written before the ledger): added to the session's and its owner's totals on the day of `at`. */
+  | { op: "append"; session: string; messages: AgentMessage[]; at: number; usage?: UsageTotals }
   | { op: "set"; session: string; messages: AgentMessage[]; at: number }
   | { op: "clear"; session: string }
   /** `deleteMessagesFrom`: keeps the first `keep` messages, then appends `messages` (atomic delete-and-append). */
-  | { op: "cut"; session: string; keep: number; messages: AgentMessage[]; at: number }
+  | { op: "cut"; session: string; keep: number; messages: AgentMessage[]; at: number; usage?: UsageTotals }
   | { op: "fact"; scope: string; fact: Fact }
   | { op: "unfact"; scope: string; key: string }
-  | { op: "meta"; session: string; agentName?: string; tags?: string[]; at: number }
+  | {
+      op: "meta";
+      session: string;
+      agentName?: string;
+      tags?: string[];
+      title?: string;
+      metadata?: SessionMetadata;
+      at: number;
+    }
+  /** A generated title: set on a session that exists and has none, its `usage` added then. */
+  | { op: "title"; session: string; title: string; usage?: UsageTotals; at: number }
+  /** `deleteUserData`: the user's `sessions` (those still theirs), their facts, the user's facts and totals. */
+  | { op: "forget"; userId: string; sessions: string[] }
   | { op: "summary"; session: string; summary: SummaryRecord; at: number }
   | { op: "report"; session: string; report: ContextReport }
   | { op: "prune"; sessions: string[] }
@@ -60,10 +89,12 @@ interface SnapshotDocument {
   generation: number;
   sessions: Record<string, Omit<SessionState, "ids">>;
   facts: Record<string, Record<string, Fact>>;
+  /** Absent in snapshots written before the ledger. */
+  ledger?: LedgerDocument;
 }
 
 export function emptyState(): FileState {
-  return { generation: 0, sessions: new Map(), facts: new Map(), owners: new Map() };
+  return { generation: 0, sessions: new Map(), facts: new Map(), owners: new Map(), ledger: new Map() };
 }
 
 /** Parses a snapshot file. Throws a plain Error saying what is wrong; the caller makes it typed. */
@@ -82,16 +113,23 @@ export function parseSnapshot(text: string): FileState {
     sessions: new Map(),
     facts: new Map(),
     owners: new Map(),
+    ledger: parseLedger(document.ledger),
   };
   for (const [id, session] of Object.entries(document.sessions)) {
     if (!isRecord(session) || !Array.isArray(session.messages))
       throw new Error(`session ${JSON.stringify(id)} has no messages array`);
+    const messages = decodeStoredMessages(session.messages);
+    const preview = previewOf(messages);
     state.sessions.set(id, {
       createdAt: Number(session.createdAt),
       accessedAt: Number(session.accessedAt),
       ...(session.agentName === undefined ? {} : { agentName: session.agentName }),
       ...(session.tags === undefined ? {} : { tags: session.tags }),
-      messages: decodeStoredMessages(session.messages),
+      ...(typeof session.title === "string" ? { title: session.title } : {}),
+      ...(isRecord(session.metadata) ? { metadata: session.metadata } : {}),
+      ...(preview === undefined ? {} : { preview }),
+      ...(session.usage === undefined ? {} : { usage: totalsOf(session.usage) }),
+      messages,
       ids: idsOf(session.messages),
       summaries: Array.isArray(session.summaries) ? session.summaries : [],
       ...(Array.isArray(session.reports) ? { reports: session.reports } : {}),
@@ -110,7 +148,7 @@ export function parseSnapshot(text: string): FileState {
 export function serializeSnapshot(state: FileState, generation: number): string {
   // Null-prototype objects: a session, scope or fact key such as "__proto__" stays an own key.
   const sessions: SnapshotDocument["sessions"] = Object.create(null);
-  for (const [id, { ids: _ids, ...session }] of state.sessions)
+  for (const [id, { ids: _ids, preview: _preview, ...session }] of state.sessions)
     sessions[id] = { ...session, messages: encodeStoredMessages(session.messages) };
   const facts: SnapshotDocument["facts"] = Object.create(null);
   for (const [scope, map] of state.facts) facts[scope] = dictionaryOf(map);
@@ -120,6 +158,7 @@ export function serializeSnapshot(state: FileState, generation: number): string 
     generation,
     sessions,
     facts,
+    ...(state.ledger.size === 0 ? {} : { ledger: serializeLedger(state.ledger) }),
   };
   return `${JSON.stringify(document, null, 1)}\n`;
 }
@@ -180,6 +219,8 @@ const operations = new Set([
   "report",
   "prune",
   "own",
+  "title",
+  "forget",
 ]);
 
 /** Parses one journal line; throws a plain Error when it is not an operation. */
@@ -215,6 +256,7 @@ export function applyOperation(state: FileState, operation: JournalOperation): v
         for (const id of removed) session.ids.delete(id);
         session.summaries = summariesAfterCut(session.summaries, operation.keep, removed);
       }
+      const before = session.messages.length;
       for (const message of operation.messages) {
         if (message.id !== undefined) {
           if (session.ids.has(message.id)) continue;
@@ -222,12 +264,35 @@ export function applyOperation(state: FileState, operation: JournalOperation): v
         }
         session.messages.push(message);
       }
+      const stored = session.messages.length > before;
+      const preview = operation.op === "cut" ? previewOf(session.messages) : previewOf(session.messages.slice(before));
+      if (operation.op === "cut" || preview !== undefined) setPreview(session, preview);
+      // An append adds its usage only when it stored a message; a cut (a turn's last write) always does.
+      if (operation.usage && (stored || operation.op === "cut")) spend(state, session, operation.usage, operation.at);
       return;
     }
     case "set": {
       const session = sessionFor(state, operation.session, operation.at);
       session.messages = [...operation.messages];
       session.ids = idsOf(session.messages);
+      setPreview(session, previewOf(session.messages));
+      return;
+    }
+    case "title": {
+      const session = state.sessions.get(operation.session);
+      if (!session || session.title !== undefined) return;
+      session.title = operation.title;
+      if (operation.usage) spend(state, session, operation.usage, operation.at);
+      return;
+    }
+    case "forget": {
+      for (const id of operation.sessions) {
+        if (state.sessions.get(id)?.userId === operation.userId) state.sessions.delete(id);
+        state.facts.delete(`session:${id}`);
+      }
+      state.facts.delete(`user:${operation.userId}`);
+      state.ledger.delete(operation.userId);
+      state.owners.delete(operation.userId);
       return;
     }
     case "clear":
@@ -249,6 +314,8 @@ export function applyOperation(state: FileState, operation: JournalOperation): v
       const session = sessionFor(state, operation.session, operation.at);
       if (operation.agentName !== undefined) session.agentName = operation.agentName;
       if (operation.tags !== undefined) session.tags = operation.tags;
+      if (operation.title !== undefined) session.title = operation.title;
+      if (operation.metadata !== undefined) session.metadata = operation.metadata;
       return;
     }
     case "summary": {
@@ -275,40 +342,21 @@ export function applyOperation(state: FileState, operation: JournalOperation): v
   }
 }
 
+function setPreview(session: SessionState, preview: string | undefined): void {
+  if (preview === undefined) delete session.preview;
+  else session.preview = preview;
+}
+
+/** Adds `usage` to the session's totals and, when it has an owner, to the owner's running and daily totals. */
+function spend(state: FileState, session: SessionState, usage: UsageTotals, at: number): void {
+  session.usage = addTotals(session.usage ?? emptyTotals(), usage);
+  if (session.userId !== undefined) addToLedger(state.ledger, session.userId, usage, at);
+}
+
 function indexOwner(state: FileState, userId: string, sessionId: string): void {
   let sessions = state.owners.get(userId);
   if (!sessions) state.owners.set(userId, (sessions = new Set()));
   sessions.add(sessionId);
-}
-
-/** A page of a user's sessions from the per-user index (the user's sessions sorted, never every session). */
-export function listFileSessions(state: FileState, query: SessionPageQuery): SessionPage {
-  const sessions = state.owners.get(query.userId);
-  if (!sessions) return { sessions: [] };
-  const rows: SessionEntry[] = [];
-  for (const id of sessions) {
-    const session = state.sessions.get(id);
-    // Cleared, pruned or created again by someone else since: no longer theirs.
-    if (!session || session.userId !== query.userId) {
-      sessions.delete(id);
-      continue;
-    }
-    if (isAfter({ accessedAt: session.accessedAt, sessionId: id }, query.after)) rows.push(entryOf(id, session));
-  }
-  if (sessions.size === 0) state.owners.delete(query.userId);
-  return sessionPage(rows.sort(compareListing), query.limit);
-}
-
-export function entryOf(sessionId: string, session: SessionState): SessionEntry {
-  return {
-    sessionId,
-    createdAt: session.createdAt,
-    accessedAt: session.accessedAt,
-    messageCount: session.messages.length,
-    ...(session.agentName === undefined ? {} : { agentName: session.agentName }),
-    ...(session.tags === undefined ? {} : { tags: [...session.tags] }),
-    ...(session.userId === undefined ? {} : { userId: session.userId }),
-  };
 }
 
 /** The session, created when absent, its `accessedAt` moved to `at`. */

@@ -1,6 +1,7 @@
 import type { AgentMessage } from "../../messages/agent-message";
 import type { MessageTail, SessionLockOptions } from "../memory-store";
 import type { TurnFolding } from "../built-in-store-parts";
+import type { AppendOptions } from "../usage-totals";
 
 /**
  * A `FileMemoryStore`'s folded turn (see `TurnFolding`). The file store has no round trips to
@@ -20,8 +21,8 @@ export class FileTurnFolding implements TurnFolding {
     private readonly store: {
       lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>>;
       readTail(sessionId: string, limit: number): Promise<MessageTail>;
-      /** The store's append; `sync: false` leaves the fsync to later. */
-      append(sessionId: string, messages: AgentMessage[], sync: boolean): Promise<void>;
+      /** The store's append (`options.usage` in the same line); `sync: false` leaves the fsync to later. */
+      append(sessionId: string, messages: AgentMessage[], sync: boolean, options?: AppendOptions): Promise<void>;
       sync(sessionId: string): Promise<void>;
     },
   ) {}
@@ -42,13 +43,17 @@ export class FileTurnFolding implements TurnFolding {
   }
 
   /** The run's last append, fsynced (with every line written before it); the lock's release function then releases it. */
-  async appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean> {
-    await this.store.append(sessionId, messages, true);
+  async appendMessagesAndUnlock(
+    sessionId: string,
+    messages: AgentMessage[],
+    options?: AppendOptions,
+  ): Promise<boolean> {
+    await this.store.append(sessionId, messages, true, options);
     return false;
   }
 
-  appendMessagesDeferringSync(sessionId: string, messages: AgentMessage[]): Promise<void> {
-    return this.store.append(sessionId, messages, false);
+  appendMessagesDeferringSync(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void> {
+    return this.store.append(sessionId, messages, false, options);
   }
 
   syncAppends(sessionId: string): Promise<void> {

@@ -3,12 +3,14 @@
 import { summariesAfterCut } from "../history-cut";
 import type { SummaryRecord } from "../memory-store";
 import { parseStoredJson } from "../stored-json";
+import { insertMessages } from "./sqlite-message-rows";
 import type { SqliteStatements } from "./sqlite-statements";
 
 /**
  * Deletes `sessionId`'s messages from `messageId` on and the summaries covering them, then inserts
- * `bodies` (id, stored JSON) skipping ids kept, and sets the session's count. Resolves to false,
- * having changed nothing, when the session holds no such message. Call it inside a transaction.
+ * `bodies` (id, stored JSON) skipping ids kept, and sets the session's count. Returns the session's
+ * new count, or undefined, having changed nothing, when the session holds no such message. Call it
+ * inside a transaction.
  */
 export function cutSqliteMessages(
   statements: SqliteStatements,
@@ -16,9 +18,9 @@ export function cutSqliteMessages(
   sessionId: string,
   messageId: string,
   bodies: (readonly [string | null, string])[],
-): boolean {
+): number | undefined {
   const found = statements.messageSeq.get(sessionId, messageId) as { seq: number } | undefined;
-  if (!found) return false;
+  if (!found) return undefined;
   const removed = new Set(
     (statements.idsFrom.all(sessionId, found.seq) as { message_id: string | null }[]).flatMap((row) =>
       row.message_id === null ? [] : [row.message_id],
@@ -36,8 +38,7 @@ export function cutSqliteMessages(
   );
   const valid = new Set(summariesAfterCut(summaries, kept, removed).map((summary) => summary.id));
   for (const summary of summaries) if (!valid.has(summary.id)) statements.deleteSummary.run(sessionId, summary.id);
-  let inserted = 0;
-  for (const [id, body] of bodies) inserted += statements.insertOrIgnore.run(sessionId, id, body).changes;
-  statements.setCount.run(kept + inserted, sessionId);
-  return true;
+  const count = kept + insertMessages(statements, sessionId, bodies).length;
+  statements.setCount.run(count, sessionId);
+  return count;
 }

@@ -75,7 +75,7 @@ describe("SqliteMemoryStore specifics", () => {
     expect(store.database.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(store.database.pragma("busy_timeout", { simple: true })).toBe(1234);
     expect(store.database.pragma("synchronous", { simple: true })).toBe(2); // FULL
-    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 4 });
+    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 5 });
     // The newest summaries come from the (session_id, seq) index, not a sort of all of them.
     const plan = store.database
       .prepare(
@@ -131,7 +131,7 @@ describe("SqliteMemoryStore specifics", () => {
     raw.close();
 
     const store = new SqliteMemoryStore(file);
-    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 4 });
+    expect(store.database.prepare(`SELECT version FROM "agentcore_schema_version"`).get()).toEqual({ version: 5 });
     expect(
       store.database
         .prepare(
@@ -160,9 +160,12 @@ describe("SqliteMemoryStore specifics", () => {
     expect(await store.getMessageTail("small", 10)).toEqual({ messages: written.small, total: 3 });
     expect(await store.getMessageTail("empty", 10)).toEqual({ messages: [], total: 0 });
     expect((await store.getSession("big"))?.messageCount).toBe(250);
+    // Version 5: positions backfilled, so ranges are read by position.
+    expect(await store.getMessageRange("big", 100, 103)).toEqual(written.big.slice(100, 103));
     // Writes after the upgrade keep counting from the backfilled value.
     await store.appendMessages("big", messages("more", 2));
     expect((await store.getMessageTail("big", 1)).total).toBe(252);
+    expect(await store.getMessageRange("big", 249, 300)).toEqual([written.big[249], ...messages("more", 2)]);
     store.close();
     // Opening again migrates nothing more.
     const again = new SqliteMemoryStore(file);
@@ -302,6 +305,33 @@ describe("SqliteMemoryStore specifics", () => {
     await releaseStale();
     await releaseNext();
     for (const store of [stale, next, outsider]) store.close();
+  });
+
+  it("deleteUserData deletes a session a run holds, whose later writes are refused (the ledger untouched)", async () => {
+    const file = join(directory, "delete-held.db");
+    const [running, admin] = [new SqliteMemoryStore(file), new SqliteMemoryStore(file)];
+    const turn = await backendOf(running).openTurn("held", { timeoutMs: 0, tailLimit: 4, userId: "ada" });
+    await turn.append([{ id: "q", role: "user", content: "question" }]);
+    expect(await admin.deleteUserData("ada")).toEqual({ sessions: 1, messages: 1, facts: 0 });
+    const usage = {
+      inputTokens: 1,
+      outputTokens: 1,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+      totalTokens: 2,
+      modelCalls: 1,
+      cost: 0,
+    };
+    const late = turn.append([{ id: "a", role: "assistant", content: "answer" }], { last: true, usage });
+    await expect(late).rejects.toSatisfy(SessionLockLostError.isInstance);
+    await expect(backendOf(running).titleSession("held", "Late", usage)).rejects.toSatisfy(
+      SessionLockLostError.isInstance,
+    );
+    await turn.release();
+    expect(await admin.getSession("held")).toBeUndefined();
+    expect((await admin.getUsage({ userId: "ada" })).modelCalls).toBe(0);
+    running.close();
+    admin.close();
   });
 
   it("an agent run that stalled past its lease fails with SessionLockLostError; the history holds the next run's turn, never the late answer", async () => {

@@ -1,6 +1,5 @@
 import { errorText } from "../../errors/error-text";
 import type { Database } from "better-sqlite3";
-import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type {
@@ -11,9 +10,21 @@ import type {
   SessionEntry,
   SessionLockOptions,
   SessionPage,
+  SessionUpdate,
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
+import { checkSessionUpdate } from "../session-metadata";
+import { previewOf } from "../session-preview";
+import {
+  checkUsage,
+  checkUsageQuery,
+  type AppendOptions,
+  type UsageQuery,
+  type UsageTotals,
+  type UserDataDeletion,
+} from "../usage-totals";
+import { addSqliteUsage, deleteSqliteUserData, previewAfterCut, readSqliteUsage } from "./sqlite-threads";
 import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
@@ -21,44 +32,19 @@ import { builtInBackend } from "../built-in-backend";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { SqliteFacts } from "./sqlite-facts";
 import { cutSqliteMessages } from "./sqlite-delete-from";
-import { rejectUnknownOptions } from "../reject-unknown-options";
-import { loadBetterSqlite3 } from "./load-better-sqlite3";
-import { encodeStoredMessageJson, parseStoredMessage } from "../stored-json";
-import { tailLimit } from "../tail-limit";
+import type { SqliteTables } from "./sqlite-schema";
+import { openSqlite, type SqliteMemoryStoreOptions } from "./sqlite-open";
+import { insertMessages, parseMessageRows, storedBodies } from "./sqlite-message-rows";
+import { messageRange, tailLimit } from "../tail-limit";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
 import { keepContextReport, readContextReports, readSummaries } from "./sqlite-session-records";
-import { migrateTables, sqliteTables, type SqliteTables } from "./sqlite-schema";
 import { entryOf, listSqliteSessions, type SessionRow } from "./sqlite-session-rows";
 import { prepareStatements, type SqliteStatements } from "./sqlite-statements";
 import { SqliteSessionLocks } from "./sqlite-session-lock";
 
-/** Options of {@link SqliteMemoryStore}. */
-export interface SqliteMemoryStoreOptions {
-  /** A file name (opened, and closed by `close()`), or a better-sqlite3 `Database` you own. */
-  database: string | Database;
-  /** How long a write waits for another process's transaction, in ms. @default 5000 */
-  busyTimeoutMs?: number;
-  /** Put before each table name. Lower-case letters, digits, `_`. @default "agentcore_" */
-  tablePrefix?: string;
-  /** How long a session lock lives without being renewed (a crashed holder frees it after this). @default 30_000 */
-  lockLeaseMs?: number;
-  /**
-   * SQLite's `synchronous` setting. `"full"` fsyncs every commit: a turn that resolved survives
-   * power loss. `"normal"` (WAL) survives a process crash but may lose the last turns on power
-   * loss, for about ten times less latency per write. @default "full"
-   */
-  synchronous?: "full" | "normal";
-}
+export type { SqliteMemoryStoreOptions } from "./sqlite-open";
 
 const store = "SqliteMemoryStore";
-const knownOptions = [
-  "database",
-  "busyTimeoutMs",
-  "synchronous",
-  "tablePrefix",
-  "lockLeaseMs",
-] as const satisfies readonly (keyof SqliteMemoryStoreOptions)[];
-const identifier = /^[a-z_][a-z0-9_]{0,39}$/;
 
 /**
  * Keeps sessions in a SQLite database file (better-sqlite3): one file, no server, safe with
@@ -83,49 +69,11 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly facts: SqliteFacts;
 
   constructor(options: SqliteMemoryStoreOptions | string) {
-    const resolved: SqliteMemoryStoreOptions = typeof options === "string" ? { database: options } : options;
-    if (resolved == null || typeof resolved !== "object" || resolved.database == null) {
-      throw new InvalidArgumentError({
-        argument: "database",
-        message: 'new SqliteMemoryStore() needs a file name or { database }: e.g. new SqliteMemoryStore("./agent.db").',
-      });
-    }
-    rejectUnknownOptions(store, resolved, knownOptions, {
-      tableName: "tablePrefix",
-      prefix: "tablePrefix",
-      path: "database",
-      filename: "database",
-      timeout: "busyTimeoutMs",
-    });
-    const prefix = resolved.tablePrefix ?? "agentcore_";
-    if (!identifier.test(prefix)) {
-      throw new InvalidArgumentError({
-        argument: "tablePrefix",
-        value: prefix,
-        message: `tablePrefix must match ${identifier}, got ${JSON.stringify(prefix)}.`,
-      });
-    }
-    this.lockLeaseMs = resolved.lockLeaseMs ?? 30_000;
-    // Outside the try: a missing better-sqlite3 is its own error (the install command), not a bad path.
-    const BetterSqlite3 = typeof resolved.database === "string" ? loadBetterSqlite3() : undefined;
-    try {
-      this.ownsDatabase = typeof resolved.database === "string";
-      this.database = BetterSqlite3 ? new BetterSqlite3(resolved.database as string) : (resolved.database as Database);
-    } catch (error) {
-      throw new StoreError({
-        store,
-        operation: "open",
-        message: `Could not open the SQLite database ${String(resolved.database)}: ${errorText(error)}. Check the path and its directory's permissions.`,
-        cause: error,
-      });
-    }
-    this.t = sqliteTables(prefix);
-    this.wrap("open", undefined, () => {
-      this.database.pragma(`busy_timeout = ${Math.max(0, Math.floor(resolved.busyTimeoutMs ?? 5000))}`);
-      if (!this.database.memory) this.database.pragma("journal_mode = WAL");
-      this.database.pragma(`synchronous = ${resolved.synchronous === "normal" ? "NORMAL" : "FULL"}`);
-      migrateTables(this.database, this.t, store);
-    });
+    const opened = openSqlite(options, this.wrap.bind(this));
+    this.database = opened.database;
+    this.ownsDatabase = opened.ownsDatabase;
+    this.t = opened.tables;
+    this.lockLeaseMs = opened.lockLeaseMs;
     this.statements = prepareStatements(this.database, this.t);
     this.locks = new SqliteSessionLocks(this.statements, this.lockLeaseMs, (operation, sessionId, body) =>
       this.write(operation, sessionId, body),
@@ -145,14 +93,7 @@ export class SqliteMemoryStore implements MemoryStore {
       sessionId,
       () => this.statements.messages.all(sessionId) as { body: string }[],
     );
-    return rows.map((row, index) =>
-      parseStoredMessage(row.body, {
-        store,
-        operation: "getMessages",
-        sessionId,
-        record: `message ${index}`,
-      }),
-    );
+    return parseMessageRows(rows, "getMessages", sessionId);
   }
 
   async getMessageTail(sessionId: string, limit: number): Promise<MessageTail> {
@@ -177,25 +118,36 @@ export class SqliteMemoryStore implements MemoryStore {
         })
         .deferred(),
     );
-    const messages = rows.reverse().map((row, index) =>
-      parseStoredMessage(row.body, {
-        store,
-        operation,
-        sessionId,
-        record: `message ${total - rows.length + index}`,
-      }),
-    );
-    return { messages, total };
+    return { messages: parseMessageRows(rows.reverse(), operation, sessionId, total - rows.length), total };
   }
 
-  async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+  /** Messages `start` to `end` (excluded) by their position in the session, read by the `(session_id, position)` index. */
+  async getMessageRange(sessionId: string, start: number, end: number): Promise<AgentMessage[]> {
+    validateSessionId(sessionId);
+    const range = messageRange(start, end, store);
+    const rows = this.wrap(
+      "getMessageRange",
+      sessionId,
+      () => this.statements.range.all(sessionId, range.start, range.end) as { body: string }[],
+    );
+    return parseMessageRows(rows, "getMessageRange", sessionId, range.start);
+  }
+
+  /**
+   * Appends in one transaction with the preview of the messages stored and `options.usage` added
+   * to the ledger (the session's and its owner's totals), both only when a message was stored.
+   */
+  async appendMessages(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void> {
     validateSessionId(sessionId);
     validateMessageIds(messages);
+    if (options?.usage !== undefined) checkUsage(options.usage, `${store}.appendMessages`);
     if (messages.length === 0) return;
     const bodies = storedBodies(messages, "appendMessages", sessionId);
     this.fencedWrite("appendMessages", sessionId, () => {
       // Ids already stored are ignored by the insert and so not counted.
-      this.touch(sessionId, this.insert(sessionId, bodies));
+      const stored = this.insert(sessionId, bodies);
+      this.touch(sessionId, stored.length, previewOf(stored.map((index) => messages[index]!)));
+      if (stored.length > 0 && options?.usage) addSqliteUsage(this.statements, sessionId, options.usage);
     });
   }
 
@@ -206,7 +158,8 @@ export class SqliteMemoryStore implements MemoryStore {
     this.fencedWrite("setMessages", sessionId, () => {
       this.touch(sessionId);
       this.statements.deleteMessages.run(sessionId);
-      this.statements.setCount.run(this.insert(sessionId, bodies), sessionId);
+      this.statements.setCount.run(this.insert(sessionId, bodies).length, sessionId);
+      this.statements.setPreview.run(previewOf(messages) ?? null, sessionId);
     });
   }
 
@@ -214,11 +167,15 @@ export class SqliteMemoryStore implements MemoryStore {
     this.cut(sessionId, messageId, []);
   }
 
-  /** The store's backend (internal, `backendOf`): the atomic delete-and-append of regenerate and edit (one transaction), and a run's fenced fact writes. */
+  /**
+   * The store's backend (internal, `backendOf`): the atomic delete-and-append of regenerate and
+   * edit (one transaction), a generated title written only where none is, and a run's fenced fact writes.
+   */
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: SqliteMemoryStore.prototype,
-      replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
+      replaceFrom: async (sessionId, messageId, messages, options) => this.cut(sessionId, messageId, messages, options),
+      titleSession: async (sessionId, title, usage) => this.titleSession(sessionId, title, usage),
       facts: this.facts,
       // The row is created with its owner or left as it is, and its owner read, in one transaction.
       claimSession: async (sessionId, userId) =>
@@ -231,17 +188,34 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  private cut(sessionId: string, messageId: string, messages: AgentMessage[]): void {
+  /** The cut and its replacement in one transaction, with the preview of what is left and `options.usage` in the ledger. */
+  private cut(sessionId: string, messageId: string, messages: AgentMessage[], options?: AppendOptions): void {
     validateSessionId(sessionId);
     validateMessageIdArgument(messageId);
     validateMessageIds(messages);
+    if (options?.usage !== undefined) checkUsage(options.usage, `${store}.deleteMessagesFrom`);
     const bodies = storedBodies(messages, "deleteMessagesFrom", sessionId);
     const found = this.fencedWrite("deleteMessagesFrom", sessionId, () => {
-      const cut = cutSqliteMessages(this.statements, store, sessionId, messageId, bodies);
-      if (cut) this.touch(sessionId);
-      return cut;
+      const count = cutSqliteMessages(this.statements, store, sessionId, messageId, bodies);
+      if (count === undefined) return false;
+      this.touch(sessionId);
+      const preview = previewAfterCut(this.statements, sessionId, count, messages);
+      this.statements.setPreview.run(preview, sessionId);
+      if (options?.usage) addSqliteUsage(this.statements, sessionId, options.usage);
+      return true;
     });
     if (!found) throw new MessageNotFoundError({ sessionId, messageId });
+  }
+
+  /** Sets `title` on a session that exists and has none, adding `usage` to the ledger in the same transaction. */
+  private titleSession(sessionId: string, title: string, usage: UsageTotals | undefined): boolean {
+    validateSessionId(sessionId);
+    if (usage !== undefined) checkUsage(usage, `${store}.titleSession`);
+    return this.fencedWrite("updateSession", sessionId, () => {
+      if (this.statements.titleIfNone.run(title, sessionId).changes === 0) return false;
+      if (usage) addSqliteUsage(this.statements, sessionId, usage);
+      return true;
+    });
   }
 
   async clearMessages(sessionId: string): Promise<void> {
@@ -275,16 +249,31 @@ export class SqliteMemoryStore implements MemoryStore {
     return row ? entryOf(row, "getSession", this.t.sessions) : undefined;
   }
 
-  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+  async updateSession(sessionId: string, update: SessionUpdate): Promise<void> {
     validateSessionId(sessionId);
+    const checked = checkSessionUpdate(update);
     this.fencedWrite("updateSession", sessionId, () => {
       this.touch(sessionId);
       this.statements.updateMeta.run(
-        metadata.agentName ?? null,
-        metadata.tags === undefined ? null : JSON.stringify(metadata.tags),
+        checked.agentName ?? null,
+        checked.tags === undefined ? null : JSON.stringify(checked.tags),
+        checked.title ?? null,
+        checked.metadataJson ?? null,
         sessionId,
       );
     });
+  }
+
+  async getUsage(query: UsageQuery): Promise<UsageTotals> {
+    checkUsageQuery(query);
+    const about = "sessionId" in query ? query.sessionId : undefined;
+    return this.wrap("getUsage", about, () => readSqliteUsage(this.statements, query));
+  }
+
+  /** Deletes a user's sessions one transaction each, then their facts and totals (`deleteSqliteUserData`). */
+  async deleteUserData(userId: string): Promise<UserDataDeletion> {
+    validateSessionId(userId, "userId");
+    return deleteSqliteUserData(this.statements, this.write.bind(this), userId);
   }
 
   async entries(): Promise<SessionEntry[]> {
@@ -336,17 +325,15 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.locks.acquire(sessionId, options);
   }
 
-  /** Creates the session row or marks it written now, adding `added` to its message count. */
-  private touch(sessionId: string, added = 0): void {
+  /** Creates the session row or marks it written now, adding `added` to its message count and setting a preview when given. */
+  private touch(sessionId: string, added = 0, preview?: string): void {
     const now = Date.now();
-    this.statements.touch.run(sessionId, now, now, added);
+    this.statements.touch.run(sessionId, now, now, added, preview ?? null);
   }
 
-  /** Inserts messages, skipping ids the session already holds. Returns how many were inserted. */
-  private insert(sessionId: string, bodies: (readonly [string | null, string])[]): number {
-    let inserted = 0;
-    for (const [id, body] of bodies) inserted += this.statements.insertOrIgnore.run(sessionId, id, body).changes;
-    return inserted;
+  /** Inserts messages, skipping ids the session already holds. Returns the indexes of those inserted. */
+  private insert(sessionId: string, bodies: (readonly [string | null, string])[]): number[] {
+    return insertMessages(this.statements, sessionId, bodies);
   }
 
   private clear(sessionId: string): void {
@@ -383,15 +370,4 @@ export class SqliteMemoryStore implements MemoryStore {
       });
     }
   }
-}
-
-/** The (id, JSON) rows of messages about to be written; a message JSON cannot encode is a `StoreError`. */
-function storedBodies(messages: AgentMessage[], operation: string, sessionId: string) {
-  return messages.map(
-    (message, index) =>
-      [
-        message.id ?? null,
-        encodeStoredMessageJson(message, { store, operation, sessionId, record: `message ${index}` }),
-      ] as const,
-  );
 }

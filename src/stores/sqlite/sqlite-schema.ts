@@ -4,7 +4,7 @@ import type { Database } from "better-sqlite3";
 import { StoreError } from "../../errors/store-error";
 
 /** The schema version this code writes; `migrateTables` brings older schemas up to it. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** The quoted names of a store's tables. */
 export interface SqliteTables {
@@ -15,6 +15,10 @@ export interface SqliteTables {
   contextReports: string;
   locks: string;
   version: string;
+  /** A user's running usage totals (one row per user). */
+  userUsage: string;
+  /** A user's usage totals per UTC day (one row per user and day). */
+  dailyUsage: string;
 }
 
 /** The tables of a store with this prefix (a validated identifier). */
@@ -28,6 +32,8 @@ export function sqliteTables(prefix: string): SqliteTables {
     contextReports: table("context_reports"),
     locks: table("locks"),
     version: table("schema_version"),
+    userUsage: table("user_usage"),
+    dailyUsage: table("daily_usage"),
   };
 }
 
@@ -84,6 +90,7 @@ export function migrateTables(database: Database, t: SqliteTables, store: string
           `CREATE INDEX IF NOT EXISTS "${t.sessions.slice(1, -1)}_user" ON ${t.sessions} (user_id, accessed_at, session_id) WHERE user_id IS NOT NULL`,
         );
       }
+      if (current < 5) upgradeToThreads(database, t);
       // Context reports (additive, no version): created by whichever version first needs them.
       database.exec(`
         CREATE TABLE IF NOT EXISTS ${t.contextReports} (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, report_id TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (session_id, report_id));
@@ -93,4 +100,40 @@ export function migrateTables(database: Database, t: SqliteTables, store: string
         database.prepare(`INSERT OR REPLACE INTO ${t.version} (id, version) VALUES (1, ?)`).run(SCHEMA_VERSION);
     })
     .immediate();
+}
+
+/** The usage columns, as `USAGE_FIELDS` orders them (token counts integers, cost a float). */
+export const USAGE_COLUMNS = [
+  "input_tokens",
+  "output_tokens",
+  "cached_input_tokens",
+  "reasoning_tokens",
+  "total_tokens",
+  "model_calls",
+  "cost",
+] as const;
+
+const usageColumnsSql = USAGE_COLUMNS.map(
+  (column) => `${column} ${column === "cost" ? "REAL" : "INTEGER"} NOT NULL DEFAULT 0`,
+).join(", ");
+
+/**
+ * Version 5 (threads): a session's title, metadata, preview and usage totals; each message's
+ * position in its session (0 on), backfilled here once, so a range is read by an index; a user's
+ * running and daily usage totals.
+ */
+function upgradeToThreads(database: Database, t: SqliteTables): void {
+  const has = (table: string, name: string) =>
+    (database.pragma(`table_info(${table})`) as { name: string }[]).some((column) => column.name === name);
+  for (const column of ["title TEXT", "metadata TEXT", "preview TEXT", ...usageColumnsSql.split(", ")])
+    if (!has(t.sessions, column.split(" ")[0]!)) database.exec(`ALTER TABLE ${t.sessions} ADD COLUMN ${column}`);
+  if (!has(t.messages, "position")) database.exec(`ALTER TABLE ${t.messages} ADD COLUMN position INTEGER`);
+  database.exec(`
+    UPDATE ${t.messages} SET position = numbered.position
+      FROM (SELECT seq, row_number() OVER (PARTITION BY session_id ORDER BY seq) - 1 AS position FROM ${t.messages}) AS numbered
+      WHERE ${t.messages}.seq = numbered.seq;
+    CREATE INDEX IF NOT EXISTS "${t.messages.slice(1, -1)}_position" ON ${t.messages} (session_id, position);
+    CREATE TABLE IF NOT EXISTS ${t.userUsage} (user_id TEXT PRIMARY KEY, ${usageColumnsSql}) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS ${t.dailyUsage} (user_id TEXT NOT NULL, day TEXT NOT NULL, ${usageColumnsSql}, PRIMARY KEY (user_id, day)) WITHOUT ROWID;
+  `);
 }

@@ -3,6 +3,10 @@ import type { ListSessionsOptions, SessionEntry, SessionPage } from "../memory-s
 import { sessionPage, sessionPageQuery } from "../session-page-query";
 import type { SqliteStatements } from "./sqlite-statements";
 import { parseSessionTags } from "../parse-session-tags";
+import type { SessionMetadata } from "../session-metadata";
+import { parseStoredJson } from "../stored-json";
+import { USAGE_FIELDS, type UsageTotals } from "../usage-totals";
+import { USAGE_COLUMNS } from "./sqlite-schema";
 
 /** A row of the sessions query (`sessionSelect`). */
 export interface SessionRow {
@@ -13,6 +17,23 @@ export interface SessionRow {
   tags: string | null;
   message_count: number;
   user_id: string | null;
+  title: string | null;
+  metadata: string | null;
+  preview: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  reasoning_tokens: number;
+  total_tokens: number;
+  model_calls: number;
+  cost: number;
+}
+
+/** The usage columns of a row (`USAGE_COLUMNS`) as `UsageTotals`. */
+export function usageOf(row: Record<(typeof USAGE_COLUMNS)[number], number>): UsageTotals {
+  return Object.fromEntries(
+    USAGE_FIELDS.map((field, index) => [field, row[USAGE_COLUMNS[index]!]]),
+  ) as unknown as UsageTotals;
 }
 
 /** A session row as the SessionEntry the store returns (`table` names where a bad tags value was read). */
@@ -34,6 +55,19 @@ export function entryOf(row: SessionRow, operation: string, table: string): Sess
             path: table,
           }),
         }),
+    ...(row.title === null ? {} : { title: row.title }),
+    ...(row.metadata === null
+      ? {}
+      : {
+          metadata: parseStoredJson<SessionMetadata>(row.metadata, {
+            store: "SqliteMemoryStore",
+            operation,
+            sessionId: row.session_id,
+            record: "session metadata",
+          }),
+        }),
+    ...(row.preview === null ? {} : { preview: row.preview }),
+    usage: usageOf(row),
   };
 }
 
