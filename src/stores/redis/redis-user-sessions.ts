@@ -56,7 +56,20 @@ export class RedisUserSessions {
 
   /** The sorted set of a user's sessions. */
   keyOf(userId: string): string {
-    return `${this.prefix}user:{${encodeURIComponent(userId)}}:sessions`;
+    return `${this.baseOf(userId)}:sessions`;
+  }
+
+  /**
+   * What every key of a user starts with, `<prefix>user:{<encoded userId>}` (their hash tag: one
+   * slot): `:sessions` (the index), `:usage` and `:usage-by-day` (their totals, redis-ledger.ts).
+   */
+  baseOf(userId: string): string {
+    return `${this.prefix}user:{${encodeURIComponent(userId)}}`;
+  }
+
+  /** Forgets a deleted session's owner (a Cluster's later writes to it move no index entry). */
+  forget(sessionId: string): void {
+    this.owners.delete(sessionId);
   }
 
   /** The claim script's ARGV after now, ttl and token. */
