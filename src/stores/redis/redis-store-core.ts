@@ -198,11 +198,13 @@ export abstract class RedisStoreCore implements MemoryStore {
     validateMessageIds(messages); // the folded append-and-release comes here directly
     const operation = "appendMessages";
     const now = Date.now();
-    const ledger = ledgerArguments(options?.usage, previewOf(messages), now, `${this.storeName}.appendMessages`);
+    const user = options?.usage && this.users.ledgerTarget(sessionId);
+    const where = `${this.storeName}.appendMessages`;
+    const ledger = ledgerArguments(options?.usage, previewOf(messages), now, where, user?.owner);
     const token = this.locks.tokenOf(sessionId);
     const encoded = messagesArguments(messages, this.storeName, operation, sessionId);
     const args = [token ?? "", release && token !== undefined ? "1" : "0", ...ledger, ...encoded];
-    const outcome = await this.writeSession(operation, sessionId, appendScript, args, appendReply, true, now);
+    const outcome = await this.writeSession(operation, sessionId, appendScript, args, appendReply, now, user?.keys);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
     if (outcome.released && token !== undefined) this.locks.unlockedBy(sessionId, token);
     await this.threads.spent(operation, sessionId, outcome.spentBy, ledger);
@@ -225,7 +227,7 @@ export abstract class RedisStoreCore implements MemoryStore {
       claimSession: async (sessionId, userId) => {
         const now = Date.now();
         const args = [this.locks.tokenOf(sessionId) ?? "", ...this.users.claimArguments(sessionId, userId)];
-        const claim = await this.writeSession("claimSession", sessionId, claimScript, args, claimReply, true, now);
+        const claim = await this.writeSession("claimSession", sessionId, claimScript, args, claimReply, now);
         if (claim.outcome === "lost")
           throw new SessionLockLostError({ store: this.storeName, operation: "claimSession", sessionId });
         await this.call("claimSession", sessionId, () => this.users.claimed(sessionId, userId, claim, now));
@@ -249,10 +251,11 @@ export abstract class RedisStoreCore implements MemoryStore {
     const operation = "deleteMessagesFrom";
     const now = Date.now();
     const preview = previewOf(messages);
-    const ledger = ledgerArguments(usage, preview, now, `${this.storeName}.replaceFrom`);
+    const user = usage && this.users.ledgerTarget(sessionId);
+    const ledger = ledgerArguments(usage, preview, now, `${this.storeName}.replaceFrom`, user?.owner);
     const encoded = messagesArguments(messages, this.storeName, operation, sessionId);
     const args = [this.locks.tokenOf(sessionId) ?? "", messageId, ...ledger, ...encoded];
-    const outcome = await this.writeSession(operation, sessionId, cutScript, args, cutReply, true, now);
+    const outcome = await this.writeSession(operation, sessionId, cutScript, args, cutReply, now, user?.keys);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
     if (outcome === "missing") throw new MessageNotFoundError({ sessionId, messageId });
     await this.threads.spent(operation, sessionId, outcome.spentBy, ledger);
@@ -330,8 +333,8 @@ export abstract class RedisStoreCore implements MemoryStore {
   }
 
   /**
-   * A session write script (KEYS: the session's five, with its lock when `fenced`; ARGV: now,
-   * ttl, ...extra), with the session index's ZADD sent first in the same round trip: a failure in
+   * A session write script (KEYS: the session's five and its lock, then `userKeys`, the owner's totals
+   * when the ledger reaches them: redis-ledger.ts; ARGV: now, ttl, ...extra), with the session index's ZADD sent first in the same round trip: a failure in
    * between leaves an index entry without data, which entries() drops, never data that no index
    * knows about. Resolves to the script's reply, checked by `parse`.
    */
@@ -341,11 +344,10 @@ export abstract class RedisStoreCore implements MemoryStore {
     script: string,
     extra: string[],
     parse: (reply: unknown) => T,
-    fenced = false,
     now = Date.now(),
+    userKeys: string[] = [],
   ): Promise<T> {
-    const keys = this.keys(sessionId);
-    const scriptKeys = fenced ? fencedScriptKeys(keys) : sessionScriptKeys(keys);
+    const scriptKeys = [...fencedScriptKeys(this.keys(sessionId)), ...userKeys];
     return await this.call(operation, sessionId, async () => {
       const reply = parse(
         await this.transport.writeScript(this.index.addCommand(sessionId, now), script, scriptKeys, [
@@ -367,7 +369,7 @@ export abstract class RedisStoreCore implements MemoryStore {
   private async writeFenced(operation: string, sessionId: string, script: string, extra: string[], name: string) {
     const args = [this.locks.tokenOf(sessionId) ?? "", ...extra];
     const parse = (reply: unknown) => fencedReply(reply, name);
-    const outcome = await this.writeSession(operation, sessionId, script, args, parse, true);
+    const outcome = await this.writeSession(operation, sessionId, script, args, parse);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
   }
 }

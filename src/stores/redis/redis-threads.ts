@@ -86,8 +86,9 @@ export class RedisThreads {
     const checked = checkTitle(title);
     const operation = "updateSession";
     const now = Date.now();
-    const ledger = ledgerArguments(usage, undefined, now, `${this.setup.store}.titleSession`);
-    const keys = fencedScriptKeys(this.setup.keys(sessionId));
+    const user = usage && this.setup.users.ledgerTarget(sessionId);
+    const ledger = ledgerArguments(usage, undefined, now, `${this.setup.store}.titleSession`, user?.owner);
+    const keys = [...fencedScriptKeys(this.setup.keys(sessionId)), ...(user?.keys ?? [])];
     const args = [String(now), this.setup.ttl, this.setup.tokenOf(sessionId), checked, ...ledger];
     const outcome = await this.setup.call(operation, sessionId, async () =>
       titleReply(await this.setup.transport.script(titleScript, keys, args)),
@@ -99,11 +100,12 @@ export class RedisThreads {
 
   /**
    * After a session script that added usage it could not add to its owner's totals (a Cluster: the
-   * user's keys are in another slot), adds it there: an ordered write, not atomic with the script (a
+   * user's keys are in another slot; or an owner this store did not know), adds it there: an ordered write, not atomic with the script (a
    * crash in between leaves the session's totals counted and the user's not).
    */
   async spent(operation: string, sessionId: string, owner: string | undefined, ledger: string[]): Promise<void> {
     if (owner === undefined) return;
+    this.setup.users.remember(sessionId, owner); // its next write reaches the owner's totals itself (not on a Cluster)
     const base = this.setup.users.baseOf(owner);
     await this.setup.call(operation, sessionId, () => addUserUsage(this.setup.transport, base, ledger));
   }
