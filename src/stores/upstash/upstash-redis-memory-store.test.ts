@@ -2,7 +2,7 @@
 // speaks Upstash's REST protocol to the real local Redis (test/helpers/upstash-rest-bridge.ts).
 import { Redis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { deleteKeysWithPrefix, redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { startUpstashRestBridge, type UpstashRestBridge } from "../../../test/helpers/upstash-rest-bridge";
 import { Agent } from "../../agent/agent";
