@@ -13,6 +13,9 @@ import { uniqueName } from "../../../test/helpers/services";
 import { expectComplete, runWriters, TURNS, WRITERS } from "../../../test/helpers/store-writers";
 import { Agent } from "../../agent/agent";
 import { expectLateWriterFenced } from "../__fixtures__/expect-late-writer-fenced";
+import { describeRedisThreads } from "../__fixtures__/expect-redis-threads";
+import { backendOf } from "../backend-of";
+import { emptyTotals } from "../usage-totals";
 import { MockLanguageModel, type MockResponse } from "../../testing/mock-language-model";
 import { testMemoryStore } from "../../testing/test-memory-store";
 import { RedisMemoryStore } from "./redis-memory-store";
@@ -76,6 +79,10 @@ if (cluster) {
     { requireCapabilities: "all" },
   );
 
+  describe("RedisMemoryStore threads on a Redis Cluster", () => {
+    describeRedisThreads((prefix) => new RedisMemoryStore({ client: shared, prefix }), newClient(), runPrefix);
+  });
+
   describe("RedisMemoryStore on a Redis Cluster", () => {
     it("measures what waiting for a replica's acknowledgement costs per turn", async () => {
       const client = newClient();
@@ -130,6 +137,22 @@ if (cluster) {
         expect(new Set(slots).size).toBe(1);
         await release();
       }
+    });
+
+    it("keeps a user's keys (their index and totals) in the user's own slot", async () => {
+      const client = newClient();
+      const prefix = `${runPrefix}user-slots:`;
+      const store = new RedisMemoryStore({ client, prefix });
+      const turn = await backendOf(store).openTurn("trip", { timeoutMs: 0, userId: "ada" });
+      await turn.append([{ id: "1", role: "user", content: "x" }], {
+        last: true,
+        usage: { ...emptyTotals(), modelCalls: 1 },
+      });
+      await turn.release();
+      const keys = ["sessions", "usage", "usage-by-day"].map((suffix) => `${prefix}user:{ada}:${suffix}`);
+      expect(await client.exists(...keys)).toBe(3);
+      expect(new Set(await Promise.all(keys.map((key) => client.call("CLUSTER", "KEYSLOT", key)))).size).toBe(1);
+      expect(await store.getUsage({ userId: "ada" })).toEqual({ ...emptyTotals(), modelCalls: 1 });
     });
 
     it("lists and prunes sessions spread over all three masters", async () => {

@@ -7,6 +7,9 @@ import type { AgentMessage } from "../../messages/agent-message";
 import { validateScopeId, validateSessionId } from "../../messages/session-id";
 import type { SessionEntry } from "../memory-store";
 import { parseSessionTags } from "../parse-session-tags";
+import type { SessionMetadata } from "../session-metadata";
+import { CorruptStoreError } from "../../errors/corrupt-store-error";
+import { sessionTotals } from "./redis-ledger";
 
 /** The keys of one session (or fact scope). */
 export interface RedisSessionKeys {
@@ -90,11 +93,18 @@ export function messagesArguments(
   ]);
 }
 
-/** The fields of `updateSession`'s touch script. */
-export function sessionMetaFields(metadata: { agentName?: string; tags?: string[] }): string[] {
+/** The fields of `updateSession`'s touch script (the update checked by `checkSessionUpdate`). */
+export function sessionMetaFields(metadata: {
+  agentName?: string;
+  tags?: string[];
+  title?: string;
+  metadataJson?: string;
+}): string[] {
   const fields: string[] = [];
   if (metadata.agentName !== undefined) fields.push("agentName", metadata.agentName);
   if (metadata.tags !== undefined) fields.push("tags", JSON.stringify(metadata.tags));
+  if (metadata.title !== undefined) fields.push("title", metadata.title);
+  if (metadata.metadataJson !== undefined) fields.push("metadata", metadata.metadataJson);
   return fields;
 }
 
@@ -107,6 +117,7 @@ export function redisSessionEntry(
   metaKey: string,
 ): SessionEntry | undefined {
   if (meta.createdAt === undefined) return undefined;
+  const where = { store, operation: "getSession", sessionId, path: metaKey };
   return {
     sessionId,
     createdAt: Number(meta.createdAt),
@@ -114,10 +125,32 @@ export function redisSessionEntry(
     messageCount: count,
     ...(meta.userId === undefined ? {} : { userId: meta.userId }),
     ...(meta.agentName === undefined ? {} : { agentName: meta.agentName }),
-    ...(meta.tags === undefined
-      ? {}
-      : { tags: parseSessionTags(meta.tags, { store, operation: "getSession", sessionId, path: metaKey }) }),
+    ...(meta.tags === undefined ? {} : { tags: parseSessionTags(meta.tags, where) }),
+    ...(meta.title === undefined ? {} : { title: meta.title }),
+    ...(meta.metadata === undefined ? {} : { metadata: parseStoredMetadata(meta.metadata, where) }),
+    usage: sessionTotals(meta),
+    ...(meta.preview === undefined ? {} : { preview: meta.preview }),
   };
+}
+
+/** A session's stored `metadata` (a JSON object); anything else is a `CorruptStoreError` naming the session. */
+function parseStoredMetadata(
+  text: string,
+  where: { store: string; operation: string; sessionId: string; path: string },
+): SessionMetadata {
+  let value: unknown;
+  let cause: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    cause = error;
+  }
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as SessionMetadata;
+  throw new CorruptStoreError({
+    ...where,
+    message: `The ${where.store} holds corrupt metadata for session "${where.sessionId}" (${where.path}): its metadata is not a JSON object. Repair or delete that session's metadata.`,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /** Checks a duration option in ms: positive (rounded up), or 0 when omitted. */

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
 import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
+import { describeRedisThreads } from "../__fixtures__/expect-redis-threads";
 import { serviceAvailable } from "../../../test/helpers/services";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error";
@@ -29,6 +30,11 @@ if (available) {
     () => new RedisMemoryStore({ client: shared, prefix: `${runPrefix}ttl${counter++}:`, ttlMs: 60_000 }),
     { requireCapabilities: "all" },
   );
+
+  describe("RedisMemoryStore threads", () => {
+    const raw = newClient();
+    describeRedisThreads((prefix) => new RedisMemoryStore({ client: shared, prefix }), raw, runPrefix);
+  });
 
   describe("RedisMemoryStore specifics", () => {
     it("reads the whole history with one plain LRANGE (no script copying it through Lua), a tail and its length with one script", async () => {

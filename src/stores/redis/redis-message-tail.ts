@@ -1,5 +1,7 @@
 // Reading a Redis store's messages list (redis-store-core.ts), for RedisMemoryStore and
 // UpstashRedisMemoryStore alike. Peer-free.
+import type { AgentMessage } from "../../messages/agent-message";
+import { parseStoredMessage } from "../stored-json";
 import { stringListReply, tailReply } from "./redis-replies";
 import { tailScript } from "./redis-scripts";
 import type { RedisTransport } from "./redis-transport";
@@ -22,4 +24,13 @@ export async function readMessageTail(
   }
   // LRANGE wants integers: "" reads no message.
   return tailReply(await transport.script(tailScript, [key], [count === 0 ? "" : String(-count)]));
+}
+
+/** Messages as stored, parsed; `first` is the position of the first in its session (named by a record that does not parse). */
+export function parseRedisMessages(
+  raw: string[],
+  first: number,
+  where: { store: string; operation: string; sessionId: string },
+): AgentMessage[] {
+  return raw.map((text, index) => parseStoredMessage(text, { ...where, record: `message ${first + index}` }));
 }

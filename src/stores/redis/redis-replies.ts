@@ -60,17 +60,24 @@ export function tailReply(value: unknown): { total: number; raw: string[] } {
 }
 
 /**
- * The append script's reply, `{added, released}`: whether it released the lock, or "lost" for
- * `{-1, 0}` (the writer's token no longer holds the session's lock: nothing written).
+ * The append script's reply, `{added, released, spentBy}`: whether it released the lock and the owner
+ * whose totals the script could not reach (undefined: none), or "lost" for `{-1, 0, ''}` (the writer's
+ * token no longer holds the session's lock: nothing written).
  */
-export function appendReply(value: unknown): { released: boolean } | "lost" {
-  const what = "the append script's {added, released}";
-  if (!Array.isArray(value) || value.length !== 2) throw new UnexpectedReplyError(what, value);
+export function appendReply(value: unknown): { released: boolean; spentBy: string | undefined } | "lost" {
+  const what = "the append script's {added, released, owner}";
+  if (!Array.isArray(value) || value.length !== 3) throw new UnexpectedReplyError(what, value);
   const added = integerReply(value[0], what);
   const released = integerReply(value[1], what);
   if (added === -1 && released === 0) return "lost";
   if (added < 0 || (released !== 0 && released !== 1)) throw new UnexpectedReplyError(what, value);
-  return { released: released === 1 };
+  return { released: released === 1, spentBy: ownerReply(value[2], what) };
+}
+
+/** An owner in a script's reply: a string, '' for none. */
+function ownerReply(value: unknown, what: string): string | undefined {
+  if (typeof value !== "string") throw new UnexpectedReplyError(what, value);
+  return value === "" ? undefined : value;
 }
 
 /**
@@ -85,13 +92,38 @@ export function fencedReply(value: unknown, script: string): "ok" | "lost" {
   return "ok";
 }
 
-/** The cut script's reply: 1, "lost" for -1 (the lock was lost), "missing" for -2 (no such message): nothing written for either. */
-export function cutReply(value: unknown): "ok" | "lost" | "missing" {
-  const result = integerReply(value, "the cut script's 1, -1 or -2");
-  if (result === 1) return "ok";
-  if (result === -1) return "lost";
-  if (result === -2) return "missing";
-  throw new UnexpectedReplyError("the cut script's 1, -1 or -2", value);
+/** What a cut wrote: the owner whose totals it could not reach, the list's length, and its last messages when the store computes the preview. */
+export interface CutOutcome {
+  spentBy: string | undefined;
+  length: number;
+  tail: string[];
+}
+
+/** The cut script's reply: `{1, owner, length, tail}`, "lost" for -1 (the lock was lost), "missing" for -2 (no such message): nothing written for either. */
+export function cutReply(value: unknown): CutOutcome | "lost" | "missing" {
+  const what = "the cut script's {1, owner, length, messages}, -1 or -2";
+  if (!Array.isArray(value)) {
+    const result = integerReply(value, what);
+    if (result === -1) return "lost";
+    if (result === -2) return "missing";
+    throw new UnexpectedReplyError(what, value);
+  }
+  if (value.length !== 4 || integerReply(value[0], what) !== 1) throw new UnexpectedReplyError(what, value);
+  return {
+    spentBy: ownerReply(value[1], what),
+    length: integerReply(value[2], what),
+    tail: stringListReply(value[3], what),
+  };
+}
+
+/** The title script's reply: whether it wrote the title and the owner whose totals it could not reach, or "lost" (-1). */
+export function titleReply(value: unknown): { written: boolean; spentBy: string | undefined } | "lost" {
+  const what = "the title script's {written, owner}";
+  if (!Array.isArray(value) || value.length !== 2) throw new UnexpectedReplyError(what, value);
+  const written = integerReply(value[0], what);
+  if (written === -1) return "lost";
+  if (written !== 0 && written !== 1) throw new UnexpectedReplyError(what, value);
+  return { written: written === 1, spentBy: ownerReply(value[1], what) };
 }
 
 /** The replies of a pipeline of `count` commands: a list of exactly that many. */

@@ -4,6 +4,8 @@
 // the SHA-1 for EVALSHA its own way (node:crypto, or Web Crypto on the edge), and the Upstash one
 // wraps each script so its reply comes back as one JSON document (upstash-transport.ts).
 
+import { LEDGER_ARGUMENTS, ledgerLua } from "./redis-ledger";
+
 /**
  * The fence of the session writes that a lock holder makes (`appendScript`, `replaceScript`,
  * `cutScript`, `touchScript`, the summary and context report scripts), in Lua: `lock` is the session's lock key (KEYS[6] in
@@ -33,32 +35,37 @@ end
 `;
 
 // KEYS: messages, ids, meta, summaries, summary ids, lock. ARGV: now, ttl (0 = none), token
-// ('' = not fenced), release ('1': then release the lock, still this token's), then pairs of
-// ("" | "#" + id, json). Appends the messages whose id is not yet stored, atomically, and returns
-// {added, released (1 or 0)}; {-1, 0} with nothing written when the token no longer holds the lock.
-export const appendScript = `${fence("{-1, 0}")}
+// ('' = not fenced), release ('1': then release the lock, still this token's), the ledger (preview,
+// day, 7 totals: redis-ledger.ts), then pairs of ("" | "#" + id, json). Appends the messages whose id
+// is not yet stored, atomically, and when it stored one, records the ledger (the preview, the usage);
+// returns {added, released (1 or 0), the owner whose totals the script could not reach ('' = none)};
+// {-1, 0, ''} with nothing written when the token no longer holds the lock.
+export const appendScript = `${fence("{-1, 0, ''}")}
 local added = 0
-for k = 5, #ARGV, 2 do
+for k = ${5 + LEDGER_ARGUMENTS}, #ARGV, 2 do
   local id = ARGV[k]
   if id == '' or redis.call('SADD', KEYS[2], id) == 1 then
     redis.call('RPUSH', KEYS[1], ARGV[k + 1])
     added = added + 1
   end
 end
+${ledgerLua(5, "added > 0")}
 ${touchSession}
 local released = 0
 if ARGV[4] == '1' and ARGV[3] ~= '' then released = redis.call('DEL', KEYS[6]) end
-return {added, released}
+return {added, released, spentBy}
 `;
 
-// KEYS as append. ARGV: now, ttl, token, then pairs. Replaces the history with exactly the given
-// messages; returns 1, or -1 with nothing written when the token no longer holds the lock.
+// KEYS as append. ARGV: now, ttl, token, the preview ('' = none), then pairs. Replaces the history
+// with exactly the given messages and the preview with theirs; returns 1, or -1 with nothing written
+// when the token no longer holds the lock.
 export const replaceScript = `${fence("-1")}
 redis.call('DEL', KEYS[1], KEYS[2])
-for k = 4, #ARGV, 2 do
+for k = 5, #ARGV, 2 do
   if ARGV[k] ~= '' then redis.call('SADD', KEYS[2], ARGV[k]) end
   redis.call('RPUSH', KEYS[1], ARGV[k + 1])
 end
+if ARGV[4] == '' then redis.call('HDEL', KEYS[3], 'preview') else redis.call('HSET', KEYS[3], 'preview', ARGV[4]) end
 ${touchSession}
 return 1
 `;
@@ -84,16 +91,6 @@ return 1
 // fenced as `factScript`: HDEL's count, or -1 with nothing deleted when the token no longer holds the lock.
 export const unfactScript = `${fence("-1", "KEYS[2]", "ARGV[2]")}
 return redis.call('HDEL', KEYS[1], ARGV[1])
-`;
-
-// Same keys as append, then the context reports. ARGV: olderThan. Deletes the session when it was not written since.
-export const pruneScript = `
-local accessed = tonumber(redis.call('HGET', KEYS[3], 'accessedAt'))
-if accessed == nil then return 0 end
-if accessed >= tonumber(ARGV[1]) then return -1 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-if KEYS[6] then redis.call('DEL', KEYS[6]) end
-return 1
 `;
 
 // KEYS: lock. ARGV: token, lease. Renews (or releases, lease 0) a lock only when it is still ours.
@@ -128,12 +125,19 @@ if ARGV[3] == '' then return {total, {}} end
 return {total, redis.call('LRANGE', KEYS[2], ARGV[3], -1)}
 `;
 
-// KEYS as append. ARGV: now, ttl, token ('' = not fenced), message id, then pairs as append's.
-// deleteMessagesFrom, and with pairs its atomic delete-and-append: finds the message (searched
-// from the tail, the ids set answering an unknown id at once), trims the list before it, forgets
-// the deleted ids, drops the summaries that cover a deleted message (messageCount past the cut,
-// or their first or last message deleted), then appends the pairs as append does. Returns 1; -1
-// when the token no longer holds the lock, -2 when the session has no such message: nothing written.
+/** How many of its last messages the cut script returns to compute the preview from. */
+export const CUT_TAIL = 20;
+
+// KEYS as append. ARGV: now, ttl, token ('' = not fenced), message id, the ledger (preview, day, 7
+// totals: redis-ledger.ts), then pairs as append's. deleteMessagesFrom, and with pairs its atomic
+// delete-and-append: finds the message (searched from the tail, the ids set answering an unknown id
+// at once), trims the list before it, forgets the deleted ids, drops the summaries that cover a
+// deleted message (messageCount past the cut, or their first or last message deleted), appends the
+// pairs as append does and records the ledger (the usage always: a replace always writes; the
+// preview when the pairs have one). Returns {1, the owner whose totals it could not reach ('' =
+// none), the list's length, its last `CUT_TAIL` messages when no preview was given (the store
+// computes it from them), else {}}; -1 when the token no longer holds the lock, -2 when the session
+// has no such message: nothing written.
 export const cutScript = `${fence("-1")}
 local target = ARGV[4]
 if redis.call('SISMEMBER', KEYS[2], '#' .. target) == 0 then return -2 end
@@ -172,10 +176,34 @@ if #keep < #summaries then
   redis.call('DEL', KEYS[4])
   for _, item in ipairs(keep) do redis.call('RPUSH', KEYS[4], item) end
 end
-for k = 5, #ARGV, 2 do
+for k = ${5 + LEDGER_ARGUMENTS}, #ARGV, 2 do
   local id = ARGV[k]
   if id == '' or redis.call('SADD', KEYS[2], id) == 1 then redis.call('RPUSH', KEYS[1], ARGV[k + 1]) end
 end
+${ledgerLua(5, "true")}
 ${touchSession}
+local tail = {}
+if ARGV[5] == '' then tail = redis.call('LRANGE', KEYS[1], -${CUT_TAIL}, -1) end
+return {1, spentBy, redis.call('LLEN', KEYS[1]), tail}
+`;
+
+// KEYS as append. ARGV: now, ttl, token ('' = not fenced), the list's length the preview was computed
+// at, the preview ('' = none). Sets (or removes) the preview a cut left to compute, unless the session
+// was written since (its length changed) or is gone: 1, 0 when skipped, -1 when the token no longer
+// holds the lock. Never touches accessedAt.
+export const previewScript = `${fence("-1")}
+if redis.call('EXISTS', KEYS[3]) == 0 or redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[4]) then return 0 end
+if ARGV[5] == '' then redis.call('HDEL', KEYS[3], 'preview') else redis.call('HSET', KEYS[3], 'preview', ARGV[5]) end
 return 1
+`;
+
+// KEYS as append. ARGV: now, ttl, token ('' = not fenced), the title, the ledger (redis-ledger.ts).
+// A generated title: set only on a session that exists and has no title, with the ledger's usage
+// added in the same step. Returns {1, the owner whose totals it could not reach ('' = none)} when
+// written, {0, ''} when not, {-1, ''} with nothing written when the token no longer holds the lock.
+export const titleScript = `${fence("{-1, ''}")}
+if redis.call('EXISTS', KEYS[3]) == 0 or redis.call('HEXISTS', KEYS[3], 'title') == 1 then return {0, ''} end
+redis.call('HSET', KEYS[3], 'title', ARGV[4])
+${ledgerLua(5, "true")}
+return {1, spentBy}
 `;

@@ -1,10 +1,7 @@
 // The logic of the Redis stores, once, over a small command interface (redis-transport.ts) with two transports:
 // RedisMemoryStore (ioredis, Redis or Cluster, TCP) and UpstashRedisMemoryStore (@upstash/redis, HTTP). A fix
 // here lands in both. Peer-free: the Upstash store, and so the edge build, imports this file.
-import { AbortError } from "../../errors/abort-error";
-import { InvalidArgumentError } from "../../errors/invalid-argument-error";
 import { SessionLockLostError } from "../../errors/session-lock-lost-error";
-import { StoreError } from "../../errors/store-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
@@ -20,27 +17,33 @@ import type {
   ListSessionsOptions,
   SessionPage,
   SessionLockOptions,
+  SessionUpdate,
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
-import { parseStoredMessage } from "../stored-json";
+import { checkSessionUpdate } from "../session-metadata";
+import { previewOf } from "../session-preview";
+import type { AppendOptions, UsageQuery, UsageTotals, UserDataDeletion } from "../usage-totals";
+import { ledgerArguments } from "./redis-ledger";
+import { RedisThreads } from "./redis-threads";
 import type { ContextReport, ContextReportReadOptions } from "../context-report";
 import { readRedisContextReports, saveRedisContextReport } from "./redis-context-reports";
 import { readRedisSummaries, summaryArguments, summaryScript } from "./redis-summaries";
 import { tailLimit } from "../tail-limit";
-import { withinDeadline } from "./redis-deadline";
+import { type RedisCall, redisCall } from "./redis-deadline";
 import {
   fencedScriptKeys,
   messagesArguments,
-  redisSessionEntry,
   redisSessionKeys,
   sessionMetaFields,
   sessionScriptKeys,
   type RedisSessionKeys,
 } from "./redis-layout";
-import { appendReply, cutReply, fencedReply, hashReply, integerReply, UnexpectedReplyError } from "./redis-replies";
-import { appendScript, cutScript, pruneScript, replaceScript, sessionScript, touchScript } from "./redis-scripts";
-import { readMessageTail } from "./redis-message-tail";
+import { appendReply, cutReply, fencedReply, integerReply } from "./redis-replies";
+import { pruneRedisSessions } from "./redis-prune";
+import { appendScript, cutScript, replaceScript, touchScript } from "./redis-scripts";
+import { parseRedisMessages, readMessageTail } from "./redis-message-tail";
+import { allRedisSessions, readRedisSession } from "./redis-session-entries";
 import { RedisSessionIndex } from "./redis-session-index";
 import { RedisSessionLocks } from "./redis-session-locks";
 import type { RedisTransport } from "./redis-transport";
@@ -63,12 +66,14 @@ export interface RedisStoreSetup {
 /**
  * Keeps sessions in Redis. Layout (redis-layout.ts), for a session id `s` (URI-encoded into `e`,
  * so ids can neither collide nor escape the prefix): `<prefix>{e}:messages` (list of JSON
- * messages), `:ids` (set, for idempotency), `:meta` (hash), `:summaries` + `:summary-ids`,
+ * messages), `:ids` (set, for idempotency), `:meta` (hash: times, owner, title, metadata, preview,
+ * usage totals), `:summaries` + `:summary-ids`,
  * `:context-reports` (list), `:facts` (hash key → JSON fact), `:lock`. The `{e}` hash tag keeps one session's keys in one
  * cluster slot, so every write is one atomic Lua script (redis-scripts.ts) and every multi-key
  * read one script too (one snapshot). 16 sorted sets by last write, `<prefix>sessions:{0}` …
  * `{15}` (RedisSessionIndex), index sessions for `entries()` and `prune()`: the store never runs
- * KEYS or SCAN, and never builds a glob from an id. While this instance holds a session's lock, its
+ * KEYS or SCAN, and never builds a glob from an id. A user's keys (`<prefix>user:{u}:sessions`,
+ * `:usage`, `:usage-by-day`) share the user's hash tag (redis-user-sessions.ts, redis-ledger.ts). While this instance holds a session's lock, its
  * writes to that session (messages, summaries, metadata, context reports) are fenced by the lock's
  * token, and so are a run's fact writes naming that session (`RedisFacts`: on a Cluster, by a check
  * right before the write). Every reply is checked for its shape.
@@ -78,7 +83,8 @@ export abstract class RedisStoreCore implements MemoryStore {
   private readonly transport: RedisTransport;
   private readonly prefix: string;
   private readonly ttl: string;
-  private readonly requestTimeoutMs: number;
+  /** Runs one operation's requests: its deadline, its errors (`redisCall`). */
+  private readonly call: RedisCall;
   private readonly index: RedisSessionIndex;
   /** The owners of sessions and each user's index (`listSessions`). */
   private readonly users: RedisUserSessions;
@@ -87,29 +93,54 @@ export abstract class RedisStoreCore implements MemoryStore {
   private readonly folding: RedisTurnFolding;
   /** The facts; a run's writes fenced by its session's lock (internal, `FencedFacts`; see `RedisFacts`). */
   private readonly facts: RedisFacts;
+  /** Message ranges, the usage ledger's reads, generated titles, a cut's preview (redis-threads.ts). */
+  private readonly threads: RedisThreads;
 
   protected constructor(setup: RedisStoreSetup) {
     this.storeName = setup.store;
     this.transport = setup.transport;
     this.prefix = setup.prefix;
     this.ttl = String(setup.ttlMs);
-    this.requestTimeoutMs = setup.requestTimeoutMs;
+    this.call = redisCall(this.storeName, this.transport, setup.requestTimeoutMs);
     this.index = new RedisSessionIndex(this.transport, this.prefix);
     this.users = new RedisUserSessions(this.transport, this.prefix);
     const lockCall = <T>(sessionId: string, body: () => Promise<T>, signal?: AbortSignal) =>
       this.call("lockSession", sessionId, body, signal);
     this.locks = new RedisSessionLocks(this.transport, lockCall, this.prefix, setup.lockLeaseMs);
     const where = { store: this.storeName, transport: this.transport, prefix: this.prefix, ttl: this.ttl };
-    this.facts = new RedisFacts(where, this.call.bind(this), this.locks);
+    this.facts = new RedisFacts(where, this.call, this.locks);
     this.folding = new RedisTurnFolding(
       {
         takeLock: (sessionId, lockOptions, attempt) => this.locks.acquireWith(sessionId, lockOptions, attempt),
         lockAndReadTail: (sessionId, token, count) => this.locks.lockAndReadTail(sessionId, token, count),
         parseTail: (sessionId, total, raw) => this.parseTail("getMessageTail", sessionId, total, raw),
-        appendReleasing: (sessionId, messages) => this.appendFenced(sessionId, messages, true),
+        appendReleasing: (sessionId, messages, options) => this.appendFenced(sessionId, messages, true, options),
       },
       this.storeName,
     );
+    this.threads = new RedisThreads({
+      store: this.storeName,
+      transport: this.transport,
+      ttl: this.ttl,
+      call: this.call,
+      keys: (sessionId) => this.keys(sessionId),
+      tokenOf: (sessionId) => this.locks.tokenOf(sessionId) ?? "",
+      prefix: this.prefix,
+      users: this.users,
+      index: this.index,
+    });
+  }
+
+  getMessageRange(sessionId: string, start: number, end: number): Promise<AgentMessage[]> {
+    return this.threads.getMessageRange(sessionId, start, end);
+  }
+
+  getUsage(query: UsageQuery): Promise<UsageTotals> {
+    return this.threads.getUsage(query);
+  }
+
+  deleteUserData(userId: string): Promise<UserDataDeletion> {
+    return this.threads.deleteUserData(userId);
   }
 
   async getMessages(sessionId: string): Promise<AgentMessage[]> {
@@ -129,12 +160,8 @@ export abstract class RedisStoreCore implements MemoryStore {
 
   /** A tail read (the list's length and its last messages as stored), parsed. */
   private parseTail(operation: string, sessionId: string, total: number, raw: string[]): MessageTail {
-    const first = total - raw.length;
-    const store = this.storeName;
     return {
-      messages: raw.map((text, index) =>
-        parseStoredMessage(text, { store, operation, sessionId, record: `message ${first + index}` }),
-      ),
+      messages: parseRedisMessages(raw, total - raw.length, { store: this.storeName, operation, sessionId }),
       total,
     };
   }
@@ -142,32 +169,45 @@ export abstract class RedisStoreCore implements MemoryStore {
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateMessageIds(messages);
     const encoded = messagesArguments(messages, this.storeName, "setMessages", sessionId);
-    await this.writeFenced("setMessages", sessionId, replaceScript, encoded, "the replace script");
+    const args = [previewOf(messages) ?? "", ...encoded];
+    await this.writeFenced("setMessages", sessionId, replaceScript, args, "the replace script");
   }
 
-  async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+  async appendMessages(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void> {
     validateMessageIds(messages);
     if (messages.length === 0) {
       validateSessionId(sessionId);
       return;
     }
-    await this.appendFenced(sessionId, messages, false);
+    await this.appendFenced(sessionId, messages, false, options);
   }
 
   /**
    * The append script, fenced by the lock this instance holds on the session (a holder whose lock
    * was lost is refused: `SessionLockLostError`, nothing written); with `release`, it also
-   * releases that lock in the same script. Resolves to whether it released it.
+   * releases that lock in the same script. The preview of the messages and `options.usage` ride in
+   * the same script, recorded only when it stored a new message (redis-ledger.ts). Resolves to
+   * whether it released the lock.
    */
-  private async appendFenced(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean> {
+  private async appendFenced(
+    sessionId: string,
+    messages: AgentMessage[],
+    release: boolean,
+    options?: AppendOptions,
+  ): Promise<boolean> {
     validateMessageIds(messages); // the folded append-and-release comes here directly
     const operation = "appendMessages";
+    const now = Date.now();
+    const user = options?.usage && this.users.ledgerTarget(sessionId);
+    const where = `${this.storeName}.appendMessages`;
+    const ledger = ledgerArguments(options?.usage, previewOf(messages), now, where, user?.owner);
     const token = this.locks.tokenOf(sessionId);
     const encoded = messagesArguments(messages, this.storeName, operation, sessionId);
-    const args = [token ?? "", release && token !== undefined ? "1" : "0", ...encoded];
-    const outcome = await this.writeSession(operation, sessionId, appendScript, args, appendReply, true);
+    const args = [token ?? "", release && token !== undefined ? "1" : "0", ...ledger, ...encoded];
+    const outcome = await this.writeSession(operation, sessionId, appendScript, args, appendReply, now, user?.keys);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
     if (outcome.released && token !== undefined) this.locks.unlockedBy(sessionId, token);
+    await this.threads.spent(operation, sessionId, outcome.spentBy, ledger);
     return outcome.released;
   }
 
@@ -180,12 +220,14 @@ export abstract class RedisStoreCore implements MemoryStore {
     return builtInBackend(this, {
       prototype: RedisStoreCore.prototype,
       folding: this.folding,
-      replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
+      replaceFrom: async (sessionId, messageId, messages, options) =>
+        this.cut(sessionId, messageId, messages, options?.usage),
+      titleSession: (sessionId, title, usage) => this.threads.titleSession(sessionId, title, usage),
       facts: this.facts,
       claimSession: async (sessionId, userId) => {
         const now = Date.now();
         const args = [this.locks.tokenOf(sessionId) ?? "", ...this.users.claimArguments(sessionId, userId)];
-        const claim = await this.writeSession("claimSession", sessionId, claimScript, args, claimReply, true, now);
+        const claim = await this.writeSession("claimSession", sessionId, claimScript, args, claimReply, now);
         if (claim.outcome === "lost")
           throw new SessionLockLostError({ store: this.storeName, operation: "claimSession", sessionId });
         await this.call("claimSession", sessionId, () => this.users.claimed(sessionId, userId, claim, now));
@@ -198,16 +240,26 @@ export abstract class RedisStoreCore implements MemoryStore {
     return this.call("listSessions", undefined, () => this.users.list(options, (id) => this.getSession(id)));
   }
 
-  /** The cut script, fenced like an append by the lock this instance holds on the session. */
-  private async cut(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void> {
+  /**
+   * The cut script, fenced like an append by the lock this instance holds on the session, `usage`
+   * added in it; the preview is the new messages' when they have text, else computed from what is
+   * left after the script (`RedisThreads.previewAfterCut`).
+   */
+  private async cut(sessionId: string, messageId: string, messages: AgentMessage[], usage?: UsageTotals) {
     validateMessageIdArgument(messageId);
     validateMessageIds(messages);
     const operation = "deleteMessagesFrom";
+    const now = Date.now();
+    const preview = previewOf(messages);
+    const user = usage && this.users.ledgerTarget(sessionId);
+    const ledger = ledgerArguments(usage, preview, now, `${this.storeName}.replaceFrom`, user?.owner);
     const encoded = messagesArguments(messages, this.storeName, operation, sessionId);
-    const args = [this.locks.tokenOf(sessionId) ?? "", messageId, ...encoded];
-    const outcome = await this.writeSession(operation, sessionId, cutScript, args, cutReply, true);
+    const args = [this.locks.tokenOf(sessionId) ?? "", messageId, ...ledger, ...encoded];
+    const outcome = await this.writeSession(operation, sessionId, cutScript, args, cutReply, now, user?.keys);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
     if (outcome === "missing") throw new MessageNotFoundError({ sessionId, messageId });
+    await this.threads.spent(operation, sessionId, outcome.spentBy, ledger);
+    if (preview === undefined) await this.threads.previewAfterCut(sessionId, outcome);
   }
 
   async clearMessages(sessionId: string): Promise<void> {
@@ -234,54 +286,28 @@ export abstract class RedisStoreCore implements MemoryStore {
     return this.facts.deleteFact(scopeId, key);
   }
 
-  async getSession(sessionId: string): Promise<SessionEntry | undefined> {
-    const keys = this.keys(sessionId);
-    // One script, so the metadata and the count are read at the same instant.
-    const [meta, count] = await this.call("getSession", sessionId, async () => {
-      const reply = await this.transport.script(sessionScript, [keys.meta, keys.messages], []);
-      const what = "the session script's {metadata, message count}";
-      if (!Array.isArray(reply) || reply.length !== 2) throw new UnexpectedReplyError(what, reply);
-      return [hashReply(reply[0], what), integerReply(reply[1], what)] as const;
-    });
-    return redisSessionEntry(this.storeName, sessionId, meta, count, keys.meta);
+  getSession(sessionId: string): Promise<SessionEntry | undefined> {
+    const where = { store: this.storeName, transport: this.transport, call: this.call };
+    return readRedisSession(where, sessionId, this.keys(sessionId));
   }
 
-  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
-    await this.writeFenced("updateSession", sessionId, touchScript, sessionMetaFields(metadata), "the touch script");
+  async updateSession(sessionId: string, update: SessionUpdate): Promise<void> {
+    const fields = sessionMetaFields(checkSessionUpdate(update));
+    await this.writeFenced("updateSession", sessionId, touchScript, fields, "the touch script");
   }
 
-  async entries(): Promise<SessionEntry[]> {
-    const ids = await this.call("entries", undefined, () => this.index.all());
-    const found = await Promise.all(ids.map((id) => this.getSession(id).then((entry) => [id, entry] as const)));
-    const missing = found.filter(([, entry]) => entry === undefined).map(([id]) => id);
-    await this.call("entries", undefined, () => this.index.remove(missing)); // expired by ttl
-    return found.flatMap(([, entry]) => (entry ? [entry] : []));
+  entries(): Promise<SessionEntry[]> {
+    return allRedisSessions(this.index, this.call, (id) => this.getSession(id));
   }
 
-  async prune(options: { olderThan: number }): Promise<string[]> {
-    const candidates = await this.call("prune", undefined, () => this.index.writtenBefore(options.olderThan));
-    const pruned: string[] = [];
-    for (const id of candidates) {
-      const keys = this.keys(id);
-      const result = await this.call("prune", id, async () =>
-        integerReply(
-          await this.transport.script(
-            pruneScript,
-            [...sessionScriptKeys(keys), keys.reports],
-            [String(options.olderThan)],
-          ),
-          "the prune script's -1, 0 or 1",
-        ),
-      );
-      if (result === 1) pruned.push(id);
-      if (result !== -1) await this.call("prune", id, () => this.index.remove([id]));
-    }
-    return pruned;
+  prune(options: { olderThan: number }): Promise<string[]> {
+    const where = { transport: this.transport, index: this.index, keys: (id: string) => this.keys(id) };
+    return pruneRedisSessions(where, this.call, options.olderThan);
   }
 
   async getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
     const where = { store: this.storeName, keys: this.keys(sessionId) };
-    return readRedisSummaries(this.transport, this.call.bind(this), where, sessionId, options);
+    return readRedisSummaries(this.transport, this.call, where, sessionId, options);
   }
 
   async saveSummary(sessionId: string, record: SummaryRecord): Promise<void> {
@@ -290,12 +316,12 @@ export abstract class RedisStoreCore implements MemoryStore {
 
   async saveContextReport(sessionId: string, report: ContextReport): Promise<void> {
     const where = { store: this.storeName, keys: this.keys(sessionId), ttl: this.ttl };
-    await saveRedisContextReport(this.transport, this.call.bind(this), where, sessionId, report, this.locks);
+    await saveRedisContextReport(this.transport, this.call, where, sessionId, report, this.locks);
   }
 
   async getContextReports(sessionId: string, options?: ContextReportReadOptions): Promise<ContextReport[]> {
     const where = { store: this.storeName, keys: this.keys(sessionId) };
-    return readRedisContextReports(this.transport, this.call.bind(this), where, sessionId, options);
+    return readRedisContextReports(this.transport, this.call, where, sessionId, options);
   }
 
   async lockSession(sessionId: string, options: SessionLockOptions): Promise<() => Promise<void>> {
@@ -307,8 +333,8 @@ export abstract class RedisStoreCore implements MemoryStore {
   }
 
   /**
-   * A session write script (KEYS: the session's five, with its lock when `fenced`; ARGV: now,
-   * ttl, ...extra), with the session index's ZADD sent first in the same round trip: a failure in
+   * A session write script (KEYS: the session's five and its lock, then `userKeys`, the owner's totals
+   * when the ledger reaches them: redis-ledger.ts; ARGV: now, ttl, ...extra), with the session index's ZADD sent first in the same round trip: a failure in
    * between leaves an index entry without data, which entries() drops, never data that no index
    * knows about. Resolves to the script's reply, checked by `parse`.
    */
@@ -318,11 +344,10 @@ export abstract class RedisStoreCore implements MemoryStore {
     script: string,
     extra: string[],
     parse: (reply: unknown) => T,
-    fenced = false,
     now = Date.now(),
+    userKeys: string[] = [],
   ): Promise<T> {
-    const keys = this.keys(sessionId);
-    const scriptKeys = fenced ? fencedScriptKeys(keys) : sessionScriptKeys(keys);
+    const scriptKeys = [...fencedScriptKeys(this.keys(sessionId)), ...userKeys];
     return await this.call(operation, sessionId, async () => {
       const reply = parse(
         await this.transport.writeScript(this.index.addCommand(sessionId, now), script, scriptKeys, [
@@ -344,34 +369,7 @@ export abstract class RedisStoreCore implements MemoryStore {
   private async writeFenced(operation: string, sessionId: string, script: string, extra: string[], name: string) {
     const args = [this.locks.tokenOf(sessionId) ?? "", ...extra];
     const parse = (reply: unknown) => fencedReply(reply, name);
-    const outcome = await this.writeSession(operation, sessionId, script, args, parse, true);
+    const outcome = await this.writeSession(operation, sessionId, script, args, parse);
     if (outcome === "lost") throw new SessionLockLostError({ store: this.storeName, operation, sessionId });
-  }
-
-  /**
-   * Runs one operation's requests, at most `requestTimeoutMs` (and no longer than `signal` lets
-   * it); any failure but a typed agentcore error becomes a `StoreError` naming the operation and
-   * the session.
-   */
-  private async call<T>(
-    operation: string,
-    sessionId: string | undefined,
-    body: () => Promise<T>,
-    signal?: AbortSignal,
-  ): Promise<T> {
-    try {
-      return await withinDeadline(body(), this.requestTimeoutMs, signal, sessionId);
-    } catch (error) {
-      if (StoreError.isInstance(error) || InvalidArgumentError.isInstance(error) || AbortError.isInstance(error))
-        throw error;
-      const session = sessionId === undefined ? "" : ` of session "${sessionId}"`;
-      throw new StoreError({
-        store: this.storeName,
-        operation,
-        ...(sessionId === undefined ? {} : { sessionId }),
-        message: `${this.transport.serverName} failed during ${operation}${session}: ${this.transport.errorText(error)}`,
-        cause: error,
-      });
-    }
   }
 }

@@ -3,6 +3,7 @@ import { validateSessionId } from "../../messages/session-id";
 import type { MessageTail, SessionLockOptions } from "../memory-store";
 import { tailLimit } from "../tail-limit";
 import type { TurnFolding } from "../built-in-store-parts";
+import type { AppendOptions } from "../usage-totals";
 
 /**
  * A Redis store's folded turn (see `TurnFolding`): a run takes the session lock and reads
@@ -34,7 +35,7 @@ export class RedisTurnFolding implements TurnFolding {
       /** Parses a tail read (`getMessageTail`'s records and errors). */
       parseTail(sessionId: string, total: number, raw: string[]): MessageTail;
       /** The append, releasing the lock this instance holds on the session in the same script; resolves to whether it released it. */
-      appendReleasing(sessionId: string, messages: AgentMessage[]): Promise<boolean>;
+      appendReleasing(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<boolean>;
     },
     private readonly storeName: string,
   ) {}
@@ -57,9 +58,13 @@ export class RedisTurnFolding implements TurnFolding {
     }
   }
 
-  async appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean> {
+  async appendMessagesAndUnlock(
+    sessionId: string,
+    messages: AgentMessage[],
+    options?: AppendOptions,
+  ): Promise<boolean> {
     validateSessionId(sessionId);
     if (messages.length === 0) return false; // the lock's release function releases it
-    return this.store.appendReleasing(sessionId, messages);
+    return this.store.appendReleasing(sessionId, messages, options);
   }
 }

@@ -2,6 +2,7 @@
 // userId creates the session, and each user's sessions listed from a sorted set per user.
 import type { ListSessionsOptions, SessionEntry, SessionPage } from "../memory-store";
 import { isAfter, sessionPage, sessionPageQuery } from "../session-page-query";
+import { userUsageKeys } from "./redis-ledger";
 import { fence } from "./redis-scripts";
 import { stringListReply, UnexpectedReplyError } from "./redis-replies";
 import type { RedisTransport } from "./redis-transport";
@@ -46,7 +47,7 @@ const REMEMBERED_OWNERS = 10_000;
  * written only by instances that never opened a run on it with its userId keeps its older position.
  */
 export class RedisUserSessions {
-  /** On a Cluster: session → its owner's index key, for the writes after the scripts. */
+  /** Session → its owner, as last seen: for a Cluster's index writes after the scripts, and the ledger's keys. */
   private readonly owners = new Map<string, string>();
 
   constructor(
@@ -56,7 +57,20 @@ export class RedisUserSessions {
 
   /** The sorted set of a user's sessions. */
   keyOf(userId: string): string {
-    return `${this.prefix}user:{${encodeURIComponent(userId)}}:sessions`;
+    return `${this.baseOf(userId)}:sessions`;
+  }
+
+  /**
+   * What every key of a user starts with, `<prefix>user:{<encoded userId>}` (their hash tag: one
+   * slot): `:sessions` (the index), `:usage` and `:usage-by-day` (their totals, redis-ledger.ts).
+   */
+  baseOf(userId: string): string {
+    return `${this.prefix}user:{${encodeURIComponent(userId)}}`;
+  }
+
+  /** Forgets a deleted session's owner (a Cluster's later writes to it move no index entry). */
+  forget(sessionId: string): void {
+    this.owners.delete(sessionId);
   }
 
   /** The claim script's ARGV after now, ttl and token. */
@@ -64,21 +78,38 @@ export class RedisUserSessions {
     return [userId, this.transport.cluster ? "" : this.keyOf(userId), sessionId];
   }
 
-  /** After the claim script on a user's own session: on a Cluster, the index write, and the owner remembered. */
+  /** After the claim script on a user's own session: the owner remembered, and on a Cluster the index write. */
   async claimed(sessionId: string, userId: string, claim: ReturnType<typeof claimReply>, now: number): Promise<void> {
     // Another user's session is refused by the backend (`SessionOwnershipError`); an ownerless one has no index.
-    if (!this.transport.cluster || claim.owner !== userId) return;
-    const key = this.keyOf(claim.owner);
+    if (claim.owner !== userId) return;
+    this.remember(sessionId, userId);
+    if (this.transport.cluster && claim.outcome === "created")
+      await this.transport.command(["ZADD", this.keyOf(userId), now, sessionId]);
+  }
+
+  /** Remembers the owner of a session (most recent `REMEMBERED_OWNERS`), for the index writes and the ledger's keys. */
+  remember(sessionId: string, userId: string): void {
     this.owners.delete(sessionId);
-    this.owners.set(sessionId, key);
+    this.owners.set(sessionId, userId);
     if (this.owners.size > REMEMBERED_OWNERS) this.owners.delete(this.owners.keys().next().value!);
-    if (claim.outcome === "created") await this.transport.command(["ZADD", key, now, sessionId]);
+  }
+
+  /**
+   * The owner this store knows of a session and the keys of their totals, which a session script
+   * then updates itself (KEYS 7 and 8, checked against the meta's owner); undefined on a Cluster
+   * (another slot) or for an owner not known here: the store then adds to them after the script.
+   */
+  ledgerTarget(sessionId: string): { owner: string; keys: string[] } | undefined {
+    const owner = this.transport.cluster ? undefined : this.owners.get(sessionId);
+    if (owner === undefined) return undefined;
+    const keys = userUsageKeys(this.baseOf(owner));
+    return { owner, keys: [keys.running, keys.byDay] };
   }
 
   /** On a Cluster, after a write script to a session whose owner this store knows: its index entry moved. */
   async written(sessionId: string, now: number): Promise<void> {
-    const key = this.transport.cluster ? this.owners.get(sessionId) : undefined;
-    if (key) await this.transport.command(["ZADD", key, "GT", now, sessionId]);
+    const owner = this.transport.cluster ? this.owners.get(sessionId) : undefined;
+    if (owner !== undefined) await this.transport.command(["ZADD", this.keyOf(owner), "GT", now, sessionId]);
   }
 
   /**

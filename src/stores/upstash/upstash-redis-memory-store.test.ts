@@ -2,8 +2,8 @@
 // speaks Upstash's REST protocol to the real local Redis (test/helpers/upstash-rest-bridge.ts).
 import { Redis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
+import { afterAll, describe, expect, it } from "vitest";
+import { deleteKeysWithPrefix, redisUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { startUpstashRestBridge, type UpstashRestBridge } from "../../../test/helpers/upstash-rest-bridge";
 import { Agent } from "../../agent/agent";
 import { CorruptStoreError } from "../../errors/corrupt-store-error";
@@ -15,6 +15,7 @@ import { MockLanguageModel, type MockResponse } from "../../testing/mock-languag
 import { testMemoryStore } from "../../testing/test-memory-store";
 import { expectFactScopes } from "../__fixtures__/expect-fact-scopes";
 import { expectLockWaitAborts } from "../__fixtures__/expect-lock-wait-aborts";
+import { describeRedisThreads } from "../__fixtures__/expect-redis-threads";
 import { RedisMemoryStore } from "../redis/redis-memory-store";
 import { UpstashRedisMemoryStore } from "./upstash-redis-memory-store";
 
@@ -25,8 +26,17 @@ const ioredis: IORedis[] = [];
 
 afterAll(async () => {
   await bridge?.close(); // deletes every key written through it
+  // and the keys of users that scripts reach without naming them (the user index: redis-scripts.ts)
+  if (available) await deleteKeysWithPrefix(rawRedis(), runPrefix);
   await Promise.all(ioredis.map((client) => client.quit().catch(() => {})));
 });
+
+/** An ioredis client on the bridge's database, closed after the run. */
+function rawRedis(): IORedis {
+  const client = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
+  ioredis.push(client);
+  return client;
+}
 
 /** An @upstash/redis client on the bridge (no retries, so failures surface at once). */
 function upstash(options: { automaticDeserialization?: boolean; token?: string; url?: string } = {}): Redis {
@@ -57,6 +67,10 @@ if (available && bridge) {
       requireCapabilities: "all",
     },
   );
+
+  describe("UpstashRedisMemoryStore threads", () => {
+    describeRedisThreads((prefix) => new UpstashRedisMemoryStore({ client: shared, prefix }), rawRedis(), runPrefix);
+  });
 
   describe("UpstashRedisMemoryStore specifics", () => {
     it("goes through Upstash's REST protocol: a write is one /pipeline request (index, then the script by EVALSHA)", async () => {
