@@ -84,7 +84,7 @@ export function describeRedisThreads(
   // The store's folded append records the usage (above), but builtInBackend's wrapper of the folded
   // append does not pass the append's options on, so an agent's last append (releaseWithLast) records
   // none. A contract defect outside this store: once built-in-backend.ts passes them, make this `it`.
-  it.fails("records the usage of an agent's folded last append (fails until built-in-backend.ts passes the append's options to the folded append)", async () => {
+  it("records the usage of an agent's folded last append (releaseWithLast)", async () => {
     const { store } = fresh();
     const turn = await backendOf(store).openTurn("s", { timeoutMs: 0, userId: "u", releaseWithLast: true });
     await turn.append([say("q", "Hi")], { last: true, usage: spent(1) });
