@@ -2,6 +2,7 @@ import type { AgentMessage } from "../../messages/agent-message";
 import type { PostgresTables } from "./postgres-schema";
 import { PostgresStatementBatcher } from "./postgres-statement-batcher";
 import type { PostgresTurnSql } from "./postgres-turn-sql";
+import { PENDING_SETTING, pendingJson, type PendingLedger } from "./postgres-usage-sql";
 
 /** One `appendMessages` waiting for its statement. */
 export interface PendingAppend {
@@ -14,6 +15,8 @@ export interface PendingAppend {
   token: string | null;
   /** Also delete that lease, in the same transaction (a run's last append). */
   release: boolean;
+  /** What the append records beside its messages when it stores one (its preview and usage), if anything. */
+  ledger?: PendingLedger | undefined;
 }
 
 type Query = (sql: string, values: unknown[]) => Promise<{ session_id: string; ok: boolean }[]>;
@@ -60,7 +63,13 @@ export class PostgresAppendBatcher {
     const fence = append.release && append.token !== null ? this.fences.fenceAndRelease(1, 6) : this.fences.fence(1, 6);
     const rows = await this.query(
       this.sql.append(fence),
-      this.sql.appendValues(append.sessionId, append.messages, append.bodies, append.token),
+      this.sql.appendValues(
+        append.sessionId,
+        append.messages,
+        append.bodies,
+        append.token,
+        pendingJson([append.ledger]),
+      ),
     );
     return [{ session_id: append.sessionId, ok: rows[0]?.ok === true }];
   }
@@ -69,7 +78,8 @@ export class PostgresAppendBatcher {
    * One statement for appends of different sessions, in session order (rows are locked in one
    * order, whatever the batch). Per append: its lease locked FOR SHARE (or deleted, with
    * `release`) when it has a token, its session row upserted for its sequence numbers, its
-   * messages inserted; the insert trigger counts them per session.
+   * messages inserted; the insert trigger counts them per session, and adds each session's own
+   * preview and usage (`$10`, one JSON for the batch, keyed by session) once, to that session only.
    */
   private sendMany(appends: PendingAppend[]): Promise<{ session_id: string; ok: boolean }[]> {
     const t = this.tables;
@@ -94,9 +104,10 @@ export class PostgresAppendBatcher {
        permitted AS (
          SELECT i.session_id, i.n, i.ord, (i.token IS NULL OR i.session_id IN (SELECT session_id FROM lease) OR i.session_id IN (SELECT session_id FROM released)) AS ok
          FROM input i),
+       pending AS (SELECT set_config('${PENDING_SETTING}', $10::text, true)),
        session AS (
          INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq)
-         SELECT p.session_id, $5::bigint, $5::bigint, p.n FROM permitted p WHERE p.ok ORDER BY p.session_id
+         SELECT p.session_id, $5::bigint, $5::bigint, p.n FROM permitted p, pending WHERE p.ok ORDER BY p.session_id
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + EXCLUDED.next_seq
          RETURNING s.session_id, s.next_seq),
        inserted AS (
@@ -117,6 +128,7 @@ export class PostgresAppendBatcher {
         items.map((item) => item.position),
         items.map((item) => item.id),
         items.map((item) => item.body),
+        pendingJson(sorted.map((append) => append.ledger)),
       ],
     );
   }

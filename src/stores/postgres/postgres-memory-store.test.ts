@@ -44,7 +44,7 @@ if (available) {
         stores.map((store, index) => store.appendMessages(`s${index}`, [{ id: "1", role: "user", content: "x" }])),
       );
       const { rows } = await pool.query(`SELECT version FROM "${schema}"."migrate_schema_version"`);
-      expect(rows).toEqual([{ version: 5 }]);
+      expect(rows).toEqual([{ version: 6 }]);
       const indexes = await pool.query(
         `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'migrate_summaries' ORDER BY indexname`,
         [schema],
@@ -137,7 +137,7 @@ if (available) {
 
       const store = new PostgresMemoryStore({ pool, schema, tablePrefix });
       expect(await store.getMessageTail("big", 4)).toEqual({ messages: big.slice(-4), total: 250 });
-      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 5 }]);
+      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 6 }]);
       expect(
         (
           await pool.query(

@@ -2,6 +2,7 @@ import type { AgentMessage } from "../../messages/agent-message";
 import type { MessageTail } from "../memory-store";
 import { encodeStoredMessageJson, parseStoredMessage } from "../stored-json";
 import type { PostgresTables } from "./postgres-schema";
+import { PENDING_SETTING } from "./postgres-usage-sql";
 
 /** A row of a tail read: the session's count, and one message body (null for a session without messages, or limit 0). */
 export interface TailRow {
@@ -53,14 +54,18 @@ export class PostgresTurnSql {
    * bodies, written only when the CTE `permitted` (from `fence`, which `fenceCtes` defines) is ok.
    * The upsert locks the session row until the statement commits, so appends to one session take
    * their sequence numbers one after another; ids already stored are skipped, and the insert
-   * trigger counts only the rows inserted. Selects `ok`.
+   * trigger counts only the rows inserted. `$7` is the JSON of what the append records beside its
+   * messages (`pendingJson`: its preview and usage, or null), handed to the insert trigger through a
+   * transaction-local setting: the trigger adds it in its update of the session row only when a
+   * row was inserted, so a retried append adds nothing. Selects `ok`.
    */
   append(fenceCtes: string): string {
     const t = this.tables;
     return `WITH ${fenceCtes},
+       pending AS (SELECT set_config('${PENDING_SETTING}', $7::text, true)),
        session AS (
          INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq)
-         SELECT $1::text, $2::bigint, $2::bigint, $3::bigint FROM permitted WHERE permitted.ok
+         SELECT $1::text, $2::bigint, $2::bigint, $3::bigint FROM permitted, pending WHERE permitted.ok
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + $3::bigint
          RETURNING next_seq - $3::bigint AS first_seq),
        inserted AS (
@@ -71,9 +76,23 @@ export class PostgresTurnSql {
        SELECT ok FROM permitted`;
   }
 
-  /** The values of `append` ($1–$5) for the messages and their JSON (`encode`), then `token` ($6). */
-  appendValues(sessionId: string, messages: AgentMessage[], bodies: string[], token: string | null): unknown[] {
-    return [sessionId, Date.now(), messages.length, messages.map((message) => message.id ?? null), bodies, token];
+  /** The values of `append` ($1–$5) for the messages and their JSON (`encode`), then `token` ($6) and `pending` ($7). */
+  appendValues(
+    sessionId: string,
+    messages: AgentMessage[],
+    bodies: string[],
+    token: string | null,
+    pending: string | null,
+  ): unknown[] {
+    return [
+      sessionId,
+      Date.now(),
+      messages.length,
+      messages.map((message) => message.id ?? null),
+      bodies,
+      token,
+      pending,
+    ];
   }
 
   /** The JSON of messages to store; one JSON cannot encode is a StoreError naming it and its session. */
