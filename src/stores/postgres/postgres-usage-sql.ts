@@ -63,10 +63,16 @@ export function usageValues(usage: UsageTotals): number[] {
   return USAGE_FIELDS.map((field) => (field === "cost" ? usage[field] : Math.round(usage[field])));
 }
 
-/** The JSON the append statement puts in `PENDING_SETTING` (null when no append records anything). */
+/**
+ * The JSON the append statement puts in `PENDING_SETTING` (null when no append records anything):
+ * the ledgers, and the UTC day of the write only when one of them has usage (without it, the
+ * trigger only sets previews).
+ */
 export function pendingJson(ledgers: (PendingLedger | undefined)[]): string | null {
   const appends = ledgers.filter((ledger) => ledger !== undefined);
-  return appends.length === 0 ? null : JSON.stringify({ day: utcDay(Date.now()), appends });
+  if (appends.length === 0) return null;
+  const spends = appends.some((ledger) => ledger.usage !== undefined);
+  return JSON.stringify(spends ? { day: utcDay(Date.now()), appends } : { appends });
 }
 
 /** Usage totals read from a row of ledger columns (bigint arrives as text). */
@@ -152,6 +158,14 @@ export function insertTriggerBody(tables: LedgerTables): string {
       END IF;
       -- Consumed once: a later insert of the transaction adds nothing of it.
       PERFORM set_config('${PENDING_SETTING}', '', true);
+      IF NOT pending ? 'day' THEN
+        -- Previews only (no usage in the statement): the cheaper update.
+        UPDATE ${t.sessions} s SET message_count = s.message_count + changed.n, preview = COALESCE(l.preview, s.preview)
+        FROM (SELECT session_id, count(*) AS n FROM changed_rows GROUP BY session_id) changed
+          LEFT JOIN jsonb_to_recordset(pending->'appends') AS l(session_id text, preview text) ON l.session_id = changed.session_id
+        WHERE s.session_id = changed.session_id;
+        RETURN NULL;
+      END IF;
       WITH ledger AS (
         SELECT p.session_id, p.preview, ${fromUsage}
         FROM jsonb_to_recordset(pending->'appends') AS p(session_id text, preview text, usage jsonb)),
