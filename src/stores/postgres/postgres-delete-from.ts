@@ -82,7 +82,9 @@ export async function cutPostgresMessages(client: PoolClient, cut: PostgresCut):
       sessionId,
       stale,
     ]);
-  const next = Number(session.rows[0]!.next_seq);
+  // The appended messages take the numbers of the first ones deleted (all numbers from there on are
+  // free now), so a session's numbers stay dense for `getMessageRange`.
+  const next = Number(target.rows[0]!.seq);
   const preview = cut.preview ?? (await keptPreview(client, cut));
   if (cut.appended.length > 0)
     await client.query(

@@ -228,12 +228,12 @@ export class PostgresMemoryStore implements MemoryStore {
         if (seen.has(message.id)) return [];
         seen.add(message.id);
       }
-      return [{ seq: index, id: message.id ?? null, body: bodies[index]! }];
+      return [{ id: message.id ?? null, body: bodies[index]! }];
     });
     const { tables, leases } = this;
     const preview = previewOf(messages);
     await this.statements.transaction("setMessages", sessionId, (client) =>
-      setPostgresMessages(client, { tables, leases, sessionId, nextSeq: messages.length, rows, preview }),
+      setPostgresMessages(client, { tables, leases, sessionId, rows, preview }),
     );
   }
 

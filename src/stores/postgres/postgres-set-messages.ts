@@ -9,10 +9,8 @@ export interface PostgresHistory {
   tables: PostgresTables;
   leases: Pick<PostgresSessionLeases, "tokenOf" | "fence" | "lostError">;
   sessionId: string;
-  /** The session's next sequence number: the number of messages given. */
-  nextSeq: number;
-  /** The messages to store (a repeated id left out), with their sequence numbers and stored bodies. */
-  rows: { seq: number; id: string | null; body: string }[];
+  /** The messages to store (a repeated id left out), as their ids and stored bodies: numbered 0, 1, 2… */
+  rows: { id: string | null; body: string }[];
   /** `previewOf` the messages (undefined: none has text, and the session has no preview). */
   preview: string | undefined;
 }
@@ -29,12 +27,12 @@ export async function setPostgresMessages(client: PoolClient, history: PostgresH
     `INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq, preview) VALUES ($1, $2, $2, $3, $4)
      ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = $3,
        preview = EXCLUDED.preview`,
-    [sessionId, Date.now(), history.nextSeq, history.preview ?? null],
+    [sessionId, Date.now(), rows.length, history.preview ?? null],
   );
   await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
   await client.query(
     `INSERT INTO ${t.messages} (session_id, seq, message_id, body)
-     SELECT $1, item.seq, item.id, item.body FROM unnest($2::bigint[], $3::text[], $4::text[]) AS item(seq, id, body)`,
-    [sessionId, rows.map((row) => row.seq), rows.map((row) => row.id), rows.map((row) => row.body)],
+     SELECT $1, item.ord - 1, item.id, item.body FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS item(id, body, ord)`,
+    [sessionId, rows.map((row) => row.id), rows.map((row) => row.body)],
   );
 }

@@ -44,9 +44,11 @@ const DELETE_BATCH = 100;
 
 /**
  * The thread methods of `PostgresMemoryStore`. A range is read by the messages' primary key
- * `(session_id, seq)`: sequence numbers may have gaps (ids skipped by a retried append, a cut), so
- * the first message of the range is found by skipping index entries (an index-only read, no
- * message body) from whichever end of the session is nearer, then the range's rows are read.
+ * `(session_id, seq)`. A session's numbers are dense (appends number only new messages, a cut
+ * reuses the numbers it frees, `setMessages` numbers from 0): the range is `first + start` to
+ * `first + end`. A session with gaps (an id stored by a concurrent append, tables written by
+ * older versions) is read by finding the range's first message by skipping key entries (no
+ * message body) from whichever end of the session is nearer, then reading the range's rows.
  */
 export class PostgresThreads {
   constructor(
@@ -61,17 +63,27 @@ export class PostgresThreads {
     validateSessionId(sessionId);
     const range = messageRange(start, end, this.store);
     const { sessions, messages } = this.tables;
-    // `stop`: the range's end within the session; `n - stop` entries lie after it.
-    const side = (ascending: boolean) => `(SELECT m.seq, m.body FROM ${messages} m
-        WHERE (SELECT ${ascending ? "$2::bigint <= n - stop" : "$2::bigint > n - stop"} FROM bounds) AND m.session_id = $1
+    // `stop`: the range's end within the session. Numbers dense (the last minus the first is the
+    // count minus one, both read from the key): the range's numbers are known. Else the first
+    // message is found by skipping key entries from the nearer end (`n - stop` lie after the range).
+    const skipping = (ascending: boolean) => `(SELECT m.seq, m.body FROM ${messages} m
+        WHERE (SELECT NOT dense AND ${ascending ? "$2::bigint <= n - stop" : "$2::bigint > n - stop"} FROM bounds) AND m.session_id = $1
           AND m.seq ${ascending ? ">=" : "<="} (SELECT seq FROM ${messages} WHERE session_id = $1
             ORDER BY seq ${ascending ? "OFFSET $2" : "DESC OFFSET (SELECT n - stop FROM bounds)"} LIMIT 1)
         ORDER BY m.seq ${ascending ? "" : "DESC"} LIMIT (SELECT GREATEST(stop - $2::bigint, 0) FROM bounds))`;
     const rows = await this.query<{ seq: string; body: string }>(
       "getMessageRange",
       sessionId,
-      `WITH bounds AS (SELECT message_count AS n, LEAST($3::bigint, message_count) AS stop FROM ${sessions} WHERE session_id = $1)
-       SELECT body FROM (${side(true)} UNION ALL ${side(false)}) picked ORDER BY seq`,
+      `WITH ends AS (
+         SELECT message_count AS n, LEAST($3::bigint, message_count) AS stop,
+           (SELECT min(seq) FROM ${messages} WHERE session_id = $1) AS first,
+           (SELECT max(seq) FROM ${messages} WHERE session_id = $1) AS last
+         FROM ${sessions} WHERE session_id = $1),
+       bounds AS (SELECT n, stop, first, last - first + 1 = n AS dense FROM ends)
+       SELECT body FROM (
+         (SELECT m.seq, m.body FROM ${messages} m, bounds b
+          WHERE b.dense AND m.session_id = $1 AND m.seq >= b.first + $2::bigint AND m.seq < b.first + b.stop)
+         UNION ALL ${skipping(true)} UNION ALL ${skipping(false)}) picked ORDER BY seq`,
       [sessionId, range.start, range.end],
     );
     return rows.map((row, index) =>
