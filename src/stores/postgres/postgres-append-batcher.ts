@@ -78,7 +78,8 @@ export class PostgresAppendBatcher {
    * One statement for appends of different sessions, in session order (rows are locked in one
    * order, whatever the batch). Per append: its lease locked FOR SHARE (or deleted, with
    * `release`) when it has a token, its session row upserted for the sequence numbers of its
-   * messages whose ids the snapshot does not hold (as `PostgresTurnSql.append`), those inserted; the insert trigger counts them per session, and adds each session's own
+   * messages whose ids the snapshot does not hold (as `PostgresTurnSql.append`, its arrays read
+   * through sub-selects for the same reason), those inserted; the insert trigger counts them per session, and adds each session's own
    * preview and usage (`$9`, one JSON for the batch, keyed by session) once, to that session only.
    */
   private sendMany(appends: PendingAppend[]): Promise<{ session_id: string; ok: boolean }[]> {
@@ -103,9 +104,10 @@ export class PostgresAppendBatcher {
          DELETE FROM ${locks} l USING input i WHERE l.session_id = i.session_id AND l.token = i.token AND i.release RETURNING l.session_id),
        fresh AS (
          SELECT item.ord, item.id, item.body, row_number() OVER (PARTITION BY item.ord ORDER BY item.position) AS position
-         FROM unnest($5::bigint[], $6::bigint[], $7::text[], $8::text[]) AS item(ord, position, id, body)
+         FROM unnest((SELECT $5::bigint[]), (SELECT $6::bigint[]), (SELECT $7::text[]), (SELECT $8::text[])) AS item(ord, position, id, body)
          JOIN input i ON i.ord = item.ord
-         WHERE item.id IS NULL OR NOT EXISTS (SELECT 1 FROM ${t.messages} m WHERE m.session_id = i.session_id AND m.message_id = item.id)),
+         LEFT JOIN LATERAL (SELECT 1 AS found FROM ${t.messages} m WHERE m.session_id = i.session_id AND m.message_id = item.id LIMIT 1) stored ON true
+         WHERE stored.found IS NULL),
        permitted AS (
          SELECT i.session_id, i.ord, (SELECT count(*) FROM fresh f WHERE f.ord = i.ord) AS n,
            (i.token IS NULL OR i.session_id IN (SELECT session_id FROM lease) OR i.session_id IN (SELECT session_id FROM released)) AS ok
