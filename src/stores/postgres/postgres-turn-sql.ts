@@ -59,8 +59,10 @@ export class PostgresTurnSql {
    * generic plan of the prepared statement does, which PostgreSQL then keeps instead of planning
    * every append again: 0.3 ms against 0.9 ms a statement, measured), so a retried append leaves no gap and a session's numbers stay dense (`getMessageRange`
    * reads a range by number then); an id stored by an append that committed while this one waited
-   * for the row is skipped all the same (`ON CONFLICT`), leaving a gap that reads still handle. The
-   * insert trigger counts only the rows inserted. `$6` is the JSON of what the append records
+   * for the row is skipped all the same (`ON CONFLICT`), leaving a gap that reads still handle.
+   * Known limit: an id the snapshot holds that a cut or `setMessages` deleted while this append
+   * waited for the row is skipped too, as if stored; only writes made without the session's lock
+   * can meet this (a run holds it, so its appends and cuts never overlap). The insert trigger counts only the rows inserted. `$6` is the JSON of what the append records
    * beside its messages (`pendingJson`: its preview and usage, or null), handed to the insert
    * trigger through a transaction-local setting: the trigger adds it in its update of the session
    * row only when a row was inserted, so a retried append adds nothing. Selects `ok`.
