@@ -38,7 +38,7 @@ function recordingPool(
 }
 
 const isBatchedLeaseTake = (text: string) => text.includes("session_locks") && text.includes("unnest(");
-const isBatchedAppend = (text: string) => text.includes("INSERT INTO") && text.includes("unnest($6::bigint[]");
+const isBatchedAppend = (text: string) => text.includes("INSERT INTO") && text.includes("(SELECT $5::bigint[])");
 
 const pool = new pg.Pool({ connectionString: postgresUrl, max: 6 });
 afterAll(async () => {

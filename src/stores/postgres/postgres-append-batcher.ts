@@ -2,6 +2,7 @@ import type { AgentMessage } from "../../messages/agent-message";
 import type { PostgresTables } from "./postgres-schema";
 import { PostgresStatementBatcher } from "./postgres-statement-batcher";
 import type { PostgresTurnSql } from "./postgres-turn-sql";
+import { PENDING_SETTING, pendingJson, type PendingLedger } from "./postgres-usage-sql";
 
 /** One `appendMessages` waiting for its statement. */
 export interface PendingAppend {
@@ -14,6 +15,8 @@ export interface PendingAppend {
   token: string | null;
   /** Also delete that lease, in the same transaction (a run's last append). */
   release: boolean;
+  /** What the append records beside its messages when it stores one (its preview and usage), if anything. */
+  ledger?: PendingLedger | undefined;
 }
 
 type Query = (sql: string, values: unknown[]) => Promise<{ session_id: string; ok: boolean }[]>;
@@ -57,10 +60,16 @@ export class PostgresAppendBatcher {
   }
 
   private async sendOne(append: PendingAppend): Promise<{ session_id: string; ok: boolean }[]> {
-    const fence = append.release && append.token !== null ? this.fences.fenceAndRelease(1, 6) : this.fences.fence(1, 6);
+    const fence = append.release && append.token !== null ? this.fences.fenceAndRelease(1, 5) : this.fences.fence(1, 5);
     const rows = await this.query(
       this.sql.append(fence),
-      this.sql.appendValues(append.sessionId, append.messages, append.bodies, append.token),
+      this.sql.appendValues(
+        append.sessionId,
+        append.messages,
+        append.bodies,
+        append.token,
+        pendingJson([append.ledger]),
+      ),
     );
     return [{ session_id: append.sessionId, ok: rows[0]?.ok === true }];
   }
@@ -68,8 +77,10 @@ export class PostgresAppendBatcher {
   /**
    * One statement for appends of different sessions, in session order (rows are locked in one
    * order, whatever the batch). Per append: its lease locked FOR SHARE (or deleted, with
-   * `release`) when it has a token, its session row upserted for its sequence numbers, its
-   * messages inserted; the insert trigger counts them per session.
+   * `release`) when it has a token, its session row upserted for the sequence numbers of its
+   * messages whose ids the snapshot does not hold (as `PostgresTurnSql.append`, its arrays read
+   * through sub-selects for the same reason), those inserted; the insert trigger counts them per session, and adds each session's own
+   * preview and usage (`$9`, one JSON for the batch, keyed by session) once, to that session only.
    */
   private sendMany(appends: PendingAppend[]): Promise<{ session_id: string; ok: boolean }[]> {
     const t = this.tables;
@@ -85,25 +96,33 @@ export class PostgresAppendBatcher {
     );
     return this.query(
       `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::bool[], $4::bigint[]) WITH ORDINALITY AS i(session_id, token, release, n, ord)),
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bool[]) WITH ORDINALITY AS i(session_id, token, release, ord)),
        lease AS (
          SELECT l.session_id FROM ${locks} l JOIN input i ON l.session_id = i.session_id AND l.token = i.token AND NOT i.release
          ORDER BY l.session_id FOR SHARE OF l),
        released AS (
          DELETE FROM ${locks} l USING input i WHERE l.session_id = i.session_id AND l.token = i.token AND i.release RETURNING l.session_id),
+       fresh AS (
+         SELECT item.ord, item.id, item.body, row_number() OVER (PARTITION BY item.ord ORDER BY item.position) AS position
+         FROM unnest((SELECT $5::bigint[]), (SELECT $6::bigint[]), (SELECT $7::text[]), (SELECT $8::text[])) AS item(ord, position, id, body)
+         JOIN input i ON i.ord = item.ord
+         LEFT JOIN LATERAL (SELECT 1 AS found FROM ${t.messages} m WHERE m.session_id = i.session_id AND m.message_id = item.id LIMIT 1) stored ON true
+         WHERE stored.found IS NULL),
        permitted AS (
-         SELECT i.session_id, i.n, i.ord, (i.token IS NULL OR i.session_id IN (SELECT session_id FROM lease) OR i.session_id IN (SELECT session_id FROM released)) AS ok
+         SELECT i.session_id, i.ord, (SELECT count(*) FROM fresh f WHERE f.ord = i.ord) AS n,
+           (i.token IS NULL OR i.session_id IN (SELECT session_id FROM lease) OR i.session_id IN (SELECT session_id FROM released)) AS ok
          FROM input i),
+       pending AS (SELECT set_config('${PENDING_SETTING}', $9::text, true)),
        session AS (
          INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq)
-         SELECT p.session_id, $5::bigint, $5::bigint, p.n FROM permitted p WHERE p.ok ORDER BY p.session_id
+         SELECT p.session_id, $4::bigint, $4::bigint, p.n FROM permitted p, pending WHERE p.ok ORDER BY p.session_id
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = s.next_seq + EXCLUDED.next_seq
          RETURNING s.session_id, s.next_seq),
        inserted AS (
          INSERT INTO ${t.messages} (session_id, seq, message_id, body)
-         SELECT p.session_id, s.next_seq - p.n + item.position - 1, item.id, item.body
-         FROM unnest($6::bigint[], $7::bigint[], $8::text[], $9::text[]) AS item(ord, position, id, body)
-         JOIN permitted p ON p.ord = item.ord
+         SELECT p.session_id, s.next_seq - p.n + f.position - 1, f.id, f.body
+         FROM fresh f
+         JOIN permitted p ON p.ord = f.ord
          JOIN session s ON s.session_id = p.session_id
          ON CONFLICT (session_id, message_id) DO NOTHING)
        SELECT session_id, ok FROM permitted`,
@@ -111,12 +130,12 @@ export class PostgresAppendBatcher {
         sorted.map((append) => append.sessionId),
         sorted.map((append) => append.token),
         sorted.map((append) => append.release && append.token !== null),
-        sorted.map((append) => append.messages.length),
         Date.now(),
         items.map((item) => item.index),
         items.map((item) => item.position),
         items.map((item) => item.id),
         items.map((item) => item.body),
+        pendingJson(sorted.map((append) => append.ledger)),
       ],
     );
   }

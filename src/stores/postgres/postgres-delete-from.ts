@@ -4,7 +4,10 @@ import type { PoolClient } from "pg";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { summariesAfterCut } from "../history-cut";
 import type { SummaryRecord } from "../memory-store";
-import { parseStoredJson } from "../stored-json";
+import { previewOf } from "../session-preview";
+import { parseStoredJson, parseStoredMessage } from "../stored-json";
+import { utcDay } from "../usage-totals";
+import { addParamToSession, ownerTotalsCtes, usageFromParam } from "./postgres-usage-sql";
 import type { PostgresTables } from "./postgres-schema";
 import type { PostgresSessionLeases } from "./postgres-session-leases";
 
@@ -17,7 +20,14 @@ export interface PostgresCut {
   messageId: string;
   /** The messages to append after the cut (ids unique), as their ids and stored bodies. */
   appended: { id: string | null; body: string }[];
+  /** `previewOf` the appended messages (undefined: none has text, the preview comes from what is kept). */
+  preview: string | undefined;
+  /** The usage to add to the ledger (`usageValues`), if any: a replace always writes, so always adds it. */
+  usage: number[] | undefined;
 }
+
+/** Messages read per step when the preview is recomputed from the kept history. */
+const PREVIEW_PAGE = 20;
 
 /**
  * Inside a transaction: deletes the session's messages from `messageId` on and the summaries
@@ -72,7 +82,10 @@ export async function cutPostgresMessages(client: PoolClient, cut: PostgresCut):
       sessionId,
       stale,
     ]);
-  const next = Number(session.rows[0]!.next_seq);
+  // The appended messages take the numbers of the first ones deleted (all numbers from there on are
+  // free now), so a session's numbers stay dense for `getMessageRange`.
+  const next = Number(target.rows[0]!.seq);
+  const preview = cut.preview ?? (await keptPreview(client, cut));
   if (cut.appended.length > 0)
     await client.query(
       `INSERT INTO ${t.messages} (session_id, seq, message_id, body)
@@ -81,7 +94,37 @@ export async function cutPostgresMessages(client: PoolClient, cut: PostgresCut):
       [sessionId, next, cut.appended.map((row) => row.id), cut.appended.map((row) => row.body)],
     );
   await client.query(
-    `UPDATE ${t.sessions} SET next_seq = $2, accessed_at = GREATEST(accessed_at, $3) WHERE session_id = $1`,
-    [sessionId, next + cut.appended.length, Date.now()],
+    `WITH updated AS (
+       UPDATE ${t.sessions} s SET next_seq = $2, accessed_at = GREATEST(s.accessed_at, $3), preview = $4, ${addParamToSession(5)}
+       WHERE s.session_id = $1
+       RETURNING s.user_id, ${usageFromParam(5)}),
+     ${ownerTotalsCtes(t, "updated", "$6::date")}
+     SELECT 1`,
+    [sessionId, next + cut.appended.length, Date.now(), preview ?? null, cut.usage ?? null, utcDay(Date.now())],
   );
+}
+
+/** The preview of the history the cut keeps: `previewOf` its last messages, read a page at a time until one has text. */
+async function keptPreview(client: PoolClient, cut: PostgresCut): Promise<string | undefined> {
+  let before: string | null = null;
+  for (;;) {
+    const page: { rows: { seq: string; body: string }[] } = await client.query<{ seq: string; body: string }>(
+      `SELECT seq, body FROM ${cut.tables.messages} WHERE session_id = $1 AND ($2::bigint IS NULL OR seq < $2::bigint)
+       ORDER BY seq DESC LIMIT ${PREVIEW_PAGE}`,
+      [cut.sessionId, before],
+    );
+    const messages = page.rows
+      .map((row) =>
+        parseStoredMessage(row.body, {
+          store: cut.store,
+          operation: "deleteMessagesFrom",
+          sessionId: cut.sessionId,
+          record: `message at sequence ${row.seq}`,
+        }),
+      )
+      .reverse();
+    const preview = previewOf(messages);
+    if (preview !== undefined || page.rows.length < PREVIEW_PAGE) return preview;
+    before = page.rows.at(-1)!.seq;
+  }
 }

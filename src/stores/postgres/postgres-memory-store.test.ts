@@ -9,6 +9,7 @@ import { SessionBusyError } from "../../errors/session-busy-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import { testMemoryStore } from "../../testing/test-memory-store";
 import { backendOf } from "../backend-of";
+import { emptyTotals } from "../usage-totals";
 import { PostgresMemoryStore } from "./postgres-memory-store";
 
 const available = await serviceAvailable("postgres");
@@ -44,7 +45,7 @@ if (available) {
         stores.map((store, index) => store.appendMessages(`s${index}`, [{ id: "1", role: "user", content: "x" }])),
       );
       const { rows } = await pool.query(`SELECT version FROM "${schema}"."migrate_schema_version"`);
-      expect(rows).toEqual([{ version: 5 }]);
+      expect(rows).toEqual([{ version: 6 }]);
       const indexes = await pool.query(
         `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'migrate_summaries' ORDER BY indexname`,
         [schema],
@@ -137,7 +138,7 @@ if (available) {
 
       const store = new PostgresMemoryStore({ pool, schema, tablePrefix });
       expect(await store.getMessageTail("big", 4)).toEqual({ messages: big.slice(-4), total: 250 });
-      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 5 }]);
+      expect((await pool.query(`SELECT version FROM ${t("schema_version")}`)).rows).toEqual([{ version: 6 }]);
       expect(
         (
           await pool.query(
@@ -186,6 +187,19 @@ if (available) {
           )
         ).rows[0]?.indexdef,
       ).toContain("(user_id, accessed_at, session_id COLLATE");
+      // Version 6: old sessions have zero totals and no title, metadata or preview; an append of this
+      // version records its usage and preview, a version-1 append during a rolling upgrade only counts.
+      expect(await store.getSession("big")).toMatchObject({ usage: emptyTotals(), messageCount: 260 });
+      expect(await store.getSession("small")).not.toHaveProperty("preview");
+      const usage = { ...emptyTotals(), inputTokens: 7, totalTokens: 9, modelCalls: 1, cost: 0.5 };
+      await store.appendMessages("owned", messages("owned", 2), { usage });
+      await appendV1("owned", messages("v1", 2));
+      expect(await store.getSession("owned")).toMatchObject({ messageCount: 4, usage, preview: "owned 1" });
+      expect(await store.getUsage({ userId: "ada" })).toEqual(usage);
+      expect(await store.getUsage({ userId: "ada", since: Date.now() })).toEqual(usage);
+      await store.updateSession("big", { title: "Old", metadata: { kept: true } });
+      expect(await store.getSession("big")).toMatchObject({ title: "Old", metadata: { kept: true } });
+      expect(await store.getMessageRange("big", 248, 252)).toEqual((await store.getMessages("big")).slice(248, 252));
     });
 
     it("counts exactly under concurrent appends from several store instances, and not for ids already stored", async () => {

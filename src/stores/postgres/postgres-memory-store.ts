@@ -8,9 +8,15 @@ import type {
   ListSessionsOptions,
   SessionPage,
   SessionLockOptions,
+  SessionUpdate,
   SummaryReadOptions,
   SummaryRecord,
 } from "../memory-store";
+import type { AppendOptions, UsageQuery, UsageTotals, UserDataDeletion } from "../usage-totals";
+import { previewOf } from "../session-preview";
+import { PostgresThreads } from "./postgres-threads";
+import { setPostgresMessages } from "./postgres-set-messages";
+import { pendingLedger, usageValues } from "./postgres-usage-sql";
 import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { builtInBackend } from "../built-in-backend";
@@ -27,7 +33,7 @@ import { PostgresSessionLeases } from "./postgres-session-leases";
 import { PostgresTurnFolding } from "./postgres-turn-folding";
 import { PostgresTurnSql, uniqueById, type TailRow } from "./postgres-turn-sql";
 import { isConnectionError, PostgresStatements, postgresStoreError } from "./postgres-statements";
-import { entryOf, type SessionRow } from "./postgres-session-rows";
+import { entryOf, SESSION_COLUMNS, type SessionRow } from "./postgres-session-rows";
 import { checkPostgresOptions, type PostgresMemoryStoreOptions } from "./postgres-memory-store-options";
 
 const store = "PostgresMemoryStore";
@@ -61,6 +67,8 @@ export class PostgresMemoryStore implements MemoryStore {
   private readonly records: PostgresSessionRecords;
   /** The facts; a run's writes fenced by its session's lease in the same statement (internal, `FencedFacts`). */
   private readonly facts: PostgresFacts;
+  /** Message ranges, the usage ledger's reads, generated titles, deleting a user's data. */
+  private readonly threads: PostgresThreads;
 
   constructor(options: PostgresMemoryStoreOptions) {
     const checked = checkPostgresOptions(store, options);
@@ -80,6 +88,13 @@ export class PostgresMemoryStore implements MemoryStore {
       this.statements.transaction(operation, sessionId, body),
     );
     this.facts = new PostgresFacts(this.tables.facts, run, store, this.leases);
+    this.threads = new PostgresThreads(
+      this.tables,
+      run,
+      (operation, sessionId, body) => this.statements.transaction(operation, sessionId, body),
+      store,
+      this.leases,
+    );
     this.sql = new PostgresTurnSql(this.tables, store);
     this.appends = new PostgresAppendBatcher(
       this.tables,
@@ -103,7 +118,7 @@ export class PostgresMemoryStore implements MemoryStore {
       },
       {
         readTail: (sessionId, limit) => this.readTail("getMessageTail", sessionId, limit),
-        append: (sessionId, messages, release) => this.appendFresh(sessionId, messages, release),
+        append: (sessionId, messages, release, options) => this.appendFresh(sessionId, messages, release, options),
       },
       isConnectionError,
     );
@@ -157,12 +172,12 @@ export class PostgresMemoryStore implements MemoryStore {
     return this.sql.parseTail(rows, sessionId, operation);
   }
 
-  async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+  async appendMessages(sessionId: string, messages: AgentMessage[], options?: AppendOptions): Promise<void> {
     validateSessionId(sessionId);
     validateMessageIds(messages);
     const fresh = uniqueById(messages);
     if (fresh.length === 0) return;
-    await this.appendFresh(sessionId, fresh, false);
+    await this.appendFresh(sessionId, fresh, false, options);
   }
 
   /**
@@ -170,15 +185,29 @@ export class PostgresMemoryStore implements MemoryStore {
    * with the appends of other sessions sent at the same time (`PostgresAppendBatcher`). While this
    * store holds the session's lock, the statement writes only if the lease is still this holder's
    * (fencing: a holder whose lease was taken over is refused); with `release`, it also releases
-   * it. Resolves to whether it released the lease.
+   * it. The append's preview and `options.usage` are recorded in the same statement, when it
+   * stores a message (see `PostgresTurnSql.append`). Resolves to whether it released the lease.
    */
-  private async appendFresh(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean> {
+  private async appendFresh(
+    sessionId: string,
+    messages: AgentMessage[],
+    release: boolean,
+    options: AppendOptions | undefined,
+  ): Promise<boolean> {
+    const ledger = pendingLedger(sessionId, messages, options, `${store}.appendMessages`);
     const bodies = this.sql.encode(sessionId, messages, "appendMessages");
     await this.statements.ensureReady();
     const token = this.leases.tokenOf(sessionId);
     let ok: boolean;
     try {
-      ok = await this.appends.append({ sessionId, messages, bodies, token, release: release && token !== null });
+      ok = await this.appends.append({
+        sessionId,
+        messages,
+        bodies,
+        token,
+        release: release && token !== null,
+        ledger,
+      });
     } catch (error) {
       throw postgresStoreError(store, "appendMessages", sessionId, error);
     }
@@ -191,7 +220,6 @@ export class PostgresMemoryStore implements MemoryStore {
   async setMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
     validateSessionId(sessionId);
     validateMessageIds(messages);
-    const t = this.tables;
     // Stored exactly as given; a repeated id keeps its first occurrence (ids are unique per session).
     const seen = new Set<string>();
     const bodies = this.sql.encode(sessionId, messages, "setMessages");
@@ -200,26 +228,13 @@ export class PostgresMemoryStore implements MemoryStore {
         if (seen.has(message.id)) return [];
         seen.add(message.id);
       }
-      return [{ seq: index, id: message.id ?? null, body: bodies[index]! }];
+      return [{ id: message.id ?? null, body: bodies[index]! }];
     });
-    await this.statements.transaction("setMessages", sessionId, async (client) => {
-      const fenced = await client.query<{ ok: boolean }>(`WITH ${this.leases.fence(1, 2)} SELECT ok FROM permitted`, [
-        sessionId,
-        this.leases.tokenOf(sessionId),
-      ]);
-      if (fenced.rows[0]?.ok !== true) throw this.leases.lostError("setMessages", sessionId);
-      await client.query(
-        `INSERT INTO ${t.sessions} AS s (session_id, created_at, accessed_at, next_seq) VALUES ($1, $2, $2, $3)
-         ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at), next_seq = $3`,
-        [sessionId, Date.now(), messages.length],
-      );
-      await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
-      await client.query(
-        `INSERT INTO ${t.messages} (session_id, seq, message_id, body)
-         SELECT $1, item.seq, item.id, item.body FROM unnest($2::bigint[], $3::text[], $4::text[]) AS item(seq, id, body)`,
-        [sessionId, rows.map((row) => row.seq), rows.map((row) => row.id), rows.map((row) => row.body)],
-      );
-    });
+    const { tables, leases } = this;
+    const preview = previewOf(messages);
+    await this.statements.transaction("setMessages", sessionId, (client) =>
+      setPostgresMessages(client, { tables, leases, sessionId, rows, preview }),
+    );
   }
 
   async deleteMessagesFrom(sessionId: string, messageId: string): Promise<void> {
@@ -231,22 +246,38 @@ export class PostgresMemoryStore implements MemoryStore {
     return builtInBackend(this, {
       prototype: PostgresMemoryStore.prototype,
       folding: this.folding,
-      replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
+      replaceFrom: async (sessionId, messageId, messages, options) => this.cut(sessionId, messageId, messages, options),
+      titleSession: (sessionId, title, usage) => this.threads.titleSession(sessionId, title, usage),
       facts: this.facts,
       claimSession: (sessionId, userId) => this.records.claimSession(sessionId, userId),
     });
   }
 
-  private async cut(sessionId: string, messageId: string, messages: AgentMessage[]): Promise<void> {
+  private async cut(
+    sessionId: string,
+    messageId: string,
+    messages: AgentMessage[],
+    options?: AppendOptions,
+  ): Promise<void> {
     validateSessionId(sessionId);
     validateMessageIdArgument(messageId);
     validateMessageIds(messages);
     const fresh = uniqueById(messages);
+    const ledger = pendingLedger(sessionId, fresh, options, `${store}.deleteMessagesFrom`);
     const bodies = this.sql.encode(sessionId, fresh, "deleteMessagesFrom");
     const appended = fresh.map((message, index) => ({ id: message.id ?? null, body: bodies[index]! }));
     const { tables, leases } = this;
     await this.statements.transaction("deleteMessagesFrom", sessionId, (client) =>
-      cutPostgresMessages(client, { store, tables, leases, sessionId, messageId, appended }),
+      cutPostgresMessages(client, {
+        store,
+        tables,
+        leases,
+        sessionId,
+        messageId,
+        appended,
+        preview: ledger?.preview,
+        usage: options?.usage === undefined ? undefined : usageValues(options.usage),
+      }),
     );
   }
 
@@ -289,8 +320,21 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows[0] ? entryOf(rows[0], "getSession", this.tables.sessions) : undefined;
   }
 
-  updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+  updateSession(sessionId: string, metadata: SessionUpdate): Promise<void> {
     return this.records.updateSession(sessionId, metadata);
+  }
+
+  getMessageRange(sessionId: string, start: number, end: number): Promise<AgentMessage[]> {
+    return this.threads.getMessageRange(sessionId, start, end);
+  }
+
+  getUsage(query: UsageQuery): Promise<UsageTotals> {
+    return this.threads.getUsage(query);
+  }
+
+  /** Deletes a user's sessions and facts, a batch of sessions per transaction (see `PostgresThreads.deleteUserData`). */
+  deleteUserData(userId: string): Promise<UserDataDeletion> {
+    return this.threads.deleteUserData(userId);
   }
 
   listSessions(options: ListSessionsOptions): Promise<SessionPage> {
@@ -351,6 +395,6 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   private sessionSelect(): string {
-    return `SELECT s.session_id, s.created_at, s.accessed_at, s.agent_name, s.tags, s.message_count, s.user_id FROM ${this.tables.sessions} s`;
+    return `SELECT ${SESSION_COLUMNS} FROM ${this.tables.sessions} s`;
   }
 }

@@ -1,8 +1,9 @@
 import type { PoolClient } from "pg";
 import { StoreError } from "../../errors/store-error";
+import { insertTriggerBody, usageColumnDefinitions } from "./postgres-usage-sql";
 
 /** The schema version this code writes; `migrateTables` brings older schemas up to it. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** The quoted, schema-qualified names of a store's tables. */
 export interface PostgresTables {
@@ -12,6 +13,10 @@ export interface PostgresTables {
   summaries: string;
   contextReports: string;
   locks: string;
+  /** A user's running usage totals, one row per user. */
+  userUsage: string;
+  /** A user's usage totals per UTC day, one row per user and day. */
+  userUsageDays: string;
   version: string;
 }
 
@@ -25,6 +30,8 @@ export function postgresTables(schema: string, tablePrefix: string): PostgresTab
     summaries: table("summaries"),
     contextReports: table("context_reports"),
     locks: table("session_locks"),
+    userUsage: table("user_usage"),
+    userUsageDays: table("user_usage_days"),
     version: table("schema_version"),
   };
 }
@@ -126,6 +133,24 @@ export async function migrateTables(
     await client.query(`ALTER TABLE ${t.sessions} ADD COLUMN IF NOT EXISTS user_id text`);
     await client.query(
       `CREATE INDEX IF NOT EXISTS "${tablePrefix}sessions_user_accessed" ON ${t.sessions} (user_id, accessed_at, session_id COLLATE "C") WHERE user_id IS NOT NULL`,
+    );
+  }
+  if (current < 6) {
+    // Version 6: threads. A session row keeps its title, the app's metadata (JSON text), its preview
+    // and its usage totals (columns with a constant default: no table rewrite); a user's running
+    // and daily totals have tables of their own; the insert trigger adds an append's usage and
+    // preview in its update of the session row, only for sessions that got a new message.
+    const columns = ["title text", "metadata text", "preview text", ...usageColumnDefinitions()];
+    await client.query(
+      `ALTER TABLE ${t.sessions} ${columns.map((column) => `ADD COLUMN IF NOT EXISTS ${column}`).join(", ")}`,
+    );
+    const usage = usageColumnDefinitions().join(", ");
+    await client.query(`CREATE TABLE IF NOT EXISTS ${t.userUsage} (user_id text PRIMARY KEY, ${usage})`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${t.userUsageDays} (user_id text NOT NULL, day date NOT NULL, ${usage}, PRIMARY KEY (user_id, day))`,
+    );
+    await client.query(
+      `CREATE OR REPLACE FUNCTION "${schema}"."${tablePrefix}messages_inserted"() RETURNS trigger LANGUAGE plpgsql AS $body$${insertTriggerBody(t)}$body$`,
     );
   }
   // Context reports (additive, no version): created by whichever version first needs them.

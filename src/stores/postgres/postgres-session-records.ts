@@ -3,7 +3,14 @@ import { checkContextReport, contextReportCount, MAX_CONTEXT_REPORTS, type Conte
 import type { ContextReportReadOptions } from "../context-report";
 import { validateSessionId } from "../../messages/session-id";
 import { parseStoredJson } from "../stored-json";
-import type { ListSessionsOptions, SessionPage, SummaryReadOptions, SummaryRecord } from "../memory-store";
+import type {
+  ListSessionsOptions,
+  SessionPage,
+  SessionUpdate,
+  SummaryReadOptions,
+  SummaryRecord,
+} from "../memory-store";
+import { checkSessionUpdate } from "../session-metadata";
 import { sessionPage, sessionPageQuery } from "../session-page-query";
 import { entryOf, type SessionRow } from "./postgres-session-rows";
 import { summaryCount } from "../summary-count";
@@ -77,18 +84,23 @@ export class PostgresSessionRecords {
     if (rows[0]?.ok !== true) throw this.leases.lostError("saveSummary", sessionId);
   }
 
-  /** Records a session's metadata (`agentName`, `tags`) in one statement, fenced as `saveSummary` is. */
-  async updateSession(sessionId: string, metadata: { agentName?: string; tags?: string[] }): Promise<void> {
+  /**
+   * Records a session's metadata (`agentName`, `tags`, a hand-set `title` that replaces any title,
+   * the app's `metadata` replaced whole) in one statement, fenced as `saveSummary` is.
+   */
+  async updateSession(sessionId: string, update: SessionUpdate): Promise<void> {
+    const metadata = checkSessionUpdate(update);
     validateSessionId(sessionId);
     const rows = await this.query<{ ok: boolean }>(
       "updateSession",
       sessionId,
       `WITH ${this.leases.fence(1, 2)},
        updated AS (
-         INSERT INTO ${this.tables.sessions} AS s (session_id, created_at, accessed_at, agent_name, tags)
-         SELECT $1, $3, $3, $4, $5 WHERE (SELECT ok FROM permitted)
+         INSERT INTO ${this.tables.sessions} AS s (session_id, created_at, accessed_at, agent_name, tags, title, metadata)
+         SELECT $1, $3, $3, $4, $5, $6, $7 WHERE (SELECT ok FROM permitted)
          ON CONFLICT (session_id) DO UPDATE SET accessed_at = GREATEST(s.accessed_at, EXCLUDED.accessed_at),
-           agent_name = COALESCE(EXCLUDED.agent_name, s.agent_name), tags = COALESCE(EXCLUDED.tags, s.tags))
+           agent_name = COALESCE(EXCLUDED.agent_name, s.agent_name), tags = COALESCE(EXCLUDED.tags, s.tags),
+           title = COALESCE(EXCLUDED.title, s.title), metadata = COALESCE(EXCLUDED.metadata, s.metadata))
        SELECT ok FROM permitted`,
       [
         sessionId,
@@ -96,6 +108,8 @@ export class PostgresSessionRecords {
         Date.now(),
         metadata.agentName ?? null,
         metadata.tags === undefined ? null : JSON.stringify(metadata.tags),
+        metadata.title ?? null,
+        metadata.metadataJson ?? null,
       ],
     );
     if (rows[0]?.ok !== true) throw this.leases.lostError("updateSession", sessionId);

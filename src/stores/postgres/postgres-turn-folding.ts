@@ -3,6 +3,7 @@ import { validateSessionId } from "../../messages/session-id";
 import type { MessageTail, SessionLockOptions } from "../memory-store";
 import { tailLimit } from "../tail-limit";
 import type { TurnFolding } from "../built-in-store-parts";
+import type { AppendOptions } from "../usage-totals";
 import type { PostgresSessionLeases } from "./postgres-session-leases";
 import { PostgresStatementBatcher } from "./postgres-statement-batcher";
 import { postgresStoreError } from "./postgres-statements";
@@ -41,7 +42,12 @@ export class PostgresTurnFolding implements TurnFolding {
     private readonly store: {
       readTail(sessionId: string, limit: number): Promise<MessageTail>;
       /** The store's append of messages without repeated ids; `release`: also release the lease held. Resolves to whether it released. */
-      append(sessionId: string, messages: AgentMessage[], release: boolean): Promise<boolean>;
+      append(
+        sessionId: string,
+        messages: AgentMessage[],
+        release: boolean,
+        options: AppendOptions | undefined,
+      ): Promise<boolean>;
     },
     isConnectionError: (error: unknown) => boolean,
   ) {
@@ -130,10 +136,14 @@ export class PostgresTurnFolding implements TurnFolding {
     }
   }
 
-  async appendMessagesAndUnlock(sessionId: string, messages: AgentMessage[]): Promise<boolean> {
+  async appendMessagesAndUnlock(
+    sessionId: string,
+    messages: AgentMessage[],
+    options?: AppendOptions,
+  ): Promise<boolean> {
     validateSessionId(sessionId);
     const fresh = uniqueById(messages);
     if (fresh.length === 0) return false; // the lock's release function releases it
-    return this.store.append(sessionId, fresh, true);
+    return this.store.append(sessionId, fresh, true, options);
   }
 }
