@@ -11,6 +11,7 @@ import type { FactScope } from "../stores/fact-scope";
 import type { FactLimits } from "../tools/memory-tools";
 import type { ToolSet } from "../tools/tool";
 import type { TelemetryOptions } from "./telemetry/telemetry-options";
+import type { ModelPricing } from "./model-pricing";
 
 /** Every option is checked once, by `new Agent()`: a bad value is an `InvalidArgumentError` naming it. */
 export interface AgentOptions {
@@ -122,6 +123,14 @@ export interface AgentOptions {
    * back is not bounded again. @default { maxPartBytes: 20 MiB, maxMessageBytes: 50 MiB }
    */
   messageLimits?: MessageLimits;
+  /**
+   * What each model's tokens cost, per million, keyed by model id (`"gpt-4o-mini"`) or
+   * `"provider/model"`: `{ "gpt-4o-mini": { inputPerMillion: 0.15, outputPerMillion: 0.6,
+   * cachedInputPerMillion: 0.075 } }`. The usage ledger then keeps a `cost` for every call of a
+   * priced model (`store.getUsage`, docs/threads.md); an unpriced model's calls cost 0. Checked at
+   * construction: a missing price or an unknown field is an `InvalidArgumentError`.
+   */
+  pricing?: ModelPricing;
 }
 
 /**

@@ -33,6 +33,9 @@ export function startTurn(config: AgentConfig, run: TurnRun, turn: StoreTurn): T
     ...(run.approvals.length > 0 ? { approvals: [...run.approvals] } : {}),
     ...(run.userId ? { userId: run.userId } : {}),
   });
-  const log = new TurnLog(readsProvider(config, run) ? undefined : turn, run);
+  const log = new TurnLog(readsProvider(config, run) ? undefined : turn, run, {
+    model: config.model,
+    pricing: config.pricing,
+  });
   return { startedAt, log, history: { messages: [], offset: 0, partial: false }, facts: [], recalled: [] };
 }
