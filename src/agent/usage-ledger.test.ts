@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { LanguageModel, LanguageModelUsage } from "../models/language-model";
+import { SemanticMemoryProvider } from "../providers/semantic-memory-provider";
 import { InMemoryStore } from "../stores/in-memory-store";
+import { MockEmbeddingModel } from "../testing/mock-embedding-model";
 import { SummaryMemory } from "../strategies/summary-memory";
 import { streamText } from "../streaming/stream-text";
 import { MockLanguageModel, type MockLanguageModelOptions } from "../testing/mock-language-model";
@@ -184,6 +186,53 @@ describe("the usage ledger, agent side", () => {
     expect((await store.getMessages("again")).map((message) => message.content)).toEqual(["Question", "answer 1"]);
     expect((await store.getUsage({ sessionId: "again" })).modelCalls).toBe(2);
     expect((await store.getUsage({ sessionId: "again" })).inputTokens).toBe(5 + 6);
+  });
+
+  it("records recall's embedding calls when the embedder reports their usage", async () => {
+    const spent: Spent[] = [];
+    const mock = new MockEmbeddingModel();
+    /** Tokens of the embedding calls made while a read (recall) runs; the writes' are made after the run. */
+    const recallTokens: number[] = [];
+    let reading = false;
+    const embedder = {
+      provider: mock.provider,
+      modelId: mock.modelId,
+      async doEmbed(call: Parameters<MockEmbeddingModel["doEmbed"]>[0]) {
+        const result = await mock.doEmbed(call);
+        const inputTokens = call.values.join(" ").length;
+        if (reading) recallTokens.push(inputTokens);
+        return { ...result, usage: { inputTokens } };
+      },
+    };
+    class ObservedProvider extends SemanticMemoryProvider {
+      override async read(options: Parameters<SemanticMemoryProvider["read"]>[0]) {
+        reading = true;
+        try {
+          return await super.read(options);
+        } finally {
+          reading = false;
+        }
+      }
+    }
+    const model = meteredModel(
+      { responses: () => ({ text: "Noted.", usage: { inputTokens: 8, outputTokens: 2 } }) },
+      spent,
+    );
+    const store = new InMemoryStore();
+    const agent = new Agent({
+      model,
+      memoryStore: store,
+      sessionId: "recall",
+      memoryProvider: new ObservedProvider({ embedder, ranking: "vector" }),
+    });
+    await agent.run("I live in Lisbon.");
+    await agent.run("Where do I live?");
+    expect(recallTokens).toHaveLength(2);
+    const usage = await store.getUsage({ sessionId: "recall" });
+    expect(usage.modelCalls).toBe(spent.length + recallTokens.length);
+    expect(usage.inputTokens).toBe(
+      spent.reduce((sum, call) => sum + call.usage.inputTokens, 0) + recallTokens.reduce((sum, n) => sum + n, 0),
+    );
   });
 
   it("costs nothing without pricing, and refuses a bad price at construction", () => {
