@@ -28,6 +28,7 @@ import { newId } from "./new-id";
 import { NO_MODEL } from "./no-model";
 import { resolveTelemetry, type ResolvedTelemetry } from "./telemetry/resolve-telemetry";
 import { resolvePricing, type ModelPricing } from "./model-pricing";
+import { resolveTitling, type ResolvedTitling } from "./title-options";
 
 /**
  * `createAgent`'s options carry this key: the AgentLIB document's rules (a new session per run
@@ -75,6 +76,8 @@ export interface AgentConfig {
   readonly telemetry: ResolvedTelemetry | undefined;
   /** Size bounds of a run's input (the `messageLimits` option). */
   readonly messageLimits: ResolvedMessageLimits;
+  /** Set when sessions get a generated title (the `generateTitle` option). */
+  readonly titling: ResolvedTitling | undefined;
   /** Prices per model, for the usage ledger's cost (the `pricing` option). */
   readonly pricing: Readonly<ModelPricing> | undefined;
 }
@@ -203,6 +206,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
     }),
     cacheControl: booleanOption(options.cacheControl, "cacheControl", true),
     pricing: resolvePricing(options.pricing),
+    titling: resolveTitling(options.generateTitle, model),
     telemetry: resolveTelemetry(options.telemetry),
     messageLimits: resolveMessageLimits({
       maxPartBytes: integerOption(options.messageLimits?.maxPartBytes, "messageLimits.maxPartBytes", undefined),

@@ -12,6 +12,7 @@ import type { FactLimits } from "../tools/memory-tools";
 import type { ToolSet } from "../tools/tool";
 import type { TelemetryOptions } from "./telemetry/telemetry-options";
 import type { ModelPricing } from "./model-pricing";
+import type { GenerateTitleOptions } from "./title-options";
 
 /** Every option is checked once, by `new Agent()`: a bad value is an `InvalidArgumentError` naming it. */
 export interface AgentOptions {
@@ -131,6 +132,17 @@ export interface AgentOptions {
    * construction: a missing price or an unknown field is an `InvalidArgumentError`.
    */
   pricing?: ModelPricing;
+  /**
+   * Gives each session a short title after its first completed turn (a session that has none: new,
+   * or created before its first message), written to the store (`SessionEntry.title`), in the
+   * background: it never delays or fails the run. The title model (`model`, else the agent's) is
+   * asked with the user's first message (`prompt`: its instructions) while the answer is generated;
+   * the title is written once the turn completed, only where the session still has none (a title
+   * set with `updateSession` is never replaced), its usage added to the ledger. Told as `title:set`
+   * or `title:error`; `agent.idle()` waits for it. Needs a store that keeps session metadata
+   * (every built-in store) (docs/threads.md). @default false
+   */
+  generateTitle?: boolean | GenerateTitleOptions;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AgentConfig } from "./agent-config";
 import { readsProvider } from "./load-turn-history";
 import type { ProviderHistory } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
+import type { PendingTitle } from "./pending-title";
 import { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
 
@@ -19,6 +20,8 @@ export interface TurnState {
   provided?: ProviderHistory | undefined;
   facts: Fact[];
   recalled: MemoryRecord[];
+  /** The session's title being generated (`generateTitle`), on its first turn. */
+  title?: PendingTitle | undefined;
 }
 
 /**
