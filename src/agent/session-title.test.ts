@@ -1,4 +1,6 @@
 // Titles generated after a session's first completed turn (`generateTitle`, docs/threads.md).
+import { parseJsonEventStream } from "@ai-sdk/provider-utils";
+import { uiMessageChunkSchema } from "ai";
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { TitleGenerationError } from "../errors/title-generation-error";
@@ -164,6 +166,28 @@ describe("streamText with generateTitle", () => {
     expect(chunks.at(-2)).toEqual({ type: "data-title", data: { title: "Lisbon trip" }, transient: true });
     expect(await result.title).toBe("Lisbon trip");
     expect((await store.listSessions({ userId: "ada" })).sessions[0]?.title).toBe("Lisbon trip");
+  });
+
+  it("sends the data-title part as the AI SDK's useChat reads it", async () => {
+    const model = chatModel({ text: "Checked title" }, { text: "An answer in several chunks." }, 2);
+    const response = streamText({
+      model,
+      memoryStore: new InMemoryStore(),
+      sessionId: "chat-3",
+      generateTitle: true,
+      messages: [{ id: "u1", role: "user", content: "Hello" }],
+    }).toUIMessageStreamResponse();
+    const parsed: unknown[] = [];
+    const results = parseJsonEventStream({ stream: response.body!, schema: uiMessageChunkSchema });
+    for await (const result of results as unknown as AsyncIterable<{
+      success: boolean;
+      value?: unknown;
+      error?: unknown;
+    }>) {
+      if (!result.success) throw new Error(`chunk rejected by the AI SDK schema: ${String(result.error)}`);
+      parsed.push(result.value);
+    }
+    expect(parsed).toContainEqual({ type: "data-title", data: { title: "Checked title" }, transient: true });
   });
 
   it("resolves title with undefined on a later turn", async () => {
