@@ -15,6 +15,7 @@ import type { StoreBackend, StoreCapabilities } from "./store-backend";
 import { exclusiveOn, lockUnlessAborted, readingHistory, storeCall, storeName, takeStoreLock } from "./store-call";
 import { newestSummaries, summaryCount } from "./summary-count";
 import { threadCalls } from "./threads-fallback";
+import type { AppendOptions } from "./usage-totals";
 
 /** The `MemoryStore` methods a subclass may override or add. */
 const METHODS = [
@@ -249,16 +250,20 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
           options,
           sessionId,
         ),
-      appendMessagesAndUnlock: async (sessionId, messages) => {
+      appendMessagesAndUnlock: async (sessionId, messages, options) => {
         await call("appendMessages", sessionId, appending(sessionId, messages), () =>
-          folding.appendMessagesAndUnlock(sessionId, messages),
+          options
+            ? folding.appendMessagesAndUnlock(sessionId, messages, options)
+            : folding.appendMessagesAndUnlock(sessionId, messages),
         );
       },
       ...(folding.appendMessagesDeferringSync && folding.syncAppends
         ? {
-            appendMessagesDeferringSync: (sessionId: string, messages: AgentMessage[]) =>
+            appendMessagesDeferringSync: (sessionId: string, messages: AgentMessage[], options?: AppendOptions) =>
               call("appendMessages", sessionId, appending(sessionId, messages), () =>
-                folding.appendMessagesDeferringSync!(sessionId, messages),
+                options
+                  ? folding.appendMessagesDeferringSync!(sessionId, messages, options)
+                  : folding.appendMessagesDeferringSync!(sessionId, messages),
               ),
             syncAppends: (sessionId: string) =>
               call("appendMessages", sessionId, `Could not sync the messages of session "${sessionId}"`, () =>
