@@ -212,7 +212,14 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
         ? call("listSessions", undefined, "Could not list the sessions of a user", () => store.listSessions!(options))
         : fallbackOf().listSessions(options),
     prune: (options) => call("prune", undefined, "Could not prune sessions", () => store.prune!(options)),
-    ...threadCalls(store, name, call, { getSession: (sessionId) => store.getSession!(sessionId) }, parts.titleSession),
+    ...threadCalls(
+      store,
+      name,
+      call,
+      { getSession: (sessionId) => store.getSession!(sessionId) },
+      capabilities,
+      parts.titleSession,
+    ),
   } satisfies StoreBackend);
 
   const turnCalls: TurnCalls = {

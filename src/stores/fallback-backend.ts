@@ -207,7 +207,7 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
       if (!capabilities.prune) throw unsupportedCall(name, "prune");
       return await call("prune", undefined, "Could not prune sessions", () => store.prune!(options));
     },
-    ...threadCalls(store, name, call, { getSession: (sessionId) => backend.getSession(sessionId) }),
+    ...threadCalls(store, name, call, { getSession: (sessionId) => backend.getSession(sessionId) }, capabilities),
   } satisfies StoreBackend);
   const turnCalls: TurnCalls = {
     lockSession: backend.lockSession,

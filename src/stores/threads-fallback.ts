@@ -5,7 +5,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { AgentMessage } from "../messages/agent-message";
 import type { MemoryStore, SessionEntry } from "./memory-store";
-import type { StoreBackend } from "./store-backend";
+import type { StoreBackend, StoreCapabilities } from "./store-backend";
 import type { StoreCall } from "./store-call";
 import { messageRange } from "./tail-limit";
 import { checkUsageQuery, type UsageQuery, type UsageTotals, type UserDataDeletion } from "./usage-totals";
@@ -18,9 +18,13 @@ export function threadCalls(
   name: string,
   call: StoreCall,
   session: { getSession(sessionId: string): Promise<SessionEntry | undefined> },
+  /** What the store has, as its backend found it (the fallback backend is the one place that probes). */
+  capabilities: Pick<
+    StoreCapabilities,
+    "getMessageRange" | "usage" | "deleteUserData" | "getSession" | "updateSession"
+  >,
   titleNatively?: (sessionId: string, title: string, usage: UsageTotals | undefined) => Promise<boolean>,
 ): ThreadCalls {
-  const has = (method: keyof MemoryStore) => typeof store[method] === "function";
   return {
     getMessageRange: async (sessionId: string, start: number, end: number): Promise<AgentMessage[]> => {
       const range = messageRange(start, end, name);
@@ -29,7 +33,7 @@ export function threadCalls(
         sessionId,
         `Could not read the messages of session "${sessionId}"`,
         async () => {
-          if (has("getMessageRange")) return await store.getMessageRange!(sessionId, range.start, range.end);
+          if (capabilities.getMessageRange) return await store.getMessageRange!(sessionId, range.start, range.end);
           const messages = (await store.getMessages(sessionId)) ?? [];
           return messages.slice(range.start, range.end);
         },
@@ -37,14 +41,14 @@ export function threadCalls(
     },
     getUsage: async (query: UsageQuery): Promise<UsageTotals> => {
       checkUsageQuery(query);
-      if (!has("getUsage")) throw unsupported(name, "getUsage", "getUsage({ sessionId } | { userId, since })");
+      if (!capabilities.usage) throw unsupported(name, "getUsage", "getUsage({ sessionId } | { userId, since })");
       const about = "sessionId" in query ? query.sessionId : undefined;
       return await call("getUsage", about, "Could not read the usage ledger", () => store.getUsage!(query));
     },
     deleteUserData: async (userId: string): Promise<UserDataDeletion> => {
       if (typeof userId !== "string" || userId === "")
         throw unsupportedArgument("deleteUserData: userId must be a non-empty string.");
-      if (!has("deleteUserData")) throw unsupported(name, "deleteUserData", "deleteUserData(userId)");
+      if (!capabilities.deleteUserData) throw unsupported(name, "deleteUserData", "deleteUserData(userId)");
       return await call("deleteUserData", undefined, `Could not delete the data of user "${userId}"`, () =>
         store.deleteUserData!(userId),
       );
@@ -54,7 +58,7 @@ export function threadCalls(
       if (titleNatively)
         return await call("updateSession", sessionId, describe, () => titleNatively(sessionId, title, usage));
       // Read, then written: a title set in between by hand may be replaced (a user's store has no conditional write).
-      if (!has("getSession") || !has("updateSession")) return false;
+      if (!capabilities.getSession || !capabilities.updateSession) return false;
       const entry = await session.getSession(sessionId);
       if (!entry || entry.title !== undefined) return false;
       await call("updateSession", sessionId, describe, () => store.updateSession!(sessionId, { title }));
