@@ -7,6 +7,8 @@
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
+export type { ModelPrice, ModelPricing } from "./agent/model-pricing";
+export type { GenerateTitleOptions } from "./agent/title-options";
 export type {
   AgentObjectResult,
   AgentResult,
@@ -133,9 +135,13 @@ export type {
   ListSessionsOptions,
   SessionPage,
   SessionLockOptions,
+  SessionUpdate,
   SummaryReadOptions,
   SummaryRecord,
 } from "./stores/memory-store";
+export type { AppendOptions, UsageQuery, UsageTotals, UserDataDeletion } from "./stores/usage-totals";
+export type { JsonValue, SessionMetadata } from "./stores/session-metadata";
+export { previewOf } from "./stores/session-preview";
 export type { FactScope } from "./stores/fact-scope";
 export { InMemoryStore, type InMemoryStoreOptions } from "./stores/in-memory-store";
 export { FileMemoryStore, type FileMemoryStoreOptions } from "./stores/file/file-memory-store";
@@ -156,6 +162,7 @@ export type {
   ModelMessage,
   RecallMemoryProvider,
   RecallReadOptions,
+  EmbeddingUsage,
   RecallWriteOptions,
   StoredMemoryEntry,
 } from "./providers/memory-provider";
@@ -215,6 +222,7 @@ export {
   SessionLockLostError,
   StoreError,
   SummarizationError,
+  TitleGenerationError,
   TokenizerNotLoadedError,
   ToolApprovalNotPendingError,
   ToolApprovalPendingError,
@@ -223,4 +231,5 @@ export {
   type MessageIssue,
   type NoObjectReason,
   type SummarizationFailure,
+  type TitleGenerationFailure,
 } from "./errors";

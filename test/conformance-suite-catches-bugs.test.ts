@@ -18,8 +18,14 @@ describe("testMemoryStore", () => {
       "appendMessages (optional) loses and duplicates nothing under concurrent appends, keeping each writer's order [appendMessages]",
       // It appends a retried turn twice after a cut.
       "deleteMessagesFrom (optional) deletes from the message on, keeps the rest and other sessions, and appends after the cut [deleteMessagesFrom]",
+      // Its append drops the usage that rides on it: the ledger misses the turns (Bob's among them).
+      "deleting a user's data (optional) deletes everything of the user and nothing of anyone else, and is safe to repeat [deleteUserData, listSessions, getSummaries, saveSummary]",
       "getMessageTail (optional) agrees with getMessages under concurrent appends [getMessageTail, appendMessages]",
       "getMessageTail (optional) follows setMessages, appends and clearMessages [getMessageTail]",
+      "the usage ledger (optional) adds a generated title's usage [getUsage, listSessions]",
+      "the usage ledger (optional) adds a turn's usage with its messages, once [getUsage, listSessions]",
+      "the usage ledger (optional) counts a user's usage since a day [getUsage]",
+      "the usage ledger (optional) sums a user's sessions under concurrent turns, and keeps users apart [getUsage]",
     ]);
     expect(
       failed
@@ -93,6 +99,8 @@ describe("testMemoryStore", () => {
       "deleteMessagesFrom (optional) deletes from the message on, keeps the rest and other sessions, and appends after the cut [deleteMessagesFrom]",
       "deleteMessagesFrom (optional) drops the summaries that cover a deleted message and keeps the others [deleteMessagesFrom, getSummaries, saveSummary]",
       "deleteMessagesFrom (optional) rejects an unknown id with a MessageNotFoundError and deletes nothing [deleteMessagesFrom]",
+      // The answer it keeps after the cut stays the preview.
+      "titles, metadata and previews (optional) keeps the last text as the preview [listSessions, deleteMessagesFrom]",
     ]);
     expect(
       failed.filter(

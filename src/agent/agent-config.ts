@@ -27,6 +27,8 @@ import type { AgentOptions } from "./agent-options";
 import { newId } from "./new-id";
 import { NO_MODEL } from "./no-model";
 import { resolveTelemetry, type ResolvedTelemetry } from "./telemetry/resolve-telemetry";
+import { resolvePricing, type ModelPricing } from "./model-pricing";
+import { resolveTitling, type ResolvedTitling } from "./title-options";
 
 /**
  * `createAgent`'s options carry this key: the AgentLIB document's rules (a new session per run
@@ -74,6 +76,10 @@ export interface AgentConfig {
   readonly telemetry: ResolvedTelemetry | undefined;
   /** Size bounds of a run's input (the `messageLimits` option). */
   readonly messageLimits: ResolvedMessageLimits;
+  /** Set when sessions get a generated title (the `generateTitle` option). */
+  readonly titling: ResolvedTitling | undefined;
+  /** Prices per model, for the usage ledger's cost (the `pricing` option). */
+  readonly pricing: Readonly<ModelPricing> | undefined;
 }
 
 /** What the agent tells the memory tools. */
@@ -199,6 +205,8 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     }),
     cacheControl: booleanOption(options.cacheControl, "cacheControl", true),
+    pricing: resolvePricing(options.pricing),
+    titling: resolveTitling(options.generateTitle, model),
     telemetry: resolveTelemetry(options.telemetry),
     messageLimits: resolveMessageLimits({
       maxPartBytes: integerOption(options.messageLimits?.maxPartBytes, "messageLimits.maxPartBytes", undefined),

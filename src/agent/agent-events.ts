@@ -1,6 +1,7 @@
 import type { UserMessage } from "../messages/agent-message";
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
+import type { UsageTotals } from "../stores/usage-totals";
 import type { FactChange } from "../tools/memory-tools";
 import type { RunFinishReason, ToolApprovalRequest, ToolApprovalResponse } from "./agent-result";
 
@@ -57,6 +58,14 @@ export interface AgentEventMap {
   "message:renamed": RunEventBase & { requestedId: string; id: string };
   "memory:write": RunEventBase & { messages: AgentMessage[]; messageIds: string[]; fact?: FactChange };
   "memory:error": RunEventBase & { source: string; operation: string; error: unknown };
+  /**
+   * A title generated for the session (`generateTitle`) was written, after its first completed turn
+   * (told after the run ended, from the background work `agent.idle()` waits for). `usage`: what the
+   * title's model call spent, added to the session's usage ledger with it.
+   */
+  "title:set": RunEventBase & { title: string; usage: UsageTotals };
+  /** A session's title could not be generated or written (`generateTitle`); the run was not affected. */
+  "title:error": RunEventBase & { error: unknown };
   "context:trimmed": RunEventBase & {
     strategy: string;
     /**

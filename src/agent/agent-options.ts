@@ -11,6 +11,8 @@ import type { FactScope } from "../stores/fact-scope";
 import type { FactLimits } from "../tools/memory-tools";
 import type { ToolSet } from "../tools/tool";
 import type { TelemetryOptions } from "./telemetry/telemetry-options";
+import type { ModelPricing } from "./model-pricing";
+import type { GenerateTitleOptions } from "./title-options";
 
 /** Every option is checked once, by `new Agent()`: a bad value is an `InvalidArgumentError` naming it. */
 export interface AgentOptions {
@@ -122,6 +124,25 @@ export interface AgentOptions {
    * back is not bounded again. @default { maxPartBytes: 20 MiB, maxMessageBytes: 50 MiB }
    */
   messageLimits?: MessageLimits;
+  /**
+   * What each model's tokens cost, per million, keyed by model id (`"gpt-4o-mini"`) or
+   * `"provider/model"`: `{ "gpt-4o-mini": { inputPerMillion: 0.15, outputPerMillion: 0.6,
+   * cachedInputPerMillion: 0.075 } }`. The usage ledger then keeps a `cost` for every call of a
+   * priced model (`store.getUsage`, docs/threads.md); an unpriced model's calls cost 0. Checked at
+   * construction: a missing price or an unknown field is an `InvalidArgumentError`.
+   */
+  pricing?: ModelPricing;
+  /**
+   * Gives each session a short title after its first completed turn (a session that has none: new,
+   * or created before its first message), written to the store (`SessionEntry.title`), in the
+   * background: it never delays or fails the run. The title model (`model`, else the agent's) is
+   * asked with the user's first message (`prompt`: its instructions) while the answer is generated;
+   * the title is written once the turn completed, only where the session still has none (a title
+   * set with `updateSession` is never replaced), its usage added to the ledger. Told as `title:set`
+   * or `title:error`; `agent.idle()` waits for it. Needs a store that keeps session metadata
+   * (every built-in store) (docs/threads.md). @default false
+   */
+  generateTitle?: boolean | GenerateTitleOptions;
 }
 
 /**

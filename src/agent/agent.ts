@@ -26,6 +26,7 @@ import type { CompositeMemory } from "../providers/composite-memory";
 import type { AnyMemoryProvider } from "../providers/memory-provider";
 import { NO_MODEL, noModelError } from "./no-model";
 import { traceRun } from "./telemetry/trace-run";
+import type { PendingTitle } from "./pending-title";
 
 /**
  * What a caller inside the package (`streamText`) adds to a run's options: the history to run on
@@ -41,6 +42,8 @@ export interface RunDescription {
   history?: AgentMessage[] | undefined;
   regenerateFrom?: string | undefined;
   messageIds?: TurnRun["messageIds"];
+  /** Told of the session's title being generated, when the run starts one (`streamText` announces it). */
+  onTitle?: TurnRun["onTitle"];
 }
 
 /** The agent's entry for a described streamed run, set by `Agent`'s static block (it reaches its private `start`). */
@@ -80,6 +83,8 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   private readonly namedSessions = new Set<string>();
   /** The runs in progress, so the memory tools know a call's fact scope and tell its run's notifier. */
   private readonly runs = new Map<string, TurnRun>();
+  /** Work that goes on after a run resolved: titles being generated and written. */
+  private readonly background = new Set<Promise<unknown>>();
 
   constructor(options: AgentOptions) {
     // `createAgent` passes its marker in the options (InternalAgentOptions); users never do.
@@ -148,6 +153,15 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     // Runs on one session through this provider, from any agent, wait for each other: each reads the history the last one wrote.
     this.queue = SessionQueue.for(provider);
     return this;
+  }
+
+  /**
+   * Resolves once the work runs leave behind them is done: the titles being generated
+   * (`generateTitle`), told by then as `title:set` or `title:error`. Never rejects. Await it before a
+   * process exits (a script, a test); a server need not.
+   */
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.all([...this.background]);
   }
 
   /** Listens to an event (docs/architecture.md, "Events"). Returns a function that removes the listener. */
@@ -240,6 +254,11 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       history !== undefined || this.config.historyProvider !== undefined,
     );
     const { messageIds } = described;
+    const onTitle = (title: PendingTitle) => {
+      const written = title.written.finally(() => this.background.delete(written));
+      this.background.add(written);
+      described.onTitle?.(title);
+    };
     return {
       runId,
       sessionId,
@@ -263,6 +282,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
         mode === "stream",
       ),
       textSink,
+      onTitle,
     };
   }
 

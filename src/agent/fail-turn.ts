@@ -12,6 +12,7 @@ import type { TurnRun } from "./turn-run";
  */
 export async function failTurn(config: AgentConfig, run: TurnRun, state: TurnState, thrown: unknown): Promise<unknown> {
   const { log } = state;
+  state.title?.abandon();
   const error =
     run.abortSignal?.aborted && !AbortError.isInstance(thrown)
       ? new AbortError({ sessionId: run.sessionId, cause: thrown })

@@ -31,6 +31,7 @@ export async function* finishTurn(
   await state.provided?.persist(config, run, log.messages);
   await rememberTurn(config, run, log.added);
   write?.end();
+  state.title?.commit();
   // Its payload copies the history: built only when a listener or the stream takes it.
   if (run.notifier.tells("run:end"))
     yield* run.notifier.tell({ type: "run:end", ...log.outcome(state.startedAt, state.history.messages) });

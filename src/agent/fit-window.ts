@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { StoreTurn } from "../stores/store-turn";
-import type { MemoryStrategyResult } from "../strategies/memory-strategy";
+import type { MemoryStrategyContext, MemoryStrategyResult } from "../strategies/memory-strategy";
 import { estimateMessagesTokens } from "../tokens/estimate-tokens";
 import { sharedTokenCalibration } from "../tokens/token-calibration";
 import { loadEncodingAsync, tokenizerFor } from "../tokens/tokenizer";
@@ -19,6 +19,8 @@ export async function fitWindow(
   turn: readonly AgentMessage[],
   /** The run's turn, when the history is the store's: longer tails are read through it. */
   storeTurn?: StoreTurn,
+  /** Told what the strategy's own model calls spent (a summariser's), for the usage ledger. */
+  onUsage?: MemoryStrategyContext["onUsage"],
 ): Promise<{ window: MemoryStrategyResult; history: LoadedHistory }> {
   const { model, strategy } = config;
   const calibration = sharedTokenCalibration.ratio(model);
@@ -36,6 +38,7 @@ export async function fitWindow(
       ...(calibration === undefined ? {} : { calibration }),
       onError: (error) =>
         run.notifier.notify({ type: "memory:error", source: strategy.name, operation: "apply", error }),
+      ...(onUsage ? { onUsage } : {}),
     },
     storeTurn ? (limit) => storeTurn.tail({ limit, stored: true }) : undefined,
   );

@@ -32,7 +32,12 @@ export async function loadPhase(config: AgentConfig, run: TurnRun, turn: StoreTu
       partial: history.partial,
       facts: state.facts.length,
     });
-  state.recalled = [...(provided?.recalled ?? []), ...(await recallMemories(config, run))];
+  state.recalled = [
+    ...(provided?.recalled ?? []),
+    ...(await recallMemories(config, run, (usage, model) =>
+      state.log.addSpent({ inputTokens: usage.inputTokens, outputTokens: 0, totalTokens: usage.inputTokens }, model),
+    )),
+  ];
   run.notifier.notify({
     type: "memory:read",
     messageCount: history.messages.length,

@@ -2,6 +2,7 @@ import type { AgentConfig } from "./agent-config";
 import type { RetriedTurn } from "./retried-turn";
 import type { TurnState } from "./start-turn";
 import type { TurnRun } from "./turn-run";
+import { startTitle } from "./session-title";
 import { persistUserMessage } from "./user-message-id";
 
 /**
@@ -19,5 +20,11 @@ export async function persistInput(
   if (run.userMessage) state.log.add(run.userMessage);
   else if (run.input !== undefined)
     state.log.add({ id: inputId!, role: "user", content: run.input, timestamp: Date.now() });
-  return persistUserMessage(config, run, state.history, state.log, inputId);
+  const retried = await persistUserMessage(config, run, state.history, state.log, inputId);
+  // A new session's title is asked for beside the answer (written once the turn completed).
+  if (!retried) {
+    state.title = startTitle(config, run, state.history);
+    if (state.title) run.onTitle?.(state.title);
+  }
+  return retried;
 }

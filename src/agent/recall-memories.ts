@@ -1,5 +1,5 @@
 import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
-import type { MemoryRecord } from "../providers/memory-provider";
+import type { MemoryRecord, RecallReadOptions } from "../providers/memory-provider";
 import { withTimeout } from "../providers/with-timeout";
 import type { AgentConfig } from "./agent-config";
 import type { TurnRun } from "./turn-run";
@@ -10,7 +10,12 @@ import type { TurnRun } from "./turn-run";
  * abort of the run, and an `UnsupportedRuntimeError` (a provider that cannot work here at all,
  * e.g. `Mem0Provider` without the `mem0ai` package), which no later run would get past either.
  */
-export async function recallMemories(config: AgentConfig, run: TurnRun): Promise<MemoryRecord[]> {
+export async function recallMemories(
+  config: AgentConfig,
+  run: TurnRun,
+  /** Told what the read's embeddings spent, for the usage ledger. */
+  onUsage?: RecallReadOptions["onUsage"],
+): Promise<MemoryRecord[]> {
   const provider = config.memoryProvider;
   // A run that only answers tool approvals has no new input to recall for.
   if (!provider || run.input === undefined) return [];
@@ -25,6 +30,7 @@ export async function recallMemories(config: AgentConfig, run: TurnRun): Promise
           query: run.inputText,
           limit: config.recallLimit,
           abortSignal,
+          ...(onUsage ? { onUsage } : {}),
         }),
       {
         ms: config.memoryProviderTimeoutMs,

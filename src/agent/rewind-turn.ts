@@ -3,6 +3,7 @@ import type { AgentMessage, UserMessage } from "../messages/agent-message";
 import { contentText } from "../messages/content-text";
 import { cutTail, findRewindCut, longerTail, unreadBefore as unread, type RewindTarget } from "../stores/history-cut";
 import type { StoreTurn, TurnTail } from "../stores/store-turn";
+import { addTotals, type UsageTotals } from "../stores/usage-totals";
 import type { TurnRun } from "./turn-run";
 
 /**
@@ -53,20 +54,25 @@ export async function rewindTurn(turn: StoreTurn, run: TurnRun): Promise<{ turn:
     ...(read.limit === undefined ? {} : { limit: read.limit }),
   };
   let pending: AgentMessage[] = [];
+  let pendingUsage: UsageTotals | undefined;
   const rewound: StoreTurn = {
     // A longer tail (a window that reaches the tail's start): read with the messages the run replaces, then cut.
     tail: async (options) =>
       options?.limit === undefined
         ? keptTail
         : cutTail(await turn.tail({ limit: options.limit + removed }), cutId, removed, options.limit),
-    async append(appended, { last = false } = {}) {
+    async append(appended, { last = false, usage } = {}) {
       pending = [...pending, ...appended];
+      if (usage) pendingUsage = pendingUsage ? addTotals(pendingUsage, usage) : usage;
       if (!last) return;
       const replacing = pending;
+      const spent = pendingUsage;
       pending = [];
-      await turn.replaceFrom(cutId, replacing);
+      pendingUsage = undefined;
+      // The replace always writes: what the run spent is added with it.
+      await turn.replaceFrom(cutId, replacing, { usage: spent });
     },
-    replaceFrom: (messageId, appended) => turn.replaceFrom(messageId, appended),
+    replaceFrom: (messageId, appended, options) => turn.replaceFrom(messageId, appended, options),
     release: () => turn.release(),
   };
   if (replaceFrom !== undefined) return { turn: rewound, run };

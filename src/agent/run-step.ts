@@ -47,7 +47,9 @@ export async function* runStep(
   AgentStreamPart,
   { history: LoadedHistory; factsChanged: boolean; done: boolean; approvals: ToolApprovalRequest[] }
 > {
-  const fitted = await fitWindow(config, run, history, log.messages, storeTurn);
+  const fitted = await fitWindow(config, run, history, log.messages, storeTurn, (usage, model) =>
+    log.addSpent(usage, model),
+  );
   const window = fitted.window;
   const stable = {
     ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),

@@ -33,7 +33,7 @@ export async function runTools(
             ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
             messages: window,
             model: config.model,
-            reportUsage: (usage) => log.addToolUsage(usage),
+            reportUsage: (usage, model) => log.addToolUsage(usage, model),
           },
           config.messageLimits,
         );

@@ -5,6 +5,7 @@ import type { AgentConfig } from "./agent-config";
 import { readsProvider } from "./load-turn-history";
 import type { ProviderHistory } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
+import type { PendingTitle } from "./pending-title";
 import { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
 
@@ -19,6 +20,8 @@ export interface TurnState {
   provided?: ProviderHistory | undefined;
   facts: Fact[];
   recalled: MemoryRecord[];
+  /** The session's title being generated (`generateTitle`), on its first turn. */
+  title?: PendingTitle | undefined;
 }
 
 /**
@@ -33,6 +36,9 @@ export function startTurn(config: AgentConfig, run: TurnRun, turn: StoreTurn): T
     ...(run.approvals.length > 0 ? { approvals: [...run.approvals] } : {}),
     ...(run.userId ? { userId: run.userId } : {}),
   });
-  const log = new TurnLog(readsProvider(config, run) ? undefined : turn, run);
+  const log = new TurnLog(readsProvider(config, run) ? undefined : turn, run, {
+    model: config.model,
+    pricing: config.pricing,
+  });
   return { startedAt, log, history: { messages: [], offset: 0, partial: false }, facts: [], recalled: [] };
 }

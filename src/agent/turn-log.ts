@@ -1,6 +1,8 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import { addUsage, emptyUsage, type FinishReason, type LanguageModelUsage } from "../models/language-model";
 import type { StoreTurn } from "../stores/store-turn";
+import { addTotals, emptyTotals, isEmptyTotals, type UsageTotals } from "../stores/usage-totals";
+import { ledgerTotals, type ModelPricing, type PricedModel } from "./model-pricing";
 import type { AgentResult, RunFinishReason, StepResult, ToolApprovalRequest, ToolResult } from "./agent-result";
 import { newId } from "./new-id";
 import type { TurnRun } from "./turn-run";
@@ -29,11 +31,21 @@ export class TurnLog {
   private claimedFrom: string | undefined;
   /** Stored messages not yet told in `memory:write` (kept only while someone listens). */
   private untold: AgentMessage[] = [];
+  /**
+   * What the run spent that no append recorded yet (the usage ledger): given to the next append
+   * that stores messages, so it is added in the same write as them.
+   */
+  private unrecorded: UsageTotals = emptyTotals();
 
   constructor(
     /** Where `persist` appends: the store's turn; none when the history lives in a provider (`agent.memory()`), written after the run. */
     private readonly turn: StoreTurn | undefined,
     private readonly run: TurnRun,
+    /** The agent's model (a call's usage is priced by it unless another model is named) and the `pricing` option. */
+    private readonly ledger: { model: PricedModel | undefined; pricing: Readonly<ModelPricing> | undefined } = {
+      model: undefined,
+      pricing: undefined,
+    },
   ) {}
 
   add(...messages: AgentMessage[]): void {
@@ -94,11 +106,21 @@ export class TurnLog {
   addCall(usage: LanguageModelUsage, finishReason: FinishReason): void {
     this.usage = addUsage(this.usage, usage);
     this.finishReason = finishReason;
+    this.addSpent(usage);
   }
 
   /** Counts tokens a tool spent on a model (an MCP server's sampling): in the run's usage, not in a step's. */
-  addToolUsage(usage: LanguageModelUsage): void {
+  addToolUsage(usage: LanguageModelUsage, model?: PricedModel): void {
     this.usage = addUsage(this.usage, usage);
+    this.addSpent(usage, model);
+  }
+
+  /**
+   * Counts one model call in the usage ledger only (not in the run's `usage`): a summariser's, or
+   * recall's embeddings. Priced by `model`, else the agent's model.
+   */
+  addSpent(usage: LanguageModelUsage, model: PricedModel | undefined = this.ledger.model): void {
+    this.unrecorded = addTotals(this.unrecorded, ledgerTotals(usage, model, this.ledger.pricing));
   }
 
   /** Token usage of every model call so far, a tool's own included. */
@@ -128,11 +150,20 @@ export class TurnLog {
     // A regenerate or an edit writes once, at its end: its last append replaces the old turn.
     if (!this.turn || (this.run.rewind && !last)) return;
     const pending = this.messages.slice(this.persisted);
-    if (this.claimedFrom !== undefined && pending.length > 0) {
-      // The claims give way to what answers them, in one fenced write where the store can.
-      await this.turn.replaceFrom(this.claimedFrom, pending);
-      this.claimedFrom = undefined;
-    } else await this.turn.append(pending, { last });
+    // What was spent rides on an append that stores messages (the store adds it in the same write);
+    // an append that fails keeps it for the next one.
+    const usage = pending.length > 0 && !isEmptyTotals(this.unrecorded) ? this.unrecorded : undefined;
+    if (usage) this.unrecorded = emptyTotals();
+    try {
+      if (this.claimedFrom !== undefined && pending.length > 0) {
+        // The claims give way to what answers them, in one fenced write where the store can.
+        await this.turn.replaceFrom(this.claimedFrom, pending, { usage });
+        this.claimedFrom = undefined;
+      } else await this.turn.append(pending, { last, usage });
+    } catch (error) {
+      if (usage) this.unrecorded = addTotals(usage, this.unrecorded);
+      throw error;
+    }
     if (pending.length > 0) {
       this.persisted = this.messages.length;
       // Nobody listening (a memory:write has no stream part): nothing kept, no event built.

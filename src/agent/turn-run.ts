@@ -4,6 +4,7 @@ import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
 import type { RunTrace } from "./telemetry/run-trace";
 import type { ResolvedOutput } from "./output-spec";
+import type { PendingTitle } from "./pending-title";
 
 /** What one run is about (the agent's part is its frozen `AgentConfig`). */
 export interface TurnRun {
@@ -41,6 +42,8 @@ export interface TurnRun {
   readonly trace?: RunTrace;
   /** The object the run answers with (the `output` option), checked. */
   readonly output?: ResolvedOutput | undefined;
+  /** Told of the session's title being generated (`generateTitle`), when the run starts one: the agent waits for it in `idle()`. */
+  readonly onTitle?: ((title: PendingTitle) => void) | undefined;
   /** Stream mode: where text deltas go, straight to the stream's buffer (not yielded through the loop's generators). */
   readonly textSink?: ((part: AgentStreamPart) => void) | undefined;
 }

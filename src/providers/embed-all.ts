@@ -1,11 +1,14 @@
 import { MemoryProviderError } from "../errors/memory-provider-error";
 import type { EmbeddingModel } from "../models/embedding-model";
+import type { RecallReadOptions } from "./memory-provider";
 
 /** Embeds `values` in batches of the model's `maxValuesPerCall`, checking one vector comes back per value. */
 export async function embedAll(
   model: EmbeddingModel,
   values: string[],
   abortSignal?: AbortSignal,
+  /** Told each call's usage, when the model reports it. */
+  onUsage?: RecallReadOptions["onUsage"],
 ): Promise<number[][]> {
   const batch = Math.max(1, model.maxValuesPerCall ?? 96);
   const vectors: number[][] = [];
@@ -23,6 +26,7 @@ export async function embedAll(
         message: `The embedding model returned ${Array.isArray(result?.embeddings) ? result.embeddings.length : "no"} vectors for ${slice.length} values (or vectors that are not arrays of finite numbers).`,
       });
     }
+    if (onUsage && result.usage) onUsage(result.usage, model);
     vectors.push(...result.embeddings);
   }
   return vectors;

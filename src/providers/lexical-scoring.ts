@@ -45,7 +45,7 @@ export function speakerTerm(content: string): string | undefined {
 export function coordinated(score: number, matched: number, queryMass: number, power: number): number {
   if (power === 0 || queryMass <= 0) return score;
   if (power === 1) return (score * matched) / queryMass;
-  return score * Math.pow(matched / queryMass, power);
+  return score * (matched / queryMass) ** power;
 }
 
 /**

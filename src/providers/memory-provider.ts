@@ -64,6 +64,16 @@ export interface RecallReadOptions extends Omit<MemoryReadOptions, "tags"> {
    * (`{ topic: "billing" }` matches memories written with that key and value).
    */
   tags?: MemoryTags | undefined;
+  /**
+   * Told what the read's own model calls spent (the query's embedding), once per call, with the
+   * model that made it: the agent counts it in the session's usage ledger (docs/threads.md).
+   */
+  onUsage?: ((usage: EmbeddingUsage, model: { provider: string; modelId: string }) => void) | undefined;
+}
+
+/** What an embedding call spent, as its model reports it. */
+export interface EmbeddingUsage {
+  inputTokens: number;
 }
 
 /** A recall provider's `write` options: tags also as a list of labels. */

@@ -209,7 +209,7 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
       const recent = (await this.index.list(filter)).slice(-limit).reverse();
       hits = recent.map((document) => ({ document, score: 0 }));
     } else {
-      hits = await this.rank(query, filter, limit, options.abortSignal);
+      hits = await this.rank(query, filter, limit, options.abortSignal, options.onUsage);
     }
     return this.withNeighbours(hits, filter);
   }
@@ -238,12 +238,13 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
     filter: SemanticFilter,
     limit: number,
     abortSignal?: AbortSignal,
+    onUsage?: RecallReadOptions["onUsage"],
   ): Promise<ScoredDocument[]> {
     const period = this.periodWeight > 0 ? queryPeriod(query, this.now()) : undefined;
-    if (!period) return this.rankByText(query, filter, limit, this.embed(query, abortSignal));
+    if (!period) return this.rankByText(query, filter, limit, this.embed(query, abortSignal, onUsage));
     // The date's words match by time, not by text ("three days ago" is no reason to rank "three years" first).
     const text = /\p{L}/u.test(period.rest) ? period.rest : query;
-    const embedding = this.embed(text, abortSignal);
+    const embedding = this.embed(text, abortSignal, onUsage);
     embedding?.catch(() => undefined); // awaited below; unobserved only if a search fails first
     const window = {
       ...filter,
@@ -276,9 +277,13 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
   }
 
   /** The query's embedding, when reads rank by vectors. */
-  private embed(query: string, abortSignal?: AbortSignal): Promise<number[]> | undefined {
+  private embed(
+    query: string,
+    abortSignal?: AbortSignal,
+    onUsage?: RecallReadOptions["onUsage"],
+  ): Promise<number[]> | undefined {
     if (this.ranking === "lexical") return undefined;
-    return embedAll(this.embedder!, [query], abortSignal).then(([embedding]) => embedding!);
+    return embedAll(this.embedder!, [query], abortSignal, onUsage).then(([embedding]) => embedding!);
   }
 
   private async rankByText(

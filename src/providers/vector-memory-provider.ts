@@ -189,7 +189,9 @@ export class VectorMemoryProvider implements RecallMemoryProvider {
     if (!scope || limit <= 0 || text === "") return [];
     const tags = tagList(options.tags);
     const filter: MemoryFilter = { ...scope, ...(tags.length ? { tags } : {}) };
-    const vector = this.embedder ? (await embedAll(this.embedder, [text], options.abortSignal))[0] : undefined;
+    const vector = this.embedder
+      ? (await embedAll(this.embedder, [text], options.abortSignal, options.onUsage))[0]
+      : undefined;
     const raw = await this.options.search(text, limit, {
       filter,
       ...(vector ? { vector } : {}),

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../messages/agent-message";
 import { backendOf } from "./backend-of";
-import { builtInPartsOf } from "./built-in-backend";
+import { builtInBackend, builtInPartsOf } from "./built-in-backend";
 import { InMemoryStore } from "./in-memory-store";
 import type { Fact, SessionLockOptions } from "./memory-store";
 import { sixMethodStore } from "./__fixtures__/six-method-store";
@@ -46,5 +46,46 @@ describe("backendOf", () => {
     expect(calls).toEqual(["lock s", "release s", "setFact session:s lang"]);
     expect((await store.getMessages("s")).map((stored) => stored.id)).toEqual(["u"]);
     expect((await backend.getFacts("session:s")).map((fact) => fact.value)).toEqual(["ts"]);
+  });
+});
+
+describe("a built-in store's folded appends", () => {
+  it("pass the turn's usage to the store's folded append (the agent's last append, and a deferred one)", async () => {
+    const store = new InMemoryStore();
+    const received: unknown[] = [];
+    const usage = {
+      inputTokens: 3,
+      outputTokens: 2,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+      totalTokens: 5,
+      modelCalls: 1,
+      cost: 0,
+    };
+    const backend = builtInBackend(store, {
+      prototype: InMemoryStore.prototype,
+      folding: {
+        lockSessionReadingTail: async () => ({ release: async () => {} }),
+        appendMessagesAndUnlock: async (sessionId, messages, options) => {
+          received.push(["unlock", options]);
+          await store.appendMessages(sessionId, messages, options);
+          return true;
+        },
+        appendMessagesDeferringSync: async (sessionId, messages, options) => {
+          received.push(["deferred", options]);
+          await store.appendMessages(sessionId, messages, options);
+        },
+        syncAppends: async () => {},
+      },
+    });
+    const turn = await backend.openTurn("s", { timeoutMs: 0, tailLimit: 4, releaseWithLast: true });
+    await turn.append([message("u")], { usage });
+    await turn.append([message("a")], { last: true, usage });
+    await turn.release();
+    expect(received).toEqual([
+      ["deferred", { usage }],
+      ["unlock", { usage }],
+    ]);
+    expect((await store.getUsage({ sessionId: "s" })).modelCalls).toBe(2);
   });
 });

@@ -42,6 +42,9 @@ describe("backendOf", () => {
       factScopes: false,
       contextReports: false,
       listSessions: false,
+      getMessageRange: false,
+      usage: false,
+      deleteUserData: false,
     });
     const native = backendOf(new InMemoryStore()).capabilities;
     expect(
@@ -54,7 +57,10 @@ describe("backendOf", () => {
         native.prune &&
         native.factScopes &&
         native.contextReports &&
-        native.listSessions,
+        native.listSessions &&
+        native.getMessageRange &&
+        native.usage &&
+        native.deleteUserData,
     ).toBe(true);
   });
 

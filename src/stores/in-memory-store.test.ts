@@ -5,6 +5,7 @@ import { expectFactScopes } from "./__fixtures__/expect-fact-scopes";
 import { testMemoryStore } from "../testing/test-memory-store";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import { InMemoryStore } from "./in-memory-store";
+import { backendOf } from "./backend-of";
 import type { Fact, MemoryStore } from "./memory-store";
 
 testMemoryStore("InMemoryStore", () => new InMemoryStore(), { requireCapabilities: "all" });
@@ -109,5 +110,60 @@ describe("InMemoryStore bounds", () => {
     await expect(store.getMessages("")).rejects.toThrow(/sessionId/);
     await expect(store.appendMessages("a\nb", [])).rejects.toThrow(/control/);
     await expect(store.getFacts("x".repeat(300))).rejects.toThrow(/scopeId/);
+  });
+});
+
+describe("InMemoryStore threads", () => {
+  const usage = {
+    inputTokens: 5,
+    outputTokens: 1,
+    cachedInputTokens: 0,
+    reasoningTokens: 0,
+    totalTokens: 6,
+    modelCalls: 1,
+    cost: 0.5,
+  };
+
+  it("sums a user's days from the one holding since, and reads any since, even past a Date's range", async () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 0, 1, 23, 0) });
+    try {
+      const store = new InMemoryStore();
+      const backend = backendOf(store);
+      await backend.claimSession("s", "ada");
+      await store.appendMessages("s", [{ id: "1", role: "user", content: "day one" }], { usage });
+      vi.setSystemTime(Date.UTC(2026, 0, 2, 1, 0));
+      await store.appendMessages("s", [{ id: "2", role: "user", content: "day two" }], { usage });
+      expect((await store.getUsage({ userId: "ada", since: Date.UTC(2026, 0, 1, 23, 59) })).modelCalls).toBe(2);
+      expect((await store.getUsage({ userId: "ada", since: Date.UTC(2026, 0, 2, 0, 30) })).modelCalls).toBe(1);
+      expect((await store.getUsage({ userId: "ada", since: 1e20 })).modelCalls).toBe(0);
+      expect((await store.getUsage({ userId: "ada", since: -1e20 })).modelCalls).toBe(2);
+      expect((await store.getUsage({ userId: "ada" })).cost).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("refuses usage that is not totals, storing nothing", async () => {
+    const store = new InMemoryStore();
+    await expect(
+      store.appendMessages("s", [{ id: "1", role: "user", content: "x" }], { usage: { ...usage, inputTokens: -1 } }),
+    ).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+    expect(await store.getMessages("s")).toEqual([]);
+  });
+
+  it("deletes a user's data from a bounded store, expired fact scopes included", async () => {
+    const store = new InMemoryStore({ maxSessions: 100, ttlMs: 60_000 });
+    const backend = backendOf(store);
+    await backend.claimSession("s1", "ada");
+    await store.appendMessages("s1", [{ id: "1", role: "user", content: "x" }], { usage });
+    await store.setFact("session:s1", { key: "k", value: "v", createdAt: 1, updatedAt: 1 });
+    await backend.claimSession("s2", "bob");
+    await store.appendMessages("s2", [{ id: "1", role: "user", content: "y" }]);
+    expect(await store.deleteUserData("ada")).toEqual({ sessions: 1, messages: 1, facts: 1 });
+    expect(await store.factScopes()).toEqual([]);
+    expect((await store.entries()).map((entry) => entry.sessionId)).toEqual(["s2"]);
+    await expect(store.deleteUserData("")).rejects.toSatisfy((error: unknown) =>
+      InvalidArgumentError.isInstance(error),
+    );
   });
 });

@@ -78,6 +78,8 @@ export async function callSummarizer({
       }, timeoutMs);
     });
     const result = await Promise.race([call, timeout]);
+    // Spent whether or not the summary is accepted.
+    context.onUsage?.(result.usage, model);
     if (result.finishReason === "length") {
       reportSummarizationFailure(
         context,

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "../messages/agent-message";
-import type { LanguageModel } from "../models/language-model";
+import type { LanguageModel, LanguageModelUsage } from "../models/language-model";
 import type { MemoryStore } from "../stores/memory-store";
 
 /** What a strategy knows about the request it fits a window for. */
@@ -21,6 +21,11 @@ export interface MemoryStrategyContext {
   calibration?: number;
   /** Reports a degraded step (a summariser that failed) without failing the turn. */
   onError?: (error: unknown) => void;
+  /**
+   * Reports what a model call of the strategy's own spent (a summariser's), with the model that
+   * made it: the run counts it in the session's usage ledger (docs/threads.md).
+   */
+  onUsage?: (usage: LanguageModelUsage, model: LanguageModel) => void;
   /**
    * Position in the stored session of `history[0]` (0 or undefined: the history starts at the
    * session's start). Set when the agent read only a tail; windows anchor their stable-prefix

@@ -7,6 +7,7 @@ import { AbortError } from "../errors/abort-error";
 import type { MemoryStore } from "../stores/memory-store";
 import type { AgentMessage } from "../messages/agent-message";
 import type { LanguageModelUsage } from "../models/language-model";
+import type { PendingTitle } from "../agent/pending-title";
 import { combineSignals } from "./combine-signals";
 import { requestToRun } from "./request-to-run";
 import {
@@ -130,6 +131,13 @@ export interface StreamTextResult<Value = unknown> {
   readonly text: Promise<string>;
   /** The final result. */
   readonly response: Promise<AgentResult>;
+  /**
+   * With `generateTitle`: the title generated for the session after this first turn, once written
+   * (undefined when none was: not the session's first turn, a title already there, a failure). Never
+   * rejects. The UI message stream announces it as a transient `data-title` part when it is ready
+   * before the stream ends (docs/threads.md).
+   */
+  readonly title: Promise<string | undefined>;
   /** A `text/plain` streaming response of the text. */
   toTextStreamResponse(init?: ResponseInit & StreamResponseOptions): Response;
   /** The chunks of the AI SDK's UI message stream protocol. */
@@ -195,7 +203,12 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
   // Aborted by the caller's signal, or by a response whose client went away (onClientDisconnect: "abort").
   const disconnect = new AbortController();
   const combined = abortSignal ? combineSignals([abortSignal, disconnect.signal]) : undefined;
+  // The session's title (generateTitle), when this run generates one.
+  let pendingTitle: PendingTitle | undefined;
   const stream: AgentStream = streamDescribedRun(agent, {
+    onTitle: (title) => {
+      pendingTitle = title;
+    },
     options: { ...runOptions, signal: combined?.signal ?? disconnect.signal },
     history,
     regenerateFrom,
@@ -227,7 +240,23 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     },
   );
 
+  const title = stream.response.then(
+    () => pendingTitle?.written,
+    () => undefined,
+  );
+  /** A title generated before the answer ended is announced (once written) before `finish`. */
+  const beforeFinish = async (): Promise<UIMessageChunk[]> => {
+    if (pendingTitle?.generated === undefined) return [];
+    // The title is written once the run completed: the stream's end is when the response resolves.
+    const written = await stream.response.then(
+      () => pendingTitle?.written,
+      () => undefined,
+    );
+    return written === undefined ? [] : [{ type: "data-title", data: { title: written }, transient: true }];
+  };
+
   return {
+    title,
     textStream: stream.textStream,
     get partialObjectStream() {
       return stream.partialObjectStream;
@@ -266,6 +295,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
         ...(assistantMessageId === undefined ? {} : { messageId: assistantMessageId }),
         ...streamOptions,
         continues,
+        beforeFinish,
       });
     },
     toUIMessageStreamResponse(responseOptions = {}) {
@@ -273,6 +303,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
       const body = encodeUIMessageStream(
         toUIMessageChunks(stream.fullStream, {
           continues,
+          beforeFinish,
           ...(messageId || assistantMessageId ? { messageId: messageId || assistantMessageId } : {}),
           ...(mapError ? { onError: mapError } : {}),
         }),

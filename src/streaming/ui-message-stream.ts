@@ -23,6 +23,8 @@ export type UIMessageChunk =
   | { type: "tool-approval-request"; approvalId: string; toolCallId: string }
   | { type: "tool-output-denied"; toolCallId: string }
   | { type: "finish-step" }
+  /** A data part (`data-<name>`): `transient` ones reach `useChat`'s `onData` only, never the message's parts. */
+  | { type: `data-${string}`; id?: string; data: unknown; transient?: boolean }
   | { type: "finish" }
   | { type: "abort" }
   | { type: "error"; errorText: string };
@@ -67,6 +69,8 @@ export async function* toUIMessageChunks(
   parts: AsyncIterable<AgentStreamPart>,
   options: UIMessageStreamOptions & {
     /** The run continues the client's last assistant message (tool approvals). */ continues?: boolean;
+    /** Chunks to send right before `finish` (`streamText`'s `data-title`). */
+    beforeFinish?: () => Promise<UIMessageChunk[]>;
   } = {},
 ): AsyncGenerator<UIMessageChunk> {
   let open: { kind: "text" | "reasoning"; id: string } | undefined;
@@ -171,6 +175,7 @@ export async function* toUIMessageChunks(
         break;
       case "finish":
         yield* close();
+        if (options.beforeFinish) yield* await options.beforeFinish();
         yield { type: "finish" };
         break;
       case "error": {

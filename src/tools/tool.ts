@@ -22,9 +22,10 @@ export interface ToolExecutionContext {
   model?: LanguageModel;
   /**
    * Counts tokens the tool spent on a model (an MCP server's sampling requests, a sub-agent) in the
-   * run's `usage`. Absent when the tool is called outside a run.
+   * run's `usage`, one model call per report (in the session's usage ledger too, priced by `model`'s
+   * id when given, else the agent's model's; docs/threads.md). Absent when the tool is called outside a run.
    */
-  reportUsage?: (usage: LanguageModelUsage) => void;
+  reportUsage?: (usage: LanguageModelUsage, model?: { provider?: string; modelId: string }) => void;
 }
 
 /** A tool's input schema: a zod schema, or a JSON Schema wrapped by `jsonSchema()`. */

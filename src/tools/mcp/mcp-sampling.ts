@@ -32,7 +32,7 @@ export async function answerSampling(
     context: MCPSamplingContext;
     abortSignal: AbortSignal;
   },
-): Promise<{ result: CreateMessageResult; usage: LanguageModelUsage }> {
+): Promise<{ result: CreateMessageResult; usage: LanguageModelUsage; model: LanguageModel }> {
   if (params.tools?.length)
     throw new McpError(ErrorCode.InvalidParams, "This client does not take tools in sampling requests.");
   const model = how.model();
@@ -69,6 +69,7 @@ export async function answerSampling(
       stopReason: stopReason(answer.finishReason),
     },
     usage: answer.usage,
+    model,
   };
 }
 

@@ -97,7 +97,7 @@ export class MCPServerRequests {
         const requestNumber = call?.samplingRequests ?? 1;
         return this.answer(async () => {
           const context = call?.context;
-          const { result, usage } = await answerSampling(request.params, {
+          const { result, usage, model } = await answerSampling(request.params, {
             model: () => this.modelForSampling(),
             options: sampling,
             context: {
@@ -107,7 +107,8 @@ export class MCPServerRequests {
             },
             abortSignal: extra.signal,
           });
-          context?.reportUsage?.(usage);
+          // Priced by the model that answered (a sampling model of its own, or the agent's).
+          context?.reportUsage?.(usage, model);
           return result;
         });
       });
