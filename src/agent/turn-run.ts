@@ -1,4 +1,5 @@
 import type { UserMessage } from "../messages/agent-message";
+import type { JsonValue } from "../messages/message-metadata";
 import type { AgentStreamPart, ToolApprovalResponse } from "./agent-result";
 import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
@@ -39,6 +40,8 @@ export interface TurnRun {
   readonly notifier: RunNotifier;
   /** The run's spans, when it is traced (the `telemetry` option); phases start theirs with `run.trace?.…`. */
   readonly trace?: RunTrace;
+  /** The app's fields for the metadata of each assistant message the run stores (`run({ metadata })`), checked. */
+  readonly metadata?: Readonly<Record<string, JsonValue>> | undefined;
   /** The object the run answers with (the `output` option), checked. */
   readonly output?: ResolvedOutput | undefined;
   /** Stream mode: where text deltas go, straight to the stream's buffer (not yielded through the loop's generators). */

@@ -5,6 +5,7 @@ import { contentLimitIssues, contentSchema } from "./content-schemas";
 import { contentSizeBoundIssue } from "./content-size-bound";
 import { type MessageLimits, type ResolvedMessageLimits, resolveMessageLimits } from "./message-limits";
 import { copyMessage } from "./copy-messages";
+import { type MessageMetadata, metadataProblem, readMessageMetadata } from "./message-metadata";
 
 /** A tool call made by the model. `arguments` is the parsed JSON object. */
 export interface ToolCall {
@@ -55,6 +56,12 @@ export interface AssistantMessage {
   /** Text, or text and reasoning parts (docs/messages.md). */
   content: string | AssistantContentPart[];
   toolCalls?: ToolCall[];
+  /**
+   * What the run recorded about the message, never sent to a model (docs/messages.md, "Message
+   * metadata"): agentcore's fields under `agentcore` (provider, model id, the step's usage, finish
+   * reason, the model call's duration) and the app's own (`run({ metadata })`).
+   */
+  metadata?: MessageMetadata;
   timestamp?: number;
 }
 
@@ -105,6 +112,16 @@ export const toolCallSchema = z.object({
   providerExecuted: z.literal(true).optional(),
 });
 
+/** A message's metadata: a plain object of JSON values, parsed into a copy (`readMessageMetadata`). */
+const metadataSchema = z.unknown().transform((value, context) => {
+  const metadata = readMessageMetadata(value);
+  if (metadata === undefined) {
+    context.addIssue({ code: "custom", message: metadataProblem(value) });
+    return z.NEVER;
+  }
+  return metadata;
+});
+
 export const agentMessageSchema = z.discriminatedUnion("role", [
   z.object({
     id: idSchema.optional(),
@@ -123,6 +140,7 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
     role: z.literal("assistant"),
     content: contentSchema("assistant"),
     toolCalls: z.array(toolCallSchema).optional(),
+    metadata: metadataSchema.optional(),
     timestamp: timestampSchema.optional(),
   }),
   z.object({
@@ -239,11 +257,17 @@ function parseCommonMessage(candidate: unknown): AgentMessage | undefined {
       if (!parsed.success) return undefined;
       toolCalls = parsed.data as ToolCall[];
     } else if ("toolCalls" in record) return undefined;
+    let metadata: MessageMetadata | undefined;
+    if (hasOwn.call(record, "metadata")) {
+      metadata = readMessageMetadata(record.metadata);
+      if (metadata === undefined) return undefined;
+    } else if ("metadata" in record) return undefined;
     const message: Record<string, unknown> = {};
     if (id !== undefined) message.id = id;
     message.role = role;
     message.content = content;
     if (toolCalls !== undefined) message.toolCalls = toolCalls;
+    if (metadata !== undefined) message.metadata = metadata;
     if (timestamp !== undefined) message.timestamp = timestamp;
     return message as unknown as AgentMessage;
   }

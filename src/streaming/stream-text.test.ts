@@ -316,11 +316,13 @@ describe("streamText responses", () => {
       "tool-input-available",
       "tool-output-available",
       "finish-step",
+      "message-metadata",
       "start-step",
       "text-start",
       ...Array(5).fill("text-delta"),
       "text-end",
       "finish-step",
+      "message-metadata",
       "finish",
     ]);
 
