@@ -13,10 +13,17 @@ import { tool } from "../tools/tool";
 import { convertToUIMessages } from "../ui/convert-to-ui-messages";
 import { streamText } from "./stream-text";
 
-const readers = [
-  ["ai 6", ai6.readUIMessageStream, ai6.parseJsonEventStream, ai6.uiMessageChunkSchema],
-  ["ai 7", ai7.readUIMessageStream, ai7.parseJsonEventStream, ai7.uiMessageChunkSchema],
-] as const;
+/** One `ai` line's reader of the UI stream: its SSE parser and chunk schema, and its fold. */
+interface Reader {
+  parse: (options: never) => unknown;
+  schema: unknown;
+  read: (options: never) => unknown;
+}
+
+const readers: [string, Reader][] = [
+  ["ai 6", { parse: ai6.parseJsonEventStream, schema: ai6.uiMessageChunkSchema, read: ai6.readUIMessageStream }],
+  ["ai 7", { parse: ai7.parseJsonEventStream, schema: ai7.uiMessageChunkSchema, read: ai7.readUIMessageStream }],
+];
 
 const weather = tool({
   description: "Weather",
@@ -40,10 +47,9 @@ function twoStepModel() {
 }
 
 /** The response's chunks, parsed with the AI SDK's own schema (a chunk it rejects fails the test). */
-async function chunksOf(response: Response, reader: (typeof readers)[number]): Promise<AiUIMessageChunk[]> {
-  const [, , parse, schema] = reader;
+async function chunksOf(response: Response, reader: Reader): Promise<AiUIMessageChunk[]> {
   const chunks: AiUIMessageChunk[] = [];
-  for await (const result of parse({ stream: response.body!, schema } as never) as AsyncIterable<{
+  for await (const result of reader.parse({ stream: response.body!, schema: reader.schema } as never) as AsyncIterable<{
     success: boolean;
     value: AiUIMessageChunk;
     error?: unknown;
@@ -54,7 +60,7 @@ async function chunksOf(response: Response, reader: (typeof readers)[number]): P
   return chunks;
 }
 
-async function fold(chunks: AiUIMessageChunk[], reader: (typeof readers)[number]): Promise<AiUIMessage> {
+async function fold(chunks: AiUIMessageChunk[], reader: Reader): Promise<AiUIMessage> {
   const stream = new ReadableStream<AiUIMessageChunk>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
@@ -62,12 +68,12 @@ async function fold(chunks: AiUIMessageChunk[], reader: (typeof readers)[number]
     },
   });
   let message: AiUIMessage | undefined;
-  for await (const snapshot of reader[1]({ stream, terminateOnError: true } as never) as AsyncIterable<AiUIMessage>)
+  for await (const snapshot of reader.read({ stream, terminateOnError: true } as never) as AsyncIterable<AiUIMessage>)
     message = snapshot;
   return message!;
 }
 
-describe.each(readers)("message metadata in the UI stream, folded by %s's readUIMessageStream", (...reader) => {
+describe.each(readers)("message metadata in the UI stream, folded by %s's readUIMessageStream", (_line, reader) => {
   it("gives the streamed message the metadata a reload gives it: model, summed usage, last finish reason, app fields", async () => {
     const store = new InMemoryStore();
     const result = streamText({
