@@ -161,11 +161,18 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
  * wrong (an unknown part type, malformed binary content, a part or message over `limits`).
  * Unknown fields are dropped. `limits`: the size bounds, default `MessageLimits`' defaults; history
  * read back from a store passes `noMessageLimits`. `stored`: the input is a store's own objects
- * (`stores/stored-tail.ts`), so the result must share no object with it.
+ * (`stores/stored-tail.ts`), so the result must share no object with it. `metadata: false`: an
+ * assistant message's `metadata` is left out, not read (a run's read of its history, which only a
+ * model sees: every turn saves copying it).
  */
 export function parseAgentMessages(
   input: unknown,
-  options: { source?: string; limits?: MessageLimits | ResolvedMessageLimits; stored?: boolean } = {},
+  options: {
+    source?: string;
+    limits?: MessageLimits | ResolvedMessageLimits;
+    stored?: boolean;
+    metadata?: boolean;
+  } = {},
 ): AgentMessage[] {
   if (!Array.isArray(input)) {
     throw new InvalidMessageError({
@@ -176,14 +183,15 @@ export function parseAgentMessages(
   const limits = resolveMessageLimits(options.limits);
   const issues: MessageIssue[] = [];
   const messages: AgentMessage[] = [];
+  const metadata = options.metadata !== false;
   input.forEach((given, index) => {
     let candidate: unknown = given;
-    let quick = parseCommonMessage(candidate);
+    let quick = parseCommonMessage(candidate, metadata);
     // A store's own objects (`stored`): a common message without tool calls is rebuilt from strings
     // and numbers alone, anything else is parsed from a copy, so no result shares an object with the store.
     if (options.stored && (quick === undefined || "toolCalls" in quick)) {
       candidate = copyMessage(given);
-      quick = parseCommonMessage(candidate);
+      quick = parseCommonMessage(candidate, metadata);
     }
     if (quick !== undefined) {
       // String content: over the limit only when its UTF-8 bound (3 bytes a unit) is.
@@ -201,7 +209,11 @@ export function parseAgentMessages(
     }
     const result = agentMessageSchema.safeParse(candidate);
     if (result.success) {
-      const message = result.data as AgentMessage;
+      let message = result.data as AgentMessage;
+      if (!metadata && message.role === "assistant" && message.metadata !== undefined) {
+        const { metadata: _left, ...rest } = message;
+        message = rest;
+      }
       for (const issue of contentLimitIssues(message.content, limits)) issues.push({ index, ...issue });
       messages.push(message);
     } else {
@@ -226,7 +238,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * schema itself). Anything unusual (a missing or wrong field, a field present but undefined, an
  * odd prototype) gives undefined, and the schema then parses it and names what is wrong.
  */
-function parseCommonMessage(candidate: unknown): AgentMessage | undefined {
+function parseCommonMessage(candidate: unknown, keepMetadata: boolean): AgentMessage | undefined {
   if (typeof candidate !== "object" || candidate === null || Object.getPrototypeOf(candidate) !== Object.prototype)
     return undefined;
   const record = candidate as Record<string, unknown>;
@@ -258,7 +270,9 @@ function parseCommonMessage(candidate: unknown): AgentMessage | undefined {
       toolCalls = parsed.data as ToolCall[];
     } else if ("toolCalls" in record) return undefined;
     let metadata: MessageMetadata | undefined;
-    if (hasOwn.call(record, "metadata")) {
+    if (!keepMetadata) {
+      // Left out, not read.
+    } else if (hasOwn.call(record, "metadata")) {
       metadata = readMessageMetadata(record.metadata);
       if (metadata === undefined) return undefined;
     } else if ("metadata" in record) return undefined;

@@ -94,8 +94,59 @@ export function validateMetadataArgument(value: unknown, argument = "metadata"):
  */
 export function readMessageMetadata(value: unknown): MessageMetadata | undefined {
   if (!isPlainObject(value)) return undefined;
-  const read = copyJson(value, "metadata", 0);
-  return "problem" in read ? undefined : (read.value as MessageMetadata);
+  // The common case, only agentcore's fields as a run writes them, copied by their known shape.
+  const step = (value as MessageMetadata).agentcore;
+  if (step !== undefined && onlyKey(value, "agentcore")) {
+    const copy = copyStepMetadata(step);
+    if (copy !== undefined) return { agentcore: copy };
+  }
+  const copy = copyValue(value, 0);
+  return copy === INVALID ? undefined : (copy as MessageMetadata);
+}
+
+/** `StepMetadata` as a run writes it, copied; undefined for any other shape (then copied as JSON). */
+function copyStepMetadata(value: unknown): StepMetadata | undefined {
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+    return undefined;
+  const { provider, modelId, usage, finishReason, durationMs } = value as Record<string, unknown>;
+  if (typeof provider !== "string" || typeof modelId !== "string" || typeof finishReason !== "string") return undefined;
+  if (!isCount(durationMs) || typeof usage !== "object" || usage === null) return undefined;
+  if (Object.getPrototypeOf(usage) !== Object.prototype || Object.keys(value).length !== 5) return undefined;
+  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, cacheCreationInputTokens, reasoningTokens } =
+    usage as Record<string, unknown>;
+  if (!isCount(inputTokens) || !isCount(outputTokens) || !isCount(totalTokens)) return undefined;
+  const copy: MessageUsage = { inputTokens, outputTokens, totalTokens };
+  let keys = 3;
+  if (cachedInputTokens !== undefined) {
+    if (!isCount(cachedInputTokens)) return undefined;
+    copy.cachedInputTokens = cachedInputTokens;
+    keys++;
+  }
+  if (cacheCreationInputTokens !== undefined) {
+    if (!isCount(cacheCreationInputTokens)) return undefined;
+    copy.cacheCreationInputTokens = cacheCreationInputTokens;
+    keys++;
+  }
+  if (reasoningTokens !== undefined) {
+    if (!isCount(reasoningTokens)) return undefined;
+    copy.reasoningTokens = reasoningTokens;
+    keys++;
+  }
+  if (Object.keys(usage).length !== keys) return undefined;
+  return { provider, modelId, usage: copy, finishReason, durationMs };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/** `record` has exactly one own key, `key`. */
+function onlyKey(record: object, key: string): boolean {
+  let count = 0;
+  for (const own in record) {
+    if (own !== key || ++count > 1) return false;
+  }
+  return count === 1;
 }
 
 /** What is wrong with a message's `metadata` as read from outside, for the message schema's issue. */
@@ -121,33 +172,79 @@ export function withoutMetadata<Message extends object>(messages: Message[]): Me
   return stripped ?? messages;
 }
 
-/** A deep copy of a JSON value, or the first problem found (its path). */
+/** What `copyValue` gives for a value that is not JSON (the problem is then found by `findProblem`). */
+const INVALID: unique symbol = Symbol("invalid");
+
+/**
+ * A deep copy of a JSON value, or the first problem found (its path). Every turn reads its stored
+ * assistant messages' metadata through here: the copy is made without paths or wrappers, and the
+ * problem looked for again, with paths, only when there is one.
+ */
 function copyJson(value: unknown, path: string, depth: number): { value: JsonValue } | { problem: string } {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return { value };
-  if (typeof value === "number")
-    return Number.isFinite(value) ? { value } : { problem: `${path} is ${value}: only finite numbers are JSON.` };
-  if (typeof value !== "object") return { problem: `${path} is ${describe(value)}, not a JSON value.` };
-  if (depth >= MAX_MESSAGE_METADATA_DEPTH)
-    return { problem: `${path} is nested deeper than ${MAX_MESSAGE_METADATA_DEPTH} levels.` };
+  const copy = copyValue(value, depth);
+  return copy === INVALID ? { problem: findProblem(value, path, depth) ?? `${path} is not JSON.` } : { value: copy };
+}
+
+function copyValue(value: unknown, depth: number): JsonValue | typeof INVALID {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : INVALID;
+    case "object":
+      break;
+    default:
+      return INVALID;
+  }
+  if (value === null) return null;
+  if (depth >= MAX_MESSAGE_METADATA_DEPTH) return INVALID;
   if (Array.isArray(value)) {
     const copy: JsonValue[] = new Array(value.length);
     for (let index = 0; index < value.length; index++) {
-      const item = copyJson(value[index], `${path}[${index}]`, depth + 1);
-      if ("problem" in item) return item;
-      copy[index] = item.value;
+      const item = copyValue(value[index], depth + 1);
+      if (item === INVALID) return INVALID;
+      copy[index] = item;
     }
-    return { value: copy };
+    return copy;
   }
-  if (!isPlainObject(value)) return { problem: `${path} is ${describe(value)}, not a plain object.` };
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return INVALID;
   const copy: Record<string, JsonValue> = {};
-  for (const key of Object.keys(value)) {
-    if (prototypeKeys.has(key)) return { problem: `${path} has the key "${key}", which is not allowed.` };
-    const item = copyJson((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
-    if ("problem" in item) return item;
-    copy[key] = item.value;
+  for (const key in value) {
+    if (!hasOwn.call(value, key)) continue;
+    if (prototypeKeys.has(key)) return INVALID;
+    const item = copyValue((value as Record<string, unknown>)[key], depth + 1);
+    if (item === INVALID) return INVALID;
+    copy[key] = item;
   }
-  return { value: copy };
+  return copy;
 }
+
+/** The first problem of a value that is not JSON, with its path (the slow walk, for the error). */
+function findProblem(value: unknown, path: string, depth: number): string | undefined {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
+  if (typeof value === "number")
+    return Number.isFinite(value) ? undefined : `${path} is ${value}: only finite numbers are JSON.`;
+  if (typeof value !== "object") return `${path} is ${describe(value)}, not a JSON value.`;
+  if (depth >= MAX_MESSAGE_METADATA_DEPTH) return `${path} is nested deeper than ${MAX_MESSAGE_METADATA_DEPTH} levels.`;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const problem = findProblem(value[index], `${path}[${index}]`, depth + 1);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value)) return `${path} is ${describe(value)}, not a plain object.`;
+  for (const key of Object.keys(value)) {
+    if (prototypeKeys.has(key)) return `${path} has the key "${key}", which is not allowed.`;
+    const problem = findProblem((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;

@@ -23,7 +23,14 @@ const weather = tool({
   execute: async ({ city }) => ({ city, temperature: "22°C" }),
 });
 
-const strip = (messages: AgentMessage[]) => messages.map(({ id: _id, timestamp: _timestamp, ...rest }) => rest);
+/** Messages without ids, timestamps and metadata (which convertToModelMessages does not read back from a client). */
+const strip = (messages: AgentMessage[]) =>
+  messages.map((message) => {
+    const { id: _id, timestamp: _timestamp, ...rest } = message;
+    if (!("metadata" in rest)) return rest;
+    const { metadata: _metadata, ...withoutMetadata } = rest;
+    return withoutMetadata;
+  });
 
 /** The response's chunks, each checked by ai 6's UI message chunk schema and by ai 7's (`ai-v7`), as their useChat reads them. */
 async function readSse(response: Response): Promise<AiUIMessageChunk[]> {
