@@ -5,7 +5,7 @@ import * as ai6Test from "ai/test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
 import type { AgentMessage, AssistantMessage } from "../messages/agent-message";
-import type { LanguageModel } from "../models/language-model";
+import type { LanguageModel, LanguageModelUsage } from "../models/language-model";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { convertToUIMessages } from "../ui/convert-to-ui-messages";
@@ -109,6 +109,36 @@ describe.each(["run", "stream"] as const)("metadata of the messages an agent sto
     const store = new InMemoryStore();
     await run(new Agent({ model: slow, memoryStore: store, sessionId: "s" }), { input: "Go" });
     expect(assistants(await store.getMessages("s"))[0]!.metadata?.agentcore?.durationMs).toBe(250);
+  });
+
+  it("keeps only the usage counts that are JSON, so a model's undefined or NaN never makes the history unreadable", async () => {
+    const mock = new MockLanguageModel({ responses: [{ text: "Done.", usage: { inputTokens: 4, outputTokens: 2 } }] });
+    const sloppy = (usage: LanguageModelUsage): LanguageModelUsage =>
+      ({ ...usage, cachedInputTokens: undefined, reasoningTokens: Number.NaN }) as unknown as LanguageModelUsage;
+    const model: LanguageModel = {
+      provider: mock.provider,
+      modelId: mock.modelId,
+      doGenerate: async (call) => {
+        const result = await mock.doGenerate(call);
+        return { ...result, usage: sloppy(result.usage) };
+      },
+      async *doStream(call) {
+        for await (const part of mock.doStream(call))
+          yield part.type === "finish" ? { ...part, usage: sloppy(part.usage) } : part;
+      },
+    };
+    const store = new InMemoryStore();
+    await run(new Agent({ model, memoryStore: store, sessionId: "s" }), { input: "Go" });
+    expect(assistants(await store.getMessages("s"))[0]!.metadata?.agentcore?.usage).toEqual({
+      inputTokens: 4,
+      outputTokens: 2,
+      totalTokens: 6,
+    });
+    expect(convertToUIMessages(await store.getMessages("s"))[1]!.metadata?.agentcore?.usage).toEqual({
+      inputTokens: 4,
+      outputTokens: 2,
+      totalTokens: 6,
+    });
   });
 
   it("keeps the reasoning tokens an AI SDK model reports, in the step's usage and the run's", async () => {

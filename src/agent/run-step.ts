@@ -1,5 +1,5 @@
 import type { AssistantMessage, AgentMessage } from "../messages/agent-message";
-import { withoutMetadata } from "../messages/message-metadata";
+import { messageUsage, withoutMetadata } from "../messages/message-metadata";
 import type { LanguageModelCall } from "../models/language-model";
 import type { MemoryRecord } from "../providers/memory-provider";
 import type { Fact } from "../stores/memory-store";
@@ -131,7 +131,7 @@ export async function* runStep(
       agentcore: {
         provider: config.model.provider,
         modelId: config.model.modelId,
-        usage,
+        usage: messageUsage(usage),
         finishReason: response.finishReason,
         durationMs,
       },

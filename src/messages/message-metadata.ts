@@ -54,6 +54,26 @@ export function sumUsage(total: MessageUsage, usage: MessageUsage): MessageUsage
   return sum;
 }
 
+/**
+ * A model's usage as a message's metadata keeps it: the counts that are finite numbers, each one
+ * present (a model of the app's own may report `undefined` or `NaN`, which is not JSON).
+ */
+export function messageUsage(usage: MessageUsage): MessageUsage {
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+  const kept: MessageUsage = {
+    inputTokens: count(usage.inputTokens) ?? 0,
+    outputTokens: count(usage.outputTokens) ?? 0,
+    totalTokens: count(usage.totalTokens) ?? 0,
+  };
+  const cached = count(usage.cachedInputTokens);
+  if (cached !== undefined) kept.cachedInputTokens = cached;
+  const written = count(usage.cacheCreationInputTokens);
+  if (written !== undefined) kept.cacheCreationInputTokens = written;
+  const reasoning = count(usage.reasoningTokens);
+  if (reasoning !== undefined) kept.reasoningTokens = reasoning;
+  return kept;
+}
+
 /** Most bytes (UTF-8 of its JSON) the app's metadata of a run may take: 16 KiB. */
 export const MAX_MESSAGE_METADATA_BYTES = 16 * 1024;
 /** Deepest nesting of objects and arrays in the app's metadata. */
