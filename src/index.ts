@@ -45,6 +45,7 @@ export type {
   UIToolInvocationV4,
   UIToolPart,
   UIToolState,
+  UIMessageAgentMetadata,
 } from "./ui/ui-message";
 
 // --- messages ---
@@ -61,6 +62,7 @@ export type {
 export type { FilePart, ImagePart, ReasoningPart, TextPart, UserContentPart } from "./messages/content-parts";
 export { contentText } from "./messages/content-text";
 export type { MessageLimits } from "./messages/message-limits";
+export type { MessageMetadata, MessageUsage, StepMetadata } from "./messages/message-metadata";
 export { decodeStoredMessages, encodeStoredMessages } from "./messages/stored-encoding";
 export { findToolPairingIssues, isToolPairingValid } from "./messages/validate-tool-pairing";
 export { repairToolPairing, type RepairToolPairingResult } from "./messages/repair-tool-pairing";

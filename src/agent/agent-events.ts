@@ -35,6 +35,11 @@ export interface AgentEventMap {
     toolCalls: ToolCall[];
     finishReason: FinishReason;
     usage: LanguageModelUsage;
+    /**
+     * The step's messages as they are stored: its assistant message (with its `metadata`), then its
+     * tool results.
+     */
+    messages: AgentMessage[];
   };
   "tool:call": RunEventBase & { step: number; toolCall: ToolCall };
   "tool:result": RunEventBase & {

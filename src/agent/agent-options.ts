@@ -197,4 +197,12 @@ export interface AgentRunOptions {
    * stored as the assistant message's content (its JSON).
    */
   output?: OutputSpec;
+  /**
+   * The app's own fields for the `metadata` of every assistant message this run stores, beside
+   * agentcore's (`metadata.agentcore`: model, usage, finish reason, duration): a plain object of
+   * JSON values, at most 16 KiB as JSON (`MAX_MESSAGE_METADATA_BYTES`), without the reserved key
+   * `agentcore`; anything else is an `InvalidArgumentError`. Never sent to a model;
+   * `convertToUIMessages` gives it back as the UI message's `metadata` (docs/messages.md, "Message metadata").
+   */
+  metadata?: Record<string, unknown>;
 }

@@ -110,6 +110,16 @@ export type AgentStreamPart =
    * again (`attempt`: 1 for the first retry). What was streamed of it is not the answer.
    */
   | { type: "object-retry"; attempt: number; issue: string }
-  | { type: "step-finish"; stepNumber: number; finishReason: FinishReason; usage: LanguageModelUsage }
+  /**
+   * A step ended. `messages`: its messages as they are stored, its assistant message (with its
+   * `metadata`) then its tool results; the UI stream sends their metadata as `message-metadata`.
+   */
+  | {
+      type: "step-finish";
+      stepNumber: number;
+      finishReason: FinishReason;
+      usage: LanguageModelUsage;
+      messages?: AgentMessage[];
+    }
   | { type: "finish"; finishReason: RunFinishReason; usage: LanguageModelUsage; text: string }
   | { type: "error"; error: unknown };

@@ -15,6 +15,7 @@ import { AgentStream } from "./agent-stream";
 import { newId } from "./new-id";
 import { RunNotifier } from "./run-notifier";
 import { normaliseRunInput } from "./run-input";
+import { validateMetadataArgument } from "../messages/message-metadata";
 import { runTurn } from "./run-turn";
 import { checkInputParts } from "./check-input-parts";
 import { rewindTurn } from "./rewind-turn";
@@ -275,6 +276,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       mode,
       history,
       output: runOptions.output === undefined ? undefined : resolveOutput(runOptions.output),
+      metadata: runOptions.metadata === undefined ? undefined : validateMetadataArgument(runOptions.metadata),
       notifier: new RunNotifier(
         this.events,
         { sessionId, runId, ...(this.name === undefined ? {} : { agentName: this.name }) },

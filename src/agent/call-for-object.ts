@@ -8,10 +8,15 @@ import { parseObjectReply } from "./output-spec";
 import type { TurnLog } from "./turn-log";
 import type { TurnRun } from "./turn-run";
 
-/** A step's model answer: its last call, the usage of all its calls, and the object when the run asks for one and got it. */
+/**
+ * A step's model answer: its last call, the usage and duration of all its calls, and the object
+ * when the run asks for one and got it.
+ */
 export interface StepAnswer {
   response: LanguageModelResult;
   usage: LanguageModelResult["usage"];
+  /** Milliseconds the step's model calls took, summed (a streamed call: until its last part). */
+  durationMs: number;
   object?: { value: unknown; json: string };
 }
 
@@ -30,14 +35,16 @@ export async function* callForObject(
   /** The tool call ids the model can see (a streamed call's id is made unique against them). */
   takenToolCallIds: ReadonlySet<string> = new Set(),
 ): AsyncGenerator<AgentStreamPart, StepAnswer> {
+  let startedAt = Date.now();
   let response = yield* callModel(config, run, call, takenToolCallIds);
+  let durationMs = Date.now() - startedAt;
   log.addCall(response.usage, response.finishReason);
   let usage = response.usage;
   const output = run.output;
-  if (!output) return { response, usage };
+  if (!output) return { response, usage, durationMs };
   for (let attempt = 1; response.toolCalls.length === 0; attempt++) {
     const parsed = parseObjectReply(response.text, output.schema);
-    if (parsed.success) return { response, usage, object: { value: parsed.object, json: parsed.json } };
+    if (parsed.success) return { response, usage, durationMs, object: { value: parsed.object, json: parsed.json } };
     if (attempt > output.retries) {
       throw new NoObjectGeneratedError({
         reason: "invalid",
@@ -54,16 +61,18 @@ export async function* callForObject(
       if (run.textSink) run.textSink(part);
       else yield part;
     }
+    startedAt = Date.now();
     response = yield* callModel(
       config,
       run,
       { ...call, messages: [...call.messages, ...retryMessages(response.text, parsed.issue)] },
       takenToolCallIds,
     );
+    durationMs += Date.now() - startedAt;
     log.addCall(response.usage, response.finishReason);
     usage = addUsage(usage, response.usage);
   }
-  return { response, usage };
+  return { response, usage, durationMs };
 }
 
 /** What the retry call adds after the window: the failed reply, then the issue. */

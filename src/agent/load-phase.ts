@@ -19,11 +19,15 @@ export type Loaded = { replay: RetriedTurn; inputId?: undefined } | { replay?: u
  */
 export async function loadPhase(config: AgentConfig, run: TurnRun, turn: StoreTurn, state: TurnState): Promise<Loaded> {
   const read = run.trace?.memoryRead();
-  const { history, provided } = await loadTurnHistory(config, run, turn);
+  const { history, provided, withMetadata } = await loadTurnHistory(config, run, turn);
   state.history = history;
   state.provided = provided;
   const retried = findRetriedTurn(run, history);
-  if (retried !== undefined && retried !== "reused") return { replay: retried };
+  if (retried !== undefined && retried !== "reused") {
+    // The stored answer is replayed with its metadata: the same read, parsed with it.
+    const stored = withMetadata ? findRetriedTurn(run, withMetadata()) : retried;
+    return { replay: stored !== undefined && stored !== "reused" ? stored : retried };
+  }
   const inputId = run.input === undefined || run.userMessage ? undefined : userMessageId(run, history, retried);
   state.facts = await loadFacts(config, run);
   if (read)

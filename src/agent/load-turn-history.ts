@@ -9,6 +9,11 @@ export interface LoadedTurnHistory {
   history: LoadedHistory;
   /** Set when the history is a provider's (`agent.memory()`): written back after the run. */
   provided?: ProviderHistory;
+  /**
+   * The store's history without its messages' metadata (only a model sees it, which never gets
+   * metadata): this parses the same read again with it, for a retried request's replay.
+   */
+  withMetadata?: () => LoadedHistory;
 }
 
 /** Whether the run's history is the `agent.memory()` provider's (then the store holds no messages of it). */
@@ -18,7 +23,8 @@ export function readsProvider(config: AgentConfig, run: TurnRun): boolean {
 
 /**
  * The load phase: the history given to the run (stateless `streamText`), else the `agent.memory()`
- * provider's, else the store's as the turn read it (the tail the strategy needs).
+ * provider's, else the store's as the turn read it (the tail the strategy needs), its messages'
+ * metadata left out.
  */
 export async function loadTurnHistory(config: AgentConfig, run: TurnRun, turn: StoreTurn): Promise<LoadedTurnHistory> {
   if (run.history) return { history: run.history };
@@ -29,5 +35,8 @@ export async function loadTurnHistory(config: AgentConfig, run: TurnRun, turn: S
   const read = await readWholeLastTurn(await turn.tail({ stored: true }), (limit) =>
     turn.tail({ limit, stored: true }),
   );
-  return { history: parseSessionHistory(config.store, run.sessionId, read) };
+  return {
+    history: parseSessionHistory(config.store, run.sessionId, read, undefined, false),
+    withMetadata: () => parseSessionHistory(config.store, run.sessionId, read),
+  };
 }

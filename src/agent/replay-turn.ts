@@ -51,7 +51,13 @@ export async function* replayTurn(
     }
     const finishReason = toolCalls.length > 0 ? "tool-calls" : "stop";
     steps.push({ stepNumber, text, toolCalls, toolResults, finishReason, usage: NO_USAGE });
-    yield { type: "step-finish", stepNumber, finishReason, usage: NO_USAGE };
+    // The stored messages of the step: the UI stream sends their metadata, as the run that stored them did.
+    const stepMessages: AgentMessage[] = [answer];
+    for (const call of toolCalls) {
+      const result = results.get(call.id);
+      if (result) stepMessages.push(result);
+    }
+    yield { type: "step-finish", stepNumber, finishReason, usage: NO_USAGE, messages: stepMessages };
   }
   const toolApprovals = retried.pending ? pendingRequests({ ...retried.pending, pending: waiting(retried) }) : [];
   for (const approval of toolApprovals) yield { type: "tool-approval-request", approval };

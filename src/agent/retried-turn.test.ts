@@ -45,13 +45,14 @@ describe("a run whose user message id the session holds", () => {
     const model = new MockLanguageModel({ responses: [{ text: "Hello!" }] });
     const agent = new Agent({ model, memoryStore: store, sessionId: "s" });
     await withId(agent, "Hi", "u-1").response;
-    const answerId = (await store.getMessages("s"))[1]!.id;
+    const answer = (await store.getMessages("s"))[1]!;
     const parts = [];
     for await (const part of withId(agent, "Hi", "u-1").fullStream) parts.push(part);
     expect(parts).toEqual([
-      { type: "step-start", stepNumber: 1, messageId: answerId },
+      { type: "step-start", stepNumber: 1, messageId: answer.id },
       { type: "text-delta", delta: "Hello!" },
-      { type: "step-finish", stepNumber: 1, finishReason: "stop", usage: expect.any(Object) },
+      // The stored message, its metadata with it: the UI stream sends that, as the first run's did.
+      { type: "step-finish", stepNumber: 1, finishReason: "stop", usage: expect.any(Object), messages: [answer] },
       { type: "finish", finishReason: "stop", usage: expect.any(Object), text: "Hello!" },
     ]);
   });

@@ -78,7 +78,13 @@ function streamPartOf(moment: RunMoment): AgentStreamPart | undefined {
     case "tool:approval-request":
       return { type: "tool-approval-request", approval: moment.approval };
     case "step:end":
-      return { type: "step-finish", stepNumber: moment.step, finishReason: moment.finishReason, usage: moment.usage };
+      return {
+        type: "step-finish",
+        stepNumber: moment.step,
+        finishReason: moment.finishReason,
+        usage: moment.usage,
+        messages: moment.messages,
+      };
     case "run:end":
       // A failed run ends with the error, which the stream reports itself.
       return moment.finishReason === "aborted" || moment.finishReason === "error"

@@ -1,4 +1,5 @@
 import type { AssistantMessage, AgentMessage } from "../messages/agent-message";
+import { messageUsage, withoutMetadata } from "../messages/message-metadata";
 import type { LanguageModelCall } from "../models/language-model";
 import type { MemoryRecord } from "../providers/memory-provider";
 import type { Fact } from "../stores/memory-store";
@@ -78,7 +79,8 @@ export async function* runStep(
   const call: LanguageModelCall = {
     ...(system === undefined ? {} : { system }),
     // A part the model does not take (stored earlier, or in a stateless history) goes as a text placeholder.
-    messages: await sendableMessages(config.model, inMessages?.messages ?? window.messages),
+    // Metadata is the app's and agentcore's record, never the model's.
+    messages: await sendableMessages(config.model, withoutMetadata(inMessages?.messages ?? window.messages)),
     tools: config.toolDefinitions,
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,
@@ -97,7 +99,7 @@ export async function* runStep(
   // has tool calls: most steps have none, so they are collected then, from the same messages.
   const seen = () => toolCallIdsOf(fitted.history.messages, window.messages, log.messages);
   const streamed = run.mode === "stream" ? seen() : undefined;
-  const { response, usage, object } = yield* callForObject(config, run, call, log, streamed);
+  const { response, usage, durationMs, object } = yield* callForObject(config, run, call, log, streamed);
   if (config.recordContext) {
     const called = { usage, finishReason: response.finishReason };
     await recordContext(config, run, {
@@ -126,6 +128,16 @@ export async function* runStep(
       ? [...response.reasoning, ...(text === "" ? [] : [{ type: "text" as const, text }])]
       : text,
     ...(toolCalls.length ? { toolCalls } : {}),
+    metadata: {
+      ...run.metadata,
+      agentcore: {
+        provider: config.model.provider,
+        modelId: config.model.modelId,
+        usage: messageUsage(usage),
+        finishReason: response.finishReason,
+        durationMs,
+      },
+    },
     timestamp: Date.now(),
   };
   const step: StepResult = {
@@ -158,6 +170,7 @@ export async function* runStep(
     toolCalls,
     finishReason: step.finishReason,
     usage: step.usage,
+    messages: [assistant, ...toolMessages],
   });
   return {
     history: fitted.history,

@@ -82,6 +82,8 @@ export function parseSessionHistory(
   sessionId: string,
   read: TurnTail,
   exclude?: ReadonlySet<string>,
+  /** `false`: assistant messages' `metadata` left out (the run's read for its model, which never sees it). */
+  metadata = true,
 ): LoadedHistory {
   const limit = read.limit;
   const tail = limit !== undefined;
@@ -94,6 +96,7 @@ export function parseSessionHistory(
       source: `The history of session "${sessionId}"`,
       limits: noMessageLimits,
       stored: read.stored === true,
+      metadata,
     });
   } catch (error) {
     if (!InvalidMessageError.isInstance(error)) throw error;
@@ -187,7 +190,7 @@ export async function applyStrategy(
     const exclude = new Set(turn.flatMap((message) => (message.id === undefined ? [] : [message.id])));
     const limit = history.limit * 2 + turn.length;
     history = readTail
-      ? parseSessionHistory(store, sessionId, await readTail(limit), exclude)
+      ? parseSessionHistory(store, sessionId, await readTail(limit), exclude, false)
       : await loadSessionHistory(store, sessionId, { limit, exclude });
     messages = [...history.messages, ...turn];
     result = await apply();

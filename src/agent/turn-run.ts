@@ -1,4 +1,5 @@
 import type { UserMessage } from "../messages/agent-message";
+import type { JsonValue } from "../messages/message-metadata";
 import type { AgentStreamPart, ToolApprovalResponse } from "./agent-result";
 import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
@@ -40,6 +41,8 @@ export interface TurnRun {
   readonly notifier: RunNotifier;
   /** The run's spans, when it is traced (the `telemetry` option); phases start theirs with `run.trace?.…`. */
   readonly trace?: RunTrace;
+  /** The app's fields for the metadata of each assistant message the run stores (`run({ metadata })`), checked. */
+  readonly metadata?: Readonly<Record<string, JsonValue>> | undefined;
   /** The object the run answers with (the `output` option), checked. */
   readonly output?: ResolvedOutput | undefined;
   /** Told of the session's title being generated (`generateTitle`), when the run starts one: the agent waits for it in `idle()`. */

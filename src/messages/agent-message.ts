@@ -5,6 +5,7 @@ import { contentLimitIssues, contentSchema } from "./content-schemas";
 import { contentSizeBoundIssue } from "./content-size-bound";
 import { type MessageLimits, type ResolvedMessageLimits, resolveMessageLimits } from "./message-limits";
 import { copyMessage } from "./copy-messages";
+import { type MessageMetadata, metadataProblem, readMessageMetadata } from "./message-metadata";
 
 /** A tool call made by the model. `arguments` is the parsed JSON object. */
 export interface ToolCall {
@@ -55,6 +56,12 @@ export interface AssistantMessage {
   /** Text, or text and reasoning parts (docs/messages.md). */
   content: string | AssistantContentPart[];
   toolCalls?: ToolCall[];
+  /**
+   * What the run recorded about the message, never sent to a model (docs/messages.md, "Message
+   * metadata"): agentcore's fields under `agentcore` (provider, model id, the step's usage, finish
+   * reason, the model call's duration) and the app's own (`run({ metadata })`).
+   */
+  metadata?: MessageMetadata;
   timestamp?: number;
 }
 
@@ -105,6 +112,16 @@ export const toolCallSchema = z.object({
   providerExecuted: z.literal(true).optional(),
 });
 
+/** A message's metadata: a plain object of JSON values, parsed into a copy (`readMessageMetadata`). */
+const metadataSchema = z.unknown().transform((value, context) => {
+  const metadata = readMessageMetadata(value);
+  if (metadata === undefined) {
+    context.addIssue({ code: "custom", message: metadataProblem(value) });
+    return z.NEVER;
+  }
+  return metadata;
+});
+
 export const agentMessageSchema = z.discriminatedUnion("role", [
   z.object({
     id: idSchema.optional(),
@@ -123,6 +140,7 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
     role: z.literal("assistant"),
     content: contentSchema("assistant"),
     toolCalls: z.array(toolCallSchema).optional(),
+    metadata: metadataSchema.optional(),
     timestamp: timestampSchema.optional(),
   }),
   z.object({
@@ -143,11 +161,18 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
  * wrong (an unknown part type, malformed binary content, a part or message over `limits`).
  * Unknown fields are dropped. `limits`: the size bounds, default `MessageLimits`' defaults; history
  * read back from a store passes `noMessageLimits`. `stored`: the input is a store's own objects
- * (`stores/stored-tail.ts`), so the result must share no object with it.
+ * (`stores/stored-tail.ts`), so the result must share no object with it. `metadata: false`: an
+ * assistant message's `metadata` is left out, not read (a run's read of its history, which only a
+ * model sees: every turn saves copying it).
  */
 export function parseAgentMessages(
   input: unknown,
-  options: { source?: string; limits?: MessageLimits | ResolvedMessageLimits; stored?: boolean } = {},
+  options: {
+    source?: string;
+    limits?: MessageLimits | ResolvedMessageLimits;
+    stored?: boolean;
+    metadata?: boolean;
+  } = {},
 ): AgentMessage[] {
   if (!Array.isArray(input)) {
     throw new InvalidMessageError({
@@ -158,14 +183,15 @@ export function parseAgentMessages(
   const limits = resolveMessageLimits(options.limits);
   const issues: MessageIssue[] = [];
   const messages: AgentMessage[] = [];
+  const metadata = options.metadata !== false;
   input.forEach((given, index) => {
     let candidate: unknown = given;
-    let quick = parseCommonMessage(candidate);
+    let quick = parseCommonMessage(candidate, metadata);
     // A store's own objects (`stored`): a common message without tool calls is rebuilt from strings
     // and numbers alone, anything else is parsed from a copy, so no result shares an object with the store.
     if (options.stored && (quick === undefined || "toolCalls" in quick)) {
       candidate = copyMessage(given);
-      quick = parseCommonMessage(candidate);
+      quick = parseCommonMessage(candidate, metadata);
     }
     if (quick !== undefined) {
       // String content: over the limit only when its UTF-8 bound (3 bytes a unit) is.
@@ -183,7 +209,11 @@ export function parseAgentMessages(
     }
     const result = agentMessageSchema.safeParse(candidate);
     if (result.success) {
-      const message = result.data as AgentMessage;
+      let message = result.data as AgentMessage;
+      if (!metadata && message.role === "assistant" && message.metadata !== undefined) {
+        const { metadata: _left, ...rest } = message;
+        message = rest;
+      }
       for (const issue of contentLimitIssues(message.content, limits)) issues.push({ index, ...issue });
       messages.push(message);
     } else {
@@ -208,7 +238,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * schema itself). Anything unusual (a missing or wrong field, a field present but undefined, an
  * odd prototype) gives undefined, and the schema then parses it and names what is wrong.
  */
-function parseCommonMessage(candidate: unknown): AgentMessage | undefined {
+function parseCommonMessage(candidate: unknown, keepMetadata: boolean): AgentMessage | undefined {
   if (typeof candidate !== "object" || candidate === null || Object.getPrototypeOf(candidate) !== Object.prototype)
     return undefined;
   const record = candidate as Record<string, unknown>;
@@ -239,11 +269,19 @@ function parseCommonMessage(candidate: unknown): AgentMessage | undefined {
       if (!parsed.success) return undefined;
       toolCalls = parsed.data as ToolCall[];
     } else if ("toolCalls" in record) return undefined;
+    let metadata: MessageMetadata | undefined;
+    if (!keepMetadata) {
+      // Left out, not read.
+    } else if (hasOwn.call(record, "metadata")) {
+      metadata = readMessageMetadata(record.metadata);
+      if (metadata === undefined) return undefined;
+    } else if ("metadata" in record) return undefined;
     const message: Record<string, unknown> = {};
     if (id !== undefined) message.id = id;
     message.role = role;
     message.content = content;
     if (toolCalls !== undefined) message.toolCalls = toolCalls;
+    if (metadata !== undefined) message.metadata = metadata;
     if (timestamp !== undefined) message.timestamp = timestamp;
     return message as unknown as AgentMessage;
   }

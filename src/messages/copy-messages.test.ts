@@ -81,3 +81,27 @@ describe("copyMessages: content parts", () => {
     expect((parts[1]!.image as Uint8Array)[0]).toBe(1);
   });
 });
+
+describe("copyMessages: metadata", () => {
+  it("copies an assistant message's metadata deeply, agentcore's shape and the app's JSON alike; anything else as structuredClone does", () => {
+    const step = {
+      provider: "openai",
+      modelId: "gpt-4o",
+      usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5, reasoningTokens: 1 },
+      finishReason: "stop",
+      durationMs: 12,
+    };
+    for (const metadata of [{ agentcore: step }, { agentcore: step, plan: "pro", list: [{ a: 1 }, null] }]) {
+      const [copy] = copyMessages([{ role: "assistant", content: "x", metadata }]);
+      const copied = (copy as { metadata: typeof metadata }).metadata;
+      expect(copied).toEqual(metadata);
+      expect(copied).not.toBe(metadata);
+      expect(copied.agentcore).not.toBe(metadata.agentcore);
+      expect(copied.agentcore.usage).not.toBe(step.usage);
+    }
+    const at = new Date(5);
+    const [odd] = copyMessages([{ role: "assistant", content: "x", metadata: { at } }]);
+    expect((odd as { metadata: { at: Date } }).metadata.at).toEqual(at);
+    expect((odd as { metadata: { at: Date } }).metadata.at).not.toBe(at);
+  });
+});

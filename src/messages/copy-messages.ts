@@ -1,9 +1,11 @@
 import { isBytes, isUrl } from "./content-parts";
+import { readMessageMetadata } from "./message-metadata";
 
 /**
  * Deep copies of messages, as `structuredClone` makes them, for stores that copy values in and out
  * (so callers can never change what is stored). A message is a flat record whose only nested
- * values are its tool calls and its content parts: each is copied field by field, nested objects
+ * values are its tool calls, its content parts and its metadata (JSON, copied by
+ * `readMessageMetadata`): each is copied field by field, nested objects
  * (tool arguments, provider options, an unknown field holding an object) with `structuredClone`.
  * The bytes of an image or file part are copied (a `Uint8Array` cannot be frozen, so sharing it
  * would let a caller change what is stored), into a plain `Uint8Array` (a `Buffer` too); a `URL`
@@ -23,12 +25,13 @@ export function copyMessage<Message>(message: Message): Message {
     return structuredClone(message);
   const copy: Record<string, unknown> = {};
   for (const key in message) {
-    if (!Object.prototype.hasOwnProperty.call(message, key)) continue;
+    if (!Object.hasOwn(message, key)) continue;
     if (key === "__proto__") return structuredClone(message); // an own "__proto__" (from JSON.parse) must stay a plain key
     const value: unknown = (message as Record<string, unknown>)[key];
     if (typeof value === "object" && value !== null) {
       if (key === "toolCalls" && Array.isArray(value)) copy[key] = copyToolCalls(value);
       else if (key === "content" && Array.isArray(value)) copy[key] = copyParts(value);
+      else if (key === "metadata") copy[key] = readMessageMetadata(value) ?? structuredClone(value);
       else copy[key] = structuredClone(value);
     } else if (typeof value === "function" || typeof value === "symbol") {
       return structuredClone(message); // throws DataCloneError, as before
@@ -56,7 +59,7 @@ function copyPart(part: unknown): unknown {
     return structuredClone(part);
   const copy: Record<string, unknown> = {};
   for (const key in part) {
-    if (!Object.prototype.hasOwnProperty.call(part, key)) continue;
+    if (!Object.hasOwn(part, key)) continue;
     if (key === "__proto__") return structuredClone(part);
     const value: unknown = (part as Record<string, unknown>)[key];
     if (isBytes(value)) copy[key] = new Uint8Array(value);

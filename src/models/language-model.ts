@@ -1,5 +1,6 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import type { FilePart, ImagePart, ReasoningPart } from "../messages/content-parts";
+import { sumUsage } from "../messages/message-metadata";
 
 /** A tool as the model sees it: a name, a description and a JSON schema of its input. */
 export interface ToolDefinition {
@@ -90,6 +91,12 @@ export interface LanguageModelUsage {
    * Absent when none was written (or the provider does not say).
    */
   cacheCreationInputTokens?: number;
+  /**
+   * Output tokens the model spent reasoning, counted in `outputTokens` too (OpenAI's
+   * `completion_tokens_details.reasoning_tokens`; the AI SDK's `outputTokens.reasoning`, ai 5's
+   * `reasoningTokens`). Absent when there were none (or the provider does not say).
+   */
+  reasoningTokens?: number;
 }
 
 export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
@@ -161,18 +168,9 @@ export function emptyUsage(): LanguageModelUsage {
   return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }
 
-/** The sum of two usages; a cache count is present when either has it. */
+/** The sum of two usages; a cache or reasoning count is present when either has it. */
 export function addUsage(total: LanguageModelUsage, usage: LanguageModelUsage): LanguageModelUsage {
-  const sum: LanguageModelUsage = {
-    inputTokens: total.inputTokens + usage.inputTokens,
-    outputTokens: total.outputTokens + usage.outputTokens,
-    totalTokens: total.totalTokens + usage.totalTokens,
-  };
-  if (total.cachedInputTokens !== undefined || usage.cachedInputTokens !== undefined)
-    sum.cachedInputTokens = (total.cachedInputTokens ?? 0) + (usage.cachedInputTokens ?? 0);
-  if (total.cacheCreationInputTokens !== undefined || usage.cacheCreationInputTokens !== undefined)
-    sum.cacheCreationInputTokens = (total.cacheCreationInputTokens ?? 0) + (usage.cacheCreationInputTokens ?? 0);
-  return sum;
+  return sumUsage(total, usage);
 }
 
 /** A usage with the cache counts that are above 0 (none read or written, or none reported: absent). */

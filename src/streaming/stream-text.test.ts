@@ -14,6 +14,7 @@ import { convertToModelMessages } from "../ui/convert-to-model-messages";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { tool } from "../tools/tool";
+import { withoutMeta } from "../agent/__fixtures__/run-fixtures";
 import type { AgentMessage } from "../messages/agent-message";
 import { AbortError } from "../errors/abort-error";
 
@@ -22,8 +23,6 @@ const weather = tool({
   parameters: z.object({ city: z.string() }),
   execute: async ({ city }) => ({ city, temperature: "22°C" }),
 });
-
-const strip = (messages: AgentMessage[]) => messages.map(({ id: _id, timestamp: _timestamp, ...rest }) => rest);
 
 /** The response's chunks, each checked by ai 6's UI message chunk schema and by ai 7's (`ai-v7`), as their useChat reads them. */
 async function readSse(response: Response): Promise<AiUIMessageChunk[]> {
@@ -59,7 +58,7 @@ describe("streamText, stateless", () => {
     const result = streamText({ model, system: "Be brief.", messages });
     expect(await result.text).toBe("Paris.");
     expect(model.calls[0]!.system).toBe("Be brief.");
-    expect(strip(model.calls[0]!.messages)).toEqual([
+    expect(withoutMeta(model.calls[0]!.messages)).toEqual([
       { role: "user", content: "Capital of France?" },
       { role: "assistant", content: "Which country?" },
       { role: "user", content: "France." },
@@ -79,7 +78,7 @@ describe("streamText, stateless", () => {
       ];
       const result = streamText({ model, messages, memory: "sliding_window" });
       expect(await result.text).toBe("Rome.");
-      expect(strip(model.calls[0]!.messages)).toEqual(messages);
+      expect(withoutMeta(model.calls[0]!.messages)).toEqual(messages);
       expect(seeded).not.toHaveBeenCalled();
       expect(read).not.toHaveBeenCalled();
       expect(readAll).not.toHaveBeenCalled();
@@ -134,7 +133,7 @@ describe("streamText with a store", () => {
     });
     expect(await result.text).toBe("You are Ada.");
     expect(model.calls[0]!.system).toBeUndefined();
-    expect(strip(model.calls[0]!.messages)).toEqual([
+    expect(withoutMeta(model.calls[0]!.messages)).toEqual([
       { role: "user", content: "My name is Ada." },
       { role: "assistant", content: "Hello Ada." },
       { role: "user", content: "Who am I?" },
@@ -219,7 +218,7 @@ describe("streamText with a store", () => {
         { role: "user", content: "three" },
       ]);
       expect(await first.text).toBe("seen 3"); // sliding_window (2 turns) over the client's history
-      expect(strip(model.calls[0]!.messages)).toEqual([
+      expect(withoutMeta(model.calls[0]!.messages)).toEqual([
         { role: "user", content: "two" },
         { role: "assistant", content: "2" },
         { role: "user", content: "three" },
@@ -315,12 +314,12 @@ describe("streamText responses", () => {
       "tool-input-delta",
       "tool-input-available",
       "tool-output-available",
-      "finish-step",
+      ...["finish-step", "message-metadata"], // the message's metadata after each step
       "start-step",
       "text-start",
       ...Array(5).fill("text-delta"),
       "text-end",
-      "finish-step",
+      ...["finish-step", "message-metadata"],
       "finish",
     ]);
 
@@ -362,7 +361,7 @@ describe("streamText responses", () => {
       { id: "u", role: "user", parts: [{ type: "text", text: "Weather in Tokyo?" }] },
       message,
     ]);
-    expect(strip(back)).toEqual(strip((await result.response).messages));
+    expect(withoutMeta(back)).toEqual(withoutMeta((await result.response).messages));
   });
 
   it("masks errors by default and reports aborts as abort", async () => {

@@ -8,6 +8,7 @@ import type { MemoryStore } from "../stores/memory-store";
 import type { AgentMessage } from "../messages/agent-message";
 import type { LanguageModelUsage } from "../models/language-model";
 import type { PendingTitle } from "../agent/pending-title";
+import { validateMetadataArgument } from "../messages/message-metadata";
 import { combineSignals } from "./combine-signals";
 import { requestToRun } from "./request-to-run";
 import {
@@ -81,6 +82,15 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
   trigger?: "submit-message" | "regenerate-message";
   /** `useChat`'s `messageId` (from the request body): the message `trigger` is about. Validated as a message id. */
   messageId?: string;
+  /**
+   * The app's own fields for the `metadata` of the assistant messages this request stores (`run()`'s
+   * `metadata`: a plain object of JSON values, at most 16 KiB as JSON, without the reserved key
+   * `agentcore`; an `InvalidArgumentError` otherwise). The UI stream sends them on its `start` chunk,
+   * and after each step the message's whole metadata (agentcore's model, usage, finish reason and
+   * duration with them) as `message-metadata`, so `useChat` shows what a reload shows
+   * (docs/messages.md, "Message metadata"). Never sent to a model.
+   */
+  messageMetadata?: Record<string, unknown>;
   /** Lets client-sent system messages reach the model. They are dropped otherwise. @default false */
   allowSystemMessages?: boolean;
   /**
@@ -186,8 +196,11 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     trigger,
     messageId,
     output,
+    messageMetadata,
     ...agentOptions
   } = options;
+  const metadata =
+    messageMetadata === undefined ? undefined : validateMetadataArgument(messageMetadata, "messageMetadata");
   const request = requestToRun(options);
   const { runOptions, history, regenerateFrom, userMessageId, assistantMessageId, continues } = request;
   const systemPrompt =
@@ -209,7 +222,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     onTitle: (title) => {
       pendingTitle = title;
     },
-    options: { ...runOptions, signal: combined?.signal ?? disconnect.signal },
+    options: { ...runOptions, signal: combined?.signal ?? disconnect.signal, ...(metadata ? { metadata } : {}) },
     history,
     regenerateFrom,
     // The ids the page shows are the stored ones: the new user message keeps the client's id, and the
@@ -296,6 +309,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
         ...streamOptions,
         continues,
         beforeFinish,
+        ...(metadata ? { messageMetadata: metadata } : {}),
       });
     },
     toUIMessageStreamResponse(responseOptions = {}) {
@@ -304,6 +318,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
         toUIMessageChunks(stream.fullStream, {
           continues,
           beforeFinish,
+          ...(metadata ? { messageMetadata: metadata } : {}),
           ...(messageId || assistantMessageId ? { messageId: messageId || assistantMessageId } : {}),
           ...(mapError ? { onError: mapError } : {}),
         }),

@@ -4,10 +4,12 @@ import { AgentCoreError } from "../errors/agent-core-error";
 import { noMessageLimits } from "../messages/message-limits";
 import { uiProviderMetadata } from "../messages/provider-metadata";
 import { toContentOutput, toolResultContent } from "../messages/tool-result-content";
+import type { AgentMessage } from "../messages/agent-message";
+import { foldMessageMetadata } from "../ui/ui-message-metadata";
 
 /** A chunk of the AI SDK's UI message stream protocol (v1), as `useChat` reads it. */
 export type UIMessageChunk =
-  | { type: "start"; messageId?: string }
+  | { type: "start"; messageId?: string; messageMetadata?: Record<string, unknown> }
   | { type: "start-step" }
   | { type: "text-start"; id: string }
   | { type: "text-delta"; id: string; delta: string }
@@ -26,6 +28,8 @@ export type UIMessageChunk =
   /** A data part (`data-<name>`): `transient` ones reach `useChat`'s `onData` only, never the message's parts. */
   | { type: `data-${string}`; id?: string; data: unknown; transient?: boolean }
   | { type: "finish" }
+  /** The message's metadata so far (`useChat` merges it into the message's `metadata`). */
+  | { type: "message-metadata"; messageMetadata: Record<string, unknown> }
   | { type: "abort" }
   | { type: "error"; errorText: string };
 
@@ -63,7 +67,9 @@ export interface UIMessageStreamOptions {
  * tool inputs (`tool-input-start`, the input's JSON text in `tool-input-delta`s as the model writes
  * it, or as one delta when the model gave the call whole, then `tool-input-available`) and outputs,
  * tool approval requests and denials (`tool-approval-request`, `tool-output-denied`), step
- * boundaries, and a final `finish`, `abort` or `error`.
+ * boundaries, and a final `finish`, `abort` or `error`. After each step, a `message-metadata`
+ * chunk with the message's metadata folded so far (`foldMessageMetadata`: what `convertToUIMessages`
+ * gives the message after a reload); the app's fields (`messageMetadata`) already on `start`.
  */
 export async function* toUIMessageChunks(
   parts: AsyncIterable<AgentStreamPart>,
@@ -71,6 +77,8 @@ export async function* toUIMessageChunks(
     /** The run continues the client's last assistant message (tool approvals). */ continues?: boolean;
     /** Chunks to send right before `finish` (`streamText`'s `data-title`). */
     beforeFinish?: () => Promise<UIMessageChunk[]>;
+    /** The app's fields of the message's metadata (`streamText`'s `messageMetadata`), sent on `start`. */
+    messageMetadata?: Record<string, unknown>;
   } = {},
 ): AsyncGenerator<UIMessageChunk> {
   let open: { kind: "text" | "reasoning"; id: string } | undefined;
@@ -90,9 +98,12 @@ export async function* toUIMessageChunks(
     yield { type: kind === "text" ? "text-start" : "reasoning-start", id: open.id };
     return open.id;
   };
+  /** The stored messages of the steps streamed so far: their metadata folds into the message's. */
+  const sources: AgentMessage[] = [];
+  const appMetadata = options.messageMetadata === undefined ? {} : { messageMetadata: options.messageMetadata };
   yield options.continues && options.messageId === undefined
-    ? { type: "start" }
-    : { type: "start", messageId: options.messageId ?? globalThis.crypto.randomUUID() };
+    ? { type: "start", ...appMetadata }
+    : { type: "start", messageId: options.messageId ?? globalThis.crypto.randomUUID(), ...appMetadata };
   for await (const part of parts) {
     switch (part.type) {
       case "step-start":
@@ -169,10 +180,16 @@ export async function* toUIMessageChunks(
         // What streamed of the failed reply stays its own text part; the retried reply starts a new one.
         yield* close();
         break;
-      case "step-finish":
+      case "step-finish": {
         yield* close();
         yield { type: "finish-step" };
+        // A continued message holds steps this stream never saw: its metadata is the reload's to show.
+        if (part.messages === undefined || options.continues) break;
+        sources.push(...part.messages);
+        const metadata = foldMessageMetadata(sources);
+        if (metadata !== undefined) yield { type: "message-metadata", messageMetadata: metadata };
         break;
+      }
       case "finish":
         yield* close();
         if (options.beforeFinish) yield* await options.beforeFinish();

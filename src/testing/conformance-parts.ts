@@ -1,5 +1,6 @@
 // Messages with content parts for the store conformance suite: every part type, bytes, data: URLs,
-// URLs, reasoning with provider options, a tool result with an image (docs/messages.md).
+// URLs, reasoning with provider options, a tool result with an image, an assistant message's
+// metadata (docs/messages.md).
 import type { AgentMessage } from "../messages/agent-message";
 import { expect } from "./vitest-api";
 
@@ -64,7 +65,24 @@ export function richMessages(): AgentMessage[] {
       ],
       timestamp: 1_700_000_000_002,
     },
-    { id: "rich-a2", role: "assistant", content: "A single pixel.", timestamp: 1_700_000_000_003 },
+    {
+      id: "rich-a2",
+      role: "assistant",
+      content: "A single pixel.",
+      // Message metadata (docs/messages.md): agentcore's fields and the app's JSON, kept as given.
+      metadata: {
+        agentcore: {
+          provider: "openai",
+          modelId: "gpt-4o",
+          usage: { inputTokens: 120, outputTokens: 40, totalTokens: 160, cachedInputTokens: 64, reasoningTokens: 12 },
+          finishReason: "stop",
+          durationMs: 812,
+        },
+        plan: "pro",
+        trace: { spans: [1, 2.5, -3], note: "ü 🙂", empty: {}, none: null, flag: false },
+      },
+      timestamp: 1_700_000_000_003,
+    },
   ];
 }
 

@@ -8,6 +8,7 @@ import { uiProviderMetadata } from "../messages/provider-metadata";
 import { repairToolPairing } from "../messages/repair-tool-pairing";
 import { toContentOutput } from "../messages/tool-result-content";
 import type { UIMessageV5, UIMessagePart, UIToolPart } from "./ui-message";
+import { foldMessageMetadata } from "./ui-message-metadata";
 
 /**
  * Converts stored agent messages into UI messages (AI SDK v5+ shape) so a page can show a
@@ -15,7 +16,10 @@ import type { UIMessageV5, UIMessagePart, UIToolPart } from "./ui-message";
  * assistant message with a `step-start` part per step and `tool-<name>` parts in state
  * `output-available` (a call that needed approval: `approval-requested`, `approval-responded` or
  * `output-denied`, with its `approval`, as `useChat` keeps them). Ids and timestamps go in `metadata.agentcore`, so
- * `convertToModelMessages(convertToUIMessages(history))` gives the history back.
+ * `convertToModelMessages(convertToUIMessages(history))` gives the history back (the messages'
+ * `metadata` left out: a client could write anything there). An assistant message's metadata (the
+ * app's fields, its model, usage, finish reason and duration) is folded over its steps as
+ * `foldMessageMetadata` says (docs/messages.md, "Message metadata").
  */
 export function convertToUIMessages(messages: readonly AgentMessage[]): UIMessageV5[] {
   // A step awaiting approval at the end is shown as it is (its calls `approval-requested`), not closed by the repair.
@@ -148,12 +152,8 @@ export function toolOutput(content: MessageContent): unknown {
 }
 
 function withMetadata(message: UIMessageV5, sources: AgentMessage[]): UIMessageV5 {
-  const ids = sources.map((source) => source.id);
-  const timestamps = sources.map((source) => source.timestamp);
-  const agentcore: { ids?: string[]; timestamps?: number[] } = {};
-  if (ids.every((id): id is string => id !== undefined)) agentcore.ids = ids;
-  if (timestamps.every((time): time is number => time !== undefined)) agentcore.timestamps = timestamps;
-  return Object.keys(agentcore).length ? { ...message, metadata: { agentcore } } : message;
+  const metadata = foldMessageMetadata(sources);
+  return metadata === undefined ? message : { ...message, metadata };
 }
 
 function newId(): string {

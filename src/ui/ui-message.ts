@@ -1,3 +1,5 @@
+import type { MessageUsage, StepMetadata } from "../messages/message-metadata";
+
 /**
  * UI messages: the shapes chat front ends keep (the AI SDK's `useChat`). agentcore reads the v4
  * shape (`content` + `toolInvocations`) and the v5+ shape (`parts`), and writes the v5+ shape.
@@ -53,13 +55,29 @@ export type UIMessagePart =
   | UIToolPart
   | UIDynamicToolPart;
 
-/** What agentcore keeps in a UI message's metadata so a round trip restores ids and times. */
+/**
+ * A UI message's metadata: the app's own fields (`run({ metadata })`), and agentcore's under
+ * `agentcore`: what a round trip needs to restore ids and times, and what the model calls of an
+ * assistant message were (folded over its steps: docs/messages.md, "Message metadata").
+ */
 export interface UIMessageAgentMetadata {
   agentcore?: {
     /** Ids of the agent messages this UI message was made from, in order. */
     ids?: string[];
     /** Their timestamps, in the same order. */
     timestamps?: number[];
+    /** The last step's model provider. */
+    provider?: string;
+    /** The last step's model id. */
+    modelId?: string;
+    /** Why the last step's model call stopped. */
+    finishReason?: string;
+    /** Token usage of the message's steps, summed. */
+    usage?: MessageUsage;
+    /** Milliseconds its model calls took, summed. */
+    durationMs?: number;
+    /** Each step's own fields, in order: only when the message has more than one step. */
+    steps?: StepMetadata[];
   };
   [key: string]: unknown;
 }

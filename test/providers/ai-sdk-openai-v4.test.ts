@@ -106,14 +106,26 @@ describe("@ai-sdk/openai 4 (spec v4): what changed from v3 (loopback)", () => {
       tools: [],
     });
     expect(chat.finishReason).toBe("length");
-    expect(chat.usage).toEqual({ inputTokens: 100, outputTokens: 30, totalTokens: 130, cachedInputTokens: 60 });
+    expect(chat.usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 30,
+      totalTokens: 130,
+      cachedInputTokens: 60,
+      reasoningTokens: 20,
+    });
 
     const responses = await fromAISDK(provider().responses("gpt-4o")).doGenerate({
       messages: [{ role: "user", content: "Short" }],
       tools: [],
     });
     expect(responses.finishReason).toBe("stop");
-    expect(responses.usage).toEqual({ inputTokens: 50, outputTokens: 12, totalTokens: 62, cachedInputTokens: 40 });
+    expect(responses.usage).toEqual({
+      inputTokens: 50,
+      outputTokens: 12,
+      totalTokens: 62,
+      cachedInputTokens: 40,
+      reasoningTokens: 8,
+    });
   });
 
   it("keeps a Responses reasoning item as a reasoning part with its provider metadata, and sends it back", async () => {

@@ -17,9 +17,14 @@ export const weatherSchema = {
   required: ["city"],
 };
 
-/** Messages without their ids and timestamps (which differ run to run). */
+/** Messages without their ids, timestamps and metadata (which differ run to run). */
 export function withoutMeta(messages: readonly AgentMessage[]) {
-  return messages.map(({ id: _id, timestamp: _timestamp, ...rest }) => rest);
+  return messages.map((message) => {
+    const { id: _id, timestamp: _timestamp, ...rest } = message;
+    if (!("metadata" in rest)) return rest;
+    const { metadata: _metadata, ...withoutMetadata } = rest;
+    return withoutMetadata;
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 // What the agent's run tests share: a weather tool the scripted models call, a mail tool that needs
-// approval and counts its runs, and a history with the stored messages' ids and timestamps left
+// approval and counts its runs, and a history with the stored messages' ids, timestamps and metadata left
 // out, to compare with a literal.
 import { z } from "zod";
 import type { AgentMessage } from "../../messages/agent-message";
@@ -12,7 +12,12 @@ export const weather = tool({
 });
 
 export function withoutMeta(messages: readonly AgentMessage[]) {
-  return messages.map(({ id: _id, timestamp: _timestamp, ...rest }) => rest);
+  return messages.map((message) => {
+    const { id: _id, timestamp: _timestamp, ...rest } = message;
+    if (!("metadata" in rest)) return rest;
+    const { metadata: _metadata, ...withoutMetadata } = rest;
+    return withoutMetadata;
+  });
 }
 
 /** A send_mail tool that needs approval (or asks `needsApproval`) and records each address it ran for. */

@@ -33,7 +33,8 @@ export function convertAISDKFinishReason(reason: unknown, hasToolCalls: boolean)
 /**
  * AI SDK usage as agentcore's. v3 and v4 nest the counts (`inputTokens: { total, noCache, cacheRead,
  * cacheWrite }`, `outputTokens: { total, text, reasoning }`); v2 has flat numbers, `totalTokens`
- * and `cachedInputTokens`. A count the provider did not report is 0 (a cache count: absent).
+ * and `cachedInputTokens` (and `reasoningTokens`). A count the provider did not report is 0 (a cache
+ * or reasoning count: absent, as is one of 0).
  * `@ai-sdk/anthropic` 2 (v2) counts only uncached tokens in `inputTokens` and gives the tokens
  * written to the cache in `providerMetadata.anthropic.cacheCreationInputTokens`: both are added
  * back, so `inputTokens` holds every input token, as agentcore's usage does.
@@ -52,8 +53,19 @@ export function convertAISDKUsage(usage: unknown, providerMetadata?: unknown): L
     inputTokens += (optionalCount(input.cacheRead) ?? 0) + (optionalCount(input.cacheWrite) ?? 0);
     reportedTotal = undefined;
   }
+  // v3 and v4: `outputTokens.reasoning`; v2: `reasoningTokens`.
+  const reasoningTokens = optionalCount(
+    record.outputTokens !== null && typeof record.outputTokens === "object"
+      ? (record.outputTokens as { reasoning?: unknown }).reasoning
+      : record.reasoningTokens,
+  );
   return withCacheCounts(
-    { inputTokens, outputTokens, totalTokens: reportedTotal ?? inputTokens + outputTokens },
+    {
+      inputTokens,
+      outputTokens,
+      totalTokens: reportedTotal ?? inputTokens + outputTokens,
+      ...(reasoningTokens ? { reasoningTokens } : {}),
+    },
     optionalCount(input.cacheRead),
     optionalCount(input.cacheWrite),
   );

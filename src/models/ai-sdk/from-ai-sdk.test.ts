@@ -288,7 +288,13 @@ describe("AI SDK v4 models (ai 7 provider packages, MockLanguageModelV4)", () =>
     expect(result.toolCalls).toEqual([
       expect.objectContaining({ id: "v4_call", name: "remember_fact", arguments: { key: "tea", value: "green" } }),
     ]);
-    expect(result.usage).toEqual({ inputTokens: 90, outputTokens: 17, totalTokens: 107, cachedInputTokens: 30 });
+    expect(result.usage).toEqual({
+      inputTokens: 90,
+      outputTokens: 17,
+      totalTokens: 107,
+      cachedInputTokens: 30,
+      reasoningTokens: 8,
+    });
     expect(await store.getFacts("session:v4")).toEqual([expect.objectContaining({ key: "tea", value: "green" })]);
     const stored = await store.getMessages("v4");
     expect(isToolPairingValid(stored)).toBe(true);

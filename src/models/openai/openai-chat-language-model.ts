@@ -274,12 +274,22 @@ export function mapOpenAIFinishReason(reason: string | null | undefined, hasTool
   }
 }
 
-/** OpenAI caches prompt prefixes by itself; what it read from the cache is `prompt_tokens_details.cached_tokens`. */
+/**
+ * OpenAI caches prompt prefixes by itself; what it read from the cache is
+ * `prompt_tokens_details.cached_tokens`. A reasoning model's thinking is
+ * `completion_tokens_details.reasoning_tokens` (within `completion_tokens`).
+ */
 function convertUsage(usage: OpenAI.Completions.CompletionUsage | null | undefined): LanguageModelUsage {
   const inputTokens = usage?.prompt_tokens ?? 0;
   const outputTokens = usage?.completion_tokens ?? 0;
+  const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
   return withCacheCounts(
-    { inputTokens, outputTokens, totalTokens: usage?.total_tokens ?? inputTokens + outputTokens },
+    {
+      inputTokens,
+      outputTokens,
+      totalTokens: usage?.total_tokens ?? inputTokens + outputTokens,
+      ...(typeof reasoningTokens === "number" && reasoningTokens > 0 ? { reasoningTokens } : {}),
+    },
     usage?.prompt_tokens_details?.cached_tokens,
     undefined,
   );
