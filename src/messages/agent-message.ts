@@ -55,6 +55,11 @@ export interface AssistantMessage {
   /** Text, or text and reasoning parts (docs/messages.md). */
   content: string | AssistantContentPart[];
   toolCalls?: ToolCall[];
+  /**
+   * Set on the answer of a run stopped by `agent.stop` / `stopRun` (docs/streaming.md, "Stop"):
+   * the text streamed until the stop, tool calls left without a result dropped.
+   */
+  finishReason?: "stopped";
   timestamp?: number;
 }
 
@@ -123,6 +128,7 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
     role: z.literal("assistant"),
     content: contentSchema("assistant"),
     toolCalls: z.array(toolCallSchema).optional(),
+    finishReason: z.literal("stopped").optional(),
     timestamp: timestampSchema.optional(),
   }),
   z.object({
@@ -239,6 +245,7 @@ function parseCommonMessage(candidate: unknown): AgentMessage | undefined {
       if (!parsed.success) return undefined;
       toolCalls = parsed.data as ToolCall[];
     } else if ("toolCalls" in record) return undefined;
+    if ("finishReason" in record) return undefined; // a stopped answer: the schema parses it
     const message: Record<string, unknown> = {};
     if (id !== undefined) message.id = id;
     message.role = role;

@@ -14,6 +14,7 @@ import { SessionQueue } from "./session-queue";
 import type { StoreBackend, StoreCapabilities } from "./store-backend";
 import { exclusiveOn, lockUnlessAborted, readingHistory, storeCall, storeName, takeStoreLock } from "./store-call";
 import { newestSummaries, summaryCount } from "./summary-count";
+import { inProcessStopSignals } from "./stop-signals";
 
 /** The `MemoryStore` methods a subclass may override or add. */
 const METHODS = [
@@ -80,6 +81,7 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
     store,
     name,
     capabilities,
+    stopSignals: parts.stopSignals ?? inProcessStopSignals(store),
     getMessages: (sessionId) =>
       call("getMessages", sessionId, readingHistory(sessionId), async () => (await store.getMessages(sessionId)) ?? []),
     setMessages: (sessionId, messages) =>

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { contentText } from "../messages/content-text";
+import { InMemoryStore } from "../stores/in-memory-store";
+import {
+  expectStopAsTurnEndsIsHarmless,
+  expectStopKeepsPartialAnswer,
+  expectStopWithoutRunIsNoop,
+} from "../stores/__fixtures__/expect-stop-run";
+import { MockLanguageModel } from "../testing/mock-language-model";
+import { tool } from "../tools/tool";
+import { GatedModel } from "./__fixtures__/gated-model";
+import { Agent } from "./agent";
+import { stopRun } from "./stop-run";
+
+describe("agent.stop / stopRun on an InMemoryStore (another request of the same process)", () => {
+  it("stores the text so far as the stopped answer, aborts the model and frees the session", async () => {
+    const store = new InMemoryStore();
+    await expectStopKeepsPartialAnswer({ running: store, stopping: store }, "s-partial");
+  });
+
+  it("does nothing without a running turn", async () => {
+    const store = new InMemoryStore();
+    await expectStopWithoutRunIsNoop({ running: store, stopping: store }, "s-idle");
+  });
+
+  it("a stop as the turn ends stores the answer once", async () => {
+    const store = new InMemoryStore();
+    await expectStopAsTurnEndsIsHarmless({ running: store, stopping: store }, "s-end");
+  });
+
+  it("agent.stop stops the agent's run; a model that ignores its signal does not hold it", async () => {
+    const store = new InMemoryStore();
+    const model = new GatedModel([{ text: "Hello there, world." }], { open: 2, ignoreAbort: true });
+    const agent = new Agent({ model, memoryStore: store, sessionId: "s-agent" });
+    const stream = agent.stream("Hi");
+    await model.atGate();
+    await agent.stop();
+    const result = await stream.response;
+    expect(result.finishReason).toBe("stopped");
+    expect(result.text).toBe("Hello th");
+    expect((await store.getMessages("s-agent")).map((message) => contentText(message.content))).toEqual([
+      "Hi",
+      "Hello th",
+    ]);
+  });
+
+  it("keeps a tool call that has its result, drops one cut short, and starts no further step", async () => {
+    const store = new InMemoryStore();
+    let startedSlow!: () => void;
+    const slowStarted = new Promise<void>((resolve) => {
+      startedSlow = resolve;
+    });
+    const tools = {
+      fast: tool({ description: "fast", parameters: z.object({}), execute: async () => "fast done" }),
+      // Ignores its abort signal: the stop must not wait for it.
+      slow: tool({
+        description: "slow",
+        parameters: z.object({}),
+        execute: () => {
+          startedSlow();
+          return new Promise<string>(() => {});
+        },
+      }),
+    };
+    const model = new MockLanguageModel({
+      responses: [
+        {
+          text: "Checking.",
+          toolCalls: [
+            { id: "call_fast", name: "fast", arguments: {} },
+            { id: "call_slow", name: "slow", arguments: {} },
+          ],
+        },
+        { text: "never asked" },
+      ],
+    });
+    const agent = new Agent({ model, memoryStore: store, tools, maxSteps: 3 });
+    const stream = agent.stream({ input: "Go", sessionId: "s-tools" });
+    await slowStarted;
+    await stopRun({ sessionId: "s-tools", memoryStore: store });
+    const result = await stream.response;
+    expect(result.finishReason).toBe("stopped");
+    expect(model.calls).toHaveLength(1);
+    const stored = await store.getMessages("s-tools");
+    expect(stored.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+    expect(stored[1]).toMatchObject({
+      content: "Checking.",
+      toolCalls: [{ id: "call_fast", name: "fast" }],
+      finishReason: "stopped",
+    });
+    expect(stored[2]).toMatchObject({ toolCallId: "call_fast", content: "fast done" });
+  });
+
+  it("a caller's abort is still an abort, not a stop", async () => {
+    const store = new InMemoryStore();
+    const model = new GatedModel([{ text: "Hello there, world." }], { open: 1 });
+    const controller = new AbortController();
+    const stream = new Agent({ model, memoryStore: store }).stream({
+      input: "Hi",
+      sessionId: "s-abort",
+      signal: controller.signal,
+    });
+    await model.atGate();
+    controller.abort();
+    await expect(stream.response).rejects.toMatchObject({ name: "AbortError" });
+    expect((await store.getMessages("s-abort")).map((message) => message.role)).toEqual(["user"]);
+  });
+});
