@@ -18,6 +18,7 @@ import { validateMessageIdArgument, validateMessageIds } from "../../messages/me
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { cutIndex } from "../history-cut";
 import { builtInBackend } from "../built-in-backend";
+import { inProcessStopSignals } from "../stop-signals";
 import type { FencedFacts } from "../built-in-store-parts";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { copyMessages } from "../../messages/copy-messages";
@@ -197,13 +198,11 @@ export class FileMemoryStore implements MemoryStore {
     await this.cut(sessionId, messageId, []);
   }
 
-  /**
-   * The store's backend (internal, `backendOf`): the folded turn (one fsync per turn), the atomic
-   * delete-and-append of regenerate and edit (one journal line), and a run's fenced fact writes.
-   */
+  /** The store's backend (internal, `backendOf`): the folded turn (one fsync per turn), the atomic delete-and-append of regenerate and edit (one journal line), a run's fenced fact writes, stops for runs of this process on the same file. */
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: FileMemoryStore.prototype,
+      stopSignals: inProcessStopSignals(`file:${this.path}`),
       folding: this.folding,
       replaceFrom: (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,

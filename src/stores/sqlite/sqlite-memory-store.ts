@@ -18,6 +18,7 @@ import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { builtInBackend } from "../built-in-backend";
+import { sqliteStopSignals } from "./sqlite-stop-signals";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { SqliteFacts } from "./sqlite-facts";
 import { cutSqliteMessages } from "./sqlite-delete-from";
@@ -218,6 +219,7 @@ export class SqliteMemoryStore implements MemoryStore {
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: SqliteMemoryStore.prototype,
+      stopSignals: sqliteStopSignals(this.database),
       replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
       // The row is created with its owner or left as it is, and its owner read, in one transaction.
