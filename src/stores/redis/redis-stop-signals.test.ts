@@ -1,0 +1,41 @@
+// Stops across two RedisMemoryStore objects on two clients of the local Redis (pub/sub).
+import { expect, it } from "vitest";
+import { serviceAvailable } from "../../../test/helpers/services";
+import { redisTestRun } from "../../../test/helpers/redis-test-run";
+import { Agent } from "../../agent/agent";
+import { GatedModel } from "../../agent/__fixtures__/gated-model";
+import { stopRun } from "../../agent/stop-run";
+import { describeStopRun } from "../__fixtures__/describe-stop-run";
+import { RedisMemoryStore } from "./redis-memory-store";
+
+const available = await serviceAvailable("redis");
+const { runPrefix, newClient } = redisTestRun(available);
+
+if (available) {
+  const running = newClient();
+  const stopping = newClient();
+  let counter = 0;
+  describeStopRun("RedisMemoryStore", () => {
+    const prefix = `${runPrefix}${counter++}:`;
+    return {
+      running: new RedisMemoryStore({ client: running, prefix }),
+      stopping: new RedisMemoryStore({ client: stopping, prefix }),
+    };
+  });
+
+  it("listens on one subscriber connection while a run runs, and closes it after", async () => {
+    const prefix = `${runPrefix}sub:`;
+    const store = new RedisMemoryStore({ client: running, prefix });
+    const subscribers = async () => ((await stopping.pubsub("NUMSUB", `${prefix}stop`)) as [string, number])[1];
+    const model = new GatedModel([{ text: "Hello there, world." }], { open: 1 });
+    const stream = new Agent({ model, memoryStore: store }).stream({ input: "Hi", sessionId: "s-sub" });
+    await model.atGate();
+    expect(await subscribers()).toBe(1);
+    await stopRun({ sessionId: "s-sub", memoryStore: new RedisMemoryStore({ client: stopping, prefix }) });
+    expect((await stream.response).finishReason).toBe("stopped");
+    // Closed once no run of the store runs: wait for Redis to see the connection gone.
+    while ((await subscribers()) !== 0) await new Promise((resolve) => setImmediate(resolve));
+  });
+} else {
+  it.skip("needs the local Redis", () => {});
+}
