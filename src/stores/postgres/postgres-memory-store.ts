@@ -14,6 +14,7 @@ import type {
 import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { builtInBackend } from "../built-in-backend";
+import { PostgresStopSignals, postgresStopChannel } from "./postgres-stop-signals";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { PostgresFacts } from "./postgres-facts";
 import { cutPostgresMessages } from "./postgres-delete-from";
@@ -230,6 +231,7 @@ export class PostgresMemoryStore implements MemoryStore {
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: PostgresMemoryStore.prototype,
+      stopSignals: new PostgresStopSignals(this.pool, postgresStopChannel(this.schema, this.tablePrefix)),
       folding: this.folding,
       replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
