@@ -6,10 +6,10 @@ import {
   expectStopAsTurnEndsIsHarmless,
   expectStopKeepsPartialAnswer,
   expectStopWithoutRunIsNoop,
-} from "../stores/__fixtures__/expect-stop-run";
+} from "../../test/helpers/expect-stop-run";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { tool } from "../tools/tool";
-import { GatedModel } from "./__fixtures__/gated-model";
+import { GatedModel } from "../../test/helpers/gated-model";
 import { Agent } from "./agent";
 import { stopRun } from "./stop-run";
 

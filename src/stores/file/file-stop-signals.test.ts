@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeStopRun } from "../__fixtures__/describe-stop-run";
+import { describeStopRun } from "../../../test/helpers/describe-stop-run";
 import { FileMemoryStore } from "./file-memory-store";
 
 const root = mkdtempSync(join(tmpdir(), "agentcore-file-stop-"));

@@ -3,9 +3,9 @@ import pg from "pg";
 import { afterAll, expect, it } from "vitest";
 import { postgresUrl, serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { Agent } from "../../agent/agent";
-import { GatedModel } from "../../agent/__fixtures__/gated-model";
+import { GatedModel } from "../../../test/helpers/gated-model";
 import { stopRun } from "../../agent/stop-run";
-import { describeStopRun } from "../__fixtures__/describe-stop-run";
+import { describeStopRun } from "../../../test/helpers/describe-stop-run";
 import { PostgresMemoryStore } from "./postgres-memory-store";
 import { postgresStopChannel } from "./postgres-stop-signals";
 

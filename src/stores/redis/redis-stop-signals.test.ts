@@ -3,9 +3,9 @@ import { expect, it } from "vitest";
 import { serviceAvailable } from "../../../test/helpers/services";
 import { redisTestRun } from "../../../test/helpers/redis-test-run";
 import { Agent } from "../../agent/agent";
-import { GatedModel } from "../../agent/__fixtures__/gated-model";
+import { GatedModel } from "../../../test/helpers/gated-model";
 import { stopRun } from "../../agent/stop-run";
-import { describeStopRun } from "../__fixtures__/describe-stop-run";
+import { describeStopRun } from "../../../test/helpers/describe-stop-run";
 import { RedisMemoryStore } from "./redis-memory-store";
 
 const available = await serviceAvailable("redis");

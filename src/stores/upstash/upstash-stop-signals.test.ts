@@ -4,7 +4,7 @@ import { Redis } from "@upstash/redis";
 import { afterAll, it } from "vitest";
 import { serviceAvailable, uniqueName } from "../../../test/helpers/services";
 import { startUpstashRestBridge, type UpstashRestBridge } from "../../../test/helpers/upstash-rest-bridge";
-import { describeStopRun } from "../__fixtures__/describe-stop-run";
+import { describeStopRun } from "../../../test/helpers/describe-stop-run";
 import { UpstashRedisMemoryStore } from "./upstash-redis-memory-store";
 
 const available = await serviceAvailable("redis");

@@ -1,7 +1,7 @@
 // A MockLanguageModel whose stream the test lets through a part at a time (stop tests): no sleeps,
 // the test waits for the stream to stand at its gate, and sees whether the call's signal fired.
-import type { LanguageModel, LanguageModelCall, LanguageModelStreamPart } from "../../models/language-model";
-import { MockLanguageModel, type MockResponse } from "../../testing/mock-language-model";
+import type { LanguageModel, LanguageModelCall, LanguageModelStreamPart } from "../../src/models/language-model";
+import { MockLanguageModel, type MockResponse } from "../../src/testing/mock-language-model";
 
 /** A promise with its resolver, for waiting on conditions. */
 function signalled(): { promise: Promise<void>; resolve: () => void } {

@@ -2,12 +2,12 @@
 // stop sent through `stopping` (another store object on the same database, or the same object for
 // a store that lives in one process).
 import { expect } from "vitest";
-import { Agent } from "../../agent/agent";
-import { GatedModel } from "../../agent/__fixtures__/gated-model";
-import { stopRun } from "../../agent/stop-run";
-import { contentText } from "../../messages/content-text";
-import { MockLanguageModel } from "../../testing/mock-language-model";
-import type { MemoryStore } from "../memory-store";
+import { Agent } from "../../src/agent/agent";
+import { GatedModel } from "./gated-model";
+import { stopRun } from "../../src/agent/stop-run";
+import { contentText } from "../../src/messages/content-text";
+import { MockLanguageModel } from "../../src/testing/mock-language-model";
+import type { MemoryStore } from "../../src/stores/memory-store";
 
 export interface StopPair {
   /** The store of the running turn. */
