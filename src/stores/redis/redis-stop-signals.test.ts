@@ -5,6 +5,7 @@ import { redisTestRun } from "../../../test/helpers/redis-test-run";
 import { Agent } from "../../agent/agent";
 import { GatedModel } from "../../../test/helpers/gated-model";
 import { stopRun } from "../../agent/stop-run";
+import { SessionLockLostError } from "../../errors/session-lock-lost-error";
 import { describeStopRun } from "../../../test/helpers/describe-stop-run";
 import { RedisMemoryStore } from "./redis-memory-store";
 
@@ -35,6 +36,22 @@ if (available) {
     expect((await stream.response).finishReason).toBe("stopped");
     // Closed once no run of the store runs: wait for Redis to see the connection gone.
     while ((await subscribers()) !== 0) await new Promise((resolve) => setImmediate(resolve));
+  });
+
+  it("a stopped run that lost its session lock writes nothing (fenced)", async () => {
+    const prefix = `${runPrefix}fenced:`;
+    const stale = new RedisMemoryStore({ client: running, prefix });
+    const next = new RedisMemoryStore({ client: stopping, prefix });
+    const model = new GatedModel([{ text: "Hello there, world." }], { open: 1 });
+    const stream = new Agent({ model, memoryStore: stale }).stream({ input: "Hi", sessionId: "s-fenced" });
+    await model.atGate();
+    // Another instance takes the session over (the stale holder's lease gone).
+    await stopping.del(`${prefix}{s-fenced}:lock`);
+    const release = await next.lockSession("s-fenced", { timeoutMs: 0 });
+    await stopRun({ sessionId: "s-fenced", memoryStore: next });
+    await expect(stream.response).rejects.toSatisfy(SessionLockLostError.isInstance);
+    expect((await next.getMessages("s-fenced")).map((message) => message.role)).toEqual(["user"]);
+    await release();
   });
 } else {
   it.skip("needs the local Redis", () => {});
