@@ -92,6 +92,34 @@ describe("agent.stop / stopRun on an InMemoryStore (another request of the same 
     expect(stored[2]).toMatchObject({ toolCallId: "call_fast", content: "fast done" });
   });
 
+  it("a stop as the model's tool calls arrive starts no tool, and drops the calls", async () => {
+    const store = new InMemoryStore();
+    let executed = 0;
+    const tools = {
+      lookup: tool({
+        description: "lookup",
+        parameters: z.object({}),
+        execute: async () => {
+          executed++;
+          return "found";
+        },
+      }),
+    };
+    const model = new MockLanguageModel({
+      responses: [{ text: "Looking it up.", toolCalls: [{ id: "call_1", name: "lookup", arguments: {} }] }],
+    });
+    const agent = new Agent({ model, memoryStore: store, tools, maxSteps: 3 });
+    // Delivered in this process at once: the stop lands between the model's answer and the tools.
+    agent.on("tool:call", () => void stopRun({ sessionId: "s-calls", memoryStore: store }));
+    const result = await agent.stream({ input: "Find it", sessionId: "s-calls" }).response;
+    expect(result.finishReason).toBe("stopped");
+    expect(executed).toBe(0);
+    const stored = await store.getMessages("s-calls");
+    expect(stored.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(stored[1]).toMatchObject({ content: "Looking it up.", finishReason: "stopped" });
+    expect(stored[1]).not.toHaveProperty("toolCalls");
+  });
+
   it("a caller's abort is still an abort, not a stop", async () => {
     const store = new InMemoryStore();
     const model = new GatedModel([{ text: "Hello there, world." }], { open: 1 });

@@ -21,6 +21,8 @@ export async function runTools(
 ): Promise<{ results: ToolResult[]; messages: ToolMessage[]; parts: AgentStreamPart[] }> {
   const settled = await Promise.all(
     toolCalls.map(async (toolCall) => {
+      // Stopped before the tools started (agent.stop): none starts.
+      if (run.stop?.requested) return undefined;
       const startedAt = Date.now();
       const span = run.trace?.tool(toolCall);
       const execute = () =>
