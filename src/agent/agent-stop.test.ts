@@ -34,9 +34,15 @@ describe("agent.stop / stopRun on an InMemoryStore (another request of the same 
     const model = new GatedModel([{ text: "Hello there, world." }], { open: 2, ignoreAbort: true });
     const agent = new Agent({ model, memoryStore: store, sessionId: "s-agent" });
     const stream = agent.stream("Hi");
+    const parts: { type: string; finishReason?: string }[] = [];
+    const reading = (async () => {
+      for await (const part of stream.fullStream) parts.push(part);
+    })();
     await model.atGate();
     await agent.stop();
     const result = await stream.response;
+    await reading;
+    expect(parts.at(-1)).toMatchObject({ type: "finish", finishReason: "stopped" });
     expect(result.finishReason).toBe("stopped");
     expect(result.text).toBe("Hello th");
     expect((await store.getMessages("s-agent")).map((message) => contentText(message.content))).toEqual([

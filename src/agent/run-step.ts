@@ -150,7 +150,8 @@ export async function* runStep(
   }
   // The step is complete only now: the call and its results enter history together (a stopped
   // step without text or answered calls leaves nothing).
-  if (assistant.content !== "" || assistant.toolCalls?.length) log.add(assistant, ...toolMessages);
+  if (assistant.finishReason !== "stopped" || assistant.content !== "" || assistant.toolCalls?.length)
+    log.add(assistant, ...toolMessages);
   log.addStep(step);
   yield* run.notifier.tell({
     type: "step:end",
