@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { contentText } from "../messages/content-text";
 import { InMemoryStore } from "../stores/in-memory-store";
+import { sixMethodStore } from "../stores/__fixtures__/six-method-store";
 import {
   expectStopAsTurnEndsIsHarmless,
   expectStopKeepsPartialAnswer,
@@ -22,6 +23,11 @@ describe("agent.stop / stopRun on an InMemoryStore (another request of the same 
   it("does nothing without a running turn", async () => {
     const store = new InMemoryStore();
     await expectStopWithoutRunIsNoop({ running: store, stopping: store }, "s-idle");
+  });
+
+  it("a store of your own (the six methods, the fallback backend) is stopped in its process", async () => {
+    const store = sixMethodStore();
+    await expectStopKeepsPartialAnswer({ running: store, stopping: store }, "s-custom");
   });
 
   it("a stop as the turn ends stores the answer once", async () => {
