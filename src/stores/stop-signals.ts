@@ -114,3 +114,15 @@ function deliverStop(watchers: Watchers, sessionId: string): void {
     }
   }
 }
+
+/** `timer`, unreferenced where the runtime can (Node): it never keeps a process alive by itself. */
+export function unrefTimer<Timer>(timer: Timer): Timer {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+
+/** A socket that can stop and start keeping the process alive (Node's `net.Socket`). */
+export interface Referable {
+  ref?: () => void;
+  unref?: () => void;
+}

@@ -28,7 +28,7 @@ if (available) {
     };
   });
 
-  it("listens on a connection of its own (not the pool's) while a run runs, and closes it after", async () => {
+  it("listens on one connection of its own (not the pool's), kept for the store's next run", async () => {
     const tablePrefix = "listen_";
     const channel = postgresStopChannel(schema, tablePrefix);
     const listeners = async () =>
@@ -41,16 +41,16 @@ if (available) {
         ).rows[0].n,
       );
     const store = new PostgresMemoryStore({ pool: running, schema, tablePrefix });
-    const model = new GatedModel([{ text: "Hello there, world." }], { open: 1 });
-    const stream = new Agent({ model, memoryStore: store }).stream({ input: "Hi", sessionId: "s-listen" });
-    await model.atGate();
+    for (const sessionId of ["s-listen-1", "s-listen-2"]) {
+      const model = new GatedModel([{ text: "Hello there, world." }], { open: 1 });
+      const stream = new Agent({ model, memoryStore: store }).stream({ input: "Hi", sessionId });
+      await model.atGate();
+      expect(await listeners()).toBe(1);
+      const stopper = new PostgresMemoryStore({ pool: stopping, schema, tablePrefix });
+      await stopRun({ sessionId, memoryStore: stopper });
+      expect((await stream.response).finishReason).toBe("stopped");
+    }
     expect(await listeners()).toBe(1);
-    await stopRun({
-      sessionId: "s-listen",
-      memoryStore: new PostgresMemoryStore({ pool: stopping, schema, tablePrefix }),
-    });
-    expect((await stream.response).finishReason).toBe("stopped");
-    while ((await listeners()) !== 0) await new Promise((resolve) => setImmediate(resolve));
   });
 
   it("keeps a long schema and prefix's channel within 63 bytes, distinct", () => {

@@ -1,5 +1,8 @@
 import type { Client, Notification, Pool, PoolClient } from "pg";
-import { LocalStopWatchers, type StopListener, type StopSignals } from "../stop-signals";
+import { LocalStopWatchers, type Referable, type StopListener, type StopSignals, unrefTimer } from "../stop-signals";
+
+/** How long a store's listening connection stays open after its last run ended, in ms. */
+export const IDLE_LINGER_MS = 60_000;
 
 /** A store's `LISTEN` connection: ready once it listens; closed when no run watches. */
 interface Listening {
@@ -10,6 +13,8 @@ interface Listening {
 interface Connection {
   client: Client | PoolClient;
   close: () => void;
+  /** Its socket, unreferenced while it lingers idle (none: one of the pool's, closed at once when idle). */
+  socket: Referable | undefined;
 }
 
 /**
@@ -17,17 +22,21 @@ interface Connection {
  * on the store's channel (named after its schema and table prefix), sent through your pool; the runs
  * of this store object listen on one dedicated connection (a `pg` Client made with the pool's
  * options, outside the pool, so it never takes one of its connections), opened by the first run that
- * watches and closed when no run of the store runs any more. A stop with no run listening reaches
+ * watches and kept for `IDLE_LINGER_MS` after the last run ends (so back-to-back runs do not
+ * reconnect), its socket unreferenced meanwhile (an idle store never keeps a process alive); then
+ * closed (at once when it had to be one of the pool's connections). A stop with no run listening reaches
  * nobody and is not kept. Behind a pooler in transaction mode (PgBouncer), `LISTEN` needs a direct
  * connection: give the store a pool whose options reach the server itself.
  */
 export class PostgresStopSignals implements StopSignals {
   private readonly local = new LocalStopWatchers();
   private listening: Listening | undefined;
+  private idle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly pool: Pool,
     private readonly channel: string,
+    private readonly lingerMs = IDLE_LINGER_MS,
   ) {}
 
   async requestStop(sessionId: string): Promise<void> {
@@ -36,9 +45,10 @@ export class PostgresStopSignals implements StopSignals {
 
   async watchStop(sessionId: string, onStop: StopListener): Promise<() => void> {
     const unwatch = this.local.add(sessionId, onStop);
+    clearTimeout(this.idle);
     const listening = this.listen();
     try {
-      await listening.ready;
+      (await listening.ready).socket?.ref?.();
     } catch (error) {
       unwatch();
       this.closeIfIdle(listening, true);
@@ -76,9 +86,28 @@ export class PostgresStopSignals implements StopSignals {
   /** Closes `listening` when no run watches, or at once when it failed (unless a newer one replaced it). */
   private closeIfIdle(listening: Listening, failed = false): void {
     if (this.listening !== listening || (!failed && this.local.size > 0)) return;
-    this.listening = undefined;
-    listening.ready.then(
-      (connection) => connection.close(),
+    const close = () => {
+      if (this.listening !== listening || (!failed && this.local.size > 0)) return;
+      this.listening = undefined;
+      listening.ready.then(
+        (connection) => connection.close(),
+        () => {},
+      );
+    };
+    if (failed || this.lingerMs === 0) {
+      close();
+      return;
+    }
+    void listening.ready.then(
+      (connection) => {
+        if (!connection.socket?.unref || this.listening !== listening || this.local.size > 0) {
+          close();
+          return;
+        }
+        clearTimeout(this.idle);
+        connection.socket.unref();
+        this.idle = unrefTimer(setTimeout(close, this.lingerMs));
+      },
       () => {},
     );
   }
@@ -99,10 +128,11 @@ async function connect(pool: Pool): Promise<Connection> {
       close();
       throw error;
     }
-    return { client, close };
+    const socket = (client as unknown as { connection?: { stream?: Referable } }).connection?.stream;
+    return { client, close, socket };
   }
   const client = await pool.connect();
-  return { client, close: () => client.release(true) };
+  return { client, close: () => client.release(true), socket: undefined };
 }
 
 /** The store's channel: from its schema and table prefix (validated identifiers), within PostgreSQL's 63 bytes. */
