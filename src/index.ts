@@ -6,6 +6,7 @@
 // --- agent ---
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
+export { stopRun, type StopRunOptions } from "./agent/stop-run";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type { ModelPrice, ModelPricing } from "./agent/model-pricing";
 export type { GenerateTitleOptions } from "./agent/title-options";

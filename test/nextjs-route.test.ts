@@ -46,3 +46,33 @@ describe("examples/nextjs/route.ts", () => {
     expect(back.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 });
+
+describe("examples/nextjs/route.ts: the Stop button (DELETE)", () => {
+  it("stops the signed session's running turn, and is a no-op without one", async () => {
+    const { InMemoryStore } = await import("../src/stores/in-memory-store");
+    const { GatedModel } = await import("./helpers/gated-model");
+    const { createChatHandlers } = await import("../examples/nextjs/route");
+    const model = new GatedModel([{ text: "A long answer the user stops." }], { open: 2 });
+    const handlers = createChatHandlers({ memoryStore: new InMemoryStore(), model: () => model });
+    const stop = (headers: Record<string, string> = { cookie }) =>
+      handlers.DELETE(new Request("http://localhost/api/chat", { method: "DELETE", headers }));
+    expect((await stop({})).status).toBe(401);
+    expect((await stop()).status).toBe(204); // nothing running: nothing happens
+    const response = await handlers.POST(
+      new Request("http://localhost/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "Talk" }] }] }),
+      }),
+    );
+    const body = response.text();
+    await model.atGate();
+    expect((await stop()).status).toBe(204);
+    expect(await body).toContain('"type":"finish"');
+    const history = (await (
+      await handlers.GET(new Request("http://localhost/api/chat", { headers: { cookie } }))
+    ).json()) as { role: string; parts: { type: string; text?: string }[] }[];
+    expect(history.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(history[1]!.parts.filter((part) => part.type === "text").map((part) => part.text)).toEqual(["A long a"]);
+  });
+});

@@ -8,6 +8,7 @@ import {
   convertToModelMessages,
   convertToUIMessages,
   InvalidMessageError,
+  stopRun,
   streamText,
   tool,
   type LanguageModel,
@@ -25,7 +26,7 @@ const tools = {
   }),
 };
 
-/** Builds the POST and GET handlers over one store and model (tests pass their own). */
+/** Builds the POST, GET and DELETE (Stop) handlers over one store and model (tests pass their own). */
 export function createChatHandlers(options: { memoryStore: MemoryStore; model: () => string | LanguageModel }) {
   const { memoryStore } = options;
 
@@ -58,7 +59,8 @@ export function createChatHandlers(options: { memoryStore: MemoryStore; model: (
       enableMemoryTools: true,
       maxSteps: 3,
       tools,
-      abortSignal: request.signal,
+      // No `abortSignal: request.signal`: a reload or a dropped connection lets the answer finish
+      // and be stored (some runtimes abort that signal on a disconnect). The Stop button is DELETE.
     });
     return result.toUIMessageStreamResponse();
   }
@@ -70,10 +72,21 @@ export function createChatHandlers(options: { memoryStore: MemoryStore; model: (
     return Response.json(convertToUIMessages(await memoryStore.getMessages(session.sessionId)));
   }
 
-  return { POST, GET };
+  /**
+   * DELETE /api/chat: the page's Stop button (after useChat's `stop()`). Stops the session's running
+   * turn wherever it runs: what was streamed is stored as the answer, marked stopped.
+   */
+  async function DELETE(request: Request): Promise<Response> {
+    const session = await sessionFromRequest(request);
+    if (!session) return new Response("Sign in first.", { status: 401 });
+    await stopRun({ sessionId: session.sessionId, memoryStore });
+    return new Response(null, { status: 204 });
+  }
+
+  return { POST, GET, DELETE };
 }
 
-export const { POST, GET } = createChatHandlers({
+export const { POST, GET, DELETE } = createChatHandlers({
   memoryStore: createChatStore(),
   model: () => (process.env.OPENAI_API_KEY ? "openai/gpt-4o-mini" : scriptedModel()),
 });

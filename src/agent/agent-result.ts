@@ -26,10 +26,11 @@ export interface ToolApprovalRequest {
 }
 
 /**
- * Why a run ended: its last model call's reason, or `"tool-approval"` when it stopped for tool
- * calls that wait for the user's approval (`result.toolApprovals`).
+ * Why a run ended: its last model call's reason, `"tool-approval"` when it stopped for tool
+ * calls that wait for the user's approval (`result.toolApprovals`), or `"stopped"` when
+ * `agent.stop` / `stopRun` stopped it (the text so far stored, docs/streaming.md "Stop").
  */
-export type RunFinishReason = FinishReason | "tool-approval";
+export type RunFinishReason = FinishReason | "tool-approval" | "stopped";
 
 /** One model call of a run and what followed from it. */
 export interface StepResult {

@@ -28,6 +28,8 @@ import type { AnyMemoryProvider } from "../providers/memory-provider";
 import { NO_MODEL, noModelError } from "./no-model";
 import { traceRun } from "./telemetry/trace-run";
 import type { PendingTitle } from "./pending-title";
+import { RunStop } from "./run-stop";
+import { stopRun } from "./stop-run";
 
 /**
  * What a caller inside the package (`streamText`) adds to a run's options: the history to run on
@@ -165,6 +167,15 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     while (this.background.size > 0) await Promise.all([...this.background]);
   }
 
+  /**
+   * Stops the session's running turn, in this process or any other on the same store (`stopRun`):
+   * the text so far is stored, marked `finishReason: "stopped"`, and the session released. A
+   * session with no running turn: nothing happens. Resolves once the stop is sent.
+   */
+  async stop(sessionId: string | DefaultSessionId = this.sessionId): Promise<void> {
+    await stopRun({ sessionId: sessionId as string, memoryStore: this.memoryStore });
+  }
+
   /** Listens to an event (docs/architecture.md, "Events"). Returns a function that removes the listener. */
   on<Name extends AgentEventName>(name: Name, listener: AgentEventListener<Name>): () => void {
     return this.events.on(name, listener);
@@ -201,6 +212,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     // Waiting for the session honours the run's signal: an abort settles the run at once.
     const release = await this.queue.acquire(run.sessionId, concurrency, run.abortSignal);
     let turn: StoreTurn | undefined;
+    let stop: RunStop | undefined;
     this.runs.set(run.runId, run);
     try {
       // The store's cross-process lock, where it has one: `queue` waits for a run elsewhere, `reject` fails at once.
@@ -218,10 +230,15 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
           : {}),
       });
       if (run.rewind) ({ turn, run } = await rewindTurn(turn, run));
+      // The session's turn runs: a stop asked for it from anywhere reaches it from now on.
+      stop = new RunStop(run.sessionId, run.abortSignal);
+      await stop.watch(store);
+      run = { ...run, abortSignal: stop.signal, stop };
       await this.recordAgentName(run.sessionId);
       return yield* runTurn(this.config, run, turn);
     } finally {
       this.runs.delete(run.runId);
+      stop?.dispose();
       await turn?.release().catch(() => {});
       release();
     }

@@ -159,9 +159,13 @@ export async function* runStep(
     step.toolResults.push(...outcome.results);
     yield* outcome.parts;
     toolMessages = outcome.messages;
+    // Stopped while tools ran: the calls left without a result are dropped (the pairing rule).
+    if (outcome.results.length < runnable.length) keepAnswered(assistant, step, toolMessages);
   }
-  // The step is complete only now: the call and its results enter history together.
-  log.add(assistant, ...toolMessages);
+  // The step is complete only now: the call and its results enter history together (a stopped
+  // step without text or answered calls leaves nothing).
+  if (assistant.finishReason !== "stopped" || assistant.content !== "" || assistant.toolCalls?.length)
+    log.add(assistant, ...toolMessages);
   log.addStep(step);
   yield* run.notifier.tell({
     type: "step:end",
@@ -178,4 +182,14 @@ export async function* runStep(
     done: toolCalls.length === 0 || requests.length > 0,
     approvals: requests,
   };
+}
+
+/** A stopped step's calls: only those answered by a result (and those awaiting approval) stay. */
+function keepAnswered(assistant: AssistantMessage, step: StepResult, results: readonly AgentMessage[]): void {
+  const answered = new Set(results.map((message) => (message as { toolCallId?: string }).toolCallId));
+  const kept = (assistant.toolCalls ?? []).filter((call) => call.approval !== undefined || answered.has(call.id));
+  if (kept.length > 0) assistant.toolCalls = kept;
+  else delete assistant.toolCalls;
+  assistant.finishReason = "stopped";
+  step.toolCalls = kept;
 }

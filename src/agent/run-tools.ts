@@ -8,7 +8,8 @@ import type { TurnRun } from "./turn-run";
 
 /**
  * Runs a step's tool calls concurrently. Each result is told (`tool:result`) as it arrives; the
- * results, their tool messages and stream parts come back in the order of the calls.
+ * results, their tool messages and stream parts come back in the order of the calls. A stop
+ * (`run.stop`) settles the calls still running at once, without a result: they are left out.
  */
 export async function runTools(
   config: AgentConfig,
@@ -18,8 +19,10 @@ export async function runTools(
   window: readonly AgentMessage[],
   log: TurnLog,
 ): Promise<{ results: ToolResult[]; messages: ToolMessage[]; parts: AgentStreamPart[] }> {
-  const outcomes = await Promise.all(
+  const settled = await Promise.all(
     toolCalls.map(async (toolCall) => {
+      // Stopped before the tools started (agent.stop): none starts.
+      if (run.stop?.requested) return undefined;
       const startedAt = Date.now();
       const span = run.trace?.tool(toolCall);
       const execute = () =>
@@ -37,7 +40,15 @@ export async function runTools(
           },
           config.messageLimits,
         );
-      const outcome = await (span ? span.within(execute) : execute());
+      let outcome: Awaited<ReturnType<typeof execute>>;
+      try {
+        const running = span ? span.within(execute) : execute();
+        // Stopped (agent.stop): the call settles at once without a result, and is dropped.
+        outcome = await (run.stop ? run.stop.race(running) : running);
+      } catch (error) {
+        if (run.stop?.requested) return undefined;
+        throw error;
+      }
       if (span) run.trace!.endTool(span, outcome);
       const result: ToolResult = {
         toolCallId: toolCall.id,
@@ -54,7 +65,9 @@ export async function runTools(
       return { outcome, result, part };
     }),
   );
-  // An abort that arrives while tools run is honoured after the step is recorded whole.
+  // An abort that arrives while tools run is honoured after the step is recorded whole; a stop
+  // drops the calls it cut short (no result: the step keeps only the calls that have one).
+  const outcomes = settled.filter((settledCall) => settledCall !== undefined);
   return {
     results: outcomes.map(({ result }) => result),
     parts: outcomes.flatMap(({ part }) => (part ? [part] : [])),

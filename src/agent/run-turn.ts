@@ -1,3 +1,4 @@
+import { SessionLockLostError } from "../errors/session-lock-lost-error";
 import type { StoreTurn } from "../stores/store-turn";
 import type { AgentConfig } from "./agent-config";
 import type { AgentResult, AgentStreamPart } from "./agent-result";
@@ -7,6 +8,7 @@ import { loadPhase } from "./load-phase";
 import { persistInput } from "./persist-input";
 import { replayTurn } from "./replay-turn";
 import { startTurn } from "./start-turn";
+import { stopTurn } from "./stop-turn";
 import { stepLoop } from "./step-loop";
 import { throwIfAborted } from "./throw-if-aborted";
 import { answerApprovals } from "./tool-approvals";
@@ -18,7 +20,8 @@ import type { TurnRun } from "./turn-run";
  * remember (docs/architecture.md, "The run loop"); one named step each. Yields stream parts and
  * returns the result. A request sent twice runs once: answered from the store (`replayTurn`). On
  * abort or failure, the user message and every completed step stay stored (each step whole, so the
- * pairing rule holds) and the error is thrown.
+ * pairing rule holds) and the error is thrown; on a stop (`agent.stop`, `stopRun`), the text so far
+ * is stored too and the run ends with finishReason "stopped" (`stopTurn`).
  */
 export async function* runTurn(
   config: AgentConfig,
@@ -43,9 +46,12 @@ export async function* runTurn(
     // fit → call → tools, up to maxSteps (none while calls still await approval)
     if (awaiting.length > 0) state.log.awaitApproval(awaiting);
     else yield* stepLoop(config, run, turn, state);
-    // persist the rest of the turn; remember
+    // persist the rest of the turn; remember (a stop asked from now on changes nothing)
+    run.stop?.finishing();
     return yield* finishTurn(config, run, state);
   } catch (thrown) {
+    // stopped (agent.stop): the text so far kept, the turn stored as a finished one
+    if (run.stop?.requested && !SessionLockLostError.isInstance(thrown)) return yield* stopTurn(config, run, state);
     throw await failTurn(config, run, state, thrown);
   }
 }

@@ -36,58 +36,14 @@ export async function* streamModel(
   /** Model id → the id given when its input started, until its complete call arrives. */
   const streamedIds = new Map<string, string>();
   let finish: Extract<LanguageModelStreamPart, { type: "finish" }> | undefined;
-  const parts = model.doStream(call);
-  // Read in the chat span's context, as `doGenerate` runs in it: the provider's own spans stay out.
-  for await (const part of span ? span.iterateWithin(parts) : parts) {
-    throwIfAborted(run);
-    switch (part.type) {
-      case "text-delta":
-        if (part.delta.length === 0) continue;
-        text += part.delta;
-        // Straight to the stream when it gave a sink: a delta need not pass through every generator of the loop.
-        if (run.textSink) run.textSink({ type: "text-delta", delta: part.delta });
-        else yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
-        break;
-      case "reasoning-delta":
-        if (part.delta.length === 0) continue;
-        reasoningStreamed = true;
-        yield* run.notifier.tell({ type: "reasoning-delta", delta: part.delta });
-        break;
-      case "reasoning": {
-        const { text: blockText, providerOptions } = part.reasoning;
-        reasoning.push(part.reasoning);
-        if (!reasoningStreamed && blockText !== "")
-          yield* run.notifier.tell({ type: "reasoning-delta", delta: blockText });
-        // The block's end, with what the provider needs to take it back (a block of nothing, unsigned, is not told).
-        if (reasoningStreamed || blockText !== "" || providerOptions !== undefined)
-          yield* run.notifier.tell({
-            type: "reasoning-end",
-            ...(providerOptions === undefined ? {} : { providerMetadata: providerOptions }),
-          });
-        reasoningStreamed = false;
-        break;
-      }
-      case "tool-call-delta": {
-        let id = streamedIds.get(part.toolCallId);
-        if (id === undefined) {
-          id = uniqueToolCallId(part.toolCallId, used);
-          streamedIds.set(part.toolCallId, id);
-          yield* run.notifier.tell({ type: "tool-input-start", toolCallId: id, toolName: part.toolName });
-        }
-        if (part.argumentsDelta !== "")
-          yield* run.notifier.tell({ type: "tool-input-delta", toolCallId: id, delta: part.argumentsDelta });
-        break;
-      }
-      case "tool-call": {
-        const id = streamedIds.get(part.toolCall.id);
-        streamedIds.delete(part.toolCall.id);
-        toolCalls.push(id === undefined || id === part.toolCall.id ? part.toolCall : { ...part.toolCall, id });
-        break;
-      }
-      case "finish":
-        finish = part;
-        break;
-    }
+  // A stop ends the read at once, even when the provider does not honour its signal.
+  const parts = run.stop ? run.stop.guard(model.doStream(call)) : model.doStream(call);
+  try {
+    yield* readParts();
+  } catch (error) {
+    // What a stop keeps of the interrupted call: its text so far (incomplete tool calls dropped).
+    if (run.stop) run.stop.partialText = text;
+    throw error;
   }
   throwIfAborted(run);
   return {
@@ -98,4 +54,59 @@ export async function* streamModel(
     usage: finish?.usage ?? emptyUsage(),
     ...(finish?.response ? { response: finish.response } : {}),
   };
+
+  async function* readParts(): AsyncGenerator<AgentStreamPart, void> {
+    // Read in the chat span's context, as `doGenerate` runs in it: the provider's own spans stay out.
+    for await (const part of span ? span.iterateWithin(parts) : parts) {
+      throwIfAborted(run);
+      switch (part.type) {
+        case "text-delta":
+          if (part.delta.length === 0) continue;
+          text += part.delta;
+          // Straight to the stream when it gave a sink: a delta need not pass through every generator of the loop.
+          if (run.textSink) run.textSink({ type: "text-delta", delta: part.delta });
+          else yield* run.notifier.tell({ type: "text-delta", delta: part.delta });
+          break;
+        case "reasoning-delta":
+          if (part.delta.length === 0) continue;
+          reasoningStreamed = true;
+          yield* run.notifier.tell({ type: "reasoning-delta", delta: part.delta });
+          break;
+        case "reasoning": {
+          const { text: blockText, providerOptions } = part.reasoning;
+          reasoning.push(part.reasoning);
+          if (!reasoningStreamed && blockText !== "")
+            yield* run.notifier.tell({ type: "reasoning-delta", delta: blockText });
+          // The block's end, with what the provider needs to take it back (a block of nothing, unsigned, is not told).
+          if (reasoningStreamed || blockText !== "" || providerOptions !== undefined)
+            yield* run.notifier.tell({
+              type: "reasoning-end",
+              ...(providerOptions === undefined ? {} : { providerMetadata: providerOptions }),
+            });
+          reasoningStreamed = false;
+          break;
+        }
+        case "tool-call-delta": {
+          let id = streamedIds.get(part.toolCallId);
+          if (id === undefined) {
+            id = uniqueToolCallId(part.toolCallId, used);
+            streamedIds.set(part.toolCallId, id);
+            yield* run.notifier.tell({ type: "tool-input-start", toolCallId: id, toolName: part.toolName });
+          }
+          if (part.argumentsDelta !== "")
+            yield* run.notifier.tell({ type: "tool-input-delta", toolCallId: id, delta: part.argumentsDelta });
+          break;
+        }
+        case "tool-call": {
+          const id = streamedIds.get(part.toolCall.id);
+          streamedIds.delete(part.toolCall.id);
+          toolCalls.push(id === undefined || id === part.toolCall.id ? part.toolCall : { ...part.toolCall, id });
+          break;
+        }
+        case "finish":
+          finish = part;
+          break;
+      }
+    }
+  }
 }

@@ -6,6 +6,7 @@ import type { LoadedHistory } from "./session-history";
 import type { RunTrace } from "./telemetry/run-trace";
 import type { ResolvedOutput } from "./output-spec";
 import type { PendingTitle } from "./pending-title";
+import type { RunStop } from "./run-stop";
 
 /** What one run is about (the agent's part is its frozen `AgentConfig`). */
 export interface TurnRun {
@@ -19,6 +20,8 @@ export interface TurnRun {
   /** The user's answers to tool calls awaiting approval (validated; empty when none). */
   readonly approvals: readonly ToolApprovalResponse[];
   readonly abortSignal: AbortSignal | undefined;
+  /** The run's stop, once its turn is open (`agent.stop`, `stopRun`): `abortSignal` is then its signal. */
+  readonly stop?: RunStop | undefined;
   /** Where this run's facts live, when memory tools are on. */
   readonly factScopeId: string | undefined;
   /** `stream` uses the model's `doStream` and yields text as it comes. */

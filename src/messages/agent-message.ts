@@ -62,6 +62,11 @@ export interface AssistantMessage {
    * reason, the model call's duration) and the app's own (`run({ metadata })`).
    */
   metadata?: MessageMetadata;
+  /**
+   * Set on the answer of a run stopped by `agent.stop` / `stopRun` (docs/streaming.md, "Stop"):
+   * the text streamed until the stop, tool calls left without a result dropped.
+   */
+  finishReason?: "stopped";
   timestamp?: number;
 }
 
@@ -141,6 +146,7 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
     content: contentSchema("assistant"),
     toolCalls: z.array(toolCallSchema).optional(),
     metadata: metadataSchema.optional(),
+    finishReason: z.literal("stopped").optional(),
     timestamp: timestampSchema.optional(),
   }),
   z.object({
@@ -269,6 +275,7 @@ function parseCommonMessage(candidate: unknown, keepMetadata: boolean): AgentMes
       if (!parsed.success) return undefined;
       toolCalls = parsed.data as ToolCall[];
     } else if ("toolCalls" in record) return undefined;
+    if ("finishReason" in record) return undefined; // a stopped answer: the schema parses it
     let metadata: MessageMetadata | undefined;
     if (!keepMetadata) {
       // Left out, not read.

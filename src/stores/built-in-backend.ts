@@ -16,6 +16,7 @@ import { exclusiveOn, lockUnlessAborted, readingHistory, storeCall, storeName, t
 import { newestSummaries, summaryCount } from "./summary-count";
 import { threadCalls } from "./threads-fallback";
 import type { AppendOptions } from "./usage-totals";
+import { inProcessStopSignals } from "./stop-signals";
 
 /** The `MemoryStore` methods a subclass may override or add. */
 const METHODS = [
@@ -88,6 +89,7 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
     store,
     name,
     capabilities,
+    stopSignals: parts.stopSignals ?? inProcessStopSignals(store),
     getMessages: (sessionId) =>
       call("getMessages", sessionId, readingHistory(sessionId), async () => (await store.getMessages(sessionId)) ?? []),
     setMessages: (sessionId, messages) =>

@@ -3,6 +3,7 @@
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MessageTail, SessionLockOptions } from "./memory-store";
 import type { AppendOptions, UsageTotals } from "./usage-totals";
+import type { StopSignals } from "./stop-signals";
 
 /**
  * What a store can fold into fewer round trips of a run (the lock, the tail read and the last
@@ -79,6 +80,8 @@ export interface BuiltInStoreParts {
    * and resolves to the session's owner (undefined: an existing ownerless session).
    */
   readonly claimSession?: (sessionId: string, userId: string) => Promise<string | undefined>;
+  /** How a stop reaches the run holding a session (its server's means). @default in this process, per store object */
+  readonly stopSignals?: StopSignals;
   /** The fact writes of a run, fenced by its session's lock. */
   readonly facts?: FencedFacts;
   /**

@@ -14,6 +14,7 @@ import type { StoreBackend, StoreCapabilities } from "./store-backend";
 import { exclusiveOn, readingHistory, storeCall, storeName, takeStoreLock, unsupportedCall } from "./store-call";
 import { newestSummaries, summaryCount } from "./summary-count";
 import { threadCalls } from "./threads-fallback";
+import { inProcessStopSignals } from "./stop-signals";
 
 /**
  * Wraps a user's store (made once per store by `backendOf`). Every optional method is used when
@@ -54,6 +55,7 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
     store,
     name,
     capabilities,
+    stopSignals: inProcessStopSignals(store),
     getMessages: (sessionId) =>
       call("getMessages", sessionId, readingHistory(sessionId), async () => (await store.getMessages(sessionId)) ?? []),
     setMessages: (sessionId, messages) =>

@@ -15,6 +15,7 @@ import type {
   SummaryRecord,
 } from "./memory-store";
 import type { AppendOptions, UsageQuery, UsageTotals, UserDataDeletion } from "./usage-totals";
+import type { StopSignals } from "./stop-signals";
 import type { StoreTurn, TurnOptions } from "./store-turn";
 
 /** Which optional capabilities a store has natively (the rest fall back, or are absent). */
@@ -75,6 +76,13 @@ export interface StoreBackend {
    * read-modify-write outside a run (the conversation memories' writes). Not the agent's run queue.
    */
   exclusive<T>(sessionId: string, task: () => Promise<T>): Promise<T>;
+  /**
+   * Stop: a stop asked for a session (`stopRun`, `agent.stop`) carried to the run holding it, in
+   * any process where the store's server can carry it (Redis pub/sub, Upstash a polled key,
+   * PostgreSQL LISTEN/NOTIFY); in this process only for the others (in-memory, file, SQLite, a
+   * user's store).
+   */
+  readonly stopSignals: StopSignals;
 
   // Messages.
   getMessages(sessionId: string): Promise<AgentMessage[]>;

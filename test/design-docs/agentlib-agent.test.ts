@@ -119,12 +119,10 @@ describe("AgentLIB document: Sessions", () => {
       await agent.run({ input: "Start new topic", sessionId });
       expect(contents(model.calls.at(-1)!.messages)).toEqual(["Start new topic"]);
     }
-    {
-      // No sessionId = random UUID per run = no memory between calls
-      await agent.run({ input: "One-off question" });
-      await agent.run({ input: "One-off question" });
-      expect(contents(model.calls.at(-1)!.messages)).toEqual(["One-off question"]);
-    }
+    // No sessionId = random UUID per run = no memory between calls
+    await agent.run({ input: "One-off question" });
+    await agent.run({ input: "One-off question" });
+    expect(contents(model.calls.at(-1)!.messages)).toEqual(["One-off question"]);
     {
       // Shared memory across all users (use with caution!)
       const sessionId = "global-knowledge-base";

@@ -202,7 +202,10 @@ export async function keyboardAttach(harness: ChatHarness): Promise<void> {
   // focused input, never clicked, so the keyboard alone still has to open the chooser.
   for (let attempt = 0; attempt < 3 && choosers.length === 0; attempt++) {
     await page.keyboard.press("Space");
-    await expect.poll(() => choosers.length, { timeout: 10_000 }).toBeGreaterThan(0).catch(() => undefined);
+    await expect
+      .poll(() => choosers.length, { timeout: 10_000 })
+      .toBeGreaterThan(0)
+      .catch(() => undefined);
   }
   expect(choosers.length).toBeGreaterThan(0);
   await choosers[0]!.setFiles({ name: "keyboard.png", mimeType: "image/png", buffer: gradientPng(24) });

@@ -16,6 +16,7 @@ import { validateMessageIdArgument, validateMessageIds } from "../../messages/me
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { cutIndex } from "../history-cut";
 import { builtInBackend } from "../built-in-backend";
+import { inProcessStopSignals } from "../stop-signals";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { copyMessages } from "../../messages/copy-messages";
 import { messageRange, tailLimit } from "../tail-limit";
@@ -186,13 +187,11 @@ export class FileMemoryStore implements MemoryStore {
     await this.cut(sessionId, messageId, []);
   }
 
-  /**
-   * The store's backend (internal, `backendOf`): the folded turn (one fsync per turn), the atomic
-   * delete-and-append of regenerate and edit (one journal line), and a run's fenced fact writes.
-   */
+  /** The store's backend (internal, `backendOf`): the folded turn (one fsync per turn), the atomic delete-and-append of regenerate and edit (one journal line), a run's fenced fact writes, stops for runs of this process on the same file. */
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: FileMemoryStore.prototype,
+      stopSignals: inProcessStopSignals(`file:${this.path}`),
       folding: this.folding,
       replaceFrom: (sessionId, messageId, messages, options) => this.cut(sessionId, messageId, messages, options),
       titleSession: (sessionId, title, usage) => titleFileSession(this.engine, sessionId, title, usage),

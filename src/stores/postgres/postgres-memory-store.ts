@@ -20,6 +20,7 @@ import { pendingLedger, usageValues } from "./postgres-usage-sql";
 import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { builtInBackend } from "../built-in-backend";
+import { PostgresStopSignals, postgresStopChannel } from "./postgres-stop-signals";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { PostgresFacts } from "./postgres-facts";
 import { cutPostgresMessages } from "./postgres-delete-from";
@@ -245,6 +246,7 @@ export class PostgresMemoryStore implements MemoryStore {
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: PostgresMemoryStore.prototype,
+      stopSignals: new PostgresStopSignals(this.pool, postgresStopChannel(this.schema, this.tablePrefix)),
       folding: this.folding,
       replaceFrom: async (sessionId, messageId, messages, options) => this.cut(sessionId, messageId, messages, options),
       titleSession: (sessionId, title, usage) => this.threads.titleSession(sessionId, title, usage),

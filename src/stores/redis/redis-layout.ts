@@ -22,6 +22,8 @@ export interface RedisSessionKeys {
   reports: string;
   facts: string;
   lock: string;
+  /** A stop asked for the session's running turn (the Upstash store's polled key, see upstash-stop-signals.ts). */
+  stop: string;
 }
 
 /** The default key prefix. */
@@ -59,6 +61,7 @@ export function redisSessionKeys(prefix: string, sessionId: string, argument = "
     reports: `${base}:context-reports`,
     facts: `${base}:facts`,
     lock: `${base}:lock`,
+    stop: `${base}:stop`,
   };
 }
 

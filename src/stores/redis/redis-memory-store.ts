@@ -4,6 +4,7 @@ import { rejectUnknownOptions } from "../reject-unknown-options";
 import { IoredisTransport } from "./ioredis-transport";
 import { positiveMillisecondsOption, redisPrefixOption, rejectRenamedTtl } from "./redis-layout";
 import { replicaWaitOption, type RedisReplicaWait } from "./redis-replica-wait";
+import { RedisStopSignals } from "./redis-stop-signals";
 import { RedisStoreCore } from "./redis-store-core";
 
 /** Options of {@link RedisMemoryStore}. */
@@ -65,6 +66,7 @@ export class RedisMemoryStore extends RedisStoreCore {
       ttlMs: positiveMillisecondsOption(options.ttlMs, "ttlMs"),
       lockLeaseMs: positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000,
       requestTimeoutMs: 0, // ioredis has its own (`commandTimeout`, `maxRetriesPerRequest`)
+      stopSignals: () => new RedisStopSignals(options.client, `${redisPrefixOption(options.prefix)}stop`),
     });
   }
 }

@@ -7,6 +7,7 @@ import { validateMessageIdArgument, validateMessageIds } from "../../messages/me
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { builtInBackend } from "../built-in-backend";
 import { storeBackend, type StoreBackend } from "../store-backend";
+import type { StopSignals } from "../stop-signals";
 import { RedisFacts } from "./redis-facts";
 import { validateSessionId } from "../../messages/session-id";
 import type {
@@ -50,6 +51,13 @@ import type { RedisTransport } from "./redis-transport";
 import { RedisTurnFolding } from "./redis-turn-folding";
 import { claimReply, claimScript, RedisUserSessions } from "./redis-user-sessions";
 
+/** What a Redis store's stops may use (upstash-stop-signals.ts: the keys, and the lock this store object holds). */
+export interface RedisStopSession {
+  transport: RedisTransport;
+  keysOf: (sessionId: string) => RedisSessionKeys;
+  tokenOf: (sessionId: string) => string | undefined;
+}
+
 /** What a Redis store is made of, its options checked. */
 export interface RedisStoreSetup {
   /** The store's class name, for errors. */
@@ -61,6 +69,8 @@ export interface RedisStoreSetup {
   lockLeaseMs: number;
   /** Ms one request may go unanswered before its operation fails; 0 = no limit. */
   requestTimeoutMs: number;
+  /** How a stop reaches a run holding a session: pub/sub (ioredis), a polled key (Upstash). */
+  stopSignals: (session: RedisStopSession) => StopSignals;
 }
 
 /**
@@ -95,6 +105,7 @@ export abstract class RedisStoreCore implements MemoryStore {
   private readonly facts: RedisFacts;
   /** Message ranges, the usage ledger's reads, generated titles, a cut's preview (redis-threads.ts). */
   private readonly threads: RedisThreads;
+  private readonly stopSignals: StopSignals;
 
   protected constructor(setup: RedisStoreSetup) {
     this.storeName = setup.store;
@@ -104,6 +115,11 @@ export abstract class RedisStoreCore implements MemoryStore {
     this.call = redisCall(this.storeName, this.transport, setup.requestTimeoutMs);
     this.index = new RedisSessionIndex(this.transport, this.prefix);
     this.users = new RedisUserSessions(this.transport, this.prefix);
+    this.stopSignals = setup.stopSignals({
+      transport: this.transport,
+      keysOf: (sessionId) => redisSessionKeys(this.prefix, sessionId),
+      tokenOf: (sessionId) => this.locks.tokenOf(sessionId),
+    });
     const lockCall = <T>(sessionId: string, body: () => Promise<T>, signal?: AbortSignal) =>
       this.call("lockSession", sessionId, body, signal);
     this.locks = new RedisSessionLocks(this.transport, lockCall, this.prefix, setup.lockLeaseMs);
@@ -219,6 +235,7 @@ export abstract class RedisStoreCore implements MemoryStore {
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: RedisStoreCore.prototype,
+      stopSignals: this.stopSignals,
       folding: this.folding,
       replaceFrom: async (sessionId, messageId, messages, options) =>
         this.cut(sessionId, messageId, messages, options?.usage),

@@ -29,6 +29,7 @@ import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { MessageNotFoundError } from "../../errors/message-not-found-error";
 import { builtInBackend } from "../built-in-backend";
+import { sqliteStopSignals } from "./sqlite-stop-signals";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { SqliteFacts } from "./sqlite-facts";
 import { cutSqliteMessages } from "./sqlite-delete-from";
@@ -174,6 +175,7 @@ export class SqliteMemoryStore implements MemoryStore {
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: SqliteMemoryStore.prototype,
+      stopSignals: sqliteStopSignals(this.database),
       replaceFrom: async (sessionId, messageId, messages, options) => this.cut(sessionId, messageId, messages, options),
       titleSession: async (sessionId, title, usage) => this.titleSession(sessionId, title, usage),
       facts: this.facts,

@@ -2,6 +2,7 @@ import type { Redis } from "@upstash/redis";
 import { positiveMillisecondsOption, redisPrefixOption } from "../redis/redis-layout";
 import { RedisStoreCore } from "../redis/redis-store-core";
 import { checkUpstashOptions, type UpstashRedisMemoryStoreOptions } from "./upstash-options";
+import { UpstashStopSignals } from "./upstash-stop-signals";
 import { UpstashTransport } from "./upstash-transport";
 
 /**
@@ -25,6 +26,7 @@ export class UpstashRedisMemoryStore extends RedisStoreCore {
       ttlMs: positiveMillisecondsOption(options.ttlMs, "ttlMs"),
       lockLeaseMs: positiveMillisecondsOption(options.lockLeaseMs, "lockLeaseMs") || 30_000,
       requestTimeoutMs: positiveMillisecondsOption(options.requestTimeoutMs, "requestTimeoutMs") || 10_000,
+      stopSignals: (session) => new UpstashStopSignals(session),
     });
   }
 }

@@ -1,6 +1,7 @@
 import { Redis } from "@upstash/redis";
 import { UpstashRedisMemoryStore } from "agentcore/upstash";
 import { getHistory, postMessage } from "../../../lib/handlers";
+import { stopAnswer } from "../../../lib/stop";
 
 // The same chat as app/api/chat, on the edge runtime: no file system there, so the store is
 // Redis over HTTP (agentcore/upstash with @upstash/redis).
@@ -35,4 +36,10 @@ export async function GET(): Promise<Response> {
 export async function POST(request: Request): Promise<Response> {
   const chat = chatStore();
   return chat ? postMessage(request, chat) : notConfigured();
+}
+
+/** The Stop button: stops the session's running turn (lib/stop.ts), on any instance on the same Upstash database. */
+export async function DELETE(): Promise<Response> {
+  const chat = chatStore();
+  return chat ? stopAnswer(chat) : notConfigured();
 }

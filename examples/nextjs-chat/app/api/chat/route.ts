@@ -1,5 +1,6 @@
 import { FileMemoryStore, type MemoryStore } from "agentcore";
 import { getHistory, postMessage } from "../../../lib/handlers";
+import { stopAnswer } from "../../../lib/stop";
 
 export const dynamic = "force-dynamic";
 
@@ -22,4 +23,9 @@ export async function GET(): Promise<Response> {
 
 export async function POST(request: Request): Promise<Response> {
   return postMessage(request, chatStore());
+}
+
+/** The Stop button: stops the session's running turn (lib/stop.ts). */
+export async function DELETE(): Promise<Response> {
+  return stopAnswer(chatStore());
 }
