@@ -20,6 +20,7 @@ import { pendingLedger, usageValues } from "./postgres-usage-sql";
 import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { builtInBackend } from "../built-in-backend";
+import { prunePostgresSessions } from "./postgres-prune";
 import { PostgresStopSignals, postgresStopChannel } from "./postgres-stop-signals";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { PostgresFacts } from "./postgres-facts";
@@ -353,21 +354,8 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows.map((row) => entryOf(row, "entries", this.tables.sessions));
   }
 
-  async prune(options: { olderThan: number }): Promise<string[]> {
-    const t = this.tables;
-    return await this.statements.transaction("prune", undefined, async (client) => {
-      const { rows } = await client.query<{ session_id: string }>(
-        `DELETE FROM ${t.sessions} WHERE accessed_at < $1 RETURNING session_id`,
-        [options.olderThan],
-      );
-      const ids = rows.map((row) => row.session_id);
-      if (ids.length > 0) {
-        await client.query(`DELETE FROM ${t.messages} WHERE session_id = ANY($1::text[])`, [ids]);
-        await client.query(`DELETE FROM ${t.summaries} WHERE session_id = ANY($1::text[])`, [ids]);
-        await client.query(`DELETE FROM ${t.contextReports} WHERE session_id = ANY($1::text[])`, [ids]);
-      }
-      return ids;
-    });
+  prune(options: { olderThan: number }): Promise<string[]> {
+    return prunePostgresSessions(this.statements, this.tables, options.olderThan);
   }
 
   getSummaries(sessionId: string, options?: SummaryReadOptions): Promise<SummaryRecord[]> {
