@@ -205,6 +205,7 @@ export class FileMemoryStore implements MemoryStore {
     return builtInBackend(this, {
       prototype: FileMemoryStore.prototype,
       folding: this.folding,
+      streamLog: `file:${this.path}`,
       replaceFrom: (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
       // Read and, for a new session, written under the store's write lock: one journal line.

@@ -218,6 +218,7 @@ export class SqliteMemoryStore implements MemoryStore {
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: SqliteMemoryStore.prototype,
+      ...(this.database.memory ? {} : { streamLog: `sqlite:${this.database.name}:${this.t.messages}` }),
       replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
       // The row is created with its owner or left as it is, and its owner read, in one transaction.
