@@ -14,6 +14,7 @@ import type {
 import { validateSessionId } from "../../messages/session-id";
 import { validateMessageIdArgument, validateMessageIds } from "../../messages/message-ids";
 import { builtInBackend } from "../built-in-backend";
+import { postgresStreamLog } from "./postgres-stream-log";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { PostgresFacts } from "./postgres-facts";
 import { cutPostgresMessages } from "./postgres-delete-from";
@@ -233,6 +234,7 @@ export class PostgresMemoryStore implements MemoryStore {
       folding: this.folding,
       replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
+      streamLog: postgresStreamLog(this.pool, this.schema, this.tablePrefix),
       claimSession: (sessionId, userId) => this.records.claimSession(sessionId, userId),
     });
   }

@@ -44,6 +44,7 @@ import { readMessageTail } from "./redis-message-tail";
 import { RedisSessionIndex } from "./redis-session-index";
 import { RedisSessionLocks } from "./redis-session-locks";
 import type { RedisTransport } from "./redis-transport";
+import { redisStreamLog } from "./redis-stream-log";
 import { RedisTurnFolding } from "./redis-turn-folding";
 import { claimReply, claimScript, RedisUserSessions } from "./redis-user-sessions";
 
@@ -182,6 +183,7 @@ export abstract class RedisStoreCore implements MemoryStore {
       folding: this.folding,
       replaceFrom: async (sessionId, messageId, messages) => this.cut(sessionId, messageId, messages),
       facts: this.facts,
+      streamLog: redisStreamLog(this.transport, this.prefix),
       claimSession: async (sessionId, userId) => {
         const now = Date.now();
         const args = [this.locks.tokenOf(sessionId) ?? "", ...this.users.claimArguments(sessionId, userId)];

@@ -15,6 +15,8 @@ export interface RedisTransport {
    * script touches keys of two slots (a fact's and its writer's session lock, see redis-facts.ts).
    */
   readonly cluster: boolean;
+  /** Ms between the reads of a client following a resumable stream (redis-stream-log.ts). @default 50 */
+  readonly followPollMs?: number;
   /** Runs a Lua script by EVALSHA (EVAL when the server does not have it yet); resolves to its reply. */
   script(source: string, keys: string[], args: string[]): Promise<unknown>;
   /**
