@@ -1,0 +1,99 @@
+// streamText's `resumable` option and resumeStream, in one process (the stores' shared logs:
+// test/resumable-streams-stores.test.ts; a page's chat: test/resumable-streams-chat.test.ts).
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ANSWER, foldResponse, responseChunks, startHeldTurn } from "../../test/helpers/resumable-turns";
+import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import type { AgentMessage } from "../messages/agent-message";
+import { sixMethodStore } from "../stores/__fixtures__/six-method-store";
+import { backendOf } from "../stores/backend-of";
+import { InMemoryStore } from "../stores/in-memory-store";
+import { MockLanguageModel } from "../testing/mock-language-model";
+import { resumeStream } from "./resume-stream";
+import { streamText } from "./stream-text";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("streamText({ resumable })", () => {
+  it("sends the first chunk only once the user message is stored (a page loaded from then on shows it)", async () => {
+    const events: string[] = [];
+    class WatchedStore extends InMemoryStore {
+      override async appendMessages(sessionId: string, messages: AgentMessage[]): Promise<void> {
+        await super.appendMessages(sessionId, messages);
+        if (messages.some((message) => message.role === "user")) events.push("user message stored");
+      }
+    }
+    const result = streamText({
+      model: new MockLanguageModel({ responses: [{ text: "Hello" }] }),
+      messages: [{ id: "u1", role: "user", content: "Hi" }],
+      sessionId: "s",
+      memoryStore: new WatchedStore(),
+      resumable: true,
+    });
+    for await (const chunk of responseChunks(result.toUIMessageStreamResponse())) events.push(chunk.type);
+    expect(events.slice(0, 2)).toEqual(["user message stored", "start"]);
+  });
+
+  it("refuses resumable without a memoryStore and a sessionId, and bad bounds, naming the option", () => {
+    const model = new MockLanguageModel({ responses: [] });
+    const messages: AgentMessage[] = [{ role: "user", content: "Hi" }];
+    const attempts = [
+      () => streamText({ model, messages, sessionId: "s", resumable: true }),
+      () => streamText({ model, messages, memoryStore: new InMemoryStore(), resumable: true }),
+      () =>
+        streamText({ model, messages, sessionId: "s", memoryStore: new InMemoryStore(), resumable: { maxBytes: 0 } }),
+      () =>
+        streamText({ model, messages, sessionId: "s", memoryStore: new InMemoryStore(), resumable: { ttlMs: 1.5 } }),
+    ];
+    for (const attempt of attempts) {
+      const error = (() => {
+        try {
+          attempt();
+        } catch (thrown) {
+          return thrown;
+        }
+      })();
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as InvalidArgumentError).argument).toMatch(/^resumable/);
+    }
+  });
+
+  it("works on a user's store with the six methods (the log kept in this process)", async () => {
+    const store = sixMethodStore();
+    const held = await startHeldTurn(store, "s");
+    expect(backendOf(store).streamLog.scope).toBe("process");
+    const resumed = foldResponse(await resumeStream({ sessionId: "s", memoryStore: store }));
+    held.open();
+    const { message } = await resumed;
+    await held.result.response;
+    const stored = await store.getMessages("s");
+    expect(message?.id).toBe(stored.at(-1)?.id);
+    expect(stored.at(-1)?.content).toBe(ANSWER);
+  });
+
+  it("forgets a stream ttlMs after its end: then 204", async () => {
+    const store = new InMemoryStore();
+    const held = await startHeldTurn(store, "s", { resumable: { ttlMs: 60_000 } });
+    held.open();
+    await held.result.response;
+    expect((await resumeStream({ sessionId: "s", memoryStore: store })).status).toBe(200);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 60_001 });
+    expect((await resumeStream({ sessionId: "s", memoryStore: store })).status).toBe(204);
+  });
+
+  it("stops following when the reconnecting client goes away (its signal), the run going on", async () => {
+    const store = new InMemoryStore();
+    const held = await startHeldTurn(store, "s");
+    const gone = new AbortController();
+    const response = await resumeStream({ sessionId: "s", memoryStore: store, signal: gone.signal });
+    const chunks: string[] = [];
+    for await (const chunk of responseChunks(response)) {
+      chunks.push(chunk.type);
+      if (chunk.type === "text-delta") gone.abort();
+    }
+    expect(chunks).not.toContain("finish");
+    held.open();
+    expect((await held.result.response).text).toBe(ANSWER);
+  });
+});
