@@ -97,3 +97,58 @@ describe("streamText({ resumable })", () => {
     expect((await held.result.response).text).toBe(ANSWER);
   });
 });
+
+describe("resumeStream of a turn with tool calls", () => {
+  it("a page loaded after the tool step shows it stored; the replay puts the whole turn in its place, once", async () => {
+    const { z } = await import("zod");
+    const { tool } = await import("../tools/tool");
+    const { convertToUIMessages } = await import("../ui/convert-to-ui-messages");
+    const mock = new MockLanguageModel({
+      responses: [{ toolCalls: [{ id: "call-1", name: "lookup", arguments: { city: "Paris" } }] }, { text: ANSWER }],
+    });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let calls = 0;
+    const model = {
+      provider: mock.provider,
+      modelId: mock.modelId,
+      doGenerate: mock.doGenerate.bind(mock),
+      async *doStream(call: Parameters<typeof mock.doStream>[0]) {
+        if (calls++ === 1) await gate; // the second step waits
+        yield* mock.doStream(call);
+      },
+    };
+    const store = new InMemoryStore();
+    const lookup = tool({
+      description: "Looks up",
+      parameters: z.object({ city: z.string() }),
+      execute: async () => "sunny",
+    });
+    const result = streamText({
+      model,
+      tools: { lookup },
+      maxSteps: 2,
+      messages: [{ id: "u1", role: "user", content: "Weather?" }],
+      sessionId: "s",
+      memoryStore: store,
+      resumable: true,
+    });
+    for await (const chunk of responseChunks(result.toUIMessageStreamResponse())) {
+      if (chunk.type === "tool-output-available") break;
+    }
+    // The run may have stored the tool step by now: never as an empty assistant message, and under the
+    // id the replay announces, so the replay takes its place.
+    const midway = convertToUIMessages(await store.getMessages("s"));
+    const resumed = foldResponse(await resumeStream({ sessionId: "s", memoryStore: store }));
+    open();
+    const { message, chunks } = await resumed;
+    for (const shown of midway.filter((entry) => entry.role === "assistant")) {
+      expect(shown.parts.length).toBeGreaterThan(0);
+      expect(chunks[0]).toEqual({ type: "start", messageId: shown.id });
+    }
+    await result.response;
+    const stored = convertToUIMessages(await store.getMessages("s"));
+    expect(stored.map((entry) => entry.role)).toEqual(["user", "assistant"]);
+    expect(message).toEqual({ ...stored.at(-1), metadata: undefined });
+  });
+});
