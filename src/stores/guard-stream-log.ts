@@ -24,9 +24,14 @@ export function guardStreamLog(log: StreamLog, call: StoreCall): StreamLog {
       call("streamLog.read", sessionId, `Could not read ${about(sessionId)}`, () =>
         log.read(sessionId, streamId, from),
       ),
-    waitForMore: (sessionId, streamId, known, signal) =>
-      call("streamLog.read", sessionId, `Could not follow ${about(sessionId)}`, () =>
-        log.waitForMore(sessionId, streamId, known, signal),
-      ),
+    follow: (sessionId, streamId, signal) => {
+      const follower = log.follow(sessionId, streamId, signal);
+      return {
+        wait: (known) =>
+          call("streamLog.follow", sessionId, `Could not follow ${about(sessionId)}`, () => follower.wait(known)),
+        close: () =>
+          call("streamLog.follow", sessionId, `Could not stop following ${about(sessionId)}`, follower.close),
+      };
+    },
   } satisfies StreamLog);
 }

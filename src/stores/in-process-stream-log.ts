@@ -9,7 +9,7 @@ interface Recorded {
   state: StreamState;
   /** When the log may be deleted (ms since the epoch): its TTL after the last write. */
   expiresAt: number;
-  /** Followers waiting for more (`waitForMore`). */
+  /** Followers waiting for more (`follow`). */
   waiters: Set<() => void>;
 }
 
@@ -70,7 +70,7 @@ export function inProcessStreamLog(name?: string): StreamLog {
     },
     async append(sessionId, streamId, chunks, limits) {
       const recorded = live(sessionId, streamId);
-      if (!recorded || recorded.state !== "running") return false;
+      if (recorded?.state !== "running") return false;
       let bytes = recorded.bytes;
       for (const chunk of chunks) bytes += chunkBytes(chunk);
       if (bytes > limits.maxBytes) recorded.state = "overflow";
@@ -103,19 +103,22 @@ export function inProcessStreamLog(name?: string): StreamLog {
       if (!recorded) return { chunks: [], state: undefined };
       return { chunks: recorded.chunks.slice(from), state: recorded.state };
     },
-    waitForMore(sessionId, streamId, known, signal) {
-      const recorded = live(sessionId, streamId);
-      if (!recorded || recorded.chunks.length > known || recorded.state !== "running" || signal.aborted)
-        return Promise.resolve();
-      return new Promise((resolve) => {
-        const done = () => {
-          recorded.waiters.delete(done);
-          signal.removeEventListener("abort", done);
-          resolve();
-        };
-        recorded.waiters.add(done);
-        signal.addEventListener("abort", done, { once: true });
-      });
+    follow(sessionId, streamId, signal) {
+      const wait = (known: number) => {
+        const recorded = live(sessionId, streamId);
+        if (!recorded || recorded.chunks.length > known || recorded.state !== "running" || signal.aborted)
+          return Promise.resolve();
+        return new Promise<void>((resolve) => {
+          const done = () => {
+            recorded.waiters.delete(done);
+            signal.removeEventListener("abort", done);
+            resolve();
+          };
+          recorded.waiters.add(done);
+          signal.addEventListener("abort", done, { once: true });
+        });
+      };
+      return { wait, close: async () => {} };
     },
   };
 }

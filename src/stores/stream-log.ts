@@ -47,10 +47,22 @@ export interface StreamLog {
   /** The chunks from index `from` on, and the stream's state, read together. */
   read(sessionId: string, streamId: string, from: number): Promise<StreamSlice>;
   /**
-   * Resolves when the stream may have more chunks than `known` or a new state, or after a while
-   * (a poll interval): the caller reads again. Resolves at once when `signal` aborts.
+   * Starts following a stream (a client reconnected): the follower's `wait(known)` resolves when the
+   * stream may have more than `known` chunks or a new state, or after a while (a poll interval), and
+   * at once when `signal` aborts; the caller then reads again. `close()` when done (always).
    */
-  waitForMore(sessionId: string, streamId: string, known: number, signal: AbortSignal): Promise<void>;
+  follow(sessionId: string, streamId: string, signal: AbortSignal): StreamFollower;
+}
+
+/** A client following a stream (`StreamLog.follow`). */
+export interface StreamFollower {
+  wait(known: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A follower that reads again every `ms` (the stores without a way to be told of writes). */
+export function pollingFollower(ms: number, signal: AbortSignal): StreamFollower {
+  return { wait: () => pollDelay(ms, signal), close: async () => {} };
 }
 
 /** The bytes of a chunk as the limits count them. */

@@ -4,6 +4,7 @@
 import { validateSessionId } from "../messages/session-id";
 import { backendOf } from "../stores/backend-of";
 import type { MemoryStore } from "../stores/memory-store";
+import type { StreamFollower } from "../stores/stream-log";
 import { UI_MESSAGE_STREAM_HEADERS } from "./ui-message-stream";
 
 export interface ResumeStreamOptions {
@@ -43,6 +44,14 @@ export async function resumeStream(options: ResumeStreamOptions): Promise<Respon
   signal?.addEventListener("abort", stopFollowing, { once: true });
   let slice = first;
   let position = 0;
+  /** Made when the replay has caught up (a response never read holds nothing). */
+  let follower: StreamFollower | undefined;
+  const stop = () => {
+    signal?.removeEventListener("abort", stopFollowing);
+    // Nothing to report a failed close to: the follower's subscription ends with its connection.
+    follower?.close().catch(() => {});
+    follower = undefined;
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -50,24 +59,25 @@ export async function resumeStream(options: ResumeStreamOptions): Promise<Respon
           if (slice.state !== "running" || following.signal.aborted) {
             // done: the whole stream was sent; expired or overflowed: it ends where it was recorded.
             if (slice.state === "done") controller.enqueue(encoder.encode("data: [DONE]\n\n"));
-            signal?.removeEventListener("abort", stopFollowing);
+            stop();
             controller.close();
             return;
           }
-          await log.waitForMore(sessionId, streamId, position, following.signal);
+          follower ??= log.follow(sessionId, streamId, following.signal);
+          await follower.wait(position);
           slice = await log.read(sessionId, streamId, position);
         }
         position += slice.chunks.length;
         controller.enqueue(encoder.encode(slice.chunks.map((json) => `data: ${json}\n\n`).join("")));
         slice = { chunks: [], state: slice.state };
       } catch (error) {
-        signal?.removeEventListener("abort", stopFollowing);
+        stop();
         controller.error(error);
       }
     },
     cancel() {
       stopFollowing();
-      signal?.removeEventListener("abort", stopFollowing);
+      stop();
     },
   });
   const headers = new Headers(UI_MESSAGE_STREAM_HEADERS);

@@ -6,7 +6,7 @@
 // write). A follower polls (one statement reads the state and the new chunks together).
 import type { Pool } from "pg";
 import { validateSessionId } from "../../messages/session-id";
-import { chunkBytes, pollDelay, type StreamLog, type StreamState } from "../stream-log";
+import { chunkBytes, pollingFollower, type StreamLog, type StreamState } from "../stream-log";
 
 /** Ms between a follower's reads. */
 const POLL_MS = 50;
@@ -114,6 +114,6 @@ export function postgresStreamLog(pool: Pool, schema: string, tablePrefix: strin
       const row = rows[0];
       return row ? { chunks: row.chunks, state: row.state } : { chunks: [], state: undefined };
     },
-    waitForMore: (_sessionId, _streamId, _known, signal) => pollDelay(POLL_MS, signal),
+    follow: (_sessionId, _streamId, signal) => pollingFollower(POLL_MS, signal),
   };
 }

@@ -8,7 +8,7 @@
 // reading the state and the new chunks together): no blocking command, so the store's own client
 // (and Upstash's HTTP) serve it.
 import { validateSessionId } from "../../messages/session-id";
-import { pollDelay, type StreamLog, type StreamState } from "../stream-log";
+import { pollingFollower, type StreamLog, type StreamState } from "../stream-log";
 import { UnexpectedReplyError } from "./redis-replies";
 import type { RedisTransport } from "./redis-transport";
 
@@ -107,6 +107,6 @@ export function redisStreamLog(transport: RedisTransport, prefix: string): Strea
         throw new UnexpectedReplyError("a stream read", reply);
       return { chunks: chunks as string[], state: found as StreamState };
     },
-    waitForMore: (_sessionId, _streamId, _known, signal) => pollDelay(pollMs, signal),
+    follow: (_sessionId, _streamId, signal) => pollingFollower(pollMs, signal),
   };
 }
