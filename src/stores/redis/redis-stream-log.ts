@@ -8,7 +8,7 @@
 // reading the state and the new chunks together): no blocking command, so the store's own client
 // (and Upstash's HTTP) serve it.
 import { validateSessionId } from "../../messages/session-id";
-import { pollingFollower, type StreamLog, type StreamState } from "../stream-log";
+import { pollDelay, pollingFollower, type StreamFollower, type StreamLog, type StreamState } from "../stream-log";
 import { UnexpectedReplyError } from "./redis-replies";
 import type { RedisTransport } from "./redis-transport";
 
@@ -29,6 +29,7 @@ if bytes > tonumber(ARGV[3]) then
   redis.call('HSET', KEYS[3], 'state', 'overflow')
   redis.call('DEL', KEYS[2])
   redis.call('PEXPIRE', KEYS[3], ARGV[2])
+  redis.call('PUBLISH', KEYS[3], '')
   return 0
 end
 for i = 4, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
@@ -36,6 +37,7 @@ redis.call('HSET', KEYS[3], 'bytes', bytes)
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+redis.call('PUBLISH', KEYS[3], '')
 return 1`;
 
 // KEYS: pointer, list, state. ARGV: stream id, ttl.
@@ -46,6 +48,7 @@ if state == 'running' then redis.call('HSET', KEYS[3], 'state', 'done') end
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+redis.call('PUBLISH', KEYS[3], '')
 return 1`;
 
 // KEYS: pointer. Returns { id } or {} (a table: a bare string would not survive Upstash's JSON replies).
@@ -107,6 +110,65 @@ export function redisStreamLog(transport: RedisTransport, prefix: string): Strea
         throw new UnexpectedReplyError("a stream read", reply);
       return { chunks: chunks as string[], state: found as StreamState };
     },
-    follow: (_sessionId, _streamId, signal) => pollingFollower(pollMs, signal),
+    follow: (sessionId, streamId, signal) => {
+      if (!transport.subscribe) return pollingFollower(pollMs, signal);
+      // Each write publishes on the stream's state key (a channel of the same name).
+      return subscribedFollower(transport.subscribe.bind(transport), keys(sessionId, streamId)[2]!, pollMs, signal);
+    },
+  };
+}
+
+/** Ms a subscribed follower waits without a message before it reads anyway (a message lost to a reconnect). */
+const SUBSCRIBED_POLL_MS = 1_000;
+
+/**
+ * A follower woken by the messages each write of the stream publishes (ioredis: SUBSCRIBE on a
+ * connection of its own), reading again every second without one; polling if it cannot subscribe.
+ */
+function subscribedFollower(
+  subscribe: NonNullable<RedisTransport["subscribe"]>,
+  channel: string,
+  pollMs: number,
+  signal: AbortSignal,
+): StreamFollower {
+  let written = false;
+  let wake: (() => void) | undefined;
+  const subscribed = subscribe(channel, () => {
+    written = true;
+    wake?.();
+  });
+  subscribed.catch(() => {});
+  let first = true;
+  return {
+    async wait() {
+      try {
+        await subscribed;
+      } catch {
+        return await pollDelay(pollMs, signal);
+      }
+      // The first wait only subscribes: a write between the caller's read and the subscription is read now.
+      if (first || written) {
+        first = false;
+        written = false;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          wake = undefined;
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          resolve();
+        };
+        const timer = setTimeout(done, SUBSCRIBED_POLL_MS);
+        wake = done;
+        signal.addEventListener("abort", done, { once: true });
+        if (signal.aborted) done();
+      });
+      written = false;
+    },
+    async close() {
+      const unsubscribe = await subscribed.catch(() => undefined);
+      await unsubscribe?.();
+    },
   };
 }

@@ -29,6 +29,11 @@ export interface RedisTransport {
   read(command: string, key: string, args: (string | number)[]): Promise<unknown>;
   /** A write command whose reply is an integer, a status or nil (DEL, HDEL, ZADD, ZREM, SET). */
   command(command: RedisCommand): Promise<unknown>;
+  /**
+   * Calls `onMessage` on each message published on `channel`, once subscribed; resolves to the
+   * unsubscription. Absent where the client cannot subscribe (Upstash over HTTP): followers poll.
+   */
+  subscribe?(channel: string, onMessage: () => void): Promise<() => Promise<void>>;
   /** What went wrong, for a `StoreError`'s message. */
   errorText(error: unknown): string;
 }
