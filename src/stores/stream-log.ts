@@ -94,3 +94,58 @@ export function pollDelay(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener("abort", done, { once: true });
   });
 }
+
+/** Ms a subscribed follower waits without a message before it reads anyway (a message lost to a reconnect). */
+const SUBSCRIBED_POLL_MS = 1_000;
+
+/**
+ * A follower woken by the messages each write of the stream sends (Redis: SUBSCRIBE; PostgreSQL:
+ * LISTEN), reading again every second without one; polling every `pollMs` if it cannot subscribe.
+ * `subscribe` resolves, once subscribed, to the unsubscription.
+ */
+export function subscribedFollower(
+  subscribe: (onMessage: () => void) => Promise<() => Promise<void>>,
+  pollMs: number,
+  signal: AbortSignal,
+): StreamFollower {
+  let written = false;
+  let wake: (() => void) | undefined;
+  const subscribed = subscribe(() => {
+    written = true;
+    wake?.();
+  });
+  subscribed.catch(() => {});
+  let first = true;
+  return {
+    async wait() {
+      try {
+        await subscribed;
+      } catch {
+        return await pollDelay(pollMs, signal);
+      }
+      // The first wait only subscribes: a write between the caller's read and the subscription is read now.
+      if (first || written) {
+        first = false;
+        written = false;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          wake = undefined;
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          resolve();
+        };
+        const timer = setTimeout(done, SUBSCRIBED_POLL_MS);
+        wake = done;
+        signal.addEventListener("abort", done, { once: true });
+        if (signal.aborted) done();
+      });
+      written = false;
+    },
+    async close() {
+      const unsubscribe = await subscribed.catch(() => undefined);
+      await unsubscribe?.();
+    },
+  };
+}

@@ -3,6 +3,7 @@
 // then goes away, and a UI message stream response folded with the AI SDK's own `readUIMessageStream`.
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import type { LanguageModel } from "../../src/models/language-model";
+import { backendOf } from "../../src/stores/backend-of";
 import type { MemoryStore } from "../../src/stores/memory-store";
 import { streamText, type StreamTextResult } from "../../src/streaming/stream-text";
 import type { ResumableStreamOptions } from "../../src/streaming/resumable-option";
@@ -99,4 +100,12 @@ export async function startHeldTurn(
     if (chunk.type === "text-delta") break;
   }
   return { open, result, mock, seen };
+}
+
+/** Resolves once the session's latest stream is no longer recording (its last writes landed). */
+export async function recordingEnded(store: MemoryStore, sessionId: string): Promise<void> {
+  const log = backendOf(store).streamLog;
+  const streamId = await log.latest(sessionId);
+  if (streamId === undefined) return;
+  while ((await log.read(sessionId, streamId, 2_147_483_647)).state === "running");
 }

@@ -6,10 +6,13 @@
 // write). A follower polls (one statement reads the state and the new chunks together).
 import type { Pool } from "pg";
 import { validateSessionId } from "../../messages/session-id";
-import { chunkBytes, pollingFollower, type StreamLog, type StreamState } from "../stream-log";
+import { chunkBytes, type StreamLog, type StreamState, subscribedFollower } from "../stream-log";
+import { PostgresStreamListener } from "./postgres-stream-listener";
 
-/** Ms between a follower's reads. */
+/** Ms between a follower's reads when it cannot LISTEN. */
 const POLL_MS = 50;
+/** The channel every write of a stream notifies, its id the payload (stream ids are UUIDs: no two stores share one). */
+const CHANNEL = "agentcore_streams";
 
 /** The stream log of a store on `pool`, with its tables in `schema` named with `tablePrefix` (both validated). */
 export function postgresStreamLog(pool: Pool, schema: string, tablePrefix: string): StreamLog {
@@ -50,6 +53,7 @@ export function postgresStreamLog(pool: Pool, schema: string, tablePrefix: strin
         client.release();
       }
     })());
+  const listener = new PostgresStreamListener(pool, CHANNEL);
   const query = async <Row extends object>(sql: string, values: unknown[]): Promise<Row[]> => {
     await ensureTables();
     return (await pool.query<Row>(sql, values)).rows;
@@ -77,8 +81,9 @@ export function postgresStreamLog(pool: Pool, schema: string, tablePrefix: strin
          inserted AS (
            INSERT INTO ${chunksTable} (stream_id, seq, chunk)
            SELECT $1, base + ordinality - 1, chunk FROM counted, unnest($3::text[]) WITH ORDINALITY AS c(chunk, ordinality)
-           RETURNING 1)
-         SELECT (SELECT count(*) FROM counted)::int AS recorded`,
+           RETURNING 1),
+         notified AS (SELECT pg_notify('${CHANNEL}', $1) FROM counted)
+         SELECT (SELECT count(*) FROM counted)::int AS recorded, (SELECT count(*) FROM notified) AS notified`,
         [streamId, sessionId, chunks, bytes, chunks.length, Date.now() + limits.ttlMs, limits.maxBytes],
       );
       if (rows[0]?.recorded === 1) return true;
@@ -88,12 +93,15 @@ export function postgresStreamLog(pool: Pool, schema: string, tablePrefix: strin
         [streamId, sessionId, Date.now() + limits.ttlMs],
       );
       await query(`DELETE FROM ${chunksTable} WHERE stream_id = $1`, [streamId]);
+      await query(`SELECT pg_notify('${CHANNEL}', $1)`, [streamId]);
       return false;
     },
     async end(sessionId, streamId, limits) {
       await query(
-        `UPDATE ${streams} SET state = CASE WHEN state = 'running' THEN 'done' ELSE state END, expires_at = $3
-         WHERE stream_id = $1 AND session_id = $2`,
+        `WITH ended AS (
+           UPDATE ${streams} SET state = CASE WHEN state = 'running' THEN 'done' ELSE state END, expires_at = $3
+           WHERE stream_id = $1 AND session_id = $2 RETURNING stream_id)
+         SELECT pg_notify('${CHANNEL}', stream_id) FROM ended`,
         [streamId, sessionId, Date.now() + limits.ttlMs],
       );
     },
@@ -114,6 +122,7 @@ export function postgresStreamLog(pool: Pool, schema: string, tablePrefix: strin
       const row = rows[0];
       return row ? { chunks: row.chunks, state: row.state } : { chunks: [], state: undefined };
     },
-    follow: (_sessionId, _streamId, signal) => pollingFollower(POLL_MS, signal),
+    follow: (_sessionId, streamId, signal) =>
+      subscribedFollower((onMessage) => listener.listen(streamId, onMessage), POLL_MS, signal),
   };
 }

@@ -8,7 +8,7 @@
 // reading the state and the new chunks together): no blocking command, so the store's own client
 // (and Upstash's HTTP) serve it.
 import { validateSessionId } from "../../messages/session-id";
-import { pollDelay, pollingFollower, type StreamFollower, type StreamLog, type StreamState } from "../stream-log";
+import { pollingFollower, type StreamLog, type StreamState, subscribedFollower } from "../stream-log";
 import { UnexpectedReplyError } from "./redis-replies";
 import type { RedisTransport } from "./redis-transport";
 
@@ -113,62 +113,8 @@ export function redisStreamLog(transport: RedisTransport, prefix: string): Strea
     follow: (sessionId, streamId, signal) => {
       if (!transport.subscribe) return pollingFollower(pollMs, signal);
       // Each write publishes on the stream's state key (a channel of the same name).
-      return subscribedFollower(transport.subscribe.bind(transport), keys(sessionId, streamId)[2]!, pollMs, signal);
-    },
-  };
-}
-
-/** Ms a subscribed follower waits without a message before it reads anyway (a message lost to a reconnect). */
-const SUBSCRIBED_POLL_MS = 1_000;
-
-/**
- * A follower woken by the messages each write of the stream publishes (ioredis: SUBSCRIBE on a
- * connection of its own), reading again every second without one; polling if it cannot subscribe.
- */
-function subscribedFollower(
-  subscribe: NonNullable<RedisTransport["subscribe"]>,
-  channel: string,
-  pollMs: number,
-  signal: AbortSignal,
-): StreamFollower {
-  let written = false;
-  let wake: (() => void) | undefined;
-  const subscribed = subscribe(channel, () => {
-    written = true;
-    wake?.();
-  });
-  subscribed.catch(() => {});
-  let first = true;
-  return {
-    async wait() {
-      try {
-        await subscribed;
-      } catch {
-        return await pollDelay(pollMs, signal);
-      }
-      // The first wait only subscribes: a write between the caller's read and the subscription is read now.
-      if (first || written) {
-        first = false;
-        written = false;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          wake = undefined;
-          clearTimeout(timer);
-          signal.removeEventListener("abort", done);
-          resolve();
-        };
-        const timer = setTimeout(done, SUBSCRIBED_POLL_MS);
-        wake = done;
-        signal.addEventListener("abort", done, { once: true });
-        if (signal.aborted) done();
-      });
-      written = false;
-    },
-    async close() {
-      const unsubscribe = await subscribed.catch(() => undefined);
-      await unsubscribe?.();
+      const channel = keys(sessionId, streamId)[2]!;
+      return subscribedFollower((onMessage) => transport.subscribe!(channel, onMessage), pollMs, signal);
     },
   };
 }
