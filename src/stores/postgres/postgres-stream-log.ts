@@ -39,6 +39,7 @@ export function postgresStreamLog(pool: Pool, schema: string, tablePrefix: strin
         await client.query(
           `CREATE INDEX IF NOT EXISTS "${tablePrefix}streams_session" ON ${streams} (session_id, started_at)`,
         );
+        await client.query(`CREATE INDEX IF NOT EXISTS "${tablePrefix}streams_expiry" ON ${streams} (expires_at)`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${chunksTable} (
           stream_id text NOT NULL REFERENCES ${streams} (stream_id) ON DELETE CASCADE,
           seq int NOT NULL,
