@@ -17,7 +17,7 @@ import { SqliteMemoryStore } from "../src/stores/sqlite/sqlite-memory-store";
 import { UpstashRedisMemoryStore } from "../src/stores/upstash/upstash-redis-memory-store";
 import { resumeStream } from "../src/streaming/resume-stream";
 import { convertToUIMessages } from "../src/ui/convert-to-ui-messages";
-import { ANSWER, foldResponse, startHeldTurn } from "./helpers/resumable-turns";
+import { ANSWER, foldResponse, recordingEnded, startHeldTurn } from "./helpers/resumable-turns";
 import { openStoreServers } from "./helpers/store-servers";
 import { startUpstashRestBridge } from "./helpers/upstash-rest-bridge";
 
@@ -168,6 +168,8 @@ describe.each(stores)("resumable streams on %s", (name, pair) => {
     const held = await startHeldTurn(first, "s4", { resumable: { maxBytes: 200 }, after: 40 });
     held.open();
     await held.result.response;
+    // The recording may trail the run (its writes in flight): wait for it to stop.
+    await recordingEnded(first, "s4");
     expect((await resumeStream({ sessionId: "s4", memoryStore: second })).status).toBe(204);
     const { answer } = await storedAnswer(second, "s4");
     expect(answer?.parts).toContainEqual(expect.objectContaining({ type: "text", text: ANSWER }));
