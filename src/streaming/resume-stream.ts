@@ -1,6 +1,7 @@
 // The handler of `useChat({ resume: true })`'s reconnect (a GET on the chat's stream route): the
 // session's latest resumable stream, replayed from its first chunk and followed live to its end
 // (docs/resumable-streams.md).
+import { SessionOwnershipError } from "../errors/session-ownership-error";
 import { validateSessionId } from "../messages/session-id";
 import { backendOf } from "../stores/backend-of";
 import type { MemoryStore } from "../stores/memory-store";
@@ -15,6 +16,11 @@ export interface ResumeStreamOptions {
   sessionId: string;
   /** The store `streamText` recorded the stream in (`resumable: true`). */
   memoryStore: MemoryStore;
+  /**
+   * Who is asking (from the auth session), as given to `streamText`: a session another user owns is
+   * refused with a `SessionOwnershipError` before anything is read.
+   */
+  userId?: string;
   /** Stops following when it aborts (pass `request.signal`: a client gone stops costing reads). */
   signal?: AbortSignal;
   /** Headers added to the response. */
@@ -31,7 +37,13 @@ export interface ResumeStreamOptions {
 export async function resumeStream(options: ResumeStreamOptions): Promise<Response> {
   const { sessionId, memoryStore, signal } = options;
   validateSessionId(sessionId);
-  const log = backendOf(memoryStore).streamLog;
+  const backend = backendOf(memoryStore);
+  if (options.userId !== undefined) {
+    const owner = (await backend.getSession(sessionId))?.userId;
+    if (owner !== undefined && owner !== options.userId)
+      throw new SessionOwnershipError({ sessionId, userId: options.userId });
+  }
+  const log = backend.streamLog;
   const streamId = await log.latest(sessionId);
   if (streamId === undefined) return noContent(options.headers);
   const first = await log.read(sessionId, streamId, 0);

@@ -72,6 +72,24 @@ describe("streamText({ resumable })", () => {
     expect(stored.at(-1)?.content).toBe(ANSWER);
   });
 
+  it("refuses another user's session with a SessionOwnershipError, before reading the stream", async () => {
+    const { SessionOwnershipError } = await import("../errors/session-ownership-error");
+    const store = new InMemoryStore();
+    const result = streamText({
+      model: new MockLanguageModel({ responses: [{ text: "Hello" }] }),
+      messages: [{ role: "user", content: "Hi" }],
+      sessionId: "owned",
+      userId: "alice",
+      memoryStore: store,
+      resumable: true,
+    });
+    for await (const _chunk of responseChunks(result.toUIMessageStreamResponse()));
+    await expect(resumeStream({ sessionId: "owned", memoryStore: store, userId: "mallory" })).rejects.toSatisfy(
+      (error) => SessionOwnershipError.isInstance(error) && error.userId === "mallory",
+    );
+    expect((await resumeStream({ sessionId: "owned", memoryStore: store, userId: "alice" })).status).toBe(200);
+  });
+
   it("forgets a stream ttlMs after its end: then 204", async () => {
     const store = new InMemoryStore();
     const held = await startHeldTurn(store, "s", { resumable: { ttlMs: 60_000 } });
