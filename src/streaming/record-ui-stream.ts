@@ -30,6 +30,7 @@ export function recordUIStream(
   const encoder = new TextEncoder();
   const queue: string[] = [];
   let finished = false;
+  let failure: { error: unknown } | undefined;
   let cancelled = false;
   let wake: (() => void) | undefined;
   const deliver = (json: string | undefined) => {
@@ -82,11 +83,13 @@ export function recordUIStream(
       if (!start.done) emit(start.value);
       for (let step = second; !step.done; step = await iterator.next()) emit(step.value);
     } catch (error) {
-      // The chunks end with an `error` chunk on a failed run; a throw here is a bug upstream.
-      stop(error);
+      // The chunks end with an `error` chunk on a failed run: a throw here fails the response, as unrecorded.
+      failure = { error };
     } finally {
       while (flushing) await flushing;
-      if (recordingOn) await log.end(sessionId, streamId, limits).catch(stop);
+      // Ended even when the recording stopped (overflowed or failed), so its followers stop waiting.
+      const quiet = !recordingOn;
+      await log.end(sessionId, streamId, limits).catch(quiet ? () => {} : stop);
       finished = true;
       deliver(undefined);
     }
@@ -108,6 +111,7 @@ export function recordUIStream(
         );
         return;
       }
+      if (failure) return controller.error(failure.error);
       controller.enqueue(encoder.encode("data: [DONE]\n\n"));
       controller.close();
     },
