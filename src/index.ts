@@ -33,6 +33,8 @@ export {
   type StreamTextResult,
 } from "./streaming/stream-text";
 export type { UIMessageChunk, UIMessageStreamOptions } from "./streaming/ui-message-stream";
+export { resumeStream, type ResumeStreamOptions } from "./streaming/resume-stream";
+export type { ResumableStreamOptions } from "./streaming/resumable-option";
 
 // --- ui ---
 export { convertToModelMessages, type ConvertToModelMessagesOptions } from "./ui/convert-to-model-messages";

@@ -7,6 +7,8 @@ import { backendOf } from "./backend-of";
 import type { BuiltInStoreParts } from "./built-in-store-parts";
 import { checkContextReport, contextReportCount } from "./context-report";
 import { fallbackBackend } from "./fallback-backend";
+import { guardStreamLog } from "./guard-stream-log";
+import { inProcessStreamLog } from "./in-process-stream-log";
 import { sessionOfScope } from "./fallback-facts";
 import type { Fact, MemoryStore } from "./memory-store";
 import { openStoreTurn, type TurnCalls } from "./open-turn";
@@ -221,6 +223,10 @@ export function builtInBackend(store: MemoryStore, parts: BuiltInStoreParts): St
       capabilities,
       { getSession: (sessionId) => store.getSession!(sessionId) },
       parts.titleSession,
+    ),
+    streamLog: guardStreamLog(
+      typeof parts.streamLog === "object" ? parts.streamLog : inProcessStreamLog(parts.streamLog),
+      call,
     ),
   } satisfies StoreBackend);
 

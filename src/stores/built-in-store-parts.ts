@@ -4,6 +4,7 @@ import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MessageTail, SessionLockOptions } from "./memory-store";
 import type { AppendOptions, UsageTotals } from "./usage-totals";
 import type { StopSignals } from "./stop-signals";
+import type { StreamLog } from "./stream-log";
 
 /**
  * What a store can fold into fewer round trips of a run (the lock, the tail read and the last
@@ -91,4 +92,9 @@ export interface BuiltInStoreParts {
    * or copies every message before anything else sees it.
    */
   readonly storedTail?: (sessionId: string, limit: number | undefined) => MessageTail;
+  /**
+   * The store's stream log (Redis, Upstash, PostgreSQL); a name: kept in this process, shared by the
+   * store objects that give the same name (a file store's path). @default kept in this process, per store object
+   */
+  readonly streamLog?: StreamLog | string;
 }

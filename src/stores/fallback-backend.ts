@@ -7,6 +7,8 @@ import { UnsupportedRuntimeError } from "../errors/unsupported-runtime-error";
 import type { MemoryStore, SummaryRecord } from "./memory-store";
 import { fallbackFacts, sessionOfScope } from "./fallback-facts";
 import { fallbackReports } from "./fallback-reports";
+import { guardStreamLog } from "./guard-stream-log";
+import { inProcessStreamLog } from "./in-process-stream-log";
 import { cutIndex, idsOf, summariesAfterCut } from "./history-cut";
 import { openStoreTurn, type TurnCalls } from "./open-turn";
 import { SessionQueue } from "./session-queue";
@@ -210,6 +212,7 @@ export function fallbackBackend(store: MemoryStore): StoreBackend {
       return await call("prune", undefined, "Could not prune sessions", () => store.prune!(options));
     },
     ...threadCalls(store, name, call, capabilities, { getSession: (sessionId) => backend.getSession(sessionId) }),
+    streamLog: guardStreamLog(inProcessStreamLog(), call),
   } satisfies StoreBackend);
   const turnCalls: TurnCalls = {
     lockSession: backend.lockSession,

@@ -17,6 +17,7 @@ import type {
 import type { AppendOptions, UsageQuery, UsageTotals, UserDataDeletion } from "./usage-totals";
 import type { StopSignals } from "./stop-signals";
 import type { StoreTurn, TurnOptions } from "./store-turn";
+import type { StreamLog } from "./stream-log";
 
 /** Which optional capabilities a store has natively (the rest fall back, or are absent). */
 export interface StoreCapabilities {
@@ -162,6 +163,13 @@ export interface StoreBackend {
   listSessions(options: ListSessionsOptions): Promise<SessionPage>;
   /** Deletes sessions not accessed since `olderThan`. Check `capabilities.prune` first: a `StoreError` when the store cannot prune. */
   prune(options: { olderThan: number }): Promise<string[]>;
+
+  // Resumable streams.
+  /**
+   * The log of the sessions' UI stream chunks (`resumable: true`, `resumeStream`): the store's own
+   * where it has one (Redis, Upstash, PostgreSQL: shared by every process), else kept in this process.
+   */
+  readonly streamLog: StreamLog;
 }
 
 /**

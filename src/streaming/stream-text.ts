@@ -10,7 +10,9 @@ import type { LanguageModelUsage } from "../models/language-model";
 import type { PendingTitle } from "../agent/pending-title";
 import { validateMetadataArgument } from "../messages/message-metadata";
 import { combineSignals } from "./combine-signals";
+import { recordUIStream } from "./record-ui-stream";
 import { requestToRun } from "./request-to-run";
+import { resumableRecording, type ResumableStreamOptions } from "./resumable-option";
 import {
   encodeUIMessageStream,
   toUIMessageChunks,
@@ -113,6 +115,14 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
    * @default logs a failure with console.error
    */
   onError?: (error: unknown) => void;
+  /**
+   * Records the UI stream response's chunks in the store's stream log as they are sent, so a client
+   * that reconnects (`useChat({ resume: true })`, a GET answered by `resumeStream`) replays them and
+   * follows the rest (docs/resumable-streams.md). Needs `memoryStore` and `sessionId`. A run that
+   * continues tool approvals is not recorded.
+   * @default false
+   */
+  resumable?: boolean | ResumableStreamOptions;
 }
 
 /** Options of the responses of `streamText`. */
@@ -197,12 +207,14 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     messageId,
     output,
     messageMetadata,
+    resumable,
     ...agentOptions
   } = options;
   const metadata =
     messageMetadata === undefined ? undefined : validateMetadataArgument(messageMetadata, "messageMetadata");
   const request = requestToRun(options);
   const { runOptions, history, regenerateFrom, userMessageId, assistantMessageId, continues } = request;
+  const recording = continues ? undefined : resumableRecording(resumable, agentOptions.memoryStore, sessionId);
   const systemPrompt =
     [instructions ?? system ?? options.systemPrompt, ...request.clientSystem].filter(Boolean).join("\n\n") || undefined;
 
@@ -314,16 +326,16 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     },
     toUIMessageStreamResponse(responseOptions = {}) {
       const { messageId, onError: mapError, headers, status, statusText } = responseOptions;
-      const body = encodeUIMessageStream(
-        toUIMessageChunks(stream.fullStream, {
-          continues,
-          beforeFinish,
-          ...(metadata ? { messageMetadata: metadata } : {}),
-          ...(messageId || assistantMessageId ? { messageId: messageId || assistantMessageId } : {}),
-          ...(mapError ? { onError: mapError } : {}),
-        }),
-        onCancel(responseOptions),
-      );
+      const chunks = toUIMessageChunks(stream.fullStream, {
+        continues,
+        beforeFinish,
+        ...(metadata ? { messageMetadata: metadata } : {}),
+        ...(messageId || assistantMessageId ? { messageId: messageId || assistantMessageId } : {}),
+        ...(mapError ? { onError: mapError } : {}),
+      });
+      const body = recording
+        ? recordUIStream(chunks, recording(), onCancel(responseOptions))
+        : encodeUIMessageStream(chunks, onCancel(responseOptions));
       return new Response(body, {
         status: status ?? 200,
         ...(statusText ? { statusText } : {}),

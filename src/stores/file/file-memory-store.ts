@@ -193,6 +193,7 @@ export class FileMemoryStore implements MemoryStore {
       prototype: FileMemoryStore.prototype,
       stopSignals: inProcessStopSignals(`file:${this.path}`),
       folding: this.folding,
+      streamLog: `file:${this.path}`,
       replaceFrom: (sessionId, messageId, messages, options) => this.cut(sessionId, messageId, messages, options),
       titleSession: (sessionId, title, usage) => titleFileSession(this.engine, sessionId, title, usage),
       facts: this.facts,

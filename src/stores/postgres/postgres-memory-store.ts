@@ -22,6 +22,7 @@ import { validateMessageIdArgument, validateMessageIds } from "../../messages/me
 import { builtInBackend } from "../built-in-backend";
 import { prunePostgresSessions } from "./postgres-prune";
 import { PostgresStopSignals, postgresStopChannel } from "./postgres-stop-signals";
+import { postgresStreamLog } from "./postgres-stream-log";
 import { storeBackend, type StoreBackend } from "../store-backend";
 import { PostgresFacts } from "./postgres-facts";
 import { cutPostgresMessages } from "./postgres-delete-from";
@@ -252,6 +253,7 @@ export class PostgresMemoryStore implements MemoryStore {
       replaceFrom: async (sessionId, messageId, messages, options) => this.cut(sessionId, messageId, messages, options),
       titleSession: (sessionId, title, usage) => this.threads.titleSession(sessionId, title, usage),
       facts: this.facts,
+      streamLog: postgresStreamLog(this.pool, this.schema, this.tablePrefix),
       claimSession: (sessionId, userId) => this.records.claimSession(sessionId, userId),
     });
   }

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import type { Cluster, Redis } from "ioredis";
 import { errorText } from "../../errors/error-text";
+import { IoredisSubscriber } from "./ioredis-subscriber";
 import { execWaitingForReplicas, type RedisReplicaWait } from "./redis-replica-wait";
 import type { RedisCommand, RedisTransport } from "./redis-transport";
 
@@ -26,6 +27,7 @@ const isNoScript = (error: unknown) => error instanceof Error && error.message.s
 export class IoredisTransport implements RedisTransport {
   readonly serverName = "Redis";
   readonly cluster: boolean;
+  private subscriber: IoredisSubscriber | undefined;
 
   constructor(
     private readonly client: Redis | Cluster,
@@ -63,6 +65,12 @@ export class IoredisTransport implements RedisTransport {
 
   errorText(error: unknown): string {
     return errorText(error);
+  }
+
+  /** On a duplicate of the client (`IoredisSubscriber`), made on the first subscription. */
+  subscribe(channel: string, onMessage: () => void): Promise<() => Promise<void>> {
+    this.subscriber ??= new IoredisSubscriber(this.client);
+    return this.subscriber.subscribe(channel, onMessage);
   }
 
   private async scriptWaitingForReplicas(source: string, keys: string[], args: string[]): Promise<unknown> {

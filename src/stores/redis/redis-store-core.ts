@@ -48,6 +48,7 @@ import { allRedisSessions, readRedisSession } from "./redis-session-entries";
 import { RedisSessionIndex } from "./redis-session-index";
 import { RedisSessionLocks } from "./redis-session-locks";
 import type { RedisTransport } from "./redis-transport";
+import { redisStreamLog } from "./redis-stream-log";
 import { RedisTurnFolding } from "./redis-turn-folding";
 import { claimReply, claimScript, RedisUserSessions } from "./redis-user-sessions";
 
@@ -241,6 +242,7 @@ export abstract class RedisStoreCore implements MemoryStore {
         this.cut(sessionId, messageId, messages, options?.usage),
       titleSession: (sessionId, title, usage) => this.threads.titleSession(sessionId, title, usage),
       facts: this.facts,
+      streamLog: redisStreamLog(this.transport, this.prefix),
       claimSession: async (sessionId, userId) => {
         const now = Date.now();
         const args = [this.locks.tokenOf(sessionId) ?? "", ...this.users.claimArguments(sessionId, userId)];

@@ -15,6 +15,8 @@ export interface RedisTransport {
    * script touches keys of two slots (a fact's and its writer's session lock, see redis-facts.ts).
    */
   readonly cluster: boolean;
+  /** Ms between the reads of a client following a resumable stream (redis-stream-log.ts). @default 50 */
+  readonly followPollMs?: number;
   /** Runs a Lua script by EVALSHA (EVAL when the server does not have it yet); resolves to its reply. */
   script(source: string, keys: string[], args: string[]): Promise<unknown>;
   /**
@@ -27,6 +29,11 @@ export interface RedisTransport {
   read(command: string, key: string, args: (string | number)[]): Promise<unknown>;
   /** A write command whose reply is an integer, a status or nil (DEL, HDEL, ZADD, ZREM, SET). */
   command(command: RedisCommand): Promise<unknown>;
+  /**
+   * Calls `onMessage` on each message published on `channel`, once subscribed; resolves to the
+   * unsubscription. Absent where the client cannot subscribe (Upstash over HTTP): followers poll.
+   */
+  subscribe?(channel: string, onMessage: () => void): Promise<() => Promise<void>>;
   /** What went wrong, for a `StoreError`'s message. */
   errorText(error: unknown): string;
 }

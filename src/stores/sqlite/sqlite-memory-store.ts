@@ -175,6 +175,7 @@ export class SqliteMemoryStore implements MemoryStore {
   [storeBackend](): StoreBackend {
     return builtInBackend(this, {
       prototype: SqliteMemoryStore.prototype,
+      ...(this.database.memory ? {} : { streamLog: `sqlite:${this.database.name}:${this.t.messages}` }),
       stopSignals: sqliteStopSignals(this.database),
       replaceFrom: async (sessionId, messageId, messages, options) => this.cut(sessionId, messageId, messages, options),
       titleSession: async (sessionId, title, usage) => this.titleSession(sessionId, title, usage),
