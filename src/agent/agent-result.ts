@@ -3,6 +3,7 @@ import type { ToolApprovalResponse } from "../messages/pending-approvals";
 
 export type { ToolApprovalResponse };
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
+import type { RunStoppedBy } from "./stop-conditions";
 
 /** The outcome of one tool call in a step. */
 export interface ToolResult {
@@ -62,6 +63,12 @@ export interface AgentResult {
   finishReason: RunFinishReason;
   /** The tool calls that wait for the user's approval when the run ended (empty when none do). */
   toolApprovals: ToolApprovalRequest[];
+  /**
+   * The `stopWhen` condition that stopped the run after a step whose tool calls ran (its name and
+   * place in the list; `finishReason` is then that step's, `"tool-calls"`). Absent when none did:
+   * the model answered, `maxSteps` was reached, or calls await approval.
+   */
+  stoppedBy?: RunStoppedBy;
   sessionId: string;
   runId: string;
   /** The validated object of a run with `output` (its type: `AgentObjectResult`). Absent otherwise. */

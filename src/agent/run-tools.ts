@@ -33,6 +33,7 @@ export async function runTools(
             ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
             messages: window,
             model: config.model,
+            context: run.context,
             reportUsage: (usage) => log.addToolUsage(usage),
           },
           config.messageLimits,

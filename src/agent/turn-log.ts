@@ -3,6 +3,7 @@ import { addUsage, emptyUsage, type FinishReason, type LanguageModelUsage } from
 import type { StoreTurn } from "../stores/store-turn";
 import type { AgentResult, RunFinishReason, StepResult, ToolApprovalRequest, ToolResult } from "./agent-result";
 import { newId } from "./new-id";
+import type { RunStoppedBy } from "./stop-conditions";
 import type { TurnRun } from "./turn-run";
 
 /**
@@ -27,6 +28,8 @@ export class TurnLog {
   private object: { value: unknown } | undefined;
   /** The id of the first stored claim not replaced yet (`claim`): the session's messages from it on are claims. */
   private claimedFrom: string | undefined;
+  /** The `stopWhen` condition that stopped the run, if one did. */
+  private stoppedBy: RunStoppedBy | undefined;
   /** Stored messages not yet told in `memory:write` (kept only while someone listens). */
   private untold: AgentMessage[] = [];
 
@@ -83,6 +86,11 @@ export class TurnLog {
   awaitApproval(requests: ToolApprovalRequest[]): void {
     this.approvals = requests;
     this.finishReason = "tool-approval";
+  }
+
+  /** A `stopWhen` condition stopped the run after its last step. */
+  stopBy(condition: RunStoppedBy): void {
+    this.stoppedBy = condition;
   }
 
   /** The messages this run added (what was restored left out). */
@@ -205,6 +213,7 @@ export class TurnLog {
       sessionId: this.run.sessionId,
       runId: this.run.runId,
       ...(this.object ? { object: this.object.value } : {}),
+      ...(this.stoppedBy ? { stoppedBy: this.stoppedBy } : {}),
     };
   }
 

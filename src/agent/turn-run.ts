@@ -4,6 +4,7 @@ import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
 import type { RunTrace } from "./telemetry/run-trace";
 import type { ResolvedOutput } from "./output-spec";
+import type { StopCondition } from "./stop-conditions";
 
 /** What one run is about (the agent's part is its frozen `AgentConfig`). */
 export interface TurnRun {
@@ -41,6 +42,10 @@ export interface TurnRun {
   readonly trace?: RunTrace;
   /** The object the run answers with (the `output` option), checked. */
   readonly output?: ResolvedOutput | undefined;
+  /** The app's context (`run({ context })`), given to tools and `prepareStep` only: never stored, sent, traced or reported. */
+  readonly context: unknown;
+  /** The run's own `stopWhen` (replaces the agent's), checked. */
+  readonly stopWhen: readonly StopCondition[] | undefined;
   /** Stream mode: where text deltas go, straight to the stream's buffer (not yielded through the loop's generators). */
   readonly textSink?: ((part: AgentStreamPart) => void) | undefined;
 }

@@ -20,3 +20,4 @@ export { NothingToRegenerateError } from "./nothing-to-regenerate-error";
 export { ToolApprovalNotPendingError } from "./tool-approval-not-pending-error";
 export { ToolApprovalPendingError } from "./tool-approval-pending-error";
 export { NoObjectGeneratedError, type NoObjectReason, type NoObjectUsage } from "./no-object-generated-error";
+export { PrepareStepError, type PrepareStepProblem } from "./prepare-step-error";
