@@ -7,11 +7,21 @@
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
+export {
+  hasToolCall,
+  stepCountIs,
+  tokenBudgetIs,
+  type StopCondition,
+  type StopConditionState,
+  type StopWhen,
+} from "./agent/stop-conditions";
+export type { PrepareStep, PrepareStepOptions, PrepareStepResult } from "./agent/prepare-step-options";
 export type {
   AgentObjectResult,
   AgentResult,
   AgentStreamPart,
   RunFinishReason,
+  RunStoppedBy,
   StepResult,
   ToolApprovalRequest,
   ToolApprovalResponse,
@@ -74,6 +84,7 @@ export type {
   LanguageModelUsage,
   PromptCacheBreakpoints,
   ResponseFormat,
+  ToolChoice,
   ToolDefinition,
 } from "./models/language-model";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
@@ -176,6 +187,7 @@ export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./provi
 export {
   tool,
   type Tool,
+  type ToolCallOptions,
   type ToolExecutionContext,
   type ToolInput,
   type ToolNeedsApproval,
@@ -210,6 +222,7 @@ export {
   NoObjectGeneratedError,
   NoSuchProviderError,
   NothingToRegenerateError,
+  PrepareStepError,
   SessionBusyError,
   SessionOwnershipError,
   SessionLockLostError,
@@ -222,5 +235,6 @@ export {
   UnsupportedRuntimeError,
   type MessageIssue,
   type NoObjectReason,
+  type PrepareStepProblem,
   type SummarizationFailure,
 } from "./errors";

@@ -27,7 +27,7 @@ import type { AgentOptions } from "./agent-options";
 import { newId } from "./new-id";
 import { NO_MODEL } from "./no-model";
 import { resolveTelemetry, type ResolvedTelemetry } from "./telemetry/resolve-telemetry";
-import type { PrepareStep } from "./prepare-step";
+import type { PrepareStep } from "./prepare-step-options";
 import { resolveStopWhen, type StopCondition } from "./stop-conditions";
 
 /**

@@ -11,7 +11,7 @@ import type { FactScope } from "../stores/fact-scope";
 import type { FactLimits } from "../tools/memory-tools";
 import type { ToolSet } from "../tools/tool";
 import type { TelemetryOptions } from "./telemetry/telemetry-options";
-import type { PrepareStep } from "./prepare-step";
+import type { PrepareStep } from "./prepare-step-options";
 import type { StopWhen } from "./stop-conditions";
 
 /**

@@ -3,7 +3,6 @@ import type { ToolApprovalResponse } from "../messages/pending-approvals";
 
 export type { ToolApprovalResponse };
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
-import type { RunStoppedBy } from "./stop-conditions";
 
 /** The outcome of one tool call in a step. */
 export interface ToolResult {
@@ -31,6 +30,14 @@ export interface ToolApprovalRequest {
  * calls that wait for the user's approval (`result.toolApprovals`).
  */
 export type RunFinishReason = FinishReason | "tool-approval";
+
+/** Which `stopWhen` condition stopped a run (`result.stoppedBy`). */
+export interface RunStoppedBy {
+  /** The condition's name: a helper's call (`hasToolCall("finish")`), else the function's name, else `stopWhen[index]`. */
+  condition: string;
+  /** Its place in the `stopWhen` list (0 for a single condition). */
+  index: number;
+}
 
 /** One model call of a run and what followed from it. */
 export interface StepResult {

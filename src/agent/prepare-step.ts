@@ -1,50 +1,14 @@
 import { PrepareStepError } from "../errors/prepare-step-error";
 import type { AgentMessage } from "../messages/agent-message";
 import { findToolPairingIssues } from "../messages/validate-tool-pairing";
-import type { AISDKLanguageModel } from "../models/ai-sdk/ai-sdk-types";
-import type { LanguageModel, ToolChoice } from "../models/language-model";
+import type { ToolChoice } from "../models/language-model";
 import { resolveLanguageModel } from "../models/registry/model-registry";
 import type { ContextPrepareStep } from "../stores/context-report";
 import type { ToolSet } from "../tools/tool";
 import type { AgentConfig } from "./agent-config";
 import type { StepResult } from "./agent-result";
 import type { TurnRun } from "./turn-run";
-
-/** What `prepareStep` is given before each model call. */
-export interface PrepareStepOptions<Context = unknown> {
-  /** 1-based: the step about to run. */
-  stepNumber: number;
-  /** This run's steps so far. */
-  steps: readonly StepResult[];
-  /** The window the strategy fitted for this step (stored messages, pairing rule kept). */
-  messages: readonly AgentMessage[];
-  /** The agent's model. */
-  model: LanguageModel;
-  /** The app's context of the run (`agent.run({ context })`), as given. */
-  context: Context;
-}
-
-/** What `prepareStep` may change of one step; a field left out keeps the agent's. */
-export interface PrepareStepResult {
-  /** Another model for this call (as the `model` option: a `"provider/model"` string or a model). */
-  model?: string | LanguageModel | AISDKLanguageModel;
-  /** The names of the agent's tools the model may call in this step (a subset; a call of another is answered as an unknown tool). */
-  tools?: readonly string[];
-  /** Whether and which tool the model must call: `"auto"`, `"none"`, `"required"`, or `{ type: "tool", toolName }`. */
-  toolChoice?: ToolChoice;
-  /** The agent's instructions for this call, in place of `systemPrompt` (facts, summary and recalled memories still follow). */
-  system?: string;
-  /**
-   * The messages to send, from those given, in their order: only filtered or shortened. A message
-   * not given, or a list that breaks the tool-call pairing rule, is a `PrepareStepError`.
-   */
-  messages?: readonly AgentMessage[];
-}
-
-/** The agent's `prepareStep` option: called before each model call; return `undefined` to change nothing. */
-export type PrepareStep<Context = unknown> = (
-  options: PrepareStepOptions<Context>,
-) => PrepareStepResult | undefined | PromiseLike<PrepareStepResult | undefined>;
+import type { PrepareStepResult } from "./prepare-step-options";
 
 /** A step as `prepareStep` left it: the config of its call (model, tools, instructions), its messages, and what changed. */
 export interface PreparedStep {

@@ -1,4 +1,5 @@
-import type { StopCondition, RunStoppedBy } from "./stop-conditions";
+import type { RunStoppedBy } from "./agent-result";
+import type { StopCondition } from "./stop-conditions";
 import type { TurnLog } from "./turn-log";
 
 /**

@@ -22,14 +22,6 @@ export type StopCondition = (state: StopConditionState) => boolean | PromiseLike
 /** The `stopWhen` option: one condition, or a list of them (any true stops). */
 export type StopWhen = StopCondition | readonly StopCondition[];
 
-/** Which `stopWhen` condition stopped a run (`result.stoppedBy`). */
-export interface RunStoppedBy {
-  /** The condition's name: a helper's call (`hasToolCall("finish")`), else the function's name, else `stopWhen[index]`. */
-  condition: string;
-  /** Its place in the `stopWhen` list (0 for a single condition). */
-  index: number;
-}
-
 /** Stops once the run has made `count` steps (model calls). */
 export function stepCountIs(count: number): StopCondition {
   return named(`stepCountIs(${count})`, ({ steps }) => steps.length >= count);

@@ -1,9 +1,16 @@
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import { addUsage, emptyUsage, type FinishReason, type LanguageModelUsage } from "../models/language-model";
 import type { StoreTurn } from "../stores/store-turn";
-import type { AgentResult, RunFinishReason, StepResult, ToolApprovalRequest, ToolResult } from "./agent-result";
+import type {
+  AgentResult,
+  RunFinishReason,
+  RunStoppedBy,
+  StepResult,
+  ToolApprovalRequest,
+  ToolResult,
+} from "./agent-result";
 import { newId } from "./new-id";
-import type { RunStoppedBy } from "./stop-conditions";
+
 import type { TurnRun } from "./turn-run";
 
 /**
