@@ -85,7 +85,6 @@ export async function* runStep(
     // A part the model does not take (stored earlier, or in a stateless history) goes as a text placeholder.
     messages: await sendableMessages(stepConfig.model, inMessages?.messages ?? messages),
     tools: stepConfig.toolDefinitions,
-    ...(prepared?.toolChoice === undefined ? {} : { toolChoice: prepared.toolChoice }),
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,
     ...(config.cacheControl
@@ -98,6 +97,7 @@ export async function* runStep(
       : {}),
     ...(run.output ? { responseFormat: run.output.responseFormat } : {}),
   };
+  if (prepared?.toolChoice !== undefined) call.toolChoice = prepared.toolChoice;
   // Ids unique in what the model sees, so each result stays paired with its own call (a streamed
   // call gets its id as its input starts to stream). A generated answer needs them only when it
   // has tool calls: most steps have none, so they are collected then, from the same messages.

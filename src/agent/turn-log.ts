@@ -208,7 +208,7 @@ export class TurnLog {
   result(): AgentResult {
     const toolCalls: ToolCall[] = this.steps.flatMap((step) => step.toolCalls);
     const toolResults: ToolResult[] = [...this.answered, ...this.steps.flatMap((step) => step.toolResults)];
-    return {
+    const result: AgentResult = {
       text: this.text,
       messages: this.added,
       usage: this.usage,
@@ -220,8 +220,9 @@ export class TurnLog {
       sessionId: this.run.sessionId,
       runId: this.run.runId,
       ...(this.object ? { object: this.object.value } : {}),
-      ...(this.stoppedBy ? { stoppedBy: this.stoppedBy } : {}),
     };
+    if (this.stoppedBy) result.stoppedBy = this.stoppedBy;
+    return result;
   }
 
   private get text(): string {
