@@ -184,6 +184,7 @@ describe("prepareStep", () => {
     expect(await run({ tools: ["lookup", "shell"] })).toMatchObject({ problem: "unknown-tool", toolName: "shell" });
     expect(await run({ activeTools: ["lookup"] })).toMatchObject({ problem: "invalid-result", field: "activeTools" });
     expect(await run({ toolChoice: "always" })).toMatchObject({ problem: "invalid-result", field: "toolChoice" });
+    expect(await run({ messages: [] })).toMatchObject({ problem: "invalid-result", field: "messages" });
     expect(await run("model")).toMatchObject({ problem: "invalid-result", field: "result" });
     expect(model.calls).toHaveLength(0);
   });

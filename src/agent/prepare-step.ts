@@ -136,12 +136,12 @@ function checkToolChoice(choice: unknown, stepNumber: number): ToolChoice {
  * the pairing rule kept (else the error names the call).
  */
 function checkMessages(returned: unknown, window: AgentMessage[], stepNumber: number): AgentMessage[] {
-  if (!Array.isArray(returned))
+  if (!Array.isArray(returned) || returned.length === 0)
     throw new PrepareStepError({
       problem: "invalid-result",
       stepNumber,
       field: "messages",
-      message: "messages must be a list of the messages it was given.",
+      message: "messages must be a non-empty list of the messages it was given (a model call needs one).",
     });
   if (returned.length === window.length && returned.every((message, index) => message === window[index])) return window;
   let from = 0;
