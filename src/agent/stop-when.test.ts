@@ -129,6 +129,16 @@ describe("stopWhen", () => {
     expect(result.stoppedBy).toEqual({ condition: "stopWhen[1]", index: 1 });
   });
 
+  it("a run with output that a condition stops before the object fails with NoObjectGeneratedError (stopped)", async () => {
+    const model = new MockLanguageModel({ responses: [callWeather("c1"), { object: { ok: true } }] });
+    const agent = new Agent({ model, tools: { get_weather: weather }, stopWhen: stepCountIs(1) });
+    await expect(agent.run({ input: "Go", output: z.object({ ok: z.boolean() }) })).rejects.toMatchObject({
+      name: "NoObjectGeneratedError",
+      reason: "stopped",
+      message: expect.stringContaining("stepCountIs(1)"),
+    });
+  });
+
   it("stops a streamText run the same way", async () => {
     const model = new MockLanguageModel({ responses: [callFinish("c1"), { text: "never asked" }] });
     const stream = streamText({

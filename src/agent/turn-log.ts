@@ -36,7 +36,7 @@ export class TurnLog {
   /** The id of the first stored claim not replaced yet (`claim`): the session's messages from it on are claims. */
   private claimedFrom: string | undefined;
   /** The `stopWhen` condition that stopped the run, if one did. */
-  private stoppedBy: RunStoppedBy | undefined;
+  private stopped: RunStoppedBy | undefined;
   /** Stored messages not yet told in `memory:write` (kept only while someone listens). */
   private untold: AgentMessage[] = [];
 
@@ -97,7 +97,12 @@ export class TurnLog {
 
   /** A `stopWhen` condition stopped the run after its last step. */
   stopBy(condition: RunStoppedBy): void {
-    this.stoppedBy = condition;
+    this.stopped = condition;
+  }
+
+  /** The `stopWhen` condition that stopped the run, if one did. */
+  get stoppedBy(): RunStoppedBy | undefined {
+    return this.stopped;
   }
 
   /** The messages this run added (what was restored left out). */
@@ -221,7 +226,7 @@ export class TurnLog {
       runId: this.run.runId,
       ...(this.object ? { object: this.object.value } : {}),
     };
-    if (this.stoppedBy) result.stoppedBy = this.stoppedBy;
+    if (this.stopped) result.stoppedBy = this.stopped;
     return result;
   }
 
