@@ -8,7 +8,6 @@ import type { ToolSet } from "../tools/tool";
 import type { AgentConfig } from "./agent-config";
 import type { StepResult } from "./agent-result";
 import type { TurnRun } from "./turn-run";
-import type { PrepareStepResult } from "./prepare-step-options";
 
 /** A step as `prepareStep` left it: the config of its call (model, tools, instructions), its messages, and what changed. */
 export interface PreparedStep {
