@@ -2,7 +2,7 @@ import type { UserMessage } from "../messages/agent-message";
 import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
 import type { FactChange } from "../tools/memory-tools";
-import type { RunFinishReason, ToolApprovalRequest, ToolApprovalResponse } from "./agent-result";
+import type { RunFinishReason, RunStoppedBy, ToolApprovalRequest, ToolApprovalResponse } from "./agent-result";
 
 interface RunEventBase {
   sessionId: string;
@@ -24,6 +24,8 @@ export interface AgentEventMap {
     error?: unknown;
     /** The run was a retried request answered with the stored turn: nothing ran (`AgentResult.replayed`). */
     replayed?: true;
+    /** The `stopWhen` condition that stopped the run (`AgentResult.stoppedBy`), if one did. */
+    stoppedBy?: RunStoppedBy;
     /** The conversation the run worked on: the history read (the store's, or the `agent.memory()` provider's), then this run's messages. */
     state: { messages: AgentMessage[] };
   };

@@ -52,9 +52,12 @@ describe("stopWhen", () => {
       tools: { get_weather: weather, finish },
       stopWhen: [hasToolCall("finish"), stepCountIs(2)],
     });
+    const ends: unknown[] = [];
+    agent.on("run:end", (event) => ends.push(event.stoppedBy));
     const result = await agent.run("Go");
     expect(model.calls).toHaveLength(2);
     expect(result.stoppedBy).toEqual({ condition: "stepCountIs(2)", index: 1 });
+    expect(ends).toEqual([{ condition: "stepCountIs(2)", index: 1 }]);
   });
 
   it("is asked with { steps, lastStep, usage } after each step whose calls ran, never after an answer", async () => {

@@ -206,6 +206,7 @@ export class TurnLog {
       steps: this.steps.length,
       durationMs: Date.now() - startedAt,
       finishReason: this.finishReason,
+      ...(this.stopped ? { stoppedBy: this.stopped } : {}),
       state,
     };
   }
