@@ -10,11 +10,21 @@ export { stopRun, type StopRunOptions } from "./agent/stop-run";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
 export type { ModelPrice, ModelPricing } from "./agent/model-pricing";
 export type { GenerateTitleOptions } from "./agent/title-options";
+export {
+  hasToolCall,
+  stepCountIs,
+  tokenBudgetIs,
+  type StopCondition,
+  type StopConditionState,
+  type StopWhen,
+} from "./agent/stop-conditions";
+export type { PrepareStep, PrepareStepOptions, PrepareStepResult } from "./agent/prepare-step-options";
 export type {
   AgentObjectResult,
   AgentResult,
   AgentStreamPart,
   RunFinishReason,
+  RunStoppedBy,
   StepResult,
   ToolApprovalRequest,
   ToolApprovalResponse,
@@ -81,6 +91,7 @@ export type {
   LanguageModelUsage,
   PromptCacheBreakpoints,
   ResponseFormat,
+  ToolChoice,
   ToolDefinition,
 } from "./models/language-model";
 export type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "./models/embedding-model";
@@ -188,6 +199,7 @@ export { Mem0Provider, type Mem0Client, type Mem0ProviderOptions } from "./provi
 export {
   tool,
   type Tool,
+  type ToolCallOptions,
   type ToolExecutionContext,
   type ToolInput,
   type ToolNeedsApproval,
@@ -222,6 +234,7 @@ export {
   NoObjectGeneratedError,
   NoSuchProviderError,
   NothingToRegenerateError,
+  PrepareStepError,
   SessionBusyError,
   SessionOwnershipError,
   SessionLockLostError,
@@ -235,6 +248,7 @@ export {
   UnsupportedRuntimeError,
   type MessageIssue,
   type NoObjectReason,
+  type PrepareStepProblem,
   type SummarizationFailure,
   type TitleGenerationFailure,
 } from "./errors";

@@ -29,6 +29,8 @@ import { NO_MODEL } from "./no-model";
 import { resolveTelemetry, type ResolvedTelemetry } from "./telemetry/resolve-telemetry";
 import { resolvePricing, type ModelPricing } from "./model-pricing";
 import { resolveTitling, type ResolvedTitling } from "./title-options";
+import type { PrepareStep } from "./prepare-step-options";
+import { resolveStopWhen, type StopCondition } from "./stop-conditions";
 
 /**
  * `createAgent`'s options carry this key: the AgentLIB document's rules (a new session per run
@@ -36,7 +38,10 @@ import { resolveTitling, type ResolvedTitling } from "./title-options";
  */
 export const agentlibRules = Symbol("agentcore.agentlibRules");
 
-/** The options `new Agent()` receives, with the internal marker `createAgent` sets. */
+/**
+ * The options `new Agent()` receives, with the internal marker `createAgent` sets. Inside, the app
+ * context is `unknown` (its type is checked where the agent is typed, `new Agent<Context>()`).
+ */
 export type InternalAgentOptions = AgentOptions & { [agentlibRules]?: true };
 
 /** An agent's options, resolved and validated once at construction (frozen). */
@@ -58,6 +63,10 @@ export interface AgentConfig {
   /** Names of the tools after which the facts are read again (the memory tools that change them). */
   readonly factChangingTools: ReadonlySet<string>;
   readonly maxSteps: number;
+  /** The `stopWhen` option as a list; undefined when not set (nothing is asked). */
+  readonly stopWhen: readonly StopCondition[] | undefined;
+  /** The `prepareStep` option. */
+  readonly prepareStep: PrepareStep | undefined;
   /** What a new message does to calls awaiting approval (the `pendingApprovals` option). */
   readonly pendingApprovals: "deny" | "reject";
   /** Set when memory tools are on. */
@@ -189,6 +198,8 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
     toolDefinitions: toToolDefinitions(tools),
     factChangingTools: new Set<string>(options.enableMemoryTools ? FACT_CHANGING_TOOL_NAMES : []),
     maxSteps: integerOption(options.maxSteps, "maxSteps", 5),
+    stopWhen: resolveStopWhen(options.stopWhen, "stopWhen"),
+    prepareStep: prepareStepOption(options.prepareStep),
     pendingApprovals: pendingApprovalsOption(options.pendingApprovals),
     facts: options.enableMemoryTools
       ? Object.freeze({ scope: factScope, maxPromptTokens: factLimits.maxPromptTokens })
@@ -238,6 +249,16 @@ function recallProvider(provider: RecallMemoryProvider | undefined): RecallMemor
     });
   }
   return provider;
+}
+
+function prepareStepOption(value: unknown): PrepareStep | undefined {
+  if (value === undefined || typeof value === "function") return value as PrepareStep | undefined;
+  throw new InvalidArgumentError({
+    argument: "prepareStep",
+    value,
+    message:
+      "prepareStep must be a function ({ stepNumber, steps, messages, model, context }) => { model?, tools?, toolChoice?, system?, messages? } | undefined.",
+  });
 }
 
 function pendingApprovalsOption(value: unknown): "deny" | "reject" {

@@ -3,7 +3,7 @@ import type { AgentMessage, ToolCall } from "../messages/agent-message";
 import type { FinishReason, LanguageModelUsage } from "../models/language-model";
 import type { UsageTotals } from "../stores/usage-totals";
 import type { FactChange } from "../tools/memory-tools";
-import type { RunFinishReason, ToolApprovalRequest, ToolApprovalResponse } from "./agent-result";
+import type { RunFinishReason, RunStoppedBy, ToolApprovalRequest, ToolApprovalResponse } from "./agent-result";
 
 interface RunEventBase {
   sessionId: string;
@@ -25,6 +25,8 @@ export interface AgentEventMap {
     error?: unknown;
     /** The run was a retried request answered with the stored turn: nothing ran (`AgentResult.replayed`). */
     replayed?: true;
+    /** The `stopWhen` condition that stopped the run (`AgentResult.stoppedBy`), if one did. */
+    stoppedBy?: RunStoppedBy;
     /** The conversation the run worked on: the history read (the store's, or the `agent.memory()` provider's), then this run's messages. */
     state: { messages: AgentMessage[] };
   };

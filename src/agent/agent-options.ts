@@ -13,9 +13,15 @@ import type { ToolSet } from "../tools/tool";
 import type { TelemetryOptions } from "./telemetry/telemetry-options";
 import type { ModelPricing } from "./model-pricing";
 import type { GenerateTitleOptions } from "./title-options";
+import type { PrepareStep } from "./prepare-step-options";
+import type { StopWhen } from "./stop-conditions";
 
-/** Every option is checked once, by `new Agent()`: a bad value is an `InvalidArgumentError` naming it. */
-export interface AgentOptions {
+/**
+ * Every option is checked once, by `new Agent()`: a bad value is an `InvalidArgumentError` naming it.
+ * `Context`: the type of the app's context its runs give (`agent.run({ context })`), which tools and
+ * `prepareStep` receive (docs/sessions-and-runs.md, "App context").
+ */
+export interface AgentOptions<Context = unknown> {
   /** Recorded as `agentName` in memory metadata and event payloads. */
   name?: string;
   /**
@@ -74,9 +80,24 @@ export interface AgentOptions {
   /** How long the memory provider may take before the turn goes on without it. @default 3000 */
   memoryProviderTimeoutMs?: number;
   /** Tools the model may call. */
-  tools?: ToolSet;
-  /** Model calls per run (the tool loop). @default 5 */
+  tools?: ToolSet<Context>;
+  /** Model calls per run (the tool loop): the hard cap, whatever `stopWhen` says. @default 5 */
   maxSteps?: number;
+  /**
+   * Stops the tool loop early: a condition, or a list (any true stops), asked after each step
+   * whose tool calls ran, with `{ steps, lastStep, usage }`: `stepCountIs(n)`, `hasToolCall(name)`,
+   * `tokenBudgetIs(n)` or your own. `result.stoppedBy` names the one that stopped the run. A run's
+   * own `stopWhen` replaces it. (docs/sessions-and-runs.md, "Loop control")
+   */
+  stopWhen?: StopWhen;
+  /**
+   * Called before each model call with `{ stepNumber, steps, messages, model, context }`; may return
+   * `{ model?, tools?, toolChoice?, system?, messages? }` to change that call: another model, a
+   * subset of the tools by name, a tool choice, other instructions, or fewer of the window's
+   * messages (only filtered or shortened, the pairing rule kept: a `PrepareStepError` otherwise).
+   * With `recordContext`, the report records what it changed. (docs/sessions-and-runs.md, "Loop control")
+   */
+  prepareStep?: PrepareStep<Context>;
   /**
    * What a new user message does while tool calls of the session await approval (docs/approvals.md):
    * `"deny"` denies each call still waiting, with the stated reason that the user sent a new message
@@ -150,10 +171,29 @@ export interface AgentOptions {
  * (AgentConfig)" table): the same type as `AgentOptions`. (`agent/agent-config.ts` has an
  * internal type of that name, the options once resolved; it is not exported.)
  */
-export type AgentConfig = AgentOptions;
+export type AgentConfig<Context = unknown> = AgentOptions<Context>;
 
-/** The input of `agent.run()` and `agent.stream()`. */
-export interface AgentRunOptions {
+/**
+ * The input of `agent.run()` and `agent.stream()`. `Context`: the agent's app context type; a run of
+ * an agent typed with one must give `context`.
+ */
+export type AgentRunOptions<Context = unknown> = AgentRunBaseOptions & AppContextOption<Context>;
+
+/**
+ * The `context` option: the app's context of a run (a database handle, the signed-in user), given
+ * as is to every tool's `execute` and `needsApproval` (`{ context }`) and to `prepareStep`. Never
+ * stored, never sent to a model, never in a trace, an event or a context report. Required when the
+ * agent is typed with a context (`new Agent<Context>()`), optional otherwise.
+ */
+export type AppContextOption<Context> = unknown extends Context ? { context?: Context } : { context: Context };
+
+/** What `agent.run()` and `agent.stream()` take: the options, or (an agent without an app context type) the input text alone. */
+export type AgentRunInput<Context = unknown> = unknown extends Context
+  ? string | AgentRunOptions<Context>
+  : AgentRunOptions<Context>;
+
+/** The options of a run besides its app context (`AgentRunOptions`). */
+export interface AgentRunBaseOptions {
   /**
    * The user's message: text, or text, image and file parts (`{ type: "image", image, mediaType? }`,
    * `{ type: "file", data, mediaType, filename? }`; docs/messages.md). Required, unless the run
@@ -205,4 +245,6 @@ export interface AgentRunOptions {
    * `convertToUIMessages` gives it back as the UI message's `metadata` (docs/messages.md, "Message metadata").
    */
   metadata?: Record<string, unknown>;
+  /** This run's stop conditions, in place of the agent's `stopWhen` (docs/sessions-and-runs.md, "Loop control"). */
+  stopWhen?: StopWhen;
 }

@@ -32,6 +32,14 @@ export interface ToolApprovalRequest {
  */
 export type RunFinishReason = FinishReason | "tool-approval" | "stopped";
 
+/** Which `stopWhen` condition stopped a run (`result.stoppedBy`). */
+export interface RunStoppedBy {
+  /** The condition's name: a helper's call (`hasToolCall("finish")`), else the function's name, else `stopWhen[index]`. */
+  condition: string;
+  /** Its place in the `stopWhen` list (0 for a single condition). */
+  index: number;
+}
+
 /** One model call of a run and what followed from it. */
 export interface StepResult {
   /** 1-based. */
@@ -63,6 +71,12 @@ export interface AgentResult {
   finishReason: RunFinishReason;
   /** The tool calls that wait for the user's approval when the run ended (empty when none do). */
   toolApprovals: ToolApprovalRequest[];
+  /**
+   * The `stopWhen` condition that stopped the run after a step whose tool calls ran (its name and
+   * place in the list; `finishReason` is then that step's, `"tool-calls"`). Absent when none did:
+   * the model answered, `maxSteps` was reached, or calls await approval.
+   */
+  stoppedBy?: RunStoppedBy;
   sessionId: string;
   runId: string;
   /** The validated object of a run with `output` (its type: `AgentObjectResult`). Absent otherwise. */

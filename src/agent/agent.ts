@@ -8,7 +8,8 @@ import type { StoreTurn } from "../stores/store-turn";
 import { validateSessionId } from "../messages/session-id";
 import { resolveAgentConfig, type AgentConfig, type InternalAgentOptions } from "./agent-config";
 import { AgentEventEmitter, type AgentEventListener, type AgentEventName } from "./agent-events";
-import type { AgentOptions, AgentRunOptions } from "./agent-options";
+import type { AgentOptions, AgentRunInput, AgentRunOptions } from "./agent-options";
+import { resolveStopWhen } from "./stop-conditions";
 import type { AgentObjectResult, AgentResult, AgentStreamPart } from "./agent-result";
 import { resolveOutput, type InferOutput, type OutputSpec } from "./output-spec";
 import { AgentStream } from "./agent-stream";
@@ -51,7 +52,7 @@ export interface RunDescription {
 
 /** The agent's entry for a described streamed run, set by `Agent`'s static block (it reaches its private `start`). */
 let startDescribed: (
-  agent: Agent<string | undefined>,
+  agent: Agent<unknown, string | undefined>,
   description: RunDescription,
   textSink: TurnRun["textSink"],
 ) => AsyncGenerator<AgentStreamPart, AgentResult>;
@@ -60,15 +61,20 @@ let startDescribed: (
  * `streamText`'s entry on the agent: the run `description` says, streamed. Module-internal: not
  * exported from the package's index.
  */
-export function streamDescribedRun(agent: Agent<string | undefined>, description: RunDescription): AgentStream {
+export function streamDescribedRun(
+  agent: Agent<unknown, string | undefined>,
+  description: RunDescription,
+): AgentStream {
   return new AgentStream((sink) => startDescribed(agent, description, sink));
 }
 
 /**
  * An LLM agent with memory: it keeps each session's conversation in its store, fits it into the
  * model's context window with its memory strategy, runs the tool loop, and persists every turn.
+ * `Context`: the type of the app's context its runs give (`run({ context })`) to tools and
+ * `prepareStep`; inferred from tools that read one, or given: `new Agent<{ db: Db }>({ ... })`.
  */
-export class Agent<DefaultSessionId extends string | undefined = string> {
+export class Agent<Context = unknown, DefaultSessionId extends string | undefined = string> {
   readonly name: string | undefined;
   readonly model: LanguageModel;
   readonly memoryStore: MemoryStore;
@@ -76,7 +82,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   /**
    * The session used when a run names none: the `sessionId` option, else one id generated per
    * Agent instance. Undefined for an agent of `createAgent` without a `sessionId` (typed
-   * `Agent<string | undefined>`): each run without one gets a new session (the AgentLIB document's
+   * `Agent<Context, string | undefined>`): each run without one gets a new session (the AgentLIB document's
    * rule: no memory between such calls).
    */
   readonly sessionId: DefaultSessionId;
@@ -89,9 +95,9 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
   /** Work that goes on after a run resolved: titles being generated and written. */
   private readonly background = new Set<Promise<unknown>>();
 
-  constructor(options: AgentOptions) {
+  constructor(options: AgentOptions<Context>) {
     // `createAgent` passes its marker in the options (InternalAgentOptions); users never do.
-    this.config = resolveAgentConfig(options as InternalAgentOptions, {
+    this.config = resolveAgentConfig(options as unknown as InternalAgentOptions, {
       scopeOf: (context) => (context.runId === undefined ? undefined : this.runs.get(context.runId)?.factScopeId),
       onFactChange: (fact, context) =>
         this.runs
@@ -111,11 +117,11 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
    * `output` (a zod object schema), `result.object` is the answer, validated and typed by it.
    */
   run<Output extends OutputSpec>(
-    input: AgentRunOptions & { output: Output },
+    input: AgentRunOptions<Context> & { output: Output },
   ): Promise<AgentObjectResult<InferOutput<Output>>>;
-  run(input: string | AgentRunOptions): Promise<AgentResult>;
-  async run(input: string | AgentRunOptions): Promise<AgentResult> {
-    const generator = this.start(input, "generate");
+  run(input: AgentRunInput<Context>): Promise<AgentResult>;
+  async run(input: AgentRunInput<Context>): Promise<AgentResult> {
+    const generator = this.start(input as string | AgentRunOptions, "generate");
     for (;;) {
       const next = await generator.next();
       if (next.done) return next.value;
@@ -126,10 +132,12 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
    * Runs one turn, streaming the answer as it is generated. With `output`, `partialObjectStream`
    * gives the object as it streams and `object` the validated one.
    */
-  stream<Output extends OutputSpec>(input: AgentRunOptions & { output: Output }): AgentStream<InferOutput<Output>>;
-  stream(input: string | AgentRunOptions): AgentStream;
-  stream(input: string | AgentRunOptions): AgentStream {
-    return new AgentStream((sink) => this.start(input, "stream", sink));
+  stream<Output extends OutputSpec>(
+    input: AgentRunOptions<Context> & { output: Output },
+  ): AgentStream<InferOutput<Output>>;
+  stream(input: AgentRunInput<Context>): AgentStream;
+  stream(input: AgentRunInput<Context>): AgentStream {
+    return new AgentStream((sink) => this.start(input as string | AgentRunOptions, "stream", sink));
   }
 
   /**
@@ -294,6 +302,8 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       history,
       output: runOptions.output === undefined ? undefined : resolveOutput(runOptions.output),
       metadata: runOptions.metadata === undefined ? undefined : validateMetadataArgument(runOptions.metadata),
+      context: runOptions.context,
+      stopWhen: resolveStopWhen(runOptions.stopWhen, "stopWhen"),
       notifier: new RunNotifier(
         this.events,
         { sessionId, runId, ...(this.name === undefined ? {} : { agentName: this.name }) },

@@ -5,7 +5,7 @@ import { agentlibRules, type InternalAgentOptions } from "./agent-config";
 import type { AgentOptions } from "./agent-options";
 
 /** `createAgent`'s options: those of `new Agent()`, the model optional (a run without one fails, naming it). */
-export interface CreateAgentOptions extends Omit<AgentOptions, "model"> {
+export interface CreateAgentOptions<Context = unknown> extends Omit<AgentOptions<Context>, "model"> {
   model?: string | LanguageModel | AISDKLanguageModel;
 }
 
@@ -15,10 +15,12 @@ export interface CreateAgentOptions extends Omit<AgentOptions, "model"> {
  * One rule differs, the document's: a run without a `sessionId` (and no `sessionId` option) gets a
  * new session, so such runs share no memory; `new Agent()` keeps one session per instance instead.
  */
-export function createAgent(options: CreateAgentOptions): Agent<string | undefined> {
+export function createAgent<Context = unknown>(
+  options: CreateAgentOptions<Context>,
+): Agent<Context, string | undefined> {
   // Bad options are refused by `new Agent()`, naming what is wrong.
   if (options == null || typeof options !== "object")
-    return new Agent<string | undefined>(options as unknown as AgentOptions);
-  const marked: InternalAgentOptions = { ...(options as AgentOptions), [agentlibRules]: true };
-  return new Agent<string | undefined>(marked);
+    return new Agent<Context, string | undefined>(options as unknown as AgentOptions<Context>);
+  const marked: InternalAgentOptions = { ...(options as unknown as AgentOptions), [agentlibRules]: true };
+  return new Agent<Context, string | undefined>(marked as unknown as AgentOptions<Context>);
 }

@@ -17,13 +17,16 @@ export async function* finishTurn(
 ): AsyncGenerator<AgentStreamPart, AgentResult> {
   const { log } = state;
   if (run.output && !log.hasObject) {
+    const stoppedBy = log.stoppedBy;
     throw new NoObjectGeneratedError({
-      reason: "max-steps",
+      reason: stoppedBy ? "stopped" : "max-steps",
       text: "",
       attempts: 0,
       usage: log.totalUsage,
       sessionId: run.sessionId,
-      message: `No object generated: the run reached maxSteps (${config.maxSteps}) while the model was still calling tools.`,
+      message: stoppedBy
+        ? `No object generated: stopWhen (${stoppedBy.condition}) stopped the run while the model was still calling tools.`
+        : `No object generated: the run reached maxSteps (${config.maxSteps}) while the model was still calling tools.`,
     });
   }
   const write = run.trace?.memoryWrite(log.messages.length);

@@ -5,6 +5,7 @@ import type { MemoryRecord } from "../providers/memory-provider";
 import { boundContextReport } from "../stores/bound-context-report";
 import {
   type ContextLeftOut,
+  type ContextPrepareStep,
   type ContextReport,
   PROVIDED_CONTEXT_PREVIEW_CHARS,
   RECALLED_PREVIEW_CHARS,
@@ -32,6 +33,8 @@ export interface StepContext {
   facts: readonly Fact[];
   recalled: readonly MemoryRecord[];
   response: Pick<LanguageModelResult, "usage" | "finishReason">;
+  /** What the agent's `prepareStep` changed of the call (the window's messages it left out among them), if anything. */
+  prepared?: (ContextPrepareStep & { dropped: readonly AgentMessage[] }) | undefined;
 }
 
 /**
@@ -59,6 +62,9 @@ export async function recordContext(config: AgentConfig, run: TurnRun, step: Ste
 export async function buildContextReport(config: AgentConfig, run: TurnRun, step: StepContext): Promise<ContextReport> {
   const { model, strategy } = config;
   const { window, history } = step.fitted;
+  // What was sent: the strategy's window, less what `prepareStep` left out.
+  const dropped = step.prepared?.dropped;
+  const sent = dropped?.length ? window.messages.filter((message) => !dropped.includes(message)) : window.messages;
   await loadEncodingAsync(tokenizerFor(model).encoding);
   const count = (text: string | undefined) => (text ? estimateTokens(text, { model }) : 0);
   const factsBlock =
@@ -75,7 +81,7 @@ export async function buildContextReport(config: AgentConfig, run: TurnRun, step
     facts: count(factsBlock),
     summary: count(summaryBlock),
     recalled: count(renderRecalledMemories(step.recalled as MemoryRecord[])),
-    window: estimateMessagesTokens(window.messages, { model }),
+    window: estimateMessagesTokens(sent, { model }),
   };
   const provided = [step.context?.summary, step.context?.other].filter(Boolean).join("\n\n");
   return boundContextReport({
@@ -87,8 +93,8 @@ export async function buildContextReport(config: AgentConfig, run: TurnRun, step
     ...(run.userId ? { userId: run.userId } : {}),
     model: `${model.provider}/${model.modelId}`,
     strategy: strategy.name,
-    window: window.messages.flatMap((message) => (message.id === undefined ? [] : [message.id])),
-    leftOut: leftOutOf(window, [...history.messages, ...step.turn]),
+    window: sent.flatMap((message) => (message.id === undefined ? [] : [message.id])),
+    leftOut: leftOutOf(window, [...history.messages, ...step.turn], dropped),
     unreadCount: history.offset,
     ...(window.summary && window.summaryId ? { summaryId: window.summaryId } : {}),
     ...(provided ? { providedContext: preview(provided, PROVIDED_CONTEXT_PREVIEW_CHARS) } : {}),
@@ -107,6 +113,9 @@ export async function buildContextReport(config: AgentConfig, run: TurnRun, step
     },
     usage: { ...step.response.usage },
     finishReason: step.response.finishReason,
+    ...(step.prepared
+      ? { prepareStep: { changed: [...step.prepared.changed], droppedCount: step.prepared.droppedCount } }
+      : {}),
   });
 }
 
@@ -120,7 +129,12 @@ function preview(text: string, chars: number): string {
  * summary's; the rest the token budget when the strategy has one, else its size), then the tool
  * results it sent cut.
  */
-function leftOutOf(window: MemoryStrategyResult, given: readonly AgentMessage[]): ContextLeftOut[] {
+function leftOutOf(
+  window: MemoryStrategyResult,
+  given: readonly AgentMessage[],
+  /** The window's messages `prepareStep` left out. */
+  prepared: readonly AgentMessage[] = [],
+): ContextLeftOut[] {
   const summarized = window.summarizedCount ?? (window.summary ? window.dropped.length : 0);
   const leftOut: ContextLeftOut[] = window.dropped.flatMap((message, index) =>
     message.id === undefined
@@ -133,6 +147,9 @@ function leftOutOf(window: MemoryStrategyResult, given: readonly AgentMessage[])
           } satisfies ContextLeftOut,
         ],
   );
+  for (const message of prepared) {
+    if (message.id !== undefined) leftOut.push({ messageId: message.id, role: message.role, reason: "prepare-step" });
+  }
   const stored = new Map(given.map((message) => [message.id, message]));
   for (const sent of window.messages) {
     const original = sent.id === undefined ? undefined : stored.get(sent.id);

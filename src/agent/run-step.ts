@@ -14,6 +14,7 @@ import type { TurnRun } from "./turn-run";
 import { runTools } from "./run-tools";
 import { sendableMessages } from "./sendable-messages";
 import { markApprovals } from "./tool-approvals";
+import { prepareStep } from "./prepare-step";
 import { toolCallIdsOf, uniqueToolCallIds } from "./unique-tool-call-ids";
 import type { ProvidedContext } from "./provider-history";
 import type { LoadedHistory } from "./session-history";
@@ -52,8 +53,14 @@ export async function* runStep(
     log.addSpent(usage, model),
   );
   const window = fitted.window;
+  // The app's `prepareStep` may change this call: its model, tools, instructions, fewer messages (checked).
+  const prepared = config.prepareStep
+    ? await prepareStep(config, run, stepNumber, log.steps, window.messages)
+    : undefined;
+  const stepConfig = prepared ? prepared.config : config;
+  const messages = prepared ? prepared.messages : window.messages;
   const stable = {
-    ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),
+    ...(stepConfig.systemPrompt ? { systemPrompt: stepConfig.systemPrompt } : {}),
     ...(config.facts && facts.length
       ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) }
       : {}),
@@ -62,7 +69,7 @@ export async function* runStep(
   // copy of it), so the system prompt and the history before it stay a cached prefix. Without
   // that message in the window (a run that only answers approvals), in the system prompt.
   const inMessages = withRecalledMemories(
-    window.messages,
+    messages,
     log.added.find((message) => message.role === "user"),
     renderRecalledMemories(recalled as MemoryRecord[]),
   );
@@ -74,35 +81,36 @@ export async function* runStep(
     ...(context?.other ? { memoryContext: context.other } : {}),
     ...(inMessages ? {} : { recalled: recalled as MemoryRecord[] }),
   });
-  yield* run.notifier.tell({ type: "step:start", step: stepNumber, messageCount: window.messages.length });
+  yield* run.notifier.tell({ type: "step:start", step: stepNumber, messageCount: messages.length });
 
   const call: LanguageModelCall = {
     ...(system === undefined ? {} : { system }),
     // A part the model does not take (stored earlier, or in a stateless history) goes as a text placeholder.
     // Metadata is the app's and agentcore's record, never the model's.
-    messages: await sendableMessages(config.model, withoutMetadata(inMessages?.messages ?? window.messages)),
-    tools: config.toolDefinitions,
+    messages: await sendableMessages(stepConfig.model, withoutMetadata(inMessages?.messages ?? messages)),
+    tools: stepConfig.toolDefinitions,
     ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
     ...config.callSettings,
     ...(config.cacheControl
       ? {
           cacheBreakpoints: {
             system: stableSystemLengths(stable),
-            messages: stableMessageEnds(window.messages, inMessages?.userIndex),
+            messages: stableMessageEnds(messages, inMessages?.userIndex),
           },
         }
       : {}),
     ...(run.output ? { responseFormat: run.output.responseFormat } : {}),
   };
+  if (prepared?.toolChoice !== undefined) call.toolChoice = prepared.toolChoice;
   // Ids unique in what the model sees, so each result stays paired with its own call (a streamed
   // call gets its id as its input starts to stream). A generated answer needs them only when it
   // has tool calls: most steps have none, so they are collected then, from the same messages.
   const seen = () => toolCallIdsOf(fitted.history.messages, window.messages, log.messages);
   const streamed = run.mode === "stream" ? seen() : undefined;
-  const { response, usage, durationMs, object } = yield* callForObject(config, run, call, log, streamed);
+  const { response, usage, durationMs, object } = yield* callForObject(stepConfig, run, call, log, streamed);
   if (config.recordContext) {
     const called = { usage, finishReason: response.finishReason };
-    await recordContext(config, run, {
+    await recordContext(stepConfig, run, {
       stepNumber,
       fitted,
       turn: log.messages,
@@ -110,6 +118,7 @@ export async function* runStep(
       facts,
       recalled,
       response: called,
+      prepared: prepared?.changes,
     });
   }
   // The object is stored as its JSON: the assistant message of a structured answer.
@@ -119,7 +128,7 @@ export async function* runStep(
   const { calls: toolCalls, requests } =
     response.toolCalls.length === 0
       ? { calls: [], requests: [] }
-      : await markApprovals(config, run, uniqueToolCallIds(response.toolCalls, streamed ?? seen()), window.messages);
+      : await markApprovals(stepConfig, run, uniqueToolCallIds(response.toolCalls, streamed ?? seen()), messages);
   const assistant: AssistantMessage = {
     id: log.assistantMessageId(),
     role: "assistant",
@@ -155,7 +164,7 @@ export async function* runStep(
     for (const approval of requests)
       yield* run.notifier.tell({ type: "tool:approval-request", step: stepNumber, approval });
     const runnable = requests.length === 0 ? toolCalls : toolCalls.filter((toolCall) => !toolCall.approval);
-    const outcome = await runTools(config, run, stepNumber, runnable, window.messages, log);
+    const outcome = await runTools(stepConfig, run, stepNumber, runnable, messages, log);
     step.toolResults.push(...outcome.results);
     yield* outcome.parts;
     toolMessages = outcome.messages;

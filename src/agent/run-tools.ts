@@ -36,6 +36,7 @@ export async function runTools(
             ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
             messages: window,
             model: config.model,
+            context: run.context,
             reportUsage: (usage, model) => log.addToolUsage(usage, model),
           },
           config.messageLimits,

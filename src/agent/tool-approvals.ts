@@ -72,6 +72,7 @@ export async function markApprovals(
       ...(run.abortSignal ? { abortSignal: run.abortSignal } : {}),
       messages: window,
       model: config.model,
+      context: run.context,
     });
     if (!asks) {
       calls.push(call);

@@ -3,8 +3,16 @@ import { addUsage, emptyUsage, type FinishReason, type LanguageModelUsage } from
 import type { StoreTurn } from "../stores/store-turn";
 import { addTotals, emptyTotals, isEmptyTotals, type UsageTotals } from "../stores/usage-totals";
 import { ledgerTotals, type ModelPricing, type PricedModel } from "./model-pricing";
-import type { AgentResult, RunFinishReason, StepResult, ToolApprovalRequest, ToolResult } from "./agent-result";
+import type {
+  AgentResult,
+  RunFinishReason,
+  RunStoppedBy,
+  StepResult,
+  ToolApprovalRequest,
+  ToolResult,
+} from "./agent-result";
 import { newId } from "./new-id";
+
 import type { TurnRun } from "./turn-run";
 
 /**
@@ -29,6 +37,8 @@ export class TurnLog {
   private object: { value: unknown } | undefined;
   /** The id of the first stored claim not replaced yet (`claim`): the session's messages from it on are claims. */
   private claimedFrom: string | undefined;
+  /** The `stopWhen` condition that stopped the run, if one did. */
+  private stopped: RunStoppedBy | undefined;
   /** Stored messages not yet told in `memory:write` (kept only while someone listens). */
   private untold: AgentMessage[] = [];
   /**
@@ -95,6 +105,16 @@ export class TurnLog {
   awaitApproval(requests: ToolApprovalRequest[]): void {
     this.approvals = requests;
     this.finishReason = "tool-approval";
+  }
+
+  /** A `stopWhen` condition stopped the run after its last step. */
+  stopBy(condition: RunStoppedBy): void {
+    this.stopped = condition;
+  }
+
+  /** The `stopWhen` condition that stopped the run, if one did. */
+  get stoppedBy(): RunStoppedBy | undefined {
+    return this.stopped;
   }
 
   /** The messages this run added (what was restored left out). */
@@ -217,6 +237,7 @@ export class TurnLog {
       steps: this.steps.length,
       durationMs: Date.now() - startedAt,
       finishReason: this.finishReason,
+      ...(this.stopped ? { stoppedBy: this.stopped } : {}),
       state,
     };
   }
@@ -224,7 +245,7 @@ export class TurnLog {
   result(): AgentResult {
     const toolCalls: ToolCall[] = this.steps.flatMap((step) => step.toolCalls);
     const toolResults: ToolResult[] = [...this.answered, ...this.steps.flatMap((step) => step.toolResults)];
-    return {
+    const result: AgentResult = {
       text: this.text,
       messages: this.added,
       usage: this.usage,
@@ -237,6 +258,8 @@ export class TurnLog {
       runId: this.run.runId,
       ...(this.object ? { object: this.object.value } : {}),
     };
+    if (this.stopped) result.stoppedBy = this.stopped;
+    return result;
   }
 
   private get text(): string {

@@ -7,6 +7,7 @@ import type { RunTrace } from "./telemetry/run-trace";
 import type { ResolvedOutput } from "./output-spec";
 import type { PendingTitle } from "./pending-title";
 import type { RunStop } from "./run-stop";
+import type { StopCondition } from "./stop-conditions";
 
 /** What one run is about (the agent's part is its frozen `AgentConfig`). */
 export interface TurnRun {
@@ -50,6 +51,10 @@ export interface TurnRun {
   readonly output?: ResolvedOutput | undefined;
   /** Told of the session's title being generated (`generateTitle`), when the run starts one: the agent waits for it in `idle()`. */
   readonly onTitle?: ((title: PendingTitle) => void) | undefined;
+  /** The app's context (`run({ context })`), given to tools and `prepareStep` only: never stored, sent, traced or reported. */
+  readonly context: unknown;
+  /** The run's own `stopWhen` (replaces the agent's), checked. */
+  readonly stopWhen: readonly StopCondition[] | undefined;
   /** Stream mode: where text deltas go, straight to the stream's buffer (not yielded through the loop's generators). */
   readonly textSink?: ((part: AgentStreamPart) => void) | undefined;
 }

@@ -21,3 +21,4 @@ export { ToolApprovalNotPendingError } from "./tool-approval-not-pending-error";
 export { ToolApprovalPendingError } from "./tool-approval-pending-error";
 export { NoObjectGeneratedError, type NoObjectReason, type NoObjectUsage } from "./no-object-generated-error";
 export { TitleGenerationError, type TitleGenerationFailure } from "./title-generation-error";
+export { PrepareStepError, type PrepareStepProblem } from "./prepare-step-error";

@@ -8,7 +8,9 @@ export type NoObjectReason =
   /** The last reply was not JSON, or not JSON of the schema, after every retry. */
   | "invalid"
   /** The run reached `maxSteps` while the model was still calling tools. */
-  | "max-steps";
+  | "max-steps"
+  /** A `stopWhen` condition stopped the run while the model was still calling tools. */
+  | "stopped";
 
 /** Token counts of the failed run (every model call, retries included). */
 export interface NoObjectUsage {

@@ -22,6 +22,12 @@ export interface LanguageModelCall {
   messages: AgentMessage[];
   /** Tools the model may call. Empty when there are none. */
   tools: ToolDefinition[];
+  /**
+   * Whether and which tool the model must call (the AI SDK's `toolChoice`): `"auto"` (it decides),
+   * `"none"`, `"required"` (some tool), or one tool by name. Absent: the provider's default (auto).
+   * Set by the agent's `prepareStep`.
+   */
+  toolChoice?: ToolChoice;
   /** Stops the request (the HTTP request, for real providers). */
   abortSignal?: AbortSignal;
   /** Upper bound on generated tokens. Provider default when omitted. */
@@ -43,6 +49,9 @@ export interface LanguageModelCall {
    */
   cacheBreakpoints?: PromptCacheBreakpoints;
 }
+
+/** Whether and which tool a call's model must call (`LanguageModelCall.toolChoice`). */
+export type ToolChoice = "auto" | "none" | "required" | { type: "tool"; toolName: string };
 
 /** The JSON answer a call asks for: `schema` is the JSON schema of an object. */
 export interface ResponseFormat {

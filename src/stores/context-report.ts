@@ -31,7 +31,9 @@ export type ContextLeftOutReason =
   /** Covered by the conversation summary instead. */
   | "summary"
   /** In the window, but a long tool result was sent cut (`maxToolResultLength`). */
-  | "tool-result-cut";
+  | "tool-result-cut"
+  /** In the strategy's window, left out by the agent's `prepareStep` (its `messages`). */
+  | "prepare-step";
 
 /** A stored message that was left out of a model call's window (or sent cut), and why. */
 export interface ContextLeftOut {
@@ -114,6 +116,8 @@ export interface ContextReport {
   /** Tokens the provider reported for the call. */
   usage?: { inputTokens: number; outputTokens: number; totalTokens: number };
   finishReason?: string;
+  /** What the agent's `prepareStep` changed for this call; absent when it changed nothing (or there is none). */
+  prepareStep?: ContextPrepareStep;
   /** The report was cut to `MAX_CONTEXT_REPORT_BYTES`: the lists keep what fitted, the counts say how many there were. */
   truncated?: true;
   /** With `truncated`: how many ids the window had (`window` keeps the newest). */
@@ -124,6 +128,17 @@ export interface ContextReport {
   factCount?: number;
   /** With `truncated`: how many memories were recalled (`recalled` keeps the first). */
   recalledCount?: number;
+}
+
+/**
+ * What a `prepareStep` changed of one model call (its app context is never in a report): the fields
+ * of its result that differed from the step's own, and how many of the window's messages it left out
+ * (each in `leftOut` with the reason `"prepare-step"`). `model`, `system` and the token counts of
+ * the report are those of the call as made.
+ */
+export interface ContextPrepareStep {
+  changed: Array<"model" | "tools" | "toolChoice" | "system" | "messages">;
+  droppedCount: number;
 }
 
 /** Options of `getContextReports`. */

@@ -1,5 +1,5 @@
 import { Agent, streamDescribedRun } from "../agent/agent";
-import type { AgentOptions } from "../agent/agent-options";
+import type { AgentOptions, AppContextOption } from "../agent/agent-options";
 import type { AgentResult, AgentStreamPart } from "../agent/agent-result";
 import type { AgentStream, DeepPartial } from "../agent/agent-stream";
 import type { InferOutput, OutputSpec } from "../agent/output-spec";
@@ -30,7 +30,12 @@ export interface StreamTextFinishEvent {
   usage: LanguageModelUsage;
 }
 
-export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "systemPrompt"> {
+/**
+ * `Context`: the type of the app's context (`context`) the run gives its tools and `prepareStep`
+ * (docs/sessions-and-runs.md, "App context").
+ */
+export interface StreamTextOptions<Context = unknown>
+  extends Omit<AgentOptions<Context>, "sessionId" | "systemPrompt"> {
   /**
    * The conversation as the client sent it, converted with `convertToModelMessages`. Its last
    * message is the new user message, or the assistant message with the user's answers to tool
@@ -61,6 +66,12 @@ export interface StreamTextOptions extends Omit<AgentOptions, "sessionId" | "sys
   userId?: string;
   /** Stops the model call and the run (e.g. `request.signal`). */
   abortSignal?: AbortSignal;
+  /**
+   * The app's context of the run (a database handle, the signed-in user from the auth session),
+   * given as is to every tool's `execute` and `needsApproval` and to `prepareStep`. Never stored,
+   * never sent to a model, never traced or reported. Required when the tools read one.
+   */
+  context?: Context;
   /**
    * What the request asks for: `useChat` sends it in the request body as `trigger`. Anything else
    * is an `InvalidArgumentError`. With `memoryStore` and `sessionId`:
@@ -178,8 +189,8 @@ export interface StreamTextResult<Value = unknown> {
  * answer is there on reload (`onClientDisconnect: "abort"` on the response stops it instead).
  * Pass `abortSignal` to stop it.
  */
-export function streamText<Output extends OutputSpec>(
-  options: StreamTextOptions & { output: Output },
+export function streamText<Output extends OutputSpec, Context = unknown>(
+  options: StreamTextOptions<Context> & AppContextOption<Context> & { output: Output },
 ): StreamTextResult<InferOutput<Output>>;
 /**
  * @deprecated Without `sessionId` a `memoryStore` is not the conversation's source of truth: the
@@ -187,10 +198,12 @@ export function streamText<Output extends OutputSpec>(
  * Pass `sessionId` from your auth session or a signed cookie (never the request body) to continue
  * a stored conversation.
  */
-export function streamText(
-  options: StreamTextOptions & { memoryStore: MemoryStore; sessionId?: undefined },
+export function streamText<Context = unknown>(
+  options: StreamTextOptions<Context> & AppContextOption<Context> & { memoryStore: MemoryStore; sessionId?: undefined },
 ): StreamTextResult;
-export function streamText(options: StreamTextOptions): StreamTextResult;
+export function streamText<Context = unknown>(
+  options: StreamTextOptions<Context> & AppContextOption<Context>,
+): StreamTextResult;
 export function streamText(options: StreamTextOptions): StreamTextResult {
   const {
     messages,
@@ -208,6 +221,7 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     output,
     messageMetadata,
     resumable,
+    context,
     ...agentOptions
   } = options;
   const metadata =
@@ -234,7 +248,12 @@ export function streamText(options: StreamTextOptions): StreamTextResult {
     onTitle: (title) => {
       pendingTitle = title;
     },
-    options: { ...runOptions, signal: combined?.signal ?? disconnect.signal, ...(metadata ? { metadata } : {}) },
+    options: {
+      ...runOptions,
+      signal: combined?.signal ?? disconnect.signal,
+      ...(metadata ? { metadata } : {}),
+      ...(context === undefined ? {} : { context }),
+    },
     history,
     regenerateFrom,
     // The ids the page shows are the stored ones: the new user message keeps the client's id, and the

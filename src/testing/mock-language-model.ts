@@ -30,6 +30,8 @@ export interface MockCall {
   stream: boolean;
   /** The JSON answer asked for (a run with `output`): its schema, name and description. */
   responseFormat?: LanguageModelCall["responseFormat"];
+  /** The tool choice asked for (`prepareStep`'s `toolChoice`), when one was. */
+  toolChoice?: LanguageModelCall["toolChoice"];
 }
 
 export interface MockLanguageModelOptions {
@@ -114,6 +116,7 @@ export class MockLanguageModel implements LanguageModel {
       tools: structuredClone(call.tools),
       stream,
       ...(call.responseFormat ? { responseFormat: structuredClone(call.responseFormat) } : {}),
+      ...(call.toolChoice === undefined ? {} : { toolChoice: structuredClone(call.toolChoice) }),
     };
     const index = this.calls.length;
     this.calls.push(recorded);

@@ -6,7 +6,7 @@ import type { ResolvedMessageLimits } from "../messages/message-limits";
 import { toolResultContent } from "../messages/tool-result-content";
 import { ARGUMENTS_TOO_DEEP, exceedsDepth } from "../messages/tool-arguments-depth";
 import { isJsonSchema, TOO_DEEP_ISSUE, type ToolInputValidation } from "./json-schema";
-import type { Tool, ToolExecutionContext, ToolSet } from "./tool";
+import type { Tool, ToolCallContext, ToolSet } from "./tool";
 
 export interface ToolCallOutcome {
   toolCall: ToolCall;
@@ -35,7 +35,7 @@ export interface ToolCallOutcome {
 export async function executeToolCall(
   tools: ToolSet,
   toolCall: ToolCall,
-  context: Omit<ToolExecutionContext, "toolCallId">,
+  context: Omit<ToolCallContext, "toolCallId">,
   /** Bounds of a result given as parts (the agent's `messageLimits`). @default MessageLimits' defaults */
   limits?: ResolvedMessageLimits,
 ): Promise<ToolCallOutcome> {

@@ -1,7 +1,7 @@
 import type { ToolCall } from "../messages/agent-message";
 import { ARGUMENTS_TOO_DEEP, exceedsDepth } from "../messages/tool-arguments-depth";
 import { validateToolInput } from "./execute-tool-call";
-import type { ToolExecutionContext, ToolSet } from "./tool";
+import type { ToolCallContext, ToolSet } from "./tool";
 
 /**
  * Whether a call must wait for the user's approval: its tool's `needsApproval` is `true`, or a
@@ -12,7 +12,7 @@ import type { ToolExecutionContext, ToolSet } from "./tool";
 export async function needsApproval(
   tools: ToolSet,
   toolCall: ToolCall,
-  context: Omit<ToolExecutionContext, "toolCallId">,
+  context: Omit<ToolCallContext, "toolCallId">,
 ): Promise<boolean> {
   const toolValue = Object.hasOwn(tools, toolCall.name) ? tools[toolCall.name] : undefined;
   const rule = toolValue?.needsApproval;

@@ -4,8 +4,20 @@ import type { AgentMessage } from "../messages/agent-message";
 import type { LanguageModel, LanguageModelUsage } from "../models/language-model";
 import { isJsonSchema, type JsonSchema } from "./json-schema";
 
-/** What a tool's `execute` receives besides its validated arguments. */
-export interface ToolExecutionContext {
+/**
+ * What a tool's `execute` (and a `needsApproval` function) receives besides its validated arguments.
+ * `Context`: the type of the app's context the run was given (`agent.run({ context })`).
+ */
+export type ToolExecutionContext<Context = unknown> = ToolCallContext & { context: Context };
+
+/**
+ * What a `Tool`'s `execute` takes: `context` optional, so a test may call `execute` without one (the
+ * agent always passes the run's).
+ */
+export type ToolCallOptions<Context = unknown> = ToolCallContext & { context?: Context };
+
+/** What every tool call gets (`ToolExecutionContext` without the app's context). */
+export interface ToolCallContext {
   /** Id of the tool call being answered. */
   toolCallId: string;
   /** Session of the run that called the tool. */
@@ -26,6 +38,12 @@ export interface ToolExecutionContext {
    * id when given, else the agent's model's; docs/threads.md). Absent when the tool is called outside a run.
    */
   reportUsage?: (usage: LanguageModelUsage, model?: { provider?: string; modelId: string }) => void;
+  /**
+   * The app's context of the run (`agent.run({ context })`, `streamText({ context })`), as given: a
+   * database handle, the signed-in user. Never stored, sent to a model, traced or reported.
+   * `undefined` when the run was given none.
+   */
+  context?: unknown;
 }
 
 /** A tool's input schema: a zod schema, or a JSON Schema wrapped by `jsonSchema()`. */
@@ -36,24 +54,30 @@ export type ToolInput<Parameters extends ToolParameters> =
   Parameters extends JsonSchema<infer Input> ? Input : z.output<Parameters>;
 
 /** A tool the model can call. Make one with `tool()`. */
-export interface Tool<Parameters extends ToolParameters = ToolParameters, Result = unknown> {
+export interface Tool<Parameters extends ToolParameters = ToolParameters, Result = unknown, Context = unknown> {
   description?: string;
   /** Schema of the input (zod, or `jsonSchema()`). Validated before `execute` runs. */
   parameters: Parameters;
-  execute: (args: ToolInput<Parameters>, context: ToolExecutionContext) => Result | Promise<Result>;
+  execute: (args: ToolInput<Parameters>, context: ToolCallOptions<Context>) => Result | Promise<Result>;
   /** Whether a call waits for the user's approval before it runs (docs/approvals.md). */
-  needsApproval?: ToolNeedsApproval<Parameters>;
+  needsApproval?:
+    | boolean
+    | ((args: ToolInput<Parameters>, context: ToolCallOptions<Context>) => boolean | Promise<boolean>);
 }
 
 /**
  * `true`: every call of the tool waits for the user's approval; a function: decides per call from
  * its validated input (a call whose input is invalid never runs, so it is never asked about).
  */
-export type ToolNeedsApproval<Parameters extends ToolParameters = ToolParameters> =
+export type ToolNeedsApproval<Parameters extends ToolParameters = ToolParameters, Context = unknown> =
   | boolean
-  | ((args: ToolInput<Parameters>, context: ToolExecutionContext) => boolean | Promise<boolean>);
+  | ((args: ToolInput<Parameters>, context: ToolExecutionContext<Context>) => boolean | Promise<boolean>);
 
-export interface ToolOptions<Parameters extends ToolParameters, Result> {
+/**
+ * `Context`: the type of the app's context the tool reads (`execute(input, { context })`); an agent
+ * whose tools read one is typed by it (`new Agent<Context>()`), and its runs must give one.
+ */
+export interface ToolOptions<Parameters extends ToolParameters, Result, Context = unknown> {
   /** What the tool does, for the model. */
   description?: string;
   /**
@@ -67,7 +91,7 @@ export interface ToolOptions<Parameters extends ToolParameters, Result> {
    * Runs the tool. Its return value is sent back to the model (strings as they are, anything
    * else as JSON). A thrown error goes back to the model as a tool result saying what failed.
    */
-  execute: (args: ToolInput<Parameters>, context: ToolExecutionContext) => Result | Promise<Result>;
+  execute: (args: ToolInput<Parameters>, context: ToolExecutionContext<Context>) => Result | Promise<Result>;
   /**
    * Human in the loop: a call waits for the user's approval before `execute` runs. The run then
    * ends with `finishReason: "tool-approval"` and the request in `result.toolApprovals`; the next
@@ -75,13 +99,13 @@ export interface ToolOptions<Parameters extends ToolParameters, Result> {
    * user's reason for denying it (docs/approvals.md). `true` for every call, or a function of the
    * call's validated input. @default false
    */
-  needsApproval?: ToolNeedsApproval<Parameters>;
+  needsApproval?: ToolNeedsApproval<Parameters, Context>;
 }
 
 /** Defines a tool with a zod input schema, or a JSON Schema wrapped by `jsonSchema()`. */
-export function tool<Parameters extends ToolParameters, Result>(
-  options: ToolOptions<Parameters, Result>,
-): Tool<Parameters, Result> {
+export function tool<Parameters extends ToolParameters, Result, Context = unknown>(
+  options: ToolOptions<Parameters, Result, Context>,
+): Tool<Parameters, Result, Context> {
   const parameters = options.parameters ?? options.inputSchema;
   if (
     !parameters ||
@@ -105,13 +129,19 @@ export function tool<Parameters extends ToolParameters, Result>(
         "tool() takes needsApproval as true, false or a function (input, context) => boolean | Promise<boolean>.",
     });
   }
+  // The agent always passes the run's context (`undefined` when it has none): what `execute` declares.
   return {
     ...(options.description === undefined ? {} : { description: options.description }),
     parameters,
-    execute: options.execute,
-    ...(needsApproval === undefined || needsApproval === false ? {} : { needsApproval }),
+    execute: options.execute as Tool<Parameters, Result, Context>["execute"],
+    ...(needsApproval === undefined || needsApproval === false
+      ? {}
+      : { needsApproval: needsApproval as Tool<Parameters, Result, Context>["needsApproval"] }),
   };
 }
 
-/** A set of tools keyed by the name the model calls them by. */
-export type ToolSet = Record<string, Tool>;
+/**
+ * A set of tools keyed by the name the model calls them by. `Context`: the app's context their runs
+ * give them (a tool that reads none fits any set).
+ */
+export type ToolSet<Context = unknown> = Record<string, Tool<ToolParameters, unknown, Context>>;

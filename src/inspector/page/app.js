@@ -19,6 +19,7 @@ const REASONS = {
   "token-budget": "token budget",
   summary: "covered by the summary",
   "tool-result-cut": "tool result sent cut",
+  "prepare-step": "left out by prepareStep",
 };
 
 // The token arrives in the URL's fragment (`#token=…`), which a browser never sends to a server;

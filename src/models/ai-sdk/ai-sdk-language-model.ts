@@ -122,7 +122,15 @@ export class AISDKLanguageModelAdapter implements LanguageModel {
     );
     const options: AISDKCallOptions = {
       prompt,
-      ...(tools ? { tools, toolChoice: { type: "auto" as const } } : {}),
+      ...(tools
+        ? {
+            tools,
+            toolChoice:
+              typeof call.toolChoice === "object"
+                ? { type: "tool" as const, toolName: call.toolChoice.toolName }
+                : { type: call.toolChoice ?? ("auto" as const) },
+          }
+        : {}),
       ...(call.maxOutputTokens === undefined ? {} : { maxOutputTokens: call.maxOutputTokens }),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
       ...(call.responseFormat

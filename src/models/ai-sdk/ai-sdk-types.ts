@@ -98,7 +98,7 @@ export interface AISDKCallOptions {
     inputSchema: AISDKJSONSchema;
     providerOptions?: AISDKProviderOptions;
   }[];
-  toolChoice?: { type: "auto" };
+  toolChoice?: { type: "auto" | "none" | "required" } | { type: "tool"; toolName: string };
   /** Structured output: the provider's own JSON mode (OpenAI's `json_schema`, Anthropic's JSON tool, ...). */
   responseFormat?: { type: "json"; schema?: AISDKJSONSchema; name?: string; description?: string };
   abortSignal?: AbortSignal;

@@ -9,7 +9,11 @@ import { defaultAnthropicMaxTokens } from "./anthropic-model-ids";
 import { anthropicTakesPart, reasoningPartOf } from "./anthropic-content-blocks";
 import { applyCacheBreakpoints, type CacheableRequest } from "./anthropic-cache-control";
 import { anthropicOutputTool } from "./anthropic-output-tool";
-import { convertToAnthropicMessages, convertToAnthropicTools } from "./convert-to-anthropic-messages";
+import {
+  convertToAnthropicMessages,
+  convertToAnthropicToolChoice,
+  convertToAnthropicTools,
+} from "./convert-to-anthropic-messages";
 import { sdkRequestOptions } from "../sdk-request-options";
 import { exceedsDepth, MAX_TOOL_ARGUMENTS_DEPTH } from "../../messages/tool-arguments-depth";
 
@@ -147,7 +151,12 @@ export class AnthropicMessagesLanguageModel implements LanguageModel {
       ...(system === undefined ? {} : { system }),
       messages,
       ...(tools ? { tools } : {}),
-      ...(output ? { tool_choice: output.toolChoice } : {}),
+      // Structured output forces its output tool; else the call's own choice, if any.
+      ...(output
+        ? { tool_choice: output.toolChoice }
+        : tools && call.toolChoice
+          ? { tool_choice: convertToAnthropicToolChoice(call.toolChoice) }
+          : {}),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
     };
   }

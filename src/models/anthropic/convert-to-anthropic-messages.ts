@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AgentMessage } from "../../messages/agent-message";
-import type { ToolDefinition } from "../language-model";
+import type { ToolChoice, ToolDefinition } from "../language-model";
 import { assistantBlocks, toolResultContent, userBlocks } from "./anthropic-content-blocks";
 
 type MessageParam = Anthropic.Messages.MessageParam;
@@ -83,6 +83,12 @@ export function convertToAnthropicMessages(
 
 function isThinking(block: ContentBlock): boolean {
   return block.type === "thinking" || block.type === "redacted_thinking";
+}
+
+/** A call's tool choice as the Messages API's `tool_choice` (`required` is its `any`). */
+export function convertToAnthropicToolChoice(choice: ToolChoice): Anthropic.Messages.ToolChoice {
+  if (typeof choice === "object") return { type: "tool", name: choice.toolName };
+  return { type: choice === "required" ? "any" : choice };
 }
 
 /** Tools as Messages API tools; `undefined` when there are none. */

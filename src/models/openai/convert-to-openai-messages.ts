@@ -3,7 +3,7 @@ import { InvalidMessageError } from "../../errors/invalid-message-error";
 import type { AgentMessage } from "../../messages/agent-message";
 import type { FilePart, ImagePart, UserContentPart } from "../../messages/content-parts";
 import { dataContentBase64, isInlineData } from "../../messages/data-content";
-import type { ToolDefinition } from "../language-model";
+import type { ToolChoice, ToolDefinition } from "../language-model";
 import { fileNotSentText, imageUrl } from "../wire-content";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -149,6 +149,11 @@ export function openAIChatTakesPart(part: ImagePart | FilePart): boolean {
 }
 
 /** Tools as Chat Completions functions; `undefined` when there are none (an empty list is an API error). */
+/** A call's tool choice in Chat Completions' `tool_choice` (one tool: `{ type: "function", function: { name } }`). */
+export function convertToOpenAIToolChoice(choice: ToolChoice): OpenAI.Chat.Completions.ChatCompletionToolChoiceOption {
+  return typeof choice === "string" ? choice : { type: "function", function: { name: choice.toolName } };
+}
+
 export function convertToOpenAITools(tools: readonly ToolDefinition[]): ChatTool[] | undefined {
   if (tools.length === 0) return undefined;
   return tools.map((definition) => ({

@@ -13,7 +13,12 @@ import {
 import { parseToolArguments } from "../parse-tool-arguments";
 import { readEventStream, StreamPartQueue } from "../read-event-stream";
 import { toAPICallError } from "../to-api-call-error";
-import { convertToOpenAIMessages, convertToOpenAITools, openAIChatTakesPart } from "./convert-to-openai-messages";
+import {
+  convertToOpenAIMessages,
+  convertToOpenAIToolChoice,
+  convertToOpenAITools,
+  openAIChatTakesPart,
+} from "./convert-to-openai-messages";
 import { openAIResponseFormat } from "./openai-response-format";
 import { sdkRequestOptions } from "../sdk-request-options";
 
@@ -143,6 +148,7 @@ export class OpenAIChatLanguageModel implements LanguageModel {
       model: this.modelId,
       messages: convertToOpenAIMessages(call.system, call.messages),
       ...(tools ? { tools } : {}),
+      ...(tools && call.toolChoice ? { tool_choice: convertToOpenAIToolChoice(call.toolChoice) } : {}),
       ...(call.maxOutputTokens === undefined ? {} : { [this.config.maxTokensField]: call.maxOutputTokens }),
       ...(call.temperature === undefined ? {} : { temperature: call.temperature }),
       ...(call.responseFormat ? { response_format: openAIResponseFormat(call.responseFormat) } : {}),
