@@ -91,12 +91,18 @@ export const benchmark: Benchmark = {
     /** Per weight, each conversation's evaluation summed over the embedders: what the default is chosen on. */
     const joint: GridRuns = new Map();
     const jointSettings = weights.map((vectorWeight) => setting(`vectorWeight ${vectorWeight}`, { vectorWeight }));
+    /** Each embedder's hybrid runs, by weight: scored below with the weight the joint choice makes per fold. */
+    const hybridRuns: { name: string; byWeight: Map<number, Map<string, Evaluation>> }[] = [];
     for (const embedder of EMBEDDERS) {
       const vector = setting("vector only", { ranking: "vector", embedder: embedder.make() });
       const hybrids = weights.map((vectorWeight) =>
         setting(`hybrid, vectorWeight ${vectorWeight}`, { embedder: embedder.make(), vectorWeight }),
       );
       const runs = await runGrid(conversations, [vector, ...hybrids]);
+      hybridRuns.push({
+        name: embedder.name,
+        byWeight: new Map(hybrids.map((hybrid) => [hybrid.provider.vectorWeight!, runs.get(hybrid)!])),
+      });
       hybrids.forEach((hybrid, position) => {
         const byConversation = joint.get(jointSettings[position]!) ?? new Map<string, Evaluation>();
         joint.set(jointSettings[position]!, byConversation);
@@ -144,7 +150,24 @@ export const benchmark: Benchmark = {
       "The default weight, chosen leave-one-conversation-out over both embedders together (for each held-out conversation, " +
         "the weight with the best R@10 summed over the two embedders on the other two conversations): " +
         chosen.folds.map((fold) => `${fold.sampleId} → ${fold.chosen}`).join(", ") +
-        `. \`SemanticMemoryProvider\` defaults to \`vectorWeight: ${DEFAULT_VECTOR_WEIGHT}\`.`,
+        `. \`SemanticMemoryProvider\` defaults to \`vectorWeight: ${DEFAULT_VECTOR_WEIGHT}\`. Each embedder held out that way, ` +
+        "per category:\n\n" +
+        table(header, [
+          row(lexical.name, lexicalAll),
+          ...hybridRuns.map(({ name, byWeight }) =>
+            row(
+              `${name}, hybrid at the jointly chosen weight (held out)`,
+              merged(
+                chosen.folds.map(
+                  (fold) =>
+                    byWeight
+                      .get(jointSettings.find((candidate) => candidate.name === fold.chosen)!.provider.vectorWeight!)!
+                      .get(fold.sampleId)!,
+                ),
+              ),
+            ),
+          ),
+        ]),
     );
     sections.push(
       `Guard (fails the bench when the useless embedder's hybrid at the default weight falls more than 1.0 below lexical), gap at vectorWeight ${DEFAULT_VECTOR_WEIGHT}: ${guard.join("; ")}.`,
