@@ -95,13 +95,13 @@ export const benchmark: Benchmark = {
       ] as const) {
         const hybrid = await evaluate(
           paths,
-          () => new SemanticMemoryProvider({ index: index(), embedder: embedder() }),
+          () => new SemanticMemoryProvider({ index: index(), embedder: embedder(), vectorWeight: 1 }),
           userPathMessages,
         );
         rows.push([name, r10(hybrid), ...[1, 2, 3, 4, 5, GENERATED].map((category) => r10(hybrid, category))]);
       }
       sections.push(
-        "The same protocol on both built-in indexes, with `MockEmbeddingModel` (hashed trigrams, 256 dims) and the default hybrid " +
+        "The same protocol on both built-in indexes, with `MockEmbeddingModel` (hashed trigrams, 256 dims) and the hybrid at equal weights (`vectorWeight: 1`) " +
           "ranking (each index's own lexical ranking — BM25 with its boosts in memory, PostgreSQL `ts_rank` — fused with the vectors; " +
           "the time ranking and the `after`/`before` filter are the provider's and the same on both):\n\n" +
           table(["index", "R@10", ...[1, 2, 3, 4, 5, GENERATED].map((category) => NAMES[category]!)], rows),

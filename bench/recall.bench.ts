@@ -63,7 +63,11 @@ export const benchmark: Benchmark = {
     const noTime = await evaluate(conversations, withIndex({ timeWeight: 1 }));
     const plain = await evaluate(conversations, withIndex({ ...BEFORE, contextWeight: 0 }));
     const mock = () => new MockEmbeddingModel({ dimensions: 256 });
-    const hybrid = await evaluate(conversations, () => new SemanticMemoryProvider({ embedder: mock() }));
+    // Equal weights, as the published figures were measured (bench/recall-hybrid.bench.ts weighs them).
+    const hybrid = await evaluate(
+      conversations,
+      () => new SemanticMemoryProvider({ embedder: mock(), vectorWeight: 1 }),
+    );
     const vectorOnly = await evaluate(
       conversations,
       () => new SemanticMemoryProvider({ embedder: mock(), ranking: "vector" }),
@@ -104,7 +108,7 @@ export const benchmark: Benchmark = {
           ["before + speaker boost alone (`speakerWeight: 1.5`)", ...percent(speakerOnly.overall)],
           ["plain BM25 (before, neighbour context off)", ...percent(plain.overall)],
           [
-            "defaults + `MockEmbeddingModel` (hashed trigrams, 256 dims), hybrid ranking (reciprocal-rank fusion)",
+            "defaults + `MockEmbeddingModel` (hashed trigrams, 256 dims), hybrid ranking (reciprocal-rank fusion, equal weights: `vectorWeight: 1`)",
             ...percent(hybrid.overall),
           ],
           ['`MockEmbeddingModel` alone (`ranking: "vector"`)', ...percent(vectorOnly.overall)],

@@ -105,6 +105,7 @@ export {
 export { fromAISDK } from "./models/ai-sdk/from-ai-sdk";
 export type { AISDKModelSettings } from "./models/ai-sdk/ai-sdk-language-model";
 export type { AISDKEmbeddingModelSettings } from "./models/ai-sdk/ai-sdk-embedding-model";
+export { fromEmbedFunction, type EmbedFunction, type EmbedFunctionOptions } from "./models/function-embedding-model";
 export type { AISDKEmbeddingModel, AISDKLanguageModel } from "./models/ai-sdk/ai-sdk-types";
 export {
   createOpenAI,
@@ -229,6 +230,7 @@ export {
   InvalidArgumentError,
   InvalidMessageError,
   MemoryProviderError,
+  EmbeddingDimensionError,
   MessageNotFoundError,
   MissingApiKeyError,
   NoObjectGeneratedError,

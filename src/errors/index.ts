@@ -12,6 +12,7 @@ export { SessionLockLostError } from "./session-lock-lost-error";
 export { APICallError } from "./api-call-error";
 export { MissingApiKeyError } from "./missing-api-key-error";
 export { MemoryProviderError } from "./memory-provider-error";
+export { EmbeddingDimensionError } from "./embedding-dimension-error";
 export { SummarizationError, type SummarizationFailure } from "./summarization-error";
 export { UnsupportedRuntimeError } from "./unsupported-runtime-error";
 export { TokenizerNotLoadedError } from "./tokenizer-not-loaded-error";

@@ -5,6 +5,7 @@ import type { AgentMessage } from "../messages/agent-message";
 import type { AISDKEmbeddingModel } from "../models/ai-sdk/ai-sdk-types";
 import { resolveEmbeddingModel } from "../models/ai-sdk/resolve-embedding-model";
 import type { EmbeddingModel } from "../models/embedding-model";
+import type { EmbedFunction } from "../models/function-embedding-model";
 import { validateSessionId } from "../messages/session-id";
 import { listScope, readScope } from "./scope-filter";
 import { embedAll } from "./embed-all";
@@ -27,6 +28,7 @@ import {
 import { memoryMetadata, rememberable, tagList } from "./memory-metadata";
 import { mentionedTimes, queryPeriod } from "./temporal-expressions";
 import { rankByPeriod } from "./rank-by-period";
+import { fuseByRank } from "./fuse-by-rank";
 import { nonNegativeOption } from "../errors/check-option";
 
 /** `read` options of `SemanticMemoryProvider`: the common ones plus a time window. */
@@ -42,11 +44,12 @@ export interface SemanticReadOptions extends RecallReadOptions {
 
 export interface SemanticMemoryProviderOptions {
   /**
-   * Embeds memories and queries: an agentcore `EmbeddingModel` or an AI SDK one
-   * (`openai.embedding("text-embedding-3-small")`, spec v2 to v4). Without it, retrieval is lexical
+   * Embeds memories and queries: an agentcore `EmbeddingModel` (`createOpenAI().embedding()`), an
+   * AI SDK one (`openai.embedding("text-embedding-3-small")`, spec v2 to v4), or a plain
+   * `(texts) => Promise<number[][]>` (see `fromEmbedFunction`). Without it, retrieval is lexical
    * (BM25 over stemmed terms).
    */
-  embedder?: EmbeddingModel | AISDKEmbeddingModel;
+  embedder?: EmbeddingModel | AISDKEmbeddingModel | EmbedFunction;
   /** Where memories live. @default new InMemorySemanticIndex() */
   index?: SemanticIndex;
   /**
@@ -65,6 +68,15 @@ export interface SemanticMemoryProviderOptions {
    * reciprocal rank. Without an embedder, always lexical. @default "hybrid"
    */
   ranking?: "lexical" | "vector" | "hybrid";
+  /**
+   * Weight of the vector list in `ranking: "hybrid"`: a memory scores `1 / (60 + its lexical rank)`
+   * plus this weight × `1 / (60 + its vector rank)` (weighted reciprocal-rank fusion, k = 60).
+   * The default, chosen leave-one-conversation-out on the LoCoMo dev slice (BENCHMARKS.md), lets
+   * a good embedder lift recall while a useless one cannot pull it more than a point below the
+   * lexical ranking. 0 ranks reads lexically (writes still store vectors); 1 is plain RRF.
+   * @default 0.02
+   */
+  vectorWeight?: number;
   /** Records a read returns when it gives no `limit`. @default 5 */
   limit?: number;
   /** Roles of the messages that are remembered. @default ["user", "assistant"] */
@@ -83,6 +95,8 @@ export interface SemanticMemoryProviderOptions {
 
 /** Rank constant of reciprocal-rank fusion (Cormack et al., 2009). */
 const RRF_K = 60;
+/** Default weight of the vector list in hybrid ranking (see `vectorWeight`). */
+const VECTOR_WEIGHT = 0.02;
 /** Share of `periodWeight` a memory written in the period gets (one mentioning a time in it gets all). */
 const OWN_TIME_SHARE = 0.5;
 /**
@@ -109,6 +123,7 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
   private readonly before: number;
   private readonly after: number;
   private readonly ranking: "lexical" | "vector" | "hybrid";
+  private readonly vectorWeight: number;
   private readonly limit: number;
   private readonly roles: ReadonlySet<AgentMessage["role"]>;
   private readonly periodWeight: number;
@@ -132,6 +147,7 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
     this.before = integerOption(neighbours.before, "neighbours.before", 0, 0);
     this.after = integerOption(neighbours.after, "neighbours.after", 0, 0);
     this.ranking = this.embedder ? (options.ranking ?? "hybrid") : "lexical";
+    this.vectorWeight = nonNegativeOption(options.vectorWeight, "vectorWeight", VECTOR_WEIGHT);
     this.limit = integerOption(options.limit, "limit", 5, 0);
     this.roles = new Set(options.roles ?? ["user", "assistant"]);
     this.periodWeight = nonNegativeOption(options.periodWeight, "periodWeight", 1);
@@ -276,13 +292,18 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
     );
   }
 
+  /** Whether reads rank by text only: the lexical ranking, or a hybrid whose vector list weighs nothing. */
+  private get readsLexically(): boolean {
+    return this.ranking === "lexical" || (this.ranking === "hybrid" && this.vectorWeight === 0);
+  }
+
   /** The query's embedding, when reads rank by vectors. */
   private embed(
     query: string,
     abortSignal?: AbortSignal,
     onUsage?: RecallReadOptions["onUsage"],
   ): Promise<number[]> | undefined {
-    if (this.ranking === "lexical") return undefined;
+    if (this.readsLexically) return undefined;
     return embedAll(this.embedder!, [query], abortSignal, onUsage).then(([embedding]) => embedding!);
   }
 
@@ -292,23 +313,22 @@ export class SemanticMemoryProvider implements RecallMemoryProvider {
     limit: number,
     embedding: Promise<number[]> | undefined,
   ): Promise<ScoredDocument[]> {
+    if (this.readsLexically) return this.index.searchText!(query, filter, limit);
     const fused = this.ranking === "hybrid";
     const depth = fused ? Math.max(limit * 4, 50) : limit;
-    const lexical = this.ranking !== "vector" ? this.index.searchText!(query, filter, depth) : Promise.resolve([]);
+    const lexical = fused ? this.index.searchText!(query, filter, depth) : Promise.resolve([]);
     const vector = embedding
       ? embedding.then((vector) => this.index.searchVector!(vector, filter, depth))
       : Promise.resolve([]);
     const [lexicalHits, vectorHits] = await Promise.all([lexical, vector]);
-    if (!fused) return this.ranking === "lexical" ? lexicalHits : vectorHits;
-    const fusedScores = new Map<string, ScoredDocument>();
-    for (const list of [lexicalHits, vectorHits]) {
-      list.forEach((hit, rank) => {
-        const entry = fusedScores.get(hit.document.id) ?? { document: hit.document, score: 0 };
-        entry.score += 1 / (RRF_K + rank + 1);
-        fusedScores.set(hit.document.id, entry);
-      });
-    }
-    return [...fusedScores.values()].sort((left, right) => right.score - left.score).slice(0, limit);
+    if (!fused) return vectorHits;
+    return fuseByRank(
+      [
+        { hits: lexicalHits, weight: 1 },
+        { hits: vectorHits, weight: this.vectorWeight },
+      ],
+      RRF_K,
+    ).slice(0, limit);
   }
 
   private async withNeighbours(hits: ScoredDocument[], filter: SemanticFilter): Promise<MemoryRecord[]> {

@@ -18,7 +18,9 @@ export function anyModelAnswer(text: string): (request: RecordedRequest) => Scri
     const stream = body.stream === true;
     if (request.path.endsWith("/embeddings")) {
       const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
-      const dimensions = typeof body.dimensions === "number" ? body.dimensions : 8;
+      // OpenAI's models answer their own length (adapters check it); any other model 8.
+      const own: Record<string, number> = { "text-embedding-3-small": 1536, "text-embedding-3-large": 3072 };
+      const dimensions = typeof body.dimensions === "number" ? body.dimensions : (own[body.model] ?? 8);
       return {
         kind: "json",
         body: {

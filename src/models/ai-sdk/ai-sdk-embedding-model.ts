@@ -3,6 +3,8 @@ import { APICallError } from "../../errors/api-call-error";
 import type { AISDKEmbeddingModel, AISDKProviderOptions } from "./ai-sdk-types";
 import { convertAISDKError } from "./convert-ai-sdk-error";
 import { retryAISDKCall } from "./retry-ai-sdk-call";
+import { checkEmbeddingDimensions } from "../check-embedding-dimensions";
+import { integerOption } from "../../errors/check-option";
 
 /** Call settings of an AI SDK embedding model used through agentcore (`fromAISDK(model, settings)`). */
 export interface AISDKEmbeddingModelSettings {
@@ -10,6 +12,13 @@ export interface AISDKEmbeddingModelSettings {
   headers?: Record<string, string>;
   /** Provider-specific options passed to every call as is, e.g. `{ openai: { dimensions: 512 } }`. @default none */
   providerOptions?: AISDKProviderOptions;
+  /**
+   * Length every vector must have, else the call fails with an `EmbeddingDimensionError`. When
+   * omitted, the length of the first vector the model answers, held to from then on.
+   */
+  dimensions?: number;
+  /** Most values sent in one call, below the model's own `maxEmbeddingsPerCall`. @default the model's limit */
+  maxValuesPerCall?: number;
 }
 
 /**
@@ -22,6 +31,8 @@ export class AISDKEmbeddingModelAdapter implements EmbeddingModel {
   readonly provider: string;
   readonly modelId: string;
   readonly maxValuesPerCall?: number;
+  /** Length of each vector: the `dimensions` setting, else the first answered vector's once known. */
+  dimensions?: number;
   /** The AI SDK model this adapter calls. */
   readonly aiSDKModel: AISDKEmbeddingModel;
   private readonly settings: AISDKEmbeddingModelSettings;
@@ -31,8 +42,12 @@ export class AISDKEmbeddingModelAdapter implements EmbeddingModel {
     this.provider = String(model.provider).split(".")[0] || String(model.provider);
     this.modelId = String(model.modelId);
     this.settings = settings;
+    this.dimensions = integerOption(settings.dimensions, "dimensions", undefined, 1);
+    const cap = integerOption(settings.maxValuesPerCall, "maxValuesPerCall", undefined, 1);
     const limit = model.maxEmbeddingsPerCall;
-    if (typeof limit === "number" && Number.isInteger(limit) && limit > 0) this.maxValuesPerCall = limit;
+    const own = typeof limit === "number" && Number.isInteger(limit) && limit > 0 ? limit : undefined;
+    const chosen = cap === undefined ? own : Math.min(cap, own ?? cap);
+    if (chosen !== undefined) this.maxValuesPerCall = chosen;
   }
 
   async doEmbed(call: EmbeddingModelCall): Promise<EmbeddingModelResult> {
@@ -58,7 +73,9 @@ export class AISDKEmbeddingModelAdapter implements EmbeddingModel {
           });
         }
       }, call);
-      embeddings.push(...this.checked(result?.embeddings, values.length));
+      const vectors = this.checked(result?.embeddings, values.length);
+      this.dimensions = checkEmbeddingDimensions(vectors, this.dimensions, this, start);
+      embeddings.push(...vectors);
       const tokens = result?.usage?.tokens;
       if (typeof tokens === "number" && Number.isFinite(tokens) && tokens >= 0)
         inputTokens = (inputTokens ?? 0) + tokens;
@@ -66,11 +83,14 @@ export class AISDKEmbeddingModelAdapter implements EmbeddingModel {
     return { embeddings, ...(inputTokens === undefined ? {} : { usage: { inputTokens } }) };
   }
 
-  /** The model's `maxEmbeddingsPerCall` (which may be a promise); unlimited when it gives none. */
+  /** The model's `maxEmbeddingsPerCall` (which may be a promise) capped by `maxValuesPerCall`; unlimited when neither is given. */
   private async callLimit(): Promise<number> {
-    if (this.maxValuesPerCall !== undefined) return this.maxValuesPerCall;
+    const cap = this.settings.maxValuesPerCall ?? Number.POSITIVE_INFINITY;
     const limit = await this.aiSDKModel.maxEmbeddingsPerCall;
-    return typeof limit === "number" && Number.isInteger(limit) && limit > 0 ? limit : Number.POSITIVE_INFINITY;
+    return Math.min(
+      cap,
+      typeof limit === "number" && Number.isInteger(limit) && limit > 0 ? limit : Number.POSITIVE_INFINITY,
+    );
   }
 
   /** One vector of numbers per value, or an `APICallError` that says what came back instead. */

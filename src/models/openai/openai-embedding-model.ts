@@ -1,6 +1,8 @@
 import type OpenAI from "openai";
 import type { EmbeddingModel, EmbeddingModelCall, EmbeddingModelResult } from "../embedding-model";
 import { toAPICallError } from "../to-api-call-error";
+import { checkEmbeddingDimensions } from "../check-embedding-dimensions";
+import { integerOption } from "../../errors/check-option";
 
 /** Vector length of OpenAI's embedding models when `dimensions` is not set. */
 const DEFAULT_DIMENSIONS: Record<string, number> = {
@@ -12,9 +14,18 @@ const DEFAULT_DIMENSIONS: Record<string, number> = {
 /** The most inputs OpenAI accepts in one embeddings request; larger lists are split. */
 const MAX_VALUES_PER_REQUEST = 2048;
 
+/** The embedding model `provider.embedding()` uses when given no id. */
+export const DEFAULT_OPENAI_EMBEDDING_MODEL = "text-embedding-3-small";
+
 export interface OpenAIEmbeddingModelOptions {
-  /** Shorter vectors (`text-embedding-3-*` only). Model default when omitted. */
+  /**
+   * Shorter vectors (`text-embedding-3-*` only). Every answered vector must have this length (the
+   * model's own for OpenAI's models otherwise), or the call fails with an `EmbeddingDimensionError`.
+   * Model default when omitted.
+   */
   dimensions?: number;
+  /** Most inputs sent in one request; longer lists go in several, in order. @default 2048 (OpenAI's limit) */
+  maxValuesPerCall?: number;
 }
 
 /** An embedding model behind the OpenAI embeddings API (or an OpenAI-compatible server). */
@@ -22,6 +33,7 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
   readonly provider: string;
   readonly modelId: string;
   readonly dimensions: number | undefined;
+  readonly maxValuesPerCall: number;
   private readonly requestedDimensions: number | undefined;
   private readonly getClient: () => Promise<OpenAI>;
 
@@ -35,6 +47,7 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
     this.getClient = config.getClient;
     this.requestedDimensions = options.dimensions;
     this.dimensions = options.dimensions ?? DEFAULT_DIMENSIONS[modelId];
+    this.maxValuesPerCall = integerOption(options.maxValuesPerCall, "maxValuesPerCall", MAX_VALUES_PER_REQUEST, 1);
   }
 
   async doEmbed(call: EmbeddingModelCall): Promise<EmbeddingModelResult> {
@@ -42,8 +55,9 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
     const client = await this.getClient();
     const embeddings: number[][] = [];
     let inputTokens = 0;
-    for (let offset = 0; offset < call.values.length; offset += MAX_VALUES_PER_REQUEST) {
-      const values = call.values.slice(offset, offset + MAX_VALUES_PER_REQUEST);
+    let dimensions = this.dimensions;
+    for (let offset = 0; offset < call.values.length; offset += this.maxValuesPerCall) {
+      const values = call.values.slice(offset, offset + this.maxValuesPerCall);
       let response: OpenAI.Embeddings.CreateEmbeddingResponse;
       try {
         response = await client.embeddings.create(
@@ -63,7 +77,9 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
         throw toAPICallError(error, { provider: this.provider, modelId: this.modelId, abortSignal: call.abortSignal });
       }
       const ordered = [...response.data].sort((a, b) => a.index - b.index);
-      for (const item of ordered) embeddings.push(decodeEmbedding(item.embedding as unknown));
+      const vectors = ordered.map((item) => decodeEmbedding(item.embedding as unknown));
+      dimensions = checkEmbeddingDimensions(vectors, dimensions, this, offset);
+      embeddings.push(...vectors);
       inputTokens += response.usage?.prompt_tokens ?? 0;
     }
     return { embeddings, usage: { inputTokens } };

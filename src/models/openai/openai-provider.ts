@@ -4,7 +4,11 @@ import { MissingApiKeyError } from "../../errors/missing-api-key-error";
 import type { EmbeddingModel } from "../embedding-model";
 import type { LanguageModel } from "../language-model";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model";
-import { OpenAIEmbeddingModel, type OpenAIEmbeddingModelOptions } from "./openai-embedding-model";
+import {
+  DEFAULT_OPENAI_EMBEDDING_MODEL,
+  OpenAIEmbeddingModel,
+  type OpenAIEmbeddingModelOptions,
+} from "./openai-embedding-model";
 import { readEnv } from "../read-env";
 
 export interface OpenAIProviderSettings {
@@ -40,8 +44,8 @@ export interface OpenAIProvider {
   readonly name: string;
   /** A Chat Completions model. */
   chat(modelId: ModelIdArgument): LanguageModel;
-  /** An embedding model, e.g. `"text-embedding-3-small"`. */
-  embedding(modelId: string, options?: OpenAIEmbeddingModelOptions): EmbeddingModel;
+  /** An embedding model, e.g. `"text-embedding-3-small"`. @default "text-embedding-3-small" */
+  embedding(modelId?: string, options?: OpenAIEmbeddingModelOptions): EmbeddingModel;
 }
 
 /** Internal knobs shared with `createOpenAICompatible`. */
@@ -108,7 +112,7 @@ export function createOpenAIProvider(
     new OpenAIChatLanguageModel(modelIdArgument(modelId, internals.name), chatConfig);
   const provider = Object.assign((modelId: ModelIdArgument) => chat(modelId), {
     chat,
-    embedding: (modelId: string, options?: OpenAIEmbeddingModelOptions) =>
+    embedding: (modelId: string = DEFAULT_OPENAI_EMBEDDING_MODEL, options?: OpenAIEmbeddingModelOptions) =>
       new OpenAIEmbeddingModel(modelId, { provider: internals.name, getClient }, options),
   });
   Object.defineProperty(provider, "name", { value: internals.name });
