@@ -92,13 +92,12 @@ const stores: [string, StorePair | undefined][] = [
 ];
 
 /**
- * The stored answer as a page shows it: the last UI message of the session's history (without the
- * `metadata` convertToUIMessages adds, the stored ids and timestamps, which no UI stream carries).
+ * The stored answer as a page shows it: the last UI message of the session's history, its metadata
+ * (model, usage, ids, timestamps) included: the stream sends the same in its `message-metadata` chunks.
  */
 async function storedAnswer(store: MemoryStore, sessionId: string) {
   const messages = convertToUIMessages(await store.getMessages(sessionId));
-  const last = messages.at(-1);
-  return { messages, answer: last && { ...last, metadata: undefined } };
+  return { messages, answer: messages.at(-1) };
 }
 
 describe.each(stores)("resumable streams on %s", (name, pair) => {

@@ -167,6 +167,6 @@ describe("resumeStream of a turn with tool calls", () => {
     await result.response;
     const stored = convertToUIMessages(await store.getMessages("s"));
     expect(stored.map((entry) => entry.role)).toEqual(["user", "assistant"]);
-    expect(message).toEqual({ ...stored.at(-1), metadata: undefined });
+    expect(message).toEqual(stored.at(-1));
   });
 });
