@@ -27,6 +27,8 @@ import type { AgentOptions } from "./agent-options";
 import { newId } from "./new-id";
 import { NO_MODEL } from "./no-model";
 import { resolveTelemetry, type ResolvedTelemetry } from "./telemetry/resolve-telemetry";
+import { resolveWorkingMemory, type ResolvedWorkingMemory } from "./working-memory-config";
+import { addWorkingMemoryTool, type WorkingMemoryHooks } from "./working-memory-api";
 
 /**
  * `createAgent`'s options carry this key: the AgentLIB document's rules (a new session per run
@@ -74,6 +76,8 @@ export interface AgentConfig {
   readonly telemetry: ResolvedTelemetry | undefined;
   /** Size bounds of a run's input (the `messageLimits` option). */
   readonly messageLimits: ResolvedMessageLimits;
+  /** Set when the agent keeps a working memory (the `workingMemory` option). */
+  readonly workingMemory: ResolvedWorkingMemory | undefined;
 }
 
 /** What the agent tells the memory tools. */
@@ -82,6 +86,8 @@ export interface MemoryToolHooks {
   scopeOf: (context: ToolExecutionContext) => string | undefined;
   /** Told of each fact the memory tools set or delete. */
   onFactChange: (change: FactChange, context: ToolExecutionContext) => void;
+  /** The working memory of a tool call's run (`update_working_memory`). */
+  workingMemory?: WorkingMemoryHooks;
 }
 
 /**
@@ -164,6 +170,8 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
       }),
     );
   }
+  const workingMemory = resolveWorkingMemory(options.workingMemory);
+  if (workingMemory) addWorkingMemoryTool(tools, workingMemory, memoryStore, hooks.workingMemory);
   return Object.freeze({
     name: options.name,
     model,
@@ -208,6 +216,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
         undefined,
       ),
     }),
+    workingMemory,
   });
 }
 

@@ -26,6 +26,15 @@ import type { CompositeMemory } from "../providers/composite-memory";
 import type { AnyMemoryProvider } from "../providers/memory-provider";
 import { NO_MODEL, noModelError } from "./no-model";
 import { traceRun } from "./telemetry/trace-run";
+import type { DeepPartial, WorkingMemoryPatch } from "../tools/working-memory-patch";
+import type { WorkingMemoryChange, WorkingMemorySnapshot } from "../tools/working-memory-profile";
+import {
+  getWorkingMemory,
+  updateWorkingMemory,
+  workingMemoryScopeId,
+  type WorkingMemoryOwner,
+} from "./working-memory-api";
+import { RunWorkingMemory } from "./working-memory-run";
 
 /**
  * What a caller inside the package (`streamText`) adds to a run's options: the history to run on
@@ -89,6 +98,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
         this.runs
           .get(context.runId ?? "")
           ?.notifier.notify({ type: "memory:write", messages: [], messageIds: [], fact }),
+      workingMemory: { runOf: (context) => this.runs.get(context.runId ?? "")?.workingMemory },
     });
     this.name = this.config.name;
     this.model = this.config.model;
@@ -148,6 +158,31 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
     // Runs on one session through this provider, from any agent, wait for each other: each reads the history the last one wrote.
     this.queue = SessionQueue.for(provider);
     return this;
+  }
+
+  /**
+   * A profile of this agent's working memory (the `workingMemory` option): `{ userId }` for scope
+   * "user", `{ sessionId }` for scope "session". Its value (`initial` with the stored fields over
+   * it), when and by which message each field last changed, and the last 20 changes.
+   */
+  async getWorkingMemory<Profile = Record<string, unknown>>(
+    owner: WorkingMemoryOwner,
+  ): Promise<WorkingMemorySnapshot<DeepPartial<Profile>>> {
+    return (await getWorkingMemory(this.config.store, this.config.workingMemory, owner)) as WorkingMemorySnapshot<
+      DeepPartial<Profile>
+    >;
+  }
+
+  /**
+   * Changes a profile as the model's `update_working_memory` does: `set` merges, `delete` removes
+   * (dotted paths). An invalid patch is an `InvalidArgumentError` listing its issues and writes nothing.
+   * Resolves to the changes made.
+   */
+  async updateWorkingMemory<Profile = Record<string, unknown>>(
+    owner: WorkingMemoryOwner,
+    patch: WorkingMemoryPatch<Profile>,
+  ): Promise<WorkingMemoryChange[]> {
+    return await updateWorkingMemory(this.config.store, this.config.workingMemory, owner, patch as WorkingMemoryPatch);
   }
 
   /** Listens to an event (docs/architecture.md, "Events"). Returns a function that removes the listener. */
@@ -240,6 +275,7 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       history !== undefined || this.config.historyProvider !== undefined,
     );
     const { messageIds } = described;
+    const workingMemory = this.config.workingMemory;
     return {
       runId,
       sessionId,
@@ -253,6 +289,16 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
       factScopeId: facts
         ? factScopeId(facts.scope, { sessionId, ...(userId === undefined ? {} : { userId }) }, { validated: true })
         : undefined,
+      ...(workingMemory
+        ? {
+            workingMemory: new RunWorkingMemory(
+              this.config.store,
+              workingMemory,
+              workingMemoryScopeId(workingMemory, sessionId, userId),
+              sessionId,
+            ),
+          }
+        : {}),
       mode,
       history,
       output: runOptions.output === undefined ? undefined : resolveOutput(runOptions.output),

@@ -4,6 +4,7 @@ import type { RunNotifier } from "./run-notifier";
 import type { LoadedHistory } from "./session-history";
 import type { RunTrace } from "./telemetry/run-trace";
 import type { ResolvedOutput } from "./output-spec";
+import type { RunWorkingMemory } from "./working-memory-run";
 
 /** What one run is about (the agent's part is its frozen `AgentConfig`). */
 export interface TurnRun {
@@ -19,6 +20,8 @@ export interface TurnRun {
   readonly abortSignal: AbortSignal | undefined;
   /** Where this run's facts live, when memory tools are on. */
   readonly factScopeId: string | undefined;
+  /** The run's working memory, when the agent keeps one. */
+  readonly workingMemory?: RunWorkingMemory | undefined;
   /** `stream` uses the model's `doStream` and yields text as it comes. */
   readonly mode: "generate" | "stream";
   /**
