@@ -7,6 +7,8 @@
 export { Agent } from "./agent/agent";
 export { createAgent, type CreateAgentOptions } from "./agent/create-agent";
 export type { AgentConfig, AgentOptions, AgentRunOptions } from "./agent/agent-options";
+export type { WorkingMemoryOptions } from "./agent/working-memory-options";
+export type { WorkingMemoryOwner } from "./agent/working-memory-api";
 export type {
   AgentObjectResult,
   AgentResult,
@@ -185,6 +187,12 @@ export {
 } from "./tools/tool";
 export { jsonSchema, type JsonSchema, type JsonSchemaOptions, type ToolInputValidation } from "./tools/json-schema";
 export type { FactChange } from "./tools/memory-tools";
+export type { WorkingMemoryPartial, WorkingMemoryPatch } from "./tools/working-memory-patch";
+export type {
+  WorkingMemoryChange,
+  WorkingMemoryFieldInfo,
+  WorkingMemorySnapshot,
+} from "./tools/working-memory-profile";
 
 // --- tokens ---
 export {

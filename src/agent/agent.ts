@@ -26,7 +26,7 @@ import type { CompositeMemory } from "../providers/composite-memory";
 import type { AnyMemoryProvider } from "../providers/memory-provider";
 import { NO_MODEL, noModelError } from "./no-model";
 import { traceRun } from "./telemetry/trace-run";
-import type { DeepPartial, WorkingMemoryPatch } from "../tools/working-memory-patch";
+import type { WorkingMemoryPartial, WorkingMemoryPatch } from "../tools/working-memory-patch";
 import type { WorkingMemoryChange, WorkingMemorySnapshot } from "../tools/working-memory-profile";
 import {
   getWorkingMemory,
@@ -167,9 +167,9 @@ export class Agent<DefaultSessionId extends string | undefined = string> {
    */
   async getWorkingMemory<Profile = Record<string, unknown>>(
     owner: WorkingMemoryOwner,
-  ): Promise<WorkingMemorySnapshot<DeepPartial<Profile>>> {
+  ): Promise<WorkingMemorySnapshot<WorkingMemoryPartial<Profile>>> {
     return (await getWorkingMemory(this.config.store, this.config.workingMemory, owner)) as WorkingMemorySnapshot<
-      DeepPartial<Profile>
+      WorkingMemoryPartial<Profile>
     >;
   }
 

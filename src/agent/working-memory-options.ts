@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { DeepPartial } from "../tools/working-memory-patch";
+import type { WorkingMemoryPartial } from "../tools/working-memory-patch";
 
 /** The `workingMemory` option: a typed profile the model keeps up to date (docs/working-memory.md). */
 export interface WorkingMemoryOptions<Schema extends z.ZodObject = z.ZodObject> {
@@ -11,7 +11,7 @@ export interface WorkingMemoryOptions<Schema extends z.ZodObject = z.ZodObject> 
   /** `"user"`: one profile per user (runs must pass `userId`); `"session"`: one per session. */
   scope: "user" | "session";
   /** The profile before anything is stored (a deep partial, checked against `schema`). Stored fields override it field by field. */
-  initial?: DeepPartial<z.output<Schema>>;
+  initial?: WorkingMemoryPartial<z.output<Schema>>;
   /** Characters the rendered profile may take at most: a schema that allows more is refused at construction. @default 4000 */
   maxChars?: number;
 }

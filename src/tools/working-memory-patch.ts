@@ -2,15 +2,15 @@ import type { WorkingMemoryField, WorkingMemoryNode, WorkingMemorySchema } from 
 
 /** A change to a profile: `set` deep-merges (arrays replaced; `null` or absent keeps), `delete` removes (dotted paths). */
 export interface WorkingMemoryPatch<Profile = Record<string, unknown>> {
-  set?: DeepPartial<Profile> | undefined;
+  set?: WorkingMemoryPartial<Profile> | undefined;
   delete?: string[] | undefined;
 }
 
 /** A profile with every field optional, at every depth of objects (arrays are values: given whole). */
-export type DeepPartial<T> = T extends readonly unknown[]
+export type WorkingMemoryPartial<T> = T extends readonly unknown[]
   ? T
   : T extends object
-    ? { [K in keyof T]?: DeepPartial<T[K]> | null }
+    ? { [K in keyof T]?: WorkingMemoryPartial<T[K]> | null }
     : T;
 
 /** A checked patch: the fields to write (with their parsed values) and the fields to delete. */
