@@ -51,7 +51,7 @@ export interface WorkingMemoryPlace {
   scopeId: string;
 }
 
-/** Reads a profile from its scope's facts. A field the schema no longer has is left out. */
+/** Reads a profile from its scope's facts. A field the schema no longer has, or whose value it no longer takes, is left out. */
 export async function readWorkingMemory(place: WorkingMemoryPlace, sessionId?: string): Promise<WorkingMemorySnapshot> {
   const facts = await place.store.getFacts(place.scopeId, sessionId);
   const stored = new Map<string, { fact: Fact; field: StoredField }>();
@@ -70,7 +70,10 @@ export async function readWorkingMemory(place: WorkingMemoryPlace, sessionId?: s
       if (initial.has(field)) putAt(profile, field.path, structuredClone(initial.get(field)));
       continue;
     }
-    if ("value" in found.field) putAt(profile, field.path, found.field.value);
+    // A value the schema no longer takes (the schema changed since) is left out of the profile, not deleted.
+    const kept = found.field as Partial<{ value: unknown }> | null;
+    if (kept !== null && typeof kept === "object" && "value" in kept && field.schema.safeParse(kept.value).success)
+      putAt(profile, field.path, kept.value);
     fields.push({
       path: field.path.join("."),
       updatedAt: found.fact.updatedAt,
