@@ -47,8 +47,8 @@ export const MAX_MESSAGE_PAGE = 1000;
 
 /**
  * GET api/session?id=&limit=&before=: a page of a session's messages (the newest `limit`, or the
- * `limit` before index `before`) with their total, and its context reports, summaries and facts
- * per scope. Read as runs read a session: a tail, so the newest page costs the same whatever the
+ * `limit` before index `before`) with their total, and its context reports, summaries, facts
+ * per scope and working memory per scope (its fields and recent changes, docs/working-memory.md). Read as runs read a session: a tail, so the newest page costs the same whatever the
  * session's length.
  */
 export async function sessionDetail(store: StoreBackend, url: URL): Promise<Response> {
