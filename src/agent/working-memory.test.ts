@@ -167,3 +167,23 @@ describe("working memory in the prompt", () => {
     expect(toolResultsOf(model)).toEqual([]);
   });
 });
+
+describe("working memory in a context report", () => {
+  it("counts the block's tokens with the instructions", async () => {
+    const store = new InMemoryStore();
+    const model = new MockLanguageModel({ responses: [{ text: "ok" }, { text: "ok" }] });
+    const make = (workingMemory: boolean) =>
+      new Agent({
+        model,
+        memoryStore: store,
+        recordContext: true,
+        systemPrompt: "You help.",
+        ...(workingMemory ? { workingMemory: { schema: profile, scope: "session" as const } } : {}),
+      });
+    await make(false).run({ input: "hi", sessionId: "plain" });
+    await make(true).run({ input: "hi", sessionId: "kept" });
+    const [plain] = await store.getContextReports("plain");
+    const [kept] = await store.getContextReports("kept");
+    expect(kept!.tokens.system).toBeGreaterThan(plain!.tokens.system);
+  });
+});
