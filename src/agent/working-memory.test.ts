@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { patchingModel, toolResultsOf } from "../../test/helpers/working-memory-model";
 import { InvalidArgumentError } from "../errors/invalid-argument-error";
+import type { AgentMessage } from "../messages/agent-message";
 import { InMemoryStore } from "../stores/in-memory-store";
 import { MockLanguageModel } from "../testing/mock-language-model";
 import { tool } from "../tools/tool";
@@ -185,5 +186,35 @@ describe("working memory in a context report", () => {
     const [plain] = await store.getContextReports("plain");
     const [kept] = await store.getContextReports("kept");
     expect(kept!.tokens.system).toBeGreaterThan(plain!.tokens.system);
+  });
+});
+
+describe("working memory on a store of your own", () => {
+  it("works on a key → value fact store that folds keys to lower case, camelCase fields kept apart", async () => {
+    const facts = new Map<string, Map<string, string>>();
+    const messages = new Map<string, AgentMessage[]>();
+    const store = {
+      getMessages: async (sessionId: string) => structuredClone(messages.get(sessionId) ?? []),
+      setMessages: async (sessionId: string, list: AgentMessage[]) =>
+        void messages.set(sessionId, structuredClone(list)),
+      clearMessages: async (sessionId: string) => void messages.delete(sessionId),
+      getFacts: async (sessionId: string) => Object.fromEntries(facts.get(sessionId) ?? []),
+      setFact: async (sessionId: string, key: string, value: string) => {
+        if (!facts.has(sessionId)) facts.set(sessionId, new Map());
+        facts.get(sessionId)!.set(key.toLowerCase(), value);
+      },
+      deleteFact: async (sessionId: string, key: string) => void facts.get(sessionId)?.delete(key.toLowerCase()),
+    };
+    const schema = z.object({ firstName: z.string().max(40).optional(), firstname: z.string().max(40).optional() });
+    const agent = new Agent({
+      model: patchingModel(),
+      memoryStore: store,
+      workingMemory: { schema, scope: "session" },
+    });
+    await agent.run({ input: JSON.stringify([{ set: { firstName: "Ada" } }]), sessionId: "s" });
+    await agent.run({ input: JSON.stringify([{ set: { firstname: "ada", firstName: null } }]), sessionId: "s" });
+    expect((await agent.getWorkingMemory({ sessionId: "s" })).profile).toEqual({ firstName: "Ada", firstname: "ada" });
+    await agent.updateWorkingMemory({ sessionId: "s" }, { delete: ["firstName"] });
+    expect((await agent.getWorkingMemory({ sessionId: "s" })).profile).toEqual({ firstname: "ada" });
   });
 });
