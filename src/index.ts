@@ -19,6 +19,8 @@ export {
   type StopWhen,
 } from "./agent/stop-conditions";
 export type { PrepareStep, PrepareStepOptions, PrepareStepResult } from "./agent/prepare-step-options";
+export type { WorkingMemoryOptions } from "./agent/working-memory-options";
+export type { WorkingMemoryOwner } from "./agent/working-memory-api";
 export type {
   AgentObjectResult,
   AgentResult,
@@ -210,6 +212,12 @@ export {
 } from "./tools/tool";
 export { jsonSchema, type JsonSchema, type JsonSchemaOptions, type ToolInputValidation } from "./tools/json-schema";
 export type { FactChange } from "./tools/memory-tools";
+export type { WorkingMemoryPartial, WorkingMemoryPatch } from "./tools/working-memory-patch";
+export type {
+  WorkingMemoryChange,
+  WorkingMemoryFieldInfo,
+  WorkingMemorySnapshot,
+} from "./tools/working-memory-profile";
 
 // --- tokens ---
 export {

@@ -31,6 +31,8 @@ import { resolvePricing, type ModelPricing } from "./model-pricing";
 import { resolveTitling, type ResolvedTitling } from "./title-options";
 import type { PrepareStep } from "./prepare-step-options";
 import { resolveStopWhen, type StopCondition } from "./stop-conditions";
+import { resolveWorkingMemory, type ResolvedWorkingMemory } from "./working-memory-config";
+import { addWorkingMemoryTool, type WorkingMemoryHooks } from "./working-memory-api";
 
 /**
  * `createAgent`'s options carry this key: the AgentLIB document's rules (a new session per run
@@ -89,6 +91,8 @@ export interface AgentConfig {
   readonly titling: ResolvedTitling | undefined;
   /** Prices per model, for the usage ledger's cost (the `pricing` option). */
   readonly pricing: Readonly<ModelPricing> | undefined;
+  /** Set when the agent keeps a working memory (the `workingMemory` option). */
+  readonly workingMemory: ResolvedWorkingMemory | undefined;
 }
 
 /** What the agent tells the memory tools. */
@@ -97,6 +101,8 @@ export interface MemoryToolHooks {
   scopeOf: (context: ToolExecutionContext) => string | undefined;
   /** Told of each fact the memory tools set or delete. */
   onFactChange: (change: FactChange, context: ToolExecutionContext) => void;
+  /** The working memory of a tool call's run (`update_working_memory`). */
+  workingMemory?: WorkingMemoryHooks;
 }
 
 /**
@@ -179,6 +185,8 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
       }),
     );
   }
+  const workingMemory = resolveWorkingMemory(options.workingMemory);
+  if (workingMemory) addWorkingMemoryTool(tools, workingMemory, memoryStore, hooks.workingMemory);
   return Object.freeze({
     name: options.name,
     model,
@@ -227,6 +235,7 @@ export function resolveAgentConfig(options: InternalAgentOptions, hooks: MemoryT
         undefined,
       ),
     }),
+    workingMemory,
   });
 }
 

@@ -8,6 +8,7 @@ import type { MemoryProvider, MemoryRecord } from "../providers/memory-provider"
 import type { IMemoryStrategy, MemoryStrategyName } from "../strategies/memory-strategy";
 import type { MemoryStore } from "../stores/memory-store";
 import type { FactScope } from "../stores/fact-scope";
+import type { WorkingMemoryOptions } from "./working-memory-options";
 import type { FactLimits } from "../tools/memory-tools";
 import type { ToolSet } from "../tools/tool";
 import type { TelemetryOptions } from "./telemetry/telemetry-options";
@@ -58,6 +59,11 @@ export interface AgentOptions<Context = unknown> {
   factScope?: FactScope;
   /** Bounds on facts: count, key and value length, tokens in the prompt. */
   factLimits?: FactLimits;
+  /**
+   * A typed profile the model keeps with the `update_working_memory` tool, rendered into the system
+   * prompt (docs/working-memory.md). @default none
+   */
+  workingMemory?: WorkingMemoryOptions;
   /**
    * Semantic memory consulted before each turn and given each finished turn: a recall provider,
    * `MemoryProvider<MemoryRecord>`, whose `read` returns records (`Mem0Provider`,

@@ -31,6 +31,15 @@ import { traceRun } from "./telemetry/trace-run";
 import type { PendingTitle } from "./pending-title";
 import { RunStop } from "./run-stop";
 import { stopRun } from "./stop-run";
+import type { WorkingMemoryPartial, WorkingMemoryPatch } from "../tools/working-memory-patch";
+import type { WorkingMemoryChange, WorkingMemorySnapshot } from "../tools/working-memory-profile";
+import {
+  getWorkingMemory,
+  updateWorkingMemory,
+  workingMemoryScopeId,
+  type WorkingMemoryOwner,
+} from "./working-memory-api";
+import { RunWorkingMemory } from "./working-memory-run";
 
 /**
  * What a caller inside the package (`streamText`) adds to a run's options: the history to run on
@@ -103,6 +112,7 @@ export class Agent<Context = unknown, DefaultSessionId extends string | undefine
         this.runs
           .get(context.runId ?? "")
           ?.notifier.notify({ type: "memory:write", messages: [], messageIds: [], fact }),
+      workingMemory: { runOf: (context) => this.runs.get(context.runId ?? "")?.workingMemory },
     });
     this.name = this.config.name;
     this.model = this.config.model;
@@ -182,6 +192,31 @@ export class Agent<Context = unknown, DefaultSessionId extends string | undefine
    */
   async stop(sessionId: string | DefaultSessionId = this.sessionId): Promise<void> {
     await stopRun({ sessionId: sessionId as string, memoryStore: this.memoryStore });
+  }
+
+  /**
+   * A profile of this agent's working memory (the `workingMemory` option): `{ userId }` for scope
+   * "user", `{ sessionId }` for scope "session". Its value (`initial` with the stored fields over
+   * it), when and by which message each field last changed, and the last 20 changes.
+   */
+  async getWorkingMemory<Profile = Record<string, unknown>>(
+    owner: WorkingMemoryOwner,
+  ): Promise<WorkingMemorySnapshot<WorkingMemoryPartial<Profile>>> {
+    return (await getWorkingMemory(this.config.store, this.config.workingMemory, owner)) as WorkingMemorySnapshot<
+      WorkingMemoryPartial<Profile>
+    >;
+  }
+
+  /**
+   * Changes a profile as the model's `update_working_memory` does: `set` merges, `delete` removes
+   * (dotted paths). An invalid patch is an `InvalidArgumentError` listing its issues and writes nothing.
+   * Resolves to the changes made.
+   */
+  async updateWorkingMemory<Profile = Record<string, unknown>>(
+    owner: WorkingMemoryOwner,
+    patch: WorkingMemoryPatch<Profile>,
+  ): Promise<WorkingMemoryChange[]> {
+    return await updateWorkingMemory(this.config.store, this.config.workingMemory, owner, patch as WorkingMemoryPatch);
   }
 
   /** Listens to an event (docs/architecture.md, "Events"). Returns a function that removes the listener. */
@@ -285,6 +320,7 @@ export class Agent<Context = unknown, DefaultSessionId extends string | undefine
       this.background.add(written);
       described.onTitle?.(title);
     };
+    const workingMemory = this.config.workingMemory;
     return {
       runId,
       sessionId,
@@ -298,6 +334,16 @@ export class Agent<Context = unknown, DefaultSessionId extends string | undefine
       factScopeId: facts
         ? factScopeId(facts.scope, { sessionId, ...(userId === undefined ? {} : { userId }) }, { validated: true })
         : undefined,
+      ...(workingMemory
+        ? {
+            workingMemory: new RunWorkingMemory(
+              this.config.store,
+              workingMemory,
+              workingMemoryScopeId(workingMemory, sessionId, userId),
+              sessionId,
+            ),
+          }
+        : {}),
       mode,
       history,
       output: runOptions.output === undefined ? undefined : resolveOutput(runOptions.output),

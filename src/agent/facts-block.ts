@@ -48,7 +48,8 @@ function renderFactLine(fact: Fact): string {
  */
 const LINE_BREAKING = /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-function escapeForBlock(json: string): string {
+/** Escapes a JSON text for a data block: it cannot close the block, break a line or show an image. */
+export function escapeForBlock(json: string): string {
   return json
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

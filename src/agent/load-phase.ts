@@ -30,6 +30,7 @@ export async function loadPhase(config: AgentConfig, run: TurnRun, turn: StoreTu
   }
   const inputId = run.input === undefined || run.userMessage ? undefined : userMessageId(run, history, retried);
   state.facts = await loadFacts(config, run);
+  await run.workingMemory?.refresh();
   if (read)
     run.trace!.endMemoryRead(read, {
       messages: history.messages.length,

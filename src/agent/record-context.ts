@@ -77,7 +77,8 @@ export async function buildContextReport(config: AgentConfig, run: TurnRun, step
     ...(step.context?.other ? { memoryContext: step.context.other } : {}),
   });
   const tokens = {
-    system: count(config.systemPrompt),
+    // The working memory block is counted with the instructions: both are the prompt's stable head.
+    system: count(config.systemPrompt) + count(run.workingMemory?.block),
     facts: count(factsBlock),
     summary: count(summaryBlock),
     recalled: count(renderRecalledMemories(step.recalled as MemoryRecord[])),

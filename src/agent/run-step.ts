@@ -64,6 +64,7 @@ export async function* runStep(
     ...(config.facts && facts.length
       ? { factsBlock: renderFactsBlock(facts as Fact[], { maxTokens: config.facts.maxPromptTokens }) }
       : {}),
+    ...(run.workingMemory ? { workingMemoryBlock: run.workingMemory.block } : {}),
   };
   // Recalled memories change with every input: they go in this turn's user message (the call's
   // copy of it), so the system prompt and the history before it stay a cached prefix. Without

@@ -8,6 +8,7 @@ import type { ResolvedOutput } from "./output-spec";
 import type { PendingTitle } from "./pending-title";
 import type { RunStop } from "./run-stop";
 import type { StopCondition } from "./stop-conditions";
+import type { RunWorkingMemory } from "./working-memory-run";
 
 /** What one run is about (the agent's part is its frozen `AgentConfig`). */
 export interface TurnRun {
@@ -25,6 +26,8 @@ export interface TurnRun {
   readonly stop?: RunStop | undefined;
   /** Where this run's facts live, when memory tools are on. */
   readonly factScopeId: string | undefined;
+  /** The run's working memory, when the agent keeps one. */
+  readonly workingMemory?: RunWorkingMemory | undefined;
   /** `stream` uses the model's `doStream` and yields text as it comes. */
   readonly mode: "generate" | "stream";
   /**

@@ -10,6 +10,7 @@ import type { UserContentPart } from "../messages/content-parts";
 import type { MemoryStrategyName } from "../strategies/memory-strategy";
 import { factScopeId } from "../stores/fact-scope";
 import { backendOf } from "../stores/backend-of";
+import { ordinaryFacts } from "../stores/working-memory-keys";
 import { validateSessionId } from "../messages/session-id";
 import { chooseModel } from "./choose-model";
 import { CliError } from "./cli-error";
@@ -187,7 +188,7 @@ async function slashCommand(
         sessionId,
         ...(userId === undefined ? {} : { userId }),
       });
-      const facts = await backendOf(agent.memoryStore).getFacts(scope);
+      const facts = ordinaryFacts(await backendOf(agent.memoryStore).getFacts(scope));
       if (facts.length === 0) write("No facts saved.\n");
       for (const fact of [...facts].sort((a, b) => a.key.localeCompare(b.key)))
         write(`${pc.bold(fact.key)}: ${fact.value}  ${pc.dim(formatTime(fact.updatedAt))}\n`);

@@ -78,11 +78,12 @@ export function createProgram(): Command {
     .action(async (options) => withStore(options, (opened, output) => listSessions(opened, output)));
   memory
     .command("show <sessionId>")
-    .description("print a session's messages")
+    .description("print a session's working memory and messages")
+    .option("--user <id>", "print this user's working memory too")
     .addOption(storeOption())
     .addOption(jsonOption())
     .action(async (sessionId: string, options) =>
-      withStore(options, (opened, output) => showSession(opened, output, sessionId)),
+      withStore(options, (opened, output) => showSession(opened, output, sessionId, options.user)),
     );
   memory
     .command("facts <sessionId>")

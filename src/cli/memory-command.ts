@@ -7,6 +7,8 @@ import cliProgress from "cli-progress";
 import type { MemoryStore, SessionEntry } from "../stores/memory-store";
 import { factScopeId } from "../stores/fact-scope";
 import { backendOf } from "../stores/backend-of";
+import { ordinaryFacts } from "../stores/working-memory-keys";
+import { storedWorkingMemory } from "../tools/working-memory-profile";
 import { validateSessionId } from "../messages/session-id";
 import { CliError } from "./cli-error";
 import { openStore, type OpenedStore } from "./open-store";
@@ -54,9 +56,15 @@ export async function listSessions({ store }: OpenedStore, output: Output): Prom
   );
 }
 
-export async function showSession({ store }: OpenedStore, output: Output, sessionId: string): Promise<void> {
+export async function showSession(
+  { store }: OpenedStore,
+  output: Output,
+  sessionId: string,
+  userId?: string,
+): Promise<void> {
   const messages = await backendOf(store).getMessages(checkId(sessionId));
   if (output.json) return output.data(messages);
+  await showWorkingMemory(store, output, sessionId, userId);
   if (messages.length === 0) return output.line(`Session ${sessionId} has no messages.`);
   const answered = new Set(messages.flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])));
   for (const message of messages) {
@@ -72,6 +80,28 @@ export async function showSession({ store }: OpenedStore, output: Output, sessio
   }
 }
 
+/** Prints the working memory of the session (and of the user, with `--user`), when one is stored. */
+async function showWorkingMemory(
+  store: MemoryStore,
+  output: Output,
+  sessionId: string,
+  userId?: string,
+): Promise<void> {
+  const scopes = [
+    factScopeId("session", { sessionId }),
+    ...(userId === undefined ? [] : [factScopeId("user", { sessionId, userId: checkId(userId, "--user") })]),
+  ];
+  for (const scope of scopes) {
+    const stored = storedWorkingMemory(await backendOf(store).getFacts(scope));
+    if (stored === undefined) continue;
+    output.line(`Working memory of ${scope}:`);
+    if (stored.fields.length === 0) output.line("  (empty)");
+    for (const field of stored.fields)
+      output.line(`  ${field.path} = ${JSON.stringify(field.value)}  (${formatTime(field.updatedAt)})`);
+    output.line("");
+  }
+}
+
 export async function showFacts(
   { store }: OpenedStore,
   output: Output,
@@ -82,7 +112,7 @@ export async function showFacts(
     userId === undefined
       ? factScopeId("session", { sessionId: checkId(sessionId) })
       : factScopeId("user", { sessionId: checkId(sessionId), userId: checkId(userId, "--user") });
-  const facts = [...(await backendOf(store).getFacts(scope))].sort((a, b) => a.key.localeCompare(b.key));
+  const facts = ordinaryFacts(await backendOf(store).getFacts(scope)).sort((a, b) => a.key.localeCompare(b.key));
   if (output.json) return output.data(facts);
   if (facts.length === 0) return output.line(`No facts for ${scope}.`);
   output.table(

@@ -7,6 +7,8 @@ import { validateSessionId } from "../messages/session-id";
 import type { RecallMemoryProvider } from "../providers/memory-provider";
 import type { StoreBackend } from "../stores/store-backend";
 import type { SessionEntry } from "../stores/memory-store";
+import { ordinaryFacts } from "../stores/working-memory-keys";
+import { storedWorkingMemory } from "../tools/working-memory-profile";
 import { messageView, partBytes } from "./inspector-views";
 import { json, jsonError, secureResponse } from "./inspector-responses";
 
@@ -45,8 +47,8 @@ export const MAX_MESSAGE_PAGE = 1000;
 
 /**
  * GET api/session?id=&limit=&before=: a page of a session's messages (the newest `limit`, or the
- * `limit` before index `before`) with their total, and its context reports, summaries and facts
- * per scope. Read as runs read a session: a tail, so the newest page costs the same whatever the
+ * `limit` before index `before`) with their total, and its context reports, summaries, facts
+ * per scope and working memory per scope (its fields and recent changes, docs/working-memory.md). Read as runs read a session: a tail, so the newest page costs the same whatever the
  * session's length.
  */
 export async function sessionDetail(store: StoreBackend, url: URL): Promise<Response> {
@@ -65,7 +67,7 @@ export async function sessionDetail(store: StoreBackend, url: URL): Promise<Resp
   const users = [...new Set(reports.flatMap((report) => (report.userId ? [report.userId] : [])))];
   const scopes = [`session:${sessionId}`, ...users.map((user) => `user:${user}`)];
   const facts = await Promise.all(
-    scopes.map(async (scope) => ({ scope, facts: await store.getFacts(scope, sessionId).catch(() => []) })),
+    scopes.map(async (scope) => ({ scope, all: await store.getFacts(scope, sessionId).catch(() => []) })),
   );
   return json({
     session: entry ?? { sessionId, messageCount: page.total },
@@ -74,7 +76,12 @@ export async function sessionDetail(store: StoreBackend, url: URL): Promise<Resp
     messages: page.messages.map((message, at) => messageView(message, page.start + at)),
     reports,
     summaries,
-    facts,
+    facts: facts.map(({ scope, all }) => ({ scope, facts: ordinaryFacts(all) })),
+    // The working memory of each scope that holds one: its fields and recent changes (docs/working-memory.md).
+    workingMemory: facts.flatMap(({ scope, all }) => {
+      const stored = storedWorkingMemory(all);
+      return stored ? [{ scope, ...stored }] : [];
+    }),
   });
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AgentMessage } from "../messages/agent-message";
 import type { Fact, MemoryStore } from "../stores/memory-store";
 import { backendOf } from "../stores/backend-of";
+import { ordinaryFacts } from "../stores/working-memory-keys";
 import { hasLoneSurrogate } from "../messages/session-id";
 import { tool, type ToolExecutionContext, type ToolSet } from "./tool";
 
@@ -116,7 +117,7 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
       }
       const scopeId = options.scopeOf(context);
       return serialised(scopeId, async () => {
-        const facts = await store.getFacts(scopeId, context.sessionId);
+        const facts = ordinaryFacts(await store.getFacts(scopeId, context.sessionId));
         const existing = facts.find((fact) => fact.key === key);
         if (!existing && facts.length >= limits.maxFacts) {
           return `Not saved: ${facts.length} facts are already stored, the limit is ${limits.maxFacts}. Forget one with forget_fact, or update an existing key.`;
@@ -152,7 +153,7 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
     description: "Read a saved fact by key, or every saved fact when no key is given.",
     parameters: z.object({ key: z.string().optional().describe("The key to read; omit to list all facts") }),
     execute: async ({ key: rawKey }, context) => {
-      const facts = sortFacts(await store.getFacts(options.scopeOf(context), context.sessionId));
+      const facts = sortFacts(ordinaryFacts(await store.getFacts(options.scopeOf(context), context.sessionId)));
       if (rawKey === undefined || rawKey.trim() === "") {
         if (facts.length === 0) return "No facts are saved yet.";
         return JSON.stringify(facts.map(factForModel));
@@ -174,7 +175,7 @@ export function createMemoryTools(options: MemoryToolsOptions): ToolSet {
       const { key } = normalised;
       const scopeId = options.scopeOf(context);
       return serialised(scopeId, async () => {
-        const facts = await store.getFacts(scopeId, context.sessionId);
+        const facts = ordinaryFacts(await store.getFacts(scopeId, context.sessionId));
         const existing = facts.find((fact) => fact.key === key);
         if (!existing) return `Nothing deleted: no fact named "${key}". ${knownKeys(facts)}`;
         await store.deleteFact(scopeId, key, context.sessionId);
@@ -217,7 +218,8 @@ function knownKeys(facts: Fact[]): string {
   return `Known keys: ${keys.slice(0, 50).join(", ")}${keys.length > 50 ? `, … (${keys.length} in all)` : ""}.`;
 }
 
-function currentUserMessageId(messages: readonly AgentMessage[]): string | undefined {
+/** The id of the last user message in a tool call's window: the turn a write belongs to. */
+export function currentUserMessageId(messages: readonly AgentMessage[]): string | undefined {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index]!;
     if (message.role === "user") return message.id;
