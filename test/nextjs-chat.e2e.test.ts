@@ -7,8 +7,9 @@
 // (/edge, the Upstash store, through the loopback Upstash REST bridge to the real local Redis).
 // Then an image and a PDF to the model and back from the store, a message sent the moment the page
 // opens; errors with Retry, the size limit checked before sending, a message sent while a call
-// awaits approval, edit, keyboard attach, a 375 px screen, and a server that refuses to start
-// without its session secret. One build, one server, one browser serve all.
+// awaits approval, edit, keyboard attach, a 375 px screen, a server that refuses to start without
+// its session secret; the sidebar of the user's chats, and another user refused on them. One
+// build, one server, one browser serve all.
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +34,7 @@ import {
   waitForServer,
 } from "./helpers/nextjs-chat-page";
 import * as scenarios from "./helpers/nextjs-chat-scenarios";
+import * as sidebar from "./helpers/nextjs-chat-sidebar";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 let app = ""; // the built copy of examples/nextjs-chat
@@ -75,7 +77,10 @@ const harness = (): scenarios.ChatHarness => ({
   environment,
   modelState,
   serverLog: () => serverLog,
+  storePath,
+  modelRequests: () => model!.requests,
 });
+const chatRequests = (from: number) => scenarios.chatRequests(model!.requests, from);
 
 describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
   beforeAll(async () => {
@@ -117,7 +122,22 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
   it("edits a sent message, in the page and the store", () => scenarios.editMessage(harness()), 300_000);
   it("attaches a file with the keyboard alone", () => scenarios.keyboardAttach(harness()), 300_000);
   it("fits a 375 px screen and finds its icon", () => scenarios.narrowScreen(harness()), 300_000);
+  it(
+    "regenerates the last answer: the store holds the new answer in place of the old one",
+    () => scenarios.regenerateAnswer(harness()),
+    300_000,
+  );
   it("refuses to start without SESSION_SECRET", () => scenarios.refusesWithoutSecret(harness()), 120_000);
+  it(
+    "lists the user's chats newest first, titled after the first answer; new chat, delete, tokens",
+    () => sidebar.sidebarChats(harness()),
+    300_000,
+  );
+  it(
+    "refuses another user's chat: 404 on the page, its history, the chat POST and DELETE",
+    () => sidebar.otherUsersChat(harness()),
+    300_000,
+  );
 
   it("streams answers, keeps history across a reload, and uses a fact from turn one in turn three", async () => {
     const { page } = await openChat("/");
@@ -161,7 +181,11 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
       const manifest = JSON.parse(readFileSync(join(app, ".next", "server", "middleware-manifest.json"), "utf8")) as {
         functions: Record<string, { files: string[] }>;
       };
-      expect(Object.keys(manifest.functions)).toEqual(["/api/chat-edge/route"]);
+      expect(Object.keys(manifest.functions).sort()).toEqual([
+        "/api/chat-edge/chats/route",
+        "/api/chat-edge/route",
+        "/api/chat-edge/stop/route",
+      ]);
       // Bundled with agentcore's edge build (the edge-light condition): the Node build's tokenizer
       // loader (createRequire, in the Node route's chunks) is not in it.
       const bundled = manifest.functions["/api/chat-edge/route"]!.files.map((file) =>
@@ -223,7 +247,7 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     expect(await answer.locator('details[data-part="reasoning"]').count()).toBe(1);
 
     // The model received the bytes as an image block and a document block, not as text.
-    const received = model!.requests.slice(requestsBefore).map((request) => request.body);
+    const received = chatRequests(requestsBefore).map((request) => request.body);
     expect(received).toHaveLength(1);
     // useChat puts the files before the text. (The bytes compared, not printed: a failure stays readable.)
     const uploaded = new Map([
@@ -353,47 +377,5 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
     expect(await answerText(answers.nth(1))).toBe("I did not book the table. Your reason: Too late for me");
     mkdirSync(join(root, "test-results"), { recursive: true });
     await page.screenshot({ path: join(root, "test-results", "nextjs-chat-approvals.png"), fullPage: true });
-  }, 300_000);
-
-  it("regenerates the last answer: the store holds the new answer in place of the old one", async () => {
-    const { page } = await openChat("/");
-    type Stored = {
-      role: string;
-      parts: { type: string; text?: string; providerMetadata?: { anthropic?: { signature?: string } } }[];
-      metadata: { agentcore: { ids: string[] } };
-    };
-    // What the store holds, through the route's GET (convertToUIMessages of the session's messages).
-    const stored = () => page.evaluate(async () => (await fetch("/api/chat")).json()) as Promise<Stored[]>;
-    const signature = (message: Stored) =>
-      message.parts.find((part) => part.type === "reasoning")?.providerMetadata?.anthropic?.signature;
-
-    await send(page, "Roll a die", /^You rolled a [1-6]\.$/);
-    const before = await stored();
-    expect(before.map((message) => message.role)).toEqual(["user", "assistant"]);
-
-    const requestsBefore = model!.requests.length;
-    await page.click("#regenerate");
-    await expect.poll(() => model!.requests.length, { timeout: 30_000 }).toBe(requestsBefore + 1);
-    await page.waitForSelector("#regenerate", { state: "visible", timeout: 30_000 }); // shown again once ready
-    // The model was asked the same question again, without the old answer.
-    const asked = model!.requests[requestsBefore]!.body.messages as { role: string; content: string }[];
-    expect(asked.map((message) => [message.role, blocksOf(message)])).toEqual([
-      ["user", [{ type: "text", text: "Roll a die" }]],
-    ]);
-
-    // One answer in the store, the new one: another stored message, another model response.
-    const after = await stored();
-    expect(after.map((message) => message.role)).toEqual(["user", "assistant"]);
-    expect(after[0]!.metadata.agentcore.ids).toEqual(before[0]!.metadata.agentcore.ids);
-    expect(after[1]!.metadata.agentcore.ids).not.toEqual(before[1]!.metadata.agentcore.ids);
-    expect(signature(after[1]!)).toMatch(/^signature-\d+$/);
-    expect(signature(after[1]!)).not.toBe(signature(before[1]!));
-    const shown = await answerText(page.locator('li[data-role="assistant"]').last());
-    expect(after[1]!.parts.find((part) => part.type === "text")?.text).toBe(shown);
-
-    await page.reload();
-    await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
-    expect(await page.locator("#messages > li").count()).toBe(2);
-    expect(await answerText(page.locator('li[data-role="assistant"]').last())).toBe(shown);
   }, 300_000);
 });

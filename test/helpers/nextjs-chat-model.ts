@@ -5,7 +5,7 @@
 import { deflateSync, crc32 } from "node:zlib";
 import { scriptedAnswer, type ScriptInput } from "../../examples/nextjs-chat/lib/script";
 import { FakeLlmServer, type RecordedRequest, type ScriptedResponse } from "../servers/fake-llm-server";
-import { anthropicStream } from "../servers/wire-formats";
+import { anthropicMessage, anthropicStream } from "../servers/wire-formats";
 
 // biome-ignore lint/suspicious/noExplicitAny: the wire JSON as received, read field by field below
 type Block = { type: string; [field: string]: any };
@@ -27,7 +27,13 @@ export function startScriptedAnthropic(
         };
       const answer = scriptedAnswer(scriptInputOf(request));
       calls++;
-      return anthropicStream({
+      // generateTitle's call is not streamed: it is answered with one JSON message.
+      return ((request.body as { stream?: boolean }).stream ? anthropicStream : anthropicMessage)({
+        // Usage that differs from answer to answer: the page must show each answer's own.
+        usage: {
+          inputTokens: Math.ceil(JSON.stringify(request.body).length / 4),
+          outputTokens: 1 + Math.ceil(JSON.stringify(answer).length / 4),
+        },
         thinking: [{ thinking: answer.reasoning, signature: `signature-${calls}` }],
         ...(answer.text === undefined ? {} : { text: answer.text }),
         toolCalls: (answer.toolCalls ?? []).map((call, index) => ({ id: `toolu_${calls}_${index}`, ...call })),
@@ -43,6 +49,13 @@ export function startScriptedAnthropic(
 export function blocksOf(message: { content: string | Block[] }): Block[] {
   if (typeof message.content === "string") return [{ type: "text", text: message.content }];
   return message.content.map(({ cache_control: _caching, ...block }) => block as Block);
+}
+
+/** Whether a request is generateTitle's call (agentcore's title instructions), not a turn of the chat. */
+export function isTitleRequest(request: RecordedRequest): boolean {
+  const system = (request.body as { system?: string | Block[] }).system;
+  const text = typeof system === "string" ? system : (system ?? []).map((block) => block.text).join("\n");
+  return text.startsWith("You name conversations");
 }
 
 /** The last message of an Anthropic request, as the script reads it. */

@@ -1,12 +1,14 @@
 // Scenarios of test/nextjs-chat.e2e.test.ts that make the example a template a user can trust:
 // an error shown with Retry (also after a reload), the one size limit checked before sending,
-// a message sent while a call awaits approval (it denies the call), edit, attaching with the keyboard, a 375 px screen, and a server that will not start without
+// a message sent while a call awaits approval (it denies the call), edit, attaching with the keyboard,
+// a 375 px screen (its chat list folded into a menu), regenerate, and a server that will not start without
 // its session secret. Each gets the running app from the test file (one build, one server, one browser).
 import { expect } from "vitest";
 import type { Browser, BrowserContext, FileChooser, Page } from "playwright-core";
+import type { RecordedRequest } from "../servers/fake-llm-server";
 import { NEW_MESSAGE_DENIAL } from "../../src/agent/tool-approvals";
 import { startChatApp } from "./nextjs-chat-app";
-import { gradientPng } from "./nextjs-chat-model";
+import { blocksOf, gradientPng, isTitleRequest } from "./nextjs-chat-model";
 import { answerText, freePort, send } from "./nextjs-chat-page";
 
 export interface ChatHarness {
@@ -20,6 +22,10 @@ export interface ChatHarness {
   modelState: { down: boolean };
   /** What the server wrote to stderr so far. */
   serverLog: () => string;
+  /** The Node route's file store. */
+  storePath: string;
+  /** What the scripted model received so far. */
+  modelRequests: () => RecordedRequest[];
 }
 
 /** Opens `path` in a new browser context and waits for the stored history to load. */
@@ -237,6 +243,74 @@ export async function narrowScreen(harness: ChatHarness): Promise<void> {
   expect(layout.send).toBeLessThanOrEqual(375);
   expect(layout.row).toBe(0);
   expect(missing).toEqual([]);
+
+  // The sidebar is folded into the menu button; the keyboard opens it, goes through it, and closes it.
+  const panel = page.locator("#chats-panel");
+  expect(await panel.isVisible()).toBe(false);
+  await page.focus("#chats-toggle");
+  await page.keyboard.press("Enter");
+  await panel.waitFor({ state: "visible" });
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("new-chat");
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.className)).toBe("open-chat");
+  await expect
+    .poll(() => page.locator("#chats > li .chat-title").allInnerTexts())
+    .toEqual([expect.stringMatching(/^A rather long message/)]);
+  const panelRight = await panel.evaluate((element) => element.getBoundingClientRect().right);
+  expect(panelRight).toBeLessThanOrEqual(375);
+  await page.keyboard.press("Escape");
+  await panel.waitFor({ state: "hidden" });
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("chats-toggle");
+  expect(await page.getAttribute("#chats-toggle", "aria-expanded")).toBe("false");
+}
+
+/** The model's requests from `from` on that are turns of a chat (not generateTitle's calls). */
+export const chatRequests = (requests: RecordedRequest[], from: number) =>
+  requests.slice(from).filter((request) => !isTitleRequest(request));
+
+export async function regenerateAnswer(harness: ChatHarness): Promise<void> {
+  const { page } = await openChat(harness.browser, `${harness.baseURL}/`);
+  type Stored = {
+    role: string;
+    parts: { type: string; text?: string; providerMetadata?: { anthropic?: { signature?: string } } }[];
+    metadata: { agentcore: { ids: string[] } };
+  };
+  // What the store holds, through the route's GET (convertToUIMessages of the session's messages).
+  const stored = () => page.evaluate(async () => (await fetch("/api/chat")).json()) as Promise<Stored[]>;
+  const signature = (message: Stored) =>
+    message.parts.find((part) => part.type === "reasoning")?.providerMetadata?.anthropic?.signature;
+
+  await send(page, "Roll a die", /^You rolled a [1-6]\.$/);
+  const before = await stored();
+  expect(before.map((message) => message.role)).toEqual(["user", "assistant"]);
+
+  const requestsBefore = harness.modelRequests().length;
+  await page.click("#regenerate");
+  await expect.poll(() => chatRequests(harness.modelRequests(), requestsBefore).length, { timeout: 30_000 }).toBe(1);
+  await page.waitForSelector("#regenerate", { state: "visible", timeout: 30_000 }); // shown again once ready
+  // The model was asked the same question again, without the old answer.
+  const asked = chatRequests(harness.modelRequests(), requestsBefore)[0]!.body.messages as {
+    role: string;
+    content: string;
+  }[];
+  expect(asked.map((message) => [message.role, blocksOf(message)])).toEqual([
+    ["user", [{ type: "text", text: "Roll a die" }]],
+  ]);
+
+  // One answer in the store, the new one: another stored message, another model response.
+  const after = await stored();
+  expect(after.map((message) => message.role)).toEqual(["user", "assistant"]);
+  expect(after[0]!.metadata.agentcore.ids).toEqual(before[0]!.metadata.agentcore.ids);
+  expect(after[1]!.metadata.agentcore.ids).not.toEqual(before[1]!.metadata.agentcore.ids);
+  expect(signature(after[1]!)).toMatch(/^signature-\d+$/);
+  expect(signature(after[1]!)).not.toBe(signature(before[1]!));
+  const shown = await answerText(page.locator('li[data-role="assistant"]').last());
+  expect(after[1]!.parts.find((part) => part.type === "text")?.text).toBe(shown);
+
+  await page.reload();
+  await page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
+  expect(await page.locator("#messages > li").count()).toBe(2);
+  expect(await answerText(page.locator('li[data-role="assistant"]').last())).toBe(shown);
 }
 
 export async function refusesWithoutSecret(harness: ChatHarness): Promise<void> {

@@ -8,12 +8,36 @@ import {
   type FileUIPart,
   type UIMessage,
 } from "ai";
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { ACCEPTED_TYPES, messageTooLarge } from "../lib/limits";
-import { Attachment, MessagePart, type ApprovalHandler } from "./message-parts";
+import { Attachment, MessagePart, UsageLine, type ApprovalHandler } from "./message-parts";
 
-/** The chat UI, talking to the route at `api` (GET: the stored history, POST: one turn). */
-export function Chat({ api, title }: { api: string; title: string }) {
+export interface ChatProps {
+  /** The route: GET ?id= the stored history, POST one turn, DELETE ?id= a chat. */
+  api: string;
+  title: string;
+  /** The chat to show, read when the component mounts (remount it for another); none: the user's first chat. */
+  chatId?: string;
+  /** Told the chat's id once the route named it (the user's first chat has the cookie's id). */
+  onChatId?: (chatId: string) => void;
+  /** Told when an answer is complete (the sidebar's list changed). */
+  onAnswered?: () => void;
+  /** Told the title the server generated after the first answer (the stream's data-title part). */
+  onTitle?: (chatId: string, title: string) => void;
+  /** What was typed and not sent when this chat was last shown, and where to keep what is typed. */
+  draft?: string;
+  onDraft?: (text: string) => void;
+  /** Shown at the start of the header: the sidebar's menu button on a narrow screen. */
+  menu?: ReactNode;
+}
+
+/** The chat UI, talking to the route at `api`. */
+export function Chat({ api, title, chatId, onChatId, onAnswered, onTitle, draft, onDraft, menu }: ChatProps) {
+  /** The chat this component shows: fixed at mount, then the id the route answered with. */
+  const chat = useRef(chatId);
+  // useChat keeps the callbacks it was first given: these read the latest props.
+  const events = useRef({ onChatId, onAnswered, onTitle, onDraft });
+  events.current = { onChatId, onAnswered, onTitle, onDraft };
   const [transport] = useState(
     () =>
       new DefaultChatTransport({
@@ -21,7 +45,7 @@ export function Chat({ api, title }: { api: string; title: string }) {
         // The server's store holds the history: send only the new message (with its attachments),
         // not the whole conversation and every image in it again.
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
-          body: { id, messages: messages.slice(-1), trigger, messageId },
+          body: { id: chat.current ?? id, messages: messages.slice(-1), trigger, messageId },
         }),
       }),
   );
@@ -30,8 +54,15 @@ export function Chat({ api, title }: { api: string; title: string }) {
       transport,
       // Once every approval asked in the last answer is answered, send it: the run goes on.
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      // A transient part: not kept in the message, only seen here.
+      onData: (part) => {
+        const title = (part.data as { title?: unknown } | undefined)?.title;
+        if (part.type === "data-title" && typeof title === "string" && chat.current)
+          events.current.onTitle?.(chat.current, title);
+      },
+      onFinish: () => events.current.onAnswered?.(),
     });
-  const [input, setInput] = useState("");
+  const [input, setInput] = useState(draft ?? "");
   const [attachments, setAttachments] = useState<FileUIPart[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [notice, setNotice] = useState<string>();
@@ -41,10 +72,15 @@ export function Chat({ api, title }: { api: string; title: string }) {
   const prompt = useRef<HTMLInputElement>(null);
 
   const loadHistory = useCallback(async (): Promise<UIMessage[]> => {
-    const response = await fetch(api);
+    const response = await fetch(chat.current ? `${api}?id=${encodeURIComponent(chat.current)}` : api);
     const body = (await response.json()) as UIMessage[] | { error: string };
     if (!response.ok || !Array.isArray(body))
       throw new Error("error" in body ? body.error : `${api} answered ${response.status}`);
+    const named = response.headers.get("x-chat-id");
+    if (named && named !== chat.current) {
+      chat.current = named;
+      events.current.onChatId?.(named);
+    }
     return body;
   }, [api]);
 
@@ -87,6 +123,9 @@ export function Chat({ api, title }: { api: string; title: string }) {
   useEffect(() => {
     if (messages.length > 0) end.current?.scrollIntoView({ block: "end" });
   }, [messages]);
+
+  // What is typed survives a switch to another chat and back (the sidebar keeps it).
+  useEffect(() => events.current.onDraft?.(input), [input]);
 
   const answerApproval: ApprovalHandler = (id, approved, reason) => {
     void addToolApprovalResponse({ id, approved, reason });
@@ -159,6 +198,7 @@ export function Chat({ api, title }: { api: string; title: string }) {
   return (
     <div className="app">
       <header className="topbar">
+        {menu}
         <span className="logo" aria-hidden>
           ◆
         </span>
@@ -194,6 +234,7 @@ export function Chat({ api, title }: { api: string; title: string }) {
                     {...(message === messages.at(-1) ? { onApproval: answerApproval } : {})}
                   />
                 ))}
+                {message.role === "assistant" && <UsageLine metadata={message.metadata} />}
                 {message.role === "user" && loaded && !busy && (
                   <div className="message-actions">
                     <button

@@ -130,3 +130,26 @@ function Fields({ label, value }: { label: string; value: unknown }): ReactNode 
     </div>
   );
 }
+
+/** The usage agentcore stores on an assistant message (docs/messages.md, "Message metadata"). */
+interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+}
+
+/**
+ * What an answer cost, in tokens: `metadata.agentcore.usage`, summed over the answer's model calls.
+ * It comes with the stream's message-metadata parts, and from the store after a reload.
+ */
+export function UsageLine({ metadata }: { metadata: unknown }): ReactNode {
+  const usage = (metadata as { agentcore?: { usage?: Usage } } | undefined)?.agentcore?.usage;
+  if (!usage) return null;
+  const input = usage.inputTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
+  return (
+    <p className="usage" data-part="usage" title="Tokens this answer cost">
+      {usage.totalTokens ?? input + output} tokens · {input} in · {output} out
+    </p>
+  );
+}

@@ -1,7 +1,8 @@
 /**
- * The two handlers both routes share, given the store: GET answers the session's stored history
- * (and sets the session cookie on the first visit), POST runs one turn with `streamText`, the
- * store being the source of truth, or goes on with a turn that waited for a tool approval. Runs in Node and on the edge alike.
+ * The handlers both routes share, given the store: GET answers a chat's stored history (and sets
+ * the user's cookie on the first visit), POST runs one turn with `streamText`, the store being the
+ * source of truth, or goes on with a turn that waited for a tool approval, DELETE deletes a chat.
+ * Each checks that the chat is the cookie's user's (lib/chats.ts). Runs in Node and on the edge alike.
  */
 import {
   convertToModelMessages,
@@ -12,39 +13,64 @@ import {
   type AgentMessage,
   type MemoryStore,
 } from "agentcore";
-import { cookies } from "next/headers";
 import { z } from "zod";
 import { MAX_MESSAGE_BYTES } from "./limits";
 import { chatModel } from "./model";
-import { newSession, readSession, SESSION_COOKIE, signSession } from "./session";
+import { assertOwnChat, chatIdOf, currentSession, refusal } from "./chats";
 
 declare const EdgeRuntime: string | undefined;
 
 /** Which runtime answered, as a response header: "edge" in an edge route, "nodejs" otherwise. */
 const runtimeHeader = { "x-agentcore-runtime": typeof EdgeRuntime === "string" ? "edge" : "nodejs" };
 
-/** The stored history of this browser's session (and a session cookie on the first visit). */
-export async function getHistory(store: MemoryStore): Promise<Response> {
-  const jar = await cookies();
-  let session = await readSession(jar.get(SESSION_COOKIE)?.value);
-  if (!session) {
-    session = newSession();
-    jar.set(SESSION_COOKIE, await signSession(session), { httpOnly: true, sameSite: "lax", path: "/" });
+/** The stored history of the chat `?id=` names (the user's first chat without it), with its id in `x-chat-id`. */
+export async function getHistory(request: Request, store: MemoryStore): Promise<Response> {
+  const session = (await currentSession(true))!;
+  const chatId = chatIdOf(new URL(request.url).searchParams.get("id"), session);
+  if (!chatId) return Response.json({ error: "Not a chat id." }, { status: 400 });
+  try {
+    await assertOwnChat(store, chatId, session.userId);
+  } catch (error) {
+    return refusal(error, true);
   }
-  return Response.json(convertToUIMessages(await store.getMessages(session.sessionId)), { headers: runtimeHeader });
+  return Response.json(convertToUIMessages(await store.getMessages(chatId)), {
+    headers: { ...runtimeHeader, "x-chat-id": chatId, "cache-control": "no-store" },
+  });
+}
+
+/**
+ * Deletes the chat `?id=` names, if it is the user's: `clearMessages` removes its messages, its
+ * facts (kept per session, under its id), its title and usage, and takes it out of the user's list.
+ */
+export async function deleteChat(request: Request, store: MemoryStore): Promise<Response> {
+  const session = await currentSession(false);
+  if (!session) return Response.json({ error: "No session: load the page first." }, { status: 401 });
+  const chatId = chatIdOf(new URL(request.url).searchParams.get("id"), session);
+  if (!chatId) return Response.json({ error: "Not a chat id." }, { status: 400 });
+  try {
+    await assertOwnChat(store, chatId, session.userId);
+  } catch (error) {
+    return refusal(error, true);
+  }
+  await store.clearMessages(chatId);
+  return new Response(null, { status: 204 });
 }
 
 /** One turn: the new user message from the body, the history from the store, the answer streamed. */
 export async function postMessage(request: Request, store: MemoryStore): Promise<Response> {
-  const session = await readSession((await cookies()).get(SESSION_COOKIE)?.value);
+  const session = await currentSession(false);
   // Refusals are plain text: useChat shows a failed response's body as the error's message.
   if (!session) return new Response("No session: load the page first.", { status: 401 });
 
   let messages: AgentMessage[];
   let trigger: "submit-message" | "regenerate-message" | undefined;
   let messageId: string | undefined;
+  let chatId: string | undefined;
   try {
-    const body = (await request.json()) as { messages?: unknown; trigger?: unknown; messageId?: unknown };
+    const body = (await request.json()) as { id?: unknown; messages?: unknown; trigger?: unknown; messageId?: unknown };
+    // useChat's id is the chat: one of the user's sessions (the cookie's first chat when absent).
+    chatId = chatIdOf(body.id, session);
+    if (!chatId) throw new Error("bad id");
     // The one size limit the page also checks before sending (lib/limits.ts).
     messages = convertToModelMessages(body.messages, { maxBytes: MAX_MESSAGE_BYTES });
     if (body.trigger !== undefined && body.trigger !== "submit-message" && body.trigger !== "regenerate-message")
@@ -56,8 +82,14 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
     // An InvalidMessageError's publicMessage says what was wrong with the sender's message.
     const message = InvalidMessageError.isInstance(error)
       ? (error.publicMessage ?? error.message)
-      : 'The request body must be JSON: { messages: UIMessage[], trigger?: "submit-message" | "regenerate-message", messageId?: string }.';
+      : 'The request body must be JSON: { id?: string, messages: UIMessage[], trigger?: "submit-message" | "regenerate-message", messageId?: string }.';
     return new Response(message, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
+  // Another user's chat is a 404 before anything runs; streamText's userId checks it again under the lock.
+  try {
+    await assertOwnChat(store, chatId, session.userId);
+  } catch (error) {
+    return refusal(error, false);
   }
 
   const result = streamText({
@@ -70,8 +102,12 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
     // The page sends only its last message: the new user message, or the assistant message
     // carrying the user's answers to tool approvals. The store holds the history.
     messages,
-    sessionId: session.sessionId,
+    sessionId: chatId,
+    // The owner of a new chat, and the check on every turn: another user's run is a SessionOwnershipError.
     userId: session.userId,
+    // After the first answer the chat gets a short title (another call to the model, in the
+    // background); the stream announces it as a transient data-title part for the sidebar.
+    generateTitle: true,
     memoryStore: store,
     memory: "sliding_window",
     // sliding_window keeps the last 20 turns (a turn: a user message and everything that answers

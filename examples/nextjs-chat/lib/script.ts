@@ -2,8 +2,8 @@
  * What the offline model answers, as a pure function of the last message: it remembers what the
  * user asks it to remember (remember_fact), calls get_weather for weather questions, answers from
  * the facts in its system prompt, books a table (a tool that asks the user's approval first),
- * rolls a die, describes attachments, and thinks aloud first (a reasoning part)
- * each time. `lib/model.ts` plays it as a `LanguageModel`; the e2e test plays it from a loopback
+ * rolls a die, describes attachments, titles a conversation (generateTitle's call: its first
+ * words), and thinks aloud first (a reasoning part) each time. `lib/model.ts` plays it as a `LanguageModel`; the e2e test plays it from a loopback
  * Anthropic server, so the same script runs through a real provider adapter. Imports nothing.
  */
 
@@ -28,6 +28,9 @@ export interface ScriptAnswer {
 
 export function scriptedAnswer(input: ScriptInput): ScriptAnswer {
   const { toolResult } = input;
+  // generateTitle's call: agentcore's title instructions, then the user's first message.
+  if (input.system.startsWith("You name conversations"))
+    return { reasoning: "A title: the message's first words.", text: scriptedTitle(input.text) };
   if (toolResult?.name === "remember_fact")
     return { reasoning: "The fact is saved; I confirm it briefly.", text: "Got it, I will remember that." };
   if (toolResult?.name === "book_table")
@@ -90,4 +93,10 @@ export function scriptedAnswer(input: ScriptInput): ScriptAnswer {
     };
   }
   return { reasoning: "Nothing to look up; I echo the message.", text: `You said: ${text}` };
+}
+
+/** The title the script gives a conversation: its first message's first six words, or "Attachments". */
+export function scriptedTitle(text: string): string {
+  const words = text.trim().split(/\s+/).filter(Boolean).slice(0, 6).join(" ");
+  return words.replace(/[.!?,;:]+$/, "") || "Attachments";
 }

@@ -1,31 +1,19 @@
-import { FileMemoryStore, type MemoryStore } from "agentcore";
-import { getHistory, postMessage } from "../../../lib/handlers";
-import { stopAnswer } from "../../../lib/stop";
+import { deleteChat, getHistory, postMessage } from "../../../lib/handlers";
+import { nodeStore } from "../../../lib/node-store";
 
 export const dynamic = "force-dynamic";
 
-/**
- * The app's store in the Node runtime: a JSON file that survives restarts (CHAT_STORE_PATH,
- * default ./.agentcore/nextjs-chat.json), kept across hot reloads in development. Behind several
- * server instances use RedisMemoryStore or PostgresMemoryStore instead.
- */
-function chatStore(): MemoryStore {
-  const holder = globalThis as { agentcoreChatStore?: MemoryStore };
-  holder.agentcoreChatStore ??= new FileMemoryStore({
-    path: process.env.CHAT_STORE_PATH ?? ".agentcore/nextjs-chat.json",
-  });
-  return holder.agentcoreChatStore;
+/** GET ?id=<chat>: the chat's stored history (the cookie's first chat without an id). */
+export async function GET(request: Request): Promise<Response> {
+  return getHistory(request, nodeStore());
 }
 
-export async function GET(): Promise<Response> {
-  return getHistory(chatStore());
-}
-
+/** POST: one turn of the chat named by the body's `id`. */
 export async function POST(request: Request): Promise<Response> {
-  return postMessage(request, chatStore());
+  return postMessage(request, nodeStore());
 }
 
-/** The Stop button: stops the session's running turn (lib/stop.ts). */
-export async function DELETE(): Promise<Response> {
-  return stopAnswer(chatStore());
+/** DELETE ?id=<chat>: deletes one of the user's chats. */
+export async function DELETE(request: Request): Promise<Response> {
+  return deleteChat(request, nodeStore());
 }
