@@ -29,6 +29,11 @@ class CountingStore extends InMemoryStore {
     this.returned += tail.messages.length;
     return tail;
   }
+  override async getMessageRange(sessionId: string, start: number, end: number): Promise<AgentMessage[]> {
+    const messages = await super.getMessageRange(sessionId, start, end);
+    this.returned += messages.length;
+    return messages;
+  }
 }
 
 /** `count` messages; an image at index 0 and at `count - 3`. */
@@ -94,11 +99,26 @@ describe("the inspector's session reads", () => {
     expect(response.status).toBe(200);
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(PNG);
     expect(returned).toBeLessThanOrEqual(4);
-    // The first message too (a store reads no range in the middle: the tail from there).
+    // The first message too: read as a range of one message, not the tail from there.
     const first = await get("/api/part?session=s&message=0&part=0");
     expect(new Uint8Array(await first.response.arrayBuffer())).toEqual(PNG);
+    expect(first.returned).toBe(1);
     for (const path of ["message=20000&part=0", "message=5&part=0", "message=-1&part=0", "message=x&part=0"])
       expect((await get(`/api/part?session=s&${path}`)).response.status, path).toBe(404);
+    expect(store.fullReads).toBe(0);
+  });
+
+  it("reads an early page as a range: what the store returns is the page, wherever it is", async () => {
+    const { store, get } = await counted(20_000);
+    for (const before of [50, 10_000, 19_950]) {
+      const { response, returned } = await get(`/api/session?id=s&before=${before}&limit=50`);
+      const body = await response.json();
+      expect(body).toMatchObject({ total: 20_000, start: before - 50 });
+      expect(body.messages.map((message: { id: string }) => message.id)).toEqual(
+        Array.from({ length: 50 }, (_, at) => `m${before - 50 + at}`),
+      );
+      expect(returned, `before=${before}`).toBe(50);
+    }
     expect(store.fullReads).toBe(0);
   });
 
