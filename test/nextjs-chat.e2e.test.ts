@@ -8,7 +8,8 @@
 // Then an image and a PDF to the model and back from the store, a message sent the moment the page
 // opens; errors with Retry, the size limit checked before sending, a message sent while a call
 // awaits approval, edit, keyboard attach, a 375 px screen, a server that refuses to start without
-// its session secret; the sidebar of the user's chats, and another user refused on them. One
+// its session secret; the sidebar of the user's chats, and another user refused on them; a reload
+// mid-answer that reattaches to it, and Stop mid-answer (helpers/nextjs-chat-resume.ts). One
 // build, one server, one browser serve all.
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -20,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { UpstashRedisMemoryStore } from "../src/stores/upstash";
 import { buildChatApp, dependencyMismatches, startChatApp } from "./helpers/nextjs-chat-app";
-import { blocksOf, gradientPng, startScriptedAnthropic, tinyPdf } from "./helpers/nextjs-chat-model";
+import { blocksOf, gradientPng, type ModelGate, startScriptedAnthropic, tinyPdf } from "./helpers/nextjs-chat-model";
 import { serviceAvailable, servicesRequired, skipMessage, uniqueName } from "./helpers/services";
 import { startUpstashRestBridge, type UpstashRestBridge } from "./helpers/upstash-rest-bridge";
 import type { FakeLlmServer } from "./servers/fake-llm-server";
@@ -33,6 +34,7 @@ import {
   sessionIdOf,
   waitForServer,
 } from "./helpers/nextjs-chat-page";
+import * as resume from "./helpers/nextjs-chat-resume";
 import * as scenarios from "./helpers/nextjs-chat-scenarios";
 import * as sidebar from "./helpers/nextjs-chat-sidebar";
 
@@ -61,7 +63,7 @@ const environment = {
   ANTHROPIC_API_KEY: "test-key", // with ANTHROPIC_BASE_URL, set to the scripted server below
   SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
 };
-const modelState = { down: false };
+const modelState: { down: boolean; gate?: ModelGate } = { down: false };
 let serverLog = "";
 let server: ChildProcess | undefined;
 let bridge: UpstashRestBridge | undefined;
@@ -70,7 +72,7 @@ let browser: Browser | undefined;
 let baseURL = "";
 
 const openChat = (path: string) => scenarios.openChat(browser!, baseURL + path);
-const harness = (): scenarios.ChatHarness => ({
+const harness = (): resume.ResumeHarness => ({
   browser: browser!,
   baseURL,
   app,
@@ -79,6 +81,7 @@ const harness = (): scenarios.ChatHarness => ({
   serverLog: () => serverLog,
   storePath,
   modelRequests: () => model!.requests,
+  modelClosedEarly: () => model!.closedEarly,
 });
 const chatRequests = (from: number) => scenarios.chatRequests(model!.requests, from);
 
@@ -117,6 +120,17 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
 
   // Errors, size limit, pending approval, edit, keyboard, phone screen, secret: helpers/nextjs-chat-scenarios.ts.
   it("shows an unreachable model with Retry, after a reload too", () => scenarios.unreachableModel(harness()), 300_000);
+  // Stop and resume: helpers/nextjs-chat-resume.ts.
+  it(
+    "reattaches a page reloaded mid-answer: one answer, complete, as stored",
+    () => resume.reloadMidAnswer(harness()),
+    300_000,
+  );
+  it(
+    "stops mid-answer: the partial answer shown is stored, the model request cancelled, the next message answered",
+    () => resume.stopMidAnswer(harness()),
+    300_000,
+  );
   it("refuses an oversized attachment before sending", () => scenarios.oversizedAttachment(harness()), 300_000);
   it("denies a pending approval when a new message comes", () => scenarios.newMessageWhilePending(harness()), 300_000);
   it("edits a sent message, in the page and the store", () => scenarios.editMessage(harness()), 300_000);
@@ -182,6 +196,7 @@ describe.skipIf(!available)("examples/nextjs-chat in Chromium", () => {
         functions: Record<string, { files: string[] }>;
       };
       expect(Object.keys(manifest.functions).sort()).toEqual([
+        "/api/chat-edge/[id]/stream/route",
         "/api/chat-edge/chats/route",
         "/api/chat-edge/route",
         "/api/chat-edge/stop/route",

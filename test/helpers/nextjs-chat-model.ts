@@ -10,10 +10,20 @@ import { anthropicMessage, anthropicStream } from "../servers/wire-formats";
 // biome-ignore lint/suspicious/noExplicitAny: the wire JSON as received, read field by field below
 type Block = { type: string; [field: string]: any };
 
+/**
+ * A slow answer the test controls: a streamed turn whose user message contains `prompt` sends its
+ * answer up to the first piece of text, then waits until `open` resolves or the app closes the
+ * request (a stop), then sends the rest.
+ */
+export interface ModelGate {
+  prompt: string;
+  open: Promise<void>;
+}
+
 /** Starts the server; every request is answered by the script, with a signed thinking block first. */
 export function startScriptedAnthropic(
   /** While `down` is true the model is out of reach: every request gets a 503 the SDK does not retry. */
-  state: { down: boolean } = { down: false },
+  state: { down: boolean; gate?: ModelGate } = { down: false },
 ): Promise<FakeLlmServer> {
   let calls = 0;
   return FakeLlmServer.start({
@@ -25,10 +35,12 @@ export function startScriptedAnthropic(
           headers: { "x-should-retry": "false" },
           body: { type: "error", error: { type: "overloaded_error", message: "Overloaded (internal cluster eu-7)" } },
         };
-      const answer = scriptedAnswer(scriptInputOf(request));
+      const input = scriptInputOf(request);
+      const answer = scriptedAnswer(input);
       calls++;
+      const streamed = (request.body as { stream?: boolean }).stream === true;
       // generateTitle's call is not streamed: it is answered with one JSON message.
-      return ((request.body as { stream?: boolean }).stream ? anthropicStream : anthropicMessage)({
+      const response = (streamed ? anthropicStream : anthropicMessage)({
         // Usage that differs from answer to answer: the page must show each answer's own.
         usage: {
           inputTokens: Math.ceil(JSON.stringify(request.body).length / 4),
@@ -38,6 +50,13 @@ export function startScriptedAnthropic(
         ...(answer.text === undefined ? {} : { text: answer.text }),
         toolCalls: (answer.toolCalls ?? []).map((call, index) => ({ id: `toolu_${calls}_${index}`, ...call })),
       });
+      const gate = state.gate;
+      if (!streamed || !gate || response.kind !== "sse" || !input.text.includes(gate.prompt)) return response;
+      // Held after the answer's first text delta: the page shows it, the rest waits for the gate.
+      const firstText = response.events.findIndex(
+        (event) => (event.data as { delta?: { type?: string } }).delta?.type === "text_delta",
+      );
+      return { ...response, hold: { after: firstText + 1, until: gate.open } };
     },
   });
 }

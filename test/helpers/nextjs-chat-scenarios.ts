@@ -68,14 +68,15 @@ export async function unreachableModel(harness: ChatHarness): Promise<void> {
     await expect.poll(() => failures(harness.serverLog())).toBe(loggedBefore + 1);
     expect(harness.serverLog()).toContain("Overloaded (internal cluster eu-7)");
 
-    // After a reload the message is there (the store kept it), unanswered, with Retry.
+    // After a reload the message is there (the store kept it), unanswered, with Retry (once the
+    // page's reconnect to the unanswered message's stream has ended: it has nothing to add).
     await page.reload();
     await loaded(page);
+    await page.locator("#retry").waitFor({ state: "visible" });
     expect(await page.locator('li[data-role="user"] [data-part="text"]').allInnerTexts()).toEqual([
       "Hello while the model is down",
     ]);
     expect(await page.locator('li[data-role="assistant"]').count()).toBe(0);
-    await page.locator("#retry").waitFor({ state: "visible" });
   } finally {
     harness.modelState.down = false;
   }

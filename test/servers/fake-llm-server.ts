@@ -35,6 +35,8 @@ export type ScriptedResponse =
       hang?: boolean;
       /** After the events, drop the connection without ending the response (a body cut off mid-stream). */
       cut?: boolean;
+      /** After `after` events (flushed), wait until `until` resolves or the client goes away, then go on. */
+      hold?: { after: number; until: Promise<void> };
     };
 
 export class FakeLlmServer {
@@ -135,7 +137,12 @@ export class FakeLlmServer {
       "cache-control": "no-cache",
       connection: "keep-alive",
     });
-    for (const event of next.events) {
+    for (const [index, event] of next.events.entries()) {
+      if (next.hold?.after === index) {
+        const gone = new Promise<void>((resolve) => response.once("close", () => resolve()));
+        await new Promise<void>((resolve) => response.write("", () => resolve()));
+        await Promise.race([next.hold.until, gone]);
+      }
       if (response.destroyed) return;
       if (next.delayMs) await new Promise((resolve) => setTimeout(resolve, next.delayMs));
       if (response.destroyed) return;

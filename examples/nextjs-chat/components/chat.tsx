@@ -11,6 +11,7 @@ import {
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { ACCEPTED_TYPES, messageTooLarge } from "../lib/limits";
 import { Attachment, MessagePart, UsageLine, type ApprovalHandler } from "./message-parts";
+import { useStop } from "./use-stop";
 
 export interface ChatProps {
   /** The route: GET ?id= the stored history, POST one turn, DELETE ?id= a chat. */
@@ -47,21 +48,35 @@ export function Chat({ api, title, chatId, onChatId, onAnswered, onTitle, draft,
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
           body: { id: chat.current ?? id, messages: messages.slice(-1), trigger, messageId },
         }),
+        // The reconnect (resume below): GET <api>/<chat id>/stream, as DefaultChatTransport names it.
+        prepareReconnectToStreamRequest: ({ id }) => ({
+          api: `${api}/${encodeURIComponent(chat.current ?? id)}/stream`,
+        }),
       }),
   );
-  const { messages, sendMessage, setMessages, status, error, clearError, addToolApprovalResponse, regenerate } =
-    useChat({
-      transport,
-      // Once every approval asked in the last answer is answered, send it: the run goes on.
-      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-      // A transient part: not kept in the message, only seen here.
-      onData: (part) => {
-        const title = (part.data as { title?: unknown } | undefined)?.title;
-        if (part.type === "data-title" && typeof title === "string" && chat.current)
-          events.current.onTitle?.(chat.current, title);
-      },
-      onFinish: () => events.current.onAnswered?.(),
-    });
+  const {
+    messages,
+    sendMessage,
+    setMessages,
+    status,
+    error,
+    clearError,
+    addToolApprovalResponse,
+    regenerate,
+    stop,
+    resumeStream,
+  } = useChat({
+    transport,
+    // Once every approval asked in the last answer is answered, send it: the run goes on.
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // A transient part: not kept in the message, only seen here.
+    onData: (part) => {
+      const title = (part.data as { title?: unknown } | undefined)?.title;
+      if (part.type === "data-title" && typeof title === "string" && chat.current)
+        events.current.onTitle?.(chat.current, title);
+    },
+    onFinish: () => events.current.onAnswered?.(),
+  });
   const [input, setInput] = useState(draft ?? "");
   const [attachments, setAttachments] = useState<FileUIPart[]>([]);
   const [loaded, setLoaded] = useState(false);
@@ -92,9 +107,15 @@ export function Chat({ api, title, chatId, onChatId, onAnswered, onTitle, draft,
       .then((history) => {
         setMessages(history);
         setLoaded(true);
+        // The store holds the user's message and no answer yet: it may still be being generated (a
+        // reload mid-answer). useChat's resume reattaches to it: replayed from its start and
+        // followed to its end, one bubble (lib/resume.ts; 204, nothing shown, when nothing runs).
+        // useChat({ resume: true }) would ask before the history is here, and replay an answer the
+        // store already holds over the one shown: resumed after the history, only when unanswered.
+        if (history.at(-1)?.role === "user") void resumeStream();
       })
       .catch((failure: Error) => setNotice(failure.message));
-  }, [loadHistory, setMessages]);
+  }, [loadHistory, setMessages, resumeStream]);
 
   // After a failed request the page shows what the store holds. A message the server kept (the
   // model could not answer it) stays, with Retry under it; a message it refused (too large, a
@@ -133,6 +154,7 @@ export function Chat({ api, title, chatId, onChatId, onAnswered, onTitle, draft,
   };
 
   const busy = status === "streaming" || status === "submitted";
+  const { stopping, stopAnswer } = useStop({ api, chat, stop, onNotice: setNotice, prompt });
   const canSend = loaded && !busy && (input.trim() !== "" || attachments.length > 0);
   const connection = !loaded ? "connecting" : busy ? "answering" : status === "error" ? "error" : "online";
   // The last message has no answer (the model failed, now or before a reload): Retry asks again.
@@ -339,9 +361,16 @@ export function Chat({ api, title, chatId, onChatId, onAnswered, onTitle, draft,
             autoComplete="off"
             disabled={!loaded}
           />
-          <button id="send" type="submit" disabled={!canSend}>
-            Send
-          </button>
+          {busy ? (
+            // While an answer streams, Stop takes Send's place (Enter in the prompt does not send meanwhile).
+            <button id="stop" type="button" className="stop" disabled={stopping} onClick={() => void stopAnswer()}>
+              ■ Stop
+            </button>
+          ) : (
+            <button id="send" type="submit" disabled={!canSend}>
+              Send
+            </button>
+          )}
         </div>
       </form>
     </div>

@@ -109,6 +109,10 @@ export async function postMessage(request: Request, store: MemoryStore): Promise
     // background); the stream announces it as a transient data-title part for the sidebar.
     generateTitle: true,
     memoryStore: store,
+    // The stream's chunks are recorded as they are sent: a page reloaded mid-answer reattaches to it
+    // (useChat's resume, answered by lib/resume.ts). The run is not tied to request.signal: a reload
+    // or a dropped connection lets the answer finish and be stored; the Stop button stops it (lib/stop.ts).
+    resumable: true,
     memory: "sliding_window",
     // sliding_window keeps the last 20 turns (a turn: a user message and everything that answers
     // it, tool calls included), not 20 messages.
