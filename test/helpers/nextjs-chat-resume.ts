@@ -9,13 +9,16 @@ import { expect } from "vitest";
 import type { Page } from "playwright-core";
 import { contentText, FileMemoryStore, type AgentMessage } from "../../src/index";
 import type { ModelGate } from "./nextjs-chat-model";
-import { answerText, send } from "./nextjs-chat-page";
+import { startChatApp } from "./nextjs-chat-app";
+import { answerText, freePort, send, waitForServer } from "./nextjs-chat-page";
 import { openChat, type ChatHarness } from "./nextjs-chat-scenarios";
 
 export interface ResumeHarness extends ChatHarness {
   modelState: { down: boolean; gate?: ModelGate };
   /** How many model responses the app closed before they ended (a cancelled request). */
   modelClosedEarly: () => number;
+  /** The edge route's Upstash store, read as another process. */
+  edgeMessages: (chatId: string) => Promise<AgentMessage[]>;
 }
 
 const loaded = (page: Page) => page.waitForSelector('#messages[data-loaded="true"]', { state: "attached" });
@@ -126,5 +129,47 @@ export async function stopMidAnswer(harness: ResumeHarness): Promise<void> {
   } finally {
     release();
     await context.close();
+  }
+}
+
+/**
+ * The connection drops mid-answer and the page comes back on a second instance of the app (the
+ * edge route, on the shared Upstash store): it reattaches to the answer the first instance is still
+ * generating, and ends with it once, complete, equal to the stored one.
+ */
+export async function reloadOnAnotherInstance(harness: ResumeHarness): Promise<void> {
+  const port = await freePort();
+  const second = startChatApp(harness.app, port, harness.environment, () => {});
+  const secondURL = `http://127.0.0.1:${port}`;
+  const chatId = `chat-${randomUUID()}`;
+  const prompt = "Tell me slowly on another instance";
+  const full = `You said: ${prompt}`;
+  const release = gate(harness, prompt);
+  const { context, page } = await openChat(harness.browser, `${harness.baseURL}/edge?chat=${chatId}`);
+  try {
+    await waitForServer(`${secondURL}/api/chat-edge`, 60_000);
+    await page.fill("#prompt", prompt);
+    await page.click("#send");
+    await expect.poll(() => answerText(answers(page).first()), { timeout: 30_000 }).toBe("You s");
+
+    // The same user (the cookie is the host's, whatever the port) on the second instance.
+    await page.goto(`${secondURL}/edge?chat=${chatId}`);
+    await loaded(page);
+    expect(await page.locator('li[data-role="user"] [data-part="text"]').allInnerTexts()).toEqual([prompt]);
+    await expect.poll(() => answerText(answers(page).first()), { timeout: 30_000 }).toBe("You s");
+
+    release();
+    await expect.poll(() => answerText(answers(page).first()), { timeout: 30_000 }).toBe(full);
+    await ready(page);
+    expect(await answers(page).count()).toBe(1);
+    const stored = await harness.edgeMessages(chatId);
+    expect(stored.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(textOf(stored[1])).toBe(full);
+  } finally {
+    release();
+    await context.close();
+    const exited = new Promise((resolveExit) => second.once("exit", resolveExit));
+    second.kill("SIGTERM");
+    await exited;
   }
 }
