@@ -58,6 +58,26 @@ export function refusal(error: unknown, json: boolean): Response {
     : new Response(message, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
+/**
+ * The chat `id` names (the user's first chat without one), if it is theirs: its id, or the answer
+ * refusing it (400 for a malformed id, 404 for another user's chat: `refusal`). What every route
+ * that takes a chat id asks first.
+ */
+export async function ownChat(
+  store: MemoryStore,
+  session: ChatSession,
+  id: unknown,
+): Promise<{ chatId: string; refused?: undefined } | { chatId?: undefined; refused: Response }> {
+  const chatId = chatIdOf(id, session);
+  if (!chatId) return { refused: Response.json({ error: "Not a chat id." }, { status: 400 }) };
+  try {
+    await assertOwnChat(store, chatId, session.userId);
+  } catch (error) {
+    return { refused: refusal(error, true) };
+  }
+  return { chatId };
+}
+
 /** GET: the user's chats, newest activity first (the first 50: a longer list would page with `nextCursor`). */
 export async function listChats(store: MemoryStore): Promise<Response> {
   const session = await currentSession(false);

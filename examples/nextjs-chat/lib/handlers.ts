@@ -16,7 +16,7 @@ import {
 import { z } from "zod";
 import { MAX_MESSAGE_BYTES } from "./limits";
 import { chatModel } from "./model";
-import { assertOwnChat, chatIdOf, currentSession, refusal } from "./chats";
+import { assertOwnChat, chatIdOf, currentSession, ownChat, refusal } from "./chats";
 
 declare const EdgeRuntime: string | undefined;
 
@@ -26,13 +26,8 @@ const runtimeHeader = { "x-agentcore-runtime": typeof EdgeRuntime === "string" ?
 /** The stored history of the chat `?id=` names (the user's first chat without it), with its id in `x-chat-id`. */
 export async function getHistory(request: Request, store: MemoryStore): Promise<Response> {
   const session = (await currentSession(true))!;
-  const chatId = chatIdOf(new URL(request.url).searchParams.get("id"), session);
-  if (!chatId) return Response.json({ error: "Not a chat id." }, { status: 400 });
-  try {
-    await assertOwnChat(store, chatId, session.userId);
-  } catch (error) {
-    return refusal(error, true);
-  }
+  const { chatId, refused } = await ownChat(store, session, new URL(request.url).searchParams.get("id"));
+  if (refused) return refused;
   return Response.json(convertToUIMessages(await store.getMessages(chatId)), {
     headers: { ...runtimeHeader, "x-chat-id": chatId, "cache-control": "no-store" },
   });
@@ -45,13 +40,8 @@ export async function getHistory(request: Request, store: MemoryStore): Promise<
 export async function deleteChat(request: Request, store: MemoryStore): Promise<Response> {
   const session = await currentSession(false);
   if (!session) return Response.json({ error: "No session: load the page first." }, { status: 401 });
-  const chatId = chatIdOf(new URL(request.url).searchParams.get("id"), session);
-  if (!chatId) return Response.json({ error: "Not a chat id." }, { status: 400 });
-  try {
-    await assertOwnChat(store, chatId, session.userId);
-  } catch (error) {
-    return refusal(error, true);
-  }
+  const { chatId, refused } = await ownChat(store, session, new URL(request.url).searchParams.get("id"));
+  if (refused) return refused;
   await store.clearMessages(chatId);
   return new Response(null, { status: 204 });
 }

@@ -6,16 +6,15 @@
  * 404, as on the other routes.
  */
 import { resumeStream, type MemoryStore } from "agentcore";
-import { assertOwnChat, chatIdOf, currentSession, refusal } from "./chats";
+import { currentSession, ownChat, refusal } from "./chats";
 
 export async function resumeAnswer(request: Request, store: MemoryStore, id: string): Promise<Response> {
   const session = await currentSession(false);
   // No cookie: no chat of this visitor's can be running.
   if (!session) return new Response(null, { status: 204 });
-  const chatId = chatIdOf(id, session);
-  if (!chatId) return Response.json({ error: "Not a chat id." }, { status: 400 });
+  const { chatId, refused } = await ownChat(store, session, id);
+  if (refused) return refused;
   try {
-    await assertOwnChat(store, chatId, session.userId);
     // userId: checked again by resumeStream before anything is read.
     return await resumeStream({
       sessionId: chatId,

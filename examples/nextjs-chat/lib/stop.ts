@@ -6,19 +6,14 @@
  * answer, marked `finishReason: "stopped"`, and the chat is free for the next message at once.
  */
 import { stopRun, type MemoryStore } from "agentcore";
-import { assertOwnChat, chatIdOf, currentSession, refusal } from "./chats";
+import { currentSession, ownChat } from "./chats";
 
 export async function stopAnswer(request: Request, store: MemoryStore): Promise<Response> {
   const session = await currentSession(false);
   if (!session) return Response.json({ error: "No session: load the page first." }, { status: 401 });
-  const chatId = chatIdOf(new URL(request.url).searchParams.get("id"), session);
-  if (!chatId) return Response.json({ error: "Not a chat id." }, { status: 400 });
-  try {
-    // A user stops only their own chat's turn.
-    await assertOwnChat(store, chatId, session.userId);
-  } catch (error) {
-    return refusal(error, true);
-  }
+  // A user stops only their own chat's turn.
+  const { chatId, refused } = await ownChat(store, session, new URL(request.url).searchParams.get("id"));
+  if (refused) return refused;
   await stopRun({ sessionId: chatId, memoryStore: store });
   return new Response(null, { status: 204 });
 }
